@@ -1,0 +1,445 @@
+/* The graph definition (see graphdef.h). */
+#include "engine/graphdef.h"
+
+#include "engine/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dalic_device_from_name(const char *name)
+{
+	if (!name)
+		return 0;
+	if (!strcmp(name, "cpu"))
+		return DALIC_DEV_CPU;
+	if (!strcmp(name, "gpu"))
+		return DALIC_DEV_GPU;
+	if (!strcmp(name, "mixed"))
+		return DALIC_DEV_MIXED;
+	return 0;
+}
+
+const char *dalic_device_name(int dev)
+{
+	switch (dev) {
+	case DALIC_DEV_CPU: return "cpu";
+	case DALIC_DEV_GPU: return "gpu";
+	case DALIC_DEV_MIXED: return "mixed";
+	}
+	return "?";
+}
+
+dalic_graphdef_t *dalic_graphdef_new(const dalic_pipeline_params_t *params)
+{
+	dalic_graphdef_t *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	if (params)
+		g->params = *params;
+	else
+		dalic_pipeline_params_init(&g->params);
+	return g;
+}
+
+static void io_free(dalic_io_t *io)
+{
+	free(io->name);
+	free(io->device);
+	free(io->arg_name);
+	free(io->layout);
+}
+
+static void op_free(dalic_opdef_t *op)
+{
+	if (!op)
+		return;
+	free(op->inst);
+	free(op->device);
+	for (int i = 0; i < op->num_inputs; i++)
+		io_free(&op->inputs[i]);
+	free(op->inputs);
+	for (int i = 0; i < op->num_args; i++) {
+		free(op->args[i].name);
+		dalic_value_free(&op->args[i].value);
+	}
+	free(op->args);
+	for (int i = 0; i < op->num_outputs; i++)
+		free(op->outputs[i]);
+	free(op->outputs);
+	free(op);
+}
+
+void dalic_graphdef_free(dalic_graphdef_t *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->num_ops; i++)
+		op_free(g->ops[i]);
+	free(g->ops);
+	for (int i = 0; i < g->num_outputs; i++)
+		io_free(&g->outputs[i]);
+	free(g->outputs);
+	free(g->strings_owner);
+	free(g->source);
+	free(g->name);
+	free(g);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int io_copy(dalic_io_t *d, const dalic_io_t *s)
+{
+	*d = *s;
+	d->name = dup_or_null(s->name);
+	d->device = dup_or_null(s->device);
+	d->arg_name = dup_or_null(s->arg_name);
+	d->layout = dup_or_null(s->layout);
+	return (s->name && !d->name) ? DALIC_ENOMEM : DALIC_OK;
+}
+
+int dalic_opdef_refresh_outputs(dalic_opdef_t *op)
+{
+	int n = op->schema->outputs_for ? op->schema->outputs_for(op) : op->schema->num_outputs;
+	char **outs = calloc((size_t)n + 1, sizeof *outs);
+	if (!outs)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		char buf[512];
+		if (n == 1)
+			snprintf(buf, sizeof buf, "%s", op->inst);
+		else
+			snprintf(buf, sizeof buf, "%s[%d]", op->inst, i);
+		outs[i] = strdup(buf);
+		if (!outs[i]) {
+			while (i--)
+				free(outs[i]);
+			free(outs);
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		}
+	}
+	for (int i = 0; i < op->num_outputs; i++)
+		free(op->outputs[i]);
+	free(op->outputs);
+	op->outputs = outs;
+	op->num_outputs = n;
+	return DALIC_OK;
+}
+
+dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
+{
+	dalic_graphdef_t *c = dalic_graphdef_new(&g->params);
+	if (!c)
+		return NULL;
+	c->next_id = g->next_id;
+	c->debug = g->debug;
+	c->source = dup_or_null(g->source);
+	c->name = dup_or_null(g->name);
+	c->ops = calloc((size_t)g->num_ops + 1, sizeof *c->ops);
+	c->outputs = calloc((size_t)g->num_outputs + 1, sizeof *c->outputs);
+	if (!c->ops || !c->outputs)
+		goto fail;
+	c->cap_ops = g->num_ops + 1;
+	for (int i = 0; i < g->num_ops; i++) {
+		const dalic_opdef_t *s = g->ops[i];
+		dalic_opdef_t *d = calloc(1, sizeof *d);
+		if (!d)
+			goto fail;
+		c->ops[c->num_ops++] = d;
+		*d = *s;
+		d->graph = c;
+		d->inst = strdup(s->inst);
+		d->device = dup_or_null(s->device);
+		d->inputs = calloc((size_t)s->num_inputs + 1, sizeof *d->inputs);
+		d->args = calloc((size_t)s->num_args + 1, sizeof *d->args);
+		d->outputs = NULL;
+		d->num_outputs = 0;
+		d->num_inputs = d->num_args = 0;
+		if (!d->inst || !d->inputs || !d->args)
+			goto fail;
+		for (int k = 0; k < s->num_inputs; k++, d->num_inputs++)
+			if (io_copy(&d->inputs[k], &s->inputs[k]))
+				goto fail;
+		for (int k = 0; k < s->num_args; k++, d->num_args++) {
+			d->args[k].name = strdup(s->args[k].name);
+			if (!d->args[k].name ||
+			    dalic_value_copy(&d->args[k].value, &s->args[k].value))
+				goto fail;
+		}
+		if (dalic_opdef_refresh_outputs(d))
+			goto fail;
+	}
+	for (int i = 0; i < g->num_outputs; i++, c->num_outputs++)
+		if (io_copy(&c->outputs[i], &g->outputs[i]))
+			goto fail;
+	return c;
+fail:
+	dalic_graphdef_free(c);
+	return NULL;
+}
+
+dalic_opdef_t *dalic_graphdef_find_op(const dalic_graphdef_t *g, const char *inst)
+{
+	for (int i = 0; i < g->num_ops; i++)
+		if (!strcmp(g->ops[i]->inst, inst))
+			return g->ops[i];
+	return NULL;
+}
+
+dalic_opdef_t *dalic_graphdef_producer(const dalic_graphdef_t *g, const char *node, int *out_idx)
+{
+	for (int i = 0; i < g->num_ops; i++)
+		for (int k = 0; k < g->ops[i]->num_outputs; k++)
+			if (!strcmp(g->ops[i]->outputs[k], node)) {
+				if (out_idx)
+					*out_idx = k;
+				return g->ops[i];
+			}
+	return NULL;
+}
+
+int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *device,
+			  dalic_opdef_t **out)
+{
+	const dalic_schema_t *s = dalic_schema_find(name);
+	if (!s)
+		return dalic_fail(DALIC_EUNKNOWN_OP, "unknown operator '%s' (see `dalic ops`)",
+				  name ? name : "(null)");
+	if (device && !dalic_device_from_name(device))
+		return dalic_fail(DALIC_EINVAL,
+				  "operator %s: invalid device '%s' (expected cpu, gpu or mixed)",
+				  s->name, device);
+	if (device && !(s->devices & dalic_device_from_name(device)))
+		return dalic_fail(DALIC_EINVAL, "operator %s does not support device '%s'",
+				  s->name, device);
+	if (g->num_ops == g->cap_ops) {
+		int cap = g->cap_ops ? g->cap_ops * 2 : 16;
+		void *n = realloc(g->ops, sizeof *g->ops * (size_t)cap);
+		if (!n)
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		g->ops = n;
+		g->cap_ops = cap;
+	}
+	dalic_opdef_t *op = calloc(1, sizeof *op);
+	if (!op)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	char shortname[128], inst[160];
+	dalic_schema_short_name(s, shortname, sizeof shortname);
+	op->schema = s;
+	op->graph = g;
+	op->id = g->next_id;
+	op->logical_id = -1;
+	snprintf(inst, sizeof inst, "__%s_%d", shortname, op->id);
+	op->inst = strdup(inst);
+	op->device = dup_or_null(device);
+	if (!op->inst || (device && !op->device) || dalic_opdef_refresh_outputs(op)) {
+		op_free(op);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	g->next_id++;
+	g->ops[g->num_ops++] = op;
+	*out = op;
+	return DALIC_OK;
+}
+
+int dalic_opdef_set_name(dalic_opdef_t *op, const char *name)
+{
+	if (!name || !*name)
+		return dalic_fail(DALIC_EINVAL, "operator %s: empty instance name", op->inst);
+	char *n = strdup(name);
+	if (!n)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	free(op->inst);
+	op->inst = n;
+	op->name_given = true;
+	return dalic_opdef_refresh_outputs(op);
+}
+
+int dalic_opdef_set_device(dalic_opdef_t *op, const char *device)
+{
+	int dev = dalic_device_from_name(device);
+	if (!dev)
+		return dalic_fail(DALIC_EINVAL,
+				  "operator '%s': invalid device '%s' (expected cpu, gpu or mixed)",
+				  op->inst, device ? device : "(null)");
+	if (!(op->schema->devices & dev))
+		return dalic_fail(DALIC_EINVAL, "operator '%s' (%s) does not support device '%s'",
+				  op->inst, op->schema->name, device);
+	char *d = strdup(device);
+	if (!d)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	free(op->device);
+	op->device = d;
+	return DALIC_OK;
+}
+
+static int insert_input(dalic_opdef_t *op, int at, const dalic_io_t *io)
+{
+	dalic_io_t *n = realloc(op->inputs, sizeof *n * (size_t)(op->num_inputs + 1));
+	if (!n)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	op->inputs = n;
+	memmove(&n[at + 1], &n[at], sizeof *n * (size_t)(op->num_inputs - at));
+	n[at] = *io;
+	op->num_inputs++;
+	return DALIC_OK;
+}
+
+int dalic_opdef_add_input(dalic_opdef_t *op, const char *node, const char *device)
+{
+	if (!node || !*node)
+		return dalic_fail(DALIC_EINVAL, "operator '%s': empty input name", op->inst);
+	if (device && strcmp(device, "cpu") && strcmp(device, "gpu"))
+		return dalic_fail(DALIC_EINVAL,
+				  "operator '%s': input '%s' device must be cpu or gpu, not '%s'",
+				  op->inst, node, device);
+	if (op->num_regular_inputs >= op->schema->max_inputs)
+		return dalic_fail(DALIC_EGRAPH, "operator '%s' (%s) takes at most %d input%s",
+				  op->inst, op->schema->name, op->schema->max_inputs,
+				  op->schema->max_inputs == 1 ? "" : "s");
+	dalic_io_t io = {.name = strdup(node), .device = dup_or_null(device), .dtype = -1,
+			 .ndim = -1};
+	if (!io.name || (device && !io.device)) {
+		io_free(&io);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	int rc = insert_input(op, op->num_regular_inputs, &io);
+	if (rc) {
+		io_free(&io);
+		return rc;
+	}
+	op->num_regular_inputs++;
+	return DALIC_OK;
+}
+
+static int find_arg(const dalic_opdef_t *op, const char *arg)
+{
+	for (int i = 0; i < op->num_args; i++)
+		if (!strcmp(op->args[i].name, arg))
+			return i;
+	return -1;
+}
+
+int dalic_opdef_add_arg_input(dalic_opdef_t *op, const char *arg, const char *node)
+{
+	const dalic_arg_schema_t *a = dalic_schema_arg(op->schema, arg);
+	if (!a)
+		return dalic_fail(DALIC_EUNKNOWN_ARG, "operator '%s' (%s) has no argument '%s'",
+				  op->inst, op->schema->name, arg);
+	if (!a->tensor)
+		return dalic_fail(DALIC_EARG_TYPE,
+				  "The argument `%s` for operator `%s` should not be a 'DataNode' "
+				  "but a '%s' (it cannot be given per sample)",
+				  arg, op->schema->name, dalic_arg_type_name(a->type));
+	if (find_arg(op, arg) >= 0)
+		return dalic_fail(DALIC_EGRAPH,
+				  "operator '%s': argument '%s' given both as a value and as an input",
+				  op->inst, arg);
+	int at = op->num_regular_inputs;
+	for (; at < op->num_inputs; at++) {
+		int c = strcmp(op->inputs[at].arg_name, arg);
+		if (c == 0)
+			return dalic_fail(DALIC_EGRAPH, "operator '%s': argument input '%s' given twice",
+					  op->inst, arg);
+		if (c > 0)
+			break;
+	}
+	dalic_io_t io = {.name = strdup(node), .device = strdup("cpu"), .is_arg = true,
+			 .arg_name = strdup(arg), .dtype = -1, .ndim = -1};
+	if (!io.name || !io.device || !io.arg_name) {
+		io_free(&io);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	int rc = insert_input(op, at, &io);
+	if (rc)
+		io_free(&io);
+	return rc;
+}
+
+int dalic_opdef_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t *v)
+{
+	const dalic_arg_schema_t *a = dalic_schema_arg(op->schema, arg);
+	if (!a)
+		return dalic_fail(DALIC_EUNKNOWN_ARG, "operator '%s' (%s) has no argument '%s'",
+				  op->inst, op->schema->name, arg);
+	for (int i = op->num_regular_inputs; i < op->num_inputs; i++)
+		if (!strcmp(op->inputs[i].arg_name, arg))
+			return dalic_fail(DALIC_EGRAPH,
+					  "operator '%s': argument '%s' given both as a value and "
+					  "as an input",
+					  op->inst, arg);
+	if (!strcmp(arg, "device") && v->kind == DALIC_V_STRING && !v->is_list)
+		return dalic_opdef_set_device(op, v->s[0]);
+	dalic_value_t conv;
+	int rc = dalic_arg_convert(op->schema, a, v, &conv);
+	if (rc)
+		return dalic_fail_wrap(rc, "operator '%s'", op->inst);
+	int i = find_arg(op, arg);
+	if (i >= 0) {
+		dalic_value_free(&op->args[i].value);
+		op->args[i].value = conv;
+	} else {
+		dalic_arg_t *n = realloc(op->args, sizeof *n * (size_t)(op->num_args + 1));
+		char *name = strdup(arg);
+		if (!n || !name) {
+			free(name);
+			if (n)
+				op->args = n;
+			dalic_value_free(&conv);
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		}
+		op->args = n;
+		n[op->num_args].name = name;
+		n[op->num_args].value = conv;
+		op->num_args++;
+	}
+	return op->schema->outputs_for ? dalic_opdef_refresh_outputs(op) : DALIC_OK;
+}
+
+const dalic_value_t *dalic_opdef_arg(const dalic_opdef_t *op, const char *arg)
+{
+	int i = find_arg(op, arg);
+	return i >= 0 ? &op->args[i].value : NULL;
+}
+
+int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char *device)
+{
+	if (!node || !*node)
+		return dalic_fail(DALIC_EINVAL, "empty pipeline output name");
+	if (device && strcmp(device, "cpu") && strcmp(device, "gpu"))
+		return dalic_fail(DALIC_EINVAL, "output '%s': device must be cpu or gpu, not '%s'",
+				  node, device);
+	dalic_io_t *n = realloc(g->outputs, sizeof *n * (size_t)(g->num_outputs + 1));
+	if (!n)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	g->outputs = n;
+	dalic_io_t io = {.name = strdup(node), .device = dup_or_null(device),
+			 .dtype = g->params.output_dtype, .ndim = g->params.output_ndim};
+	if (!io.name || (device && !io.device)) {
+		io_free(&io);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	n[g->num_outputs++] = io;
+	return DALIC_OK;
+}
+
+int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,
+				   const char *layout)
+{
+	if (i < 0 || i >= g->num_outputs)
+		return dalic_fail(DALIC_EINVAL, "output index %d out of range (%d outputs)", i,
+				  g->num_outputs);
+	if (ndim < -1)
+		return dalic_fail(DALIC_EINVAL, "output %d: ndim must be >= 0 or -1 (any)", i);
+	char *l = dup_or_null(layout);
+	if (layout && !l)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	free(g->outputs[i].layout);
+	g->outputs[i].layout = l;
+	g->outputs[i].dtype = dtype;
+	g->outputs[i].ndim = ndim;
+	return DALIC_OK;
+}

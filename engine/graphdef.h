@@ -1,0 +1,103 @@
+/*
+ * The graph definition: the one intermediate form every front end produces (C API, pipeline
+ * scripts, DALI protobuf) and every consumer reads (graph build, protobuf writer, DOT writer).
+ * It holds exactly what DALI's PipelineDef holds: pipeline parameters, operators in the order
+ * they were added (schema name, instance name, device, inputs with device and argument-input
+ * flag, typed arguments, logical id), and the declared pipeline outputs.
+ *
+ * Names: an operator added without a name is "__<Name>_<id>" where id counts operators in
+ * call order from 0; a single output is named as the instance, N > 1 outputs "<inst>[i]".
+ * Argument values are validated against the schema when set.
+ */
+#ifndef DALIC_ENGINE_GRAPHDEF_H
+#define DALIC_ENGINE_GRAPHDEF_H
+
+#include "dalic.h"
+#include "engine/schema.h"
+#include "engine/value.h"
+
+typedef struct dalic_io {
+	char *name;      /* data node name, without device suffix */
+	char *device;    /* "cpu" / "gpu" requested (inputs) or produced (outputs); NULL = as
+			    produced, resolved at build */
+	bool is_arg;     /* argument input */
+	char *arg_name;  /* when is_arg */
+	int dtype;       /* declared (pipeline outputs only), DALIC_NO_TYPE = any */
+	int ndim;        /* declared, -1 = any */
+	char *layout;    /* declared, NULL = any */
+} dalic_io_t;
+
+typedef struct dalic_arg {
+	char *name;
+	dalic_value_t value; /* already converted to the schema's type */
+} dalic_arg_t;
+
+/* Where an operator was created in a script, for error messages (file may be NULL). */
+typedef struct dalic_srcpos {
+	const char *file; /* borrowed from the front end, lives as long as the graph def */
+	int line, col;
+} dalic_srcpos_t;
+
+struct dalic_opdef {
+	const dalic_schema_t *schema;
+	char *inst;           /* instance name */
+	char *device;         /* "cpu" / "gpu" / "mixed"; NULL = automatic until resolved */
+	int id;               /* call-order id (used in the default name) */
+	int logical_id;       /* -1 = same as id at build */
+	bool name_given;      /* user gave name= (preserve_name) */
+	dalic_io_t *inputs;   /* regular inputs first, then argument inputs sorted by name */
+	int num_inputs, num_regular_inputs;
+	dalic_arg_t *args;
+	int num_args;
+	char **outputs;       /* output names, kept in step with inst and num_outputs */
+	int num_outputs;
+	dalic_srcpos_t pos;
+	struct dalic_graphdef *graph;
+};
+
+typedef struct dalic_graphdef {
+	dalic_pipeline_params_t params;
+	dalic_opdef_t **ops;
+	int num_ops, cap_ops;
+	dalic_io_t *outputs;
+	int num_outputs;
+	int next_id;
+	bool debug;          /* defined with debug=True: run in debug mode */
+	char *source;        /* file the definition came from (script or .pb), or NULL */
+	char *name;          /* pipeline name in its file, or NULL */
+	char *strings_owner; /* unused slot for front ends */
+} dalic_graphdef_t;
+
+/* New empty definition with a copy of params. Free with dalic_graphdef_free. */
+dalic_graphdef_t *dalic_graphdef_new(const dalic_pipeline_params_t *params);
+void dalic_graphdef_free(dalic_graphdef_t *g);
+/* Deep copy. New. */
+dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g);
+
+/* Adds an operator by any of its names. *out borrowed (owned by g). */
+int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *op, const char *device,
+			  dalic_opdef_t **out);
+dalic_opdef_t *dalic_graphdef_find_op(const dalic_graphdef_t *g, const char *inst);
+/* The operator producing data node `node` and its output index, or NULL. */
+dalic_opdef_t *dalic_graphdef_producer(const dalic_graphdef_t *g, const char *node, int *out_idx);
+
+int dalic_opdef_set_name(dalic_opdef_t *op, const char *name);
+int dalic_opdef_set_device(dalic_opdef_t *op, const char *device);
+int dalic_opdef_add_input(dalic_opdef_t *op, const char *node, const char *device);
+int dalic_opdef_add_arg_input(dalic_opdef_t *op, const char *arg, const char *node);
+/* Validates against the schema and converts to its type; replaces an earlier value. */
+int dalic_opdef_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t *v);
+/* The given value (not the default), or NULL. */
+const dalic_value_t *dalic_opdef_arg(const dalic_opdef_t *op, const char *arg);
+/* Recomputes outputs after an argument that changes the output count was set. */
+int dalic_opdef_refresh_outputs(dalic_opdef_t *op);
+
+int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char *device);
+int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,
+				   const char *layout);
+
+/* "cpu"/"gpu"/"mixed" -> DALIC_DEV_*, 0 if invalid. */
+int dalic_device_from_name(const char *name);
+const char *dalic_device_name(int dev);
+
+#endif

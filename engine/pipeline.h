@@ -1,0 +1,16 @@
+/* Internal pipeline entry points used by the front ends, the CLI, stats and debug mode. */
+#ifndef DALIC_ENGINE_PIPELINE_H
+#define DALIC_ENGINE_PIPELINE_H
+
+#include "dalic.h"
+#include "engine/graph.h"
+#include "engine/graphdef.h"
+
+/* Creates a pipeline that owns `def` (consumed, also on failure). */
+int dalic_pipeline_from_graphdef(dalic_graphdef_t *def, dalic_pipeline_t **out);
+/* Borrowed: the definition (valid for the pipeline's lifetime; do not modify after build). */
+dalic_graphdef_t *dalic_pipeline_graphdef(dalic_pipeline_t *p);
+/* Borrowed: the built graph, or NULL before build. */
+const dalic_graph_t *dalic_pipeline_graph(const dalic_pipeline_t *p);
+
+#endif
