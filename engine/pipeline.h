@@ -13,4 +13,8 @@ dalic_graphdef_t *dalic_pipeline_graphdef(dalic_pipeline_t *p);
 /* Borrowed: the built graph, or NULL before build. */
 const dalic_graph_t *dalic_pipeline_graph(const dalic_pipeline_t *p);
 
+/* Borrowed: the executor, or NULL before build (stats, debug mode). */
+struct dalic_exec;
+struct dalic_exec *dalic_pipeline_exec(dalic_pipeline_t *p);
+
 #endif

@@ -1,0 +1,62 @@
+/*
+ * dalic — the command. Dispatches to subcommands from the generated command table
+ * (cli/cmd_*.c). With no subcommand and a terminal on stdout, the workbench would be the
+ * default (DESIGN.md §1); until it exists, `run` is.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+extern const dalic_command_t *const dalic_commands[];
+
+static const dalic_command_t *find(const char *name)
+{
+	for (int i = 0; dalic_commands[i]; i++)
+		if (!strcmp(dalic_commands[i]->name, name))
+			return dalic_commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: dalic COMMAND [PIPELINE] [options]\n\ncommands:\n");
+	for (int i = 0; dalic_commands[i]; i++)
+		fprintf(f, "  %-10s %s\n", dalic_commands[i]->name, dalic_commands[i]->summary);
+	fprintf(f, "\nPIPELINE is a pipeline script (.py), a serialized pipeline (.pb) or a\n"
+		   "built-in sample (@name, see `dalic run --list-samples`).\n"
+		   "`dalic COMMAND --help` shows a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		const dalic_command_t *c = argc > 2 ? find(argv[2]) : NULL;
+		if (c)
+			fputs(c->usage, stdout);
+		else
+			usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("dalic %s\n", DALIC_VERSION);
+		return 0;
+	}
+	const dalic_command_t *c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "dalic: unknown command '%s'\n\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(c->usage, stdout);
+			return 0;
+		}
+	return c->main(argc - 1, argv + 1);
+}

@@ -1,0 +1,574 @@
+/*
+ * The pipeline object: the public API of include/dalic.h over a graph definition, the built
+ * graph and the executor. It implements DALI's Python-level run loop (reference §3.5): the
+ * first schedule_run of a pipelined pipeline fills the prefetch queue, each later one
+ * schedules one iteration; outputs() hands them back in order; end of data from an input
+ * stops scheduling while batches in flight still come out; mixing run() with the
+ * schedule_run() family is an error; after an operator failure the pipeline refuses work.
+ */
+#include "engine/pipeline.h"
+
+#include "engine/dtype.h"
+#include "engine/error.h"
+#include "engine/executor.h"
+#include "engine/feed.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { API_NONE, API_BASIC, API_SCHEDULED };
+
+struct dalic_pipeline {
+	dalic_graphdef_t *def;
+	dalic_graph_t *graph;
+	dalic_exec_t *exec;
+	dalic_feed_queue_t *feeds;  /* one per ExternalSource in def */
+	int num_feeds;
+	dalic_feed_queue_t **node_feeds; /* per graph node */
+	bool built;
+	bool broken;
+	char *broken_msg;
+	int api;
+	bool first_iter;
+	bool last_iter;
+	int batches_to_consume;
+};
+
+void dalic_pipeline_params_init(dalic_pipeline_params_t *p)
+{
+	memset(p, 0, sizeof *p);
+	p->num_threads = 4;
+	p->device_id = 0;
+	p->seed = -1;
+	p->exec_pipelined = true;
+	p->exec_async = true;
+	p->prefetch_cpu = 2;
+	p->prefetch_gpu = 2;
+	p->output_dtype = DALIC_NO_TYPE;
+	p->output_ndim = -1;
+}
+
+static int validate_params(const dalic_pipeline_params_t *p)
+{
+	if (p->batch_size <= 0)
+		return dalic_fail(DALIC_EINVAL,
+				  "Invalid batch size: %d. Please set a positive integer.",
+				  p->batch_size);
+	if (p->num_threads <= 0)
+		return dalic_fail(DALIC_EINVAL,
+				  "Invalid number of threads: %d. Please set a positive integer.",
+				  p->num_threads);
+	if (p->prefetch_cpu <= 0 || p->prefetch_gpu <= 0)
+		return dalic_fail(DALIC_EINVAL, "The prefetch queue depth must be greater than 0.");
+	if (!p->separated_queues && p->prefetch_cpu != p->prefetch_gpu)
+		return dalic_fail(DALIC_EINVAL,
+				  "The prefetch queue depth must be the same for CPU and GPU if "
+				  "separated execution is not used.");
+	if (p->separated_queues && !p->exec_async)
+		return dalic_fail(DALIC_EINVAL,
+				  "`prefetch_queue_depth` with separate cpu and gpu sizes requires "
+				  "`exec_async=True`.");
+	if (p->device_id < 0 && p->device_id != DALIC_CPU_ONLY_DEVICE_ID)
+		return dalic_fail(DALIC_EINVAL, "Invalid device_id: %d", p->device_id);
+	if (p->output_ndim < -1)
+		return dalic_fail(DALIC_EINVAL, "output_ndim must be >= 0 or unset");
+	return DALIC_OK;
+}
+
+int dalic_pipeline_from_graphdef(dalic_graphdef_t *def, dalic_pipeline_t **out)
+{
+	*out = NULL;
+	int rc = validate_params(&def->params);
+	if (rc) {
+		dalic_graphdef_free(def);
+		return rc;
+	}
+	dalic_pipeline_t *p = calloc(1, sizeof *p);
+	if (!p) {
+		dalic_graphdef_free(def);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	p->def = def;
+	p->first_iter = true;
+	*out = p;
+	return DALIC_OK;
+}
+
+int dalic_pipeline_create(const dalic_pipeline_params_t *params, dalic_pipeline_t **out)
+{
+	if (!params || !out)
+		return dalic_fail(DALIC_EINVAL, "dalic_pipeline_create: NULL argument");
+	int rc = validate_params(params);
+	if (rc)
+		return rc;
+	dalic_graphdef_t *def = dalic_graphdef_new(params);
+	if (!def)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	return dalic_pipeline_from_graphdef(def, out);
+}
+
+static void teardown(dalic_pipeline_t *p)
+{
+	for (int i = 0; i < p->num_feeds; i++)
+		dalic_feed_queue_stop(&p->feeds[i]);
+	dalic_exec_destroy(p->exec);
+	p->exec = NULL;
+	dalic_graph_free(p->graph);
+	p->graph = NULL;
+	free(p->node_feeds);
+	p->node_feeds = NULL;
+	p->built = false;
+}
+
+void dalic_pipeline_destroy(dalic_pipeline_t *p)
+{
+	if (!p)
+		return;
+	teardown(p);
+	for (int i = 0; i < p->num_feeds; i++)
+		dalic_feed_queue_destroy(&p->feeds[i]);
+	free(p->feeds);
+	free(p->broken_msg);
+	dalic_graphdef_free(p->def);
+	free(p);
+}
+
+const dalic_pipeline_params_t *dalic_pipeline_params(const dalic_pipeline_t *p)
+{
+	return p->graph ? &p->graph->params : &p->def->params;
+}
+
+dalic_graphdef_t *dalic_pipeline_graphdef(dalic_pipeline_t *p)
+{
+	return p->def;
+}
+
+const dalic_graph_t *dalic_pipeline_graph(const dalic_pipeline_t *p)
+{
+	return p->graph;
+}
+
+/* ---- definition ---- */
+
+static int check_editable(const dalic_pipeline_t *p)
+{
+	if (p->built)
+		return dalic_fail(DALIC_ESTATE, "the pipeline is already built; it cannot change");
+	return DALIC_OK;
+}
+
+#define OPDEF(op) ((dalic_opdef_t *)(op))
+
+int dalic_pipeline_add_op(dalic_pipeline_t *p, const char *op, const char *device,
+			  dalic_op_t **out)
+{
+	int rc = check_editable(p);
+	dalic_opdef_t *def = NULL;
+	if (!rc)
+		rc = dalic_graphdef_add_op(p->def, op, device, &def);
+	if (!rc)
+		*out = (dalic_op_t *)def;
+	return rc;
+}
+
+int dalic_op_set_name(dalic_op_t *op, const char *name)
+{
+	return dalic_opdef_set_name(OPDEF(op), name);
+}
+
+int dalic_op_add_input(dalic_op_t *op, const char *node, const char *device)
+{
+	return dalic_opdef_add_input(OPDEF(op), node, device);
+}
+
+int dalic_op_set_arg_input(dalic_op_t *op, const char *arg, const char *node)
+{
+	return dalic_opdef_add_arg_input(OPDEF(op), arg, node);
+}
+
+static int set_value(dalic_op_t *op, const char *arg, dalic_value_t *v, int rc)
+{
+	if (!rc)
+		rc = dalic_opdef_set_arg(OPDEF(op), arg, v);
+	dalic_value_free(v);
+	return rc;
+}
+
+int dalic_op_set_int(dalic_op_t *op, const char *arg, int64_t x)
+{
+	dalic_value_t v;
+	return set_value(op, arg, &v, dalic_value_int(&v, x));
+}
+
+int dalic_op_set_float(dalic_op_t *op, const char *arg, double x)
+{
+	dalic_value_t v;
+	return set_value(op, arg, &v, dalic_value_float(&v, x));
+}
+
+int dalic_op_set_bool(dalic_op_t *op, const char *arg, bool x)
+{
+	dalic_value_t v;
+	return set_value(op, arg, &v, dalic_value_bool(&v, x));
+}
+
+int dalic_op_set_string(dalic_op_t *op, const char *arg, const char *x)
+{
+	if (!x)
+		return dalic_fail(DALIC_EINVAL, "operator '%s': NULL string for argument '%s'",
+				  OPDEF(op)->inst, arg);
+	dalic_value_t v;
+	return set_value(op, arg, &v, dalic_value_string(&v, x));
+}
+
+int dalic_op_set_ints(dalic_op_t *op, const char *arg, int n, const int64_t *x)
+{
+	dalic_value_t v;
+	return set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_INT, n, x));
+}
+
+int dalic_op_set_floats(dalic_op_t *op, const char *arg, int n, const double *x)
+{
+	dalic_value_t v;
+	return set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_FLOAT, n, x));
+}
+
+int dalic_op_set_strings(dalic_op_t *op, const char *arg, int n, const char *const *x)
+{
+	dalic_value_t v;
+	return set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_STRING, n, x));
+}
+
+const char *dalic_op_name(const dalic_op_t *op)
+{
+	return ((const dalic_opdef_t *)op)->inst;
+}
+
+int dalic_op_num_outputs(const dalic_op_t *op)
+{
+	return ((const dalic_opdef_t *)op)->num_outputs;
+}
+
+const char *dalic_op_output(const dalic_op_t *op, int i)
+{
+	const dalic_opdef_t *d = (const dalic_opdef_t *)op;
+	return i >= 0 && i < d->num_outputs ? d->outputs[i] : NULL;
+}
+
+int dalic_pipeline_add_output(dalic_pipeline_t *p, const char *node, const char *device)
+{
+	int rc = check_editable(p);
+	return rc ? rc : dalic_graphdef_add_output(p->def, node, device);
+}
+
+int dalic_pipeline_set_output_desc(dalic_pipeline_t *p, int i, int dtype, int ndim,
+				   const char *layout)
+{
+	int rc = check_editable(p);
+	if (!rc && dtype != DALIC_NO_TYPE && !dalic_dtype_size(dtype) && dtype != DALIC_STRING)
+		rc = dalic_fail(DALIC_EINVAL, "output %d: invalid dtype %d", i, dtype);
+	return rc ? rc : dalic_graphdef_set_output_desc(p->def, i, dtype, ndim, layout);
+}
+
+/* ---- build ---- */
+
+static int make_feeds(dalic_pipeline_t *p)
+{
+	int n = 0;
+	for (int i = 0; i < p->def->num_ops; i++)
+		n += p->def->ops[i]->schema->is_input;
+	if (p->feeds) /* rebuilt after a failure: keep queues and what was fed */
+		return DALIC_OK;
+	p->feeds = calloc((size_t)n + 1, sizeof *p->feeds);
+	if (!p->feeds)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; i < p->def->num_ops; i++) {
+		const dalic_opdef_t *op = p->def->ops[i];
+		if (!op->schema->is_input)
+			continue;
+		int rc = dalic_feed_queue_init(&p->feeds[p->num_feeds], op->inst,
+					       p->def->params.batch_size);
+		if (rc)
+			return rc;
+		p->num_feeds++;
+	}
+	return DALIC_OK;
+}
+
+static dalic_feed_queue_t *find_feed(dalic_pipeline_t *p, const char *name)
+{
+	for (int i = 0; i < p->num_feeds; i++)
+		if (!strcmp(p->feeds[i].name, name))
+			return &p->feeds[i];
+	return NULL;
+}
+
+int dalic_pipeline_build(dalic_pipeline_t *p)
+{
+	if (p->built)
+		return DALIC_OK;
+	if (p->broken)
+		return dalic_fail(DALIC_EBROKEN, "%s", p->broken_msg);
+	int rc = validate_params(&p->def->params);
+	if (!rc)
+		rc = dalic_graph_build(p->def, &p->graph);
+	if (!rc)
+		rc = make_feeds(p);
+	if (!rc) {
+		/* the seed actually used is what gets serialized (DALI's original_seed_) */
+		p->def->params.seed = p->graph->params.seed;
+		p->node_feeds = calloc((size_t)p->graph->num_nodes + 1, sizeof *p->node_feeds);
+		if (!p->node_feeds)
+			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+		for (int i = 0; !rc && i < p->graph->num_nodes; i++)
+			if (p->graph->nodes[i]->schema->is_input)
+				p->node_feeds[i] = find_feed(p, p->graph->nodes[i]->inst);
+	}
+	if (!rc)
+		rc = dalic_exec_create(p->graph, p->node_feeds, &p->exec);
+	if (rc) {
+		teardown(p);
+		return rc;
+	}
+	p->built = true;
+	return DALIC_OK;
+}
+
+/* ---- feeding ---- */
+
+int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype_t dtype,
+			      int ndim, int batch, const int64_t *shapes, const void *data,
+			      const char *layout)
+{
+	int rc = dalic_pipeline_build(p);
+	if (rc)
+		return rc;
+	dalic_feed_queue_t *q = find_feed(p, name);
+	if (!q)
+		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
+				  name);
+	return dalic_feed_queue_push(q, dtype, ndim, batch, shapes, data, layout);
+}
+
+int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, dalic_source_fn fn,
+			      void *user)
+{
+	int rc = dalic_pipeline_build(p);
+	if (rc)
+		return rc;
+	dalic_feed_queue_t *q = find_feed(p, name);
+	if (!q)
+		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
+				  name);
+	q->fn = fn;
+	q->user = user;
+	return DALIC_OK;
+}
+
+/* ---- running ---- */
+
+static int broken(dalic_pipeline_t *p)
+{
+	return dalic_fail(DALIC_EBROKEN, "Current pipeline object is no longer valid: %s",
+			  p->broken_msg ? p->broken_msg : "an earlier call failed");
+}
+
+static int enter(dalic_pipeline_t *p, int api)
+{
+	if (p->broken)
+		return broken(p);
+	if (p->api != API_NONE && p->api != api)
+		return dalic_fail(DALIC_ESTATE,
+				  "Mixing pipeline API type. Currently used: %s, but trying to use "
+				  "%s.",
+				  p->api == API_BASIC ? "PipelineAPIType.BASIC"
+						      : "PipelineAPIType.SCHEDULED",
+				  api == API_BASIC ? "PipelineAPIType.BASIC"
+						   : "PipelineAPIType.SCHEDULED");
+	int rc = dalic_pipeline_build(p);
+	if (rc)
+		return rc;
+	p->api = api;
+	return DALIC_OK;
+}
+
+static int fail_broken(dalic_pipeline_t *p, int rc)
+{
+	p->broken = true;
+	free(p->broken_msg);
+	p->broken_msg = strdup(dalic_last_error());
+	return dalic_fail(rc, "Critical error in pipeline:\n%s\nCurrent pipeline object is no "
+			  "longer valid.",
+			  p->broken_msg ? p->broken_msg : "");
+}
+
+static int run_once(dalic_pipeline_t *p)
+{
+	if (p->last_iter)
+		return DALIC_OK;
+	int rc = dalic_exec_schedule(p->exec);
+	if (rc == DALIC_EEND) {
+		p->last_iter = true;
+		return DALIC_OK;
+	}
+	if (rc)
+		return rc;
+	p->batches_to_consume++;
+	return DALIC_OK;
+}
+
+static int schedule(dalic_pipeline_t *p)
+{
+	if (p->first_iter && p->def->params.exec_pipelined) {
+		p->first_iter = false;
+		int n = p->graph->params.prefetch_cpu;
+		for (int i = 0; i < n && !p->last_iter; i++) {
+			int rc = run_once(p);
+			if (rc)
+				return rc;
+		}
+		return DALIC_OK;
+	}
+	p->first_iter = false;
+	return run_once(p);
+}
+
+int dalic_pipeline_schedule_run(dalic_pipeline_t *p)
+{
+	int rc = enter(p, API_SCHEDULED);
+	return rc ? rc : schedule(p);
+}
+
+static int check_outputs(dalic_pipeline_t *p)
+{
+	for (int i = 0; i < p->def->num_outputs; i++) {
+		const dalic_io_t *o = &p->def->outputs[i];
+		const dalic_batch_t *b = dalic_exec_output(p->exec, i);
+		if (o->dtype != DALIC_NO_TYPE && b->dtype != o->dtype)
+			return dalic_fail(DALIC_EOUTPUT,
+					  "Data type in the output_idx=%d does not match. Expected: "
+					  "%s. Received: %s.",
+					  i, dalic_dtype_name(o->dtype), dalic_dtype_name(b->dtype));
+		if (o->ndim >= 0 && b->ndim != o->ndim)
+			return dalic_fail(DALIC_EOUTPUT,
+					  "Number of dimensions in the output_idx=%d does not match. "
+					  "Expected: %d. Received: %d.",
+					  i, o->ndim, b->ndim);
+		if (o->layout && *o->layout && strcmp(o->layout, b->layout))
+			return dalic_fail(DALIC_EOUTPUT,
+					  "Layout in the output_idx=%d does not match. Expected: %s. "
+					  "Received: %s.",
+					  i, o->layout, b->layout);
+	}
+	return DALIC_OK;
+}
+
+static int share(dalic_pipeline_t *p)
+{
+	if (p->batches_to_consume == 0)
+		return dalic_fail(DALIC_EEND, "end of data: no more scheduled iterations");
+	p->batches_to_consume--;
+	int rc = dalic_exec_share(p->exec);
+	if (rc)
+		return fail_broken(p, rc);
+	rc = check_outputs(p);
+	if (rc)
+		dalic_exec_release(p->exec);
+	return rc;
+}
+
+int dalic_pipeline_share_outputs(dalic_pipeline_t *p)
+{
+	int rc = enter(p, API_SCHEDULED);
+	return rc ? rc : share(p);
+}
+
+int dalic_pipeline_release_outputs(dalic_pipeline_t *p)
+{
+	int rc = enter(p, API_SCHEDULED);
+	if (rc)
+		return rc;
+	if (dalic_exec_num_in_use(p->exec) == 0)
+		return dalic_fail(DALIC_ESTATE,
+				  "release_outputs: no outputs are shared (call share_outputs "
+				  "first)");
+	return dalic_exec_release(p->exec);
+}
+
+int dalic_pipeline_outputs(dalic_pipeline_t *p)
+{
+	int rc = enter(p, API_SCHEDULED);
+	if (rc)
+		return rc;
+	if (dalic_exec_num_in_use(p->exec) > 0)
+		dalic_exec_release(p->exec);
+	return share(p);
+}
+
+int dalic_pipeline_run(dalic_pipeline_t *p)
+{
+	int rc = enter(p, API_BASIC);
+	if (rc)
+		return rc;
+	/* run() keeps its previous outputs only until the next run: releasing them first keeps
+	 * a synchronous executor from waiting on itself (DALI's deadlock guard). */
+	if (dalic_exec_num_in_use(p->exec) > 0)
+		dalic_exec_release(p->exec);
+	rc = schedule(p);
+	return rc ? rc : share(p);
+}
+
+int dalic_pipeline_reset(dalic_pipeline_t *p)
+{
+	if (p->broken)
+		return broken(p);
+	if (!p->last_iter)
+		return DALIC_OK; /* DALI: reset only acts after the end of data */
+	p->first_iter = true;
+	p->last_iter = false;
+	for (int i = 0; i < p->num_feeds; i++)
+		dalic_feed_queue_clear(&p->feeds[i]);
+	if (p->exec)
+		dalic_exec_reset_queues(p->exec);
+	p->batches_to_consume = 0;
+	return DALIC_OK;
+}
+
+int dalic_pipeline_num_outputs(const dalic_pipeline_t *p)
+{
+	return p->def->num_outputs;
+}
+
+const char *dalic_pipeline_output_name(const dalic_pipeline_t *p, int i)
+{
+	return i >= 0 && i < p->def->num_outputs ? p->def->outputs[i].name : NULL;
+}
+
+const dalic_batch_t *dalic_pipeline_output(const dalic_pipeline_t *p, int i)
+{
+	return p->exec ? dalic_exec_output(p->exec, i) : NULL;
+}
+
+int dalic_pipeline_reader_meta(dalic_pipeline_t *p, const char *name, dalic_reader_meta_t *out)
+{
+	int rc = dalic_pipeline_build(p);
+	if (rc)
+		return rc;
+	for (int i = 0; i < dalic_exec_num_nodes(p->exec); i++) {
+		dalic_exec_node_t *x = dalic_exec_node(p->exec, i);
+		if (strcmp(x->node->inst, name))
+			continue;
+		const dalic_kernel_t *k = x->node->schema->cpu;
+		if (!x->node->schema->is_reader || !k->reader_meta)
+			return dalic_fail(DALIC_EINVAL, "operator '%s' (%s) is not a reader", name,
+					  x->node->schema->name);
+		return k->reader_meta(x->ctx, out);
+	}
+	return dalic_fail(DALIC_EINVAL, "no operator named '%s' in the built pipeline", name);
+}
+
+/* Internal access for stats and debug mode. */
+dalic_exec_t *dalic_pipeline_exec(dalic_pipeline_t *p)
+{
+	return p->exec;
+}
