@@ -33,6 +33,8 @@ struct dalic_exec {
 	int ready_head, ready_count, use_head, use_count;
 	int *free_slots, free_count;
 	int64_t next_iteration;
+	dalic_observer_t obs;
+	bool observed;
 };
 
 static int64_t now_ns(void)
@@ -173,6 +175,17 @@ static dalic_batch_t *edge_buffer(dalic_exec_t *e, const dalic_edge_t *edge, int
 	return &p->bufs[o][slot % p->nbuf[o]];
 }
 
+static void report_growth(dalic_exec_t *e, const dalic_node_t *n, int o, const dalic_batch_t *b,
+			  int64_t iteration, size_t before, size_t after)
+{
+	int biggest = 0;
+	for (int i = 1; i < b->num_samples; i++)
+		if (dalic_batch_sample_bytes(b, i) > dalic_batch_sample_bytes(b, biggest))
+			biggest = i;
+	const char *src = b->num_samples ? b->sources[biggest] : NULL;
+	e->obs.buffer_growth(e->obs.user, n, o, iteration, biggest, src, before, after);
+}
+
 static int run_node(dalic_exec_t *e, int i, int slot, int64_t iteration, int batch)
 {
 	dalic_exec_node_t *x = &e->nodes[i];
@@ -202,14 +215,29 @@ static int run_node(dalic_exec_t *e, int i, int slot, int64_t iteration, int bat
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(x->ctx);
 	int64_t t0 = now_ns();
 	int rc = k->setup ? k->setup(x->ctx, &ws) : DALIC_OK;
-	for (int o = 0; !rc && o < x->num_outputs; o++)
+	for (int o = 0; !rc && o < x->num_outputs; o++) {
+		size_t before = dalic_batch_capacity(x->out[o]);
 		rc = dalic_batch_alloc(x->out[o]);
+		size_t after = dalic_batch_capacity(x->out[o]);
+		if (!rc && after > before && e->obs.buffer_growth)
+			report_growth(e, n, o, x->out[o], iteration, before, after);
+	}
+	int64_t t1 = now_ns();
 	if (!rc && k->run_sample)
 		for (int s = 0; !rc && s < batch; s++)
 			rc = k->run_sample(x->ctx, &ws, s, 0);
+	if (!rc && k->run_sample && e->obs.work_chunk)
+		e->obs.work_chunk(e->obs.user, n, iteration, 0, 0, batch, t1, now_ns());
 	if (!rc && k->run)
 		rc = k->run(x->ctx, &ws);
-	x->last_ns = now_ns() - t0;
+	int64_t t2 = now_ns();
+	x->last_ns = t2 - t0;
+	if (!rc && e->observed) {
+		if (e->obs.node_run)
+			e->obs.node_run(e->obs.user, n, iteration, batch, t0, t2);
+		for (int o = 0; e->obs.output_memory && o < x->num_outputs; o++)
+			e->obs.output_memory(e->obs.user, n, o, x->out[o], iteration);
+	}
 	if (rc && rc != DALIC_EEND && !strstr(dalic_last_error(), n->inst))
 		dalic_fail_wrap(rc, "operator '%s' (%s), iteration %lld", n->inst, n->schema->name,
 				(long long)iteration);
@@ -239,6 +267,18 @@ static int input_batch_size(dalic_exec_t *e, int64_t iteration, int *batch)
 	return DALIC_OK;
 }
 
+static void report_queue(dalic_exec_t *e)
+{
+	if (!e->obs.queue_level)
+		return;
+	int64_t t = now_ns();
+	/* uniform queues: one slot carries an iteration through every stage */
+	e->obs.queue_level(e->obs.user, DALIC_QUEUE_CPU, e->ready_count + e->use_count, e->depth, t);
+	if (e->g->uses_gpu)
+		e->obs.queue_level(e->obs.user, DALIC_QUEUE_GPU, e->ready_count + e->use_count,
+				   e->depth, t);
+}
+
 static void push_ready(dalic_exec_t *e, int slot, int64_t iteration, int status)
 {
 	slot_rec_t *r = &e->ready[(e->ready_head + e->ready_count++) % e->depth];
@@ -263,14 +303,26 @@ int dalic_exec_schedule(dalic_exec_t *e)
 		e->free_slots[e->free_count++] = slot;
 		return DALIC_EEND;
 	}
-	for (int i = 0; !rc && i < e->num_nodes; i++)
-		rc = run_node(e, i, slot, iteration, batch);
+	int64_t t_sched = now_ns(), t_stage = t_sched;
+	for (int s = 0; !rc && s < DALIC_NUM_STAGES; s++) {
+		int begin = e->g->stage_begin[s], end = e->g->stage_begin[s + 1];
+		for (int i = begin; !rc && i < end; i++)
+			rc = run_node(e, i, slot, iteration, batch);
+		if (!rc && begin < end && e->obs.stage_run) {
+			int64_t t = now_ns();
+			e->obs.stage_run(e->obs.user, s, iteration, t_stage, t);
+			t_stage = t;
+		}
+	}
 	if (rc == DALIC_EEND) { /* a callback ended mid-iteration: nothing was produced */
 		e->free_slots[e->free_count++] = slot;
 		return DALIC_EEND;
 	}
 	e->next_iteration++;
 	push_ready(e, slot, iteration, rc);
+	if (e->obs.iteration_ready)
+		e->obs.iteration_ready(e->obs.user, iteration, t_sched, now_ns());
+	report_queue(e);
 	return DALIC_OK;
 }
 
@@ -293,6 +345,7 @@ int dalic_exec_share(dalic_exec_t *e)
 		return r.status;
 	}
 	e->in_use[(e->use_head + e->use_count++) % e->depth] = r;
+	report_queue(e);
 	return DALIC_OK;
 }
 
@@ -304,6 +357,7 @@ int dalic_exec_release(dalic_exec_t *e)
 	e->use_head = (e->use_head + 1) % e->depth;
 	e->use_count--;
 	e->free_slots[e->free_count++] = r.slot;
+	report_queue(e);
 	return DALIC_OK;
 }
 
@@ -333,6 +387,15 @@ void dalic_exec_reset_queues(dalic_exec_t *e)
 	e->free_count = 0;
 	for (int s = 0; s < e->depth && e->free_slots; s++)
 		e->free_slots[e->free_count++] = s;
+}
+
+void dalic_exec_set_observer(dalic_exec_t *e, const dalic_observer_t *obs)
+{
+	if (obs)
+		e->obs = *obs;
+	else
+		memset(&e->obs, 0, sizeof e->obs);
+	e->observed = obs != NULL;
 }
 
 int dalic_exec_num_nodes(const dalic_exec_t *e)

@@ -12,6 +12,7 @@
 
 #include "engine/feed.h"
 #include "engine/graph.h"
+#include "engine/observer.h"
 
 typedef struct dalic_exec dalic_exec_t;
 
@@ -52,6 +53,8 @@ int dalic_exec_num_in_use(const dalic_exec_t *e);
 const dalic_batch_t *dalic_exec_output(const dalic_exec_t *e, int i);
 /* Drops ready / in-use slots (iteration numbering and operator state continue). */
 void dalic_exec_reset_queues(dalic_exec_t *e);
+/* Installs observer hooks (copied; NULL removes). Call while no iteration runs. */
+void dalic_exec_set_observer(dalic_exec_t *e, const dalic_observer_t *obs);
 /* Read access for stats / debug mode. */
 int dalic_exec_num_nodes(const dalic_exec_t *e);
 dalic_exec_node_t *dalic_exec_node(dalic_exec_t *e, int i);

@@ -32,6 +32,8 @@ struct dalic_pipeline {
 	bool first_iter;
 	bool last_iter;
 	int batches_to_consume;
+	dalic_observer_t obs;
+	bool observed;
 };
 
 void dalic_pipeline_params_init(dalic_pipeline_params_t *p)
@@ -326,6 +328,8 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 	}
 	if (!rc)
 		rc = dalic_exec_create(p->graph, p->node_feeds, &p->exec);
+	if (!rc && p->observed)
+		dalic_exec_set_observer(p->exec, &p->obs);
 	if (rc) {
 		teardown(p);
 		return rc;
@@ -565,6 +569,15 @@ int dalic_pipeline_reader_meta(dalic_pipeline_t *p, const char *name, dalic_read
 		return k->reader_meta(x->ctx, out);
 	}
 	return dalic_fail(DALIC_EINVAL, "no operator named '%s' in the built pipeline", name);
+}
+
+void dalic_pipeline_set_observer(dalic_pipeline_t *p, const dalic_observer_t *obs)
+{
+	p->observed = obs != NULL;
+	if (obs)
+		p->obs = *obs;
+	if (p->exec)
+		dalic_exec_set_observer(p->exec, obs);
 }
 
 /* Internal access for stats and debug mode. */

@@ -5,6 +5,7 @@
 #include "dalic.h"
 #include "engine/graph.h"
 #include "engine/graphdef.h"
+#include "engine/observer.h"
 
 /* Creates a pipeline that owns `def` (consumed, also on failure). */
 int dalic_pipeline_from_graphdef(dalic_graphdef_t *def, dalic_pipeline_t **out);
@@ -13,6 +14,8 @@ dalic_graphdef_t *dalic_pipeline_graphdef(dalic_pipeline_t *p);
 /* Borrowed: the built graph, or NULL before build. */
 const dalic_graph_t *dalic_pipeline_graph(const dalic_pipeline_t *p);
 
+/* Installs observer hooks (copied), now and for every later build. NULL removes them. */
+void dalic_pipeline_set_observer(dalic_pipeline_t *p, const dalic_observer_t *obs);
 /* Borrowed: the executor, or NULL before build (stats, debug mode). */
 struct dalic_exec;
 struct dalic_exec *dalic_pipeline_exec(dalic_pipeline_t *p);
