@@ -70,6 +70,38 @@ static void op_free(dalic_opdef_t *op)
 	free(op);
 }
 
+static void print_free(dalic_debug_print_t *p)
+{
+	free(p->text);
+	for (int i = 0; i < p->num_nodes; i++)
+		free(p->nodes[i]);
+	free(p->nodes);
+}
+
+int dalic_graphdef_add_print(dalic_graphdef_t *g, const char *text, int num_nodes,
+			     const char *const *nodes, bool get, dalic_srcpos_t pos)
+{
+	dalic_debug_print_t *n = realloc(g->prints, sizeof *n * (size_t)(g->num_prints + 1));
+	if (!n)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	g->prints = n;
+	dalic_debug_print_t *p = &n[g->num_prints];
+	memset(p, 0, sizeof *p);
+	p->text = strdup(text ? text : "");
+	p->nodes = calloc((size_t)num_nodes + 1, sizeof *p->nodes);
+	p->get = get;
+	p->pos = pos;
+	bool ok = p->text && p->nodes;
+	for (int i = 0; ok && i < num_nodes; i++, p->num_nodes++)
+		ok = (p->nodes[i] = strdup(nodes[i])) != NULL;
+	if (!ok) {
+		print_free(p);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	g->num_prints++;
+	return DALIC_OK;
+}
+
 void dalic_graphdef_free(dalic_graphdef_t *g)
 {
 	if (!g)
@@ -83,6 +115,9 @@ void dalic_graphdef_free(dalic_graphdef_t *g)
 	free(g->strings_owner);
 	free(g->source);
 	free(g->name);
+	for (int i = 0; i < g->num_prints; i++)
+		print_free(&g->prints[i]);
+	free(g->prints);
 	free(g);
 }
 
@@ -138,6 +173,12 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	c->debug = g->debug;
 	c->source = dup_or_null(g->source);
 	c->name = dup_or_null(g->name);
+	for (int i = 0; i < g->num_prints; i++) {
+		const dalic_debug_print_t *p = &g->prints[i];
+		if (dalic_graphdef_add_print(c, p->text, p->num_nodes,
+					     (const char *const *)p->nodes, p->get, p->pos))
+			goto fail;
+	}
 	c->ops = calloc((size_t)g->num_ops + 1, sizeof *c->ops);
 	c->outputs = calloc((size_t)g->num_outputs + 1, sizeof *c->outputs);
 	if (!c->ops || !c->outputs)

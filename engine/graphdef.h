@@ -55,6 +55,16 @@ struct dalic_opdef {
 	struct dalic_graphdef *graph;
 };
 
+/* A print() in a debug-mode pipeline function (`@pipeline_def(debug=True)`): debug mode
+ * replays it every iteration with the node's value, as DALI's debug mode does. */
+typedef struct dalic_debug_print {
+	char *text;       /* literal text printed before the values (may be empty) */
+	char **nodes;     /* data nodes printed, in order */
+	int num_nodes;
+	bool get;         /* print(node.get()) / np.array(...): values rather than the repr */
+	dalic_srcpos_t pos;
+} dalic_debug_print_t;
+
 typedef struct dalic_graphdef {
 	dalic_pipeline_params_t params;
 	dalic_opdef_t **ops;
@@ -65,6 +75,8 @@ typedef struct dalic_graphdef {
 	bool debug;          /* defined with debug=True: run in debug mode */
 	char *source;        /* file the definition came from (script or .pb), or NULL */
 	char *name;          /* pipeline name in its file, or NULL */
+	dalic_debug_print_t *prints; /* debug-mode prints, in program order */
+	int num_prints;
 	char *strings_owner; /* unused slot for front ends */
 } dalic_graphdef_t;
 
@@ -91,6 +103,10 @@ int dalic_opdef_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t 
 const dalic_value_t *dalic_opdef_arg(const dalic_opdef_t *op, const char *arg);
 /* Recomputes outputs after an argument that changes the output count was set. */
 int dalic_opdef_refresh_outputs(dalic_opdef_t *op);
+
+/* Records a debug-mode print (copies). */
+int dalic_graphdef_add_print(dalic_graphdef_t *g, const char *text, int num_nodes,
+			     const char *const *nodes, bool get, dalic_srcpos_t pos);
 
 int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char *device);
 int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,
