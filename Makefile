@@ -168,8 +168,10 @@ test: all
 	$(Q)DALIC_BIN=$(abspath $(DALIC)) DALIC_SAMPLES=$(abspath $(BUILD)/samples) \
 		$(TESTBIN) --jobs 2 $(TESTFLAGS)
 
+# The main job. (The workbench replaces `dalic run` here once it exists.)
+RUN_PIPELINE ?= @arith
 run: all
-	$(Q)$(DALIC) run samples/c/README.md 2>/dev/null || $(BUILD)/samples/run_sample
+	$(Q)$(DALIC) run $(RUN_PIPELINE) -n 100
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
