@@ -1,0 +1,240 @@
+/*
+ * dalic stats — public C API of the statistics collector.
+ *
+ * A collector watches one pipeline through the executor's observer hooks, in every executor
+ * mode, and answers the questions DALI users ask: DALI's `executor_statistics` (per operator
+ * output: real/reserved memory and their per-sample maxima) with a suggested
+ * `bytes_per_sample_hint`; time per operator and per stage (mean, p50, p99, max, share) and
+ * the bottleneck; whether the consumer waits for data (input-bound) or the pipeline waits for
+ * a free queue slot; occupancy of each prefetch queue over time; allocations per iteration
+ * and every buffer growth with the sample and source file that caused it.
+ *
+ * Threading: the hooks run on executor threads and only update atomics, per-node counters
+ * and fixed-size rings; nothing is allocated per iteration and no lock is held for more than
+ * a few stores. Readers never touch live engine state: dalic_stats_snapshot() copies the
+ * numbers into a plain struct that the TUI and the CLI read at leisure, from any thread.
+ *
+ * Lifetime: create the collector for a pipeline before or after build (hooks are installed
+ * with the pipeline and survive its build); destroy the collector before the pipeline.
+ * Snapshots are independent of both: they own every string and array they hold.
+ *
+ * Every function that can fail returns DALIC_OK or a negative DALIC_E* code (dalic.h);
+ * dalic_last_error() has the message.
+ */
+#ifndef DALIC_STATS_H
+#define DALIC_STATS_H
+
+#include "dalic.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the JSON document written by dalic_stats_write_json (docs/stats-schema.md). */
+#define DALIC_STATS_SCHEMA_VERSION 1
+
+typedef struct dalic_stats dalic_stats_t;
+
+typedef struct dalic_stats_options {
+	bool trace;          /* keep per-run events for dalic_stats_write_trace; default false */
+	int trace_capacity;  /* events kept, oldest dropped first; default 262144 */
+	int queue_history;   /* occupancy samples kept per prefetch queue; default 1024 */
+	int growth_history;  /* buffer growth events kept (the last N); default 64 */
+} dalic_stats_options_t;
+
+/* Fills *o with the defaults above. */
+void dalic_stats_options_init(dalic_stats_options_t *o);
+
+/* Creates a collector for `p` and installs its observer hooks on the pipeline (replacing any
+ * other observer). `opts` may be NULL (defaults; copied). `p` is borrowed and must outlive
+ * the collector. New: free with dalic_stats_destroy. executor_statistics are collected only
+ * when the pipeline was created with enable_memory_stats (as in DALI), but in every executor
+ * mode; everything else is always collected. */
+int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts,
+		       dalic_stats_t **out);
+/* Removes the hooks from the pipeline and frees the collector. Call it while no iteration
+ * runs (e.g. between run() calls or after the last one). NULL is ignored. */
+void dalic_stats_destroy(dalic_stats_t *s);
+/* Forgets everything collected so far (timings, maxima, queues, events) — e.g. to drop the
+ * warm-up iterations. Safe while the pipeline runs; an event racing the reset may land on
+ * either side of it. */
+void dalic_stats_reset(dalic_stats_t *s);
+
+/* ---- snapshots --------------------------------------------------------------------------- */
+
+/* A distribution of durations in nanoseconds. Percentiles come from a log-linear histogram
+ * (16 buckets per power of two): within about 3% of the true value. All zero when count == 0. */
+typedef struct dalic_stats_timing {
+	int64_t count;
+	int64_t total_ns;
+	double mean_ns;
+	int64_t min_ns, p50_ns, p90_ns, p99_ns, max_ns;
+} dalic_stats_timing_t;
+
+/* One operator output. */
+typedef struct dalic_stats_output {
+	char *name;              /* data node name */
+	bool gpu;                /* device of the data node */
+	int memory_kind;         /* 0 host, 1 pinned, 2 device; -1 before the first run */
+	bool contiguous;         /* storage mode of the last batch seen */
+	/* executor_statistics (DALI semantics, running maxima; 0 unless memory_stats) */
+	int64_t real_memory_size;         /* bytes of the whole batch */
+	int64_t max_real_memory_size;     /* per sample: ceil(nbytes/n) if contiguous, else the
+					     largest sample */
+	int64_t reserved_memory_size;     /* bytes allocated for the batch (capacity) */
+	int64_t max_reserved_memory_size; /* per sample, as max_real but from capacity */
+	int64_t hint;                     /* bytes_per_sample_hint in effect (0 = none) */
+	int64_t suggested_hint;           /* = max_real_memory_size (DALI's advice); 0 unknown */
+	/* allocations made for this output (all its buffers) */
+	int64_t allocations;              /* since the collector started (or reset) */
+	int64_t bytes_allocated;
+	int64_t last_allocations;         /* in the last iteration this output was produced */
+	int64_t last_bytes_allocated;
+	int64_t max_allocations;          /* most in one iteration */
+	int64_t last_allocation_iteration; /* -1 if none since start */
+	int64_t bytes_live;               /* held now by this output's buffers */
+	int64_t growth_events;            /* buffer growths of this output */
+} dalic_stats_output_t;
+
+typedef struct dalic_stats_operator {
+	char *name;        /* instance name, e.g. "__Resize_3" */
+	char *op;          /* schema name, e.g. "Resize" */
+	char *key;         /* executor_statistics key "<STAGE>_<name>", e.g. "GPU___Resize_3" */
+	int stage;         /* 0 cpu, 1 mixed, 2 gpu */
+	bool internal;     /* inserted by the build (__MakeContiguous_*, __Copy_*) */
+	dalic_stats_timing_t time; /* setup + allocation + run, per iteration */
+	double share;      /* time.total_ns / sum of all stages' busy time, 0..1 */
+	int num_outputs;
+	dalic_stats_output_t *outputs;
+} dalic_stats_operator_t;
+
+typedef struct dalic_stats_stage {
+	const char *name;  /* "CPU", "MIXED", "GPU" (static) */
+	bool present;      /* the graph has operators in this stage */
+	int num_operators;
+	dalic_stats_timing_t time; /* per iteration */
+	double share;      /* of the sum of all stages' busy time, 0..1; stages sum to 1 */
+} dalic_stats_stage_t;
+
+typedef struct dalic_stats_queue_sample {
+	int64_t t_ns;      /* since the collector started (or reset) */
+	int occupancy;     /* slots ready + in use */
+} dalic_stats_queue_sample_t;
+
+enum { DALIC_STATS_QUEUE_CPU = 0, DALIC_STATS_QUEUE_GPU = 1, DALIC_STATS_QUEUES = 2 };
+
+typedef struct dalic_stats_queue {
+	const char *name;  /* "cpu", "gpu" (static) */
+	bool present;      /* the executor reported this queue */
+	int depth;
+	int occupancy;     /* last reported */
+	int max_occupancy;
+	double mean_occupancy; /* time-weighted over the samples' span */
+	int64_t changes;       /* occupancy reports seen */
+	int num_samples;       /* oldest first, at most queue_history */
+	dalic_stats_queue_sample_t *samples;
+} dalic_stats_queue_t;
+
+typedef struct dalic_stats_growth {
+	int64_t iteration;
+	int64_t t_ns;      /* since the collector started (or reset) */
+	char *op;          /* operator instance */
+	int output;
+	int sample;        /* the largest sample of the batch */
+	char *source;      /* its source file, or NULL */
+	int64_t old_capacity, new_capacity;
+} dalic_stats_growth_t;
+
+typedef enum {
+	DALIC_STATS_VERDICT_UNKNOWN = 0, /* not enough iterations */
+	DALIC_STATS_VERDICT_INPUT_BOUND,    /* the consumer waits for data */
+	DALIC_STATS_VERDICT_CONSUMER_BOUND, /* the pipeline waits for free queue slots */
+	DALIC_STATS_VERDICT_BALANCED,
+} dalic_stats_verdict_t;
+
+enum { DALIC_STATS_WAIT_CONSUMER = 0, DALIC_STATS_WAIT_FREE_SLOT = 1, DALIC_STATS_WAIT_INPUT = 2,
+       DALIC_STATS_WAITS = 3 };
+
+typedef struct dalic_stats_snapshot {
+	/* pipeline */
+	int batch_size, num_threads;
+	int prefetch_cpu, prefetch_gpu;
+	bool separated_queues, exec_pipelined, exec_async;
+	const char *executor_mode; /* "simple", "pipelined", "async pipelined", ... (static) */
+	bool cpu_only;
+	bool emulated_device;      /* gpu/mixed stages run on the CPU */
+	bool memory_stats;         /* enable_memory_stats: executor_statistics are filled */
+	bool built;                /* the pipeline was built when the snapshot was taken */
+	/* progress */
+	int64_t iterations;        /* iterations that became ready */
+	int64_t samples;           /* samples in those iterations (pipeline output 0) */
+	double wall_s;             /* first hook to last hook */
+	double samples_per_second, iterations_per_second;
+	dalic_stats_timing_t iteration_time;     /* scheduled -> ready, per iteration */
+	dalic_stats_timing_t iteration_interval; /* between consecutive ready iterations */
+	/* operators in execution order, stages */
+	int num_operators;
+	dalic_stats_operator_t *operators;
+	dalic_stats_stage_t stages[3];
+	int bottleneck_operator;   /* index into operators with the most time; -1 none */
+	int bottleneck_stage;      /* stage with the most time per iteration; -1 none */
+	double overhead_share;     /* stage time not spent in operators (executor), 0..1 */
+	/* waiting */
+	dalic_stats_timing_t waits[DALIC_STATS_WAITS];
+	bool consumer_wait_measured; /* false: synchronous executor, the caller ran every
+					iteration itself, so iteration time counts as waiting */
+	double consumer_wait_share;  /* consumer wait / wall */
+	double free_slot_wait_share; /* free-slot wait / wall */
+	dalic_stats_verdict_t verdict;
+	const char *verdict_name;    /* "unknown", "input-bound", "consumer-bound", "balanced" */
+	char *verdict_reason;        /* one sentence with the numbers */
+	/* queues */
+	dalic_stats_queue_t queues[DALIC_STATS_QUEUES];
+	/* allocations, all outputs together */
+	int64_t allocations, bytes_allocated;
+	int64_t last_iteration_allocations, last_iteration_bytes; /* in the last iteration */
+	int64_t last_allocation_iteration; /* -1 none: steady state since the start */
+	int64_t bytes_live;        /* held by output buffers now */
+	int64_t reserved_total;    /* sum of reserved_memory_size (memory_stats only) */
+	/* buffer growth */
+	int64_t growth_events;     /* total seen */
+	int num_growth;            /* kept, oldest first */
+	dalic_stats_growth_t *growth;
+	/* tracing */
+	int64_t trace_events;      /* recorded since start */
+	int64_t trace_dropped;     /* overwritten by newer ones */
+	int64_t unknown_events;    /* hook calls for nodes the collector did not know */
+} dalic_stats_snapshot_t;
+
+/* Copies the current numbers. New: free with dalic_stats_snapshot_free. Safe while the
+ * pipeline runs; values of different operators may be a few events apart. */
+int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out);
+void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap);
+/* The operator with instance name `name`, or NULL. Borrowed from snap. */
+const dalic_stats_operator_t *dalic_stats_find_operator(const dalic_stats_snapshot_t *snap,
+							const char *name);
+
+/* ---- exporters --------------------------------------------------------------------------- */
+
+/* The stats JSON document (schema in docs/stats-schema.md, "schema_version" key), holding an
+ * "executor_statistics" object keyed and valued as DALI's. New string: free with free(). */
+char *dalic_stats_json(const dalic_stats_snapshot_t *snap);
+/* Only DALI's executor_statistics dict as JSON ({} when memory stats are off). New: free(). */
+char *dalic_stats_executor_statistics_json(const dalic_stats_snapshot_t *snap);
+/* The JSON document to `f`, with a newline. */
+int dalic_stats_write_json(const dalic_stats_snapshot_t *snap, FILE *f);
+/* Plain-text report: sections of `key: value` lines (Redis INFO style). */
+int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f);
+/* Chrome trace-event JSON (opens in Perfetto / chrome://tracing) of the events kept: one
+ * track per stage and per worker thread, the consumer's waits, queue occupancy counters.
+ * DALIC_ESTATE if the collector was created without opts->trace. */
+int dalic_stats_write_trace(dalic_stats_t *s, FILE *f);
+/* The same, to a file path. */
+int dalic_stats_save_trace(dalic_stats_t *s, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
