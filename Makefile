@@ -166,6 +166,8 @@ $(BUILD)/dalic.pc: Makefile
 # Tests run from the source root; DALIC_BIN and DALIC_SAMPLES let them drive the binaries.
 test: all
 	$(Q)DALIC_BIN=$(abspath $(DALIC)) DALIC_SAMPLES=$(abspath $(BUILD)/samples) \
+		LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		$(TESTBIN) --jobs 2 $(TESTFLAGS)
 
 # The main job. (The workbench replaces `dalic run` here once it exists.)
