@@ -1,0 +1,268 @@
+/*
+ * DOT export in DALI's save_graph_to_dot_file format (reference §9): exact text for small
+ * built graphs, with and without data nodes and colours; id escaping, stage colours, distinct
+ * children and argument-input numbering on a hand-made graph; SVG and PNG rendering through
+ * libgraphviz produce valid files.
+ */
+#include "frontend/dot.h"
+#include "frontend/proto.h"
+#include "tests/unit/test_proto_util.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+TestSuite(dot, .timeout = 20);
+
+static char *dot_text(const dalic_graph_t *g, bool show_tensors, bool use_colors)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	cr_assert_eq(dalic_dot_write(g, f, show_tensors, use_colors), DALIC_OK);
+	fclose(f);
+	return text;
+}
+
+static dalic_graph_t *built_coin_cast(dalic_graphdef_t **def)
+{
+	*def = proto_test_coin_cast();
+	dalic_graph_t *g;
+	cr_assert_eq(dalic_graph_build(*def, &g), DALIC_OK, "%s", dalic_last_error());
+	return g;
+}
+
+Test(dot, coin_cast_plain)
+{
+	dalic_graphdef_t *def;
+	dalic_graph_t *g = built_coin_cast(&def);
+	char *text = dot_text(g, false, false);
+	cr_expect_str_eq(text, "digraph graphname {\n"
+	                       "__CoinFlip_0 -> to_float;\n"
+	                       "__CoinFlip_0 -> __MakeContiguous_CpuToCpu_0;\n"
+	                       "\n"
+	                       "to_float -> __MakeContiguous_CpuToCpu_1;\n"
+	                       "\n"
+	                       "\n"
+	                       "\n"
+	                       "}\n");
+	free(text);
+	dalic_graph_free(g);
+	dalic_graphdef_free(def);
+}
+
+Test(dot, coin_cast_tensors_and_colors)
+{
+	dalic_graphdef_t *def;
+	dalic_graph_t *g = built_coin_cast(&def);
+	char *text = dot_text(g, true, true);
+	cr_expect_str_eq(text,
+	                 "digraph graphname {\n"
+	                 "__CoinFlip_0[color=\"blue\"];\n"
+	                 "__CoinFlip_0 -> to_float[style=dotted];\n"
+	                 "__CoinFlip_0 -> __MakeContiguous_CpuToCpu_0[style=dotted];\n"
+	                 "__CoinFlip_0_cpu[shape=box];\n"
+	                 "__CoinFlip_0 -> __CoinFlip_0_cpu[label=0];\n"
+	                 "__CoinFlip_0_cpu -> to_float[label=0];\n"
+	                 "__CoinFlip_0_cpu -> __MakeContiguous_CpuToCpu_0[label=0];\n"
+	                 "\n"
+	                 "to_float[color=\"blue\"];\n"
+	                 "to_float -> __MakeContiguous_CpuToCpu_1[style=dotted];\n"
+	                 "to_float_cpu[shape=box];\n"
+	                 "to_float -> to_float_cpu[label=0];\n"
+	                 "to_float_cpu -> __MakeContiguous_CpuToCpu_1[label=0];\n"
+	                 "\n"
+	                 "__MakeContiguous_CpuToCpu_0[color=\"blue\"];\n"
+	                 "contiguous_cpu_to_cpu_0_cpu[shape=box];\n"
+	                 "__MakeContiguous_CpuToCpu_0 -> contiguous_cpu_to_cpu_0_cpu[label=0];\n"
+	                 "\n"
+	                 "__MakeContiguous_CpuToCpu_1[color=\"blue\"];\n"
+	                 "contiguous_cpu_to_cpu_1_cpu[shape=box];\n"
+	                 "__MakeContiguous_CpuToCpu_1 -> contiguous_cpu_to_cpu_1_cpu[label=0];\n"
+	                 "\n"
+	                 "}\n");
+	free(text);
+	dalic_graph_free(g);
+	dalic_graphdef_free(def);
+}
+
+/* reader (cpu, outputs reader[0], reader[1]) -> decode (mixed) -> resize (gpu, argument
+ * input from reader[1]); "my-op" (cpu) reads reader[0] twice. Built by hand: the DOT
+ * writer reads only these fields. */
+Test(dot, escaping_stages_children_and_argument_inputs)
+{
+	dalic_node_t reader = {.inst = "reader", .stage = DALIC_STAGE_CPU};
+	dalic_node_t decode = {.inst = "decode", .stage = DALIC_STAGE_MIXED};
+	dalic_node_t resize = {.inst = "resize", .stage = DALIC_STAGE_GPU};
+	dalic_node_t myop = {.inst = "my-op", .stage = DALIC_STAGE_CPU};
+	dalic_node_t *r0_users[] = {&decode, &myop, &myop}, *r1_users[] = {&resize};
+	dalic_node_t *dec_users[] = {&resize};
+	int r0_inputs[] = {0, 0, 1}, r1_inputs[] = {-1}, dec_inputs[] = {0};
+	dalic_edge_t r0 = {.name = "reader[0]",
+	                   .producer = &reader,
+	                   .consumers = r0_users,
+	                   .consumer_input = r0_inputs,
+	                   .num_consumers = 3};
+	dalic_edge_t r1 = {.name = "reader[1]",
+	                   .producer = &reader,
+	                   .producer_output = 1,
+	                   .consumers = r1_users,
+	                   .consumer_input = r1_inputs,
+	                   .num_consumers = 1};
+	dalic_edge_t dec = {.name = "decode",
+	                    .gpu = true,
+	                    .producer = &decode,
+	                    .consumers = dec_users,
+	                    .consumer_input = dec_inputs,
+	                    .num_consumers = 1};
+	dalic_edge_t *reader_out[] = {&r0, &r1}, *decode_out[] = {&dec}, *decode_in[] = {&r0};
+	dalic_edge_t *resize_in[] = {&dec}, *resize_arg_in[] = {&r1}, *myop_in[] = {&r0, &r0};
+	reader.outputs = reader_out;
+	reader.num_outputs = 2;
+	decode.inputs = decode_in;
+	decode.num_inputs = 1;
+	decode.outputs = decode_out;
+	decode.num_outputs = 1;
+	resize.inputs = resize_in;
+	resize.num_inputs = 1;
+	resize.arg_inputs = resize_arg_in;
+	resize.num_arg_inputs = 1;
+	myop.inputs = myop_in;
+	myop.num_inputs = 2;
+	dalic_node_t *nodes[] = {&reader, &myop, &decode, &resize};
+	dalic_graph_t g = {.nodes = nodes, .num_nodes = 4};
+	char *text = dot_text(&g, true, true);
+	cr_expect_str_eq(text, "digraph graphname {\n"
+	                       "reader[color=\"blue\"];\n"
+	                       "reader -> decode[style=dotted];\n"
+	                       "reader -> \"my-op\"[style=dotted];\n"
+	                       "reader -> resize[style=dotted];\n"
+	                       "reader_0__cpu[shape=box];\n"
+	                       "reader -> reader_0__cpu[label=0];\n"
+	                       "reader_0__cpu -> decode[label=0];\n"
+	                       "reader_0__cpu -> \"my-op\"[label=0];\n"
+	                       "reader_0__cpu -> \"my-op\"[label=1];\n"
+	                       "reader_1__cpu[shape=box];\n"
+	                       "reader -> reader_1__cpu[label=1];\n"
+	                       "reader_1__cpu -> resize[label=1];\n"
+	                       "\n"
+	                       "\"my-op\"[color=\"blue\"];\n"
+	                       "\n"
+	                       "decode[color=\"cyan\"];\n"
+	                       "decode -> resize[style=dotted];\n"
+	                       "decode_gpu[shape=box];\n"
+	                       "decode -> decode_gpu[label=0];\n"
+	                       "decode_gpu -> resize[label=0];\n"
+	                       "\n"
+	                       "resize[color=\"#76b900\"];\n"
+	                       "\n"
+	                       "}\n");
+	free(text);
+}
+
+static char *tmp_path(const char *ext)
+{
+	static char buf[128];
+	snprintf(buf, sizeof buf, "/tmp/dalic_dot_%d%s", (int)getpid(), ext);
+	return buf;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	uint8_t *b = proto_test_read_file(path, len);
+	unlink(path);
+	return b;
+}
+
+Test(dot, render_dot_file_equals_text)
+{
+	dalic_graphdef_t *def;
+	dalic_graph_t *g = built_coin_cast(&def);
+	const char *path = tmp_path(".dot");
+	cr_assert_eq(dalic_dot_render(g, path, true, false), DALIC_OK, "%s", dalic_last_error());
+	size_t len;
+	char *file = (char *)slurp(path, &len), *text = dot_text(g, true, false);
+	cr_expect_eq(len, strlen(text));
+	cr_expect_eq(memcmp(file, text, len), 0);
+	free(file);
+	free(text);
+	dalic_graph_free(g);
+	dalic_graphdef_free(def);
+}
+
+Test(dot, render_svg)
+{
+	dalic_graphdef_t *def;
+	dalic_graph_t *g = built_coin_cast(&def);
+	const char *path = tmp_path(".svg");
+	cr_assert_eq(dalic_dot_render(g, path, false, true), DALIC_OK, "%s", dalic_last_error());
+	size_t len;
+	char *svg = (char *)slurp(path, &len);
+	svg = realloc(svg, len + 1);
+	svg[len] = 0;
+	/* XML: optional prolog, comments and doctype, then the root element <svg ...> */
+	const char *p = svg;
+	while (*p) {
+		p += strspn(p, " \t\r\n");
+		if (!strncmp(p, "<?", 2))
+			p = strstr(p, "?>") + 2;
+		else if (!strncmp(p, "<!--", 4))
+			p = strstr(p, "-->") + 3;
+		else if (!strncmp(p, "<!DOCTYPE", 9))
+			p = strchr(p, '>') + 1;
+		else
+			break;
+	}
+	cr_expect(!strncmp(p, "<svg ", 5), "root element: %.40s", p);
+	const char *end = svg + len;
+	while (end > svg && strchr(" \t\r\n", end[-1]))
+		end--;
+	cr_expect(end - svg > 6 && !strncmp(end - 6, "</svg>", 6), "not closed by </svg>");
+	cr_expect(strstr(svg, "<title>to_float</title>"), "node to_float missing");
+	cr_expect(strstr(svg, "<title>__CoinFlip_0&#45;&gt;to_float</title>"), "edge missing");
+	cr_expect(strstr(svg, "stroke=\"blue\""), "use_colors: cpu nodes are blue");
+	free(svg);
+	dalic_graph_free(g);
+	dalic_graphdef_free(def);
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+Test(dot, render_png)
+{
+	dalic_graphdef_t *def;
+	dalic_graph_t *g = built_coin_cast(&def);
+	const char *path = tmp_path(".png");
+	cr_assert_eq(dalic_dot_render(g, path, true, true), DALIC_OK, "%s", dalic_last_error());
+	size_t len;
+	uint8_t *png = slurp(path, &len);
+	static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+	cr_assert_gt(len, 33u + 12u);
+	cr_expect_eq(memcmp(png, sig, 8), 0, "PNG signature");
+	cr_expect_eq(be32(png + 8), 13u, "IHDR length");
+	cr_expect_eq(memcmp(png + 12, "IHDR", 4), 0);
+	uint32_t w = be32(png + 16), h = be32(png + 20);
+	/* six nodes in three ranks at Graphviz's default 96 dpi: well over 100 px each way */
+	cr_expect(w > 100 && w < 10000 && h > 100 && h < 10000, "size %ux%u", w, h);
+	cr_expect_eq(memcmp(png + len - 8, "IEND", 4), 0, "IEND chunk last");
+	free(png);
+	dalic_graph_free(g);
+	dalic_graphdef_free(def);
+}
+
+Test(dot, bad_extension_and_unwritable_path)
+{
+	dalic_graphdef_t *def;
+	dalic_graph_t *g = built_coin_cast(&def);
+	cr_expect_eq(dalic_dot_render(g, "/tmp/graph.pdf", false, false), DALIC_EINVAL);
+	cr_expect(strstr(dalic_last_error(), ".svg"), "%s", dalic_last_error());
+	cr_expect_eq(dalic_dot_render(g, "/nonexistent/dir/graph.dot", false, false), DALIC_EIO);
+	cr_expect(strstr(dalic_last_error(), "/nonexistent/dir/graph.dot"), "%s",
+	          dalic_last_error());
+	dalic_graph_free(g);
+	dalic_graphdef_free(def);
+}
