@@ -15,7 +15,12 @@
  * numbers into a plain struct that the TUI and the CLI read at leisure, from any thread.
  *
  * Lifetime: create the collector for a pipeline before or after build (hooks are installed
- * with the pipeline and survive its build); destroy the collector before the pipeline.
+ * with the pipeline and survive its build). Executor threads call the hooks until the
+ * pipeline stops, and with the async executors iterations are still in flight after the
+ * last run(), so the safe order at the end is: take the last snapshot, destroy the pipeline
+ * (it joins every executor thread), call dalic_stats_pipeline_destroyed(), then export and
+ * dalic_stats_destroy(). Destroying the collector while its pipeline lives removes the hooks,
+ * which is valid only while no iteration is in flight (see dalic_stats_destroy).
  * Snapshots are independent of both: they own every string and array they hold.
  *
  * Every function that can fail returns DALIC_OK or a negative DALIC_E* code (dalic.h);
@@ -48,15 +53,22 @@ typedef struct dalic_stats_options {
 void dalic_stats_options_init(dalic_stats_options_t *o);
 
 /* Creates a collector for `p` and installs its observer hooks on the pipeline (replacing any
- * other observer). `opts` may be NULL (defaults; copied). `p` is borrowed and must outlive
- * the collector. New: free with dalic_stats_destroy. executor_statistics are collected only
+ * other observer). `opts` may be NULL (defaults; copied). `p` is borrowed until the
+ * collector is destroyed or told dalic_stats_pipeline_destroyed(). New: free with
+ * dalic_stats_destroy. executor_statistics are collected only
  * when the pipeline was created with enable_memory_stats (as in DALI), but in every executor
  * mode; everything else is always collected. */
 int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts,
 		       dalic_stats_t **out);
-/* Removes the hooks from the pipeline and frees the collector. Call it while no iteration
- * runs (e.g. between run() calls or after the last one). NULL is ignored. */
+/* Frees the collector. If it is still attached to a live pipeline it first removes its hooks,
+ * which is valid only while no iteration is in flight: before the first run, or between
+ * calls with a synchronous executor (exec_async=False). With the async executors destroy
+ * the pipeline first and call dalic_stats_pipeline_destroyed(). NULL is ignored. */
 void dalic_stats_destroy(dalic_stats_t *s);
+/* Tells the collector that its pipeline was destroyed (dalic_pipeline_destroy stops every
+ * executor thread, so no hook runs afterwards): it never touches the pipeline again. The
+ * numbers stay; snapshots and exporters keep working. */
+void dalic_stats_pipeline_destroyed(dalic_stats_t *s);
 /* Forgets everything collected so far (timings, maxima, queues, events) — e.g. to drop the
  * warm-up iterations. Safe while the pipeline runs; an event racing the reset may land on
  * either side of it. */

@@ -1,0 +1,285 @@
+/*
+ * The collector's life cycle: create (install the hooks), lay out per-node state once the
+ * pipeline is built, reset, destroy. The layout is built under the collector's mutex and
+ * published with a release store; hooks read it with an acquire load and never lock.
+ */
+#include "stats/collector.h"
+
+#include "engine/device.h"
+#include "engine/error.h"
+#include "engine/pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int64_t dalic_stats_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void dalic_stats_options_init(dalic_stats_options_t *o)
+{
+	memset(o, 0, sizeof *o);
+	o->trace = false;
+	o->trace_capacity = 1 << 18;
+	o->queue_history = 1024;
+	o->growth_history = 64;
+}
+
+const char *dalic_stats_executor_mode(const dalic_pipeline_params_t *p)
+{
+	if (!p->exec_pipelined)
+		return "simple";
+	if (!p->exec_async)
+		return "pipelined";
+	return p->separated_queues ? "async separated pipelined" : "async pipelined";
+}
+
+static void output_clear(dalic_stats_out_t *o)
+{
+	atomic_store(&o->real, 0);
+	atomic_store(&o->max_real, 0);
+	atomic_store(&o->reserved, 0);
+	atomic_store(&o->max_reserved, 0);
+	atomic_store(&o->base_allocs, atomic_load(&o->seen_allocs));
+	atomic_store(&o->base_bytes, atomic_load(&o->seen_bytes));
+	atomic_store(&o->last_allocs, 0);
+	atomic_store(&o->last_bytes, 0);
+	atomic_store(&o->last_iteration, -1);
+	atomic_store(&o->max_allocs, 0);
+	atomic_store(&o->last_alloc_iteration, -1);
+	atomic_store(&o->growth, 0);
+}
+
+static void layout_free(dalic_stats_layout_t *L)
+{
+	if (!L)
+		return;
+	for (int i = 0; L->nodes && i < L->num_nodes; i++) {
+		dalic_stats_node_t *n = &L->nodes[i];
+		for (int o = 0; n->outputs && o < n->num_outputs; o++)
+			free(n->outputs[o].name);
+		free(n->outputs);
+		free(n->name);
+		free(n->op);
+		free(n->key);
+	}
+	free(L->nodes);
+	free(L);
+}
+
+static char *key_of(const dalic_node_t *n)
+{
+	const char *stage = dalic_stage_name(n->stage);
+	size_t len = strlen(stage) + strlen(n->inst) + 2;
+	char *k = malloc(len);
+	if (k)
+		snprintf(k, len, "%s_%s", stage, n->inst);
+	return k;
+}
+
+static int init_node(dalic_stats_node_t *sn, const dalic_node_t *n)
+{
+	sn->node = n;
+	sn->stage = n->stage;
+	sn->internal = n->internal;
+	sn->name = strdup(n->inst);
+	sn->op = strdup(n->schema->name);
+	sn->key = key_of(n);
+	sn->num_outputs = n->num_outputs;
+	sn->outputs = calloc((size_t)n->num_outputs + 1, sizeof *sn->outputs);
+	if (!sn->name || !sn->op || !sn->key || !sn->outputs)
+		return DALIC_ENOMEM;
+	dalic_hist_init(&sn->time);
+	for (int o = 0; o < n->num_outputs; o++) {
+		dalic_stats_out_t *out = &sn->outputs[o];
+		out->name = strdup(n->outputs[o]->name);
+		if (!out->name)
+			return DALIC_ENOMEM;
+		out->gpu = n->outputs[o]->gpu;
+		out->hint = n->hints ? n->hints[o] : 0;
+		atomic_init(&out->memory_kind, -1);
+		atomic_init(&out->contiguous, 0);
+		output_clear(out);
+	}
+	return DALIC_OK;
+}
+
+static dalic_stats_layout_t *layout_create(const dalic_graph_t *g)
+{
+	dalic_stats_layout_t *L = calloc(1, sizeof *L);
+	if (!L)
+		return NULL;
+	L->num_nodes = g->num_nodes;
+	L->nodes = calloc((size_t)g->num_nodes + 1, sizeof *L->nodes);
+	if (!L->nodes) {
+		free(L);
+		return NULL;
+	}
+	for (int i = 0; i < g->num_nodes; i++)
+		if (init_node(&L->nodes[i], g->nodes[i])) {
+			layout_free(L);
+			return NULL;
+		}
+	for (int s = 0; s < DALIC_NUM_STAGES; s++)
+		L->stage_nodes[s] = g->stage_begin[s + 1] - g->stage_begin[s];
+	L->sample_node = g->num_outputs > 0 && g->outputs[0]->producer
+				 ? g->outputs[0]->producer->index
+				 : -1;
+	L->params = g->params;
+	L->memory_stats = g->params.enable_memory_stats;
+	L->uses_gpu = g->uses_gpu;
+	L->emulated = g->uses_gpu && dalic_device_backend()->emulated;
+	return L;
+}
+
+dalic_stats_layout_t *dalic_stats_layout(dalic_stats_t *s)
+{
+	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_acquire);
+	if (L)
+		return L;
+	pthread_mutex_lock(&s->lock);
+	L = atomic_load_explicit(&s->layout, memory_order_relaxed);
+	const dalic_graph_t *g = L || !s->pipe ? NULL : dalic_pipeline_graph(s->pipe);
+	if (g) {
+		L = layout_create(g);
+		atomic_store_explicit(&s->layout, L, memory_order_release);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return L;
+}
+
+dalic_stats_node_t *dalic_stats_node_of(dalic_stats_t *s, const dalic_node_t *node)
+{
+	dalic_stats_layout_t *L = dalic_stats_layout(s);
+	if (L && node && node->index >= 0 && node->index < L->num_nodes &&
+	    L->nodes[node->index].node == node)
+		return &L->nodes[node->index];
+	atomic_fetch_add_explicit(&s->unknown, 1, memory_order_relaxed);
+	return NULL;
+}
+
+static void clear_globals(dalic_stats_t *s)
+{
+	for (int i = 0; i < DALIC_NUM_STAGES; i++)
+		dalic_hist_init(&s->stage_time[i]);
+	dalic_hist_init(&s->iter_time);
+	dalic_hist_init(&s->iter_interval);
+	for (int i = 0; i < DALIC_STATS_WAITS; i++)
+		dalic_hist_init(&s->waits[i]);
+	atomic_store(&s->first_t, 0);
+	atomic_store(&s->last_t, 0);
+	atomic_store(&s->last_ready, 0);
+	atomic_store(&s->iterations, 0);
+	atomic_store(&s->samples, 0);
+	atomic_store(&s->growth_total, 0);
+	atomic_store(&s->unknown, 0);
+	atomic_store(&s->t0, dalic_stats_now_ns());
+}
+
+int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts,
+		       dalic_stats_t **out)
+{
+	if (!p || !out)
+		return dalic_fail(DALIC_EINVAL, "dalic_stats_create: NULL argument");
+	*out = NULL;
+	dalic_stats_t *s = calloc(1, sizeof *s);
+	if (!s)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	s->pipe = p;
+	s->params = *dalic_pipeline_params(p);
+	if (opts)
+		s->opts = *opts;
+	else
+		dalic_stats_options_init(&s->opts);
+	if (s->opts.queue_history < 1)
+		s->opts.queue_history = 1;
+	if (s->opts.growth_history < 1)
+		s->opts.growth_history = 1;
+	pthread_mutex_init(&s->lock, NULL);
+	clear_globals(s);
+	int rc = DALIC_OK;
+	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
+		dalic_stats_qstate_t *qs = &s->queues[q];
+		pthread_mutex_init(&qs->lock, NULL);
+		qs->cap = s->opts.queue_history;
+		qs->ring = calloc((size_t)qs->cap, sizeof *qs->ring);
+		if (!qs->ring)
+			rc = DALIC_ENOMEM;
+	}
+	s->growth = calloc((size_t)s->opts.growth_history, sizeof *s->growth);
+	if (!s->growth)
+		rc = DALIC_ENOMEM;
+	if (!rc && s->opts.trace) {
+		rc = dalic_trace_ring_init(&s->trace, s->opts.trace_capacity);
+		s->tracing = rc == DALIC_OK;
+	}
+	if (rc) {
+		dalic_stats_destroy(s);
+		return dalic_fail(rc, "out of memory for the stats collector");
+	}
+	/* a built pipeline gets its layout now, so the first iteration is not the one to pay */
+	dalic_stats_layout(s);
+	dalic_observer_t obs;
+	dalic_stats_observer(s, &obs);
+	dalic_pipeline_set_observer(p, &obs);
+	*out = s;
+	return DALIC_OK;
+}
+
+void dalic_stats_destroy(dalic_stats_t *s)
+{
+	if (!s)
+		return;
+	if (s->pipe)
+		dalic_pipeline_set_observer(s->pipe, NULL);
+	layout_free(atomic_load(&s->layout));
+	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
+		free(s->queues[q].ring);
+		pthread_mutex_destroy(&s->queues[q].lock);
+	}
+	free(s->growth);
+	dalic_trace_ring_free(&s->trace);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void dalic_stats_pipeline_destroyed(dalic_stats_t *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->pipe = NULL;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void dalic_stats_reset(dalic_stats_t *s)
+{
+	dalic_stats_layout_t *L = dalic_stats_layout(s);
+	for (int i = 0; L && i < L->num_nodes; i++) {
+		dalic_hist_init(&L->nodes[i].time);
+		for (int o = 0; o < L->nodes[i].num_outputs; o++)
+			output_clear(&L->nodes[i].outputs[o]);
+	}
+	clear_globals(s);
+	int64_t t0 = atomic_load(&s->t0);
+	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
+		dalic_stats_qstate_t *qs = &s->queues[q];
+		pthread_mutex_lock(&qs->lock);
+		qs->max_occupancy = qs->occupancy;
+		qs->changes = 0;
+		qs->first_t = qs->last_t = t0;
+		qs->integral = 0;
+		qs->head = qs->count = 0;
+		pthread_mutex_unlock(&qs->lock);
+	}
+	pthread_mutex_lock(&s->lock);
+	s->growth_head = s->growth_count = 0;
+	pthread_mutex_unlock(&s->lock);
+	if (s->tracing)
+		dalic_trace_ring_reset(&s->trace);
+}

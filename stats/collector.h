@@ -1,0 +1,112 @@
+/*
+ * The collector's private state, shared by the hooks (hooks.c), the life cycle
+ * (collector.c), the snapshot (snapshot.c) and the trace exporter.
+ *
+ * Layout: per-node state is an array indexed like the built graph's nodes, created once —
+ * when the collector is created on a built pipeline, or on the first hook / snapshot after
+ * the build — and published through an atomic pointer, so hooks find it without a lock.
+ * Everything the hooks update afterwards is an atomic, a histogram, a ring, or (queues,
+ * growth events: a few times per iteration) a field behind a mutex held for a few stores.
+ */
+#ifndef DALIC_STATS_COLLECTOR_H
+#define DALIC_STATS_COLLECTOR_H
+
+#include "dalic_stats.h"
+#include "engine/graph.h"
+#include "engine/observer.h"
+#include "stats/histogram.h"
+#include "stats/trace_ring.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct dalic_stats_out {
+	char *name;
+	bool gpu;
+	int64_t hint;
+	_Atomic int memory_kind; /* -1 until seen */
+	_Atomic int contiguous;
+	/* executor_statistics, running maxima */
+	_Atomic int64_t real, max_real, reserved, max_reserved;
+	/* the output's allocation counter as seen by the last hook, and at the last reset */
+	_Atomic int64_t seen_allocs, seen_bytes, seen_live;
+	_Atomic int64_t base_allocs, base_bytes;
+	_Atomic int64_t last_allocs, last_bytes, last_iteration;
+	_Atomic int64_t max_allocs, last_alloc_iteration;
+	_Atomic int64_t growth;
+} dalic_stats_out_t;
+
+typedef struct dalic_stats_node {
+	const dalic_node_t *node;
+	char *name, *op, *key;
+	int stage;
+	bool internal;
+	int num_outputs;
+	dalic_stats_out_t *outputs;
+	dalic_hist_t time;
+} dalic_stats_node_t;
+
+typedef struct dalic_stats_layout {
+	int num_nodes;
+	dalic_stats_node_t *nodes;
+	int stage_nodes[DALIC_NUM_STAGES];
+	int sample_node; /* producer of pipeline output 0; its batch counts samples */
+	dalic_pipeline_params_t params;
+	bool memory_stats, emulated, uses_gpu;
+} dalic_stats_layout_t;
+
+typedef struct dalic_stats_qstate {
+	pthread_mutex_t lock;
+	bool present;
+	int depth, occupancy, max_occupancy;
+	int64_t changes;
+	int64_t first_t, last_t; /* span of the occupancy integral */
+	double integral;         /* occupancy x ns */
+	dalic_stats_queue_sample_t *ring;
+	int cap, head, count;
+} dalic_stats_qstate_t;
+
+#define DALIC_STATS_SOURCE_MAX 256
+
+typedef struct dalic_stats_grec {
+	int64_t iteration, t;
+	const char *op; /* borrowed from the layout */
+	int output, sample;
+	bool has_source;
+	char source[DALIC_STATS_SOURCE_MAX];
+	int64_t old_capacity, new_capacity;
+} dalic_stats_grec_t;
+
+struct dalic_stats {
+	dalic_pipeline_t *pipe;    /* NULL once the pipeline was destroyed */
+	dalic_pipeline_params_t params; /* as at creation, for snapshots before the build */
+	dalic_stats_options_t opts;
+	pthread_mutex_t lock; /* layout creation and the growth ring */
+	_Atomic(dalic_stats_layout_t *) layout;
+	_Atomic int64_t t0;   /* creation or last reset, CLOCK_MONOTONIC ns */
+	_Atomic int64_t first_t, last_t;
+	dalic_hist_t stage_time[DALIC_NUM_STAGES];
+	dalic_hist_t iter_time, iter_interval;
+	dalic_hist_t waits[DALIC_STATS_WAITS];
+	_Atomic int64_t last_ready;
+	_Atomic int64_t iterations, samples;
+	dalic_stats_qstate_t queues[DALIC_STATS_QUEUES];
+	dalic_stats_grec_t *growth; /* ring of opts.growth_history */
+	int growth_head, growth_count;
+	_Atomic int64_t growth_total;
+	dalic_trace_ring_t trace;
+	bool tracing;
+	_Atomic int64_t unknown;
+};
+
+int64_t dalic_stats_now_ns(void);
+/* The layout, created on first use once the pipeline is built; NULL before. */
+dalic_stats_layout_t *dalic_stats_layout(dalic_stats_t *s);
+/* The per-node state for a node reported by a hook, or NULL (counted) if unknown. */
+dalic_stats_node_t *dalic_stats_node_of(dalic_stats_t *s, const dalic_node_t *node);
+/* The observer whose hooks update `s` (hooks.c). */
+void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs);
+/* "simple", "pipelined", "async pipelined", "async separated pipelined". */
+const char *dalic_stats_executor_mode(const dalic_pipeline_params_t *p);
+
+#endif

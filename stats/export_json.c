@@ -1,0 +1,287 @@
+/*
+ * The stats JSON document (docs/stats-schema.md, docs/stats-schema.json). Keys are a stable
+ * interface: a change that removes or retypes one bumps DALIC_STATS_SCHEMA_VERSION; new keys
+ * may appear within a version. "executor_statistics" is keyed and valued exactly as DALI's
+ * Pipeline.executor_statistics(): "<STAGE>_<instance>" -> four lists, one integer per output.
+ */
+#include "dalic_stats.h"
+
+#include "engine/error.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+static const char *const memory_kinds[] = {"host", "pinned", "device"};
+
+static cJSON *timing_json(const dalic_stats_timing_t *t)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "count", (double)t->count);
+	cJSON_AddNumberToObject(o, "total_ns", (double)t->total_ns);
+	cJSON_AddNumberToObject(o, "mean_ns", t->mean_ns);
+	cJSON_AddNumberToObject(o, "min_ns", (double)t->min_ns);
+	cJSON_AddNumberToObject(o, "p50_ns", (double)t->p50_ns);
+	cJSON_AddNumberToObject(o, "p90_ns", (double)t->p90_ns);
+	cJSON_AddNumberToObject(o, "p99_ns", (double)t->p99_ns);
+	cJSON_AddNumberToObject(o, "max_ns", (double)t->max_ns);
+	return o;
+}
+
+static cJSON *executor_statistics(const dalic_stats_snapshot_t *snap)
+{
+	static const char *const keys[4] = {"real_memory_size", "max_real_memory_size",
+					    "reserved_memory_size", "max_reserved_memory_size"};
+	cJSON *es = cJSON_CreateObject();
+	if (!snap->memory_stats)
+		return es; /* as DALI: nothing unless enable_memory_stats */
+	for (int i = 0; i < snap->num_operators; i++) {
+		const dalic_stats_operator_t *op = &snap->operators[i];
+		if (op->time.count == 0)
+			continue; /* DALI fills an entry when the operator runs */
+		cJSON *entry = cJSON_AddObjectToObject(es, op->key);
+		for (int k = 0; k < 4; k++) {
+			cJSON *list = cJSON_AddArrayToObject(entry, keys[k]);
+			for (int o = 0; o < op->num_outputs; o++) {
+				const dalic_stats_output_t *d = &op->outputs[o];
+				int64_t v = k == 0   ? d->real_memory_size
+					    : k == 1 ? d->max_real_memory_size
+					    : k == 2 ? d->reserved_memory_size
+						     : d->max_reserved_memory_size;
+				cJSON_AddItemToArray(list, cJSON_CreateNumber((double)v));
+			}
+		}
+	}
+	return es;
+}
+
+static cJSON *pipeline_json(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "executor", snap->executor_mode);
+	cJSON_AddNumberToObject(p, "batch_size", snap->batch_size);
+	cJSON_AddNumberToObject(p, "num_threads", snap->num_threads);
+	cJSON *q = cJSON_AddObjectToObject(p, "prefetch_queue_depth");
+	cJSON_AddNumberToObject(q, "cpu", snap->prefetch_cpu);
+	cJSON_AddNumberToObject(q, "gpu", snap->prefetch_gpu);
+	cJSON_AddBoolToObject(p, "separated_queues", snap->separated_queues);
+	cJSON_AddBoolToObject(p, "exec_pipelined", snap->exec_pipelined);
+	cJSON_AddBoolToObject(p, "exec_async", snap->exec_async);
+	cJSON_AddBoolToObject(p, "cpu_only", snap->cpu_only);
+	cJSON_AddBoolToObject(p, "emulated_device", snap->emulated_device);
+	cJSON_AddBoolToObject(p, "enable_memory_stats", snap->memory_stats);
+	cJSON_AddBoolToObject(p, "built", snap->built);
+	return p;
+}
+
+static cJSON *output_json(const dalic_stats_output_t *d)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", d->name);
+	cJSON_AddStringToObject(o, "device", d->gpu ? "gpu" : "cpu");
+	if (d->memory_kind >= 0 && d->memory_kind < 3)
+		cJSON_AddStringToObject(o, "memory_kind", memory_kinds[d->memory_kind]);
+	else
+		cJSON_AddNullToObject(o, "memory_kind");
+	cJSON_AddBoolToObject(o, "contiguous", d->contiguous);
+	cJSON_AddNumberToObject(o, "real_memory_size", (double)d->real_memory_size);
+	cJSON_AddNumberToObject(o, "max_real_memory_size", (double)d->max_real_memory_size);
+	cJSON_AddNumberToObject(o, "reserved_memory_size", (double)d->reserved_memory_size);
+	cJSON_AddNumberToObject(o, "max_reserved_memory_size",
+				(double)d->max_reserved_memory_size);
+	cJSON_AddNumberToObject(o, "bytes_per_sample_hint", (double)d->hint);
+	cJSON_AddNumberToObject(o, "suggested_bytes_per_sample_hint", (double)d->suggested_hint);
+	cJSON *a = cJSON_AddObjectToObject(o, "allocations");
+	cJSON_AddNumberToObject(a, "count", (double)d->allocations);
+	cJSON_AddNumberToObject(a, "bytes", (double)d->bytes_allocated);
+	cJSON_AddNumberToObject(a, "last_iteration_count", (double)d->last_allocations);
+	cJSON_AddNumberToObject(a, "last_iteration_bytes", (double)d->last_bytes_allocated);
+	cJSON_AddNumberToObject(a, "max_per_iteration", (double)d->max_allocations);
+	cJSON_AddNumberToObject(a, "last_allocation_iteration",
+				(double)d->last_allocation_iteration);
+	cJSON_AddNumberToObject(o, "bytes_live", (double)d->bytes_live);
+	cJSON_AddNumberToObject(o, "growth_events", (double)d->growth_events);
+	return o;
+}
+
+static cJSON *operators_json(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *ops = cJSON_CreateArray();
+	for (int i = 0; i < snap->num_operators; i++) {
+		const dalic_stats_operator_t *op = &snap->operators[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", op->name);
+		cJSON_AddStringToObject(o, "op", op->op);
+		cJSON_AddStringToObject(o, "key", op->key);
+		cJSON_AddStringToObject(o, "stage", snap->stages[op->stage].name);
+		cJSON_AddBoolToObject(o, "internal", op->internal);
+		cJSON_AddItemToObject(o, "time", timing_json(&op->time));
+		cJSON_AddNumberToObject(o, "share", op->share);
+		cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
+		for (int k = 0; k < op->num_outputs; k++)
+			cJSON_AddItemToArray(outs, output_json(&op->outputs[k]));
+		cJSON_AddItemToArray(ops, o);
+	}
+	return ops;
+}
+
+static cJSON *stages_json(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *stages = cJSON_CreateArray();
+	for (int s = 0; s < 3; s++) {
+		const dalic_stats_stage_t *st = &snap->stages[s];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", st->name);
+		cJSON_AddBoolToObject(o, "present", st->present);
+		cJSON_AddNumberToObject(o, "operators", st->num_operators);
+		cJSON_AddItemToObject(o, "time", timing_json(&st->time));
+		cJSON_AddNumberToObject(o, "share", st->share);
+		cJSON_AddItemToArray(stages, o);
+	}
+	return stages;
+}
+
+static cJSON *name_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *bottleneck_json(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *b = cJSON_CreateObject();
+	const dalic_stats_operator_t *op =
+		snap->bottleneck_operator >= 0 ? &snap->operators[snap->bottleneck_operator] : NULL;
+	const dalic_stats_stage_t *st =
+		snap->bottleneck_stage >= 0 ? &snap->stages[snap->bottleneck_stage] : NULL;
+	cJSON_AddItemToObject(b, "operator", name_or_null(op ? op->name : NULL));
+	cJSON_AddNumberToObject(b, "operator_share", op ? op->share : 0);
+	cJSON_AddItemToObject(b, "stage", name_or_null(st ? st->name : NULL));
+	cJSON_AddNumberToObject(b, "stage_share", st ? st->share : 0);
+	cJSON_AddNumberToObject(b, "overhead_share", snap->overhead_share);
+	return b;
+}
+
+static cJSON *waits_json(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *w = cJSON_CreateObject();
+	cJSON_AddItemToObject(w, "consumer", timing_json(&snap->waits[DALIC_STATS_WAIT_CONSUMER]));
+	cJSON_AddItemToObject(w, "free_slot", timing_json(&snap->waits[DALIC_STATS_WAIT_FREE_SLOT]));
+	cJSON_AddItemToObject(w, "input", timing_json(&snap->waits[DALIC_STATS_WAIT_INPUT]));
+	cJSON_AddBoolToObject(w, "consumer_wait_measured", snap->consumer_wait_measured);
+	cJSON_AddNumberToObject(w, "consumer_wait_share", snap->consumer_wait_share);
+	cJSON_AddNumberToObject(w, "free_slot_wait_share", snap->free_slot_wait_share);
+	cJSON *v = cJSON_AddObjectToObject(w, "verdict");
+	cJSON_AddStringToObject(v, "name", snap->verdict_name);
+	cJSON_AddStringToObject(v, "reason", snap->verdict_reason ? snap->verdict_reason : "");
+	return w;
+}
+
+static cJSON *queues_json(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *qs = cJSON_CreateArray();
+	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
+		const dalic_stats_queue_t *d = &snap->queues[q];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", d->name);
+		cJSON_AddBoolToObject(o, "present", d->present);
+		cJSON_AddNumberToObject(o, "depth", d->depth);
+		cJSON_AddNumberToObject(o, "occupancy", d->occupancy);
+		cJSON_AddNumberToObject(o, "max_occupancy", d->max_occupancy);
+		cJSON_AddNumberToObject(o, "mean_occupancy", d->mean_occupancy);
+		cJSON_AddNumberToObject(o, "changes", (double)d->changes);
+		cJSON *h = cJSON_AddArrayToObject(o, "history");
+		for (int i = 0; i < d->num_samples; i++) {
+			cJSON *pt = cJSON_CreateArray();
+			cJSON_AddItemToArray(pt, cJSON_CreateNumber((double)d->samples[i].t_ns));
+			cJSON_AddItemToArray(pt, cJSON_CreateNumber(d->samples[i].occupancy));
+			cJSON_AddItemToArray(h, pt);
+		}
+		cJSON_AddItemToArray(qs, o);
+	}
+	return qs;
+}
+
+static cJSON *allocations_json(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddNumberToObject(a, "count", (double)snap->allocations);
+	cJSON_AddNumberToObject(a, "bytes", (double)snap->bytes_allocated);
+	cJSON_AddNumberToObject(a, "last_iteration_count", (double)snap->last_iteration_allocations);
+	cJSON_AddNumberToObject(a, "last_iteration_bytes", (double)snap->last_iteration_bytes);
+	cJSON_AddNumberToObject(a, "last_allocation_iteration",
+				(double)snap->last_allocation_iteration);
+	cJSON_AddNumberToObject(a, "bytes_live", (double)snap->bytes_live);
+	cJSON_AddNumberToObject(a, "reserved_total", (double)snap->reserved_total);
+	cJSON *g = cJSON_AddObjectToObject(a, "growth");
+	cJSON_AddNumberToObject(g, "total", (double)snap->growth_events);
+	cJSON *ev = cJSON_AddArrayToObject(g, "events");
+	for (int i = 0; i < snap->num_growth; i++) {
+		const dalic_stats_growth_t *e = &snap->growth[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "iteration", (double)e->iteration);
+		cJSON_AddNumberToObject(o, "t_ns", (double)e->t_ns);
+		cJSON_AddStringToObject(o, "operator", e->op);
+		cJSON_AddNumberToObject(o, "output", e->output);
+		cJSON_AddNumberToObject(o, "sample", e->sample);
+		cJSON_AddItemToObject(o, "source", name_or_null(e->source));
+		cJSON_AddNumberToObject(o, "old_capacity", (double)e->old_capacity);
+		cJSON_AddNumberToObject(o, "new_capacity", (double)e->new_capacity);
+		cJSON_AddItemToArray(ev, o);
+	}
+	return a;
+}
+
+static cJSON *document(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "schema_version", DALIC_STATS_SCHEMA_VERSION);
+	cJSON_AddStringToObject(root, "generator", "dalic " DALIC_VERSION);
+	cJSON_AddItemToObject(root, "pipeline", pipeline_json(snap));
+	cJSON_AddNumberToObject(root, "iterations", (double)snap->iterations);
+	cJSON_AddNumberToObject(root, "samples", (double)snap->samples);
+	cJSON_AddNumberToObject(root, "wall_seconds", snap->wall_s);
+	cJSON_AddNumberToObject(root, "samples_per_second", snap->samples_per_second);
+	cJSON_AddNumberToObject(root, "iterations_per_second", snap->iterations_per_second);
+	cJSON_AddItemToObject(root, "iteration_time", timing_json(&snap->iteration_time));
+	cJSON_AddItemToObject(root, "iteration_interval", timing_json(&snap->iteration_interval));
+	cJSON_AddItemToObject(root, "executor_statistics", executor_statistics(snap));
+	cJSON_AddItemToObject(root, "operators", operators_json(snap));
+	cJSON_AddItemToObject(root, "stages", stages_json(snap));
+	cJSON_AddItemToObject(root, "bottleneck", bottleneck_json(snap));
+	cJSON_AddItemToObject(root, "waits", waits_json(snap));
+	cJSON_AddItemToObject(root, "queues", queues_json(snap));
+	cJSON_AddItemToObject(root, "allocations", allocations_json(snap));
+	cJSON *t = cJSON_AddObjectToObject(root, "trace");
+	cJSON_AddNumberToObject(t, "events", (double)snap->trace_events);
+	cJSON_AddNumberToObject(t, "dropped", (double)snap->trace_dropped);
+	cJSON_AddNumberToObject(root, "unknown_events", (double)snap->unknown_events);
+	return root;
+}
+
+static char *print_and_free(cJSON *root)
+{
+	char *text = root ? cJSON_Print(root) : NULL;
+	cJSON_Delete(root);
+	if (!text)
+		dalic_fail(DALIC_ENOMEM, "out of memory writing stats JSON");
+	return text;
+}
+
+char *dalic_stats_json(const dalic_stats_snapshot_t *snap)
+{
+	return print_and_free(document(snap));
+}
+
+char *dalic_stats_executor_statistics_json(const dalic_stats_snapshot_t *snap)
+{
+	return print_and_free(executor_statistics(snap));
+}
+
+int dalic_stats_write_json(const dalic_stats_snapshot_t *snap, FILE *f)
+{
+	char *text = dalic_stats_json(snap);
+	if (!text)
+		return DALIC_ENOMEM;
+	int rc = fputs(text, f) < 0 || fputc('\n', f) == EOF ? DALIC_EIO : DALIC_OK;
+	free(text);
+	return rc ? dalic_fail(rc, "cannot write stats JSON") : DALIC_OK;
+}

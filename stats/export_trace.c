@@ -1,0 +1,196 @@
+/*
+ * Chrome trace-event JSON (the "JSON Object Format" that Perfetto and chrome://tracing open).
+ * One process, with tracks (tids): 1-3 the CPU / MIXED / GPU stage threads — a stage's span
+ * per iteration with its operators' spans nested inside —, 10 the consumer's waits for data,
+ * 100+k pool worker k's sample chunks. Spans that may overlap on one thread (iterations in
+ * flight, stage waits) are async events; queue occupancy is a counter track per queue.
+ * Events are streamed from the trace ring, so a long trace costs no extra memory to write.
+ * Timestamps are microseconds since the collector started (or was reset).
+ */
+#include "stats/collector.h"
+
+#include "engine/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { TID_STAGE = 1, TID_CONSUMER = 10, TID_WORKER = 100, MAX_WORKERS = 4096 };
+
+typedef struct writer {
+	FILE *f;
+	const dalic_stats_layout_t *L;
+	int64_t t0;
+	bool first;
+	unsigned char named[MAX_WORKERS / 8];
+	int64_t async_id;
+} writer_t;
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void begin(writer_t *w)
+{
+	fputs(w->first ? "\n" : ",\n", w->f);
+	w->first = false;
+}
+
+static double us(const writer_t *w, int64_t t)
+{
+	return (double)(t - w->t0) * 1e-3;
+}
+
+static void track_name(writer_t *w, int tid, const char *name, int sort)
+{
+	begin(w);
+	fprintf(w->f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
+		tid);
+	json_string(w->f, name);
+	fputs("}},", w->f);
+	fprintf(w->f,
+		"\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":"
+		"{\"sort_index\":%d}}",
+		tid, sort);
+}
+
+static const char *node_name(const writer_t *w, int id)
+{
+	return w->L && id >= 0 && id < w->L->num_nodes ? w->L->nodes[id].name : "?";
+}
+
+static void span(writer_t *w, int tid, const char *name, const char *cat, int64_t t0,
+		 int64_t t1)
+{
+	begin(w);
+	fprintf(w->f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"name\":", tid);
+	json_string(w->f, name);
+	fprintf(w->f, ",\"cat\":\"%s\",\"ts\":%.3f,\"dur\":%.3f", cat, us(w, t0),
+		(double)(t1 - t0) * 1e-3);
+}
+
+static void async_pair(writer_t *w, const char *name, const char *cat, int64_t t0, int64_t t1,
+		       int64_t iteration)
+{
+	int64_t id = ++w->async_id;
+	begin(w);
+	fprintf(w->f,
+		"{\"ph\":\"b\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
+		"\"ts\":%.3f,\"args\":{\"iteration\":%lld}},",
+		TID_CONSUMER, name, cat, (long long)id, us(w, t0), (long long)iteration);
+	fprintf(w->f,
+		"\n{\"ph\":\"e\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
+		"\"ts\":%.3f}",
+		TID_CONSUMER, name, cat, (long long)id, us(w, t1));
+}
+
+static void emit(void *user, const dalic_trace_event_t *ev)
+{
+	writer_t *w = user;
+	static const char *const stages[3] = {"CPU", "MIXED", "GPU"};
+	static const char *const queues[2] = {"queue cpu", "queue gpu"};
+	switch (ev->type) {
+	case DALIC_TRACE_NODE:
+		if (!w->L || ev->id >= w->L->num_nodes)
+			break;
+		span(w, TID_STAGE + w->L->nodes[ev->id].stage, node_name(w, ev->id), "operator",
+		     ev->t0, ev->t1);
+		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"batch\":%d,\"op\":\"%s\"}}",
+			(long long)ev->iteration, ev->a, w->L->nodes[ev->id].op);
+		break;
+	case DALIC_TRACE_CHUNK:
+		if (ev->thread >= 0 && ev->thread < MAX_WORKERS &&
+		    !(w->named[ev->thread / 8] & (1u << (ev->thread % 8)))) {
+			char name[32];
+			snprintf(name, sizeof name, "worker %d", ev->thread);
+			track_name(w, TID_WORKER + ev->thread, name, TID_WORKER + ev->thread);
+			w->named[ev->thread / 8] |= (unsigned char)(1u << (ev->thread % 8));
+		}
+		span(w, TID_WORKER + ev->thread, node_name(w, ev->id), "samples", ev->t0, ev->t1);
+		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"first_sample\":%d,\"samples\":%d}}",
+			(long long)ev->iteration, ev->a, ev->b);
+		break;
+	case DALIC_TRACE_STAGE:
+		if (ev->id < 0 || ev->id > 2)
+			break;
+		span(w, TID_STAGE + ev->id, stages[ev->id], "stage", ev->t0, ev->t1);
+		fprintf(w->f, ",\"args\":{\"iteration\":%lld}}", (long long)ev->iteration);
+		break;
+	case DALIC_TRACE_WAIT:
+		if (ev->id == DALIC_WAIT_CONSUMER) {
+			span(w, TID_CONSUMER, "wait for data", "wait", ev->t0, ev->t1);
+			fputs("}", w->f);
+		} else {
+			async_pair(w, ev->id == DALIC_WAIT_FREE_SLOT ? "wait for a free slot"
+								     : "wait for input",
+				   "wait", ev->t0, ev->t1, ev->iteration);
+		}
+		break;
+	case DALIC_TRACE_QUEUE:
+		if (ev->id < 0 || ev->id > 1)
+			break;
+		begin(w);
+		fprintf(w->f,
+			"{\"ph\":\"C\",\"pid\":1,\"name\":\"%s\",\"ts\":%.3f,\"args\":"
+			"{\"occupancy\":%d}}",
+			queues[ev->id], us(w, ev->t0), ev->a);
+		break;
+	case DALIC_TRACE_ITERATION:
+		async_pair(w, "iteration", "iteration", ev->t0, ev->t1, ev->iteration);
+		break;
+	}
+}
+
+int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
+{
+	if (!s->tracing)
+		return dalic_fail(DALIC_ESTATE,
+				  "the stats collector was created without tracing (opts.trace)");
+	writer_t *w = calloc(1, sizeof *w);
+	if (!w)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	w->f = f;
+	w->L = dalic_stats_layout(s);
+	w->t0 = atomic_load(&s->t0);
+	w->first = true;
+	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", f);
+	begin(w);
+	fputs("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"dalic "
+	      "pipeline\"}}",
+	      f);
+	static const char *const tracks[3] = {"stage CPU", "stage MIXED", "stage GPU"};
+	for (int st = 0; st < 3; st++)
+		if (w->L && w->L->stage_nodes[st] > 0)
+			track_name(w, TID_STAGE + st, tracks[st], TID_STAGE + st);
+	track_name(w, TID_CONSUMER, "consumer", TID_CONSUMER);
+	int64_t n = dalic_trace_ring_each(&s->trace, emit, w);
+	fprintf(f,
+		"\n],\"otherData\":{\"generator\":\"dalic " DALIC_VERSION "\",\"events\":%lld,"
+		"\"dropped\":%lld}}\n",
+		(long long)n, (long long)dalic_trace_ring_dropped(&s->trace));
+	free(w);
+	if (ferror(f))
+		return dalic_fail(DALIC_EIO, "cannot write the trace");
+	return DALIC_OK;
+}
+
+int dalic_stats_save_trace(dalic_stats_t *s, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return dalic_fail(DALIC_EIO, "cannot open '%s' for writing", path);
+	int rc = dalic_stats_write_trace(s, f);
+	if (fclose(f) && !rc)
+		rc = dalic_fail(DALIC_EIO, "cannot write '%s'", path);
+	return rc;
+}

@@ -1,0 +1,237 @@
+/*
+ * The observer hooks (engine/observer.h) that feed the collector. They run on executor
+ * threads, possibly concurrently for different stages and workers, so each one does a few
+ * relaxed atomic updates, a histogram record and, when tracing, one ring append. Only the
+ * queue and growth hooks — a few calls per iteration at most — take a mutex, for a handful
+ * of stores. Nothing here allocates.
+ */
+#include "stats/collector.h"
+
+#include "engine/batch.h"
+
+#include <string.h>
+
+static void touch(dalic_stats_t *s, int64_t t_start, int64_t t_end)
+{
+	int64_t zero = 0;
+	if (atomic_load_explicit(&s->first_t, memory_order_relaxed) == 0)
+		atomic_compare_exchange_strong(&s->first_t, &zero, t_start);
+	dalic_atomic_max(&s->last_t, t_end);
+}
+
+static void trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
+		  int64_t t0, int64_t t1)
+{
+	if (!s->tracing)
+		return;
+	dalic_trace_event_t ev = {.type = type, .id = id, .thread = thread, .a = a, .b = b,
+				  .iteration = it, .t0 = t0, .t1 = t1};
+	dalic_trace_ring_push(&s->trace, &ev);
+}
+
+static void on_node_run(void *user, const dalic_node_t *node, int64_t iteration, int batch,
+			int64_t t_start, int64_t t_end)
+{
+	dalic_stats_t *s = user;
+	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
+	if (!sn)
+		return;
+	dalic_hist_record(&sn->time, t_end - t_start);
+	touch(s, t_start, t_end);
+	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
+	if (node->index == L->sample_node)
+		atomic_fetch_add_explicit(&s->samples, batch, memory_order_relaxed);
+	trace(s, DALIC_TRACE_NODE, node->index, 0, batch, 0, iteration, t_start, t_end);
+}
+
+static void on_work_chunk(void *user, const dalic_node_t *node, int64_t iteration, int thread,
+			  int first, int count, int64_t t_start, int64_t t_end)
+{
+	dalic_stats_t *s = user;
+	trace(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start, t_end);
+}
+
+static void on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start,
+			 int64_t t_end)
+{
+	dalic_stats_t *s = user;
+	if (stage < 0 || stage >= DALIC_NUM_STAGES)
+		return;
+	dalic_hist_record(&s->stage_time[stage], t_end - t_start);
+	touch(s, t_start, t_end);
+	trace(s, DALIC_TRACE_STAGE, stage, 0, 0, 0, iteration, t_start, t_end);
+}
+
+static void on_iteration_ready(void *user, int64_t iteration, int64_t t_scheduled,
+			       int64_t t_ready)
+{
+	dalic_stats_t *s = user;
+	atomic_fetch_add_explicit(&s->iterations, 1, memory_order_relaxed);
+	dalic_hist_record(&s->iter_time, t_ready - t_scheduled);
+	int64_t prev = atomic_exchange_explicit(&s->last_ready, t_ready, memory_order_relaxed);
+	if (prev > 0 && t_ready >= prev)
+		dalic_hist_record(&s->iter_interval, t_ready - prev);
+	touch(s, t_scheduled, t_ready);
+	trace(s, DALIC_TRACE_ITERATION, 0, 0, 0, 0, iteration, t_scheduled, t_ready);
+}
+
+/* DALI's GetMaxSizes: contiguous batches report ceil(bytes / samples), per-sample batches
+ * their largest sample (for capacity: the largest sample buffer). */
+static void per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t cap, int64_t *real,
+			   int64_t *reserved)
+{
+	int n = b->num_samples;
+	*real = *reserved = 0;
+	if (n <= 0)
+		return;
+	if (b->contiguous) {
+		*real = (int64_t)((nbytes + (size_t)n - 1) / (size_t)n);
+		*reserved = (int64_t)((cap + (size_t)n - 1) / (size_t)n);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t bytes = dalic_batch_sample_bytes(b, i);
+		/* a borrowed sample has no buffer of its own here: its size is what it holds */
+		size_t c = b->borrowed[i] ? bytes : b->samples[i].capacity;
+		if ((int64_t)bytes > *real)
+			*real = (int64_t)bytes;
+		if ((int64_t)c > *reserved)
+			*reserved = (int64_t)c;
+	}
+}
+
+static void count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c,
+			      int64_t iteration)
+{
+	int64_t a = atomic_load_explicit(&c->allocations, memory_order_relaxed);
+	int64_t bytes = atomic_load_explicit(&c->bytes_allocated, memory_order_relaxed);
+	atomic_store_explicit(&o->seen_live, atomic_load_explicit(&c->bytes_live,
+								  memory_order_relaxed),
+			      memory_order_relaxed);
+	int64_t da = a - atomic_exchange_explicit(&o->seen_allocs, a, memory_order_relaxed);
+	int64_t db = bytes - atomic_exchange_explicit(&o->seen_bytes, bytes, memory_order_relaxed);
+	atomic_store_explicit(&o->last_allocs, da, memory_order_relaxed);
+	atomic_store_explicit(&o->last_bytes, db, memory_order_relaxed);
+	atomic_store_explicit(&o->last_iteration, iteration, memory_order_relaxed);
+	dalic_atomic_max(&o->max_allocs, da);
+	if (da > 0)
+		dalic_atomic_max(&o->last_alloc_iteration, iteration);
+}
+
+static void on_output_memory(void *user, const dalic_node_t *node, int output,
+			     const dalic_batch_t *b, int64_t iteration)
+{
+	dalic_stats_t *s = user;
+	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
+	if (!sn || output < 0 || output >= sn->num_outputs || !b)
+		return;
+	dalic_stats_out_t *o = &sn->outputs[output];
+	atomic_store_explicit(&o->memory_kind, (int)b->mem, memory_order_relaxed);
+	atomic_store_explicit(&o->contiguous, b->contiguous, memory_order_relaxed);
+	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
+	if (L->memory_stats) {
+		size_t nbytes = dalic_batch_nbytes(b), cap = dalic_batch_capacity(b);
+		int64_t max_real, max_reserved;
+		per_sample_max(b, nbytes, cap, &max_real, &max_reserved);
+		dalic_atomic_max(&o->real, (int64_t)nbytes);
+		dalic_atomic_max(&o->reserved, (int64_t)cap);
+		dalic_atomic_max(&o->max_real, max_real);
+		dalic_atomic_max(&o->max_reserved, max_reserved);
+	}
+	if (b->owner)
+		count_allocations(o, b->owner, iteration);
+}
+
+static void on_buffer_growth(void *user, const dalic_node_t *node, int output,
+			     int64_t iteration, int sample, const char *source,
+			     size_t old_capacity, size_t new_capacity)
+{
+	dalic_stats_t *s = user;
+	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
+	if (!sn)
+		return;
+	if (output >= 0 && output < sn->num_outputs)
+		atomic_fetch_add_explicit(&sn->outputs[output].growth, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->growth_total, 1, memory_order_relaxed);
+	int64_t t = dalic_stats_now_ns() - atomic_load_explicit(&s->t0, memory_order_relaxed);
+	pthread_mutex_lock(&s->lock);
+	int cap = s->opts.growth_history;
+	dalic_stats_grec_t *g = &s->growth[(s->growth_head + s->growth_count) % cap];
+	if (s->growth_count < cap)
+		s->growth_count++;
+	else
+		s->growth_head = (s->growth_head + 1) % cap;
+	g->iteration = iteration;
+	g->t = t;
+	g->op = sn->name;
+	g->output = output;
+	g->sample = sample;
+	g->has_source = source != NULL;
+	if (source) {
+		/* keep the tail of long paths: the file name is what people look for */
+		size_t len = strlen(source);
+		const char *tail = len < sizeof g->source ? source : source + len -
+								      (sizeof g->source - 1);
+		memcpy(g->source, tail, strlen(tail) + 1);
+	}
+	g->old_capacity = (int64_t)old_capacity;
+	g->new_capacity = (int64_t)new_capacity;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void on_queue_level(void *user, int queue, int occupancy, int depth, int64_t t)
+{
+	dalic_stats_t *s = user;
+	if (queue < 0 || queue >= DALIC_STATS_QUEUES)
+		return;
+	dalic_stats_qstate_t *q = &s->queues[queue];
+	int64_t t0 = atomic_load_explicit(&s->t0, memory_order_relaxed);
+	pthread_mutex_lock(&q->lock);
+	if (!q->present) {
+		q->present = true;
+		q->first_t = q->last_t = t;
+	}
+	if (t > q->last_t) {
+		q->integral += (double)q->occupancy * (double)(t - q->last_t);
+		q->last_t = t;
+	}
+	q->occupancy = occupancy;
+	q->depth = depth;
+	if (occupancy > q->max_occupancy)
+		q->max_occupancy = occupancy;
+	q->changes++;
+	dalic_stats_queue_sample_t *smp = &q->ring[(q->head + q->count) % q->cap];
+	if (q->count < q->cap)
+		q->count++;
+	else
+		q->head = (q->head + 1) % q->cap;
+	smp->t_ns = t - t0;
+	smp->occupancy = occupancy;
+	pthread_mutex_unlock(&q->lock);
+	trace(s, DALIC_TRACE_QUEUE, queue, 0, occupancy, depth, -1, t, t);
+}
+
+static void on_wait(void *user, int kind, int64_t t_start, int64_t t_end)
+{
+	dalic_stats_t *s = user;
+	if (kind < 0 || kind >= DALIC_STATS_WAITS)
+		return;
+	dalic_hist_record(&s->waits[kind], t_end - t_start);
+	touch(s, t_start, t_end);
+	trace(s, DALIC_TRACE_WAIT, kind, 0, 0, 0, -1, t_start, t_end);
+}
+
+void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs)
+{
+	*obs = (dalic_observer_t){
+		.user = s,
+		.node_run = on_node_run,
+		.work_chunk = on_work_chunk,
+		.stage_run = on_stage_run,
+		.iteration_ready = on_iteration_ready,
+		.output_memory = on_output_memory,
+		.buffer_growth = on_buffer_growth,
+		.queue_level = on_queue_level,
+		.wait = on_wait,
+	};
+}
