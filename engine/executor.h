@@ -1,11 +1,22 @@
 /*
- * The executor: runs a built graph iteration by iteration in stages cpu -> mixed -> gpu,
- * into queue slots (DALI's UniformQueuePolicy). A slot moves free -> (stages run) -> ready
- * -> in use (shared with the caller) -> free (released). Pipeline outputs and, when
- * pipelined, data crossing stages have one buffer per slot; other intermediates have one.
+ * The executor: DALI's stage executor (reference §3.3). A built graph runs iteration by
+ * iteration in stages cpu -> mixed -> gpu, into queue slots:
  *
- * This file's interface is what the pipeline object drives; the synchronous modes (simple,
- * pipelined) run stages in the calling thread.
+ *   simple      (exec_pipelined=False)  stages run in the caller's thread, one iteration per
+ *                                       schedule; intermediates have one buffer
+ *   pipelined   (exec_async=False)      same thread, but data crossing stages gets one buffer
+ *                                       per slot and the first schedule fills the queue
+ *   async       (default)               one thread per non-empty stage; schedule only enqueues
+ *   separated   (prefetch cpu/gpu sizes) async, with a cpu slot queue and a mixed+gpu slot
+ *                                       queue: the cpu stage runs up to cpu_size ahead
+ *
+ * A slot moves free -> (stages run) -> ready -> in use (shared with the caller) -> free
+ * (released). Pipeline outputs, and when pipelined data crossing stages, have one buffer per
+ * slot of their stage's queue; other intermediates have one. Per-sample work of every stage
+ * runs on one pool of num_threads workers. docs/executor.md tells the whole story.
+ *
+ * Threading: the schedule/share/release/reset family is called by one thread at a time (the
+ * thread driving the pipeline); stage threads and pool workers are internal.
  */
 #ifndef DALIC_ENGINE_EXECUTOR_H
 #define DALIC_ENGINE_EXECUTOR_H
@@ -24,7 +35,7 @@ typedef struct dalic_exec_node {
 	int *nbuf;                   /* buffers per output */
 	dalic_batch_t **bufs;        /* bufs[o][b] */
 	dalic_mem_counter_t *mem;    /* per output, shared by its buffers */
-	/* workspace arrays, reused every iteration */
+	/* workspace arrays, reused every iteration (a node runs on one stage thread) */
 	const dalic_batch_t **in;
 	dalic_batch_t **out;
 	const dalic_batch_t **arg_in;
@@ -32,33 +43,58 @@ typedef struct dalic_exec_node {
 	int64_t last_ns;
 } dalic_exec_node_t;
 
-/* Creates the executor: operator contexts, buffers (presized by hints), input queues.
- * `feeds[i]` is the queue of input node i in graph order (NULL for non-input nodes).
- * The graph is borrowed and must outlive the executor. */
+/* Creates the executor: operator contexts, buffers (presized by hints), slot queues, the
+ * worker pool (pinned per set_affinity / DALI_AFFINITY_MASK) and, in async modes, the stage
+ * threads. `feeds[i]` is the queue of input node i in graph order (NULL for non-input nodes).
+ * The graph and the feed queues are borrowed and must outlive the executor. */
 int dalic_exec_create(dalic_graph_t *g, dalic_feed_queue_t **feeds, dalic_exec_t **out);
+/* Stops the stage threads (an operator running now finishes its batch), joins the workers,
+ * frees everything. Never waits for the caller to release or for data. NULL is ignored. */
 void dalic_exec_destroy(dalic_exec_t *e);
 
-/* Runs (sync) one iteration into a free slot and marks it ready. DALIC_EEND when an input
- * reported end of data (nothing scheduled). Operator failures are not returned here: the
- * slot is marked failed and the error comes out of dalic_exec_share(). */
+/* Schedules one iteration: runs the inputs' source callbacks on the calling thread, then
+ * runs the iteration (sync modes) or enqueues it (async). DALIC_EEND when an input reported
+ * end of data (nothing scheduled). Operator failures are not returned here: the failing
+ * iteration comes out of dalic_exec_share() as its error, after the iterations before it,
+ * and nothing after it runs. Sync modes fail with DALIC_ESTATE when no slot is free. */
 int dalic_exec_schedule(dalic_exec_t *e);
-/* Number of free slots. */
+/* Number of free slots of the first stage's queue. */
 int dalic_exec_free_slots(const dalic_exec_t *e);
-/* Takes the oldest ready slot into use; its output batches via dalic_exec_output(). */
+/* Takes the oldest ready iteration into use (async: waits for it). Fails without waiting
+ * when nothing is scheduled or every output slot is held by the caller; returns a failed
+ * iteration's error. */
 int dalic_exec_share(dalic_exec_t *e);
-/* Returns the oldest in-use slot to the free list. */
+/* Whether an iteration failed (its error came or will come out of share; nothing after it
+ * runs). Thread-safe. */
+bool dalic_exec_failed(dalic_exec_t *e);
+/* Returns the oldest in-use iteration's slots to the queues. */
 int dalic_exec_release(dalic_exec_t *e);
 int dalic_exec_num_in_use(const dalic_exec_t *e);
-/* Output i of the oldest in-use slot. */
+/* Output i of the most recently shared iteration (NULL if none is in use). Borrowed until
+ * that iteration is released. */
 const dalic_batch_t *dalic_exec_output(const dalic_exec_t *e, int i);
-/* Drops ready / in-use slots (iteration numbering and operator state continue). */
-void dalic_exec_reset_queues(dalic_exec_t *e);
+/* Waits until no iteration is in flight, then drops ready and in-use iterations and starts
+ * a new epoch for the inputs (callback iteration numbers restart at 0). Global iteration
+ * numbering and operator state continue. Returns the error of an in-flight iteration that
+ * failed while draining (the pipeline is then broken). */
+int dalic_exec_reset_queues(dalic_exec_t *e);
+/* The caller fed one batch to input queue `q` (dalic_pipeline_feed_input). */
+void dalic_exec_note_fed(dalic_exec_t *e, const dalic_feed_queue_t *q);
 /* Installs observer hooks (copied; NULL removes). Call while no iteration runs. */
 void dalic_exec_set_observer(dalic_exec_t *e, const dalic_observer_t *obs);
+
 /* Read access for stats / debug mode. */
 int dalic_exec_num_nodes(const dalic_exec_t *e);
 dalic_exec_node_t *dalic_exec_node(dalic_exec_t *e, int i);
+/* Iterations scheduled so far (all epochs). */
 int64_t dalic_exec_iterations(const dalic_exec_t *e);
+/* Queue depth: the uniform depth, or the cpu size when separated. */
 int dalic_exec_depth(const dalic_exec_t *e);
+/* Depth of queue DALIC_QUEUE_CPU / DALIC_QUEUE_GPU (equal unless separated). */
+int dalic_exec_queue_depth(const dalic_exec_t *e, int queue);
+/* "simple", "pipelined", "async pipelined" or "async separated pipelined". Static. */
+const char *dalic_exec_mode(const dalic_exec_t *e);
+/* Per-sample worker threads. */
+int dalic_exec_num_threads(const dalic_exec_t *e);
 
 #endif

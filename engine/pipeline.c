@@ -66,10 +66,10 @@ static int validate_params(const dalic_pipeline_params_t *p)
 		return dalic_fail(DALIC_EINVAL,
 				  "The prefetch queue depth must be the same for CPU and GPU if "
 				  "separated execution is not used.");
-	if (p->separated_queues && !p->exec_async)
+	if (p->separated_queues && (!p->exec_async || !p->exec_pipelined))
 		return dalic_fail(DALIC_EINVAL,
 				  "`prefetch_queue_depth` with separate cpu and gpu sizes requires "
-				  "`exec_async=True`.");
+				  "`exec_async=True` and `exec_pipelined=True`.");
 	if (p->device_id < 0 && p->device_id != DALIC_CPU_ONLY_DEVICE_ID)
 		return dalic_fail(DALIC_EINVAL, "Invalid device_id: %d", p->device_id);
 	if (p->output_ndim < -1)
@@ -340,6 +340,8 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 
 /* ---- feeding ---- */
 
+static int broken(dalic_pipeline_t *p);
+
 int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype_t dtype,
 			      int ndim, int batch, const int64_t *shapes, const void *data,
 			      const char *layout)
@@ -347,11 +349,16 @@ int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype
 	int rc = dalic_pipeline_build(p);
 	if (rc)
 		return rc;
+	if (p->broken)
+		return broken(p);
 	dalic_feed_queue_t *q = find_feed(p, name);
 	if (!q)
 		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
 				  name);
-	return dalic_feed_queue_push(q, dtype, ndim, batch, shapes, data, layout);
+	rc = dalic_feed_queue_push(q, dtype, ndim, batch, shapes, data, layout);
+	if (!rc) /* the executor counts batches to know when callbacks must run */
+		dalic_exec_note_fed(p->exec, q);
+	return rc;
 }
 
 int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, dalic_source_fn fn,
@@ -360,6 +367,8 @@ int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, dalic_sourc
 	int rc = dalic_pipeline_build(p);
 	if (rc)
 		return rc;
+	if (p->broken)
+		return broken(p);
 	dalic_feed_queue_t *q = find_feed(p, name);
 	if (!q)
 		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
@@ -471,10 +480,12 @@ static int share(dalic_pipeline_t *p)
 {
 	if (p->batches_to_consume == 0)
 		return dalic_fail(DALIC_EEND, "end of data: no more scheduled iterations");
-	p->batches_to_consume--;
 	int rc = dalic_exec_share(p->exec);
+	if (rc && dalic_exec_failed(p->exec))
+		return fail_broken(p, rc); /* an iteration failed: the pipeline is done */
 	if (rc)
-		return fail_broken(p, rc);
+		return rc; /* misuse (every buffer held): nothing changed */
+	p->batches_to_consume--;
 	rc = check_outputs(p);
 	if (rc)
 		dalic_exec_release(p->exec);
@@ -528,12 +539,14 @@ int dalic_pipeline_reset(dalic_pipeline_t *p)
 		return broken(p);
 	if (!p->last_iter)
 		return DALIC_OK; /* DALI: reset only acts after the end of data */
+	/* drain first: stages still running must not see the inputs cleared under them */
+	int rc = p->exec ? dalic_exec_reset_queues(p->exec) : DALIC_OK;
+	if (rc)
+		return fail_broken(p, rc);
 	p->first_iter = true;
 	p->last_iter = false;
 	for (int i = 0; i < p->num_feeds; i++)
 		dalic_feed_queue_clear(&p->feeds[i]);
-	if (p->exec)
-		dalic_exec_reset_queues(p->exec);
 	p->batches_to_consume = 0;
 	return DALIC_OK;
 }

@@ -1,0 +1,227 @@
+/*
+ * The per-sample thread pool (see threadpool.h). One mutex guards the FIFO of jobs that still
+ * have chunks to hand out; `work` wakes workers, `done` wakes submitters (broadcast: at most
+ * three stage threads submit, each checks its own job). Workers pin themselves before
+ * announcing they started, so a bad affinity plan fails the pool's creation, not a run.
+ */
+#include "engine/threadpool.h"
+
+#include "engine/affinity.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct worker {
+	dalic_pool_t *pool;
+	pthread_t tid;
+	int index;
+	int cpu;
+	bool started;
+} worker_t;
+
+struct dalic_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done, started_cv;
+	dalic_pool_job_t *head, *tail; /* jobs with chunks left to hand out */
+	int num_threads;
+	int idle;        /* workers waiting on `work` */
+	int started;     /* workers that finished starting (pinned or failed) */
+	int pin_failed;  /* index+1 of a worker that could not pin, 0 if none */
+	bool stop;
+	worker_t *workers;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void unlink_head(dalic_pool_t *p)
+{
+	p->head = p->head->link;
+	if (!p->head)
+		p->tail = NULL;
+}
+
+static void unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
+{
+	dalic_pool_job_t **pp = &p->head, *prev = NULL;
+	while (*pp && *pp != job) {
+		prev = *pp;
+		pp = &(*pp)->link;
+	}
+	if (!*pp)
+		return;
+	*pp = job->link;
+	if (p->tail == job)
+		p->tail = prev;
+}
+
+/* Accounts for a finished chunk under the lock; a failure cancels what is not handed out. */
+static void finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int status,
+			 int item, const char *error)
+{
+	if (status && (job->status == DALIC_OK || item < job->failed_item)) {
+		job->status = status;
+		job->failed_item = item;
+		snprintf(job->error, sizeof job->error, "%s", error);
+	}
+	if (status && job->next < job->count) {
+		count += job->count - job->next;
+		job->next = job->count;
+		unlink_job(p, job);
+	}
+	job->done += count;
+	if (job->done == job->count)
+		pthread_cond_broadcast(&p->done);
+}
+
+static void *worker_main(void *arg)
+{
+	worker_t *w = arg;
+	dalic_pool_t *p = w->pool;
+	int pinned = dalic_affinity_pin_self(w->cpu);
+	pthread_mutex_lock(&p->mu);
+	if (pinned && !p->pin_failed)
+		p->pin_failed = w->index + 1;
+	p->started++;
+	pthread_cond_broadcast(&p->started_cv);
+	char error[DALIC_ERRMSG_MAX];
+	for (;;) {
+		while (!p->stop && !p->head) {
+			p->idle++;
+			pthread_cond_wait(&p->work, &p->mu);
+			p->idle--;
+		}
+		if (p->stop)
+			break;
+		dalic_pool_job_t *job = p->head;
+		int first = job->next;
+		int n = job->count - first < job->chunk ? job->count - first : job->chunk;
+		job->next += n;
+		if (job->next == job->count)
+			unlink_head(p);
+		/* more chunks left: let an idle worker help while this one works */
+		if (p->head && p->idle)
+			pthread_cond_signal(&p->work);
+		pthread_mutex_unlock(&p->mu);
+
+		int status = DALIC_OK, item = first;
+		int64_t t0 = now_ns();
+		for (; item < first + n; item++)
+			if ((status = job->fn(job->arg, item, w->index)))
+				break;
+		if (status)
+			dalic_error_save(error, sizeof error);
+		else if (job->chunk_done)
+			job->chunk_done(job->arg, w->index, first, n, t0, now_ns());
+
+		pthread_mutex_lock(&p->mu);
+		finish_chunk(p, job, n, status, item, error);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+int dalic_pool_create(int num_threads, const int *cpus, dalic_pool_t **out)
+{
+	*out = NULL;
+	if (num_threads < 1)
+		return dalic_fail(DALIC_EINVAL, "thread pool: %d threads", num_threads);
+	dalic_pool_t *p = calloc(1, sizeof *p);
+	if (!p)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	p->workers = calloc((size_t)num_threads, sizeof *p->workers);
+	if (!p->workers) {
+		free(p);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	pthread_cond_init(&p->started_cv, NULL);
+	int rc = DALIC_OK;
+	for (int i = 0; i < num_threads; i++) {
+		worker_t *w = &p->workers[i];
+		w->pool = p;
+		w->index = i;
+		w->cpu = cpus ? cpus[i] : -1;
+		if (pthread_create(&w->tid, NULL, worker_main, w)) {
+			rc = dalic_fail(DALIC_ENOMEM, "thread pool: cannot start worker %d of %d", i,
+					num_threads);
+			break;
+		}
+		w->started = true;
+		p->num_threads = i + 1;
+	}
+	pthread_mutex_lock(&p->mu);
+	while (p->started < p->num_threads)
+		pthread_cond_wait(&p->started_cv, &p->mu);
+	int failed = p->pin_failed;
+	pthread_mutex_unlock(&p->mu);
+	if (!rc && failed)
+		rc = dalic_fail(DALIC_EINVAL, "set_affinity: cannot pin worker %d to CPU %d",
+				failed - 1, cpus[failed - 1]);
+	if (rc) {
+		dalic_pool_destroy(p);
+		return rc;
+	}
+	*out = p;
+	return DALIC_OK;
+}
+
+void dalic_pool_destroy(dalic_pool_t *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < p->num_threads; i++)
+		if (p->workers[i].started)
+			pthread_join(p->workers[i].tid, NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	pthread_cond_destroy(&p->started_cv);
+	free(p->workers);
+	free(p);
+}
+
+int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
+{
+	if (job->count <= 0)
+		return DALIC_OK;
+	/* Chunks of ~1/4 of a worker's share: small enough to balance samples of uneven cost,
+	 * large enough that taking work stays cheap next to doing it. */
+	int chunk = job->count / (p->num_threads * 4);
+	job->chunk = chunk > 0 ? chunk : 1;
+	job->next = job->done = 0;
+	job->status = DALIC_OK;
+	job->failed_item = job->count;
+	job->link = NULL;
+	pthread_mutex_lock(&p->mu);
+	if (p->tail)
+		p->tail->link = job;
+	else
+		p->head = job;
+	p->tail = job;
+	pthread_cond_signal(&p->work);
+	while (job->done < job->count)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	if (job->status)
+		return dalic_fail(job->status, "%s", job->error);
+	return DALIC_OK;
+}
+
+int dalic_pool_size(const dalic_pool_t *p)
+{
+	return p->num_threads;
+}
