@@ -1,0 +1,365 @@
+/*
+ * decoders.image on the sample photographs: bit-exact with libjpeg-turbo's djpeg for every
+ * chroma subsampling, progressive and grayscale files, in RGB, BGR, GRAY and ANY_DATA; YCbCr
+ * against DALI's conversion formula; all eight EXIF orientations; PNG against files written
+ * here; and errors for truncated and non-image files that name the file and the sample.
+ */
+#include "test_img_util.h"
+
+TestSuite(img_decode, .timeout = 30, .fini = it_rmtree);
+
+static const char *jpegs[] = {
+	"cat/chelsea.jpg",       "cat/chelsea_411.jpg",      "cat/chelsea_440.jpg",
+	"cat/chelsea_gray.jpg",  "cat/chelsea_progressive.jpg", "coffee/coffee_422.jpg",
+	"coffee/coffee_444.jpg", "space/astronaut_444_progressive.jpg", "space/rocket.jpg",
+	"space/rocket_gray_progressive.jpg",
+};
+#define NJPEG ((int)(sizeof jpegs / sizeof jpegs[0]))
+
+/* Decodes all sample JPEGs with `output_type`; compares with djpeg `args` (BGR: swapped). */
+static void compare_with_djpeg(int output_type, const char *args, bool swap_rb)
+{
+	if (!it_have_djpeg())
+		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
+	dalic_pipeline_t *p =
+		it_decode_pipeline("samples/images", NJPEG, jpegs, "decoders.image", output_type, NULL);
+	const dalic_batch_t *b = th_run(p, 0);
+	cr_expect_str_eq(dalic_batch_layout(b), "HWC");
+	for (int i = 0; i < NJPEG; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "samples/images/%s", jpegs[i]);
+		it_image_t want = it_djpeg(args, path), got = it_sample(b, i);
+		if (swap_rb)
+			for (size_t k = 0; k < (size_t)want.w * want.h; k++) {
+				uint8_t t = want.px[3 * k];
+				want.px[3 * k] = want.px[3 * k + 2];
+				want.px[3 * k + 2] = t;
+			}
+		cr_assert(got.w == want.w && got.h == want.h && got.c == want.c,
+			  "%s: %dx%dx%d, djpeg %dx%dx%d", jpegs[i], got.h, got.w, got.c, want.h,
+			  want.w, want.c);
+		size_t n = (size_t)want.w * want.h * want.c;
+		cr_expect_eq(memcmp(got.px, want.px, n), 0, "%s differs from djpeg %s", jpegs[i],
+			     args);
+		free(want.px);
+	}
+	dalic_pipeline_destroy(p);
+}
+
+Test(img_decode, rgb_is_bit_exact_with_djpeg)
+{
+	compare_with_djpeg(DALIC_RGB, "-rgb", false);
+}
+
+Test(img_decode, bgr_is_bit_exact_with_djpeg)
+{
+	compare_with_djpeg(DALIC_BGR, "-rgb", true);
+}
+
+Test(img_decode, gray_is_bit_exact_with_djpeg_grayscale)
+{
+	compare_with_djpeg(DALIC_GRAY, "-grayscale", false);
+}
+
+Test(img_decode, any_data_keeps_the_file_channels)
+{
+	if (!it_have_djpeg())
+		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
+	const char *files[] = {"cat/chelsea_gray.jpg", "cat/chelsea.jpg"};
+	dalic_pipeline_t *p =
+		it_decode_pipeline("samples/images", 2, files, "decoders.image", DALIC_ANY_DATA, NULL);
+	const dalic_batch_t *b = th_run(p, 0);
+	for (int i = 0; i < 2; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "samples/images/%s", files[i]);
+		it_image_t want = it_djpeg("", path), got = it_sample(b, i);
+		cr_expect_eq(got.c, i == 0 ? 1 : 3, "%s", files[i]);
+		cr_expect_eq(it_max_diff(&got, &want, 0, NULL), 0, "%s", files[i]);
+		free(want.px);
+	}
+	dalic_pipeline_destroy(p);
+}
+
+/* DALI's rgb_to_ycbcr (full-range BT.601, chroma centred at 127.5 of 255) on djpeg's RGB.
+ * dalic computes in float, this reference in double: a value exactly at .5 may round the
+ * other way, hence a tolerance of 1 level. */
+Test(img_decode, ycbcr_follows_dali_conversion)
+{
+	if (!it_have_djpeg())
+		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
+	const char *files[] = {"coffee/coffee_444.jpg"};
+	dalic_pipeline_t *p =
+		it_decode_pipeline("samples/images", 1, files, "decoders.image", DALIC_YCbCr, NULL);
+	it_image_t got = it_sample(th_run(p, 0), 0);
+	it_image_t rgb = it_djpeg("", "samples/images/coffee/coffee_444.jpg");
+	for (size_t k = 0; k < (size_t)rgb.w * rgb.h; k++) {
+		double r = rgb.px[3 * k], g = rgb.px[3 * k + 1], bl = rgb.px[3 * k + 2];
+		double y = 0.299 * r + 0.587 * g + 0.114 * bl;
+		double cb = -0.16873589 * r - 0.33126411 * g + 0.5 * bl + 127.5;
+		double cr = 0.5 * r - 0.41868759 * g - 0.08131241 * bl + 127.5;
+		rgb.px[3 * k] = (uint8_t)floor(y + 0.5);
+		rgb.px[3 * k + 1] = (uint8_t)floor(cb + 0.5);
+		rgb.px[3 * k + 2] = (uint8_t)floor(cr + 0.5);
+	}
+	cr_expect_leq(it_max_diff(&got, &rgb, 1, NULL), 1);
+	free(rgb.px);
+	dalic_pipeline_destroy(p);
+}
+
+/* Copies chelsea.jpg with an EXIF APP1 (IFD0: Orientation = o) after the JFIF APP0. */
+static void write_with_orientation(const char *dir, int o, bool big_endian)
+{
+	size_t n;
+	uint8_t *src = it_read_file("samples/images/cat/chelsea.jpg", &n);
+	size_t app0 = 4 + (size_t)(src[4] << 8 | src[5]);
+	uint8_t seg[36] = {0xFF, 0xE1, 0, 34, 'E', 'x', 'i', 'f', 0, 0};
+	uint8_t *t = seg + 10;
+	if (big_endian) {
+		const uint8_t tiff[] = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3,
+					0, 0,   0, 1, 0, (uint8_t)o, 0, 0, 0, 0, 0, 0};
+		memcpy(t, tiff, sizeof tiff);
+	} else {
+		const uint8_t tiff[] = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0,
+					1,   0,   0,  0, (uint8_t)o, 0, 0, 0, 0, 0, 0, 0};
+		memcpy(t, tiff, sizeof tiff);
+	}
+	uint8_t *dst = malloc(n + sizeof seg);
+	memcpy(dst, src, app0);
+	memcpy(dst + app0, seg, sizeof seg);
+	memcpy(dst + app0 + sizeof seg, src + app0, n - app0);
+	char path[512];
+	snprintf(path, sizeof path, "%s/o%d.jpg", dir, o);
+	it_write_file(path, dst, n + sizeof seg);
+	free(src);
+	free(dst);
+}
+
+/* Pixel of the displayed image at (x, y) for EXIF orientation o, from the stored image. */
+static const uint8_t *oriented_px(const it_image_t *raw, int o, int x, int y)
+{
+	int w = raw->w, h = raw->h, rx, ry;
+	switch (o) {
+	case 2: rx = w - 1 - x, ry = y; break;
+	case 3: rx = w - 1 - x, ry = h - 1 - y; break;
+	case 4: rx = x, ry = h - 1 - y; break;
+	case 5: rx = y, ry = x; break;
+	case 6: rx = y, ry = h - 1 - x; break; /* the stored top row becomes the right column */
+	case 7: rx = w - 1 - y, ry = h - 1 - x; break;
+	case 8: rx = w - 1 - y, ry = x; break;
+	default: rx = x, ry = y; break;
+	}
+	return raw->px + ((size_t)ry * w + rx) * 3;
+}
+
+Test(img_decode, exif_orientations)
+{
+	if (!it_have_djpeg())
+		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
+	const char *dir = it_tmpdir();
+	const char *files[8] = {"o1.jpg", "o2.jpg", "o3.jpg", "o4.jpg",
+				"o5.jpg", "o6.jpg", "o7.jpg", "o8.jpg"};
+	for (int o = 1; o <= 8; o++)
+		write_with_orientation(dir, o, o % 2 == 0);
+	it_image_t raw = it_djpeg("", "samples/images/cat/chelsea.jpg");
+	for (int adjust = 0; adjust < 2; adjust++) {
+		dalic_op_t *dec;
+		dalic_pipeline_t *p =
+			it_decode_pipeline(dir, 8, files, "decoders.image", DALIC_RGB, &dec);
+		dalic_op_set_bool(dec, "adjust_orientation", adjust);
+		const dalic_batch_t *b = th_run(p, 0);
+		for (int o = 1; o <= 8; o++) {
+			it_image_t got = it_sample(b, o - 1);
+			int eff = adjust ? o : 1;
+			bool swap = eff >= 5;
+			cr_assert_eq(got.w, swap ? raw.h : raw.w, "orientation %d", o);
+			cr_assert_eq(got.h, swap ? raw.w : raw.h, "orientation %d", o);
+			long bad = 0;
+			for (int y = 0; y < got.h; y++)
+				for (int x = 0; x < got.w; x++)
+					bad += memcmp(got.px + ((size_t)y * got.w + x) * 3,
+						      oriented_px(&raw, eff, x, y), 3) != 0;
+			cr_expect_eq(bad, 0, "orientation %d (adjust %d): %ld pixels differ", o,
+				     adjust, bad);
+		}
+		dalic_pipeline_destroy(p);
+	}
+	free(raw.px);
+}
+
+Test(img_decode, sample_with_exif_is_shown_upright)
+{
+	const char *files[] = {"cat/chelsea_exif6.jpg", "cat/chelsea.jpg"};
+	dalic_pipeline_t *p =
+		it_decode_pipeline("samples/images", 2, files, "decoders.image", DALIC_RGB, NULL);
+	const dalic_batch_t *b = th_run(p, 0);
+	th_expect_shape(b, 0, 3, (const int64_t[]){451, 300, 3});
+	th_expect_shape(b, 1, 3, (const int64_t[]){300, 451, 3});
+	it_image_t rot = it_sample(b, 0), up = it_sample(b, 1);
+	/* Rotated 90 degrees clockwise: the stored bottom-left pixel is shown top-left. */
+	cr_expect_eq(memcmp(rot.px, up.px + (size_t)299 * 451 * 3, 3), 0);
+	dalic_pipeline_destroy(p);
+}
+
+/* ---- PNG ------------------------------------------------------------------------------- */
+static uint32_t crc32_of(const uint8_t *d, size_t n, uint32_t c)
+{
+	c = ~c;
+	for (size_t i = 0; i < n; i++) {
+		c ^= d[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+	}
+	return ~c;
+}
+
+static size_t put_chunk(uint8_t *out, const char *type, const uint8_t *d, size_t n)
+{
+	out[0] = (uint8_t)(n >> 24), out[1] = (uint8_t)(n >> 16), out[2] = (uint8_t)(n >> 8);
+	out[3] = (uint8_t)n;
+	memcpy(out + 4, type, 4);
+	memcpy(out + 8, d, n);
+	uint32_t c = crc32_of(out + 4, n + 4, 0);
+	out[8 + n] = (uint8_t)(c >> 24), out[9 + n] = (uint8_t)(c >> 16);
+	out[10 + n] = (uint8_t)(c >> 8), out[11 + n] = (uint8_t)c;
+	return n + 12;
+}
+
+/* An 8-bit PNG of colour type `ct` with zlib "stored" (uncompressed) deflate blocks. */
+static size_t make_png(uint8_t *out, int w, int h, int ct, int ch, const uint8_t *px)
+{
+	size_t raw_n = (size_t)h * (1 + (size_t)w * ch), pos = 0;
+	uint8_t *z = malloc(raw_n + 16);
+	z[pos++] = 0x78, z[pos++] = 0x01;
+	z[pos++] = 1; /* final stored block; the images here stay under 64 KiB */
+	z[pos++] = (uint8_t)raw_n, z[pos++] = (uint8_t)(raw_n >> 8);
+	z[pos++] = (uint8_t)~raw_n, z[pos++] = (uint8_t)(~raw_n >> 8);
+	uint32_t a = 1, b = 0;
+	for (int y = 0; y < h; y++)
+		for (int k = -1; k < w * ch; k++) {
+			uint8_t v = k < 0 ? 0 : px[(size_t)y * w * ch + k];
+			z[pos++] = v;
+			a = (a + v) % 65521, b = (b + a) % 65521;
+		}
+	uint32_t adler = b << 16 | a;
+	z[pos++] = (uint8_t)(adler >> 24), z[pos++] = (uint8_t)(adler >> 16);
+	z[pos++] = (uint8_t)(adler >> 8), z[pos++] = (uint8_t)adler;
+	uint8_t ihdr[13] = {0, 0, 0, (uint8_t)w, 0, 0, 0, (uint8_t)h, 8, (uint8_t)ct, 0, 0, 0};
+	size_t n = 8;
+	memcpy(out, "\x89PNG\r\n\x1a\n", 8);
+	n += put_chunk(out + n, "IHDR", ihdr, 13);
+	n += put_chunk(out + n, "IDAT", z, pos);
+	n += put_chunk(out + n, "IEND", NULL, 0);
+	free(z);
+	return n;
+}
+
+Test(img_decode, png_layouts_and_output_types)
+{
+	const char *dir = it_tmpdir();
+	enum { W = 7, H = 5 };
+	uint8_t rgba[W * H * 4], rgb[W * H * 3], gray[W * H];
+	for (int k = 0; k < W * H; k++) {
+		rgba[4 * k] = rgb[3 * k] = (uint8_t)(k * 7);
+		rgba[4 * k + 1] = rgb[3 * k + 1] = (uint8_t)(255 - k * 5);
+		rgba[4 * k + 2] = rgb[3 * k + 2] = (uint8_t)(k * k);
+		rgba[4 * k + 3] = (uint8_t)(k * 3);
+		gray[k] = (uint8_t)(k * 6 + 1);
+	}
+	uint8_t buf[4096];
+	char path[512];
+	const char *files[3] = {"rgb.png", "rgba.png", "gray.png"};
+	const uint8_t *px[3] = {rgb, rgba, gray};
+	const int ct[3] = {2, 6, 0}, ch[3] = {3, 4, 1};
+	for (int f = 0; f < 3; f++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+		it_write_file(path, buf, make_png(buf, W, H, ct[f], ch[f], px[f]));
+	}
+	/* ANY_DATA keeps the stored channels; RGB drops alpha and replicates gray. */
+	for (int type = 0; type < 2; type++) {
+		int out_type = type ? DALIC_RGB : DALIC_ANY_DATA;
+		dalic_pipeline_t *p = it_decode_pipeline(dir, 3, files, "decoders.image", out_type, NULL);
+		const dalic_batch_t *b = th_run(p, 0);
+		for (int f = 0; f < 3; f++) {
+			it_image_t got = it_sample(b, f);
+			int want_c = out_type == DALIC_RGB ? 3 : ch[f];
+			cr_assert(got.w == W && got.h == H && got.c == want_c, "%s: %dx%dx%d",
+				  files[f], got.h, got.w, got.c);
+			for (int k = 0; k < W * H; k++)
+				for (int c = 0; c < want_c; c++) {
+					int src_c = ch[f] == 1 ? 0 : c;
+					cr_expect_eq(got.px[k * want_c + c], px[f][k * ch[f] + src_c],
+						     "%s pixel %d channel %d", files[f], k, c);
+				}
+		}
+		dalic_pipeline_destroy(p);
+	}
+	/* GRAY from colour uses DALI's 0.299 / 0.587 / 0.114 weights. */
+	dalic_pipeline_t *p = it_decode_pipeline(dir, 1, files, "decoders.image", DALIC_GRAY, NULL);
+	it_image_t g = it_sample(th_run(p, 0), 0);
+	for (int k = 0; k < W * H; k++) {
+		double y = 0.299 * rgb[3 * k] + 0.587 * rgb[3 * k + 1] + 0.114 * rgb[3 * k + 2];
+		cr_expect_leq(fabs(g.px[k] - floor(y + 0.5)), 1, "pixel %d", k);
+	}
+	dalic_pipeline_destroy(p);
+}
+
+Test(img_decode, real_png_photo)
+{
+	const char *files[] = {"coffee/coffee_cup.png"};
+	dalic_pipeline_t *p =
+		it_decode_pipeline("samples/images", 1, files, "decoders.image", DALIC_RGB, NULL);
+	const dalic_batch_t *b = th_run(p, 0);
+	th_expect_shape(b, 0, 3, (const int64_t[]){200, 300, 3});
+	/* The crop of coffee.png at (150, 100) is the same photo as coffee_444.jpg, which is
+	 * lossy: the two agree within JPEG's error. */
+	it_image_t png = it_sample(b, 0);
+	const char *jf[] = {"coffee/coffee_444.jpg"};
+	dalic_pipeline_t *q =
+		it_decode_pipeline("samples/images", 1, jf, "decoders.image", DALIC_RGB, NULL);
+	it_image_t jpg = it_sample(th_run(q, 0), 0);
+	double sum = 0;
+	for (int y = 0; y < 200; y++)
+		for (int x = 0; x < 300 * 3; x++)
+			sum += fabs((double)png.px[y * 900 + x] -
+				    jpg.px[(size_t)(y + 100) * 1800 + 450 + x]);
+	cr_expect_lt(sum / (200 * 900), 4.0, "mean abs difference %.2f", sum / (200 * 900));
+	dalic_pipeline_destroy(q);
+	dalic_pipeline_destroy(p);
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+static void expect_failure(const char *file, const char *why)
+{
+	const char *files[] = {"samples/images/cat/chelsea.jpg", file};
+	dalic_pipeline_t *p = it_decode_pipeline(".", 2, files, "decoders.image", DALIC_RGB, NULL);
+	const char *msg = th_run_fails(p, DALIC_EOP);
+	cr_expect(strstr(msg, "Decoder"), "names the operator: %s", msg);
+	cr_expect(strstr(msg, "sample 1"), "names the sample: %s", msg);
+	cr_expect(strstr(msg, file), "names the file: %s", msg);
+	cr_expect(strstr(msg, why), "says why (%s): %s", why, msg);
+	dalic_pipeline_destroy(p);
+}
+
+Test(img_decode, truncated_jpeg_fails)
+{
+	expect_failure("tests/data/truncated.jpg", "Premature end of JPEG file");
+}
+
+Test(img_decode, non_image_fails)
+{
+	expect_failure("tests/data/not_an_image.jpg", "not an image");
+}
+
+Test(img_decode, unsupported_format_is_named)
+{
+	const char *dir = it_tmpdir();
+	char path[512];
+	snprintf(path, sizeof path, "%s/x.bmp", dir);
+	it_write_file(path, "BM\x3a\0\0\0\0\0\0\0\x36\0\0\0", 14);
+	const char *files[] = {"x.bmp"};
+	dalic_pipeline_t *p = it_decode_pipeline(dir, 1, files, "decoders.image", DALIC_RGB, NULL);
+	const char *msg = th_run_fails(p, DALIC_EOP);
+	cr_expect(strstr(msg, "unsupported image format BMP"), "%s", msg);
+	cr_expect(strstr(msg, "x.bmp"), "%s", msg);
+	dalic_pipeline_destroy(p);
+}
