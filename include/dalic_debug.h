@@ -65,7 +65,7 @@ void dalic_debug_close(dalic_debug_t *s);
  * restart replays them; when they run out and no callback is set, the source reports end of
  * data. A callback (dalic_source_fn, see dalic.h) is asked for every iteration not fed. */
 int dalic_debug_feed_input(dalic_debug_t *s, const char *name, dalic_dtype_t dtype, int ndim,
-			   int batch, const int64_t *shapes, const void *data, const char *layout);
+                           int batch, const int64_t *shapes, const void *data, const char *layout);
 int dalic_debug_set_source(dalic_debug_t *s, const char *name, dalic_source_fn fn, void *user);
 
 /* Where print() records of a debug=True script go (replayed every iteration in DALI's
@@ -91,20 +91,21 @@ int dalic_debug_restart(dalic_debug_t *s);
 void dalic_debug_interrupt(dalic_debug_t *s);
 
 typedef enum {
-	DALIC_DEBUG_STOP_NONE = 0,  /* nothing ran yet (opened or restarted) */
-	DALIC_DEBUG_STOP_STEP,      /* the step / next / goto asked for is done */
-	DALIC_DEBUG_STOP_BREAK_OP,  /* before an operator with a breakpoint */
-	DALIC_DEBUG_STOP_BREAK_ITER,/* before the first operator of an iteration with a breakpoint */
-	DALIC_DEBUG_STOP_COND,      /* a condition held on an output of the operator that just ran */
-	DALIC_DEBUG_STOP_ERROR,     /* an operator failed */
-	DALIC_DEBUG_STOP_END,       /* end of data */
+	DALIC_DEBUG_STOP_NONE = 0,   /* nothing ran yet (opened or restarted) */
+	DALIC_DEBUG_STOP_STEP,       /* the step / next / goto asked for is done */
+	DALIC_DEBUG_STOP_BREAK_OP,   /* before an operator with a breakpoint */
+	DALIC_DEBUG_STOP_BREAK_ITER, /* before the first operator of an iteration with a breakpoint
+	                              */
+	DALIC_DEBUG_STOP_COND,  /* a condition held on an output of the operator that just ran */
+	DALIC_DEBUG_STOP_ERROR, /* an operator failed */
+	DALIC_DEBUG_STOP_END,   /* end of data */
 	DALIC_DEBUG_STOP_INTERRUPT, /* dalic_debug_interrupt */
 	DALIC_DEBUG_STOP_LIMIT,     /* continue reached its iteration limit */
 } dalic_debug_stop_t;
 
 typedef struct dalic_debug_status {
-	int64_t iteration;      /* current iteration (see Position above) */
-	int next_op;            /* index of the next operator; == num_ops: iteration complete */
+	int64_t iteration; /* current iteration (see Position above) */
+	int next_op;       /* index of the next operator; == num_ops: iteration complete */
 	int num_ops;
 	const char *next_op_name; /* instance name, NULL when the iteration is complete */
 	int64_t iterations_done;  /* iterations completed since open / restart */
@@ -132,12 +133,15 @@ int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id);
 /* Deletes breakpoint `id`, or all of them when id <= 0. */
 int dalic_debug_delete(dalic_debug_t *s, int id);
 
-typedef enum { DALIC_DEBUG_BREAK_OP, DALIC_DEBUG_BREAK_ITER, DALIC_DEBUG_BREAK_COND }
-	dalic_debug_break_kind_t;
+typedef enum {
+	DALIC_DEBUG_BREAK_OP,
+	DALIC_DEBUG_BREAK_ITER,
+	DALIC_DEBUG_BREAK_COND
+} dalic_debug_break_kind_t;
 typedef struct dalic_debug_break {
 	int id;
 	dalic_debug_break_kind_t kind;
-	const char *text;  /* operator name, iteration number or condition as given */
+	const char *text; /* operator name, iteration number or condition as given */
 	int64_t hits;
 } dalic_debug_break_t;
 int dalic_debug_num_breaks(const dalic_debug_t *s);
@@ -146,13 +150,13 @@ int dalic_debug_break_get(const dalic_debug_t *s, int i, dalic_debug_break_t *ou
 
 /* ---- graph --------------------------------------------------------------------------------- */
 typedef struct dalic_debug_op_info {
-	const char *name;       /* instance name */
-	const char *schema;     /* DALI schema name */
-	const char *device;     /* "cpu" / "mixed" / "gpu" */
-	bool internal;          /* inserted by the build (copies, MakeContiguous) */
-	bool emulated;          /* gpu/mixed operator running on the CPU */
-	int num_inputs;         /* regular inputs then argument inputs */
-	const char *const *inputs;  /* data node names */
+	const char *name;              /* instance name */
+	const char *schema;            /* DALI schema name */
+	const char *device;            /* "cpu" / "mixed" / "gpu" */
+	bool internal;                 /* inserted by the build (copies, MakeContiguous) */
+	bool emulated;                 /* gpu/mixed operator running on the CPU */
+	int num_inputs;                /* regular inputs then argument inputs */
+	const char *const *inputs;     /* data node names */
 	const char *const *input_args; /* argument name per input, NULL for regular inputs */
 	int num_outputs;
 	const char *const *outputs;
@@ -183,7 +187,7 @@ const dalic_batch_t *dalic_debug_output(dalic_debug_t *s, int i);
 
 /* ---- inspection (any batch, including those of the full engine) ------------------------------ */
 typedef struct dalic_debug_stats {
-	int64_t elements;        /* numeric elements counted */
+	int64_t elements;           /* numeric elements counted */
 	double min, max, mean, std; /* over finite values; NaN when there are none */
 	int64_t nan_count, inf_count;
 } dalic_debug_stats_t;
@@ -193,8 +197,7 @@ int dalic_debug_stats(const dalic_batch_t *b, int sample, dalic_debug_stats_t *o
 
 /* Values of sample `sample` as numpy prints them (np.array2string, DALI's edgeitems=2),
  * optionally sliced with numpy syntax: "0:2, 0:2", "1", ":, ::2, -1". New string: free(). */
-int dalic_debug_format_sample(const dalic_batch_t *b, int sample, const char *slice,
-			      char **out);
+int dalic_debug_format_sample(const dalic_batch_t *b, int sample, const char *slice, char **out);
 /* DALI's repr of a batch: `TensorListCPU(\n    [[...]],\n    dtype=DALIDataType.FLOAT,\n
  * layout="HWC",\n    num_samples=2,\n    shape=[(2, 3), (2, 3)])`. When `node_name` is set,
  * the DataNodeDebug repr wrapping it (what print(node) shows in DALI's debug mode).
@@ -217,9 +220,9 @@ int dalic_debug_save_image(const dalic_batch_t *b, int sample, const char *path)
 /* ---- performance ----------------------------------------------------------------------------- */
 typedef struct dalic_debug_perf {
 	int64_t iterations;
-	double debug_seconds;  /* eager executor, inspection idle (no breakpoints) */
-	double full_seconds;   /* the full engine, same definition, seed and inputs */
-	double slowdown;       /* debug_seconds / full_seconds */
+	double debug_seconds; /* eager executor, inspection idle (no breakpoints) */
+	double full_seconds;  /* the full engine, same definition, seed and inputs */
+	double slowdown;      /* debug_seconds / full_seconds */
 } dalic_debug_perf_t;
 /* Runs `iterations` iterations of the session's pipeline twice — eagerly and with the full
  * engine — on fresh instances (the session's position is not touched) and times both. */

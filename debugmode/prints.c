@@ -1,0 +1,97 @@
+/*
+ * print() replay for pipelines defined with debug=True. DALI runs the pipeline function
+ * eagerly, so a print(node) inside it shows the node's value at that point of every
+ * iteration. The front end records each print (text, nodes, whether .get() was called) in
+ * program order; the session replays record k once, in the current iteration, all of these
+ * have run: the operators producing its nodes, and the operators defined above it in the
+ * same file (so a print between two operators comes out between them). Records keep their
+ * order: one waits for the one before it.
+ *
+ * Output follows Python's print(): the text, then each value separated by a space, then a
+ * newline; a node prints as DALI's DataNodeDebug repr, node.get() as its TensorList repr.
+ */
+#include "debugmode/format.h"
+#include "debugmode/session.h"
+
+#include "engine/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dalic_debug_prints_init(dalic_debug_t *s)
+{
+	const dalic_graphdef_t *def = s->def;
+	s->print_after = calloc((size_t)def->num_prints + 1, sizeof *s->print_after);
+	if (!s->print_after)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int p = 0; p < def->num_prints; p++) {
+		const dalic_debug_print_t *r = &def->prints[p];
+		int after = p > 0 ? s->print_after[p - 1] : -1;
+		for (int k = 0; k < r->num_nodes; k++) {
+			const dalic_edge_t *e = dalic_debug_find_edge(s, r->nodes[k]);
+			if (!e)
+				return dalic_fail(DALIC_EGRAPH,
+				                  "print(): data node \"%s\" is not in the built "
+				                  "pipeline",
+				                  r->nodes[k]);
+			int pos = s->pos_of[e->producer->index];
+			after = pos > after ? pos : after;
+		}
+		for (int i = 0; r->pos.file && i < def->num_ops; i++) {
+			const dalic_opdef_t *op = def->ops[i];
+			if (!op->pos.file || strcmp(op->pos.file, r->pos.file) ||
+			    op->pos.line >= r->pos.line)
+				continue;
+			int n = dalic_eager_find_node(s->e, op->inst);
+			if (n >= 0 && s->pos_of[n] > after)
+				after = s->pos_of[n];
+		}
+		s->print_after[p] = after;
+	}
+	return DALIC_OK;
+}
+
+static void emit(dalic_debug_t *s, const char *text)
+{
+	if (s->print_fn) {
+		s->print_fn(s->print_user, text);
+	} else {
+		fputs(text, stdout);
+		fflush(stdout);
+	}
+}
+
+static char *render(dalic_debug_t *s, const dalic_debug_print_t *r)
+{
+	dalic_sb_t out = {0};
+	dalic_sb_add(&out, r->text ? r->text : "");
+	for (int k = 0; k < r->num_nodes; k++) {
+		if (out.n)
+			dalic_sb_add(&out, " ");
+		const dalic_edge_t *e = dalic_debug_find_edge(s, r->nodes[k]);
+		const dalic_batch_t *b = e ? dalic_debug_edge_batch(s, e) : NULL;
+		char *repr = NULL;
+		if (!b || dalic_debug_format_batch(b, r->get ? NULL : r->nodes[k], &repr))
+			dalic_sb_printf(&out, "<%s: %s>", r->nodes[k], dalic_last_error());
+		else
+			dalic_sb_add(&out, repr);
+		free(repr);
+	}
+	dalic_sb_add(&out, "\n");
+	return dalic_sb_take(&out);
+}
+
+void dalic_debug_prints_fire(dalic_debug_t *s)
+{
+	const dalic_graphdef_t *def = s->def;
+	while (s->next_print < def->num_prints && s->pos > s->print_after[s->next_print]) {
+		const dalic_debug_print_t *r = &def->prints[s->next_print++];
+		if (s->prints_muted)
+			continue;
+		char *text = render(s, r);
+		if (text)
+			emit(s, text);
+		free(text);
+	}
+}

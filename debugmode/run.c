@@ -1,0 +1,256 @@
+/*
+ * Running a debug session: step, next, continue, goto, restart. Everything goes through
+ * run_one(), which moves the position by one operator: it enters the next iteration when the
+ * current one is complete, asks the inputs for the batch size before the first operator,
+ * checks the breakpoints that stop before an operator, runs it, replays the prints that became
+ * ready and checks conditions on its outputs. The position model and stop rules are those of
+ * include/dalic_debug.h.
+ */
+#include "debugmode/session.h"
+
+#include "engine/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { RUN_DONE = 0, RUN_STOPPED = 1 }; /* run_one's result besides a failure status */
+
+static void set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
+{
+	s->stop = why;
+	s->stop_break = -1;
+	s->stop_op = NULL;
+	s->stop_node = NULL;
+	s->stop_sample = -1;
+	free(s->stop_source);
+	s->stop_source = NULL;
+}
+
+static dalic_eager_node_t *node_at(dalic_debug_t *s, int pos)
+{
+	return &s->e->nodes[s->e->order[pos]];
+}
+
+/* Where a failing sample came from: the failing operator's inputs, else its outputs. */
+static const char *sample_source(const dalic_eager_node_t *x, int sample)
+{
+	for (int k = 0; sample >= 0 && k < x->node->num_inputs; k++) {
+		const dalic_batch_t *b = x->in[k];
+		if (b && sample < b->num_samples && b->sources && b->sources[sample])
+			return b->sources[sample];
+	}
+	for (int o = 0; sample >= 0 && o < x->node->num_outputs; o++) {
+		const dalic_batch_t *b = &x->out[o];
+		if (sample < b->num_samples && b->sources && b->sources[sample])
+			return b->sources[sample];
+	}
+	return NULL;
+}
+
+static int stop_on_error(dalic_debug_t *s, int rc, int sample)
+{
+	set_stop(s, DALIC_DEBUG_STOP_ERROR);
+	s->failed = true;
+	dalic_debug_set_error(s, dalic_last_error());
+	if (s->pos < s->e->num_ops) {
+		const dalic_eager_node_t *x = node_at(s, s->pos);
+		s->stop_op = x->node->inst;
+		s->stop_sample = sample;
+		const char *src = sample_source(x, sample);
+		s->stop_source = src ? strdup(src) : NULL;
+	}
+	return rc;
+}
+
+static int stop_at_end(dalic_debug_t *s)
+{
+	set_stop(s, DALIC_DEBUG_STOP_END);
+	s->ended = true;
+	dalic_debug_set_error(s, "end of data: an input has no more batches");
+	return dalic_fail(DALIC_EEND, "end of data at iteration %lld", (long long)s->iteration);
+}
+
+/* Leaves a complete (or failed) iteration for the start of the next one. */
+static void enter_next_iteration(dalic_debug_t *s)
+{
+	if (s->pos == s->e->num_ops || s->failed) {
+		s->iteration++;
+		s->pos = 0;
+		s->begun = false;
+		s->failed = false;
+		s->next_print = 0;
+	}
+}
+
+static void remember_resume(dalic_debug_t *s)
+{
+	s->has_resume = true;
+	s->resume_iteration = s->iteration;
+	s->resume_pos = s->pos;
+}
+
+static bool at_resume(const dalic_debug_t *s)
+{
+	return s->has_resume && s->resume_iteration == s->iteration && s->resume_pos == s->pos;
+}
+
+/* One operator. `breaks`: honour breakpoints that stop before an operator; `conds`: check
+ * conditions on its outputs. */
+static int run_one(dalic_debug_t *s, bool breaks, bool conds)
+{
+	if (s->ended)
+		return stop_at_end(s);
+	enter_next_iteration(s);
+	if (breaks && !at_resume(s)) {
+		dalic_breakpoint_t *bp = dalic_debug_break_before(s);
+		if (bp) {
+			set_stop(s, bp->kind == DALIC_DEBUG_BREAK_ITER ? DALIC_DEBUG_STOP_BREAK_ITER
+			                                               : DALIC_DEBUG_STOP_BREAK_OP);
+			s->stop_break = bp->id;
+			if (bp->kind == DALIC_DEBUG_BREAK_OP)
+				s->stop_op = node_at(s, s->pos)->node->inst;
+			bp->hits++;
+			remember_resume(s);
+			return RUN_STOPPED;
+		}
+	}
+	s->has_resume = false;
+	if (!s->begun) {
+		int rc = dalic_eager_begin(s->e, s->iteration);
+		if (rc == DALIC_EEND)
+			return stop_at_end(s);
+		if (rc)
+			return stop_on_error(s, rc, -1);
+		s->begun = true;
+		dalic_debug_prints_fire(s);
+	}
+	int sample;
+	int rc = dalic_eager_run_op(s->e, s->pos, s->iteration, &sample);
+	if (rc == DALIC_EEND)
+		return stop_at_end(s);
+	if (rc)
+		return stop_on_error(s, rc, sample);
+	int ran = s->e->order[s->pos];
+	s->pos++;
+	dalic_debug_prints_fire(s);
+	if (s->pos == s->e->num_ops)
+		s->iterations_done++;
+	const dalic_edge_t *edge;
+	dalic_breakpoint_t *bp = conds ? dalic_debug_break_after(s, ran, &edge, &sample) : NULL;
+	if (bp) {
+		set_stop(s, DALIC_DEBUG_STOP_COND);
+		s->stop_break = bp->id;
+		s->stop_op = s->e->nodes[ran].node->inst;
+		s->stop_node = edge->name;
+		s->stop_sample = sample;
+		const dalic_batch_t *b = &s->e->nodes[ran].out[edge->producer_output];
+		if (sample < b->num_samples && b->sources[sample])
+			s->stop_source = strdup(b->sources[sample]);
+		bp->hits++;
+		return RUN_STOPPED;
+	}
+	return RUN_DONE;
+}
+
+int dalic_debug_step(dalic_debug_t *s)
+{
+	s->interrupted = 0;
+	int rc = run_one(s, false, true);
+	if (rc == RUN_DONE)
+		set_stop(s, DALIC_DEBUG_STOP_STEP);
+	return rc < 0 ? rc : DALIC_OK;
+}
+
+int dalic_debug_next(dalic_debug_t *s)
+{
+	s->interrupted = 0;
+	do {
+		int rc = run_one(s, true, true);
+		if (rc)
+			return rc < 0 ? rc : DALIC_OK;
+		if (s->interrupted && s->pos < s->e->num_ops) {
+			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+			return DALIC_OK;
+		}
+	} while (s->pos < s->e->num_ops);
+	set_stop(s, DALIC_DEBUG_STOP_STEP);
+	return DALIC_OK;
+}
+
+int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
+{
+	s->interrupted = 0;
+	int64_t done = 0;
+	for (;;) {
+		if (max_iterations >= 0 && done >= max_iterations) {
+			set_stop(s, DALIC_DEBUG_STOP_LIMIT);
+			return DALIC_OK;
+		}
+		int rc = run_one(s, true, true);
+		if (rc)
+			return rc < 0 ? rc : DALIC_OK;
+		if (s->pos == s->e->num_ops)
+			done++;
+		if (s->interrupted) {
+			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+			return DALIC_OK;
+		}
+	}
+}
+
+int dalic_debug_restart(dalic_debug_t *s)
+{
+	int rc = dalic_eager_reset(s->e);
+	if (rc) {
+		dalic_debug_set_error(s, dalic_last_error());
+		return rc;
+	}
+	for (int i = 0; i < s->e->g->num_edges; i++)
+		s->host_runs[i] = -1;
+	s->iteration = 0;
+	s->pos = 0;
+	s->begun = s->ended = s->failed = false;
+	s->iterations_done = 0;
+	s->has_resume = false;
+	s->next_print = 0;
+	set_stop(s, DALIC_DEBUG_STOP_NONE);
+	return DALIC_OK;
+}
+
+int dalic_debug_goto(dalic_debug_t *s, int64_t n)
+{
+	if (n < 0)
+		return dalic_fail(DALIC_EINVAL, "goto: iteration %lld is negative", (long long)n);
+	s->interrupted = 0;
+	if (n < s->iteration || (n == s->iteration && (s->pos > 0 || s->begun))) {
+		int rc = dalic_debug_restart(s);
+		if (rc)
+			return rc;
+	}
+	s->prints_muted = true;
+	int rc = DALIC_OK;
+	for (;;) {
+		if (s->pos == s->e->num_ops && s->iteration + 1 == n)
+			enter_next_iteration(s);
+		if (s->iteration == n && s->pos == 0 && !s->begun)
+			break;
+		rc = run_one(s, false, false);
+		if (rc < 0)
+			break;
+		if (s->interrupted) {
+			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+			s->prints_muted = false;
+			return DALIC_OK;
+		}
+	}
+	s->prints_muted = false;
+	if (rc < 0)
+		return rc;
+	set_stop(s, DALIC_DEBUG_STOP_STEP);
+	return DALIC_OK;
+}
+
+void dalic_debug_interrupt(dalic_debug_t *s)
+{
+	s->interrupted = 1;
+}

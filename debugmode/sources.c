@@ -1,0 +1,92 @@
+/*
+ * External-source logs (see eager.h). Debug mode keeps every batch fed to a session, packed as
+ * it was given, because a restart must replay the same data: the full engine consumes fed
+ * batches, debug mode rewinds. Each consumer (the session's executor, and the fresh executor
+ * and full engine that dalic_debug_measure times) reads the log through its own cursor.
+ */
+#include "debugmode/eager.h"
+
+#include "engine/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int dalic_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
+                         const int64_t *shapes, const void *data, const char *layout)
+{
+	size_t elem = dalic_dtype_size(dtype);
+	if (!elem || ndim < 0 || ndim > DALIC_MAX_NDIM || batch < 0)
+		return dalic_fail(DALIC_EINVAL,
+		                  "external_source '%s': invalid dtype, ndim or batch", log->name);
+	size_t bytes = 0;
+	for (int i = 0; i < batch; i++) {
+		size_t n = elem;
+		for (int d = 0; d < ndim; d++) {
+			if (shapes[(size_t)i * ndim + d] < 0)
+				return dalic_fail(
+				    DALIC_EINVAL,
+				    "external_source '%s': negative extent in sample %d", log->name,
+				    i);
+			n *= (size_t)shapes[(size_t)i * ndim + d];
+		}
+		bytes += n;
+	}
+	if (log->num_fed == log->cap_fed) {
+		int cap = log->cap_fed ? 2 * log->cap_fed : 8;
+		dalic_fed_batch_t *f = realloc(log->fed, sizeof *f * (size_t)cap);
+		if (!f)
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		log->fed = f;
+		log->cap_fed = cap;
+	}
+	dalic_fed_batch_t *f = &log->fed[log->num_fed];
+	memset(f, 0, sizeof *f);
+	f->dtype = dtype;
+	f->ndim = ndim;
+	f->batch = batch;
+	f->bytes = bytes;
+	f->shapes = malloc(sizeof(int64_t) * ((size_t)batch * ndim + 1));
+	f->data = malloc(bytes + 1);
+	f->layout = layout ? strdup(layout) : NULL;
+	if (!f->shapes || !f->data || (layout && !f->layout)) {
+		free(f->shapes);
+		free(f->data);
+		free(f->layout);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	if (batch * ndim)
+		memcpy(f->shapes, shapes, sizeof(int64_t) * (size_t)batch * ndim);
+	if (bytes)
+		memcpy(f->data, data, bytes);
+	log->num_fed++;
+	return DALIC_OK;
+}
+
+void dalic_source_log_free(dalic_source_log_t *log)
+{
+	for (int i = 0; i < log->num_fed; i++) {
+		free(log->fed[i].shapes);
+		free(log->fed[i].data);
+		free(log->fed[i].layout);
+	}
+	free(log->fed);
+	free(log->name);
+	memset(log, 0, sizeof *log);
+}
+
+int dalic_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed)
+{
+	dalic_source_reader_t *r = user;
+	dalic_source_log_t *log = r->log;
+	if (r->cursor < log->num_fed) {
+		const dalic_fed_batch_t *f = &log->fed[r->cursor];
+		int rc = dalic_feed_batch(feed, f->dtype, f->ndim, f->batch, f->shapes, f->data,
+		                          f->layout);
+		if (!rc)
+			r->cursor++;
+		return rc;
+	}
+	if (log->fn)
+		return log->fn(log->user, iteration, feed);
+	return DALIC_EEND;
+}
