@@ -22,6 +22,7 @@
 
 #include "engine/error.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,8 @@ static void read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t
 	dalic_pipeline_params_init(p);
 	/* batch size is taken as is; validation runs after command-line overrides, at build */
 	p->batch_size = m->batch_size;
-	if (m->has_num_threads && m->num_threads >= 0 && m->num_threads <= 1 << 20)
-		p->num_threads = (int)m->num_threads;
+	if (m->has_num_threads && m->num_threads >= 0) /* int64 on the wire, int in dalic */
+		p->num_threads = m->num_threads > INT_MAX ? INT_MAX : (int)m->num_threads;
 	if (m->has_device_id)
 		p->device_id = m->device_id < 0 ? DALIC_CPU_ONLY_DEVICE_ID : m->device_id;
 	if (m->has_seed)

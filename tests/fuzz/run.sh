@@ -1,0 +1,49 @@
+#!/bin/sh
+# Builds the fuzz target for the serialized-pipeline reader with clang's libFuzzer under
+# ASan + UBSan, and runs it on a copy of the seed corpus.
+#
+#   tests/fuzz/run.sh [SECONDS] [extra libFuzzer flags]     (default 600 s)
+#
+# The library sources the reader needs (engine, kernels, frontend/proto_*) are compiled
+# into build/fuzz/ with the sanitizers; the working corpus grows in build/fuzz/corpus_proto
+# and crashes land in build/fuzz/ (crash-*, leak-*, timeout-*). Needs clang
+# (apt-get install clang) and the packages `make` needs.
+set -eu
+cd "$(dirname "$0")/../.."
+SECONDS_TO_RUN=${1:-600}
+[ $# -gt 0 ] && shift
+command -v clang >/dev/null || { echo "run.sh: clang is missing (apt-get install clang)" >&2; exit 1; }
+
+# generated sources (operator table, protobuf-c code) come from the normal build
+make -s build/release/config.mk build/release/gen/ops_table.c build/release/gen/dali.pb-c.c
+
+OUT=build/fuzz
+PKGS="libturbojpeg ncursesw libprotobuf-c chafa libgvc libpng"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer-no-link"
+CPPFLAGS="-Iinclude -I. -Ibuild/release/gen -D_GNU_SOURCE $(pkg-config --cflags $PKGS)"
+mkdir -p "$OUT/obj" "$OUT/corpus_proto"
+
+SRCS="$(ls engine/*.c kernels/cpu/*.c frontend/proto_*.c) build/release/gen/ops_table.c build/release/gen/dali.pb-c.c"
+OBJS=""
+for src in $SRCS; do
+	obj="$OUT/obj/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')"
+	OBJS="$OBJS $obj"
+	# rebuild when the source or any header changed since the object was made
+	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] ||
+		[ -n "$(find engine frontend kernels include build/release/gen -name '*.h' -newer "$obj" | head -1)" ]; then
+		echo "  CC      $src"
+		clang $CPPFLAGS $CFLAGS -c "$src" -o "$obj"
+	fi
+done
+rm -f "$OUT/libdalic_fuzz.a"
+ar rcs "$OUT/libdalic_fuzz.a" $OBJS
+echo "  LD      $OUT/fuzz_proto"
+clang $CPPFLAGS $CFLAGS -fsanitize=fuzzer tests/fuzz/fuzz_proto.c "$OUT/libdalic_fuzz.a" \
+	$(pkg-config --libs $PKGS) -lm -pthread -o "$OUT/fuzz_proto"
+
+cp tests/fuzz/corpus_proto/* "$OUT/corpus_proto/"
+cd "$OUT"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	./fuzz_proto -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 \
+	-print_final_stats=1 "$@" corpus_proto
