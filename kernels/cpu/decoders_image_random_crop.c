@@ -3,7 +3,8 @@
  * decodes a random window of each image, chosen like DALI's RandomCropGenerator (random area
  * and aspect ratio, see img_crop_window.h) on the oriented image. Only the window is decoded:
  * libjpeg-turbo skips the IDCT and colour conversion left and right of it and stops after its
- * last row, which is what makes a ResNet-style pipeline faster than decoding whole images.
+ * last row, which is what makes a ResNet-style pipeline faster than decoding whole images,
+ * and the pixels are those of decode-then-crop.
  * Windows are drawn in setup from the per-sample generators, so they depend only on (seed,
  * iteration, sample).
  */

@@ -6,9 +6,8 @@
  * JPEG goes through libturbojpeg with djpeg's default settings (accurate integer IDCT, fancy
  * upsampling), so full decodes are bit-exact with `djpeg`. Windows are decoded with
  * libjpeg-turbo's jpeg_crop_scanline / jpeg_skip_scanlines, which skip the IDCT, upsampling
- * and colour conversion outside the window (see img_jpeg.c); pixels agree with
- * decode-then-crop except for upsampling context on the window's first and last chroma
- * column/row, which may differ by a few levels. PNG goes through libpng.
+ * and colour conversion outside the window and stop after its last row (see img_jpeg.c);
+ * the pixels equal a whole decode cut to the window. PNG goes through libpng.
  *
  * Output types (DALIImageType): RGB, BGR, GRAY (the JPEG luma plane; DALI's 0.299/0.587/0.114
  * for other sources), YCbCr (DALI's full-range BT.601 conversion from RGB), ANY_DATA (the

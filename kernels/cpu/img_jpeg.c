@@ -1,7 +1,10 @@
 /*
  * JPEG for img_codec: header probing (TurboJPEG header + our own marker walk for SOF2 and the
  * EXIF orientation), whole-image decoding with tjDecompress2, and window decoding with
- * libjpeg-turbo's jpeg_crop_scanline / jpeg_skip_scanlines.
+ * libjpeg-turbo's jpeg_crop_scanline / jpeg_skip_scanlines. The window is widened by one
+ * pixel on each side before decoding, because chroma upsampling replicates the edge of the
+ * decoded region; with that margin a window's pixels equal the whole decode's (the tests
+ * check 4:2:0, 4:2:2, 4:4:0, 4:1:1, progressive and grayscale files).
  *
  * The window decoder needs the libjpeg API, which libturbojpeg does not export and the build
  * does not link; it is loaded with dlopen("libjpeg.so.62") once per process. Without it,
@@ -272,31 +275,35 @@ static int lj_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t p
 	c->do_fancy_upsampling = TRUE;
 	lj.start(c);
 	int ch = c->output_components;
-	JDIMENSION x0 = (JDIMENSION)r->x, w = (JDIMENSION)r->w;
-	if (r->x != 0 || r->w != (int)c->output_width)
-		lj.crop(c, &x0, &w); /* widens the window to iMCU column boundaries */
-	if (r->y > 0 && lj.skip(c, (JDIMENSION)r->y) != (JDIMENSION)r->y) {
+	/* Decode one pixel more on each side: the upsampler replicates the edge of what it
+	 * decodes, so the window's own edge pixels then see their real neighbours. */
+	int ex0 = r->x > 0 ? r->x - 1 : 0, ey0 = r->y > 0 ? r->y - 1 : 0;
+	int ex1 = r->x + r->w < (int)c->output_width ? r->x + r->w + 1 : r->x + r->w;
+	JDIMENSION x0 = (JDIMENSION)ex0, w = (JDIMENSION)(ex1 - ex0);
+	if (ex0 != 0 || ex1 != (int)c->output_width)
+		lj.crop(c, &x0, &w); /* widens further to iMCU column boundaries */
+	if (ey0 > 0 && lj.skip(c, (JDIMENSION)ey0) != (JDIMENSION)ey0) {
 		lj.abort(c);
-		snprintf(err, errn, "cannot skip to row %d", r->y);
+		snprintf(err, errn, "cannot skip to row %d", ey0);
 		return -1;
 	}
 	size_t row_bytes = (size_t)r->w * (size_t)ch, lead = (size_t)(r->x - (int)x0) * (size_t)ch;
 	bool direct = lead == 0 && w == (JDIMENSION)r->w;
-	uint8_t *tmp = direct ? NULL : img_scratch_get(&d->rows, (size_t)w * (size_t)ch);
-	if (!direct && !tmp) {
+	uint8_t *tmp = img_scratch_get(&d->rows, (size_t)w * (size_t)ch);
+	if (!tmp) {
 		lj.abort(c);
 		snprintf(err, errn, "out of memory for a %u-pixel row", (unsigned)w);
 		return -1;
 	}
-	for (int y = 0; y < r->h; y++) {
-		JSAMPROW row = direct ? out + (size_t)y * row_bytes : tmp;
+	for (int y = ey0; y < r->y + r->h; y++) {
+		JSAMPROW row = direct && y >= r->y ? out + (size_t)(y - r->y) * row_bytes : tmp;
 		if (lj.read(c, &row, 1) != 1) {
 			lj.abort(c);
-			snprintf(err, errn, "decoder stopped at row %d", r->y + y);
+			snprintf(err, errn, "decoder stopped at row %d", y);
 			return -1;
 		}
-		if (!direct)
-			memcpy(out + (size_t)y * row_bytes, tmp + lead, row_bytes);
+		if (!direct && y >= r->y)
+			memcpy(out + (size_t)(y - r->y) * row_bytes, tmp + lead, row_bytes);
 	}
 	lj.abort(c); /* the rows below the window are never decoded */
 	return 0;
