@@ -321,16 +321,19 @@ int dalic_exec_schedule(dalic_exec_t *e)
 	pthread_mutex_unlock(&e->mu);
 	if (failed) /* nothing more runs; the failure comes out of share */
 		return DALIC_OK;
-	if (!e->async && free_slots == 0) /* the caller holds them all: waiting would deadlock */
-		return dalic_fail(DALIC_ESTATE,
-				  "all %d output buffers are in use: release_outputs() before "
-				  "scheduling another iteration",
-				  e->queues[e->stages[0].queue].depth);
+	/* inputs first, as DALI's run loop: the end of data wins over a full queue */
 	int rc = dalic_exec_feeds_prepare(e);
 	if (rc == DALIC_EEND)
 		return rc;
 	if (rc && rc != DALIC_EOP) /* a usage error (nothing fed): nothing scheduled */
 		return rc;
+	if (!e->async && free_slots == 0) { /* the caller holds them all: waiting would hang */
+		e->epoch_iteration--; /* the prepared batches stay queued for the next try */
+		return dalic_fail(DALIC_ESTATE,
+				  "all %d output buffers are in use: release_outputs() before "
+				  "scheduling another iteration",
+				  e->queues[e->stages[0].queue].depth);
+	}
 	pthread_mutex_lock(&e->mu);
 	int64_t it = e->next_iteration++;
 	if (rc) /* a source callback failed: this iteration is the failed one */

@@ -1,0 +1,143 @@
+/*
+ * End of data and reset, in every mode: a source that ends stops scheduling while the
+ * iterations already in flight still come out, in order; reset starts a new epoch (callback
+ * iterations restart at 0) and the first run fills the queues again.
+ */
+#include <criterion/criterion.h>
+
+#include "test_exec_util.h"
+
+#include <string.h>
+
+TestSuite(exec_end, .timeout = 60);
+
+/* Runs until end of data; returns how many iterations came out (values checked). */
+static int drain_with_run(dalic_pipeline_t *p, int batch, const char *mode)
+{
+	int n = 0;
+	int rc;
+	while ((rc = dalic_pipeline_run(p)) == 0)
+		test_expect_source_values(p, n++, batch, mode);
+	cr_expect_eq(rc, DALIC_EEND, "%s: %s", mode, dalic_last_error());
+	return n;
+}
+
+Test(exec_end, end_of_data_with_batches_in_flight)
+{
+	const char *devices[] = {"cpu", "gpu"};
+	FOR_EACH_MODE(m)
+	for (int d = 0; d < 2; d++) {
+		test_source_t src;
+		test_source_init(&src, 4);
+		src.end_at = 5;
+		dalic_pipeline_params_t params = test_params(m, 4, 2);
+		dalic_pipeline_t *p = test_pipe_sleep(&params, devices[d], &src, "max_us", 300,
+						      NULL);
+		cr_expect_eq(drain_with_run(p, 4, m->name), 5, "%s/%s", m->name, devices[d]);
+		cr_expect_eq(dalic_pipeline_run(p), DALIC_EEND, "%s: stays at the end", m->name);
+		cr_expect_eq(atomic_load(&src.calls), 6, "%s: no callback after the end",
+			     m->name);
+		/* a new epoch: same data again, the queues fill again */
+		cr_assert_eq(dalic_pipeline_reset(p), 0, "%s", dalic_last_error());
+		cr_expect_eq(drain_with_run(p, 4, m->name), 5, "%s/%s epoch 2", m->name,
+			     devices[d]);
+		cr_expect_eq(atomic_load(&src.calls), 12);
+		dalic_pipeline_destroy(p);
+	}
+}
+
+/* The end arrives while the first run is still filling the queue. */
+Test(exec_end, end_during_prefetch)
+{
+	FOR_EACH_MODE(m)
+	{
+		test_source_t src;
+		test_source_init(&src, 2);
+		src.end_at = 1;
+		dalic_pipeline_params_t params = test_params(m, 2, 2);
+		dalic_pipeline_t *p = test_pipe_sleep(&params, "gpu", &src, NULL);
+		cr_assert_eq(dalic_pipeline_schedule_run(p), 0, "%s", dalic_last_error());
+		cr_assert_eq(dalic_pipeline_share_outputs(p), 0, "%s", dalic_last_error());
+		test_expect_source_values(p, 0, 2, m->name);
+		cr_assert_eq(dalic_pipeline_release_outputs(p), 0);
+		cr_expect_eq(dalic_pipeline_schedule_run(p), 0, "scheduling after the end is a no-op");
+		cr_expect_eq(dalic_pipeline_share_outputs(p), DALIC_EEND, "%s", m->name);
+		dalic_pipeline_destroy(p);
+	}
+}
+
+/* Reset while iterations are still in flight: the end came while the first run filled a
+ * queue of 3, so iteration 1 is still queued (or running) when reset comes; it is drained
+ * and dropped, and the next epoch starts clean. */
+Test(exec_end, reset_with_iterations_in_flight)
+{
+	FOR_EACH_MODE(m)
+	{
+		test_source_t src;
+		test_source_init(&src, 3);
+		src.end_at = 2;
+		exec_mode_t deep = *m;
+		deep.cpu = 3;
+		deep.gpu = m->separated ? 2 : 3;
+		dalic_pipeline_params_t params = test_params(&deep, 3, 2);
+		dalic_pipeline_t *p = test_pipe_sleep(&params, "gpu", &src, "sleep_us", 2000,
+						      NULL);
+		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		test_expect_source_values(p, 0, 3, m->name);
+		if (!m->pipelined) { /* no prefetch: reach the end one run at a time */
+			cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+			cr_assert_eq(dalic_pipeline_run(p), DALIC_EEND);
+		}
+		cr_expect_eq(atomic_load(&src.calls), 3, "%s: the end was seen", m->name);
+		cr_assert_eq(dalic_pipeline_reset(p), 0, "%s", dalic_last_error());
+		cr_expect_null(dalic_pipeline_output(p, 0), "%s: reset dropped the outputs", m->name);
+		cr_expect_eq(drain_with_run(p, 3, m->name), 2, "%s", m->name);
+		dalic_pipeline_destroy(p);
+	}
+}
+
+Test(exec_end, reset_before_the_end_changes_nothing)
+{
+	FOR_EACH_MODE(m)
+	{
+		test_source_t src;
+		test_source_init(&src, 2);
+		dalic_pipeline_params_t params = test_params(m, 2, 1);
+		dalic_pipeline_t *p = test_pipe_sleep(&params, "cpu", &src, NULL);
+		cr_assert_eq(dalic_pipeline_run(p), 0);
+		cr_assert_eq(dalic_pipeline_reset(p), 0);
+		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		test_expect_source_values(p, 1, 2, m->name);
+		dalic_pipeline_destroy(p);
+	}
+}
+
+/* Without a callback, the application feeds; the first run uses what fills the queue, and
+ * running past what was fed is an error that leaves the pipeline usable once more comes. */
+Test(exec_end, feed_input_runs_out)
+{
+	FOR_EACH_MODE(m)
+	{
+		dalic_pipeline_params_t params = test_params(m, 2, 1);
+		dalic_pipeline_t *p = test_pipe_sleep(&params, "gpu", NULL, NULL);
+		int64_t shapes[2] = {0}, v[2];
+		int fed = m->pipelined ? m->cpu : 1;
+		for (int k = 0; k < fed; k++) {
+			v[0] = k * 100, v[1] = k * 100 + 1;
+			cr_assert_eq(dalic_pipeline_feed_input(p, "src", DALIC_INT64, 0, 2, shapes, v,
+							       NULL),
+				     0);
+		}
+		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		test_expect_source_values(p, 0, 2, m->name);
+		cr_expect_eq(dalic_pipeline_run(p), DALIC_ESTATE, "%s", m->name);
+		cr_expect(strstr(dalic_last_error(), "no data was fed") != NULL, "%s",
+			  dalic_last_error());
+		v[0] = fed * 100, v[1] = fed * 100 + 1;
+		cr_assert_eq(dalic_pipeline_feed_input(p, "src", DALIC_INT64, 0, 2, shapes, v, NULL),
+			     0, "%s", dalic_last_error());
+		cr_assert_eq(dalic_pipeline_run(p), 0, "%s: %s", m->name, dalic_last_error());
+		test_expect_source_values(p, 1, 2, m->name);
+		dalic_pipeline_destroy(p);
+	}
+}
