@@ -199,6 +199,7 @@ typedef struct dalic_stats_snapshot {
 					iteration itself, so iteration time counts as waiting */
 	double consumer_wait_share;  /* consumer wait / wall */
 	double free_slot_wait_share; /* free-slot wait / wall */
+	double pipeline_utilization; /* busiest stage's busy time / wall, 0..1 */
 	dalic_stats_verdict_t verdict;
 	const char *verdict_name;    /* "unknown", "input-bound", "consumer-bound", "balanced" */
 	char *verdict_reason;        /* one sentence with the numbers */

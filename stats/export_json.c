@@ -169,6 +169,7 @@ static cJSON *waits_json(const dalic_stats_snapshot_t *snap)
 	cJSON_AddBoolToObject(w, "consumer_wait_measured", snap->consumer_wait_measured);
 	cJSON_AddNumberToObject(w, "consumer_wait_share", snap->consumer_wait_share);
 	cJSON_AddNumberToObject(w, "free_slot_wait_share", snap->free_slot_wait_share);
+	cJSON_AddNumberToObject(w, "pipeline_utilization", snap->pipeline_utilization);
 	cJSON *v = cJSON_AddObjectToObject(w, "verdict");
 	cJSON_AddStringToObject(v, "name", snap->verdict_name);
 	cJSON_AddStringToObject(v, "reason", snap->verdict_reason ? snap->verdict_reason : "");

@@ -101,6 +101,7 @@ static void section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 	fprintf(f, "consumer_wait_measured: %s\n", yes(s->consumer_wait_measured));
 	fprintf(f, "consumer_wait_share: %.1f%%\nfree_slot_wait_share: %.1f%%\n",
 		100 * s->consumer_wait_share, 100 * s->free_slot_wait_share);
+	fprintf(f, "pipeline_utilization: %.1f%%\n", 100 * s->pipeline_utilization);
 	fprintf(f, "verdict: %s\nverdict_reason: %s\n\n", s->verdict_name,
 		s->verdict_reason ? s->verdict_reason : "");
 }

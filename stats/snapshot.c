@@ -19,6 +19,7 @@
 #define INPUT_BOUND_SHARE 0.25
 #define CONSUMER_BOUND_SHARE 0.25
 #define IDLE_CONSUMER_SHARE 0.05
+#define IDLE_PIPELINE_UTILIZATION 0.5
 
 static const char *const verdict_names[] = {"unknown", "input-bound", "consumer-bound",
 					    "balanced"};
@@ -74,20 +75,23 @@ static int copy_operators(dalic_stats_snapshot_t *snap, const dalic_stats_layout
 	return DALIC_OK;
 }
 
-/* Shares of the busy time and the bottlenecks. */
+/* Shares of the busy time and the bottlenecks. A stage's busy time is at least its
+ * operators' time: a snapshot taken mid-iteration, or an iteration cut short at shutdown, has
+ * reported its operators but not yet its stage. */
 static void derive_shares(dalic_stats_snapshot_t *snap)
 {
-	double busy = 0, op_sum = 0;
-	for (int s = 0; s < DALIC_NUM_STAGES; s++)
-		busy += (double)snap->stages[s].time.total_ns;
+	double stage_busy[DALIC_NUM_STAGES] = {0}, busy = 0, op_shares = 0;
 	for (int i = 0; i < snap->num_operators; i++)
-		op_sum += (double)snap->operators[i].time.total_ns;
-	if (busy < op_sum) /* an executor that reports no stage times: operators are the work */
-		busy = op_sum;
+		stage_busy[snap->operators[i].stage] += (double)snap->operators[i].time.total_ns;
+	for (int s = 0; s < DALIC_NUM_STAGES; s++) {
+		double t = (double)snap->stages[s].time.total_ns;
+		if (t > stage_busy[s])
+			stage_busy[s] = t;
+		busy += stage_busy[s];
+	}
 	snap->bottleneck_operator = snap->bottleneck_stage = -1;
 	if (busy <= 0)
 		return;
-	double op_shares = 0;
 	int64_t best = 0;
 	for (int i = 0; i < snap->num_operators; i++) {
 		dalic_stats_operator_t *op = &snap->operators[i];
@@ -102,13 +106,17 @@ static void derive_shares(dalic_stats_snapshot_t *snap)
 	double best_mean = 0;
 	for (int s = 0; s < DALIC_NUM_STAGES; s++) {
 		dalic_stats_stage_t *st = &snap->stages[s];
-		st->share = (double)st->time.total_ns / busy;
+		st->share = stage_busy[s] / busy;
 		/* stages overlap when pipelined: the slowest per iteration limits throughput */
 		if (st->time.count > 0 && st->time.mean_ns > best_mean) {
 			best_mean = st->time.mean_ns;
 			snap->bottleneck_stage = s;
 		}
+		if (snap->wall_s > 0 && stage_busy[s] / (snap->wall_s * 1e9) > snap->pipeline_utilization)
+			snap->pipeline_utilization = stage_busy[s] / (snap->wall_s * 1e9);
 	}
+	if (snap->pipeline_utilization > 1)
+		snap->pipeline_utilization = 1;
 }
 
 static char *format_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -157,14 +165,17 @@ static void derive_verdict(dalic_stats_snapshot_t *snap)
 			snap->consumer_wait_measured ? "" : " (synchronous executor: it ran every "
 							    "iteration itself)",
 			stage, op, 100 * op_share);
-	} else if (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE &&
-		   snap->consumer_wait_share < IDLE_CONSUMER_SHARE) {
+	} else if (snap->consumer_wait_share < IDLE_CONSUMER_SHARE &&
+		   (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE ||
+		    snap->pipeline_utilization < IDLE_PIPELINE_UTILIZATION)) {
 		snap->verdict = DALIC_STATS_VERDICT_CONSUMER_BOUND;
 		snap->verdict_reason = format_reason(
-			"the pipeline waited %.0f%% of the time for a free queue slot while the "
-			"consumer waited %.1f%%: data is ready before it is asked for; a deeper "
-			"prefetch queue will not help, a shallower one saves memory",
-			100 * snap->free_slot_wait_share, 100 * snap->consumer_wait_share);
+			"the consumer waited %.1f%% of the time for data while the busiest stage "
+			"worked %.0f%% of it and the pipeline waited %.0f%% for a free queue slot: "
+			"data is ready before it is asked for; a deeper prefetch queue will not help, "
+			"a shallower one saves memory",
+			100 * snap->consumer_wait_share, 100 * snap->pipeline_utilization,
+			100 * snap->free_slot_wait_share);
 	} else {
 		snap->verdict = DALIC_STATS_VERDICT_BALANCED;
 		snap->verdict_reason = format_reason(

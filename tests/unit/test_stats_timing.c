@@ -1,0 +1,230 @@
+/*
+ * Time and queue numbers checked for consistency, in every executor mode: every operator ran
+ * at least once per ready iteration, its spans fit inside its stage's, the stage shares sum
+ * to 100% and the operator shares to 100% minus the executor's overhead, percentiles are
+ * ordered, the bottleneck is the operator made slow on purpose, queue occupancy never
+ * exceeds the depth; and the input-bound verdict goes the right way when the pipeline or the
+ * consumer is made the slow side.
+ */
+#include "test_stats_util.h"
+
+#include <time.h>
+
+TestSuite(stats_timing, .timeout = 60);
+
+/* coin -> slow (busy 300 us per sample) -> output on the gpu (emulated without one), so the
+ * cpu, mixed and gpu stages all have work. */
+static dalic_pipeline_t *slow_pipeline(const stats_mode_t *m, int64_t sleep_us)
+{
+	dalic_pipeline_t *p = stats_pipeline(m, 4, true);
+	dalic_pipeline_destroy(p);
+	dalic_pipeline_params_t prm;
+	dalic_pipeline_params_init(&prm);
+	prm.batch_size = 4;
+	prm.num_threads = 2;
+	prm.device_id = 0; /* gpu stages: emulated on the cpu when there is no GPU */
+	prm.seed = 7;
+	prm.exec_pipelined = m->pipelined;
+	prm.exec_async = m->async;
+	prm.separated_queues = m->separated;
+	prm.prefetch_cpu = m->cpu;
+	prm.prefetch_gpu = m->gpu;
+	prm.enable_memory_stats = true;
+	cr_assert_eq(dalic_pipeline_create(&prm, &p), 0, "%s", dalic_last_error());
+	dalic_op_t *coin = stats_op(p, "random.coin_flip", NULL);
+	cr_assert_eq(dalic_op_set_name(coin, "coin"), 0);
+	dalic_op_t *slow = stats_op(p, "_test__Sleep", "coin");
+	cr_assert_eq(dalic_op_set_name(slow, "slow"), 0);
+	cr_assert_eq(dalic_op_set_string(slow, "output", "copy"), 0, "%s", dalic_last_error());
+	cr_assert_eq(dalic_op_set_int(slow, "sleep_us", sleep_us), 0);
+	cr_assert_eq(dalic_op_set_bool(slow, "busy", true), 0);
+	cr_assert_eq(dalic_pipeline_add_output(p, "slow", "gpu"), 0, "%s", dalic_last_error());
+	return p;
+}
+
+static void expect_ordered(const dalic_stats_timing_t *t, const char *what)
+{
+	cr_expect_leq(t->min_ns, t->p50_ns, "%s", what);
+	cr_expect_leq(t->p50_ns, t->p90_ns, "%s", what);
+	cr_expect_leq(t->p90_ns, t->p99_ns, "%s", what);
+	cr_expect_leq(t->p99_ns, t->max_ns, "%s", what);
+	cr_expect_leq((double)t->min_ns, t->mean_ns, "%s", what);
+	cr_expect_geq((double)t->max_ns, t->mean_ns, "%s", what);
+	cr_expect_float_eq((double)t->total_ns, t->mean_ns * (double)t->count,
+			   1e-6 * (double)t->total_ns + 1, "%s", what);
+}
+
+Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
+{
+	for (int m = 0; m < STATS_NUM_MODES; m++) {
+		const char *mode = stats_modes[m].name;
+		dalic_pipeline_t *p = slow_pipeline(&stats_modes[m], 300);
+		dalic_stats_t *s = stats_attach(p, false);
+		stats_run(p, 12);
+		/* let the prefetched iterations finish, so no stage is cut short at shutdown */
+		stats_wait_idle(s, &stats_modes[m], 12);
+		dalic_stats_snapshot_t *snap = stats_finish(s, p);
+
+		cr_expect_geq(snap->iterations, 12, "%s", mode);
+		cr_expect_eq(snap->samples, 4 * snap->iterations, "%s: %lld samples in %lld its",
+			     mode, (long long)snap->samples, (long long)snap->iterations);
+		int present = 0;
+		double stage_shares = 0, op_shares = 0;
+		for (int st = 0; st < 3; st++) {
+			const dalic_stats_stage_t *stage = &snap->stages[st];
+			present += stage->present;
+			stage_shares += stage->share;
+			if (!stage->present)
+				continue;
+			expect_ordered(&stage->time, stage->name);
+			int64_t ops_total = 0;
+			for (int i = 0; i < snap->num_operators; i++)
+				if (snap->operators[i].stage == st)
+					ops_total += snap->operators[i].time.total_ns;
+			cr_expect_leq(ops_total, stage->time.total_ns,
+				      "%s: operators of stage %s took longer than the stage", mode,
+				      stage->name);
+		}
+		cr_expect_eq(present, 3, "%s: expected cpu, mixed and gpu stages", mode);
+		cr_expect_float_eq(stage_shares, 1.0, 1e-9, "%s: stage shares sum to %f", mode,
+				   stage_shares);
+		for (int i = 0; i < snap->num_operators; i++) {
+			const dalic_stats_operator_t *op = &snap->operators[i];
+			cr_expect_geq(op->time.count, snap->iterations, "%s: %s ran %lld times", mode,
+				      op->name, (long long)op->time.count);
+			expect_ordered(&op->time, op->name);
+			op_shares += op->share;
+		}
+		cr_expect_leq(op_shares, 1.0 + 1e-9, "%s", mode);
+		cr_expect_float_eq(op_shares + snap->overhead_share, 1.0, 1e-9, "%s", mode);
+		/* 4 samples x 300 us on 2 workers: at least 600 us per run of "slow" */
+		const dalic_stats_operator_t *slow = stats_find(snap, "slow");
+		cr_expect_geq(slow->time.p50_ns, 550000, "%s: slow p50 %lld ns", mode,
+			      (long long)slow->time.p50_ns);
+		cr_assert_geq(snap->bottleneck_operator, 0);
+		cr_expect_str_eq(snap->operators[snap->bottleneck_operator].name, "slow", "%s", mode);
+		cr_expect_gt(slow->share, 0.5, "%s: slow share %.3f", mode, slow->share);
+		cr_expect_eq(snap->bottleneck_stage, 0, "%s", mode);
+		/* queues */
+		int queues = 0;
+		for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
+			const dalic_stats_queue_t *d = &snap->queues[q];
+			if (!d->present)
+				continue;
+			queues++;
+			int want = q == DALIC_STATS_QUEUE_CPU ? stats_modes[m].cpu : stats_modes[m].gpu;
+			cr_expect_eq(d->depth, want, "%s: %s depth", mode, d->name);
+			cr_expect_leq(d->max_occupancy, d->depth, "%s: %s", mode, d->name);
+			cr_expect_leq(d->occupancy, d->depth, "%s: %s", mode, d->name);
+			cr_expect_leq(d->mean_occupancy, d->max_occupancy + 1e-9, "%s", mode);
+			cr_expect_gt(d->num_samples, 0);
+			for (int i = 0; i < d->num_samples; i++) {
+				cr_expect_geq(d->samples[i].occupancy, 0);
+				cr_expect_leq(d->samples[i].occupancy, d->depth, "%s: %s sample %d",
+					      mode, d->name, i);
+			}
+		}
+		cr_expect_gt(queues, 0, "%s: no queue reported", mode);
+		cr_expect_eq(snap->unknown_events, 0);
+		dalic_stats_snapshot_free(snap);
+		dalic_stats_destroy(s);
+	}
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ms * 1000000};
+	nanosleep(&ts, NULL);
+}
+
+Test(stats_timing, synchronous_consumer_is_input_bound)
+{
+	dalic_pipeline_t *p = slow_pipeline(&stats_modes[0], 200);
+	dalic_stats_t *s = stats_attach(p, false);
+	stats_run(p, 8);
+	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_INPUT_BOUND, "%s: %s", snap->verdict_name,
+		     snap->verdict_reason);
+	cr_expect(!snap->consumer_wait_measured);
+	cr_expect_gt(snap->consumer_wait_share, 0.5);
+	cr_expect(strstr(snap->verdict_reason, "slow"), "%s", snap->verdict_reason);
+	dalic_stats_snapshot_free(snap);
+	dalic_stats_destroy(s);
+}
+
+Test(stats_timing, async_slow_pipeline_is_input_bound)
+{
+	dalic_pipeline_t *p = slow_pipeline(&stats_modes[2], 1000);
+	dalic_stats_t *s = stats_attach(p, false);
+	stats_run(p, 10);
+	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	cr_expect(snap->consumer_wait_measured);
+	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_INPUT_BOUND, "%s: %s", snap->verdict_name,
+		     snap->verdict_reason);
+	dalic_stats_snapshot_free(snap);
+	dalic_stats_destroy(s);
+}
+
+Test(stats_timing, async_slow_consumer_is_consumer_bound)
+{
+	dalic_pipeline_t *p = slow_pipeline(&stats_modes[2], 10);
+	dalic_stats_t *s = stats_attach(p, false);
+	for (int i = 0; i < 12; i++) {
+		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		if (i == 1) /* the first batch is always waited for: judge the steady state */
+			dalic_stats_reset(s);
+		sleep_ms(8); /* the "training step": much longer than an iteration */
+	}
+	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_CONSUMER_BOUND, "%s: %s",
+		     snap->verdict_name, snap->verdict_reason);
+	cr_expect_lt(snap->pipeline_utilization, 0.5, "%.3f", snap->pipeline_utilization);
+	dalic_stats_snapshot_free(snap);
+	dalic_stats_destroy(s);
+}
+
+Test(stats_timing, reset_forgets_and_counts_again)
+{
+	dalic_pipeline_t *p = slow_pipeline(&stats_modes[0], 10);
+	dalic_stats_t *s = stats_attach(p, false);
+	stats_run(p, 5);
+	dalic_stats_reset(s);
+	stats_run(p, 3);
+	dalic_stats_snapshot_t *snap = NULL;
+	cr_assert_eq(dalic_stats_snapshot(s, &snap), 0);
+	cr_expect_eq(snap->iterations, 3);
+	cr_expect_eq(stats_find(snap, "slow")->time.count, 3);
+	/* fixed shapes: everything was allocated before the reset */
+	cr_expect_eq(snap->allocations, 0);
+	cr_expect_eq(snap->last_allocation_iteration, -1);
+	/* memory maxima are measured again from the first run after the reset */
+	cr_expect_eq(stats_find(snap, "coin")->outputs[0].real_memory_size, 16);
+	dalic_stats_snapshot_free(snap);
+	dalic_stats_destroy(s);
+	dalic_pipeline_destroy(p);
+}
+
+Test(stats_timing, snapshot_before_build_is_empty_and_valid)
+{
+	dalic_pipeline_t *p = slow_pipeline(&stats_modes[1], 10);
+	dalic_stats_t *s = stats_attach(p, false);
+	dalic_stats_snapshot_t *snap = NULL;
+	cr_assert_eq(dalic_stats_snapshot(s, &snap), 0);
+	cr_expect(!snap->built);
+	cr_expect_eq(snap->num_operators, 0);
+	cr_expect_eq(snap->iterations, 0);
+	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_UNKNOWN);
+	cr_expect_eq(snap->bottleneck_operator, -1);
+	cr_expect_str_eq(snap->executor_mode, "pipelined");
+	dalic_stats_snapshot_free(snap);
+	/* the layout appears with the build, hooks installed before it still count */
+	stats_run(p, 2);
+	cr_assert_eq(dalic_stats_snapshot(s, &snap), 0);
+	cr_expect(snap->built);
+	/* coin, slow, the copy to the gpu, the output's MakeContiguous */
+	cr_expect_eq(snap->num_operators, 4);
+	cr_expect_geq(snap->iterations, 2);
+	dalic_stats_snapshot_free(snap);
+	dalic_stats_destroy(s);
+	dalic_pipeline_destroy(p);
+}
