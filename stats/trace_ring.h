@@ -5,6 +5,8 @@
  * (a per-slot seqlock); a reader accepts a slot only when the sequence it reads before and
  * after the fields equals the position it expects, so it never returns a torn or overwritten
  * event. When the ring is full the oldest events are overwritten and counted as dropped.
+ * A writer preempted for a whole lap of the ring may publish its older event over a newer
+ * one in the same slot; readers then skip that slot (one event lost, never a torn one).
  */
 #ifndef DALIC_STATS_TRACE_RING_H
 #define DALIC_STATS_TRACE_RING_H

