@@ -501,3 +501,32 @@ Test(ops_arith, argument_errors_name_operator_and_argument)
 	          "%s", dalic_last_error());
 	dalic_pipeline_destroy(p);
 }
+
+Test(ops_arith, samples_on_worker_threads_use_their_own_scratch)
+{
+	enum { B = 8, N = 5000 };
+	dalic_pipeline_t *p = th_pipeline(B);
+	dalic_op_t *op = arith(p, "mul(sub(&0 $0:int32) &1)", 2);
+	dalic_op_set_ints(op, "integer_constants", 1, (int64_t[]){1});
+	static int32_t a[B * N], b[B * N];
+	int64_t shapes[B];
+	for (int i = 0; i < B; i++) {
+		shapes[i] = N;
+		for (int k = 0; k < N; k++) {
+			a[i * N + k] = k + i;
+			b[i * N + k] = i - 3;
+		}
+	}
+	for (int it = 0; it < 3; it++) {
+		th_feed(p, "a", DALIC_INT32, 1, B, shapes, a, NULL);
+		th_feed(p, "b", DALIC_INT32, 1, B, shapes, b, NULL);
+		const dalic_batch_t *out = th_run(p, 0);
+		for (int i = 0; i < B; i++) {
+			const int32_t *o = dalic_batch_data(out, i);
+			for (int k = 0; k < N; k++)
+				cr_assert_eq(o[k], (k + i - 1) * (i - 3), "sample %d element %d", i,
+				             k);
+		}
+	}
+	dalic_pipeline_destroy(p);
+}
