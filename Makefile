@@ -29,7 +29,8 @@ endif
 
 PKGS := libturbojpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson
 
-OPT      := $(if $(SANITIZE),-O1 -g -fno-omit-frame-pointer,-O2 -g)
+OPT      := $(if $(SANITIZE),-O1 -g -fno-omit-frame-pointer,-O2 -g) -fno-math-errno \
+            $(if $(filter gcc cc,$(notdir $(CC))),-fvect-cost-model=dynamic)
 SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=undefined)
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers $(if $(WERROR),-Werror)
 CFLAGS   += -std=gnu11 $(OPT) $(WARN) -fPIC -pthread $(SANFLAGS) -MMD -MP

@@ -188,6 +188,10 @@ static double clampd(double v, double lo, double hi)
 
 void dalic_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
 {
+	if (t == DALIC_BOOL) { /* static_cast<bool>: any non-zero, NaN included, is true */
+		((uint8_t *)base)[i] = v != 0;
+		return;
+	}
 	if (dalic_dtype_is_integral(t)) {
 		if (isnan(v))
 			v = 0;
