@@ -143,8 +143,10 @@ static int run_main(int argc, char **argv)
 		}
 	}
 	if (o.debug) {
-		fprintf(stderr, "dalic run: --debug: debug mode is not available in this build\n");
-		return 2;
+		/* eager, one operator at a time: debug mode's runner (cli/cmd_debug_run.c) */
+		int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, long iterations,
+					bool json, const char *dump);
+		return dalic_cli_debug_run(&o, iters, json, dump);
 	}
 	dalic_pipeline_t *p;
 	int rc = dalic_cli_open(&o, &p);

@@ -2,7 +2,9 @@
  * Breakpoints of a debug session: operator (by instance, schema, fn name or alias), iteration
  * and condition. Operator names are checked against the built graph when the breakpoint is
  * set, so a typo fails at once instead of never stopping. Conditions are checked only on the
- * outputs of the operator that just ran, so an idle session (no conditions) computes nothing.
+ * outputs of the operator that just ran, so an idle session (no conditions) computes nothing;
+ * the outputs of nodes the build inserted (copies, MakeContiguous) are skipped unless the
+ * condition names them, since they repeat what the previous operator produced.
  */
 #include "debugmode/session.h"
 
@@ -92,9 +94,9 @@ int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id)
 		return failed(s, rc);
 	const char *node = dalic_cond_node(c);
 	if (node && !dalic_debug_find_edge(s, node)) {
+		rc = dalic_fail(DALIC_EINVAL, "cond: no data node '%s' in the pipeline", node);
 		dalic_cond_free(c);
-		return failed(
-		    s, dalic_fail(DALIC_EINVAL, "cond: no data node '%s' in the pipeline", node));
+		return failed(s, rc);
 	}
 	dalic_breakpoint_t *b;
 	rc = add_break(s, DALIC_DEBUG_BREAK_COND, expr, &b);
@@ -179,6 +181,10 @@ dalic_breakpoint_t *dalic_debug_break_after(dalic_debug_t *s, int node_index,
 		if (b->kind != DALIC_DEBUG_BREAK_COND)
 			continue;
 		const char *only = dalic_cond_node(b->cond);
+		/* copies inserted by the build hold what their input held: a stop there is
+		 * noise, unless asked for by name */
+		if (!only && n->internal)
+			continue;
 		const dalic_edge_t *target = only ? dalic_debug_find_edge(s, only) : NULL;
 		for (int o = 0; o < n->num_outputs; o++) {
 			if (only && target != n->outputs[o])

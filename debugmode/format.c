@@ -213,12 +213,16 @@ static void scientific(double v, dalic_dtype_t t, int precision, int min_digits,
 	char d[40], buf[48];
 	int e;
 	shortest(v, t, d, &e);
-	if ((int)strlen(d) - 1 > precision) {
-		snprintf(buf, sizeof buf, "%.*e", precision, fabs(v));
+	int len = (int)strlen(d);
+	if (len - 1 > precision || len - 1 < min_digits) {
+		/* rounded, or extended with the exact value's next digits (not zeros) */
+		snprintf(buf, sizeof buf, "%.*e", len - 1 > precision ? precision : min_digits,
+		         fabs(v));
 		split_e(buf, d, &e);
+		len = (int)strlen(d);
 	}
 	char mant[64];
-	int w = 0, len = (int)strlen(d);
+	int w = 0;
 	mant[w++] = d[0];
 	mant[w++] = '.';
 	for (int i = 1; i < len; i++)
@@ -227,7 +231,10 @@ static void scientific(double v, dalic_dtype_t t, int precision, int min_digits,
 		mant[w++] = '0';
 	mant[w] = 0;
 	snprintf(out, n, "%s%se%c%0*d", signbit(v) ? "-" : "", mant, e < 0 ? '-' : '+',
-	         exp_digits < 2 ? 2 : exp_digits, abs(e));
+	         exp_digits < 2   ? 2
+	         : exp_digits > 5 ? 5
+	                          : exp_digits,
+	         abs(e));
 }
 
 /* ---- formatters ---- */

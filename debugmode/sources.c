@@ -54,7 +54,7 @@ int dalic_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim,
 		free(f->layout);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
-	if (batch * ndim)
+	if (batch > 0 && ndim > 0)
 		memcpy(f->shapes, shapes, sizeof(int64_t) * (size_t)batch * ndim);
 	if (bytes)
 		memcpy(f->data, data, bytes);

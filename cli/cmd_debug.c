@@ -1,0 +1,414 @@
+/*
+ * `dalic debug PIPELINE`: debug mode on a gdb-like line interface. Commands come from a
+ * terminal (with a prompt), from stdin when it is not a terminal, or from --commands FILE
+ * first; so scripts and tests drive it like a person. One table lists every command with its
+ * abbreviation and help, and `help` prints that table.
+ *
+ * Exit status: 0, or 1 when the pipeline cannot be opened or, reading commands from a file
+ * or a pipe, when a command was malformed (an unknown node, a bad condition). Operator errors
+ * and the end of data are findings, not failures of the script.
+ */
+#include "cli/cmd_debug.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct repl {
+	dalic_debug_t *s;
+	bool quit;
+} repl_t;
+
+typedef int (*command_fn)(repl_t *r, const char *arg);
+
+typedef struct command {
+	const char *name, *abbrev, *args, *help;
+	command_fn fn;
+} command_t;
+
+static dalic_debug_t *interrupt_target;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (interrupt_target)
+		dalic_debug_interrupt(interrupt_target);
+}
+
+static bool parse_count(const char *arg, long *n)
+{
+	if (!*arg) {
+		*n = 1;
+		return true;
+	}
+	char *end;
+	*n = strtol(arg, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end || *n <= 0) {
+		fprintf(stderr, "error: '%s' is not a positive count\n", arg);
+		return false;
+	}
+	return true;
+}
+
+/* Runs a run command `n` times, stopping early at anything but a plain step. */
+static int repeat(repl_t *r, const char *arg, int (*run)(dalic_debug_t *))
+{
+	long n;
+	if (!parse_count(arg, &n))
+		return DALIC_EINVAL;
+	int rc = DALIC_OK;
+	for (long i = 0; i < n; i++) {
+		rc = run(r->s);
+		dalic_debug_status_t st;
+		dalic_debug_status(r->s, &st);
+		if (rc || st.stop != DALIC_DEBUG_STOP_STEP)
+			break;
+	}
+	dalic_cli_debug_show_stop(r->s, rc);
+	return DALIC_OK;
+}
+
+static int cmd_step(repl_t *r, const char *arg)
+{
+	return repeat(r, arg, dalic_debug_step);
+}
+
+static int cmd_next(repl_t *r, const char *arg)
+{
+	return repeat(r, arg, dalic_debug_next);
+}
+
+static int cmd_iter(repl_t *r, const char *arg)
+{
+	(void)arg;
+	dalic_debug_status_t st;
+	dalic_debug_status(r->s, &st);
+	printf("iterations done: %lld, batch size %d\n", (long long)st.iterations_done,
+	       st.batch_size);
+	dalic_cli_debug_show_position(r->s);
+	return DALIC_OK;
+}
+
+static int cmd_continue(repl_t *r, const char *arg)
+{
+	long n = -1;
+	if (*arg && !parse_count(arg, &n))
+		return DALIC_EINVAL;
+	int rc = dalic_debug_continue(r->s, n);
+	dalic_cli_debug_show_stop(r->s, rc);
+	return DALIC_OK;
+}
+
+static int failed(dalic_debug_t *s)
+{
+	fprintf(stderr, "error: %s\n", dalic_debug_last_error(s));
+	return DALIC_EINVAL;
+}
+
+static int cmd_break(repl_t *r, const char *arg)
+{
+	int id, rc;
+	if (!strncmp(arg, "iter ", 5)) {
+		char *end;
+		long long n = strtoll(arg + 5, &end, 10);
+		if (end == arg + 5 || *end) {
+			fprintf(stderr, "error: usage: break iter N\n");
+			return DALIC_EINVAL;
+		}
+		rc = dalic_debug_break_iter(r->s, n, &id);
+	} else if (*arg) {
+		rc = dalic_debug_break_op(r->s, arg, &id);
+	} else {
+		fprintf(stderr, "error: usage: break OP | break iter N\n");
+		return DALIC_EINVAL;
+	}
+	if (rc)
+		return failed(r->s);
+	printf("breakpoint %d: %s%s\n", id, strncmp(arg, "iter ", 5) ? "before " : "", arg);
+	return DALIC_OK;
+}
+
+static int cmd_cond(repl_t *r, const char *arg)
+{
+	int id;
+	if (dalic_debug_break_cond(r->s, arg, &id))
+		return failed(r->s);
+	printf("condition %d: %s\n", id, arg);
+	return DALIC_OK;
+}
+
+static int cmd_delete(repl_t *r, const char *arg)
+{
+	int id = *arg ? atoi(arg) : 0;
+	if (*arg && id <= 0) {
+		fprintf(stderr, "error: usage: delete [ID]\n");
+		return DALIC_EINVAL;
+	}
+	if (dalic_debug_delete(r->s, id))
+		return failed(r->s);
+	printf(id ? "deleted breakpoint %d\n" : "deleted all breakpoints\n", id);
+	return DALIC_OK;
+}
+
+static int cmd_print(repl_t *r, const char *arg)
+{
+	return dalic_cli_debug_print(r->s, arg);
+}
+
+static int cmd_info(repl_t *r, const char *arg)
+{
+	return dalic_cli_debug_info(r->s, arg);
+}
+
+static int cmd_save(repl_t *r, const char *arg)
+{
+	return dalic_cli_debug_save(r->s, arg);
+}
+
+static int cmd_restart(repl_t *r, const char *arg)
+{
+	(void)arg;
+	if (dalic_debug_restart(r->s))
+		return failed(r->s);
+	printf("restarted: iteration 0, same seed\n");
+	dalic_cli_debug_show_position(r->s);
+	return DALIC_OK;
+}
+
+static int cmd_goto(repl_t *r, const char *arg)
+{
+	char *end;
+	long long n = strtoll(arg, &end, 10);
+	if (!*arg || *end || n < 0) {
+		fprintf(stderr, "error: usage: goto N (N >= 0)\n");
+		return DALIC_EINVAL;
+	}
+	int rc = dalic_debug_goto(r->s, n);
+	dalic_cli_debug_show_stop(r->s, rc);
+	return DALIC_OK;
+}
+
+static int cmd_quit(repl_t *r, const char *arg)
+{
+	(void)arg;
+	r->quit = true;
+	return DALIC_OK;
+}
+
+static int cmd_help(repl_t *r, const char *arg);
+
+static const command_t commands[] = {
+    {"step", "s", "[N]",
+     "run the next operator (N operators), entering the next iteration "
+     "when this one is complete",
+     cmd_step},
+    {"next", "n", "[N]",
+     "run to the end of the current iteration, or the whole next one "
+     "when it is complete (N times); stops at breakpoints",
+     cmd_next},
+    {"iter", NULL, "", "show the position: iteration, next operator, iterations done", cmd_iter},
+    {"continue", "c", "[N]",
+     "run until a breakpoint, an error or the end of data (at most N "
+     "iterations); Ctrl-C interrupts",
+     cmd_continue},
+    {"break", "b", "OP | iter N",
+     "stop before operator OP (instance __Rotate_6 or name "
+     "Rotate), or before iteration N starts",
+     cmd_break},
+    {"cond", NULL, "[NODE:] EXPR",
+     "stop after an operator whose output holds EXPR for some "
+     "sample: any NaN, any Inf, max > 1, shape[0] > 1000, "
+     "mean < 0 and std == 0, ...",
+     cmd_cond},
+    {"delete", "d", "[ID]", "delete breakpoint ID, or all of them", cmd_delete},
+    {"print", "p", "NODE[i][slice]",
+     "NODE: the batch as DALI prints it; NODE[i]: sample i; "
+     "NODE[i][0:2, 0:2]: a numpy slice of it",
+     cmd_print},
+    {"info", "i", "graph|node NODE|stats|break|error|perf [N]",
+     "operators in execution order; a node's dtype, layout, shapes, statistics and sources; "
+     "per-operator time of the last iteration; breakpoints; the last error; debug mode's "
+     "slowdown against the full engine on N iterations",
+     cmd_info},
+    {"save", NULL, "NODE[i] FILE",
+     "write sample i as .npy, or its image preview as "
+     ".png/.ppm/.pgm",
+     cmd_save},
+    {"restart", NULL, "",
+     "back to iteration 0 with the same seed (iterations reproduce "
+     "exactly)",
+     cmd_restart},
+    {"goto", NULL, "N", "go to the start of iteration N (restarting when N is behind)", cmd_goto},
+    {"help", "h", "[COMMAND]", "this list", cmd_help},
+    {"quit", "q", "", "leave", cmd_quit},
+};
+enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
+
+static const command_t *find_command(const char *name, size_t n)
+{
+	for (int i = 0; i < NUM_COMMANDS; i++) {
+		const command_t *c = &commands[i];
+		if ((strlen(c->name) == n && !strncmp(c->name, name, n)) ||
+		    (c->abbrev && strlen(c->abbrev) == n && !strncmp(c->abbrev, name, n)))
+			return c;
+	}
+	return NULL;
+}
+
+static int cmd_help(repl_t *r, const char *arg)
+{
+	(void)r;
+	const command_t *only = *arg ? find_command(arg, strlen(arg)) : NULL;
+	if (*arg && !only) {
+		fprintf(stderr, "error: no command '%s'\n", arg);
+		return DALIC_EINVAL;
+	}
+	for (int i = 0; i < NUM_COMMANDS; i++) {
+		const command_t *c = &commands[i];
+		if (only && c != only)
+			continue;
+		char head[64];
+		snprintf(head, sizeof head, "%s%s%s %s", c->name, c->abbrev ? "|" : "",
+		         c->abbrev ? c->abbrev : "", c->args);
+		printf("  %-26s %s\n", head, c->help);
+	}
+	if (!only)
+		printf("An empty line repeats the last step/next/continue. Positions: an operator "
+		       "runs after 'next operator' is shown; 'complete' means every node holds "
+		       "this iteration.\n");
+	return DALIC_OK;
+}
+
+/* Runs one line; returns DALIC_OK or a status when the command was malformed. */
+static int run_line(repl_t *r, char *line, char *last)
+{
+	line[strcspn(line, "\r\n")] = 0;
+	char *p = line;
+	while (isspace((unsigned char)*p))
+		p++;
+	char *end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		*--end = 0;
+	if (*p == '#')
+		return DALIC_OK;
+	if (!*p) {
+		if (!*last)
+			return DALIC_OK;
+		p = last; /* gdb: an empty line repeats a run command */
+	}
+	size_t n = strcspn(p, " \t");
+	const command_t *c = find_command(p, n);
+	if (!c) {
+		fprintf(stderr, "error: unknown command '%.*s' (try help)\n", (int)n, p);
+		return DALIC_EINVAL;
+	}
+	const char *arg = p + n;
+	while (isspace((unsigned char)*arg))
+		arg++;
+	if (c->fn == cmd_step || c->fn == cmd_next || c->fn == cmd_continue) {
+		if (p != last)
+			snprintf(last, 256, "%s", p);
+	} else {
+		last[0] = 0;
+	}
+	return c->fn(r, arg);
+}
+
+/* Reads and runs commands from f until quit or end of file. Returns the number of
+ * malformed commands. */
+static int run_stream(repl_t *r, FILE *f, bool prompt, bool echo)
+{
+	char line[4096], last[256] = "";
+	int bad = 0;
+	while (!r->quit) {
+		if (prompt) {
+			printf("(dalic) ");
+			fflush(stdout);
+		}
+		if (!fgets(line, sizeof line, f))
+			break;
+		if (echo) {
+			printf("(dalic) %s", line);
+			if (!strchr(line, '\n'))
+				printf("\n");
+		}
+		bad += run_line(r, line, last) != DALIC_OK;
+		fflush(stdout);
+	}
+	if (prompt && !r->quit)
+		printf("\n");
+	return bad;
+}
+
+static int debug_main(int argc, char **argv)
+{
+	dalic_cli_pipeline_opts_t o;
+	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
+		return 2;
+	const char *commands_file = NULL;
+	for (int i = 1; i < argc; i++) {
+		if ((!strcmp(argv[i], "--commands") || !strcmp(argv[i], "-x")) && i + 1 < argc) {
+			commands_file = argv[++i];
+		} else {
+			fprintf(stderr, "dalic debug: unknown option '%s' (see dalic help debug)\n",
+			        argv[i]);
+			return 2;
+		}
+	}
+	dalic_graphdef_t *def;
+	int rc = dalic_cli_load(&o, &def);
+	repl_t r = {0};
+	if (!rc) {
+		rc = dalic_debug_open_def(def, &r.s);
+		dalic_graphdef_free(def);
+	}
+	if (rc) {
+		dalic_cli_error(rc);
+		return 1;
+	}
+	interrupt_target = r.s;
+	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	bool tty = isatty(STDIN_FILENO);
+	printf("dalic debug: %s, %d operators; type help for commands\n", o.path,
+	       dalic_debug_num_ops(r.s));
+	dalic_cli_debug_show_position(r.s);
+	int bad = 0;
+	if (commands_file) {
+		FILE *f = fopen(commands_file, "r");
+		if (!f) {
+			fprintf(stderr, "dalic debug: cannot open %s\n", commands_file);
+			dalic_debug_close(r.s);
+			return 2;
+		}
+		bad += run_stream(&r, f, false, true);
+		fclose(f);
+	}
+	if (!r.quit)
+		bad += run_stream(&r, stdin, tty, !tty);
+	interrupt_target = NULL;
+	signal(SIGINT, SIG_DFL);
+	dalic_debug_close(r.s);
+	return bad && (!tty || commands_file) ? 1 : 0;
+}
+
+DALIC_COMMAND(debug) = {
+    .name = "debug",
+    .summary = "debug mode: step operators and iterations, break, inspect any node",
+    .usage = "usage: dalic debug PIPELINE [--commands FILE] [pipeline flags]\n"
+             "  Runs the pipeline eagerly, one operator at a time, on a gdb-like line\n"
+             "  interface. Commands come from the terminal, from stdin when it is not a\n"
+             "  terminal, or from FILE first (-x FILE). Type help inside for the commands:\n"
+             "  step, next, iter, continue, break OP | break iter N, cond EXPR, delete,\n"
+             "  print NODE[i][slice], info graph|node|stats|break|error|perf, save NODE[i]\n"
+             "  FILE, restart, goto N, help, quit.\n"
+             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
+             "  --prefetch-queue-depth N|cpu=N,gpu=M --bytes-per-sample N --pipeline NAME\n",
+    .main = debug_main,
+};
