@@ -1,0 +1,294 @@
+/*
+ * crop_mirror_normalize (DALI's CropMirrorNormalize): crops a window (img_window.c, as crop),
+ * optionally mirrors it horizontally (mirror, per sample), normalises every value as
+ * (in - mean[c]) * scale / std[c] + shift, optionally pads the channels to a power of two
+ * (pad_output), and writes it in output_layout (CHW by default, or HWC) as dtype (FLOAT by
+ * default, FLOAT16, INT8 or UINT8; integers round half away from zero and saturate).
+ * Regions outside the input (out_of_bounds_policy "pad") and padded channels take
+ * fill_values. Inputs: HWC or CHW images, or HW.
+ *
+ * Each output row is first built in float, pixel-interleaved, then stored in the output
+ * layout and type: one pass over the input, no per-element dispatch in the inner loop.
+ */
+#include "engine/dtype.h"
+#include "engine/kernel.h"
+#include "kernels/cpu/img_scratch.h"
+#include "kernels/cpu/img_window.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CH 64
+
+typedef struct cmn {
+	img_oob_t oob;
+	dalic_dtype_t out_type;
+	bool out_hwc, pad_output;
+	float scale, shift;
+	img_window_t *win;
+	img_scratch_t *threads;
+	int num_threads;
+} cmn_t;
+
+static int init(dalic_op_ctx_t *ctx)
+{
+	cmn_t *s = ctx->state;
+	int rc = img_oob_parse(ctx, &s->oob);
+	if (rc)
+		return rc;
+	bool has_dtype = dalic_arg_given(ctx, "dtype"), has_old = dalic_arg_given(ctx, "output_dtype");
+	if (has_dtype && has_old)
+		return dalic_op_fail(ctx, NULL, -1, "TypeError: arguments `dtype` and `output_dtype` "
+						    "cannot be used together (`output_dtype` is a "
+						    "deprecated alias of `dtype`)");
+	s->out_type = (dalic_dtype_t)dalic_arg_int(ctx, has_old ? "output_dtype" : "dtype");
+	if (s->out_type != DALIC_FLOAT && s->out_type != DALIC_FLOAT16 &&
+	    s->out_type != DALIC_INT8 && s->out_type != DALIC_UINT8)
+		return dalic_op_fail(ctx, NULL, -1, "Output type %s is not supported; use FLOAT, "
+						    "FLOAT16, INT8 or UINT8",
+				     dalic_dtype_name(s->out_type));
+	const char *ol = dalic_arg_string(ctx, "output_layout");
+	if (!ol || (strcmp(ol, "CHW") && strcmp(ol, "HWC")))
+		return dalic_op_fail(ctx, NULL, -1, "output_layout '%s' is not supported; use 'CHW' "
+						    "or 'HWC'",
+				     ol ? ol : "");
+	s->out_hwc = !strcmp(ol, "HWC");
+	s->pad_output = dalic_arg_bool(ctx, "pad_output");
+	s->scale = (float)dalic_arg_float(ctx, "scale");
+	s->shift = (float)dalic_arg_float(ctx, "shift");
+	s->win = calloc((size_t)ctx->max_batch_size, sizeof *s->win);
+	s->num_threads = ctx->num_threads + 1;
+	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
+	return s->win && s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+}
+
+typedef struct geom {
+	int h_dim, w_dim, c_dim; /* c_dim < 0: no channel dim (HW) */
+} geom_t;
+
+static int geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
+		    geom_t *g, const char **layout)
+{
+	*layout = in->layout[0] ? in->layout : in->ndim == 2 ? "HW" : "HWC";
+	const char *l = *layout;
+	if (strcmp(l, "HWC") && strcmp(l, "CHW") && strcmp(l, "HW"))
+		return dalic_op_fail(ctx, ws, -1, "input layout '%s' is not supported; use HWC, CHW "
+						  "or HW", l);
+	if ((int)strlen(l) != in->ndim)
+		return dalic_op_fail(ctx, ws, -1, "layout %s does not fit %d-D data", l, in->ndim);
+	g->h_dim = (int)(strchr(l, 'H') - l);
+	g->w_dim = (int)(strchr(l, 'W') - l);
+	g->c_dim = strchr(l, 'C') ? (int)(strchr(l, 'C') - l) : -1;
+	return DALIC_OK;
+}
+
+static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+{
+	cmn_t *s = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	geom_t g;
+	const char *layout;
+	int rc = geometry(ctx, ws, in, &g, &layout);
+	if (!rc && !dalic_dtype_is_numeric(in->dtype))
+		rc = dalic_op_fail(ctx, ws, -1, "cannot normalize %s data",
+				   dalic_dtype_name(in->dtype));
+	if (!rc)
+		rc = dalic_batch_set_meta(out, ws->batch_size, s->out_type, in->ndim);
+	if (rc)
+		return rc;
+	dalic_batch_set_layout(out, g.c_dim < 0 ? "HW" : s->out_hwc ? "HWC" : "CHW");
+	for (int i = 0; i < ws->batch_size; i++) {
+		const int64_t *shape = dalic_batch_shape(in, i);
+		if ((rc = img_window_for_sample(ctx, ws, i, layout, in->ndim, shape, s->oob,
+						&s->win[i])))
+			return rc;
+		int64_t C = g.c_dim < 0 ? 1 : shape[g.c_dim], oc = C;
+		if (C > MAX_CH)
+			return dalic_op_fail(ctx, ws, i, "%lld channels; at most %d supported",
+					     (long long)C, MAX_CH);
+		while (s->pad_output && (oc & (oc - 1)))
+			oc++;
+		int64_t h = s->win[i].shape[g.h_dim], w = s->win[i].shape[g.w_dim];
+		int64_t *os = dalic_batch_shape_mut(out, i);
+		if (g.c_dim < 0)
+			os[0] = h, os[1] = w;
+		else if (s->out_hwc)
+			os[0] = h, os[1] = w, os[2] = oc;
+		else
+			os[0] = oc, os[1] = h, os[2] = w;
+		out->sources[i] = in->sources[i];
+	}
+	return DALIC_OK;
+}
+
+/* mean / std for C channels: one value (broadcast) or one per channel. */
+static int per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
+		       int64_t C, float *out)
+{
+	double v[MAX_CH];
+	int n;
+	int rc = dalic_arg_floats_at(ctx, ws, name, i, v, MAX_CH, &n);
+	if (rc)
+		return rc;
+	if (n != 1 && n != C)
+		return dalic_op_fail(ctx, ws, i, "`%s` has %d values; expected 1 or %lld (channels)",
+				     name, n, (long long)C);
+	for (int64_t c = 0; c < C; c++)
+		out[c] = (float)v[n == 1 ? 0 : c];
+	return DALIC_OK;
+}
+
+static inline float load_elem(dalic_dtype_t t, const void *p, int64_t k)
+{
+	switch (t) {
+	case DALIC_UINT8: return ((const uint8_t *)p)[k];
+	case DALIC_FLOAT: return ((const float *)p)[k];
+	case DALIC_INT16: return ((const int16_t *)p)[k];
+	default: return (float)dalic_load_f64(t, p, k);
+	}
+}
+
+/* Stores n floats read `step` apart into consecutive elements of type t. */
+static void store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step, int64_t n)
+{
+	switch (t) {
+	case DALIC_FLOAT:
+		for (int64_t k = 0; k < n; k++)
+			((float *)dst)[k] = src[k * step];
+		break;
+	case DALIC_FLOAT16:
+		for (int64_t k = 0; k < n; k++)
+			((uint16_t *)dst)[k] = dalic_float_to_half(src[k * step]);
+		break;
+	case DALIC_UINT8:
+		for (int64_t k = 0; k < n; k++) {
+			float v = roundf(src[k * step]);
+			((uint8_t *)dst)[k] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+		}
+		break;
+	default: /* INT8 */
+		for (int64_t k = 0; k < n; k++) {
+			float v = roundf(src[k * step]);
+			((int8_t *)dst)[k] = v <= -128 ? -128 : v >= 127 ? 127 : (int8_t)v;
+		}
+		break;
+	}
+}
+
+static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	cmn_t *s = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	geom_t g;
+	const char *layout;
+	int rc = geometry(ctx, ws, in, &g, &layout);
+	if (rc)
+		return rc;
+	const int64_t *shape = dalic_batch_shape(in, i);
+	const img_window_t *w = &s->win[i];
+	const int64_t C = g.c_dim < 0 ? 1 : shape[g.c_dim];
+	const int64_t H = shape[g.h_dim], W = shape[g.w_dim];
+	const int64_t oh = w->shape[g.h_dim], ow = w->shape[g.w_dim];
+	int64_t oc = C;
+	while (s->pad_output && (oc & (oc - 1)))
+		oc++;
+	float mean[MAX_CH], mul[MAX_CH], fill[MAX_CH];
+	double mirror;
+	if ((rc = per_channel(ctx, ws, i, "mean", C, mean)) ||
+	    (rc = per_channel(ctx, ws, i, "std", C, mul)) ||
+	    (rc = dalic_arg_float_at(ctx, ws, "mirror", i, &mirror)))
+		return rc;
+	for (int64_t c = 0; c < C; c++)
+		mul[c] = s->scale / mul[c];
+	const dalic_value_t *fv = dalic_arg(ctx, "fill_values");
+	for (int64_t c = 0; c < oc; c++)
+		fill[c] = fv->n <= 1 ? (float)dalic_value_get_f(fv, 0)
+				     : c < fv->n ? (float)dalic_value_get_f(fv, (int)c) : 0;
+	if (thread < 0 || thread >= s->num_threads)
+		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
+				     s->num_threads);
+	float *row = img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
+	if (!row)
+		return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-pixel row", (long long)ow);
+	/* element strides of the input in pixels, channels and rows */
+	const int64_t px = g.c_dim == 2 ? C : 1, chs = g.c_dim == 0 ? H * W : 1;
+	const int64_t rows = g.c_dim == 2 ? W * C : W;
+	const int64_t ax = w->anchor[g.w_dim], ay = w->anchor[g.h_dim];
+	const size_t es = dalic_dtype_size(out->dtype);
+	const dalic_dtype_t it = in->dtype;
+	const void *src = in->ptrs[i];
+	uint8_t *dst = out->ptrs[i];
+	for (int64_t y = 0; y < oh; y++) {
+		int64_t sy = ay + y;
+		for (int64_t x = 0; x < ow; x++) {
+			int64_t sx = ax + (mirror != 0 ? ow - 1 - x : x);
+			float *o = row + x * oc;
+			if (sy < 0 || sy >= H || sx < 0 || sx >= W) {
+				memcpy(o, fill, sizeof(float) * (size_t)oc);
+				continue;
+			}
+			int64_t base = sy * rows + sx * px;
+			for (int64_t c = 0; c < C; c++)
+				o[c] = (load_elem(it, src, base + c * chs) - mean[c]) * mul[c] + s->shift;
+			for (int64_t c = C; c < oc; c++)
+				o[c] = fill[c];
+		}
+		if (g.c_dim < 0 || s->out_hwc)
+			store_run(out->dtype, dst + (size_t)(y * ow * oc) * es, row, 1, ow * oc);
+		else
+			for (int64_t c = 0; c < oc; c++)
+				store_run(out->dtype, dst + (size_t)((c * oh + y) * ow) * es, row + c, oc,
+					  ow);
+	}
+	return DALIC_OK;
+}
+
+static void fini(dalic_op_ctx_t *ctx)
+{
+	cmn_t *s = ctx->state;
+	for (int t = 0; s->threads && t < s->num_threads; t++)
+		img_scratch_free(&s->threads[t]);
+	free(s->threads);
+	free(s->win);
+}
+
+static const dalic_arg_schema_t args[] = {
+	IMG_CROP_WINDOW_ARGS,
+	{"mirror", DALIC_ARG_INT, "0", "Flip the window horizontally (1) or not (0).",
+	 .tensor = true},
+	{"mean", DALIC_ARG_FLOAT_LIST, "[0.0]", "Mean per channel (or one for all).",
+	 .tensor = true},
+	{"std", DALIC_ARG_FLOAT_LIST, "[1.0]", "Standard deviation per channel (or one).",
+	 .tensor = true},
+	{"scale", DALIC_ARG_FLOAT, "1.0", "Multiplies (in - mean) / std."},
+	{"shift", DALIC_ARG_FLOAT, "0.0", "Added after scaling."},
+	{"output_layout", DALIC_ARG_LAYOUT, "'CHW'", "CHW or HWC."},
+	{"dtype", DALIC_ARG_DTYPE, "FLOAT", "FLOAT, FLOAT16, INT8 or UINT8."},
+	{"output_dtype", DALIC_ARG_DTYPE, "None", "Deprecated alias of dtype."},
+	{"pad_output", DALIC_ARG_BOOL, "False", "Pad channels to a power of two with fill_values."},
+	{"image_type", DALIC_ARG_IMAGE_TYPE, "RGB", "Deprecated; ignored."},
+	{0},
+};
+
+static const dalic_kernel_t kernel = {
+	.state_size = sizeof(cmn_t),
+	.init = init,
+	.setup = setup,
+	.run_sample = run_sample,
+	.fini = fini,
+};
+
+DALIC_OPERATOR(CropMirrorNormalize) = {
+	.name = "CropMirrorNormalize",
+	.fn = "crop_mirror_normalize",
+	.doc = "Crops, mirrors and normalizes images, changing layout and type.",
+	.min_inputs = 1,
+	.max_inputs = 1,
+	.num_outputs = 1,
+	.devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+	.args = args,
+	.cpu = &kernel,
+};

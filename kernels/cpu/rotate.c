@@ -1,0 +1,227 @@
+/*
+ * rotate (DALI's Rotate, 2-D): rotates HWC (or HW) images by `angle` degrees counter-clockwise
+ * as seen with (0, 0) at the top left, about the image centre, onto a canvas centred on the
+ * result. Canvas: `size` [H, W] if given, the input size with keep_size, else DALI's
+ * RotatedCanvasSize: ceil(|cos|·w + |sin|·h − 0.01) by ceil(|cos|·h + |sin|·w − 0.01), then
+ * one pixel more where needed so each extent keeps the parity of the input extent it mostly
+ * comes from (w, h when |sin| <= |cos|, else h, w) — that keeps the centre sharp.
+ *
+ * Sampling, as DALI's warp: output pixel centre (x + ½, y + ½) maps to
+ * src = R(angle)·(dst − out/2) + in/2; LINEAR interpolates the four pixels around src − ½,
+ * NN takes floor(src). Taps outside the image read fill_value when it is given and the
+ * nearest edge pixel otherwise. Integer outputs round half away from zero and saturate.
+ */
+#include "engine/dtype.h"
+#include "engine/error.h"
+#include "engine/kernel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rot_sample {
+	int oh, ow;
+	double angle; /* radians */
+} rot_sample_t;
+
+typedef struct rotate {
+	rot_sample_t *s;
+	bool linear, has_fill;
+	float fill;
+} rotate_t;
+
+static int init(dalic_op_ctx_t *ctx)
+{
+	rotate_t *r = ctx->state;
+	int64_t interp = dalic_arg_int(ctx, "interp_type");
+	if (interp != DALIC_INTERP_NN && interp != DALIC_INTERP_LINEAR)
+		return dalic_op_fail(ctx, NULL, -1, "interp_type %lld is not supported by rotate; "
+						    "use INTERP_NN or INTERP_LINEAR",
+				     (long long)interp);
+	r->linear = interp == DALIC_INTERP_LINEAR;
+	r->has_fill = dalic_arg_given(ctx, "fill_value");
+	r->fill = (float)dalic_arg_float(ctx, "fill_value");
+	r->s = calloc((size_t)ctx->max_batch_size, sizeof *r->s);
+	return r->s ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+}
+
+/* DALI's RotatedCanvasSize with the single-frame parity correction. */
+static void canvas(int h, int w, double a, int *oh, int *ow)
+{
+	double c = fabs(cos(a)), s = fabs(sin(a));
+	int wo = (int)ceil(c * w + s * h - 1e-2), ho = (int)ceil(c * h + s * w - 1e-2);
+	int pw = s <= c ? w % 2 : h % 2, ph = s <= c ? h % 2 : w % 2;
+	*ow = wo + ((wo % 2) != pw);
+	*oh = ho + ((ho % 2) != ph);
+}
+
+static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+{
+	rotate_t *r = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	const char *l = in->layout;
+	bool ok = (in->ndim == 3 && (!*l || !strcmp(l, "HWC"))) ||
+		  (in->ndim == 2 && (!*l || !strcmp(l, "HW")));
+	if (!ok)
+		return dalic_fail(DALIC_EUNSUPPORTED, "operator '%s' (Rotate): only 2-D images (HWC "
+						      "or HW) are supported, got %d-D '%s'",
+				  ctx->inst, in->ndim, l);
+	if (!dalic_dtype_is_numeric(in->dtype))
+		return dalic_op_fail(ctx, ws, -1, "cannot rotate %s data", dalic_dtype_name(in->dtype));
+	dalic_dtype_t ot = dalic_arg_given(ctx, "dtype") ? (dalic_dtype_t)dalic_arg_int(ctx, "dtype")
+							 : in->dtype;
+	if (ot != in->dtype && ot != DALIC_FLOAT)
+		return dalic_op_fail(ctx, ws, -1, "dtype must be the input type (%s) or FLOAT, got %s",
+				     dalic_dtype_name(in->dtype), dalic_dtype_name(ot));
+	int rc = dalic_batch_set_meta(out, ws->batch_size, ot, in->ndim);
+	if (rc)
+		return rc;
+	dalic_batch_set_layout(out, in->ndim == 3 ? "HWC" : "HW");
+	bool has_size = dalic_arg_given(ctx, "size") || dalic_arg_input(ws, "size");
+	bool keep = dalic_arg_bool(ctx, "keep_size");
+	if (has_size && keep)
+		return dalic_op_fail(ctx, ws, -1, "`size` and `keep_size` cannot be used together");
+	for (int i = 0; i < ws->batch_size; i++) {
+		const int64_t *shape = dalic_batch_shape(in, i);
+		rot_sample_t *s = &r->s[i];
+		double deg;
+		if ((rc = dalic_arg_float_at(ctx, ws, "angle", i, &deg)))
+			return rc;
+		s->angle = deg * M_PI / 180;
+		if (has_size) {
+			double v[2];
+			int n;
+			if ((rc = dalic_arg_floats_at(ctx, ws, "size", i, v, 2, &n)))
+				return rc;
+			if (n != 2 || v[0] < 0 || v[1] < 0)
+				return dalic_op_fail(ctx, ws, i, "`size` must be 2 non-negative extents "
+								 "[H, W]");
+			s->oh = (int)lround(v[0]);
+			s->ow = (int)lround(v[1]);
+		} else if (keep) {
+			s->oh = (int)shape[0];
+			s->ow = (int)shape[1];
+		} else {
+			canvas((int)shape[0], (int)shape[1], s->angle, &s->oh, &s->ow);
+		}
+		int64_t *os = dalic_batch_shape_mut(out, i);
+		os[0] = s->oh;
+		os[1] = s->ow;
+		if (in->ndim == 3)
+			os[2] = shape[2];
+		out->sources[i] = in->sources[i];
+	}
+	return DALIC_OK;
+}
+
+static inline float px_at(const dalic_batch_t *in, const void *src, int64_t k)
+{
+	switch (in->dtype) {
+	case DALIC_UINT8: return ((const uint8_t *)src)[k];
+	case DALIC_FLOAT: return ((const float *)src)[k];
+	default: return (float)dalic_load_f64(in->dtype, src, k);
+	}
+}
+
+static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	rotate_t *r = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	const rot_sample_t *s = &r->s[i];
+	const int64_t *shape = dalic_batch_shape(in, i);
+	const int H = (int)shape[0], W = (int)shape[1], C = in->ndim == 3 ? (int)shape[2] : 1;
+	const void *src = in->ptrs[i];
+	void *dst = out->ptrs[i];
+	const float c = (float)cos(s->angle), sn = (float)sin(s->angle);
+	const bool integral = out->dtype != DALIC_FLOAT;
+	float v[64];
+	if (C > 64)
+		return dalic_op_fail(ctx, ws, i, "%d channels; at most 64 supported", C);
+	for (int y = 0; y < s->oh; y++) {
+		float dy = y + 0.5f - s->oh * 0.5f;
+		for (int x = 0; x < s->ow; x++) {
+			float dx = x + 0.5f - s->ow * 0.5f;
+			float sx = c * dx - sn * dy + W * 0.5f, sy = sn * dx + c * dy + H * 0.5f;
+			if (!r->linear) {
+				int ix = (int)floorf(sx), iy = (int)floorf(sy);
+				bool out_of = ix < 0 || iy < 0 || ix >= W || iy >= H;
+				ix = ix < 0 ? 0 : ix >= W ? W - 1 : ix;
+				iy = iy < 0 ? 0 : iy >= H ? H - 1 : iy;
+				for (int k = 0; k < C; k++)
+					v[k] = out_of && r->has_fill
+						       ? r->fill
+						       : px_at(in, src, ((int64_t)iy * W + ix) * C + k);
+			} else {
+				float fx = sx - 0.5f, fy = sy - 0.5f;
+				int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+				float qx = fx - x0, qy = fy - y0;
+				for (int k = 0; k < C; k++)
+					v[k] = 0;
+				for (int t = 0; t < 4; t++) {
+					int tx = x0 + (t & 1), ty = y0 + (t >> 1);
+					float wgt = ((t & 1) ? qx : 1 - qx) * ((t >> 1) ? qy : 1 - qy);
+					bool out_of = tx < 0 || ty < 0 || tx >= W || ty >= H;
+					if (out_of && r->has_fill) {
+						for (int k = 0; k < C; k++)
+							v[k] += wgt * r->fill;
+						continue;
+					}
+					tx = tx < 0 ? 0 : tx >= W ? W - 1 : tx;
+					ty = ty < 0 ? 0 : ty >= H ? H - 1 : ty;
+					int64_t base = ((int64_t)ty * W + tx) * C;
+					for (int k = 0; k < C; k++)
+						v[k] += wgt * px_at(in, src, base + k);
+				}
+			}
+			int64_t o = ((int64_t)y * s->ow + x) * C;
+			for (int k = 0; k < C; k++) {
+				if (integral)
+					dalic_store_sat(out->dtype, dst, o + k, v[k]);
+				else
+					((float *)dst)[o + k] = v[k];
+			}
+		}
+	}
+	return DALIC_OK;
+}
+
+static void fini(dalic_op_ctx_t *ctx)
+{
+	rotate_t *r = ctx->state;
+	free(r->s);
+}
+
+static const dalic_arg_schema_t args[] = {
+	{"angle", DALIC_ARG_FLOAT, NULL, "Degrees, counter-clockwise.", .tensor = true},
+	{"axis", DALIC_ARG_FLOAT_LIST, "None", "Rotation axis (3-D only; unsupported).",
+	 .tensor = true},
+	{"keep_size", DALIC_ARG_BOOL, "False", "Keep the input extents."},
+	{"size", DALIC_ARG_FLOAT_LIST, "None", "Output extents [H, W].", .tensor = true},
+	{"fill_value", DALIC_ARG_FLOAT, "None",
+	 "Value outside the source; when not given, edge pixels are replicated."},
+	{"interp_type", DALIC_ARG_INTERP_TYPE, "INTERP_LINEAR", "INTERP_NN or INTERP_LINEAR."},
+	{"dtype", DALIC_ARG_DTYPE, "None", "Output type: the input type (default) or FLOAT."},
+	{0},
+};
+
+static const dalic_kernel_t kernel = {
+	.state_size = sizeof(rotate_t),
+	.init = init,
+	.setup = setup,
+	.run_sample = run_sample,
+	.fini = fini,
+};
+
+DALIC_OPERATOR(Rotate) = {
+	.name = "Rotate",
+	.fn = "rotate",
+	.doc = "Rotates images by an angle (degrees, counter-clockwise) about their centre.",
+	.min_inputs = 1,
+	.max_inputs = 1,
+	.num_outputs = 1,
+	.devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+	.args = args,
+	.cpu = &kernel,
+};
