@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+enum { CMD_LINE_MAX = 4096 };
+
 typedef struct repl {
 	dalic_debug_t *s;
 	bool quit;
@@ -55,8 +57,9 @@ static bool parse_count(const char *arg, long *n)
 	return true;
 }
 
-/* Runs a run command `n` times, stopping early at anything but a plain step. */
-static int repeat(repl_t *r, const char *arg, int (*run)(dalic_debug_t *))
+/* Runs a run command `n` times, stopping early at anything but a plain step. Returns the
+ * last run's status in *run_rc. */
+static int repeat(repl_t *r, const char *arg, int (*run)(dalic_debug_t *), int *run_rc)
 {
 	long n;
 	if (!parse_count(arg, &n))
@@ -69,18 +72,41 @@ static int repeat(repl_t *r, const char *arg, int (*run)(dalic_debug_t *))
 		if (rc || st.stop != DALIC_DEBUG_STOP_STEP)
 			break;
 	}
-	dalic_cli_debug_show_stop(r->s, rc);
+	*run_rc = rc;
 	return DALIC_OK;
 }
 
 static int cmd_step(repl_t *r, const char *arg)
 {
-	return repeat(r, arg, dalic_debug_step);
+	int run_rc, rc = repeat(r, arg, dalic_debug_step, &run_rc);
+	if (rc)
+		return rc;
+	dalic_debug_status_t st;
+	dalic_debug_status(r->s, &st);
+	dalic_debug_op_info_t o;
+	/* after one operator, say what it did: the time and what it produced */
+	if (!run_rc && st.stop == DALIC_DEBUG_STOP_STEP && st.next_op > 0 &&
+	    (!*arg || !strcmp(arg, "1")) && !dalic_debug_op_info(r->s, st.next_op - 1, &o) &&
+	    o.last_iteration == st.iteration) {
+		printf("  ran %s (%s) in %.3f ms ->", o.name, o.schema, (double)o.last_ns * 1e-6);
+		for (int k = 0; k < o.num_outputs; k++) {
+			const dalic_batch_t *b = dalic_debug_node(r->s, o.outputs[k], NULL);
+			if (b)
+				printf(" %s: %d x %s", o.outputs[k], dalic_batch_num_samples(b),
+				       dalic_dtype_name(dalic_batch_dtype(b)));
+		}
+		printf("\n");
+	}
+	dalic_cli_debug_show_stop(r->s, run_rc);
+	return DALIC_OK;
 }
 
 static int cmd_next(repl_t *r, const char *arg)
 {
-	return repeat(r, arg, dalic_debug_next);
+	int run_rc, rc = repeat(r, arg, dalic_debug_next, &run_rc);
+	if (!rc)
+		dalic_cli_debug_show_stop(r->s, run_rc);
+	return rc;
 }
 
 static int cmd_iter(repl_t *r, const char *arg)
@@ -312,7 +338,7 @@ static int run_line(repl_t *r, char *line, char *last)
 		arg++;
 	if (c->fn == cmd_step || c->fn == cmd_next || c->fn == cmd_continue) {
 		if (p != last)
-			snprintf(last, 256, "%s", p);
+			memmove(last, p, strlen(p) + 1); /* both are CMD_LINE_MAX buffers */
 	} else {
 		last[0] = 0;
 	}
@@ -323,7 +349,7 @@ static int run_line(repl_t *r, char *line, char *last)
  * malformed commands. */
 static int run_stream(repl_t *r, FILE *f, bool prompt, bool echo)
 {
-	char line[4096], last[256] = "";
+	char line[CMD_LINE_MAX], last[CMD_LINE_MAX] = "";
 	int bad = 0;
 	while (!r->quit) {
 		if (prompt) {
