@@ -213,3 +213,27 @@ Test(debug_step, continue_runs_to_a_limit_and_measure_compares_with_the_full_eng
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }
+
+Test(debug_step, restart_rewinds_a_shuffling_reader)
+{
+	dalic_pipeline_t *p = th_pipeline(4);
+	dalic_op_t *reader = th_op(p, "readers.file");
+	cr_assert_eq(dalic_op_set_string(reader, "file_root", "samples/images"), DALIC_OK);
+	cr_assert_eq(dalic_op_set_bool(reader, "random_shuffle", true), DALIC_OK);
+	th_output(p, reader);
+	dalic_debug_t *s = td_open(p);
+	td_snapshot_t it[3];
+	for (int k = 0; k < 3; k++) {
+		td_ok(s, dalic_debug_next(s));
+		td_snap(&it[k], dalic_debug_output(s, 0));
+	}
+	td_ok(s, dalic_debug_restart(s));
+	for (int k = 0; k < 3; k++) {
+		td_ok(s, dalic_debug_next(s));
+		cr_expect(td_snap_equal(&it[k], dalic_debug_output(s, 0)),
+		          "iteration %d: same files in the same order after restart", k);
+		td_snap_free(&it[k]);
+	}
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
