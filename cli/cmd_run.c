@@ -5,6 +5,7 @@
  * outputs[].name/dtype/layout/shapes); --dump DIR writes every output sample.
  */
 #include "cli/cli.h"
+#include "cli/cmd_debug.h"
 #include "cli/dump.h"
 #include "engine/dtype.h"
 #include "engine/pipeline.h"
@@ -142,14 +143,15 @@ static int run_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (o.debug) {
-		/* eager, one operator at a time: debug mode's runner (cli/cmd_debug_run.c) */
-		int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, long iterations,
-					bool json, const char *dump);
+	/* eager, one operator at a time: debug mode's runner (cli/cmd_debug_run.c) */
+	if (o.debug)
 		return dalic_cli_debug_run(&o, iters, json, dump);
-	}
 	dalic_pipeline_t *p;
 	int rc = dalic_cli_open(&o, &p);
+	if (!rc && dalic_pipeline_graphdef(p)->debug) { /* @pipeline_def(debug=True) */
+		dalic_pipeline_destroy(p);
+		return dalic_cli_debug_run(&o, iters, json, dump);
+	}
 	if (!rc)
 		rc = dalic_pipeline_build(p);
 	if (rc) {
