@@ -7,6 +7,9 @@
  *   output="thread" INT32 scalar: the pool worker that ran the sample
  * It fails on purpose at (fail_iteration, fail_sample), or on a sample whose first element
  * equals fail_value — so tests can make an operator fail through the data they feed.
+ * per_batch=True does the work for the whole batch on the stage thread instead of the
+ * worker pool (like a device kernel: one launch per batch, thread -1 in output="thread"),
+ * which is what the executor-overlap benchmark uses for its "gpu" operator.
  * The random delay depends only on (seed, iteration, sample), never on shared state.
  */
 #include "engine/dtype.h"
@@ -20,7 +23,7 @@ enum { OUT_COPY, OUT_VALUE, OUT_THREAD };
 typedef struct sleep_state {
 	int output;
 	int64_t sleep_us, max_us, fail_iteration, fail_sample, fail_value;
-	bool busy, has_fail_value;
+	bool busy, has_fail_value, per_batch;
 } sleep_state_t;
 
 static int init(dalic_op_ctx_t *ctx)
@@ -39,6 +42,7 @@ static int init(dalic_op_ctx_t *ctx)
 	s->sleep_us = dalic_arg_int(ctx, "sleep_us");
 	s->max_us = dalic_arg_int(ctx, "max_us");
 	s->busy = dalic_arg_bool(ctx, "busy");
+	s->per_batch = dalic_arg_bool(ctx, "per_batch");
 	s->fail_iteration = dalic_arg_int(ctx, "fail_iteration");
 	s->fail_sample = dalic_arg_int(ctx, "fail_sample");
 	s->has_fail_value = dalic_arg_given(ctx, "fail_value");
@@ -90,7 +94,7 @@ static int64_t first_element(const dalic_batch_t *b, int i)
 	return (int64_t)dalic_load_f64(b->dtype, b->ptrs[i], 0);
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int do_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const sleep_state_t *s = ctx->state;
 	int64_t extra = 0;
@@ -117,11 +121,27 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	return DALIC_OK;
 }
 
+static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	const sleep_state_t *s = ctx->state;
+	return s->per_batch ? DALIC_OK : do_sample(ctx, ws, i, thread);
+}
+
+static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+{
+	const sleep_state_t *s = ctx->state;
+	int rc = DALIC_OK;
+	for (int i = 0; s->per_batch && !rc && i < ws->batch_size; i++)
+		rc = do_sample(ctx, ws, i, -1);
+	return rc;
+}
+
 static const dalic_arg_schema_t args[] = {
 	{"output", DALIC_ARG_STRING, "'copy'", "copy, value or thread."},
 	{"sleep_us", DALIC_ARG_INT, "0", "Microseconds to wait per sample."},
 	{"max_us", DALIC_ARG_INT, "0", "Extra pseudo-random 0..max_us microseconds per sample."},
 	{"busy", DALIC_ARG_BOOL, "False", "Spin instead of sleeping."},
+	{"per_batch", DALIC_ARG_BOOL, "False", "Work on the stage thread, not the worker pool."},
 	{"fail_iteration", DALIC_ARG_INT, "-1", "Fail at this iteration (with fail_sample)."},
 	{"fail_sample", DALIC_ARG_INT, "0", "Sample that fails at fail_iteration."},
 	{"fail_value", DALIC_ARG_INT, "None", "Fail on a sample whose first element equals this."},
@@ -133,6 +153,7 @@ static const dalic_kernel_t kernel = {
 	.init = init,
 	.setup = setup,
 	.run_sample = run_sample,
+	.run = run,
 };
 
 DALIC_OPERATOR(_test__Sleep) = {
