@@ -41,6 +41,7 @@ typedef struct axis {
 	int lo, hi;      /* source indices used: [lo, hi) */
 	int32_t *idx;    /* out * taps, clamped, relative to lo */
 	float *w;        /* out * taps */
+	float *w4;       /* horizontal, 3-4 channels: each weight 4 times (one vector load) */
 } axis_t;
 
 static double sinc(double x)
@@ -133,32 +134,109 @@ static void axis_build(int in_size, int out, double lo, double hi, img_filter_t 
 }
 
 /* ---- row kernels ------------------------------------------------------------------------- */
-/* acc[0..n) = sum_k w[k] * rows[k][0..n), rows of type T. */
-#define DEFINE_VSUM(name, T)                                                                  \
-	static void name(float *restrict acc, const void *const *rows, const float *w, int taps,  \
-			 int n)                                                                   \
-	{                                                                                         \
-		const T *r0 = rows[0];                                                            \
-		int j = 0;                                                                        \
-		for (; j + 8 <= n; j += 8)                                                        \
-			for (int t = 0; t < 8; t++)                                               \
-				acc[j + t] = w[0] * (float)r0[j + t];                             \
-		for (; j < n; j++)                                                                \
-			acc[j] = w[0] * (float)r0[j];                                             \
-		for (int k = 1; k < taps; k++) {                                                  \
-			const T *r = rows[k];                                                     \
-			const float wk = w[k];                                                    \
-			for (j = 0; j + 8 <= n; j += 8)                                           \
-				for (int t = 0; t < 8; t++)                                       \
-					acc[j + t] += wk * (float)r[j + t];                       \
-			for (; j < n; j++)                                                        \
-				acc[j] += wk * (float)r[j];                                       \
-		}                                                                                 \
+/* GCC/Clang vector extensions, 4 lanes (one SSE / NEON register), so the hot loops need
+ * neither intrinsics nor -O3. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+typedef uint8_t v4u8 __attribute__((vector_size(4)));
+typedef int16_t v4i16 __attribute__((vector_size(8)));
+typedef uint16_t v4u16 __attribute__((vector_size(8)));
+
+/* Eight elements as two float vectors. uint8 uses SSE2 unpacking on x86 (the generic
+ * conversion compiles to per-lane code there). */
+static inline void load8_u8(const uint8_t *p, v4f *lo, v4f *hi)
+{
+#ifdef __SSE2__
+	const __m128i zero = _mm_setzero_si128();
+	__m128i w = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p), zero);
+	*lo = (v4f)_mm_cvtepi32_ps(_mm_unpacklo_epi16(w, zero));
+	*hi = (v4f)_mm_cvtepi32_ps(_mm_unpackhi_epi16(w, zero));
+#else
+	v4u8 a, b;
+	memcpy(&a, p, sizeof a);
+	memcpy(&b, p + 4, sizeof b);
+	*lo = __builtin_convertvector(a, v4f);
+	*hi = __builtin_convertvector(b, v4f);
+#endif
+}
+
+#define DEFINE_LOAD8(name, T, VT)                                                             \
+	static inline void name(const T *p, v4f *lo, v4f *hi)                                 \
+	{                                                                                     \
+		VT a, b;                                                                      \
+		memcpy(&a, p, sizeof a);                                                      \
+		memcpy(&b, p + 4, sizeof b);                                                  \
+		*lo = __builtin_convertvector(a, v4f);                                        \
+		*hi = __builtin_convertvector(b, v4f);                                        \
 	}
-DEFINE_VSUM(vsum_u8, uint8_t)
-DEFINE_VSUM(vsum_i16, int16_t)
-DEFINE_VSUM(vsum_u16, uint16_t)
-DEFINE_VSUM(vsum_f32, float)
+DEFINE_LOAD8(load8_i16, int16_t, v4i16)
+DEFINE_LOAD8(load8_u16, uint16_t, v4u16)
+
+static inline void load8_f32(const float *p, v4f *lo, v4f *hi)
+{
+	memcpy(lo, p, sizeof *lo);
+	memcpy(hi, p + 4, sizeof *hi);
+}
+
+static inline v4f load4_f32(const float *p)
+{
+	v4f v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* acc[0..n) = sum_k w[k] * rows[k][0..n): 8 columns at a time, all taps accumulated in
+ * registers; common tap counts are compiled separately so the weights stay in registers. */
+#define DEFINE_VSUM_TAPS(name, T, load8, TAPS)                                               \
+	static void name(float *restrict acc, const void *const *rows, const float *w, int taps, \
+			 int n)                                                                  \
+	{                                                                                        \
+		if (TAPS > 0)                                                                    \
+			taps = TAPS;                                                             \
+		int j = 0;                                                                       \
+		for (; j + 8 <= n; j += 8) {                                                     \
+			v4f a, b, s0 = {0, 0, 0, 0}, s1 = {0, 0, 0, 0};                          \
+			_Pragma("GCC unroll 4") for (int k = 0; k < taps; k++)                   \
+			{                                                                        \
+				load8((const T *)rows[k] + j, &a, &b);                           \
+				s0 += w[k] * a;                                                  \
+				s1 += w[k] * b;                                                  \
+			}                                                                        \
+			memcpy(acc + j, &s0, sizeof s0);                                         \
+			memcpy(acc + j + 4, &s1, sizeof s1);                                     \
+		}                                                                                \
+		for (; j < n; j++) {                                                             \
+			float s = 0;                                                             \
+			for (int k = 0; k < taps; k++)                                           \
+				s += w[k] * (float)((const T *)rows[k])[j];                      \
+			acc[j] = s;                                                              \
+		}                                                                                \
+	}
+#define DEFINE_VSUM(name, T, load8)                                                          \
+	DEFINE_VSUM_TAPS(name##_1, T, load8, 1)                                                  \
+	DEFINE_VSUM_TAPS(name##_2, T, load8, 2)                                                  \
+	DEFINE_VSUM_TAPS(name##_3, T, load8, 3)                                                  \
+	DEFINE_VSUM_TAPS(name##_4, T, load8, 4)                                                  \
+	DEFINE_VSUM_TAPS(name##_n, T, load8, 0)                                                  \
+	static void name(float *restrict acc, const void *const *rows, const float *w, int taps, \
+			 int n)                                                                  \
+	{                                                                                        \
+		switch (taps) {                                                                  \
+		case 1: name##_1(acc, rows, w, taps, n); break;                                  \
+		case 2: name##_2(acc, rows, w, taps, n); break;                                  \
+		case 3: name##_3(acc, rows, w, taps, n); break;                                  \
+		case 4: name##_4(acc, rows, w, taps, n); break;                                  \
+		default: name##_n(acc, rows, w, taps, n); break;                                 \
+		}                                                                                \
+	}
+DEFINE_VSUM(vsum_u8, uint8_t, load8_u8)
+DEFINE_VSUM(vsum_i16, int16_t, load8_i16)
+DEFINE_VSUM(vsum_u16, uint16_t, load8_u16)
+DEFINE_VSUM(vsum_f32, float, load8_f32)
 
 typedef void (*vsum_fn)(float *, const void *const *, const float *, int, int);
 
@@ -172,62 +250,111 @@ static vsum_fn vsum_for(dalic_dtype_t t)
 	}
 }
 
-/* out[x] = sum_k w * in[idx] per channel; `in` is a float row starting at the axis' lo. */
+/* 3 or 4 channels: one 4-lane multiply-add per tap. Reads and writes one float past the last
+ * pixel when C == 3 (buffers carry HSUM_SLACK floats of slack), and writes pixels in order
+ * so each spill is overwritten by the next pixel. */
+#define HSUM_SLACK 4
+#define DEFINE_HSUM4(name, TAPS)                                                             \
+	static void name(const float *restrict in, int C, const axis_t *a, float *restrict out) \
+	{                                                                                        \
+		const int taps = TAPS > 0 ? TAPS : a->taps;                                      \
+		const int32_t *idx = a->idx;                                                     \
+		const v4f *w = (const v4f *)a->w4;                                               \
+		for (int x = 0; x < a->out; x++, idx += taps, w += taps) {                       \
+			v4f s = {0, 0, 0, 0};                                                    \
+			_Pragma("GCC unroll 4") for (int k = 0; k < taps; k++)                   \
+			{                                                                        \
+				v4f p;                                                           \
+				memcpy(&p, in + idx[k], sizeof p);                               \
+				s += w[k] * p;                                                   \
+			}                                                                        \
+			memcpy(out + C * x, &s, sizeof s);                                       \
+		}                                                                                \
+	}
+DEFINE_HSUM4(hsum4_1, 1)
+DEFINE_HSUM4(hsum4_2, 2)
+DEFINE_HSUM4(hsum4_3, 3)
+DEFINE_HSUM4(hsum4_4, 4)
+DEFINE_HSUM4(hsum4_n, 0)
+
+/* out[x] = sum_k w * in[idx] per channel; `in` is a float row starting at the axis' lo and
+ * the horizontal indices are premultiplied by the channel count. */
 static void hsum(const float *restrict in, int C, const axis_t *a, float *restrict out)
 {
+	if (C == 3 || C == 4) {
+		switch (a->taps) {
+		case 1: hsum4_1(in, C, a, out); return;
+		case 2: hsum4_2(in, C, a, out); return;
+		case 3: hsum4_3(in, C, a, out); return;
+		case 4: hsum4_4(in, C, a, out); return;
+		default: hsum4_n(in, C, a, out); return;
+		}
+	}
 	const int taps = a->taps;
 	const int32_t *idx = a->idx;
 	const float *w = a->w;
-	if (C == 3) {
-		for (int x = 0; x < a->out; x++, idx += taps, w += taps) {
-			float s0 = 0, s1 = 0, s2 = 0;
-			for (int k = 0; k < taps; k++) {
-				const float *p = in + 3 * idx[k];
-				s0 += w[k] * p[0];
-				s1 += w[k] * p[1];
-				s2 += w[k] * p[2];
-			}
-			out[3 * x] = s0, out[3 * x + 1] = s1, out[3 * x + 2] = s2;
-		}
-		return;
-	}
 	for (int x = 0; x < a->out; x++, idx += taps, w += taps)
 		for (int c = 0; c < C; c++) {
 			float s = 0;
 			for (int k = 0; k < taps; k++)
-				s += w[k] * in[C * idx[k] + c];
+				s += w[k] * in[idx[k] + c];
 			out[C * x + c] = s;
 		}
 }
 
-/* Float row to the output type, rounding like DALI: + 0.5, clamp, truncate. */
+#ifndef __SSE2__
+/* Rounds like DALI (+ 0.5, clamp, truncate) into [lo, hi]: 4 lanes through int32. */
+static inline v4i round_clamp4(v4f v, int32_t lo, int32_t hi)
+{
+	v4i i = __builtin_convertvector(v + 0.5f, v4i); /* truncates toward zero */
+	v4i under = i < lo, over = i > hi;
+	i = (i & ~under) | ((v4i){lo, lo, lo, lo} & under);
+	return (i & ~over) | ((v4i){hi, hi, hi, hi} & over);
+}
+#endif
+
+/* Float row to the output type. */
 static void store_row(dalic_dtype_t t, void *dst, const float *src, int n)
 {
+	int j = 0;
 	switch (t) {
-	case DALIC_UINT8: {
-		uint8_t *d = dst;
-		for (int j = 0; j < n; j++) {
+	case DALIC_UINT8:
+#ifdef __SSE2__
+		/* + 0.5, truncate, then saturating packs clamp to [0, 255]; values from uint8
+		 * sources stay far inside the int32 range the conversion needs. */
+		for (; j + 16 <= n; j += 16) {
+			const __m128 h = _mm_set1_ps(0.5f);
+			__m128i a = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j), h));
+			__m128i b = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j + 4), h));
+			__m128i c = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j + 8), h));
+			__m128i d = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j + 12), h));
+			_mm_storeu_si128((__m128i *)((uint8_t *)dst + j),
+					 _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
+		}
+#else
+		for (; j + 4 <= n; j += 4) {
+			v4u8 b = __builtin_convertvector(round_clamp4(load4_f32(src + j), 0, 255),
+							 v4u8);
+			memcpy((uint8_t *)dst + j, &b, sizeof b);
+		}
+#endif
+		for (; j < n; j++) {
 			float v = src[j] + 0.5f;
-			d[j] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+			((uint8_t *)dst)[j] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
 		}
 		break;
-	}
-	case DALIC_INT16: {
-		int16_t *d = dst;
-		for (int j = 0; j < n; j++) {
+	case DALIC_INT16:
+		for (; j < n; j++) {
 			float v = src[j] + 0.5f;
-			d[j] = v <= -32768 ? -32768 : v >= 32767 ? 32767 : (int16_t)v;
+			((int16_t *)dst)[j] = v <= -32768 ? -32768 : v >= 32767 ? 32767 : (int16_t)v;
 		}
 		break;
-	}
-	case DALIC_UINT16: {
-		uint16_t *d = dst;
-		for (int j = 0; j < n; j++) {
+	case DALIC_UINT16:
+		for (; j < n; j++) {
 			float v = src[j] + 0.5f;
-			d[j] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
+			((uint16_t *)dst)[j] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
 		}
 		break;
-	}
 	default:
 		memcpy(dst, src, sizeof(float) * (size_t)n);
 		break;
@@ -254,17 +381,25 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	axis_t ay = {.out = j->out_h, .taps = axis_taps(ty, sy)};
 	axis_t ax = {.out = j->out_w, .taps = axis_taps(tx, sx)};
 	size_t ny = (size_t)ay.out * ay.taps, nx = (size_t)ax.out * ax.taps;
-	uint8_t *t = img_scratch_get(&ws->taps, (ny + nx) * (sizeof(int32_t) + sizeof(float)) +
+	/* one block: w4 (16-byte aligned at the start), weights, indices, row pointers */
+	uint8_t *t = img_scratch_get(&ws->taps, nx * 4 * sizeof(float) +
+							 (ny + nx) * (sizeof(int32_t) + sizeof(float)) +
 							 sizeof(void *) * (size_t)ay.taps);
 	if (!t)
 		return -1;
-	ay.w = (float *)t;
+	ax.w4 = (float *)t;
+	ay.w = ax.w4 + nx * 4;
 	ax.w = ay.w + ny;
 	ay.idx = (int32_t *)(ax.w + nx);
 	ax.idx = ay.idx + ny;
 	const void **rows = (const void **)(ax.idx + nx); /* 8(ny + nx) bytes in: aligned */
 	axis_build(j->in_h, j->out_h, j->y0, j->y1, ty, sy, &ay);
 	axis_build(j->in_w, j->out_w, j->x0, j->x1, tx, sx, &ax);
+	for (size_t k = 0; k < nx; k++) {
+		ax.idx[k] *= C;
+		for (int l = 0; l < 4; l++)
+			ax.w4[4 * k + l] = ax.w[k];
+	}
 
 	const int xw = ax.hi - ax.lo, yh = ay.hi - ay.lo;
 	const size_t in_stride = (size_t)j->in_w * C, out_row = (size_t)j->out_w * C;
@@ -275,10 +410,11 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	double vert_first = (double)ay.out * xw * ay.taps + (double)ay.out * ax.out * ax.taps;
 	double horz_first = (double)yh * ax.out * ax.taps + (double)ay.out * ax.out * ay.taps;
 	if (vert_first <= horz_first) {
-		float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row));
+		float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
+								       2 * HSUM_SLACK));
 		if (!buf)
 			return -1;
-		float *col = buf, *res = buf + (size_t)xw * C;
+		float *col = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
 		vsum_fn vsum = vsum_for(j->in_type);
 		for (int y = 0; y < ay.out; y++) {
 			for (int k = 0; k < ay.taps; k++) {
@@ -292,11 +428,12 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 		}
 		return 0;
 	}
-	float *tmp = img_scratch_get(&ws->tmp, sizeof(float) * (size_t)yh * out_row);
-	float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row));
+	float *tmp = img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
+	float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
+							       2 * HSUM_SLACK));
 	if (!tmp || !buf)
 		return -1;
-	float *line = buf, *res = buf + (size_t)xw * C;
+	float *line = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
 	for (int r = 0; r < yh; r++) {
 		const uint8_t *src = in + ((size_t)(ay.lo + r) * in_stride + (size_t)ax.lo * C) * in_es;
 		load_row(j->in_type, src, line, xw * C);
