@@ -7,8 +7,10 @@
  * Regions outside the input (out_of_bounds_policy "pad") and padded channels take
  * fill_values. Inputs: HWC or CHW images, or HW.
  *
- * Each output row is first built in float, pixel-interleaved, then stored in the output
- * layout and type: one pass over the input, no per-element dispatch in the inner loop.
+ * The normalisation is one multiply-add per value (in * scale / std + shift - mean * scale /
+ * std). uint8 HWC windows inside the image go straight to float output in one pass; every
+ * other case builds each output row in float, pixel-interleaved, then stores it in the output
+ * layout and type.
  */
 #include "engine/dtype.h"
 #include "engine/kernel.h"
@@ -177,6 +179,36 @@ static void store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step
 	}
 }
 
+/* The ResNet case: uint8 HWC inside the image to float, one pass, no per-element dispatch. */
+static void fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, int64_t ay,
+			int64_t ow, int64_t oh, bool mirror, bool out_hwc, const float *mul,
+			const float *add, float *dst)
+{
+	const int64_t step = mirror ? -C : C;
+	for (int64_t y = 0; y < oh; y++) {
+		const uint8_t *p = src + ((ay + y) * W + ax + (mirror ? ow - 1 : 0)) * C;
+		if (out_hwc) {
+			float *o = dst + y * ow * C;
+			for (int64_t x = 0; x < ow; x++, p += step, o += C)
+				for (int64_t c = 0; c < C; c++)
+					o[c] = p[c] * mul[c] + add[c];
+		} else if (C == 3) {
+			float *o0 = dst + y * ow, *o1 = o0 + oh * ow, *o2 = o1 + oh * ow;
+			const float m0 = mul[0], m1 = mul[1], m2 = mul[2];
+			const float a0 = add[0], a1 = add[1], a2 = add[2];
+			for (int64_t x = 0; x < ow; x++, p += step) {
+				o0[x] = p[0] * m0 + a0;
+				o1[x] = p[1] * m1 + a1;
+				o2[x] = p[2] * m2 + a2;
+			}
+		} else {
+			for (int64_t x = 0; x < ow; x++, p += step)
+				for (int64_t c = 0; c < C; c++)
+					dst[(c * oh + y) * ow + x] = p[c] * mul[c] + add[c];
+		}
+	}
+}
+
 static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	cmn_t *s = ctx->state;
@@ -201,8 +233,12 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	    (rc = per_channel(ctx, ws, i, "std", C, mul)) ||
 	    (rc = dalic_arg_float_at(ctx, ws, "mirror", i, &mirror)))
 		return rc;
-	for (int64_t c = 0; c < C; c++)
+	/* (in - mean) * scale / std + shift as one multiply-add: in * mul + add */
+	float add[MAX_CH];
+	for (int64_t c = 0; c < C; c++) {
 		mul[c] = s->scale / mul[c];
+		add[c] = s->shift - mean[c] * mul[c];
+	}
 	const dalic_value_t *fv = dalic_arg(ctx, "fill_values");
 	for (int64_t c = 0; c < oc; c++)
 		fill[c] = fv->n <= 1 ? (float)dalic_value_get_f(fv, 0)
@@ -221,6 +257,11 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	const dalic_dtype_t it = in->dtype;
 	const void *src = in->ptrs[i];
 	uint8_t *dst = out->ptrs[i];
+	bool inside = ax >= 0 && ay >= 0 && ax + ow <= W && ay + oh <= H;
+	if (inside && it == DALIC_UINT8 && out->dtype == DALIC_FLOAT && g.c_dim == 2 && oc == C) {
+		fast_u8_hwc(src, W, C, ax, ay, ow, oh, mirror != 0, s->out_hwc, mul, add, (float *)dst);
+		return DALIC_OK;
+	}
 	for (int64_t y = 0; y < oh; y++) {
 		int64_t sy = ay + y;
 		for (int64_t x = 0; x < ow; x++) {
@@ -232,7 +273,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 			}
 			int64_t base = sy * rows + sx * px;
 			for (int64_t c = 0; c < C; c++)
-				o[c] = (load_elem(it, src, base + c * chs) - mean[c]) * mul[c] + s->shift;
+				o[c] = load_elem(it, src, base + c * chs) * mul[c] + add[c];
 			for (int64_t c = C; c < oc; c++)
 				o[c] = fill[c];
 		}

@@ -57,6 +57,18 @@ Test(img_cmn, normalize_to_chw_float)
 	th_expect_shape(b, 0, 3, (const int64_t[]){3, 2, 3});
 	th_expect_values(b, 0, 18, &want_chw[0][0]);
 	dalic_pipeline_destroy(p);
+	/* the same values interleaved */
+	p = cmn_pipeline(&op);
+	normalisation(op);
+	dalic_op_set_string(op, "output_layout", "HWC");
+	b = run(p);
+	th_expect_shape(b, 0, 3, (const int64_t[]){2, 3, 3});
+	double hwc[18];
+	for (int k = 0; k < 6; k++)
+		for (int c = 0; c < 3; c++)
+			hwc[k * 3 + c] = want_chw[c][k];
+	th_expect_values(b, 0, 18, hwc);
+	dalic_pipeline_destroy(p);
 }
 
 Test(img_cmn, crop_and_mirror)
