@@ -414,6 +414,17 @@ int dalic_exec_release(dalic_exec_t *e)
 	return DALIC_OK;
 }
 
+void dalic_exec_unshare(dalic_exec_t *e)
+{
+	pthread_mutex_lock(&e->mu);
+	if (e->in_use.count) {
+		e->in_use.count--;
+		free_slots(e, &e->in_use.v[(e->in_use.head + e->in_use.count) % e->in_use.cap]);
+		report_queues(e);
+	}
+	pthread_mutex_unlock(&e->mu);
+}
+
 int dalic_exec_num_in_use(const dalic_exec_t *e)
 {
 	return e->in_use.count; /* changed only by the calling thread */

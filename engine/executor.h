@@ -69,6 +69,8 @@ int dalic_exec_share(dalic_exec_t *e);
 bool dalic_exec_failed(dalic_exec_t *e);
 /* Returns the oldest in-use iteration's slots to the queues. */
 int dalic_exec_release(dalic_exec_t *e);
+/* Gives back the most recently shared iteration (its outputs failed a check). */
+void dalic_exec_unshare(dalic_exec_t *e);
 int dalic_exec_num_in_use(const dalic_exec_t *e);
 /* Output i of the most recently shared iteration (NULL if none is in use). Borrowed until
  * that iteration is released. */

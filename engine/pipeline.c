@@ -487,8 +487,8 @@ static int share(dalic_pipeline_t *p)
 		return rc; /* misuse (every buffer held): nothing changed */
 	p->batches_to_consume--;
 	rc = check_outputs(p);
-	if (rc)
-		dalic_exec_release(p->exec);
+	if (rc) /* the iteration just shared, not an older one the caller still holds */
+		dalic_exec_unshare(p->exec);
 	return rc;
 }
 
