@@ -25,6 +25,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <gvc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -164,12 +165,25 @@ static int write_dot_file(const dalic_graph_t *g, const char *path, bool show_te
 	return rc ? dalic_fail_wrap(rc, "%s", path) : DALIC_OK;
 }
 
+/* One Graphviz context for the process: creating one reads the plugin configuration every
+ * time (and libgvc 2.4x leaks that buffer), and the workbench renders often. Graphviz is
+ * not thread-safe, so renders take turns. */
+static GVC_t *gvc;
+static pthread_once_t gvc_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t gvc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void gvc_start(void)
+{
+	gvc = gvContext();
+}
+
 /* Lays the DOT text out with Graphviz's dot engine and renders it as `format`. */
 static int render_with_graphviz(const char *text, const char *format, const char *path)
 {
-	GVC_t *gvc = gvContext();
+	pthread_once(&gvc_once, gvc_start);
 	if (!gvc)
 		return dalic_fail(DALIC_ENOMEM, "cannot start Graphviz");
+	pthread_mutex_lock(&gvc_lock);
 	int rc = DALIC_OK;
 	Agraph_t *ag = agmemread(text);
 	if (!ag) {
@@ -183,7 +197,7 @@ static int render_with_graphviz(const char *text, const char *format, const char
 		gvFreeLayout(gvc, ag);
 		agclose(ag);
 	}
-	gvFreeContext(gvc);
+	pthread_mutex_unlock(&gvc_lock);
 	return rc;
 }
 
