@@ -23,8 +23,10 @@ void dalic_feed_queue_destroy(dalic_feed_queue_t *q)
 {
 	if (!q->name)
 		return;
-	for (int i = 0; i < q->cap; i++)
-		dalic_batch_free(&q->ring[i]);
+	for (int i = 0; i < q->cap; i++) {
+		dalic_batch_free(q->ring[i]);
+		free(q->ring[i]);
+	}
 	free(q->ring);
 	free(q->name);
 	pthread_mutex_destroy(&q->mu);
@@ -32,20 +34,27 @@ void dalic_feed_queue_destroy(dalic_feed_queue_t *q)
 	memset(q, 0, sizeof *q);
 }
 
+/* Called with mu held. Batches stay where they are (a stage may be reading the front one
+ * unlocked); only the array of pointers to them is replaced. */
 static int grow_ring(dalic_feed_queue_t *q)
 {
 	int cap = q->cap ? q->cap * 2 : 4;
-	dalic_batch_t *r = calloc((size_t)cap, sizeof *r);
+	dalic_batch_t **r = calloc((size_t)cap, sizeof *r);
 	if (!r)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	for (int i = 0; i < q->count; i++)
-		r[i] = q->ring[(q->head + i) % q->cap];
-	for (int i = q->count; i < cap; i++) {
-		if (i < q->cap) /* free slots keep their buffers for reuse */
-			r[i] = q->ring[(q->head + i) % q->cap];
-		else
-			dalic_batch_init(&r[i], DALIC_MEM_HOST, true, NULL);
+	for (int i = q->cap; i < cap; i++) {
+		r[i] = malloc(sizeof **r);
+		if (!r[i]) {
+			while (--i >= q->cap)
+				free(r[i]);
+			free(r);
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		}
+		dalic_batch_init(r[i], DALIC_MEM_HOST, true, NULL);
 	}
+	/* queued batches first, in order; free slots keep their buffers for reuse */
+	for (int i = 0; i < q->cap; i++)
+		r[i] = q->ring[(q->head + i) % q->cap];
 	free(q->ring);
 	q->ring = r;
 	q->head = 0;
@@ -77,7 +86,7 @@ int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, 
 		pthread_mutex_unlock(&q->mu);
 		return rc;
 	}
-	dalic_batch_t *b = &q->ring[(q->head + q->count) % q->cap];
+	dalic_batch_t *b = q->ring[(q->head + q->count) % q->cap];
 	pthread_mutex_unlock(&q->mu);
 	/* only the feeding thread touches a free slot, so the copy runs unlocked */
 	rc = dalic_batch_set_meta(b, batch, dtype, ndim);
@@ -140,7 +149,7 @@ int dalic_feed_queue_front(dalic_feed_queue_t *q, int64_t iteration, bool wait,
 		pthread_cond_wait(&q->cv, &q->mu);
 	int rc = DALIC_OK;
 	if (q->count > 0)
-		*out = &q->ring[q->head];
+		*out = q->ring[q->head];
 	else if (q->ended)
 		rc = DALIC_EEND;
 	else if (q->stopped)

@@ -15,7 +15,7 @@ typedef struct dalic_feed_queue {
 	char *name;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	dalic_batch_t *ring;
+	dalic_batch_t **ring; /* pointers, so growing the ring never moves a batch a stage reads */
 	int head, count, cap;
 	dalic_source_fn fn;
 	void *user;
