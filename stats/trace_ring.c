@@ -1,6 +1,10 @@
 /*
  * Lock-free event ring (see trace_ring.h). Fields are packed into five 64-bit atomics so a
  * concurrent reader is never a data race in the C11 sense; the seqlock makes it consistent.
+ * A slot's sequence is pos+1 once event `pos` is published and -(pos+1) while its writer
+ * owns it: writers take a slot by compare-and-swap, so two writers a lap apart never mix
+ * their fields — the one that finds the slot owned, or already holding a newer event, drops
+ * its own event (counted as lost) instead.
  */
 #include "stats/trace_ring.h"
 
@@ -19,6 +23,7 @@ int dalic_trace_ring_init(dalic_trace_ring_t *r, int capacity)
 	r->mask = cap - 1;
 	atomic_init(&r->head, 0);
 	atomic_init(&r->start, 0);
+	atomic_init(&r->lost, 0);
 	return DALIC_OK;
 }
 
@@ -31,13 +36,24 @@ void dalic_trace_ring_free(dalic_trace_ring_t *r)
 void dalic_trace_ring_reset(dalic_trace_ring_t *r)
 {
 	atomic_store(&r->start, atomic_load(&r->head));
+	atomic_store(&r->lost, 0);
 }
 
 void dalic_trace_ring_push(dalic_trace_ring_t *r, const dalic_trace_event_t *ev)
 {
 	int64_t pos = atomic_fetch_add_explicit(&r->head, 1, memory_order_relaxed);
 	dalic_trace_slot_t *s = &r->slots[pos & r->mask];
-	atomic_store_explicit(&s->seq, 0, memory_order_relaxed);
+	/* claim the slot: it holds an older event (or none) and nobody is writing it */
+	int64_t cur = atomic_load_explicit(&s->seq, memory_order_relaxed);
+	do {
+		if (cur < 0 || cur > pos + 1) {
+			/* a writer a lap behind or ahead owns it: ours is the event to lose */
+			atomic_fetch_add_explicit(&r->lost, 1, memory_order_relaxed);
+			return;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(&s->seq, &cur, -(pos + 1),
+							memory_order_relaxed,
+							memory_order_relaxed));
 	atomic_thread_fence(memory_order_release);
 	uint64_t w0 = (uint64_t)(uint8_t)ev->type | ((uint64_t)(uint32_t)ev->thread << 8) |
 		      ((uint64_t)(ev->id & 0xffffff) << 40);
@@ -66,7 +82,7 @@ int64_t dalic_trace_ring_recorded(const dalic_trace_ring_t *r)
 int64_t dalic_trace_ring_dropped(const dalic_trace_ring_t *r)
 {
 	int64_t head = atomic_load(&r->head);
-	return first_held(r, head) - atomic_load(&r->start);
+	return first_held(r, head) - atomic_load(&r->start) + atomic_load(&r->lost);
 }
 
 int64_t dalic_trace_ring_each(const dalic_trace_ring_t *r,

@@ -5,8 +5,9 @@
  * (a per-slot seqlock); a reader accepts a slot only when the sequence it reads before and
  * after the fields equals the position it expects, so it never returns a torn or overwritten
  * event. When the ring is full the oldest events are overwritten and counted as dropped.
- * A writer preempted for a whole lap of the ring may publish its older event over a newer
- * one in the same slot; readers then skip that slot (one event lost, never a torn one).
+ * Writers own a slot while they fill it; a writer that finds its slot owned by a writer a lap
+ * away (only when a writer stalls for a whole lap of the ring) drops its event, counted as
+ * lost among the dropped — an event may be lost that way, never torn.
  */
 #ifndef DALIC_STATS_TRACE_RING_H
 #define DALIC_STATS_TRACE_RING_H
@@ -31,7 +32,7 @@ typedef struct dalic_trace_event {
 } dalic_trace_event_t;
 
 typedef struct dalic_trace_slot {
-	_Atomic int64_t seq; /* position + 1 when published, 0 while empty or being written */
+	_Atomic int64_t seq; /* position + 1 when published, -(position + 1) while written */
 	_Atomic int64_t w[5];
 } dalic_trace_slot_t;
 
@@ -40,6 +41,7 @@ typedef struct dalic_trace_ring {
 	int64_t mask;           /* capacity - 1; capacity is a power of two */
 	_Atomic int64_t head;   /* next position */
 	_Atomic int64_t start;  /* positions before this were reset away */
+	_Atomic int64_t lost;   /* events dropped because their slot was owned */
 } dalic_trace_ring_t;
 
 /* Allocates room for at least `capacity` events (rounded up to a power of two). */
@@ -48,7 +50,7 @@ void dalic_trace_ring_free(dalic_trace_ring_t *r);
 /* Forgets the events recorded so far (a racing append may survive). */
 void dalic_trace_ring_reset(dalic_trace_ring_t *r);
 void dalic_trace_ring_push(dalic_trace_ring_t *r, const dalic_trace_event_t *ev);
-/* Events recorded since the last reset, and how many of them were overwritten. */
+/* Events recorded since the last reset, and how many of them were overwritten or lost. */
 int64_t dalic_trace_ring_recorded(const dalic_trace_ring_t *r);
 int64_t dalic_trace_ring_dropped(const dalic_trace_ring_t *r);
 /* Calls fn for each event still held, oldest first; returns how many were delivered. */
