@@ -445,19 +445,26 @@ const dalic_batch_t *dalic_exec_output(const dalic_exec_t *e, int i)
 int dalic_exec_reset_queues(dalic_exec_t *e)
 {
 	pthread_mutex_lock(&e->mu);
-	while ((e->pending_count > 0 || e->active > 0) && !e->stopping)
-		pthread_cond_wait(&e->ready_cv, &e->mu);
+	/* Iterations not started yet are simply forgotten (reset drops them anyway). Started
+	 * ones finish: their stages may need slots the caller holds, so ready and in-use
+	 * iterations are given back as they come, until nothing is in flight. */
+	e->pending_count = 0;
 	int rc = DALIC_OK;
-	while (e->ready.count) {
-		exec_rec_t *rec = dalic_exec_ring_front(&e->ready);
-		if (dalic_exec_is_failed(e, rec))
-			rc = dalic_fail(e->fail_status, "%s", e->fail_msg);
-		free_slots(e, rec);
-		dalic_exec_ring_pop(&e->ready);
-	}
-	while (e->in_use.count) {
-		free_slots(e, dalic_exec_ring_front(&e->in_use));
-		dalic_exec_ring_pop(&e->in_use);
+	for (;;) {
+		while (e->ready.count) {
+			exec_rec_t *rec = dalic_exec_ring_front(&e->ready);
+			if (dalic_exec_is_failed(e, rec))
+				rc = dalic_fail(e->fail_status, "%s", e->fail_msg);
+			free_slots(e, rec);
+			dalic_exec_ring_pop(&e->ready);
+		}
+		while (e->in_use.count) {
+			free_slots(e, dalic_exec_ring_front(&e->in_use));
+			dalic_exec_ring_pop(&e->in_use);
+		}
+		if (e->active == 0 || e->stopping)
+			break;
+		pthread_cond_wait(&e->ready_cv, &e->mu);
 	}
 	report_queues(e);
 	pthread_mutex_unlock(&e->mu);

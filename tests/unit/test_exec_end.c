@@ -96,6 +96,36 @@ Test(exec_end, reset_with_iterations_in_flight)
 	}
 }
 
+/* Reset while the caller holds every buffer and stages wait for a slot: reset gives the
+ * caller's buffers back so the stages can drain; it must not wait for a release. */
+Test(exec_end, reset_while_every_buffer_is_held)
+{
+	FOR_EACH_MODE(m)
+	{
+		if (!m->async)
+			continue; /* sync modes cannot have stages waiting */
+		test_source_t src;
+		test_source_init(&src, 2);
+		src.end_at = 5;
+		dalic_pipeline_params_t params = test_params(m, 2, 2);
+		dalic_pipeline_t *p = test_pipe_sleep(&params, "gpu", &src, "max_us", 300, NULL);
+		cr_assert_eq(dalic_pipeline_schedule_run(p), 0);
+		for (int k = 0; k < m->gpu; k++) {
+			cr_assert_eq(dalic_pipeline_share_outputs(p), 0, "%s", dalic_last_error());
+			test_expect_source_values(p, k, 2, m->name);
+		}
+		while (atomic_load(&src.calls) < 6) /* schedule up to the end */
+			cr_assert_eq(dalic_pipeline_schedule_run(p), 0, "%s", dalic_last_error());
+		cr_assert_eq(dalic_pipeline_reset(p), 0, "%s", dalic_last_error());
+		cr_expect_null(dalic_pipeline_output(p, 0));
+		int n = 0;
+		while (dalic_pipeline_schedule_run(p) == 0 && dalic_pipeline_outputs(p) == 0)
+			test_expect_source_values(p, n++, 2, m->name);
+		cr_expect_eq(n, 5, "%s: the next epoch is whole", m->name);
+		dalic_pipeline_destroy(p);
+	}
+}
+
 Test(exec_end, reset_before_the_end_changes_nothing)
 {
 	FOR_EACH_MODE(m)
