@@ -1,0 +1,66 @@
+/*
+ * `dalic tui PIPELINE`: the workbench (tui/). With --keys and --dump it runs headless: no
+ * terminal, a key script, text screen dumps — what the tests drive.
+ */
+#include "cli/cli.h"
+#include "tui/tui.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int tui_main(int argc, char **argv)
+{
+	dalic_cli_pipeline_opts_t o;
+	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
+		return 2;
+	tui_options_t t = {.width = 100, .height = 30};
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
+			t.keys = argv[++i];
+		} else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
+			t.dump = argv[++i];
+		} else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%dx%d", &t.width, &t.height) != 2 || t.width < 20 ||
+			    t.height < 8 || t.width > 1000 || t.height > 1000) {
+				fprintf(stderr, "dalic tui: --size wants WxH (at least 20x8), not '%s'\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--run")) {
+			t.run = true;
+		} else {
+			fprintf(stderr, "dalic tui: unknown option '%s' (see dalic tui --help)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (!o.path) {
+		fprintf(stderr, "dalic tui: no PIPELINE given (a .py script, a .pb file or @sample)\n");
+		return 2;
+	}
+	if (!t.keys != !t.dump) {
+		fprintf(stderr, "dalic tui: headless mode needs both --keys FILE and --dump DIR\n");
+		return 2;
+	}
+	setlocale(LC_ALL, "");
+	return t.keys ? tui_run_headless(&o, &t) : tui_run_terminal(&o, &t);
+}
+
+DALIC_COMMAND(tui) = {
+	.name = "tui",
+	.summary = "the workbench: graph, operators, queues and batches of a running pipeline",
+	.usage = "usage: dalic tui PIPELINE [--run] [pipeline flags]\n"
+		 "       dalic tui PIPELINE --keys FILE --dump DIR [--size WxH] [pipeline flags]\n"
+		 "  --run            start running at once\n"
+		 "  --keys FILE      headless: key script, one key or command per line ('-': stdin)\n"
+		 "  --dump DIR       headless: write screen dumps DIR/screen-NNN.txt\n"
+		 "  --size WxH       headless screen size (default 100x30)\n"
+		 "In the workbench, ? shows every key. See docs/tui.md.\n"
+		 "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
+		 "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
+		 "  --exec-async=BOOL --bytes-per-sample N --set-affinity --memory-stats\n"
+		 "  --pipeline NAME --debug (start in the debug engine)\n",
+	.main = tui_main,
+};

@@ -1,0 +1,217 @@
+/*
+ * Copies what the batch pane shows out of a live batch, on the runner thread, while the batch
+ * is still valid: for a window of samples, the shape, min/max/mean, the source file, and
+ * either a small RGB thumbnail (image-like samples) or the first values as numpy prints them.
+ * Thumbnails are box-filtered down to at most THUMB_MAX pixels a side: enough for a
+ * full-screen zoom in character cells, small enough to publish 20 times a second.
+ *
+ * Also parses the engine's operator error messages ("operator 'X' (Schema), iteration N,
+ * sample S, file 'F': what") into their parts for the in-place error display.
+ */
+#include "tui/runner_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THUMB_MAX 160
+#define VALUES_MAX 400
+
+static void shape_text(const dalic_batch_t *b, int i, char *buf, size_t n)
+{
+	size_t used = (size_t)snprintf(buf, n, "[");
+	for (int d = 0; d < dalic_batch_ndim(b) && used < n; d++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%lld", d ? ", " : "",
+					 (long long)dalic_batch_shape(b, i)[d]);
+	if (used < n)
+		snprintf(buf + used, n - used, "]");
+}
+
+/* Looks like a picture (not just any 2-D tensor): an image layout, or H x W x {1,3,4}. */
+static bool image_like(const dalic_batch_t *b, int i)
+{
+	const char *layout = dalic_batch_layout(b);
+	int nd = dalic_batch_ndim(b);
+	if (layout && strchr(layout, 'H') && strchr(layout, 'W') && nd >= 2 && nd <= 3)
+		return true;
+	if (nd != 3)
+		return false;
+	const int64_t *s = dalic_batch_shape(b, i);
+	return (s[2] == 1 || s[2] == 3 || s[2] == 4) && s[0] >= 8 && s[1] >= 8;
+}
+
+/* Box filter to at most THUMB_MAX a side, any channel count -> RGB8. */
+static unsigned char *thumbnail(const dalic_debug_image_t *img, int *tw, int *th)
+{
+	double scale = 1.0;
+	if (img->width > THUMB_MAX || img->height > THUMB_MAX)
+		scale = (double)THUMB_MAX / (img->width > img->height ? img->width : img->height);
+	int w = (int)(img->width * scale), h = (int)(img->height * scale);
+	if (w < 1)
+		w = 1;
+	if (h < 1)
+		h = 1;
+	unsigned char *out = malloc((size_t)w * (size_t)h * 3);
+	if (!out)
+		return NULL;
+	int c = img->channels;
+	for (int y = 0; y < h; y++) {
+		int y0 = y * img->height / h, y1 = (y + 1) * img->height / h;
+		if (y1 <= y0)
+			y1 = y0 + 1;
+		for (int x = 0; x < w; x++) {
+			int x0 = x * img->width / w, x1 = (x + 1) * img->width / w;
+			if (x1 <= x0)
+				x1 = x0 + 1;
+			long sum[3] = {0, 0, 0}, n = 0;
+			for (int yy = y0; yy < y1; yy++)
+				for (int xx = x0; xx < x1; xx++, n++) {
+					const unsigned char *p =
+						img->pixels + ((size_t)yy * img->width + xx) * c;
+					for (int k = 0; k < 3; k++)
+						sum[k] += p[c >= 3 ? k : 0];
+				}
+			for (int k = 0; k < 3; k++)
+				out[((size_t)y * w + x) * 3 + k] = (unsigned char)(sum[k] / n);
+		}
+	}
+	*tw = w;
+	*th = h;
+	return out;
+}
+
+/* Normalized float images (values outside [0, 1], e.g. after crop_mirror_normalize) would
+ * preview as black or white after clamping: stretch each sample's min..max to 0..255. */
+static bool stretched_preview(const dalic_batch_t *b, int i, const tui_sample_view_t *s,
+			      dalic_debug_image_t *img)
+{
+	if (dalic_batch_dtype(b) != DALIC_FLOAT || !s->has_stats || dalic_batch_ndim(b) != 3 ||
+	    (s->min >= 0 && s->max <= 1) || !(s->max > s->min))
+		return false;
+	const int64_t *sh = dalic_batch_shape(b, i);
+	const char *layout = dalic_batch_layout(b);
+	bool chw = layout && !strcmp(layout, "CHW");
+	int64_t c = chw ? sh[0] : sh[2], h = chw ? sh[1] : sh[0], w = chw ? sh[2] : sh[1];
+	if ((c != 1 && c != 3 && c != 4) || h < 1 || w < 1)
+		return false;
+	const float *src = dalic_batch_data(b, i);
+	unsigned char *px = malloc((size_t)(h * w * c));
+	if (!src || !px) {
+		free(px);
+		return false;
+	}
+	double scale = 255.0 / (s->max - s->min);
+	for (int64_t y = 0; y < h; y++)
+		for (int64_t x = 0; x < w; x++)
+			for (int64_t k = 0; k < c; k++) {
+				float v = chw ? src[(k * h + y) * w + x] : src[(y * w + x) * c + k];
+				double d = (v - s->min) * scale;
+				px[(y * w + x) * c + k] = (unsigned char)(d < 0 ? 0 : d > 255 ? 255 : d + 0.5);
+			}
+	*img = (dalic_debug_image_t){(int)w, (int)h, (int)c, px};
+	return true;
+}
+
+/* Values on one line: newlines and runs of blanks collapse to one space. */
+static char *values_text(const dalic_batch_t *b, int i)
+{
+	char *text;
+	if (dalic_debug_format_sample(b, i, NULL, &text))
+		return NULL;
+	char *w = text;
+	bool blank = false;
+	for (char *p = text; *p && w - text < VALUES_MAX; p++) {
+		bool is_blank = *p == '\n' || *p == ' ' || *p == '\t';
+		if (is_blank && blank)
+			continue;
+		*w++ = is_blank ? ' ' : *p;
+		blank = is_blank;
+	}
+	*w = 0;
+	return text;
+}
+
+tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
+{
+	int n = b ? dalic_batch_num_samples(b) : 0;
+	if (window < 1)
+		window = 1;
+	if (window > 64)
+		window = 64;
+	if (sample >= n)
+		sample = n - 1;
+	if (sample < 0)
+		sample = 0;
+	int first = sample / window * window;
+	int count = n - first < window ? n - first : window;
+	if (count < 0)
+		count = 0;
+	tui_batch_view_t *v = tui_batch_view_new(count);
+	if (!v)
+		return NULL;
+	v->num_samples = n;
+	v->first = first;
+	if (!b)
+		return v;
+	snprintf(v->dtype, sizeof v->dtype, "%s", dalic_dtype_name(dalic_batch_dtype(b)));
+	snprintf(v->layout, sizeof v->layout, "%s", dalic_batch_layout(b) ? dalic_batch_layout(b) : "");
+	snprintf(v->device, sizeof v->device, "%s", dalic_batch_device(b));
+	v->image = count > 0;
+	for (int k = 0; k < count; k++) {
+		int i = first + k;
+		tui_sample_view_t *s = &v->samples[k];
+		s->index = i;
+		shape_text(b, i, s->shape, sizeof s->shape);
+		dalic_debug_stats_t st;
+		if (!dalic_debug_stats(b, i, &st) && st.elements > 0) {
+			s->has_stats = true;
+			s->min = st.min;
+			s->max = st.max;
+			s->mean = st.mean;
+			s->nan_count = st.nan_count;
+		}
+		const char *src = dalic_batch_source(b, i);
+		s->source = src ? strdup(src) : NULL;
+		dalic_debug_image_t img;
+		bool stretched = image_like(b, i) && stretched_preview(b, i, s, &img);
+		if (stretched || (image_like(b, i) && !dalic_debug_preview(b, i, &img))) {
+			s->thumb = thumbnail(&img, &s->thumb_w, &s->thumb_h);
+			if (stretched)
+				free(img.pixels);
+			else
+				dalic_debug_image_free(&img);
+			v->stretched |= stretched;
+		}
+		if (!s->thumb) {
+			v->image = false;
+			s->values = values_text(b, i);
+		}
+		v->count = k + 1;
+	}
+	return v;
+}
+
+void tui_parse_error(const char *msg, tui_error_t *err)
+{
+	memset(err, 0, sizeof *err);
+	err->set = true;
+	err->sample = -1;
+	snprintf(err->message, sizeof err->message, "%s", msg);
+	const char *p = strstr(msg, "operator '");
+	if (p) {
+		p += strlen("operator '");
+		const char *q = strchr(p, '\'');
+		if (q && q - p < (long)sizeof err->op)
+			snprintf(err->op, sizeof err->op, "%.*s", (int)(q - p), p);
+	}
+	p = strstr(msg, ", sample ");
+	if (p)
+		err->sample = atoi(p + strlen(", sample "));
+	p = strstr(msg, ", file '");
+	if (p) {
+		p += strlen(", file '");
+		const char *q = strchr(p, '\'');
+		if (q)
+			snprintf(err->source, sizeof err->source, "%.*s", (int)(q - p), p);
+	}
+}

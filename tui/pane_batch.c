@@ -1,0 +1,192 @@
+/*
+ * BATCH pane: the samples of the selected operator's output for the current iteration —
+ * thumbnails drawn by chafa for images, numpy-style values otherwise — with the selected
+ * sample's shape, min/max/mean and source file underneath. A pipeline error is shown here
+ * first, in place, with the operator, sample and file it names. The pane tells the runner how
+ * many samples it can show (app->batch_window) so the runner copies exactly that many.
+ */
+#include "tui/app.h"
+
+#include "tui/keys.h"
+#include "tui/theme.h"
+#include "tui/thumbs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int draw_error(const tui_model_t *m, tui_canvas_t c, int y, int y_end)
+{
+	const tui_error_t *e = &m->error;
+	tui_style_t es = tui_style(TUI_S_ERROR);
+	int n = tui_print(c, 0, y, es, "\xe2\x9c\x96 ERROR", -1);
+	if (*e->op)
+		n += tui_printf(c, n, y, es, " in %s", e->op);
+	if (e->sample >= 0)
+		tui_printf(c, n, y, es, ", sample %d", e->sample);
+	y++;
+	if (*e->source && y < y_end) {
+		tui_print(c, 0, y, es, "file: ", -1);
+		y = tui_wrap(c, 6, y, y_end, es, e->source);
+	}
+	y = tui_wrap(c, 0, y, y_end - 1, tui_style(TUI_S_NORMAL), e->message);
+	const char *hint = !m->graph ? "fix the file, then R reloads it"
+			 : m->engine == TUI_ENGINE_FULL
+				 ? "the workbench goes on: e debug engine (shows the failing input), "
+				   "R rebuild"
+				 : "the workbench goes on: n next iteration, R rebuild";
+	return tui_wrap(c, 0, y, y_end, tui_style(TUI_S_DIM), hint);
+}
+
+static void sample_info(const tui_sample_view_t *s, const tui_batch_view_t *v, char *buf,
+			size_t n)
+{
+	int used = snprintf(buf, n, "#%d %s %s", s->index, s->shape, v->dtype);
+	if (s->has_stats && used < (int)n)
+		used += snprintf(buf + used, n - (size_t)used, " min %.4g max %.4g mean %.4g", s->min,
+				 s->max, s->mean);
+	if (s->nan_count && used < (int)n)
+		snprintf(buf + used, n - (size_t)used, " NaN %lld", (long long)s->nan_count);
+}
+
+/* Tile size that shows as many of `want` samples as possible in w x rows. */
+static void tile_size(int w, int rows, int want, int *tw, int *th, int *fit)
+{
+	for (int t = w; t >= 6; t--) {
+		int h = t * 3 / 8 < 2 ? 2 : t * 3 / 8;
+		int cols = (w + 1) / (t + 1), nrows = rows / (h + 1);
+		if (cols * nrows >= want || t == 6) {
+			*tw = t;
+			*th = h;
+			*fit = cols * nrows;
+			return;
+		}
+	}
+	*tw = 6;
+	*th = 2;
+	*fit = 0;
+}
+
+static void draw_images(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t c, int y)
+{
+	int rows = c.r.h - y - 2; /* two info lines under the tiles */
+	/* a pane among others shows two big thumbnails rather than many tiny ones; zoomed, many */
+	int most = app->zoom ? 16 : 2;
+	int want = v->num_samples < most ? v->num_samples : most;
+	int tw, th, fit;
+	tile_size(c.r.w, rows, want, &tw, &th, &fit);
+	int window = fit < 1 ? 1 : fit;
+	if (window != app->batch_window) {
+		app->batch_window = window;
+		tui_app_post_select(app);
+	}
+	int cols = (c.r.w + 1) / (tw + 1);
+	for (int k = 0; k < v->count && k < fit; k++) {
+		const tui_sample_view_t *s = &v->samples[k];
+		int tx = (k % cols) * (tw + 1), ty = y + (k / cols) * (th + 1);
+		tui_thumbs_draw(app->thumbs, c, tx, ty, tw, th, v, k);
+		bool sel = s->index == app->sel_sample;
+		char label[16];
+		snprintf(label, sizeof label, sel ? "[#%d]" : "#%d", s->index);
+		tui_print(c, tx + (tw - tui_text_width(label)) / 2, ty + th,
+			  tui_style(sel ? TUI_S_SELECTED : TUI_S_DIM), label, tw);
+	}
+	for (int k = 0; k < v->count; k++)
+		if (v->samples[k].index == app->sel_sample) {
+			char info[256];
+			sample_info(&v->samples[k], v, info, sizeof info);
+			tui_print(c, 0, c.r.h - 2, tui_style(TUI_S_NORMAL), info, -1);
+			if (v->samples[k].source)
+				tui_print(c, 0, c.r.h - 1, tui_style(TUI_S_DIM), v->samples[k].source, -1);
+		}
+}
+
+static void draw_values(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t c, int y)
+{
+	int window = c.r.h - y < 1 ? 1 : c.r.h - y;
+	if (window != app->batch_window) {
+		app->batch_window = window;
+		tui_app_post_select(app);
+	}
+	for (int k = 0; k < v->count && y < c.r.h; k++, y++) {
+		const tui_sample_view_t *s = &v->samples[k];
+		bool sel = s->index == app->sel_sample;
+		tui_style_t st = tui_style(sel ? TUI_S_SELECTED : TUI_S_NORMAL);
+		if (sel)
+			tui_fill(c, (tui_rect_t){0, y, c.r.w, 1}, ' ', st);
+		int x = tui_printf(c, 0, y, st, "#%-3d %s", s->index, s->shape);
+		if (s->source)
+			x += tui_printf(c, x, y, st, " %s", s->source);
+		tui_printf(c, x, y, st, " = %s", s->values ? s->values : "?");
+	}
+}
+
+static void draw(tui_app_t *app, tui_canvas_t c)
+{
+	const tui_model_t *m = app->model;
+	const tui_batch_view_t *v = m->batch;
+	int y = 0;
+	if (m->error.set)
+		y = draw_error(m, c, y, c.r.h - 2) + 1;
+	if (!v || y >= c.r.h || (m->error.set && !v->count))
+		return;
+	if (v->node[0]) {
+		char head[256];
+		int n = snprintf(head, sizeof head, "%s", v->node);
+		if (v->num_op_outputs > 1)
+			n += snprintf(head + n, sizeof head - (size_t)n, " (output %d/%d, v: next)",
+				      v->output + 1, v->num_op_outputs);
+		if (v->iteration >= 0)
+			n += snprintf(head + n, sizeof head - (size_t)n, " it %lld",
+				      (long long)v->iteration);
+		snprintf(head + n, sizeof head - (size_t)n, " %s%s%s %s, %d samples%s", v->dtype,
+			 *v->layout ? " " : "", v->layout, v->device, v->num_samples,
+			 v->stretched ? " (shown min-max stretched)" : "");
+		tui_print(c, 0, y++, tui_style(TUI_S_BORDER_FOCUS), head, -1);
+	}
+	if (v->note[0])
+		y = tui_wrap(c, 0, y, c.r.h, tui_style(TUI_S_DIM), v->note);
+	if (!v->count || y >= c.r.h)
+		return;
+	if (v->image)
+		draw_images(app, v, c, y);
+	else
+		draw_values(app, v, c, y);
+}
+
+static unsigned key(tui_app_t *app, int k)
+{
+	const tui_batch_view_t *v = app->model->batch;
+	if (!v || !v->num_samples)
+		return TUI_HANDLED;
+	int step = 1;
+	const tui_rect_t *r = &app->panes[TUI_PANE_BATCH];
+	if (v->image && (k == TUI_KEY_UP || k == TUI_KEY_DOWN)) {
+		int tw, th, fit;
+		tile_size(r->w - 2, r->h - 5, app->zoom ? 16 : 2, &tw, &th, &fit);
+		step = (r->w - 1) / (tw + 1);
+	}
+	int s = app->sel_sample;
+	switch (k) {
+	case TUI_KEY_LEFT: s--; break;
+	case TUI_KEY_RIGHT: s++; break;
+	case TUI_KEY_UP: s -= step; break;
+	case TUI_KEY_DOWN: s += step; break;
+	case TUI_KEY_PGUP: s -= app->batch_window; break;
+	case TUI_KEY_PGDN: s += app->batch_window; break;
+	case TUI_KEY_HOME: s = 0; break;
+	case TUI_KEY_END: s = v->num_samples - 1; break;
+	}
+	if (s >= v->num_samples)
+		s = v->num_samples - 1;
+	if (s < 0)
+		s = 0;
+	app->sel_sample = s;
+	return TUI_HANDLED | TUI_REDRAW | TUI_SELECT;
+}
+
+const tui_pane_class_t tui_pane_batch = {
+	.title = "BATCH",
+	.draw = draw,
+	.key = key,
+};

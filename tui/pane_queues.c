@@ -1,0 +1,129 @@
+/*
+ * QUEUES pane: how full each prefetch queue is now (a bar) and lately (a sparkline of the
+ * occupancy history the collector keeps), how much of the time the consumer waited for data
+ * versus the pipeline waited for a free slot, and the collector's input-bound verdict.
+ * After a parameter change it also shows the numbers before and after side by side:
+ * throughput, iteration interval, reserved memory and engine memory.
+ */
+#include "tui/app.h"
+
+#include "tui/theme.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const uint32_t levels[8] = {0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
+
+static uint32_t level(int occupancy, int depth)
+{
+	if (depth <= 0 || occupancy <= 0)
+		return levels[0];
+	int l = (occupancy * 7 + depth / 2) / depth;
+	return levels[l > 7 ? 7 : l];
+}
+
+/* Occupancy over the kept history, resampled to `w` columns (last value in each bucket). */
+static void sparkline(tui_canvas_t c, int x, int y, int w, const dalic_stats_queue_t *q)
+{
+	if (w <= 0 || q->num_samples == 0)
+		return;
+	int64_t t0 = q->samples[0].t_ns, t1 = q->samples[q->num_samples - 1].t_ns;
+	int k = 0, occ = q->samples[0].occupancy;
+	for (int col = 0; col < w; col++) {
+		int64_t edge = t0 + (t1 - t0) * (col + 1) / w;
+		while (k < q->num_samples && q->samples[k].t_ns <= edge)
+			occ = q->samples[k++].occupancy;
+		tui_put(c, x + col, y, level(occ, q->depth), tui_style(TUI_S_BAR));
+	}
+}
+
+static void queue_line(tui_canvas_t c, int y, const dalic_stats_queue_t *q)
+{
+	tui_printf(c, 0, y, tui_style(TUI_S_NORMAL), "%-3s", q->name);
+	if (!q->present) {
+		tui_print(c, 4, y, tui_style(TUI_S_DIM), "-", -1);
+		return;
+	}
+	int bar = q->depth < 8 ? 8 : q->depth > 12 ? 12 : q->depth;
+	int fill = q->depth ? (q->occupancy * bar + q->depth / 2) / q->depth : 0;
+	for (int i = 0; i < bar; i++)
+		tui_put(c, 4 + i, y, i < fill ? 0x2588 : 0x2591, tui_style(TUI_S_BAR));
+	int x = 5 + bar;
+	x += tui_printf(c, x, y, tui_style(TUI_S_NORMAL), "%d/%d ", q->occupancy, q->depth);
+	sparkline(c, x, y, c.r.w - x, q);
+}
+
+/* Before / after a change, in 32 columns: label, before, after, relative change. */
+static void compare(tui_app_t *app, tui_canvas_t c, int y)
+{
+	const tui_model_t *m = app->model;
+	tui_measure_t after;
+	tui_measure_take(m, app->stats, &after);
+	const tui_measure_t *b = &m->before;
+	tui_style_t st = tui_style(TUI_S_NORMAL);
+	char x1[16], x2[16];
+	tui_print(c, 0, y++, tui_style(TUI_S_HEADER), m->change, -1);
+	tui_printf(c, 0, y++, tui_style(TUI_S_DIM), "%-9s%9s%9s", "", "before", "after");
+	snprintf(x1, sizeof x1, b->rate >= 1000 ? "%.0f" : "%.1f", b->rate);
+	snprintf(x2, sizeof x2, after.rate >= 1000 ? "%.0f" : "%.1f", after.rate);
+	int n = tui_printf(c, 0, y, st, "%-9s%9s%9s", "samples/s", b->rate > 0 ? x1 : "-",
+			   after.rate > 0 ? x2 : "run: Spc");
+	if (b->rate > 0 && after.rate > 0)
+		tui_printf(c, n, y, tui_style(after.rate >= b->rate ? TUI_S_GOOD : TUI_S_WARN),
+			   " %+.0f%%", (after.rate / b->rate - 1) * 100);
+	y++;
+	snprintf(x1, sizeof x1, "%.2fms", b->iter_ms);
+	snprintf(x2, sizeof x2, "%.2fms", after.iter_ms);
+	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "interval", b->iter_ms > 0 ? x1 : "-",
+		   after.iter_ms > 0 ? x2 : "-");
+	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "reserved", tui_fmt_bytes(b->reserved, x1),
+		   tui_fmt_bytes(after.reserved, x2));
+	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "mem live", tui_fmt_bytes(b->live, x1),
+		   tui_fmt_bytes(after.live, x2));
+}
+
+static void draw(tui_app_t *app, tui_canvas_t c)
+{
+	const tui_model_t *m = app->model;
+	const dalic_stats_snapshot_t *s = app->stats;
+	int y = 0;
+	int compare_rows = m->has_compare ? 6 : 0;
+	if (m->engine == TUI_ENGINE_DEBUG) {
+		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "debug engine: eager, no prefetch queues",
+			  -1);
+		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "(e switches to the full engine)", -1);
+	} else if (!s) {
+		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "no pipeline", -1);
+	} else {
+		queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_CPU]);
+		queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_GPU]);
+		if (s->consumer_wait_measured)
+			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL), "consumer wait %.0f%%, "
+				   "slot wait %.0f%%",
+				   s->consumer_wait_share * 100, s->free_slot_wait_share * 100);
+		else if (m->params.exec_async)
+			tui_print(c, 0, y++, tui_style(TUI_S_DIM), "waits: none measured yet", -1);
+		else
+			tui_print(c, 0, y++, tui_style(TUI_S_NORMAL), "synchronous executor: no overlap",
+				  -1);
+		char t1[16], t2[16];
+		if (c.r.h - y > compare_rows + 1)
+			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL), "iteration %s, one per %s",
+				   tui_fmt_ns(s->iteration_time.mean_ns, t1),
+				   tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
+		tui_style_t vs = s->verdict == DALIC_STATS_VERDICT_INPUT_BOUND ? tui_style(TUI_S_WARN)
+										: tui_style(TUI_S_GOOD);
+		int n = tui_print(c, 0, y, tui_style(TUI_S_NORMAL), "verdict: ", -1);
+		tui_print(c, n, y++, vs, s->verdict_name, -1);
+		/* the reason sentence, wrapped over the rows left above the comparison */
+		if (s->verdict_reason)
+			tui_wrap(c, 1, y, c.r.h - compare_rows, tui_style(TUI_S_DIM), s->verdict_reason);
+	}
+	if (m->has_compare && c.r.h >= compare_rows)
+		compare(app, c, c.r.h - compare_rows);
+}
+
+const tui_pane_class_t tui_pane_queues = {
+	.title = "QUEUES",
+	.draw = draw,
+};

@@ -1,0 +1,277 @@
+/*
+ * The full engine in the runner: build a pipeline with a stats collector attached, run it
+ * one iteration per call, copy a window of its outputs for the batch pane, and save reports.
+ *
+ * Order at teardown matters (dalic_stats.h): the UI stops seeing the collector first (so no
+ * snapshot can run while the pipeline goes away), then the pipeline is destroyed (joining
+ * every executor thread), then the collector is told and freed.
+ */
+#include "tui/runner_impl.h"
+
+#include "engine/pipeline.h"
+#include "frontend/dot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static tui_graph_t *graph_from_built(const dalic_graph_t *g)
+{
+	int ne = 0;
+	for (int i = 0; i < g->num_nodes; i++)
+		ne += g->nodes[i]->num_inputs + g->nodes[i]->num_arg_inputs;
+	tui_graph_t *t = tui_graph_new(g->num_nodes, ne, g->num_outputs);
+	if (!t)
+		return NULL;
+	for (int i = 0; i < g->num_nodes; i++) {
+		const dalic_node_t *n = g->nodes[i];
+		tui_gnode_t *tn = &t->nodes[t->num_nodes++];
+		tn->name = dup_or_empty(n->inst);
+		tn->schema = dup_or_empty(n->schema ? n->schema->name : NULL);
+		tn->stage = n->stage;
+		tn->internal = n->internal;
+		tn->outputs = calloc((size_t)n->num_outputs + 1, sizeof *tn->outputs);
+		for (int o = 0; tn->outputs && o < n->num_outputs; o++)
+			tn->outputs[tn->num_outputs++] = dup_or_empty(n->outputs[o]->name);
+		for (int k = 0; k < n->num_inputs + n->num_arg_inputs; k++) {
+			bool arg = k >= n->num_inputs;
+			const dalic_edge_t *e = arg ? n->arg_inputs[k - n->num_inputs] : n->inputs[k];
+			if (e && e->producer)
+				t->edges[t->num_edges++] = (tui_gedge_t){e->producer->index, i, arg};
+		}
+	}
+	for (int i = 0; i < g->num_outputs; i++)
+		t->outputs[t->num_outputs++] =
+			dup_or_empty(g->output_names ? g->output_names[i] : g->outputs[i]->name);
+	return t;
+}
+
+static void forget_stats(tui_runner_t *r, dalic_stats_t **s)
+{
+	pthread_mutex_lock(&r->stats_lock);
+	*s = r->stats;
+	r->stats = NULL;
+	pthread_mutex_unlock(&r->stats_lock);
+}
+
+void tui_full_close(tui_runner_t *r)
+{
+	dalic_stats_t *s;
+	forget_stats(r, &s);
+	dalic_pipeline_destroy(r->pipe);
+	r->pipe = NULL;
+	if (s) {
+		dalic_stats_pipeline_destroyed(s);
+		dalic_stats_destroy(s);
+	}
+	tui_graph_unref(r->full_graph);
+	r->full_graph = NULL;
+	r->pipe_failed = r->has_outputs = false;
+	r->full_iteration = 0;
+}
+
+int tui_full_open(tui_runner_t *r)
+{
+	dalic_graphdef_t *def = tui_runner_def_with_params(r);
+	if (!def) {
+		tui_runner_fail(r, "out of memory");
+		return DALIC_ENOMEM;
+	}
+	dalic_pipeline_t *p;
+	int rc = dalic_pipeline_from_graphdef(def, &p);
+	if (rc) {
+		tui_runner_fail(r, dalic_last_error());
+		return rc;
+	}
+	dalic_stats_options_t o;
+	dalic_stats_options_init(&o);
+	o.trace = true; /* `w` saves a trace; 64K events keep the last seconds */
+	o.trace_capacity = 65536;
+	dalic_stats_t *s = NULL;
+	rc = dalic_stats_create(p, &o, &s);
+	if (!rc)
+		rc = dalic_pipeline_build(p);
+	if (rc) {
+		tui_runner_fail(r, dalic_last_error());
+		dalic_pipeline_destroy(p);
+		if (s) {
+			dalic_stats_pipeline_destroyed(s);
+			dalic_stats_destroy(s);
+		}
+		return rc;
+	}
+	r->pipe = p;
+	r->full_graph = graph_from_built(dalic_pipeline_graph(p));
+	pthread_mutex_lock(&r->stats_lock);
+	r->stats = s;
+	pthread_mutex_unlock(&r->stats_lock);
+	dalic_stats_snapshot_t *snap;
+	if (!dalic_stats_snapshot(s, &snap)) {
+		r->emulated = snap->emulated_device;
+		snprintf(r->executor, sizeof r->executor, "%s", snap->executor_mode);
+		dalic_stats_snapshot_free(snap);
+	}
+	return DALIC_OK;
+}
+
+int tui_full_iterate(tui_runner_t *r)
+{
+	if (!r->pipe)
+		return DALIC_ESTATE;
+	int rc = dalic_pipeline_run(r->pipe);
+	if (rc == DALIC_EEND) {
+		/* End of data: start the next epoch; two ends in a row mean there is no data. */
+		bool again = r->has_outputs == false && r->epochs > 0;
+		r->has_outputs = false;
+		r->epochs++;
+		int rrc = dalic_pipeline_reset(r->pipe);
+		if (rrc || again) {
+			r->ended = true;
+			r->running = false;
+			tui_runner_note(r, "end of data after %lld iterations",
+					(long long)r->full_iteration);
+		}
+		return rc;
+	}
+	if (rc) {
+		tui_runner_fail(r, dalic_last_error());
+		r->pipe_failed = true;
+		r->has_outputs = false;
+		return rc;
+	}
+	r->error.set = false;
+	r->has_outputs = true;
+	r->full_iteration++;
+	int n = dalic_pipeline_num_outputs(r->pipe)
+			? dalic_batch_num_samples(dalic_pipeline_output(r->pipe, 0))
+			: 0;
+	tui_runner_count(r, n);
+	return DALIC_OK;
+}
+
+static tui_batch_view_t *note_view(const char *fmt, const char *a, const char *b)
+{
+	tui_batch_view_t *v = tui_batch_view_new(0);
+	if (v)
+		snprintf(v->note, sizeof v->note, fmt, a, b);
+	return v;
+}
+
+void tui_full_extract(tui_runner_t *r)
+{
+	tui_batch_view_t *v = NULL;
+	const tui_graph_t *g = r->full_graph;
+	if (!r->pipe || !g) {
+		v = note_view("%s%s", r->error.set ? "the pipeline failed: see the error" : "not built",
+			      "");
+	} else if (!r->has_outputs) {
+		v = note_view("%s%s", "no iteration yet: n runs one, Space runs continuously", "");
+	} else {
+		int idx = tui_graph_find(g, r->sel_op);
+		const tui_gnode_t *n = idx >= 0 ? &g->nodes[idx] : NULL;
+		int out = n && r->sel_output < n->num_outputs ? r->sel_output : 0;
+		const char *node = n && n->num_outputs ? n->outputs[out] : NULL;
+		int which = -1;
+		for (int i = 0; node && i < g->num_outputs; i++)
+			if (!strcmp(g->outputs[i], node))
+				which = i;
+		int shown = which >= 0 ? which : 0;
+		const dalic_batch_t *b = dalic_pipeline_output(r->pipe, shown);
+		/* real device memory cannot be read from here; the debug engine copies it out */
+		bool on_device = !strcmp(dalic_batch_device(b), "gpu") && !r->emulated;
+		v = on_device ? tui_batch_view_new(0) : tui_extract(b, r->sel_sample, r->sel_window);
+		if (v && on_device)
+			snprintf(v->note, sizeof v->note, "this output is in GPU memory: e switches to "
+							  "the debug engine, which copies it out");
+		if (v) {
+			snprintf(v->node, sizeof v->node, "%s", g->outputs[shown]);
+			snprintf(v->op, sizeof v->op, "%s", n ? n->name : "");
+			v->output = out;
+			v->num_op_outputs = n ? n->num_outputs : 0;
+			v->iteration = r->full_iteration - 1;
+			if (which < 0 && node)
+				snprintf(v->note, sizeof v->note,
+					 "'%s' is not a pipeline output: the full engine keeps only "
+					 "outputs (e switches to the debug engine, which keeps every node)",
+					 node);
+		}
+	}
+	tui_batch_view_unref(r->batch);
+	r->batch = v;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s", dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_with(const char *dir, const char *name, const dalic_stats_snapshot_t *snap,
+		      int (*fn)(const dalic_stats_snapshot_t *, FILE *))
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	int rc = fn(snap, f);
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
+int tui_full_save(tui_runner_t *r, const char *dir)
+{
+	char msg[700];
+	if (!dir || !*dir)
+		dir = "dalic-report";
+	if (mkdir_p(dir)) {
+		snprintf(msg, sizeof msg, "cannot create %s: %s", dir, strerror(errno));
+		tui_runner_fail(r, msg);
+		return DALIC_EIO;
+	}
+	/* The debug engine has no collector: build (not run) a full pipeline for the graph. */
+	if (!r->pipe && (!r->def || tui_full_open(r)))
+		return DALIC_ESTATE;
+	dalic_stats_snapshot_t *snap;
+	int rc = dalic_stats_snapshot(r->stats, &snap);
+	if (rc) {
+		tui_runner_fail(r, dalic_last_error());
+		return rc;
+	}
+	char path[600];
+	const char *failed = NULL;
+	if (write_with(dir, "stats.json", snap, dalic_stats_write_json))
+		failed = "stats.json";
+	else if (write_with(dir, "report.txt", snap, dalic_stats_write_report))
+		failed = "report.txt";
+	dalic_stats_snapshot_free(snap);
+	snprintf(path, sizeof path, "%s/trace.json", dir);
+	if (!failed && dalic_stats_save_trace(r->stats, path))
+		failed = "trace.json";
+	snprintf(path, sizeof path, "%s/graph.dot", dir);
+	if (!failed && dalic_dot_render(dalic_pipeline_graph(r->pipe), path, false, true))
+		failed = "graph.dot";
+	if (failed) {
+		snprintf(msg, sizeof msg, "cannot write %s/%s: %s", dir, failed, dalic_last_error());
+		tui_runner_fail(r, msg);
+		return DALIC_EIO;
+	}
+	return DALIC_OK;
+}

@@ -1,0 +1,117 @@
+/*
+ * The runner's private state, shared by the thread and queue (runner.c), the full engine
+ * (runner_full.c), the debug engine (runner_debug.c), and batch extraction (extract.c).
+ * Everything below "runner thread only" is touched by the runner thread alone; the few
+ * fields the UI reads are behind `lock` (queue, published model) or `stats_lock` (the
+ * collector pointer, which a rebuild replaces).
+ */
+#ifndef DALIC_TUI_RUNNER_IMPL_H
+#define DALIC_TUI_RUNNER_IMPL_H
+
+#include "tui/runner.h"
+
+#include "dalic_debug.h"
+#include "dalic_stats.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#define TUI_QUEUE_MAX 64
+#define TUI_RATE_RING 64
+#define TUI_P99_RING 128
+
+typedef struct tui_op_hist {
+	int64_t runs_seen;
+	int64_t ring[TUI_P99_RING];
+	int n, head;
+} tui_op_hist_t;
+
+struct tui_runner {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;     /* a command arrived */
+	pthread_cond_t done;     /* a command finished / the runner went idle */
+	tui_cmd_t queue[TUI_QUEUE_MAX];
+	int qhead, qcount;
+	uint64_t posted_seq, done_seq;
+	atomic_bool pending;     /* qcount > 0, read without the lock while running */
+	bool idle;               /* paused with an empty queue */
+	tui_model_t *published;
+
+	pthread_mutex_t stats_lock;
+	dalic_stats_t *stats;    /* collector of `pipe`; replaced under stats_lock */
+
+	/* ---- runner thread only ---- */
+	dalic_cli_pipeline_opts_t opts;
+	dalic_graphdef_t *def;   /* as loaded; NULL when loading failed */
+	dalic_pipeline_params_t params; /* in effect: the definition's, then the user's changes */
+	bool user_prefetch, user_bps, user_threads;
+	tui_engine_t engine;
+	bool running, quit;
+
+	dalic_pipeline_t *pipe;  /* full engine, built; NULL when none */
+	bool pipe_failed;        /* an iteration failed: the pipeline is unusable */
+	bool has_outputs;        /* the pipeline's outputs are shared (a run succeeded) */
+	int64_t full_iteration;  /* iterations received from the full engine */
+	bool emulated;
+	char executor[40];
+
+	dalic_debug_t *dbg;      /* debug engine */
+	tui_op_hist_t *hist;     /* per debug operator, for p99 */
+	int num_hist;
+
+	tui_graph_t *full_graph; /* graph of each engine, NULL while it is closed */
+	tui_graph_t *debug_graph;
+	uint64_t finishing_seq;  /* command being handled, published with the model */
+	int64_t epochs;
+	bool ended;
+	int64_t samples;         /* since the last build */
+	double rate_t[TUI_RATE_RING];
+	int64_t rate_n[TUI_RATE_RING];
+	int rate_head, rate_count;
+	double rate;
+
+	char sel_op[256];
+	int sel_output, sel_sample, sel_window;
+	tui_batch_view_t *batch;
+	bool batch_dirty;
+	double last_extract, last_publish;
+
+	tui_error_t error;
+	char notice[256];
+	bool has_compare;
+	char change[160];
+	tui_measure_t before;
+};
+
+double tui_now(void);
+
+/* runner.c */
+void tui_runner_publish(tui_runner_t *r);
+tui_model_t *tui_runner_make_model(tui_runner_t *r);
+void tui_runner_note(tui_runner_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_runner_fail(tui_runner_t *r, const char *message);
+void tui_runner_count(tui_runner_t *r, int samples);
+void tui_runner_rate_reset(tui_runner_t *r);
+
+/* runner_full.c: the full engine */
+int tui_full_open(tui_runner_t *r);
+void tui_full_close(tui_runner_t *r);
+int tui_full_iterate(tui_runner_t *r);
+void tui_full_extract(tui_runner_t *r);
+int tui_full_save(tui_runner_t *r, const char *dir);
+dalic_graphdef_t *tui_runner_def_with_params(tui_runner_t *r);
+
+/* runner_debug.c: the debug engine */
+int tui_debug_open(tui_runner_t *r);
+void tui_debug_close(tui_runner_t *r);
+int tui_debug_run(tui_runner_t *r, bool one_op);
+void tui_debug_extract(tui_runner_t *r);
+void tui_debug_fill(tui_runner_t *r, tui_model_t *m);
+
+/* extract.c: a window of samples of a batch, copied for the UI */
+tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window);
+/* Parses "operator 'X' (...), iteration N, sample S, file 'F': ..." into err. */
+void tui_parse_error(const char *message, tui_error_t *err);
+
+#endif

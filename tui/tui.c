@@ -1,0 +1,58 @@
+/*
+ * The interactive loop (tui.h): draw a frame from the newest model and snapshot, wait for a
+ * key until the next frame is due, dispatch every key that arrived, repeat — 20 frames a
+ * second whatever the pipeline does, because the pipeline runs on the runner thread.
+ * Every way out goes through tui_term_stop() (and term.c's handlers cover the rest).
+ */
+#include "tui/tui.h"
+
+#include "tui/app.h"
+#include "tui/keys.h"
+#include "tui/runner.h"
+#include "tui/term.h"
+
+#include <stdio.h>
+
+int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o)
+{
+	int colors = tui_term_start();
+	if (colors < 0) {
+		fprintf(stderr, "dalic tui: needs a terminal (headless: --keys FILE --dump DIR)\n");
+		return 2;
+	}
+	tui_runner_t *runner;
+	if (tui_runner_start(opts, &runner)) {
+		tui_term_stop();
+		fprintf(stderr, "dalic tui: out of memory\n");
+		return 1;
+	}
+	int w, h;
+	tui_term_size(&w, &h);
+	tui_app_t app;
+	if (tui_app_init(&app, runner, w, h, colors, false)) {
+		tui_runner_stop(runner);
+		tui_term_stop();
+		fprintf(stderr, "dalic tui: out of memory\n");
+		return 1;
+	}
+	if (o->run)
+		tui_app_command(&app, "run");
+	bool quit = false;
+	while (!quit && !tui_term_interrupted()) {
+		tui_app_refresh(&app);
+		tui_app_draw(&app);
+		tui_term_present(&app.screen);
+		for (int key = tui_term_key(TUI_FRAME_MS); key != TUI_KEY_NONE && !quit;
+		     key = tui_term_key(0)) {
+			if (key == TUI_KEY_RESIZE) {
+				tui_term_size(&w, &h);
+				tui_screen_resize(&app.screen, w, h);
+			}
+			quit = tui_app_key(&app, key) & TUI_QUIT;
+		}
+	}
+	tui_term_stop();
+	tui_runner_stop(runner);
+	tui_app_free(&app);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * Entry points of the workbench, called by `dalic tui` (cli/cmd_tui.c): the interactive
+ * curses loop, and the headless driver that runs a key script against an in-memory screen
+ * and writes text dumps for tests. Both start the runner thread on the pipeline and draw the
+ * same widgets at the same refresh rate.
+ */
+#ifndef DALIC_TUI_TUI_H
+#define DALIC_TUI_TUI_H
+
+#include "cli/cli.h"
+
+/* Frame interval: 20 screen updates a second while anything changes. */
+#define TUI_FRAME_MS 50
+
+typedef struct tui_options {
+	const char *keys;  /* headless: key script path ("-" = stdin) */
+	const char *dump;  /* headless: directory for screen-NNN.txt */
+	int width, height; /* headless screen size, default 100 x 30 */
+	bool run;          /* start running at once */
+} tui_options_t;
+
+/* Interactive workbench; returns the process exit status. */
+int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o);
+/* Headless: runs the key script, writes dumps, prints a summary line (frames per second,
+ * iterations, samples per second) on stdout. Returns the exit status (2: bad script). */
+int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o);
+
+#endif
