@@ -69,6 +69,18 @@ static const char *flag_value(int argc, char **argv, int *i, const char *name, b
 	return NULL;
 }
 
+/* Subcommand flags that take a separate value, so the value is not taken for PIPELINE. */
+static bool takes_value(const char *flag)
+{
+	static const char *const flags[] = {"-o", "-n", "--output", "--iterations", "--dump",
+					    "--trace", "--keys", "--size", "--commands", "--json-out",
+					    "--report", NULL};
+	for (int i = 0; flags[i]; i++)
+		if (!strcmp(flag, flags[i]))
+			return true;
+	return false;
+}
+
 static int parse_depth(const char *v, dalic_cli_pipeline_opts_t *o)
 {
 	long long a, b;
@@ -150,7 +162,9 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 		} else if (a[0] != '-' && !o->path) {
 			o->path = a;
 		} else {
-			argv[w++] = a; /* not ours: left for the subcommand */
+			argv[w++] = a; /* not ours: left for the subcommand, with its value */
+			if (takes_value(a) && i + 1 < *argc)
+				argv[w++] = argv[++i];
 		}
 #undef VALUE
 	}
