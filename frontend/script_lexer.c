@@ -14,6 +14,7 @@
 #include <string.h>
 
 #define MAX_INDENT_DEPTH 100
+#define MAX_BRACKETS 200
 
 typedef struct lexer {
 	script_arena_t *a;
@@ -23,6 +24,9 @@ typedef struct lexer {
 	int line;
 	size_t line_start;
 	int depth; /* bracket nesting */
+	size_t open_at[MAX_BRACKETS]; /* where the innermost brackets opened */
+	int open_line[MAX_BRACKETS];
+	size_t open_ls[MAX_BRACKETS];
 	bool fragment;
 	int indents[MAX_INDENT_DEPTH];
 	int nindent;
@@ -146,6 +150,7 @@ char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw,
 	/* decoding never grows the text: every escape is at least as long as its UTF-8 result
 	 * except \U (10 chars -> 4 bytes) and \u (6 -> 3), so n bytes suffice */
 	char *d = script_arena_alloc(a, n + 1);
+	*bad = SIZE_MAX;
 	if (!d)
 		return NULL;
 	size_t k = 0;
@@ -224,10 +229,13 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 	size_t start_ls = L->line_start;
 	size_t body = L->pos + qlen, i = body;
 	for (;;) {
-		if (i >= L->end)
+		if (i >= L->end) {
+			L->line = start_line;
+			L->line_start = start_ls;
 			return lex_error(L, start, triple ? "unterminated triple-quoted string literal"
 							   : "unterminated string literal",
 					 DALIC_EPARSE);
+		}
 		char c = s[i];
 		if (c == '\\' && i + 1 < L->end) {
 			if (s[i + 1] == '\n')
@@ -267,7 +275,7 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 		size_t bad = 0;
 		t->str = script_decode_string(L->a, t->raw, t->rawlen, flags & STR_RAW, &t->slen, &bad);
 		if (!t->str) {
-			if (!bad && t->rawlen)
+			if (bad == SIZE_MAX)
 				return DALIC_ENOMEM;
 			L->line = start_line;
 			L->line_start = start_ls;
@@ -378,9 +386,14 @@ static int lex_operator(lexer_t *L)
 			snprintf(msg, sizeof msg, "invalid character (byte 0x%02x) in script", c);
 		return lex_error(L, start, msg, DALIC_EPARSE);
 	}
-	if (best == OP_LPAR || best == OP_LSQB || best == OP_LBRACE)
+	if (best == OP_LPAR || best == OP_LSQB || best == OP_LBRACE) {
+		if (L->depth == MAX_BRACKETS)
+			return lex_error(L, start, "brackets nested too deeply", DALIC_EUNSUPPORTED);
+		L->open_at[L->depth] = start;
+		L->open_line[L->depth] = L->line;
+		L->open_ls[L->depth] = L->line_start;
 		L->depth++;
-	else if (best == OP_RPAR || best == OP_RSQB || best == OP_RBRACE) {
+	} else if (best == OP_RPAR || best == OP_RSQB || best == OP_RBRACE) {
 		if (L->depth == 0)
 			return lex_error(L, start, "unmatched closing bracket", DALIC_EPARSE);
 		L->depth--;
@@ -540,9 +553,14 @@ static int lex_run(lexer_t *L)
 				return rc;
 		}
 	}
-	if (L->depth > 0 && !L->fragment)
-		return lex_error(L, L->pos, "unexpected end of file: a bracket is not closed",
-				 DALIC_EPARSE);
+	if (L->depth > 0 && !L->fragment) {
+		int d = L->depth - 1;
+		char msg[40];
+		snprintf(msg, sizeof msg, "'%c' was never closed", L->s[L->open_at[d]]);
+		L->line = L->open_line[d];
+		L->line_start = L->open_ls[d];
+		return lex_error(L, L->open_at[d], msg, DALIC_EPARSE);
+	}
 	if (!L->fragment) {
 		int k = last_kind(L);
 		if (k >= 0 && k != TK_NEWLINE && k != TK_DEDENT && k != TK_INDENT &&

@@ -94,7 +94,8 @@ int script_lex_fragment(script_arena_t *a, const script_src_t *src, const char *
 			size_t len, int line, int col, script_token_t **toks, int *count);
 /* Decodes escapes of a string body (not raw): \n \t \xHH \uXXXX \ooo ... Unknown escapes keep
  * the backslash like Python. Result NUL-terminated in the arena; *out_len its length. Returns
- * NULL and sets *bad to the offending offset on an invalid escape. */
+ * NULL with *bad = the offending offset on an invalid escape, or SIZE_MAX when out of
+ * memory. */
 char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw, size_t *out_len,
 			   size_t *bad);
 const char *script_op_text(script_op_t op);

@@ -178,11 +178,11 @@ static int flit(sparser_t *p, const script_token_t *tok, const char *buf, size_t
 {
 	if (!n)
 		return DALIC_OK;
-	size_t len, bad = 0;
+	size_t len, bad;
 	char *s = script_decode_string(p->a, buf, n, tok->sflags & STR_RAW, &len, &bad);
 	if (!s)
-		return bad || !n ? sp_error(p, tok, "invalid escape sequence in f-string")
-				 : DALIC_ENOMEM;
+		return bad == SIZE_MAX ? DALIC_ENOMEM
+				       : sp_error(p, tok, "invalid escape sequence in f-string");
 	snode_t *lit;
 	NEW(lit, N_STR, tok);
 	lit->str.s = s;
@@ -680,7 +680,7 @@ static int subscript(sparser_t *p, snode_t **out)
 
 static int primary(sparser_t *p, snode_t **out)
 {
-	snode_t *e;
+	snode_t *e = NULL;
 	TRY(atom(p, &e));
 	for (;;) {
 		const script_token_t *t = sp_peek(p);
@@ -730,7 +730,7 @@ static int factor(sparser_t *p, snode_t **out);
 
 static int power(sparser_t *p, snode_t **out)
 {
-	snode_t *base;
+	snode_t *base = NULL;
 	TRY(primary(p, &base));
 	if (sp_is_op(p, OP_DSTAR)) {
 		const script_token_t *t = sp_next(p);

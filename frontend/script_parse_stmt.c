@@ -394,7 +394,8 @@ static int with_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
 		snode_t *item, *var = NULL;
 		TRY(sp_test(p, &item));
 		if (sp_accept_kw(p, KW_AS)) {
-			TRY(sp_target_list(p, &var));
+			/* one target per item: `with a as x, b as y` has two items */
+			TRY(sp_expr(p, &var));
 			TRY(sp_check_target(p, var, "with statement"));
 		}
 		TRY(sp_list_push(p, &s->with.items, item));

@@ -388,7 +388,7 @@ static int per_output(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *list, b
 			    p->def->num_outputs, n);
 	for (int i = 0; i < n; i++) {
 		dalic_io_t *o = &p->def->outputs[i];
-		int v;
+		int v = -1;
 		TRY(dtype ? dtype_param(I, at, items[i], &v) : ndim_param(I, at, items[i], &v));
 		if (dalic_graphdef_set_output_desc(p->def, i, dtype ? v : o->dtype, dtype ? o->ndim : v,
 						   o->layout))
@@ -754,7 +754,19 @@ static bool fn_has_param(const svfunc_t *f, const char *name)
 	return false;
 }
 
+static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args,
+			sv_t **out);
+
 int sp_call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args, sv_t **out)
+{
+	I->creating++; /* errors from here on are about the pipeline: they stop the load */
+	int rc = call_pipedef(I, at, pd, args, out);
+	I->creating--;
+	return rc;
+}
+
+static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args,
+			sv_t **out)
 {
 	svfunc_t *f = pd->pipedef.func->func;
 	for (int i = 0; i < f->params->n; i++)
@@ -803,10 +815,9 @@ int sp_call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *ar
 				    f->name, name);
 		}
 	}
-	sv_t *obj;
+	sv_t *obj = NULL;
 	spipe_t *p;
 	TRY(new_pipeline_object(I, at, &obj));
-	I->creating++;
 	int rc = new_pipe(I, at, f->name, obj, &p);
 	if (!rc)
 		rc = apply_params(I, at, p, pnames, pvals, np);
@@ -831,7 +842,6 @@ int sp_call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *ar
 			rc = outputs_of(I, at, p, r, false);
 		sp_pop_current(I);
 	}
-	I->creating--;
 	if (!rc)
 		*out = obj;
 	return rc;

@@ -674,7 +674,7 @@ int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out
 		sv_t **items = obj->kind == SV_LIST ? obj->list->items : obj->tuple.items;
 		const char *what = is_str ? "string" : obj->kind == SV_LIST ? "list" : "tuple";
 		if (idx->kind == SV_SLICE) {
-			int64_t a, b, s;
+			int64_t a = 0, b = 0, s = 1;
 			TRY(slice_range(I, at, idx, n, &a, &b, &s));
 			int count = 0;
 			for (int64_t i = a; s > 0 ? i < b : i > b; i += s)

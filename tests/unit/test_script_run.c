@@ -1,0 +1,231 @@
+/* End-to-end tests: pipeline scripts (samples/scripts and inline ones) loaded, built and
+ * run through the engine; conditionals checked sample by sample. Run from the source root
+ * (the samples read samples/images). */
+#include "test_script_util.h"
+
+#include "engine/pipeline.h"
+#include "helpers.h"
+
+#include <criterion/redirect.h>
+#include <dirent.h>
+
+TestSuite(script_run, .timeout = 30);
+
+static dalic_pipeline_t *load_file(const char *path)
+{
+	dalic_graphdef_t *g = NULL;
+	cr_assert_eq(dalic_script_load(path, NULL, &g), DALIC_OK, "%s", dalic_last_error());
+	dalic_pipeline_t *p = NULL;
+	cr_assert_eq(dalic_pipeline_from_graphdef(g, &p), DALIC_OK, "%s", dalic_last_error());
+	return p;
+}
+
+static dalic_pipeline_t *load_text(const char *text)
+{
+	const char *path = ts_write(text);
+	dalic_pipeline_t *p = load_file(path);
+	unlink(path);
+	return p;
+}
+
+static const dalic_batch_t *out(dalic_pipeline_t *p, int i)
+{
+	const dalic_batch_t *b = dalic_pipeline_output(p, i);
+	cr_assert_not_null(b);
+	return b;
+}
+
+static bool same_sample(const dalic_batch_t *a, int i, const dalic_batch_t *b, int j)
+{
+	size_t n = dalic_batch_sample_bytes(a, i);
+	return n == dalic_batch_sample_bytes(b, j) &&
+	       !memcmp(dalic_batch_data(a, i), dalic_batch_data(b, j), n);
+}
+
+Test(script_run, every_sample_script_runs)
+{
+	DIR *d = opendir("samples/scripts");
+	cr_assert_not_null(d, "run the tests from the source root");
+	int count = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		if (n < 4 || strcmp(e->d_name + n - 3, ".py"))
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "samples/scripts/%s", e->d_name);
+		cr_redirect_stdout(); /* the samples print while they are traced */
+		dalic_pipeline_t *p = load_file(path);
+		cr_expect_eq(dalic_pipeline_run(p), DALIC_OK, "%s: %s", path, dalic_last_error());
+		cr_expect_gt(dalic_pipeline_num_outputs(p), 0, "%s", path);
+		dalic_pipeline_destroy(p);
+		count++;
+	}
+	closedir(d);
+	cr_expect_geq(count, 10);
+}
+
+Test(script_run, conditional_rotate_changes_only_the_chosen_samples)
+{
+	dalic_pipeline_t *p = load_file("samples/scripts/conditional_rotate.py");
+	for (int it = 0; it < 3; it++) {
+		cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+		const dalic_batch_t *res = out(p, 0), *orig = out(p, 1), *pred = out(p, 2);
+		int n = dalic_batch_num_samples(orig), taken = 0;
+		cr_assert_eq(dalic_batch_num_samples(res), n);
+		for (int i = 0; i < n; i++) {
+			bool rotated = th_at(pred, i, 0) != 0;
+			taken += rotated;
+			cr_expect_eq(same_sample(res, i, orig, i), !rotated,
+				     "iteration %d sample %d: rotated %d", it, i, rotated);
+		}
+	}
+	dalic_pipeline_destroy(p);
+}
+
+Test(script_run, manual_split_merge_keeps_order)
+{
+	dalic_pipeline_t *p = load_file("samples/scripts/manual_split_merge.py");
+	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	const dalic_batch_t *merged = out(p, 0), *value = out(p, 1), *pred = out(p, 2);
+	const dalic_batch_t *negated = out(p, 3), *validated = out(p, 4);
+	int trues = 0;
+	for (int i = 0; i < 8; i++) {
+		bool t = th_at(pred, i, 0) != 0;
+		trues += t;
+		cr_expect_float_eq(th_at(merged, i, 0), th_at(value, i, 0) + (t ? 10 : 0), 1e-5,
+				   "sample %d", i);
+		cr_expect_eq(th_at(negated, i, 0), !t);
+		cr_expect_eq(th_at(validated, i, 0), t);
+	}
+	cr_expect(trues > 0 && trues < 8, "the seed gives both branches samples");
+	cr_expect_eq(dalic_batch_dtype(negated), DALIC_BOOL);
+	dalic_pipeline_destroy(p);
+}
+
+Test(script_run, helper_function_conditionals_per_sample)
+{
+	dalic_pipeline_t *p = load_file("samples/scripts/helper_conditional.py");
+	for (int it = 0; it < 2; it++) {
+		cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+		const dalic_batch_t *res = out(p, 0), *value = out(p, 1);
+		for (int i = 0; i < 8; i++) {
+			double v = th_at(value, i, 0), want = v;
+			bool low = v < 30, high = v > 70;
+			if (low && !high)
+				want = v * 2;
+			else if (high || low)
+				want = v - 1;
+			cr_expect_float_eq(th_at(res, i, 0), want, 1e-4, "value %g", v);
+		}
+	}
+	dalic_pipeline_destroy(p);
+}
+
+Test(script_run, nested_dict_conditional_per_sample)
+{
+	dalic_pipeline_t *p = load_file("samples/scripts/nested_dict_conditional.py");
+	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	const dalic_batch_t *value = out(p, 0), *first = out(p, 1), *second = out(p, 2);
+	const dalic_batch_t *pred = out(p, 3);
+	for (int i = 0; i < 6; i++) {
+		bool t = th_at(pred, i, 0) != 0;
+		double x = t ? th_at(first, i, 0) : th_at(first, i, 0) - 1;
+		cr_expect_float_eq(th_at(value, i, 0), t ? x * 100 : x, 1e-3, "sample %d", i);
+		cr_expect_float_eq(th_at(second, i, 0), t ? 1.0 : 2.0, 1e-6, "sample %d", i);
+	}
+	dalic_pipeline_destroy(p);
+}
+
+Test(script_run, tracing_prints_while_the_definition_runs, .init = cr_redirect_stdout)
+{
+	dalic_pipeline_t *p = load_file("samples/scripts/tracing.py");
+	fflush(stdout);
+	cr_expect_stdout_eq_str(
+		"Python condition: only this branch is traced\n"
+		"DataNode condition: tracing the true branch with "
+		"DataNode(name=\"__Split_3[0]\", device=\"cpu\")\n"
+		"DataNode condition: tracing the false branch with "
+		"DataNode(name=\"__Split_3[1]\", device=\"cpu\")\n");
+	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	const dalic_batch_t *res = out(p, 0), *pred = out(p, 1);
+	for (int i = 0; i < 4; i++) {
+		double r = th_at(res, i, 0);
+		if (th_at(pred, i, 0))
+			cr_expect(r >= 200 && r < 202, "doubled value + offset: %g", r);
+		else
+			cr_expect(r <= -100 && r > -101, "negated value + offset: %g", r);
+	}
+	dalic_pipeline_destroy(p);
+}
+
+Test(script_run, arithmetic_sample_values)
+{
+	dalic_pipeline_t *p = load_file("samples/scripts/arithmetic.py");
+	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	const dalic_batch_t *clamped = out(p, 3), *magnitude = out(p, 4), *pos = out(p, 5);
+	cr_expect_eq(dalic_batch_dtype(pos), DALIC_BOOL);
+	for (int i = 0; i < 8; i++)
+		for (int k = 0; k < 4; k++) {
+			double c = th_at(clamped, i, k), m = th_at(magnitude, i, k);
+			cr_expect(c >= -1 && c <= 1, "clamp(a, -1.0, 1.0): %g", c);
+			cr_expect(m >= 0 && m <= 3.17, "sqrt(abs(a)) for |a| <= 10: %g", m);
+			/* a > 0 exactly when its clamp is > 0 */
+			cr_expect_eq(th_at(pos, i, k) != 0, c > 0);
+		}
+	dalic_pipeline_destroy(p);
+}
+
+Test(script_run, predicate_restrictions_are_dalis)
+{
+	dalic_pipeline_t *p = load_text("from nvidia.dali import pipeline_def, fn\n"
+					"@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
+					"              enable_conditionals=True)\n"
+					"def pipe():\n"
+					"    x = fn.random.uniform(shape=[2])\n"
+					"    if x > 0:\n"
+					"        x = x + 1\n"
+					"    return x\n"
+					"p = pipe()\n");
+	const char *msg = th_run_fails(p, DALIC_EOP);
+	cr_expect(strstr(msg, "Conditions inside `if` statements are restricted to scalar (0-d "
+			      "tensors) inputs, that are placed on CPU. Got a 1-d input as a "
+			      "condition of the `if` statement."),
+		  "%s", msg);
+	dalic_pipeline_destroy(p);
+	p = load_text("from nvidia.dali import pipeline_def, fn\n"
+		      "@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
+		      "              enable_conditionals=True)\n"
+		      "def pipe():\n"
+		      "    x = fn.random.uniform()\n"
+		      "    return x and x\n"
+		      "p = pipe()\n");
+	msg = th_run_fails(p, DALIC_EOP);
+	cr_expect(strstr(msg, "Logical expression `and` is restricted to scalar (0-d tensors) "
+			      "inputs of `bool` type, that are placed on CPU. Got an input of type "
+			      "float as the left argument in logical expression."),
+		  "%s", msg);
+	dalic_pipeline_destroy(p);
+}
+
+Test(script_run, numeric_predicates_work_in_if)
+{
+	dalic_pipeline_t *p = load_text("from nvidia.dali import pipeline_def, fn, types\n"
+					"@pipeline_def(batch_size=8, num_threads=1, device_id=None,\n"
+					"              enable_conditionals=True, seed=3)\n"
+					"def pipe():\n"
+					"    c = fn.random.coin_flip()\n"
+					"    if c:\n"
+					"        v = types.Constant(1.0, device='cpu')\n"
+					"    else:\n"
+					"        v = types.Constant(-1.0, device='cpu')\n"
+					"    return v, c, not c\n"
+					"p = pipe()\n");
+	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	const dalic_batch_t *v = out(p, 0), *c = out(p, 1), *nc = out(p, 2);
+	cr_expect_eq(dalic_batch_dtype(c), DALIC_INT32);
+	for (int i = 0; i < 8; i++) {
+		cr_expect_eq(th_at(v, i, 0), th_at(c, i, 0) ? 1.0 : -1.0);
+		cr_expect_eq(th_at(nc, i, 0), !th_at(c, i, 0));
+	}
+	dalic_pipeline_destroy(p);
+}
