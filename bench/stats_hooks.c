@@ -45,7 +45,8 @@ static double time_hook(const hook_args_t *a, int k)
 				a->obs->node_run(a->obs->user, a->node, i, 16, t, t + 1000);
 				break;
 			case 1:
-				a->obs->work_chunk(a->obs->user, a->node, i, i & 1, 0, 1, t, t + 1000);
+				a->obs->work_chunk(a->obs->user, a->node, i, i & 1, 0, 1, t,
+				                   t + 1000);
 				break;
 			case 2:
 				a->obs->output_memory(a->obs->user, a->node, 0, a->batch, i);
@@ -109,9 +110,9 @@ int main(int argc, char **argv)
 	const dalic_graph_t *g = dalic_pipeline_graph(p2);
 	dalic_exec_node_t *x = dalic_exec_node(dalic_pipeline_exec(p), cmn);
 	hook_args_t a = {.obs = &obs, .node = g->nodes[cmn], .batch = &x->bufs[0][0]};
-	static const char *const names[] = {"node_run",   "work_chunk", "output_memory",
-					    "stage_run",  "queue_level", "wait",
-					    "iteration_ready"};
+	static const char *const names[] = {"node_run",       "work_chunk",  "output_memory",
+	                                    "stage_run",      "queue_level", "wait",
+	                                    "iteration_ready"};
 	double ns[7], traced_max = 0;
 	for (int k = 0; k < 7; k++) {
 		ns[k] = time_hook(&a, k);

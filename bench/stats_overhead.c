@@ -52,7 +52,8 @@ static double cpu_s(void)
  * `cpu_per_sample` the process CPU seconds per sample of the timed iterations. */
 static double one_run(const config_t *c, bool stats, long long *events, double *cpu_per_sample)
 {
-	dalic_pipeline_t *p = bench_image_pipeline(c->batch, c->threads, c->pipelined, c->async, stats);
+	dalic_pipeline_t *p =
+	    bench_image_pipeline(c->batch, c->threads, c->pipelined, c->async, stats);
 	dalic_stats_t *s = NULL;
 	if (stats) {
 		dalic_stats_options_t o;
@@ -90,12 +91,12 @@ static double one_run(const config_t *c, bool stats, long long *events, double *
 int main(int argc, char **argv)
 {
 	config_t c = {
-		.iterations = argc > 1 ? atoi(argv[1]) : 40,
-		.batch = argc > 2 ? atoi(argv[2]) : 16,
-		.threads = argc > 3 ? atoi(argv[3]) : 2,
-		.warmup = 5,
-		.pipelined = true,
-		.async = true,
+	    .iterations = argc > 1 ? atoi(argv[1]) : 40,
+	    .batch = argc > 2 ? atoi(argv[2]) : 16,
+	    .threads = argc > 3 ? atoi(argv[3]) : 2,
+	    .warmup = 5,
+	    .pipelined = true,
+	    .async = true,
 	};
 	int rounds = argc > 4 ? atoi(argv[4]) : 5;
 	const char *exec = argc > 5 ? argv[5] : "async";
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
 	c.pipelined = strcmp(exec, "simple") != 0;
 	if (c.iterations < 1 || c.batch < 1 || c.threads < 1 || rounds < 1 || rounds > 64) {
 		fprintf(stderr, "usage: stats_overhead [iterations [batch [threads [rounds "
-				"[async|pipelined|simple]]]]]\n");
+		                "[async|pipelined|simple]]]]]\n");
 		return 2;
 	}
 	double off[64], on[64], paired[64], cpu_off[64], cpu_on[64];
@@ -128,8 +129,9 @@ int main(int argc, char **argv)
 	double best_off = off[rounds - 1], best_on = on[rounds - 1];
 	double med_off = off[rounds / 2], med_on = on[rounds / 2];
 	printf("# stats_overhead\n");
-	printf("pipeline: readers.file -> decoders.image -> resize 256 -> crop_mirror_normalize 224 "
-	       "float (cpu)\n");
+	printf(
+	    "pipeline: readers.file -> decoders.image -> resize 256 -> crop_mirror_normalize 224 "
+	    "float (cpu)\n");
 	printf("executor: %s\nbatch_size: %d\nnum_threads: %d\niterations: %d\nrounds: %d\n", exec,
 	       c.batch, c.threads, c.iterations, rounds);
 	printf("trace_events_per_run: %lld\n", events);
@@ -142,7 +144,8 @@ int main(int argc, char **argv)
 	       100 * paired[rounds / 2]);
 	printf("cpu_ms_per_sample_off_median: %.3f\ncpu_ms_per_sample_on_median: %.3f\n",
 	       1e3 * cpu_off[rounds / 2], 1e3 * cpu_on[rounds / 2]);
-	printf("cpu_overhead_median: %.2f%%\n", 100 * (cpu_on[rounds / 2] / cpu_off[rounds / 2] - 1));
+	printf("cpu_overhead_median: %.2f%%\n",
+	       100 * (cpu_on[rounds / 2] / cpu_off[rounds / 2] - 1));
 	printf("target: <= 3%%\n");
 	return 0;
 }

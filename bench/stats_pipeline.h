@@ -20,7 +20,7 @@
 	} while (0)
 
 static inline dalic_pipeline_t *bench_image_pipeline(int batch, int threads, bool pipelined,
-						     bool async, bool memory_stats)
+                                                     bool async, bool memory_stats)
 {
 	dalic_pipeline_params_t prm;
 	dalic_pipeline_params_init(&prm);

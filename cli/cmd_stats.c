@@ -48,8 +48,9 @@ static int parse_args(int argc, char **argv, stats_args_t *a)
 		} else if (!strcmp(argv[i], "--trace") && has_value) {
 			a->trace = argv[++i];
 		} else {
-			fprintf(stderr, "dalic stats: unknown option '%s' (see dalic stats --help)\n",
-				argv[i]);
+			fprintf(stderr,
+			        "dalic stats: unknown option '%s' (see dalic stats --help)\n",
+			        argv[i]);
 			return 2;
 		}
 	}
@@ -98,7 +99,8 @@ static int stats_main(int argc, char **argv)
 	if (parse_args(argc, argv, &a))
 		return 2;
 	if (o.debug) {
-		fprintf(stderr, "dalic stats: --debug: stats watch the full engine; use dalic debug\n");
+		fprintf(stderr,
+		        "dalic stats: --debug: stats watch the full engine; use dalic debug\n");
 		return 2;
 	}
 	o.params.enable_memory_stats = o.set_memory_stats = true;
@@ -136,8 +138,8 @@ static int stats_main(int argc, char **argv)
 	if (!rc && a.json) {
 		rc = print_json(snap, o.path, warm);
 	} else if (!rc) {
-		printf("# Run\npipeline: %s\nwarmup_iterations: %ld\niterations_run: %ld\n\n", o.path,
-		       warm, done);
+		printf("# Run\npipeline: %s\nwarmup_iterations: %ld\niterations_run: %ld\n\n",
+		       o.path, warm, done);
 		rc = dalic_stats_write_report(snap, stdout);
 	}
 	if (!rc && a.trace) {
@@ -153,18 +155,18 @@ static int stats_main(int argc, char **argv)
 }
 
 DALIC_COMMAND(stats) = {
-	.name = "stats",
-	.summary = "executor_statistics, timings, queues and allocations of a run",
-	.usage = "usage: dalic stats PIPELINE [-n N] [--warmup W] [--json] [--trace FILE]\n"
-		 "                   [pipeline flags]\n"
-		 "  -n N             iterations to measure (default 10)\n"
-		 "  --warmup W       iterations to run first and leave out of the numbers\n"
-		 "  --json           the stats document (docs/stats-schema.md) instead of the\n"
-		 "                   `key: value` report\n"
-		 "  --trace FILE     also write a Chrome trace-event file (open it in Perfetto)\n"
-		 "Memory statistics (executor_statistics) are always collected here.\n"
-		 "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-		 "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
-		 "  --exec-async=BOOL --bytes-per-sample N --set-affinity --pipeline NAME\n",
-	.main = stats_main,
+    .name = "stats",
+    .summary = "executor_statistics, timings, queues and allocations of a run",
+    .usage = "usage: dalic stats PIPELINE [-n N] [--warmup W] [--json] [--trace FILE]\n"
+             "                   [pipeline flags]\n"
+             "  -n N             iterations to measure (default 10)\n"
+             "  --warmup W       iterations to run first and leave out of the numbers\n"
+             "  --json           the stats document (docs/stats-schema.md) instead of the\n"
+             "                   `key: value` report\n"
+             "  --trace FILE     also write a Chrome trace-event file (open it in Perfetto)\n"
+             "Memory statistics (executor_statistics) are always collected here.\n"
+             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
+             "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
+             "  --exec-async=BOOL --bytes-per-sample N --set-affinity --pipeline NAME\n",
+    .main = stats_main,
 };

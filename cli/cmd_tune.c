@@ -25,7 +25,7 @@
 
 typedef struct setting {
 	char name[96];
-	char flags[160];  /* command-line flags that apply it */
+	char flags[160]; /* command-line flags that apply it */
 	dalic_pipeline_params_t params;
 	bool per_op_hints;
 	/* results */
@@ -59,9 +59,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 static setting_t *add(tune_t *t, const dalic_pipeline_params_t *p, const char *flags,
-		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static setting_t *add(tune_t *t, const dalic_pipeline_params_t *p, const char *flags,
-		      const char *fmt, ...)
+                      const char *fmt, ...)
 {
 	if (t->n == MAX_SETTINGS)
 		return NULL;
@@ -244,9 +244,10 @@ static void plan(tune_t *t, const dalic_pipeline_params_t *b)
 			p.separated_queues = p.exec_async = p.exec_pipelined = true;
 			p.prefetch_cpu = sep[i][0];
 			p.prefetch_gpu = sep[i][1];
-			snprintf(flags, sizeof flags, "--prefetch-queue-depth cpu=%d,gpu=%d", sep[i][0],
-				 sep[i][1]);
-			add(t, &p, flags, "prefetch_queue_depth=cpu:%d,gpu:%d", sep[i][0], sep[i][1]);
+			snprintf(flags, sizeof flags, "--prefetch-queue-depth cpu=%d,gpu=%d",
+			         sep[i][0], sep[i][1]);
+			add(t, &p, flags, "prefetch_queue_depth=cpu:%d,gpu:%d", sep[i][0],
+			    sep[i][1]);
 		}
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int threads[] = {1, 2, 4, ncpu > 0 ? (int)ncpu : 1};
@@ -274,7 +275,7 @@ static void plan(tune_t *t, const dalic_pipeline_params_t *b)
 	}
 	if (hint > 0) {
 		setting_t *s = add(t, b, "bytes_per_sample_hint per operator (see below)",
-				   "bytes_per_sample_hint=measured, per operator");
+		                   "bytes_per_sample_hint=measured, per operator");
 		if (s)
 			s->per_op_hints = true;
 	}
@@ -294,7 +295,8 @@ static int tune_recommend(const tune_t *t)
 	int pick = -1;
 	for (int i = 0; i < t->n; i++) {
 		const setting_t *s = &t->s[i];
-		if (s->status || s->samples_per_second < NEAR_BEST * t->s[fastest].samples_per_second)
+		if (s->status ||
+		    s->samples_per_second < NEAR_BEST * t->s[fastest].samples_per_second)
 			continue;
 		if (pick < 0) {
 			pick = i;
@@ -330,32 +332,33 @@ static void explain(const tune_t *t, int best, char *buf, size_t n)
 	const setting_t *b = &t->s[best], *base = &t->s[0];
 	int fastest = best;
 	for (int i = 0; i < t->n; i++)
-		if (!t->s[i].status && t->s[i].samples_per_second > t->s[fastest].samples_per_second)
+		if (!t->s[i].status &&
+		    t->s[i].samples_per_second > t->s[fastest].samples_per_second)
 			fastest = i;
 	double gain = base->samples_per_second > 0
-			      ? 100 * (b->samples_per_second / base->samples_per_second - 1)
-			      : 0;
+	                  ? 100 * (b->samples_per_second / base->samples_per_second - 1)
+	                  : 0;
 	int w = snprintf(buf, n, "%s runs at %.1f samples/s (%+.1f%% against the baseline)",
-			 b->name, b->samples_per_second, gain);
+	                 b->name, b->samples_per_second, gain);
 	if (fastest != best)
 		w += snprintf(buf + w, n - (size_t)w,
-			      ", within 3%% of the fastest setting (%s, %.1f samples/s), and holds "
-			      "%.2f MiB of output buffers against %.2f MiB",
-			      t->s[fastest].name, t->s[fastest].samples_per_second,
-			      mib(b->bytes_live), mib(t->s[fastest].bytes_live));
+		              ", within 3%% of the fastest setting (%s, %.1f samples/s), and holds "
+		              "%.2f MiB of output buffers against %.2f MiB",
+		              t->s[fastest].name, t->s[fastest].samples_per_second,
+		              mib(b->bytes_live), mib(t->s[fastest].bytes_live));
 	else
 		w += snprintf(buf + w, n - (size_t)w,
-			      ", the fastest setting, holding %.2f MiB of output buffers",
-			      mib(b->bytes_live));
+		              ", the fastest setting, holding %.2f MiB of output buffers",
+		              mib(b->bytes_live));
 	w += snprintf(buf + w, n - (size_t)w, "; %.2f allocations per iteration after warm-up",
-		      per_iter(b));
+	              per_iter(b));
 	if (best == 0)
 		w += snprintf(buf + w, n - (size_t)w,
-			      "; no change beats the pipeline as defined by more than noise");
+		              "; no change beats the pipeline as defined by more than noise");
 	if (!has_presizable(t->base) && max_hint(t->base) > 0)
 		snprintf(buf + w, n - (size_t)w,
-			 ". bytes_per_sample presizes only pinned and device buffers (DALI's rule) "
-			 "and this pipeline has none, so hints cannot change its allocations");
+		         ". bytes_per_sample presizes only pinned and device buffers (DALI's rule) "
+		         "and this pipeline has none, so hints cannot change its allocations");
 }
 
 static void print_hints(const tune_t *t)
@@ -391,8 +394,8 @@ static void tune_print_table(const tune_t *t, const char *path, int best)
 			continue;
 		}
 		double vs = t->s[0].samples_per_second > 0
-				    ? 100 * (s->samples_per_second / t->s[0].samples_per_second - 1)
-				    : 0;
+		                ? 100 * (s->samples_per_second / t->s[0].samples_per_second - 1)
+		                : 0;
 		printf("%-46s %11.1f %+7.1f%% %9.3f %9.3f %11.3f %10.2f  %s%s\n", s->name,
 		       s->samples_per_second, vs, s->p50_ms, s->p99_ms, mib(s->bytes_live),
 		       per_iter(s), s->verdict, i == best ? "  <- recommended" : "");
@@ -440,7 +443,7 @@ static void tune_print_json(const tune_t *t, const char *path, int best)
 			cJSON_AddNumberToObject(o, "reserved_total", (double)s->reserved_total);
 			cJSON_AddNumberToObject(o, "allocations", (double)s->allocations);
 			cJSON_AddNumberToObject(o, "allocations_after_warmup",
-						(double)s->steady_allocations);
+			                        (double)s->steady_allocations);
 			cJSON_AddStringToObject(o, "verdict", s->verdict);
 		}
 		cJSON_AddItemToArray(arr, o);
@@ -478,7 +481,7 @@ static int tune_main(int argc, char **argv)
 			continue;
 		} else {
 			fprintf(stderr, "dalic tune: unknown option '%s' (see dalic tune --help)\n",
-				argv[i]);
+			        argv[i]);
 			return 2;
 		}
 		char *end;
@@ -522,17 +525,17 @@ static int tune_main(int argc, char **argv)
 }
 
 DALIC_COMMAND(tune) = {
-	.name = "tune",
-	.summary = "sweep prefetch depth, threads and bytes_per_sample; recommend a setting",
-	.usage = "usage: dalic tune PIPELINE [-n N] [--warmup W] [--repeat R] [--json]\n"
-		 "                  [pipeline flags]\n"
-		 "  -n N             measured iterations per setting (default 30)\n"
-		 "  --warmup W       iterations run first in each setting, not measured (default 5)\n"
-		 "  --repeat R       runs per setting; the fastest counts (default 1)\n"
-		 "  --json           settings, results and the recommendation as one JSON object\n"
-		 "The pipeline flags set the baseline; each setting changes one thing from it.\n"
-		 "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-		 "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
-		 "  --exec-async=BOOL --bytes-per-sample N --set-affinity --pipeline NAME\n",
-	.main = tune_main,
+    .name = "tune",
+    .summary = "sweep prefetch depth, threads and bytes_per_sample; recommend a setting",
+    .usage = "usage: dalic tune PIPELINE [-n N] [--warmup W] [--repeat R] [--json]\n"
+             "                  [pipeline flags]\n"
+             "  -n N             measured iterations per setting (default 30)\n"
+             "  --warmup W       iterations run first in each setting, not measured (default 5)\n"
+             "  --repeat R       runs per setting; the fastest counts (default 1)\n"
+             "  --json           settings, results and the recommendation as one JSON object\n"
+             "The pipeline flags set the baseline; each setting changes one thing from it.\n"
+             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
+             "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
+             "  --exec-async=BOOL --bytes-per-sample N --set-affinity --pipeline NAME\n",
+    .main = tune_main,
 };

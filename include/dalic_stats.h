@@ -14,8 +14,9 @@
  * a few stores. Readers never touch live engine state: dalic_stats_snapshot() copies the
  * numbers into a plain struct that the TUI and the CLI read at leisure, from any thread.
  *
- * Lifetime: create the collector for a pipeline before or after build (hooks are installed
- * with the pipeline and survive its build). Executor threads call the hooks until the
+ * Lifetime: create the collector for a pipeline before or after build, but before its first
+ * run (the executor takes new hooks only while no iteration is in flight); the hooks are
+ * installed with the pipeline and survive its build. Executor threads call the hooks until the
  * pipeline stops, and with the async executors iterations are still in flight after the
  * last run(), so the safe order at the end is: take the last snapshot, destroy the pipeline
  * (it joins every executor thread), call dalic_stats_pipeline_destroyed(), then export and
@@ -43,10 +44,10 @@ extern "C" {
 typedef struct dalic_stats dalic_stats_t;
 
 typedef struct dalic_stats_options {
-	bool trace;          /* keep per-run events for dalic_stats_write_trace; default false */
-	int trace_capacity;  /* events kept, oldest dropped first; default 262144 */
-	int queue_history;   /* occupancy samples kept per prefetch queue; default 1024 */
-	int growth_history;  /* buffer growth events kept (the last N); default 64 */
+	bool trace;         /* keep per-run events for dalic_stats_write_trace; default false */
+	int trace_capacity; /* events kept, oldest dropped first; default 262144 */
+	int queue_history;  /* occupancy samples kept per prefetch queue; default 1024 */
+	int growth_history; /* buffer growth events kept (the last N); default 64 */
 } dalic_stats_options_t;
 
 /* Fills *o with the defaults above. */
@@ -58,8 +59,7 @@ void dalic_stats_options_init(dalic_stats_options_t *o);
  * dalic_stats_destroy. executor_statistics are collected only
  * when the pipeline was created with enable_memory_stats (as in DALI), but in every executor
  * mode; everything else is always collected. */
-int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts,
-		       dalic_stats_t **out);
+int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, dalic_stats_t **out);
 /* Frees the collector. If it is still attached to a live pipeline it first removes its hooks,
  * which is valid only while no iteration is in flight: before the first run, or between
  * calls with a synchronous executor (exec_async=False). With the async executors destroy
@@ -87,61 +87,61 @@ typedef struct dalic_stats_timing {
 
 /* One operator output. */
 typedef struct dalic_stats_output {
-	char *name;              /* data node name */
-	bool gpu;                /* device of the data node */
-	int memory_kind;         /* 0 host, 1 pinned, 2 device; -1 before the first run */
-	bool contiguous;         /* storage mode of the last batch seen */
+	char *name;      /* data node name */
+	bool gpu;        /* device of the data node */
+	int memory_kind; /* 0 host, 1 pinned, 2 device; -1 before the first run */
+	bool contiguous; /* storage mode of the last batch seen */
 	/* executor_statistics (DALI semantics, running maxima; 0 unless memory_stats) */
 	int64_t real_memory_size;         /* bytes of the whole batch */
 	int64_t max_real_memory_size;     /* per sample: ceil(nbytes/n) if contiguous, else the
-					     largest sample */
+	                                     largest sample */
 	int64_t reserved_memory_size;     /* bytes allocated for the batch (capacity) */
 	int64_t max_reserved_memory_size; /* per sample, as max_real but from capacity */
 	int64_t hint;                     /* bytes_per_sample_hint in effect (0 = none) */
 	int64_t suggested_hint;           /* = max_real_memory_size (DALI's advice); 0 unknown */
 	/* allocations made for this output (all its buffers) */
-	int64_t allocations;              /* since the collector started (or reset) */
+	int64_t allocations; /* since the collector started (or reset) */
 	int64_t bytes_allocated;
-	int64_t last_allocations;         /* in the last iteration this output was produced */
+	int64_t last_allocations; /* in the last iteration this output was produced */
 	int64_t last_bytes_allocated;
-	int64_t max_allocations;          /* most in one iteration */
+	int64_t max_allocations;           /* most in one iteration */
 	int64_t last_allocation_iteration; /* -1 if none since start */
-	int64_t bytes_live;               /* held now by this output's buffers */
-	int64_t growth_events;            /* buffer growths of this output */
+	int64_t bytes_live;                /* held now by this output's buffers */
+	int64_t growth_events;             /* buffer growths of this output */
 } dalic_stats_output_t;
 
 typedef struct dalic_stats_operator {
-	char *name;        /* instance name, e.g. "__Resize_3" */
-	char *op;          /* schema name, e.g. "Resize" */
-	char *key;         /* executor_statistics key "<STAGE>_<name>", e.g. "GPU___Resize_3" */
-	int stage;         /* 0 cpu, 1 mixed, 2 gpu */
-	bool internal;     /* inserted by the build (__MakeContiguous_*, __Copy_*) */
+	char *name;    /* instance name, e.g. "__Resize_3" */
+	char *op;      /* schema name, e.g. "Resize" */
+	char *key;     /* executor_statistics key "<STAGE>_<name>", e.g. "GPU___Resize_3" */
+	int stage;     /* 0 cpu, 1 mixed, 2 gpu */
+	bool internal; /* inserted by the build (__MakeContiguous_*, __Copy_*) */
 	dalic_stats_timing_t time; /* setup + allocation + run, per iteration */
-	double share;      /* time.total_ns / sum of all stages' busy time, 0..1 */
+	double share;              /* time.total_ns / sum of all stages' busy time, 0..1 */
 	int num_outputs;
 	dalic_stats_output_t *outputs;
 } dalic_stats_operator_t;
 
 typedef struct dalic_stats_stage {
-	const char *name;  /* "CPU", "MIXED", "GPU" (static) */
-	bool present;      /* the graph has operators in this stage */
+	const char *name; /* "CPU", "MIXED", "GPU" (static) */
+	bool present;     /* the graph has operators in this stage */
 	int num_operators;
 	dalic_stats_timing_t time; /* per iteration */
-	double share;      /* of the sum of all stages' busy time, 0..1; stages sum to 1 */
+	double share;              /* of the sum of all stages' busy time, 0..1; stages sum to 1 */
 } dalic_stats_stage_t;
 
 typedef struct dalic_stats_queue_sample {
-	int64_t t_ns;      /* since the collector started (or reset) */
-	int occupancy;     /* slots ready + in use */
+	int64_t t_ns;  /* since the collector started (or reset) */
+	int occupancy; /* slots ready + in use */
 } dalic_stats_queue_sample_t;
 
 enum { DALIC_STATS_QUEUE_CPU = 0, DALIC_STATS_QUEUE_GPU = 1, DALIC_STATS_QUEUES = 2 };
 
 typedef struct dalic_stats_queue {
-	const char *name;  /* "cpu", "gpu" (static) */
-	bool present;      /* the executor reported this queue */
+	const char *name; /* "cpu", "gpu" (static) */
+	bool present;     /* the executor reported this queue */
 	int depth;
-	int occupancy;     /* last reported */
+	int occupancy; /* last reported */
 	int max_occupancy;
 	double mean_occupancy; /* time-weighted over the samples' span */
 	int64_t changes;       /* occupancy reports seen */
@@ -151,23 +151,27 @@ typedef struct dalic_stats_queue {
 
 typedef struct dalic_stats_growth {
 	int64_t iteration;
-	int64_t t_ns;      /* since the collector started (or reset) */
-	char *op;          /* operator instance */
+	int64_t t_ns; /* since the collector started (or reset) */
+	char *op;     /* operator instance */
 	int output;
-	int sample;        /* the largest sample of the batch */
-	char *source;      /* its source file, or NULL */
+	int sample;   /* the largest sample of the batch */
+	char *source; /* its source file, or NULL */
 	int64_t old_capacity, new_capacity;
 } dalic_stats_growth_t;
 
 typedef enum {
-	DALIC_STATS_VERDICT_UNKNOWN = 0, /* not enough iterations */
+	DALIC_STATS_VERDICT_UNKNOWN = 0,    /* not enough iterations */
 	DALIC_STATS_VERDICT_INPUT_BOUND,    /* the consumer waits for data */
 	DALIC_STATS_VERDICT_CONSUMER_BOUND, /* the pipeline waits for free queue slots */
 	DALIC_STATS_VERDICT_BALANCED,
 } dalic_stats_verdict_t;
 
-enum { DALIC_STATS_WAIT_CONSUMER = 0, DALIC_STATS_WAIT_FREE_SLOT = 1, DALIC_STATS_WAIT_INPUT = 2,
-       DALIC_STATS_WAITS = 3 };
+enum {
+	DALIC_STATS_WAIT_CONSUMER = 0,
+	DALIC_STATS_WAIT_FREE_SLOT = 1,
+	DALIC_STATS_WAIT_INPUT = 2,
+	DALIC_STATS_WAITS = 3
+};
 
 typedef struct dalic_stats_snapshot {
 	/* pipeline */
@@ -176,13 +180,13 @@ typedef struct dalic_stats_snapshot {
 	bool separated_queues, exec_pipelined, exec_async;
 	const char *executor_mode; /* "simple", "pipelined", "async pipelined", ... (static) */
 	bool cpu_only;
-	bool emulated_device;      /* gpu/mixed stages run on the CPU */
-	bool memory_stats;         /* enable_memory_stats: executor_statistics are filled */
-	bool built;                /* the pipeline was built when the snapshot was taken */
+	bool emulated_device; /* gpu/mixed stages run on the CPU */
+	bool memory_stats;    /* enable_memory_stats: executor_statistics are filled */
+	bool built;           /* the pipeline was built when the snapshot was taken */
 	/* progress */
-	int64_t iterations;        /* iterations that became ready */
-	int64_t samples;           /* samples in those iterations (pipeline output 0) */
-	double wall_s;             /* first hook to last hook */
+	int64_t iterations; /* iterations that became ready */
+	int64_t samples;    /* samples in those iterations (pipeline output 0) */
+	double wall_s;      /* first hook to last hook */
 	double samples_per_second, iterations_per_second;
 	dalic_stats_timing_t iteration_time;     /* scheduled -> ready, per iteration */
 	dalic_stats_timing_t iteration_interval; /* between consecutive ready iterations */
@@ -190,35 +194,35 @@ typedef struct dalic_stats_snapshot {
 	int num_operators;
 	dalic_stats_operator_t *operators;
 	dalic_stats_stage_t stages[3];
-	int bottleneck_operator;   /* index into operators with the most time; -1 none */
-	int bottleneck_stage;      /* stage with the most time per iteration; -1 none */
-	double overhead_share;     /* stage time not spent in operators (executor), 0..1 */
+	int bottleneck_operator; /* index into operators with the most time; -1 none */
+	int bottleneck_stage;    /* stage with the most time per iteration; -1 none */
+	double overhead_share;   /* stage time not spent in operators (executor), 0..1 */
 	/* waiting */
 	dalic_stats_timing_t waits[DALIC_STATS_WAITS];
 	bool consumer_wait_measured; /* false: synchronous executor, the caller ran every
-					iteration itself, so iteration time counts as waiting */
+	                                iteration itself, so iteration time counts as waiting */
 	double consumer_wait_share;  /* consumer wait / wall */
 	double free_slot_wait_share; /* free-slot wait / wall */
 	double pipeline_utilization; /* busiest stage's busy time / wall, 0..1 */
 	dalic_stats_verdict_t verdict;
-	const char *verdict_name;    /* "unknown", "input-bound", "consumer-bound", "balanced" */
-	char *verdict_reason;        /* one sentence with the numbers */
+	const char *verdict_name; /* "unknown", "input-bound", "consumer-bound", "balanced" */
+	char *verdict_reason;     /* one sentence with the numbers */
 	/* queues */
 	dalic_stats_queue_t queues[DALIC_STATS_QUEUES];
 	/* allocations, all outputs together */
 	int64_t allocations, bytes_allocated;
 	int64_t last_iteration_allocations, last_iteration_bytes; /* in the last iteration */
 	int64_t last_allocation_iteration; /* -1 none: steady state since the start */
-	int64_t bytes_live;        /* held by output buffers now */
-	int64_t reserved_total;    /* sum of reserved_memory_size (memory_stats only) */
+	int64_t bytes_live;                /* held by output buffers now */
+	int64_t reserved_total;            /* sum of reserved_memory_size (memory_stats only) */
 	/* buffer growth */
-	int64_t growth_events;     /* total seen */
-	int num_growth;            /* kept, oldest first */
+	int64_t growth_events; /* total seen */
+	int num_growth;        /* kept, oldest first */
 	dalic_stats_growth_t *growth;
 	/* tracing */
-	int64_t trace_events;      /* recorded since start */
-	int64_t trace_dropped;     /* overwritten by newer ones */
-	int64_t unknown_events;    /* hook calls for nodes the collector did not know */
+	int64_t trace_events;   /* recorded since start */
+	int64_t trace_dropped;  /* overwritten by newer ones */
+	int64_t unknown_events; /* hook calls for nodes the collector did not know */
 } dalic_stats_snapshot_t;
 
 /* Copies the current numbers. New: free with dalic_stats_snapshot_free. Safe while the
@@ -227,7 +231,7 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out);
 void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap);
 /* The operator with instance name `name`, or NULL. Borrowed from snap. */
 const dalic_stats_operator_t *dalic_stats_find_operator(const dalic_stats_snapshot_t *snap,
-							const char *name);
+                                                        const char *name);
 
 /* ---- exporters --------------------------------------------------------------------------- */
 

@@ -127,9 +127,8 @@ static dalic_stats_layout_t *layout_create(const dalic_graph_t *g)
 		}
 	for (int s = 0; s < DALIC_NUM_STAGES; s++)
 		L->stage_nodes[s] = g->stage_begin[s + 1] - g->stage_begin[s];
-	L->sample_node = g->num_outputs > 0 && g->outputs[0]->producer
-				 ? g->outputs[0]->producer->index
-				 : -1;
+	L->sample_node =
+	    g->num_outputs > 0 && g->outputs[0]->producer ? g->outputs[0]->producer->index : -1;
 	L->params = g->params;
 	L->memory_stats = g->params.enable_memory_stats;
 	L->uses_gpu = g->uses_gpu;
@@ -181,8 +180,7 @@ static void clear_globals(dalic_stats_t *s)
 	atomic_store(&s->t0, dalic_stats_now_ns());
 }
 
-int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts,
-		       dalic_stats_t **out)
+int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, dalic_stats_t **out)
 {
 	if (!p || !out)
 		return dalic_fail(DALIC_EINVAL, "dalic_stats_create: NULL argument");

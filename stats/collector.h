@@ -78,12 +78,12 @@ typedef struct dalic_stats_grec {
 } dalic_stats_grec_t;
 
 struct dalic_stats {
-	dalic_pipeline_t *pipe;    /* NULL once the pipeline was destroyed */
+	dalic_pipeline_t *pipe;         /* NULL once the pipeline was destroyed */
 	dalic_pipeline_params_t params; /* as at creation, for snapshots before the build */
 	dalic_stats_options_t opts;
 	pthread_mutex_t lock; /* layout creation and the growth ring */
 	_Atomic(dalic_stats_layout_t *) layout;
-	_Atomic int64_t t0;   /* creation or last reset, CLOCK_MONOTONIC ns */
+	_Atomic int64_t t0; /* creation or last reset, CLOCK_MONOTONIC ns */
 	_Atomic int64_t first_t, last_t;
 	dalic_hist_t stage_time[DALIC_NUM_STAGES];
 	dalic_hist_t iter_time, iter_interval;

@@ -30,7 +30,7 @@ static cJSON *timing_json(const dalic_stats_timing_t *t)
 static cJSON *executor_statistics(const dalic_stats_snapshot_t *snap)
 {
 	static const char *const keys[4] = {"real_memory_size", "max_real_memory_size",
-					    "reserved_memory_size", "max_reserved_memory_size"};
+	                                    "reserved_memory_size", "max_reserved_memory_size"};
 	cJSON *es = cJSON_CreateObject();
 	if (!snap->memory_stats)
 		return es; /* as DALI: nothing unless enable_memory_stats */
@@ -44,9 +44,9 @@ static cJSON *executor_statistics(const dalic_stats_snapshot_t *snap)
 			for (int o = 0; o < op->num_outputs; o++) {
 				const dalic_stats_output_t *d = &op->outputs[o];
 				int64_t v = k == 0   ? d->real_memory_size
-					    : k == 1 ? d->max_real_memory_size
-					    : k == 2 ? d->reserved_memory_size
-						     : d->max_reserved_memory_size;
+				            : k == 1 ? d->max_real_memory_size
+				            : k == 2 ? d->reserved_memory_size
+				                     : d->max_reserved_memory_size;
 				cJSON_AddItemToArray(list, cJSON_CreateNumber((double)v));
 			}
 		}
@@ -86,8 +86,7 @@ static cJSON *output_json(const dalic_stats_output_t *d)
 	cJSON_AddNumberToObject(o, "real_memory_size", (double)d->real_memory_size);
 	cJSON_AddNumberToObject(o, "max_real_memory_size", (double)d->max_real_memory_size);
 	cJSON_AddNumberToObject(o, "reserved_memory_size", (double)d->reserved_memory_size);
-	cJSON_AddNumberToObject(o, "max_reserved_memory_size",
-				(double)d->max_reserved_memory_size);
+	cJSON_AddNumberToObject(o, "max_reserved_memory_size", (double)d->max_reserved_memory_size);
 	cJSON_AddNumberToObject(o, "bytes_per_sample_hint", (double)d->hint);
 	cJSON_AddNumberToObject(o, "suggested_bytes_per_sample_hint", (double)d->suggested_hint);
 	cJSON *a = cJSON_AddObjectToObject(o, "allocations");
@@ -97,7 +96,7 @@ static cJSON *output_json(const dalic_stats_output_t *d)
 	cJSON_AddNumberToObject(a, "last_iteration_bytes", (double)d->last_bytes_allocated);
 	cJSON_AddNumberToObject(a, "max_per_iteration", (double)d->max_allocations);
 	cJSON_AddNumberToObject(a, "last_allocation_iteration",
-				(double)d->last_allocation_iteration);
+	                        (double)d->last_allocation_iteration);
 	cJSON_AddNumberToObject(o, "bytes_live", (double)d->bytes_live);
 	cJSON_AddNumberToObject(o, "growth_events", (double)d->growth_events);
 	return o;
@@ -149,9 +148,9 @@ static cJSON *bottleneck_json(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *b = cJSON_CreateObject();
 	const dalic_stats_operator_t *op =
-		snap->bottleneck_operator >= 0 ? &snap->operators[snap->bottleneck_operator] : NULL;
+	    snap->bottleneck_operator >= 0 ? &snap->operators[snap->bottleneck_operator] : NULL;
 	const dalic_stats_stage_t *st =
-		snap->bottleneck_stage >= 0 ? &snap->stages[snap->bottleneck_stage] : NULL;
+	    snap->bottleneck_stage >= 0 ? &snap->stages[snap->bottleneck_stage] : NULL;
 	cJSON_AddItemToObject(b, "operator", name_or_null(op ? op->name : NULL));
 	cJSON_AddNumberToObject(b, "operator_share", op ? op->share : 0);
 	cJSON_AddItemToObject(b, "stage", name_or_null(st ? st->name : NULL));
@@ -164,7 +163,8 @@ static cJSON *waits_json(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *w = cJSON_CreateObject();
 	cJSON_AddItemToObject(w, "consumer", timing_json(&snap->waits[DALIC_STATS_WAIT_CONSUMER]));
-	cJSON_AddItemToObject(w, "free_slot", timing_json(&snap->waits[DALIC_STATS_WAIT_FREE_SLOT]));
+	cJSON_AddItemToObject(w, "free_slot",
+	                      timing_json(&snap->waits[DALIC_STATS_WAIT_FREE_SLOT]));
 	cJSON_AddItemToObject(w, "input", timing_json(&snap->waits[DALIC_STATS_WAIT_INPUT]));
 	cJSON_AddBoolToObject(w, "consumer_wait_measured", snap->consumer_wait_measured);
 	cJSON_AddNumberToObject(w, "consumer_wait_share", snap->consumer_wait_share);
@@ -206,10 +206,11 @@ static cJSON *allocations_json(const dalic_stats_snapshot_t *snap)
 	cJSON *a = cJSON_CreateObject();
 	cJSON_AddNumberToObject(a, "count", (double)snap->allocations);
 	cJSON_AddNumberToObject(a, "bytes", (double)snap->bytes_allocated);
-	cJSON_AddNumberToObject(a, "last_iteration_count", (double)snap->last_iteration_allocations);
+	cJSON_AddNumberToObject(a, "last_iteration_count",
+	                        (double)snap->last_iteration_allocations);
 	cJSON_AddNumberToObject(a, "last_iteration_bytes", (double)snap->last_iteration_bytes);
 	cJSON_AddNumberToObject(a, "last_allocation_iteration",
-				(double)snap->last_allocation_iteration);
+	                        (double)snap->last_allocation_iteration);
 	cJSON_AddNumberToObject(a, "bytes_live", (double)snap->bytes_live);
 	cJSON_AddNumberToObject(a, "reserved_total", (double)snap->reserved_total);
 	cJSON *g = cJSON_AddObjectToObject(a, "growth");

@@ -16,8 +16,8 @@ static double ms(int64_t ns)
 static void timing(FILE *f, const dalic_stats_timing_t *t)
 {
 	fprintf(f, "count=%lld,mean_ms=%.3f,p50_ms=%.3f,p90_ms=%.3f,p99_ms=%.3f,max_ms=%.3f",
-		(long long)t->count, t->mean_ns * 1e-6, ms(t->p50_ns), ms(t->p90_ns), ms(t->p99_ns),
-		ms(t->max_ns));
+	        (long long)t->count, t->mean_ns * 1e-6, ms(t->p50_ns), ms(t->p90_ns), ms(t->p99_ns),
+	        ms(t->max_ns));
 }
 
 static const char *yes(bool b)
@@ -28,23 +28,25 @@ static const char *yes(bool b)
 static void section_pipeline(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Pipeline\nexecutor: %s\nbatch_size: %d\nnum_threads: %d\n", s->executor_mode,
-		s->batch_size, s->num_threads);
+	        s->batch_size, s->num_threads);
 	if (s->separated_queues)
-		fprintf(f, "prefetch_queue_depth: cpu=%d,gpu=%d\n", s->prefetch_cpu, s->prefetch_gpu);
+		fprintf(f, "prefetch_queue_depth: cpu=%d,gpu=%d\n", s->prefetch_cpu,
+		        s->prefetch_gpu);
 	else
 		fprintf(f, "prefetch_queue_depth: %d\n", s->prefetch_cpu);
 	fprintf(f, "cpu_only: %s\n", yes(s->cpu_only));
 	fprintf(f, "emulated_device: %s\n",
-		s->emulated_device ? "yes (EMULATED: gpu and mixed operators run on the CPU)" : "no");
+	        s->emulated_device ? "yes (EMULATED: gpu and mixed operators run on the CPU)"
+	                           : "no");
 	fprintf(f, "enable_memory_stats: %s\n\n", yes(s->memory_stats));
 }
 
 static void section_throughput(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Throughput\niterations: %lld\nsamples: %lld\nwall_seconds: %.6f\n",
-		(long long)s->iterations, (long long)s->samples, s->wall_s);
-	fprintf(f, "samples_per_second: %.1f\niterations_per_second: %.2f\n",
-		s->samples_per_second, s->iterations_per_second);
+	        (long long)s->iterations, (long long)s->samples, s->wall_s);
+	fprintf(f, "samples_per_second: %.1f\niterations_per_second: %.2f\n", s->samples_per_second,
+	        s->iterations_per_second);
 	fprintf(f, "iteration_time: ");
 	timing(f, &s->iteration_time);
 	fprintf(f, "\niteration_interval: ");
@@ -67,7 +69,7 @@ static void section_time(FILE *f, const dalic_stats_snapshot_t *s)
 	for (int i = 0; i < s->num_operators; i++) {
 		const dalic_stats_operator_t *op = &s->operators[i];
 		fprintf(f, "%s: op=%s,stage=%s,internal=%s,", op->name, op->op,
-			s->stages[op->stage].name, yes(op->internal));
+		        s->stages[op->stage].name, yes(op->internal));
 		timing(f, &op->time);
 		fprintf(f, ",share=%.1f%%\n", 100 * op->share);
 	}
@@ -81,7 +83,7 @@ static void section_time(FILE *f, const dalic_stats_snapshot_t *s)
 	if (s->bottleneck_stage >= 0) {
 		const dalic_stats_stage_t *st = &s->stages[s->bottleneck_stage];
 		fprintf(f, "stage: %s\nstage_mean_ms: %.3f\nstage_share: %.1f%%\n", st->name,
-			st->time.mean_ns * 1e-6, 100 * st->share);
+		        st->time.mean_ns * 1e-6, 100 * st->share);
 	} else {
 		fprintf(f, "stage: none\n");
 	}
@@ -91,7 +93,7 @@ static void section_time(FILE *f, const dalic_stats_snapshot_t *s)
 static void section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	static const char *const names[DALIC_STATS_WAITS] = {"consumer_wait", "free_slot_wait",
-							     "input_wait"};
+	                                                     "input_wait"};
 	fprintf(f, "# Waits\n");
 	for (int w = 0; w < DALIC_STATS_WAITS; w++) {
 		fprintf(f, "%s: total_s=%.6f,", names[w], (double)s->waits[w].total_ns * 1e-9);
@@ -100,10 +102,10 @@ static void section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 	}
 	fprintf(f, "consumer_wait_measured: %s\n", yes(s->consumer_wait_measured));
 	fprintf(f, "consumer_wait_share: %.1f%%\nfree_slot_wait_share: %.1f%%\n",
-		100 * s->consumer_wait_share, 100 * s->free_slot_wait_share);
+	        100 * s->consumer_wait_share, 100 * s->free_slot_wait_share);
 	fprintf(f, "pipeline_utilization: %.1f%%\n", 100 * s->pipeline_utilization);
 	fprintf(f, "verdict: %s\nverdict_reason: %s\n\n", s->verdict_name,
-		s->verdict_reason ? s->verdict_reason : "");
+	        s->verdict_reason ? s->verdict_reason : "");
 }
 
 static void section_queues(FILE *f, const dalic_stats_snapshot_t *s)
@@ -114,10 +116,10 @@ static void section_queues(FILE *f, const dalic_stats_snapshot_t *s)
 		if (!d->present)
 			continue;
 		fprintf(f,
-			"queue_%s: depth=%d,occupancy=%d,max_occupancy=%d,mean_occupancy=%.2f,"
-			"changes=%lld\n",
-			d->name, d->depth, d->occupancy, d->max_occupancy, d->mean_occupancy,
-			(long long)d->changes);
+		        "queue_%s: depth=%d,occupancy=%d,max_occupancy=%d,mean_occupancy=%.2f,"
+		        "changes=%lld\n",
+		        d->name, d->depth, d->occupancy, d->max_occupancy, d->mean_occupancy,
+		        (long long)d->changes);
 	}
 	fprintf(f, "\n");
 }
@@ -128,10 +130,10 @@ static void int_list(FILE *f, const char *key, const dalic_stats_operator_t *op,
 	for (int o = 0; o < op->num_outputs; o++) {
 		const dalic_stats_output_t *d = &op->outputs[o];
 		int64_t v = which == 0   ? d->real_memory_size
-			    : which == 1 ? d->max_real_memory_size
-			    : which == 2 ? d->reserved_memory_size
-			    : which == 3 ? d->max_reserved_memory_size
-					 : d->suggested_hint;
+		            : which == 1 ? d->max_real_memory_size
+		            : which == 2 ? d->reserved_memory_size
+		            : which == 3 ? d->max_reserved_memory_size
+		                         : d->suggested_hint;
 		fprintf(f, "%s%lld", o ? " " : "", (long long)v);
 	}
 	fprintf(f, "]");
@@ -141,7 +143,8 @@ static void section_memory(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# executor_statistics\n");
 	if (!s->memory_stats) {
-		fprintf(f, "executor_statistics: disabled (enable_memory_stats / --memory-stats)\n\n");
+		fprintf(f,
+		        "executor_statistics: disabled (enable_memory_stats / --memory-stats)\n\n");
 		return;
 	}
 	for (int i = 0; i < s->num_operators; i++) {
@@ -162,12 +165,12 @@ static void section_memory(FILE *f, const dalic_stats_snapshot_t *s)
 static void section_allocations(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Allocations\nallocations: %lld\nbytes_allocated: %lld\n",
-		(long long)s->allocations, (long long)s->bytes_allocated);
+	        (long long)s->allocations, (long long)s->bytes_allocated);
 	fprintf(f, "last_iteration_allocations: %lld\nlast_iteration_bytes: %lld\n",
-		(long long)s->last_iteration_allocations, (long long)s->last_iteration_bytes);
+	        (long long)s->last_iteration_allocations, (long long)s->last_iteration_bytes);
 	fprintf(f, "last_allocation_iteration: %lld\nbytes_live: %lld\ngrowth_events: %lld\n",
-		(long long)s->last_allocation_iteration, (long long)s->bytes_live,
-		(long long)s->growth_events);
+	        (long long)s->last_allocation_iteration, (long long)s->bytes_live,
+	        (long long)s->growth_events);
 	for (int i = 0; i < s->num_operators; i++) {
 		const dalic_stats_operator_t *op = &s->operators[i];
 		for (int o = 0; o < op->num_outputs; o++) {
@@ -175,27 +178,29 @@ static void section_allocations(FILE *f, const dalic_stats_snapshot_t *s)
 			if (d->allocations == 0)
 				continue;
 			fprintf(f,
-				"alloc_%s[%d]: count=%lld,bytes=%lld,last_iteration_count=%lld,"
-				"max_per_iteration=%lld,last_allocation_iteration=%lld,"
-				"bytes_live=%lld,growth_events=%lld\n",
-				op->name, o, (long long)d->allocations, (long long)d->bytes_allocated,
-				(long long)d->last_allocations, (long long)d->max_allocations,
-				(long long)d->last_allocation_iteration, (long long)d->bytes_live,
-				(long long)d->growth_events);
+			        "alloc_%s[%d]: count=%lld,bytes=%lld,last_iteration_count=%lld,"
+			        "max_per_iteration=%lld,last_allocation_iteration=%lld,"
+			        "bytes_live=%lld,growth_events=%lld\n",
+			        op->name, o, (long long)d->allocations,
+			        (long long)d->bytes_allocated, (long long)d->last_allocations,
+			        (long long)d->max_allocations,
+			        (long long)d->last_allocation_iteration, (long long)d->bytes_live,
+			        (long long)d->growth_events);
 		}
 	}
 	for (int i = 0; i < s->num_growth; i++) {
 		const dalic_stats_growth_t *g = &s->growth[i];
-		fprintf(f,
-			"growth_%d: iteration=%lld,operator=%s,output=%d,sample=%d,old_capacity=%lld,"
-			"new_capacity=%lld,source=%s\n",
-			i, (long long)g->iteration, g->op, g->output, g->sample,
-			(long long)g->old_capacity, (long long)g->new_capacity,
-			g->source ? g->source : "-");
+		fprintf(
+		    f,
+		    "growth_%d: iteration=%lld,operator=%s,output=%d,sample=%d,old_capacity=%lld,"
+		    "new_capacity=%lld,source=%s\n",
+		    i, (long long)g->iteration, g->op, g->output, g->sample,
+		    (long long)g->old_capacity, (long long)g->new_capacity,
+		    g->source ? g->source : "-");
 	}
 	fprintf(f, "\n# Trace\ntrace_events: %lld\ntrace_dropped: %lld\nunknown_events: %lld\n",
-		(long long)s->trace_events, (long long)s->trace_dropped,
-		(long long)s->unknown_events);
+	        (long long)s->trace_events, (long long)s->trace_dropped,
+	        (long long)s->unknown_events);
 }
 
 int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f)

@@ -54,14 +54,15 @@ static double us(const writer_t *w, int64_t t)
 static void track_name(writer_t *w, int tid, const char *name, int sort)
 {
 	begin(w);
-	fprintf(w->f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
-		tid);
+	fprintf(
+	    w->f,
+	    "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":", tid);
 	json_string(w->f, name);
 	fputs("}},", w->f);
 	fprintf(w->f,
-		"\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":"
-		"{\"sort_index\":%d}}",
-		tid, sort);
+	        "\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":"
+	        "{\"sort_index\":%d}}",
+	        tid, sort);
 }
 
 static const char *node_name(const writer_t *w, int id)
@@ -69,29 +70,28 @@ static const char *node_name(const writer_t *w, int id)
 	return w->L && id >= 0 && id < w->L->num_nodes ? w->L->nodes[id].name : "?";
 }
 
-static void span(writer_t *w, int tid, const char *name, const char *cat, int64_t t0,
-		 int64_t t1)
+static void span(writer_t *w, int tid, const char *name, const char *cat, int64_t t0, int64_t t1)
 {
 	begin(w);
 	fprintf(w->f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"name\":", tid);
 	json_string(w->f, name);
 	fprintf(w->f, ",\"cat\":\"%s\",\"ts\":%.3f,\"dur\":%.3f", cat, us(w, t0),
-		(double)(t1 - t0) * 1e-3);
+	        (double)(t1 - t0) * 1e-3);
 }
 
 static void async_pair(writer_t *w, const char *name, const char *cat, int64_t t0, int64_t t1,
-		       int64_t iteration)
+                       int64_t iteration)
 {
 	int64_t id = ++w->async_id;
 	begin(w);
 	fprintf(w->f,
-		"{\"ph\":\"b\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
-		"\"ts\":%.3f,\"args\":{\"iteration\":%lld}},",
-		TID_CONSUMER, name, cat, (long long)id, us(w, t0), (long long)iteration);
+	        "{\"ph\":\"b\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
+	        "\"ts\":%.3f,\"args\":{\"iteration\":%lld}},",
+	        TID_CONSUMER, name, cat, (long long)id, us(w, t0), (long long)iteration);
 	fprintf(w->f,
-		"\n{\"ph\":\"e\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
-		"\"ts\":%.3f}",
-		TID_CONSUMER, name, cat, (long long)id, us(w, t1));
+	        "\n{\"ph\":\"e\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
+	        "\"ts\":%.3f}",
+	        TID_CONSUMER, name, cat, (long long)id, us(w, t1));
 }
 
 static void emit(void *user, const dalic_trace_event_t *ev)
@@ -106,7 +106,7 @@ static void emit(void *user, const dalic_trace_event_t *ev)
 		span(w, TID_STAGE + w->L->nodes[ev->id].stage, node_name(w, ev->id), "operator",
 		     ev->t0, ev->t1);
 		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"batch\":%d,\"op\":\"%s\"}}",
-			(long long)ev->iteration, ev->a, w->L->nodes[ev->id].op);
+		        (long long)ev->iteration, ev->a, w->L->nodes[ev->id].op);
 		break;
 	case DALIC_TRACE_CHUNK:
 		if (ev->thread >= 0 && ev->thread < MAX_WORKERS &&
@@ -118,7 +118,7 @@ static void emit(void *user, const dalic_trace_event_t *ev)
 		}
 		span(w, TID_WORKER + ev->thread, node_name(w, ev->id), "samples", ev->t0, ev->t1);
 		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"first_sample\":%d,\"samples\":%d}}",
-			(long long)ev->iteration, ev->a, ev->b);
+		        (long long)ev->iteration, ev->a, ev->b);
 		break;
 	case DALIC_TRACE_STAGE:
 		if (ev->id < 0 || ev->id > 2)
@@ -131,9 +131,10 @@ static void emit(void *user, const dalic_trace_event_t *ev)
 			span(w, TID_CONSUMER, "wait for data", "wait", ev->t0, ev->t1);
 			fputs("}", w->f);
 		} else {
-			async_pair(w, ev->id == DALIC_WAIT_FREE_SLOT ? "wait for a free slot"
-								     : "wait for input",
-				   "wait", ev->t0, ev->t1, ev->iteration);
+			async_pair(w,
+			           ev->id == DALIC_WAIT_FREE_SLOT ? "wait for a free slot"
+			                                          : "wait for input",
+			           "wait", ev->t0, ev->t1, ev->iteration);
 		}
 		break;
 	case DALIC_TRACE_QUEUE:
@@ -141,9 +142,9 @@ static void emit(void *user, const dalic_trace_event_t *ev)
 			break;
 		begin(w);
 		fprintf(w->f,
-			"{\"ph\":\"C\",\"pid\":1,\"name\":\"%s\",\"ts\":%.3f,\"args\":"
-			"{\"occupancy\":%d}}",
-			queues[ev->id], us(w, ev->t0), ev->a);
+		        "{\"ph\":\"C\",\"pid\":1,\"name\":\"%s\",\"ts\":%.3f,\"args\":"
+		        "{\"occupancy\":%d}}",
+		        queues[ev->id], us(w, ev->t0), ev->a);
 		break;
 	case DALIC_TRACE_ITERATION:
 		async_pair(w, "iteration", "iteration", ev->t0, ev->t1, ev->iteration);
@@ -155,7 +156,7 @@ int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
 {
 	if (!s->tracing)
 		return dalic_fail(DALIC_ESTATE,
-				  "the stats collector was created without tracing (opts.trace)");
+		                  "the stats collector was created without tracing (opts.trace)");
 	writer_t *w = calloc(1, sizeof *w);
 	if (!w)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
@@ -175,9 +176,9 @@ int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
 	track_name(w, TID_CONSUMER, "consumer", TID_CONSUMER);
 	int64_t n = dalic_trace_ring_each(&s->trace, emit, w);
 	fprintf(f,
-		"\n],\"otherData\":{\"generator\":\"dalic " DALIC_VERSION "\",\"events\":%lld,"
-		"\"dropped\":%lld}}\n",
-		(long long)n, (long long)dalic_trace_ring_dropped(&s->trace));
+	        "\n],\"otherData\":{\"generator\":\"dalic " DALIC_VERSION "\",\"events\":%lld,"
+	        "\"dropped\":%lld}}\n",
+	        (long long)n, (long long)dalic_trace_ring_dropped(&s->trace));
 	free(w);
 	if (ferror(f))
 		return dalic_fail(DALIC_EIO, "cannot write the trace");

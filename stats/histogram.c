@@ -98,7 +98,7 @@ int64_t dalic_hist_quantile(const dalic_hist_t *h, double q)
 	int64_t copy[DALIC_HIST_BUCKETS];
 	int64_t n = copy_buckets(h, copy);
 	return quantile_of(copy, n, q, atomic_load_explicit(&h->min, memory_order_relaxed),
-			   atomic_load_explicit(&h->max, memory_order_relaxed));
+	                   atomic_load_explicit(&h->max, memory_order_relaxed));
 }
 
 void dalic_hist_summary(const dalic_hist_t *h, dalic_stats_timing_t *out)

@@ -42,18 +42,16 @@ int64_t dalic_hist_quantile(const dalic_hist_t *h, double q);
 static inline void dalic_atomic_max(_Atomic int64_t *a, int64_t v)
 {
 	int64_t cur = atomic_load_explicit(a, memory_order_relaxed);
-	while (v > cur &&
-	       !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed,
-						      memory_order_relaxed))
+	while (v > cur && !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed,
+	                                                         memory_order_relaxed))
 		;
 }
 
 static inline void dalic_atomic_min(_Atomic int64_t *a, int64_t v)
 {
 	int64_t cur = atomic_load_explicit(a, memory_order_relaxed);
-	while (v < cur &&
-	       !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed,
-						      memory_order_relaxed))
+	while (v < cur && !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed,
+	                                                         memory_order_relaxed))
 		;
 }
 

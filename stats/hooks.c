@@ -20,17 +20,23 @@ static void touch(dalic_stats_t *s, int64_t t_start, int64_t t_end)
 }
 
 static void trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
-		  int64_t t0, int64_t t1)
+                  int64_t t0, int64_t t1)
 {
 	if (!s->tracing)
 		return;
-	dalic_trace_event_t ev = {.type = type, .id = id, .thread = thread, .a = a, .b = b,
-				  .iteration = it, .t0 = t0, .t1 = t1};
+	dalic_trace_event_t ev = {.type = type,
+	                          .id = id,
+	                          .thread = thread,
+	                          .a = a,
+	                          .b = b,
+	                          .iteration = it,
+	                          .t0 = t0,
+	                          .t1 = t1};
 	dalic_trace_ring_push(&s->trace, &ev);
 }
 
 static void on_node_run(void *user, const dalic_node_t *node, int64_t iteration, int batch,
-			int64_t t_start, int64_t t_end)
+                        int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
 	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
@@ -45,14 +51,13 @@ static void on_node_run(void *user, const dalic_node_t *node, int64_t iteration,
 }
 
 static void on_work_chunk(void *user, const dalic_node_t *node, int64_t iteration, int thread,
-			  int first, int count, int64_t t_start, int64_t t_end)
+                          int first, int count, int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
 	trace(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start, t_end);
 }
 
-static void on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start,
-			 int64_t t_end)
+static void on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
 	if (stage < 0 || stage >= DALIC_NUM_STAGES)
@@ -62,8 +67,7 @@ static void on_stage_run(void *user, int stage, int64_t iteration, int64_t t_sta
 	trace(s, DALIC_TRACE_STAGE, stage, 0, 0, 0, iteration, t_start, t_end);
 }
 
-static void on_iteration_ready(void *user, int64_t iteration, int64_t t_scheduled,
-			       int64_t t_ready)
+static void on_iteration_ready(void *user, int64_t iteration, int64_t t_scheduled, int64_t t_ready)
 {
 	dalic_stats_t *s = user;
 	atomic_fetch_add_explicit(&s->iterations, 1, memory_order_relaxed);
@@ -78,7 +82,7 @@ static void on_iteration_ready(void *user, int64_t iteration, int64_t t_schedule
 /* DALI's GetMaxSizes: contiguous batches report ceil(bytes / samples), per-sample batches
  * their largest sample (for capacity: the largest sample buffer). */
 static void per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t cap, int64_t *real,
-			   int64_t *reserved)
+                           int64_t *reserved)
 {
 	int n = b->num_samples;
 	*real = *reserved = 0;
@@ -100,14 +104,13 @@ static void per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t cap, in
 	}
 }
 
-static void count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c,
-			      int64_t iteration)
+static void count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c, int64_t iteration)
 {
 	int64_t a = atomic_load_explicit(&c->allocations, memory_order_relaxed);
 	int64_t bytes = atomic_load_explicit(&c->bytes_allocated, memory_order_relaxed);
-	atomic_store_explicit(&o->seen_live, atomic_load_explicit(&c->bytes_live,
-								  memory_order_relaxed),
-			      memory_order_relaxed);
+	atomic_store_explicit(&o->seen_live,
+	                      atomic_load_explicit(&c->bytes_live, memory_order_relaxed),
+	                      memory_order_relaxed);
 	int64_t da = a - atomic_exchange_explicit(&o->seen_allocs, a, memory_order_relaxed);
 	int64_t db = bytes - atomic_exchange_explicit(&o->seen_bytes, bytes, memory_order_relaxed);
 	atomic_store_explicit(&o->last_allocs, da, memory_order_relaxed);
@@ -119,7 +122,7 @@ static void count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c
 }
 
 static void on_output_memory(void *user, const dalic_node_t *node, int output,
-			     const dalic_batch_t *b, int64_t iteration)
+                             const dalic_batch_t *b, int64_t iteration)
 {
 	dalic_stats_t *s = user;
 	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
@@ -142,9 +145,9 @@ static void on_output_memory(void *user, const dalic_node_t *node, int output,
 		count_allocations(o, b->owner, iteration);
 }
 
-static void on_buffer_growth(void *user, const dalic_node_t *node, int output,
-			     int64_t iteration, int sample, const char *source,
-			     size_t old_capacity, size_t new_capacity)
+static void on_buffer_growth(void *user, const dalic_node_t *node, int output, int64_t iteration,
+                             int sample, const char *source, size_t old_capacity,
+                             size_t new_capacity)
 {
 	dalic_stats_t *s = user;
 	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
@@ -170,8 +173,8 @@ static void on_buffer_growth(void *user, const dalic_node_t *node, int output,
 	if (source) {
 		/* keep the tail of long paths: the file name is what people look for */
 		size_t len = strlen(source);
-		const char *tail = len < sizeof g->source ? source : source + len -
-								      (sizeof g->source - 1);
+		const char *tail =
+		    len < sizeof g->source ? source : source + len - (sizeof g->source - 1);
 		memcpy(g->source, tail, strlen(tail) + 1);
 	}
 	g->old_capacity = (int64_t)old_capacity;
@@ -224,14 +227,14 @@ static void on_wait(void *user, int kind, int64_t t_start, int64_t t_end)
 void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs)
 {
 	*obs = (dalic_observer_t){
-		.user = s,
-		.node_run = on_node_run,
-		.work_chunk = on_work_chunk,
-		.stage_run = on_stage_run,
-		.iteration_ready = on_iteration_ready,
-		.output_memory = on_output_memory,
-		.buffer_growth = on_buffer_growth,
-		.queue_level = on_queue_level,
-		.wait = on_wait,
+	    .user = s,
+	    .node_run = on_node_run,
+	    .work_chunk = on_work_chunk,
+	    .stage_run = on_stage_run,
+	    .iteration_ready = on_iteration_ready,
+	    .output_memory = on_output_memory,
+	    .buffer_growth = on_buffer_growth,
+	    .queue_level = on_queue_level,
+	    .wait = on_wait,
 	};
 }

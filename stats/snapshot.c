@@ -21,8 +21,7 @@
 #define IDLE_CONSUMER_SHARE 0.05
 #define IDLE_PIPELINE_UTILIZATION 0.5
 
-static const char *const verdict_names[] = {"unknown", "input-bound", "consumer-bound",
-					    "balanced"};
+static const char *const verdict_names[] = {"unknown", "input-bound", "consumer-bound", "balanced"};
 
 static int copy_output(dalic_stats_output_t *d, const dalic_stats_out_t *o)
 {
@@ -112,7 +111,8 @@ static void derive_shares(dalic_stats_snapshot_t *snap)
 			best_mean = st->time.mean_ns;
 			snap->bottleneck_stage = s;
 		}
-		if (snap->wall_s > 0 && stage_busy[s] / (snap->wall_s * 1e9) > snap->pipeline_utilization)
+		if (snap->wall_s > 0 &&
+		    stage_busy[s] / (snap->wall_s * 1e9) > snap->pipeline_utilization)
 			snap->pipeline_utilization = stage_busy[s] / (snap->wall_s * 1e9);
 	}
 	if (snap->pipeline_utilization > 1)
@@ -144,44 +144,44 @@ static void derive_verdict(dalic_stats_snapshot_t *snap)
 		snap->consumer_wait_share = 1;
 	if (snap->free_slot_wait_share > 1)
 		snap->free_slot_wait_share = 1;
-	const char *stage = snap->bottleneck_stage >= 0 ? snap->stages[snap->bottleneck_stage].name
-							: "none";
+	const char *stage =
+	    snap->bottleneck_stage >= 0 ? snap->stages[snap->bottleneck_stage].name : "none";
 	const char *op = snap->bottleneck_operator >= 0
-				 ? snap->operators[snap->bottleneck_operator].name
-				 : "none";
-	double op_share = snap->bottleneck_operator >= 0
-				  ? snap->operators[snap->bottleneck_operator].share
-				  : 0;
+	                     ? snap->operators[snap->bottleneck_operator].name
+	                     : "none";
+	double op_share =
+	    snap->bottleneck_operator >= 0 ? snap->operators[snap->bottleneck_operator].share : 0;
 	if (snap->iterations < 2 || wall_ns <= 0) {
 		snap->verdict = DALIC_STATS_VERDICT_UNKNOWN;
 		snap->verdict_reason = format_reason("%lld iteration(s) observed; need at least 2",
-						     (long long)snap->iterations);
+		                                     (long long)snap->iterations);
 	} else if (snap->consumer_wait_share >= INPUT_BOUND_SHARE) {
 		snap->verdict = DALIC_STATS_VERDICT_INPUT_BOUND;
 		snap->verdict_reason = format_reason(
-			"the consumer waited %.0f%% of the time (%.3f s of %.3f s) for data%s; "
-			"slowest stage %s, slowest operator %s (%.0f%% of the busy time)",
-			100 * snap->consumer_wait_share, consumer_ns * 1e-9, snap->wall_s,
-			snap->consumer_wait_measured ? "" : " (synchronous executor: it ran every "
-							    "iteration itself)",
-			stage, op, 100 * op_share);
+		    "the consumer waited %.0f%% of the time (%.3f s of %.3f s) for data%s; "
+		    "slowest stage %s, slowest operator %s (%.0f%% of the busy time)",
+		    100 * snap->consumer_wait_share, consumer_ns * 1e-9, snap->wall_s,
+		    snap->consumer_wait_measured ? ""
+		                                 : " (synchronous executor: it ran every "
+		                                   "iteration itself)",
+		    stage, op, 100 * op_share);
 	} else if (snap->consumer_wait_share < IDLE_CONSUMER_SHARE &&
-		   (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE ||
-		    snap->pipeline_utilization < IDLE_PIPELINE_UTILIZATION)) {
+	           (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE ||
+	            snap->pipeline_utilization < IDLE_PIPELINE_UTILIZATION)) {
 		snap->verdict = DALIC_STATS_VERDICT_CONSUMER_BOUND;
 		snap->verdict_reason = format_reason(
-			"the consumer waited %.1f%% of the time for data while the busiest stage "
-			"worked %.0f%% of it and the pipeline waited %.0f%% for a free queue slot: "
-			"data is ready before it is asked for; a deeper prefetch queue will not help, "
-			"a shallower one saves memory",
-			100 * snap->consumer_wait_share, 100 * snap->pipeline_utilization,
-			100 * snap->free_slot_wait_share);
+		    "the consumer waited %.1f%% of the time for data while the busiest stage "
+		    "worked %.0f%% of it and the pipeline waited %.0f%% for a free queue slot: "
+		    "data is ready before it is asked for; a deeper prefetch queue will not help, "
+		    "a shallower one saves memory",
+		    100 * snap->consumer_wait_share, 100 * snap->pipeline_utilization,
+		    100 * snap->free_slot_wait_share);
 	} else {
 		snap->verdict = DALIC_STATS_VERDICT_BALANCED;
 		snap->verdict_reason = format_reason(
-			"the consumer waited %.0f%% of the time for data and the pipeline %.0f%% for "
-			"a free slot; slowest stage %s, slowest operator %s",
-			100 * snap->consumer_wait_share, 100 * snap->free_slot_wait_share, stage, op);
+		    "the consumer waited %.0f%% of the time for data and the pipeline %.0f%% for "
+		    "a free slot; slowest stage %s, slowest operator %s",
+		    100 * snap->consumer_wait_share, 100 * snap->free_slot_wait_share, stage, op);
 	}
 	snap->verdict_name = verdict_names[snap->verdict];
 }
@@ -221,7 +221,8 @@ static int copy_growth(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
 	int rc = DALIC_OK;
 	pthread_mutex_lock(&s->lock);
 	for (int i = 0; i < s->growth_count; i++) {
-		const dalic_stats_grec_t *g = &s->growth[(s->growth_head + i) % s->opts.growth_history];
+		const dalic_stats_grec_t *g =
+		    &s->growth[(s->growth_head + i) % s->opts.growth_history];
 		dalic_stats_growth_t *d = &snap->growth[i];
 		d->iteration = g->iteration;
 		d->t_ns = g->t;
@@ -261,7 +262,7 @@ static void sum_allocations(dalic_stats_snapshot_t *snap)
 }
 
 static void copy_params(dalic_stats_snapshot_t *snap, const dalic_pipeline_params_t *p,
-			bool uses_gpu)
+                        bool uses_gpu)
 {
 	snap->batch_size = p->batch_size;
 	snap->num_threads = p->num_threads;
@@ -358,7 +359,7 @@ void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap)
 }
 
 const dalic_stats_operator_t *dalic_stats_find_operator(const dalic_stats_snapshot_t *snap,
-							const char *name)
+                                                        const char *name)
 {
 	for (int i = 0; snap && name && i < snap->num_operators; i++)
 		if (!strcmp(snap->operators[i].name, name))

@@ -51,19 +51,18 @@ void dalic_trace_ring_push(dalic_trace_ring_t *r, const dalic_trace_event_t *ev)
 			atomic_fetch_add_explicit(&r->lost, 1, memory_order_relaxed);
 			return;
 		}
-	} while (!atomic_compare_exchange_weak_explicit(&s->seq, &cur, -(pos + 1),
-							memory_order_relaxed,
-							memory_order_relaxed));
+	} while (!atomic_compare_exchange_weak_explicit(
+	    &s->seq, &cur, -(pos + 1), memory_order_relaxed, memory_order_relaxed));
 	atomic_thread_fence(memory_order_release);
 	uint64_t w0 = (uint64_t)(uint8_t)ev->type | ((uint64_t)(uint32_t)ev->thread << 8) |
-		      ((uint64_t)(ev->id & 0xffffff) << 40);
+	              ((uint64_t)(ev->id & 0xffffff) << 40);
 	atomic_store_explicit(&s->w[0], (int64_t)w0, memory_order_relaxed);
 	atomic_store_explicit(&s->w[1], ev->iteration, memory_order_relaxed);
 	atomic_store_explicit(&s->w[2], ev->t0, memory_order_relaxed);
 	atomic_store_explicit(&s->w[3], ev->t1, memory_order_relaxed);
-	atomic_store_explicit(&s->w[4],
-			      (int64_t)((uint64_t)(uint32_t)ev->a | ((uint64_t)(uint32_t)ev->b << 32)),
-			      memory_order_relaxed);
+	atomic_store_explicit(
+	    &s->w[4], (int64_t)((uint64_t)(uint32_t)ev->a | ((uint64_t)(uint32_t)ev->b << 32)),
+	    memory_order_relaxed);
 	atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
 }
 
@@ -86,7 +85,7 @@ int64_t dalic_trace_ring_dropped(const dalic_trace_ring_t *r)
 }
 
 int64_t dalic_trace_ring_each(const dalic_trace_ring_t *r,
-			      void (*fn)(void *user, const dalic_trace_event_t *ev), void *user)
+                              void (*fn)(void *user, const dalic_trace_event_t *ev), void *user)
 {
 	int64_t head = atomic_load(&r->head), n = 0;
 	for (int64_t pos = first_held(r, head); pos < head; pos++) {
@@ -100,14 +99,14 @@ int64_t dalic_trace_ring_each(const dalic_trace_ring_t *r,
 		if (atomic_load_explicit(&s->seq, memory_order_relaxed) != pos + 1)
 			continue;
 		dalic_trace_event_t ev = {
-			.type = (int)(w[0] & 0xff),
-			.thread = (int)(uint32_t)(w[0] >> 8),
-			.id = (int)((w[0] >> 40) & 0xffffff),
-			.iteration = (int64_t)w[1],
-			.t0 = (int64_t)w[2],
-			.t1 = (int64_t)w[3],
-			.a = (int)(uint32_t)w[4],
-			.b = (int)(uint32_t)(w[4] >> 32),
+		    .type = (int)(w[0] & 0xff),
+		    .thread = (int)(uint32_t)(w[0] >> 8),
+		    .id = (int)((w[0] >> 40) & 0xffffff),
+		    .iteration = (int64_t)w[1],
+		    .t0 = (int64_t)w[2],
+		    .t1 = (int64_t)w[3],
+		    .a = (int)(uint32_t)w[4],
+		    .b = (int)(uint32_t)(w[4] >> 32),
 		};
 		fn(user, &ev);
 		n++;

@@ -38,10 +38,10 @@ typedef struct dalic_trace_slot {
 
 typedef struct dalic_trace_ring {
 	dalic_trace_slot_t *slots;
-	int64_t mask;           /* capacity - 1; capacity is a power of two */
-	_Atomic int64_t head;   /* next position */
-	_Atomic int64_t start;  /* positions before this were reset away */
-	_Atomic int64_t lost;   /* events dropped because their slot was owned */
+	int64_t mask;          /* capacity - 1; capacity is a power of two */
+	_Atomic int64_t head;  /* next position */
+	_Atomic int64_t start; /* positions before this were reset away */
+	_Atomic int64_t lost;  /* events dropped because their slot was owned */
 } dalic_trace_ring_t;
 
 /* Allocates room for at least `capacity` events (rounded up to a power of two). */
@@ -55,6 +55,6 @@ int64_t dalic_trace_ring_recorded(const dalic_trace_ring_t *r);
 int64_t dalic_trace_ring_dropped(const dalic_trace_ring_t *r);
 /* Calls fn for each event still held, oldest first; returns how many were delivered. */
 int64_t dalic_trace_ring_each(const dalic_trace_ring_t *r,
-			      void (*fn)(void *user, const dalic_trace_event_t *ev), void *user);
+                              void (*fn)(void *user, const dalic_trace_event_t *ev), void *user);
 
 #endif

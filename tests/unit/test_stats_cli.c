@@ -59,7 +59,7 @@ Test(stats_cli, stats_json_passes_the_schema)
 	cJSON *p = cJSON_GetObjectItemCaseSensitive(doc, "pipeline");
 	cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(p, "source")->valuestring, "@coin");
 	cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "enable_memory_stats")),
-		  "dalic stats turns memory statistics on");
+	          "dalic stats turns memory statistics on");
 	cJSON *q = cJSON_GetObjectItemCaseSensitive(p, "prefetch_queue_depth");
 	cr_expect_eq(cJSON_GetObjectItemCaseSensitive(q, "cpu")->valueint, 3);
 	/* @coin: coin_flip at batch 8 -> 32 bytes */
@@ -143,14 +143,15 @@ Test(stats_cli, tune_sweeps_every_axis_and_recommends)
 		hint |= !strncmp(name, "bytes_per_sample", 16);
 		cr_expect(!cJSON_GetObjectItemCaseSensitive(s, "error"), "%s failed", name);
 		cr_expect_gt(cJSON_GetObjectItemCaseSensitive(s, "samples_per_second")->valuedouble,
-			     0, "%s", name);
+		             0, "%s", name);
 		cr_expect_geq(cJSON_GetObjectItemCaseSensitive(s, "p99_ms")->valuedouble,
-			      cJSON_GetObjectItemCaseSensitive(s, "p50_ms")->valuedouble, "%s", name);
+		              cJSON_GetObjectItemCaseSensitive(s, "p50_ms")->valuedouble, "%s",
+		              name);
 	}
 	cr_expect(depth && threads && hint, "an axis is missing from the sweep");
-	cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(settings, 0), "name")
-				 ->valuestring,
-			 "baseline");
+	cr_expect_str_eq(
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(settings, 0), "name")->valuestring,
+	    "baseline");
 	int rec = cJSON_GetObjectItemCaseSensitive(doc, "recommended")->valueint;
 	cr_expect(rec >= 0 && rec < n);
 	const char *why = cJSON_GetObjectItemCaseSensitive(doc, "reason")->valuestring;

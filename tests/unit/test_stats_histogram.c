@@ -15,8 +15,21 @@ TestSuite(stats_histogram, .timeout = 60);
 
 Test(stats_histogram, buckets_contain_their_values)
 {
-	int64_t values[] = {0, 1, 15, 16, 17, 31, 32, 33, 1000, 1023, 1024, 999999, 123456789,
-			    (int64_t)1 << 40, ((int64_t)1 << 41) - 1};
+	int64_t values[] = {0,
+	                    1,
+	                    15,
+	                    16,
+	                    17,
+	                    31,
+	                    32,
+	                    33,
+	                    1000,
+	                    1023,
+	                    1024,
+	                    999999,
+	                    123456789,
+	                    (int64_t)1 << 40,
+	                    ((int64_t)1 << 41) - 1};
 	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
 		int b = dalic_hist_bucket(values[i]);
 		int64_t lo, hi;
@@ -24,7 +37,7 @@ Test(stats_histogram, buckets_contain_their_values)
 		cr_expect(b >= 0 && b < DALIC_HIST_BUCKETS);
 		if (b < DALIC_HIST_BUCKETS - 1)
 			cr_expect(lo <= values[i] && values[i] < hi, "%lld in [%lld, %lld)",
-				  (long long)values[i], (long long)lo, (long long)hi);
+			          (long long)values[i], (long long)lo, (long long)hi);
 		/* a bucket is at most 1/16 of its lower bound wide */
 		cr_expect_leq((hi - lo) * 16, lo < 16 ? 16 : lo);
 	}
@@ -70,7 +83,7 @@ Test(stats_histogram, percentiles_close_to_exact)
 		int64_t exact = v[(int)(qs[i] * N) - 1];
 		double err = (double)llabs(got[i] - exact) / (double)exact;
 		cr_expect_leq(err, 0.035, "q%.2f: %lld vs exact %lld", qs[i], (long long)got[i],
-			      (long long)exact);
+		              (long long)exact);
 	}
 	/* small exact values stay exact */
 	dalic_hist_init(&h);
@@ -100,9 +113,14 @@ static void *hammer(void *arg)
 		int64_t v = (int64_t)(a->id + 1) * 1000 + i % 1000;
 		dalic_hist_record(a->h, v);
 		/* t1 - t0 == iteration * 3 + id: a torn event breaks the relation */
-		dalic_trace_event_t ev = {.type = DALIC_TRACE_NODE, .id = a->id, .thread = a->id,
-					  .a = i, .b = -i, .iteration = i, .t0 = v,
-					  .t1 = v + (int64_t)i * 3 + a->id};
+		dalic_trace_event_t ev = {.type = DALIC_TRACE_NODE,
+		                          .id = a->id,
+		                          .thread = a->id,
+		                          .a = i,
+		                          .b = -i,
+		                          .iteration = i,
+		                          .t0 = v,
+		                          .t1 = v + (int64_t)i * 3 + a->id};
 		dalic_trace_ring_push(a->r, &ev);
 	}
 	return NULL;

@@ -31,9 +31,9 @@ static dalic_pipeline_t *image_pipeline(const stats_mode_t *m, bool gpu)
 	cr_assert_eq(dalic_pipeline_add_op(p, "readers.file", "cpu", &rd), 0);
 	cr_assert_eq(dalic_op_set_name(rd, "reader"), 0);
 	cr_assert_eq(dalic_op_set_string(rd, "file_root", "samples/images"), 0, "%s",
-		     dalic_last_error());
+	             dalic_last_error());
 	cr_assert_eq(dalic_pipeline_add_op(p, "decoders.image", gpu ? "mixed" : "cpu", &dec), 0,
-		     "%s", dalic_last_error());
+	             "%s", dalic_last_error());
 	cr_assert_eq(dalic_op_set_name(dec, "decode"), 0);
 	cr_assert_eq(dalic_op_add_input(dec, dalic_op_output(rd, 0), NULL), 0);
 	cr_assert_eq(dalic_pipeline_add_op(p, "resize", gpu ? "gpu" : "cpu", &rs), 0);
@@ -42,7 +42,7 @@ static dalic_pipeline_t *image_pipeline(const stats_mode_t *m, bool gpu)
 	cr_assert_eq(dalic_op_set_float(rs, "resize_x", 256), 0);
 	cr_assert_eq(dalic_op_set_float(rs, "resize_y", 256), 0);
 	cr_assert_eq(dalic_pipeline_add_op(p, "crop_mirror_normalize", gpu ? "gpu" : "cpu", &cmn),
-		     0);
+	             0);
 	cr_assert_eq(dalic_op_set_name(cmn, "cmn"), 0);
 	cr_assert_eq(dalic_op_add_input(cmn, "resize", NULL), 0);
 	const double crop[2] = {224, 224};
@@ -65,25 +65,28 @@ static void check(bool gpu)
 		cr_expect_str_eq(cmn->key, gpu ? "GPU_cmn" : "CPU_cmn", "%s", mode);
 		const dalic_stats_output_t *o = &cmn->outputs[0];
 		cr_expect_eq(o->real_memory_size, 10 * CMN_SAMPLE, "%s: %lld", mode,
-			     (long long)o->real_memory_size);
+		             (long long)o->real_memory_size);
 		/* uniform samples: the largest sample and ceil(average) agree */
 		cr_expect_eq(o->max_real_memory_size, CMN_SAMPLE, "%s: %lld", mode,
-			     (long long)o->max_real_memory_size);
+		             (long long)o->max_real_memory_size);
 		cr_expect_eq(o->contiguous, gpu, "%s", mode);
 		cr_expect_geq(o->reserved_memory_size, o->real_memory_size);
 		cr_expect_eq(o->suggested_hint, CMN_SAMPLE);
 		/* resize: 256x256x3 uint8 per sample */
 		const dalic_stats_operator_t *rs = stats_find(snap, "resize");
 		cr_expect_eq(rs->outputs[0].real_memory_size, 10 * 256 * 256 * 3, "%s", mode);
-		cr_expect_str_eq(stats_find(snap, "decode")->key, gpu ? "MIXED_decode" : "CPU_decode");
+		cr_expect_str_eq(stats_find(snap, "decode")->key,
+		                 gpu ? "MIXED_decode" : "CPU_decode");
 		if (gpu) {
 			cr_expect(snap->stages[1].present && snap->stages[2].present, "%s", mode);
 			cr_expect_eq(o->memory_kind, 2, "%s: gpu output not device memory", mode);
 			/* the reader's data feeds a mixed operator: pinned, as in DALI */
-			cr_expect_eq(stats_find(snap, "reader")->outputs[0].memory_kind, 1, "%s", mode);
+			cr_expect_eq(stats_find(snap, "reader")->outputs[0].memory_kind, 1, "%s",
+			             mode);
 		}
 		if (!gpu)
-			cr_expect(!snap->emulated_device, "%s: a cpu-only pipeline emulates nothing", mode);
+			cr_expect(!snap->emulated_device,
+			          "%s: a cpu-only pipeline emulates nothing", mode);
 		/* the decoder's buffer grew for the largest image; the event names its file */
 		bool named = false;
 		for (int i = 0; i < snap->num_growth; i++)

@@ -36,7 +36,7 @@ static cJSON *schema(void)
 {
 	cJSON *sc = stats_schema_load(SCHEMA_MD);
 	cr_assert(sc, "no ```json schema block in %s (tests run from the repository root)",
-		  SCHEMA_MD);
+	          SCHEMA_MD);
 	return sc;
 }
 
@@ -51,19 +51,23 @@ Test(stats_json, document_matches_its_schema_in_every_mode)
 			cJSON *doc = cJSON_Parse(text);
 			cr_assert(doc, "not JSON: %.200s", text);
 			char err[512];
-			cr_expect(stats_schema_validate(sc, sc, doc, err, sizeof err), "%s (%s): %s",
-				  stats_modes[m].name, mem ? "memory stats" : "no memory stats", err);
+			cr_expect(stats_schema_validate(sc, sc, doc, err, sizeof err),
+			          "%s (%s): %s", stats_modes[m].name,
+			          mem ? "memory stats" : "no memory stats", err);
 			cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
 			cr_expect_eq(v->valueint, DALIC_STATS_SCHEMA_VERSION);
 			cJSON *es = cJSON_GetObjectItemCaseSensitive(doc, "executor_statistics");
 			/* coin, wide and the two MakeContiguous */
-			cr_expect_eq(cJSON_GetArraySize(es), mem ? 4 : 0, "%s", stats_modes[m].name);
+			cr_expect_eq(cJSON_GetArraySize(es), mem ? 4 : 0, "%s",
+			             stats_modes[m].name);
 			if (mem) {
 				cJSON *w = cJSON_GetObjectItemCaseSensitive(es, "CPU_wide");
 				cr_assert(w, "CPU_wide missing");
-				cJSON *real = cJSON_GetObjectItemCaseSensitive(w, "real_memory_size");
+				cJSON *real =
+				    cJSON_GetObjectItemCaseSensitive(w, "real_memory_size");
 				cr_expect_eq(cJSON_GetArrayItem(real, 0)->valuedouble, 6 * 8);
-				cJSON *mr = cJSON_GetObjectItemCaseSensitive(w, "max_real_memory_size");
+				cJSON *mr =
+				    cJSON_GetObjectItemCaseSensitive(w, "max_real_memory_size");
 				cr_expect_eq(cJSON_GetArrayItem(mr, 0)->valuedouble, 8);
 			}
 			cJSON_Delete(doc);
@@ -102,8 +106,8 @@ Test(stats_json, validator_rejects_broken_documents)
 	/* a negative size */
 	doc = cJSON_Parse(text);
 	es = cJSON_GetObjectItemCaseSensitive(doc, "executor_statistics");
-	cJSON *real = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(es, "CPU_coin"),
-						       "real_memory_size");
+	cJSON *real = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(es, "CPU_coin"), "real_memory_size");
 	cJSON_ReplaceItemInArray(real, 0, cJSON_CreateNumber(-1));
 	cr_expect(!stats_schema_validate(sc, sc, doc, err, sizeof err));
 	cJSON_Delete(doc);
@@ -118,25 +122,25 @@ Test(stats_json, json_numbers_match_the_snapshot)
 	char *text = dalic_stats_json(snap);
 	cJSON *doc = cJSON_Parse(text);
 	cr_expect_eq(cJSON_GetObjectItemCaseSensitive(doc, "iterations")->valuedouble,
-		     (double)snap->iterations);
+	             (double)snap->iterations);
 	cJSON *ops = cJSON_GetObjectItemCaseSensitive(doc, "operators");
 	cr_assert_eq(cJSON_GetArraySize(ops), snap->num_operators);
 	for (int i = 0; i < snap->num_operators; i++) {
 		cJSON *o = cJSON_GetArrayItem(ops, i);
 		cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(o, "name")->valuestring,
-				 snap->operators[i].name);
+		                 snap->operators[i].name);
 		cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "time");
 		cr_expect_eq(cJSON_GetObjectItemCaseSensitive(t, "count")->valuedouble,
-			     (double)snap->operators[i].time.count);
+		             (double)snap->operators[i].time.count);
 		cJSON *outs = cJSON_GetObjectItemCaseSensitive(o, "outputs");
 		cJSON *o0 = cJSON_GetArrayItem(outs, 0);
 		cr_expect_eq(cJSON_GetObjectItemCaseSensitive(o0, "suggested_bytes_per_sample_hint")
-				     ->valuedouble,
-			     (double)snap->operators[i].outputs[0].max_real_memory_size);
+		                 ->valuedouble,
+		             (double)snap->operators[i].outputs[0].max_real_memory_size);
 	}
 	cJSON *b = cJSON_GetObjectItemCaseSensitive(doc, "bottleneck");
 	cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(b, "operator")->valuestring,
-			 snap->operators[snap->bottleneck_operator].name);
+	                 snap->operators[snap->bottleneck_operator].name);
 	cJSON_Delete(doc);
 	free(text);
 	dalic_stats_snapshot_free(snap);
@@ -164,10 +168,10 @@ Test(stats_json, schema_is_valid_json_schema)
 	fclose(f);
 	char cmd[512];
 	snprintf(cmd, sizeof cmd,
-		 "python3 -c 'import json,sys,jsonschema; s=json.load(open(\"%s\")); "
-		 "jsonschema.Draft202012Validator.check_schema(s); "
-		 "jsonschema.validate(json.load(open(\"%s\")), s)'",
-		 path, dpath);
+	         "python3 -c 'import json,sys,jsonschema; s=json.load(open(\"%s\")); "
+	         "jsonschema.Draft202012Validator.check_schema(s); "
+	         "jsonschema.validate(json.load(open(\"%s\")), s)'",
+	         path, dpath);
 	cr_expect_eq(system(cmd), 0, "jsonschema rejected the schema or the document");
 	unlink(path);
 	unlink(dpath);

@@ -12,17 +12,17 @@
 TestSuite(stats_memory, .timeout = 60);
 
 static void expect_sizes(const dalic_stats_output_t *o, int64_t real, int64_t max_real,
-			 int64_t reserved, int64_t max_reserved, const char *what)
+                         int64_t reserved, int64_t max_reserved, const char *what)
 {
 	cr_expect_eq(o->real_memory_size, real, "%s real_memory_size %lld != %lld", what,
-		     (long long)o->real_memory_size, (long long)real);
+	             (long long)o->real_memory_size, (long long)real);
 	cr_expect_eq(o->max_real_memory_size, max_real, "%s max_real_memory_size %lld != %lld",
-		     what, (long long)o->max_real_memory_size, (long long)max_real);
+	             what, (long long)o->max_real_memory_size, (long long)max_real);
 	cr_expect_eq(o->reserved_memory_size, reserved, "%s reserved_memory_size %lld != %lld",
-		     what, (long long)o->reserved_memory_size, (long long)reserved);
+	             what, (long long)o->reserved_memory_size, (long long)reserved);
 	cr_expect_eq(o->max_reserved_memory_size, max_reserved,
-		     "%s max_reserved_memory_size %lld != %lld", what,
-		     (long long)o->max_reserved_memory_size, (long long)max_reserved);
+	             "%s max_reserved_memory_size %lld != %lld", what,
+	             (long long)o->max_reserved_memory_size, (long long)max_reserved);
 }
 
 Test(stats_memory, coin_flip_batch_10_is_40_bytes_in_every_mode)
@@ -87,7 +87,7 @@ static int sized_source(void *user, int64_t iteration, dalic_feed_t *feed)
 }
 
 static dalic_pipeline_t *sized_pipeline(const stats_mode_t *m, sized_feed_t *f, bool mem,
-					char *src_name)
+                                        char *src_name)
 {
 	dalic_pipeline_t *p = stats_pipeline(m, f->batch, mem);
 	dalic_op_t *src = stats_op(p, "external_source", NULL);
@@ -95,7 +95,7 @@ static dalic_pipeline_t *sized_pipeline(const stats_mode_t *m, sized_feed_t *f, 
 	cr_assert_eq(dalic_op_set_int(src, "dtype", DALIC_UINT8), 0, "%s", dalic_last_error());
 	cr_assert_eq(dalic_pipeline_add_output(p, "src", NULL), 0);
 	cr_assert_eq(dalic_pipeline_set_source(p, "src", sized_source, f), 0, "%s",
-		     dalic_last_error());
+	             dalic_last_error());
 	strcpy(src_name, "src");
 	return p;
 }
@@ -125,7 +125,8 @@ Test(stats_memory, contiguous_and_per_sample_rules_with_running_maxima)
 		cr_expect_eq(mc->outputs[0].max_real_memory_size, 20, "%s", stats_modes[m].name);
 		/* three samples at 64-byte boundaries: 192 reserved, ceil(192 / 3) per sample */
 		cr_expect_eq(mc->outputs[0].reserved_memory_size, 192, "%s", stats_modes[m].name);
-		cr_expect_eq(mc->outputs[0].max_reserved_memory_size, 64, "%s", stats_modes[m].name);
+		cr_expect_eq(mc->outputs[0].max_reserved_memory_size, 64, "%s",
+		             stats_modes[m].name);
 		cr_expect_eq(mc->outputs[0].suggested_hint, 20);
 		dalic_stats_snapshot_free(snap);
 		dalic_stats_destroy(s);
@@ -165,12 +166,12 @@ Test(stats_memory, cast_to_float64_counts_eight_bytes_per_element)
 		cr_assert_eq(dalic_op_set_name(src, "x"), 0);
 		dalic_op_t *cast = stats_op(p, "cast", "x");
 		cr_assert_eq(dalic_op_set_int(cast, "dtype", DALIC_FLOAT64), 0, "%s",
-			     dalic_last_error());
+		             dalic_last_error());
 		char name[64];
 		snprintf(name, sizeof name, "%s", dalic_op_name(cast));
 		cr_assert_eq(dalic_pipeline_add_output(p, dalic_op_output(cast, 0), NULL), 0);
 		cr_assert_eq(dalic_pipeline_set_source(p, "x", float_source, NULL), 0, "%s",
-			     dalic_last_error());
+		             dalic_last_error());
 		dalic_stats_t *s = stats_attach(p, false);
 		stats_run(p, 3);
 		dalic_stats_snapshot_t *snap = stats_finish(s, p);
@@ -222,7 +223,7 @@ Test(stats_memory, fixed_shapes_reach_zero_allocations_per_iteration)
 		/* every queue slot allocates once, in its first use */
 		cr_expect_geq(snap->last_allocation_iteration, 0);
 		cr_expect_lt(snap->last_allocation_iteration, stats_modes[m].cpu + 1, "%s: %lld",
-			     stats_modes[m].name, (long long)snap->last_allocation_iteration);
+		             stats_modes[m].name, (long long)snap->last_allocation_iteration);
 		cr_expect_gt(snap->bytes_live, 0);
 		dalic_stats_snapshot_free(snap);
 		dalic_stats_destroy(s);
@@ -246,7 +247,7 @@ Test(stats_memory, growth_events_name_iteration_and_sample)
 		if (strcmp(g->op, "src") || g->iteration == 0)
 			continue;
 		cr_expect_eq(g->sample, 1, "growth at iteration %lld blamed sample %d",
-			     (long long)g->iteration, g->sample);
+		             (long long)g->iteration, g->sample);
 		cr_expect(g->iteration == 1 || g->iteration == 2);
 		found++;
 	}
@@ -263,7 +264,7 @@ Test(stats_memory, reader_growth_names_the_source_file)
 	dalic_op_t *rd = stats_op(p, "readers.file", NULL);
 	cr_assert_eq(dalic_op_set_name(rd, "reader"), 0);
 	cr_assert_eq(dalic_op_set_string(rd, "file_root", "samples/images"), 0, "%s",
-		     dalic_last_error());
+	             dalic_last_error());
 	cr_assert_eq(dalic_pipeline_add_output(p, dalic_op_output(rd, 0), NULL), 0);
 	dalic_stats_t *s = stats_attach(p, false);
 	stats_run(p, 6);
@@ -274,8 +275,8 @@ Test(stats_memory, reader_growth_names_the_source_file)
 			with_source++;
 			/* the largest file of the batch, as the reader named it */
 			cr_expect(strstr(snap->growth[i].source, ".jpg") ||
-					  strstr(snap->growth[i].source, ".png"),
-				  "%s", snap->growth[i].source);
+			              strstr(snap->growth[i].source, ".png"),
+			          "%s", snap->growth[i].source);
 		}
 	cr_expect_gt(with_source, 0, "no growth event of the reader names its file");
 	dalic_stats_snapshot_free(snap);

@@ -20,7 +20,7 @@ typedef struct ctx {
 static bool fail(ctx_t *c, const char *path, const char *what, const char *detail)
 {
 	snprintf(c->err, c->errlen, "%s: %s%s%s", *path ? path : "$", what, detail ? " " : "",
-		 detail ? detail : "");
+	         detail ? detail : "");
 	return false;
 }
 
@@ -50,13 +50,14 @@ static const cJSON *resolve(ctx_t *c, const char *ref)
 	if (strncmp(ref, "#/$defs/", 8))
 		return NULL;
 	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c->root, "$defs"),
-						ref + 8);
+	                                        ref + 8);
 }
 
 static bool check_type(ctx_t *c, const cJSON *t, const cJSON *v, const char *path)
 {
 	if (cJSON_IsString(t))
-		return is_type(v, t->valuestring) ? true : fail(c, path, "not of type", t->valuestring);
+		return is_type(v, t->valuestring) ? true
+		                                  : fail(c, path, "not of type", t->valuestring);
 	const cJSON *e;
 	cJSON_ArrayForEach(e, t)
 	{
@@ -190,7 +191,7 @@ static bool check(ctx_t *c, const cJSON *s, const cJSON *v, const char *path)
 }
 
 bool stats_schema_validate(const cJSON *root, const cJSON *schema, const cJSON *doc, char *err,
-			   size_t errlen)
+                           size_t errlen)
 {
 	ctx_t c = {.root = root, .err = err, .errlen = errlen};
 	err[0] = 0;

@@ -13,7 +13,7 @@
 /* Validates `doc` against `schema` (`root` resolves $ref). On failure returns false and writes
  * the JSON path and the broken rule into err. */
 bool stats_schema_validate(const cJSON *root, const cJSON *schema, const cJSON *doc, char *err,
-			   size_t errlen);
+                           size_t errlen);
 /* The schema embedded in docs/stats-schema.md (the ```json schema block). New: cJSON_Delete. */
 cJSON *stats_schema_load(const char *md_path);
 

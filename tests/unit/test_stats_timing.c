@@ -51,7 +51,7 @@ static void expect_ordered(const dalic_stats_timing_t *t, const char *what)
 	cr_expect_leq((double)t->min_ns, t->mean_ns, "%s", what);
 	cr_expect_geq((double)t->max_ns, t->mean_ns, "%s", what);
 	cr_expect_float_eq((double)t->total_ns, t->mean_ns * (double)t->count,
-			   1e-6 * (double)t->total_ns + 1, "%s", what);
+	                   1e-6 * (double)t->total_ns + 1, "%s", what);
 }
 
 Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
@@ -67,7 +67,7 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 
 		cr_expect_geq(snap->iterations, 12, "%s", mode);
 		cr_expect_eq(snap->samples, 4 * snap->iterations, "%s: %lld samples in %lld its",
-			     mode, (long long)snap->samples, (long long)snap->iterations);
+		             mode, (long long)snap->samples, (long long)snap->iterations);
 		int present = 0;
 		double stage_shares = 0, op_shares = 0;
 		for (int st = 0; st < 3; st++) {
@@ -82,16 +82,16 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 				if (snap->operators[i].stage == st)
 					ops_total += snap->operators[i].time.total_ns;
 			cr_expect_leq(ops_total, stage->time.total_ns,
-				      "%s: operators of stage %s took longer than the stage", mode,
-				      stage->name);
+			              "%s: operators of stage %s took longer than the stage", mode,
+			              stage->name);
 		}
 		cr_expect_eq(present, 3, "%s: expected cpu, mixed and gpu stages", mode);
 		cr_expect_float_eq(stage_shares, 1.0, 1e-9, "%s: stage shares sum to %f", mode,
-				   stage_shares);
+		                   stage_shares);
 		for (int i = 0; i < snap->num_operators; i++) {
 			const dalic_stats_operator_t *op = &snap->operators[i];
-			cr_expect_geq(op->time.count, snap->iterations, "%s: %s ran %lld times", mode,
-				      op->name, (long long)op->time.count);
+			cr_expect_geq(op->time.count, snap->iterations, "%s: %s ran %lld times",
+			              mode, op->name, (long long)op->time.count);
 			expect_ordered(&op->time, op->name);
 			op_shares += op->share;
 		}
@@ -100,9 +100,10 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 		/* 4 samples x 300 us on 2 workers: at least 600 us per run of "slow" */
 		const dalic_stats_operator_t *slow = stats_find(snap, "slow");
 		cr_expect_geq(slow->time.p50_ns, 550000, "%s: slow p50 %lld ns", mode,
-			      (long long)slow->time.p50_ns);
+		              (long long)slow->time.p50_ns);
 		cr_assert_geq(snap->bottleneck_operator, 0);
-		cr_expect_str_eq(snap->operators[snap->bottleneck_operator].name, "slow", "%s", mode);
+		cr_expect_str_eq(snap->operators[snap->bottleneck_operator].name, "slow", "%s",
+		                 mode);
 		cr_expect_gt(slow->share, 0.5, "%s: slow share %.3f", mode, slow->share);
 		cr_expect_eq(snap->bottleneck_stage, 0, "%s", mode);
 		/* queues */
@@ -112,7 +113,8 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 			if (!d->present)
 				continue;
 			queues++;
-			int want = q == DALIC_STATS_QUEUE_CPU ? stats_modes[m].cpu : stats_modes[m].gpu;
+			int want =
+			    q == DALIC_STATS_QUEUE_CPU ? stats_modes[m].cpu : stats_modes[m].gpu;
 			cr_expect_eq(d->depth, want, "%s: %s depth", mode, d->name);
 			cr_expect_leq(d->max_occupancy, d->depth, "%s: %s", mode, d->name);
 			cr_expect_leq(d->occupancy, d->depth, "%s: %s", mode, d->name);
@@ -121,7 +123,7 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 			for (int i = 0; i < d->num_samples; i++) {
 				cr_expect_geq(d->samples[i].occupancy, 0);
 				cr_expect_leq(d->samples[i].occupancy, d->depth, "%s: %s sample %d",
-					      mode, d->name, i);
+				              mode, d->name, i);
 			}
 		}
 		cr_expect_gt(queues, 0, "%s: no queue reported", mode);
@@ -144,7 +146,7 @@ Test(stats_timing, synchronous_consumer_is_input_bound)
 	stats_run(p, 8);
 	dalic_stats_snapshot_t *snap = stats_finish(s, p);
 	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_INPUT_BOUND, "%s: %s", snap->verdict_name,
-		     snap->verdict_reason);
+	             snap->verdict_reason);
 	cr_expect(!snap->consumer_wait_measured);
 	cr_expect_gt(snap->consumer_wait_share, 0.5);
 	cr_expect(strstr(snap->verdict_reason, "slow"), "%s", snap->verdict_reason);
@@ -160,7 +162,7 @@ Test(stats_timing, async_slow_pipeline_is_input_bound)
 	dalic_stats_snapshot_t *snap = stats_finish(s, p);
 	cr_expect(snap->consumer_wait_measured);
 	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_INPUT_BOUND, "%s: %s", snap->verdict_name,
-		     snap->verdict_reason);
+	             snap->verdict_reason);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
 }
@@ -177,7 +179,7 @@ Test(stats_timing, async_slow_consumer_is_consumer_bound)
 	}
 	dalic_stats_snapshot_t *snap = stats_finish(s, p);
 	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_CONSUMER_BOUND, "%s: %s",
-		     snap->verdict_name, snap->verdict_reason);
+	             snap->verdict_name, snap->verdict_reason);
 	cr_expect_lt(snap->pipeline_utilization, 0.5, "%.3f", snap->pipeline_utilization);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);

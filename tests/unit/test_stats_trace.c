@@ -78,8 +78,8 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 			const char *ph = str(e, "ph");
 			cr_assert(*ph, "%s: event without ph", mode);
 			if (!strcmp(ph, "M")) {
-				const char *name = str(cJSON_GetObjectItemCaseSensitive(e, "args"),
-						       "name");
+				const char *name =
+				    str(cJSON_GetObjectItemCaseSensitive(e, "args"), "name");
 				cpu_track |= !strcmp(name, "stage CPU");
 				consumer_track |= !strcmp(name, "consumer");
 				worker_track |= !strncmp(name, "worker ", 7);
@@ -100,13 +100,16 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 			const char *cat = str(e, "cat");
 			const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
 			if (!strcmp(cat, "stage") && nstages < 64)
-				stages[nstages++] = (span_t){ts, ts + dur, (int64_t)num(args, "iteration")};
+				stages[nstages++] =
+				    (span_t){ts, ts + dur, (int64_t)num(args, "iteration")};
 			if (!strcmp(cat, "operator")) {
 				coin_runs += !strcmp(str(e, "name"), "coin");
 				wide_runs += !strcmp(str(e, "name"), "wide");
-				cr_expect_eq(num(e, "tid"), 1, "%s: cpu operators on the CPU track", mode);
+				cr_expect_eq(num(e, "tid"), 1, "%s: cpu operators on the CPU track",
+				             mode);
 				if (nops < 128)
-					ops[nops++] = (span_t){ts, ts + dur, (int64_t)num(args, "iteration")};
+					ops[nops++] =
+					    (span_t){ts, ts + dur, (int64_t)num(args, "iteration")};
 			}
 			if (!strcmp(cat, "samples")) {
 				chunks++;
@@ -127,10 +130,10 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 			bool inside = false;
 			for (int k = 0; k < nstages && !inside; k++)
 				inside = stages[k].iteration == ops[i].iteration &&
-					 ops[i].ts >= stages[k].ts - 0.001 &&
-					 ops[i].end <= stages[k].end + 0.001;
+				         ops[i].ts >= stages[k].ts - 0.001 &&
+				         ops[i].end <= stages[k].end + 0.001;
 			cr_expect(inside, "%s: operator span of iteration %lld outside its stage",
-				  mode, (long long)ops[i].iteration);
+			          mode, (long long)ops[i].iteration);
 		}
 		cJSON *other = cJSON_GetObjectItemCaseSensitive(doc, "otherData");
 		cr_expect_eq(num(other, "dropped"), 0);

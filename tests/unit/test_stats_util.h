@@ -22,10 +22,10 @@ typedef struct stats_mode {
 
 /* The four executor modes; every stats test that can runs in all of them. */
 static const stats_mode_t stats_modes[] = {
-	{"simple", false, false, false, 1, 1},
-	{"pipelined", true, false, false, 2, 2},
-	{"async pipelined", true, true, false, 2, 2},
-	{"async separated pipelined", true, true, true, 3, 2},
+    {"simple", false, false, false, 1, 1},
+    {"pipelined", true, false, false, 2, 2},
+    {"async pipelined", true, true, false, 2, 2},
+    {"async separated pipelined", true, true, true, 3, 2},
 };
 #define STATS_NUM_MODES ((int)(sizeof stats_modes / sizeof stats_modes[0]))
 
@@ -45,7 +45,7 @@ static inline dalic_pipeline_t *stats_pipeline(const stats_mode_t *m, int batch,
 	p.enable_memory_stats = mem_stats;
 	dalic_pipeline_t *pipe = NULL;
 	cr_assert_eq(dalic_pipeline_create(&p, &pipe), DALIC_OK, "%s: %s", m->name,
-		     dalic_last_error());
+	             dalic_last_error());
 	return pipe;
 }
 
@@ -55,7 +55,7 @@ static inline dalic_op_t *stats_op(dalic_pipeline_t *p, const char *op, const ch
 	cr_assert_eq(dalic_pipeline_add_op(p, op, "cpu", &o), DALIC_OK, "%s", dalic_last_error());
 	if (input)
 		cr_assert_eq(dalic_op_add_input(o, input, NULL), DALIC_OK, "%s",
-			     dalic_last_error());
+		             dalic_last_error());
 	return o;
 }
 
@@ -73,7 +73,7 @@ static inline void stats_run(dalic_pipeline_t *p, int n)
 {
 	for (int i = 0; i < n; i++)
 		cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "iteration %d: %s", i,
-			     dalic_last_error());
+		             dalic_last_error());
 }
 
 /* Waits (up to 10 s) until the iterations scheduled by `runs` run() calls have finished
@@ -108,7 +108,7 @@ static inline dalic_stats_snapshot_t *stats_finish(dalic_stats_t *s, dalic_pipel
 }
 
 static inline const dalic_stats_operator_t *stats_find(const dalic_stats_snapshot_t *snap,
-						       const char *name)
+                                                       const char *name)
 {
 	const dalic_stats_operator_t *op = dalic_stats_find_operator(snap, name);
 	cr_assert(op, "operator %s not in the snapshot", name);
@@ -117,7 +117,7 @@ static inline const dalic_stats_operator_t *stats_find(const dalic_stats_snapsho
 
 /* The first internal operator whose name starts with `prefix`. */
 static inline const dalic_stats_operator_t *stats_find_prefix(const dalic_stats_snapshot_t *snap,
-							      const char *prefix)
+                                                              const char *prefix)
 {
 	for (int i = 0; i < snap->num_operators; i++)
 		if (!strncmp(snap->operators[i].name, prefix, strlen(prefix)))
