@@ -15,7 +15,9 @@
  * Run from the repository root (sample images are read from samples/images).
  */
 #include "dalic.h"
+#include "engine/pipeline.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,16 +193,50 @@ static double scaling_one(int i, void *arg)
 	return measure(define_images, &modes[2], 8, i + 1, g_iters) * 8;
 }
 
+/* Per-sample work (pool chunks) vs everything else, with one thread: what two threads can
+ * speed up at best (Amdahl), so the measured ratio can be read against it. */
+static _Atomic int64_t chunk_ns;
+
+static void count_chunk(void *user, const dalic_node_t *n, int64_t it, int thread, int first,
+			int count, int64_t t0, int64_t t1)
+{
+	atomic_fetch_add(&chunk_ns, t1 - t0);
+}
+
+static double parallel_share(int iters)
+{
+	dalic_pipeline_params_t params = params_for(&modes[0], 8, 1);
+	dalic_pipeline_t *p;
+	TRY(dalic_pipeline_create(&params, &p));
+	define_images(p);
+	TRY(dalic_pipeline_build(p));
+	for (int i = 0; i < 3; i++)
+		TRY(dalic_pipeline_run(p));
+	dalic_observer_t obs = {.work_chunk = count_chunk};
+	dalic_pipeline_set_observer(p, &obs);
+	atomic_store(&chunk_ns, 0);
+	double t0 = now_s();
+	for (int i = 0; i < iters; i++)
+		TRY(dalic_pipeline_run(p));
+	double wall = now_s() - t0;
+	dalic_pipeline_destroy(p);
+	return (double)atomic_load(&chunk_ns) * 1e-9 / wall;
+}
+
 static int bench_scaling(int iters)
 {
 	g_iters = iters;
 	double best[2];
 	best_of(3, 2, best, scaling_one, NULL);
+	double par = parallel_share(iters);
 	printf("scaling: readers.file(samples/images) -> decoders.image -> resize 224x224, batch "
 	       "8, async pipelined, %d iterations, best of 3\n",
 	       iters);
 	printf("  1 thread   %7.1f images/s\n  2 threads  %7.1f images/s\n", best[0], best[1]);
 	printf("  ratio 2 threads / 1 thread: %.2fx (target >= 1.8x)\n", best[1] / best[0]);
+	printf("  per-sample (parallel) share of one-thread time: %.0f%% -> at most %.2fx with 2 "
+	       "threads\n",
+	       par * 100, 1 / (1 - par / 2));
 	return 0;
 }
 

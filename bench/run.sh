@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 make build/release/libdalic.a >/dev/null
 PKG_LIBS=$(sed -n 's/^PKG_LIBS := //p' build/release/config.mk)
 mkdir -p build/release/bench
-cc -std=gnu11 -O2 -g -pthread -Iinclude bench/exec_bench.c build/release/libdalic.a \
+cc -std=gnu11 -O2 -g -pthread -Iinclude -I. -D_GNU_SOURCE bench/exec_bench.c build/release/libdalic.a \
 	$PKG_LIBS -lm -o build/release/bench/exec_bench
 [ $# -gt 0 ] || set -- overhead scaling overlap
 for b in "$@"; do
