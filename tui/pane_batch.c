@@ -131,18 +131,22 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 	if (!v || y >= c.r.h || (m->error.set && !v->count))
 		return;
 	if (v->node[0]) {
+		/* two rows: which node, then what its batch is */
 		char head[256];
 		int n = snprintf(head, sizeof head, "%s", v->node);
 		if (v->num_op_outputs > 1)
-			n += snprintf(head + n, sizeof head - (size_t)n, " (output %d/%d, v: next)",
-				      v->output + 1, v->num_op_outputs);
-		if (v->iteration >= 0)
-			n += snprintf(head + n, sizeof head - (size_t)n, " it %lld",
-				      (long long)v->iteration);
-		snprintf(head + n, sizeof head - (size_t)n, " %s%s%s %s, %d samples%s", v->dtype,
-			 *v->layout ? " " : "", v->layout, v->device, v->num_samples,
-			 v->stretched ? " (shown min-max stretched)" : "");
+			snprintf(head + n, sizeof head - (size_t)n, " (output %d/%d, v: next)",
+				 v->output + 1, v->num_op_outputs);
 		tui_print(c, 0, y++, tui_style(TUI_S_BORDER_FOCUS), head, -1);
+		if (v->dtype[0]) {
+			n = v->iteration >= 0 ? snprintf(head, sizeof head, "it %lld ",
+							 (long long)v->iteration)
+					      : 0;
+			snprintf(head + n, sizeof head - (size_t)n, "%s%s%s %s, %d samples%s", v->dtype,
+				 *v->layout ? " " : "", v->layout, v->device, v->num_samples,
+				 v->stretched ? ", shown min-max stretched" : "");
+			tui_print(c, 0, y++, tui_style(TUI_S_DIM), head, -1);
+		}
 	}
 	if (v->note[0])
 		y = tui_wrap(c, 0, y, c.r.h, tui_style(TUI_S_DIM), v->note);

@@ -270,6 +270,8 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 			if (i == 2 && r != sel && !failed)
 				cs = tui_stage_style(row->stage);
 			tui_print(c, columns[i].left || tw > w ? x : x + w - tw, y, cs, text, w);
+			if (tw > w) /* say that it was cut */
+				tui_put(c, x + w - 1, y, 0x2026, cs);
 			x += w + 1;
 		}
 	}

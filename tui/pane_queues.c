@@ -89,9 +89,9 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 	int y = 0;
 	int compare_rows = m->has_compare ? 6 : 0;
 	if (m->engine == TUI_ENGINE_DEBUG) {
-		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "debug engine: eager, no prefetch queues",
-			  -1);
-		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "(e switches to the full engine)", -1);
+		y = tui_wrap(c, 0, y, c.r.h - compare_rows, tui_style(TUI_S_DIM),
+			     "debug engine (eager): no prefetch queues; e switches back to the full "
+			     "engine");
 	} else if (!s) {
 		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "no pipeline", -1);
 	} else {

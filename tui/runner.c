@@ -50,20 +50,21 @@ void tui_runner_count(tui_runner_t *r, int samples)
 	r->samples += samples;
 	double t = tui_now();
 	int last = (r->rate_head + TUI_RATE_RING - 1) % TUI_RATE_RING;
-	if (r->rate_count && t - r->rate_t[last] < 0.05)
-		return;
-	r->rate_t[r->rate_head] = t;
-	r->rate_n[r->rate_head] = r->samples;
-	r->rate_head = (r->rate_head + 1) % TUI_RATE_RING;
-	if (r->rate_count < TUI_RATE_RING)
-		r->rate_count++;
+	if (!r->rate_count || t - r->rate_t[last] >= 0.05) {
+		r->rate_t[r->rate_head] = t;
+		r->rate_n[r->rate_head] = r->samples - samples; /* counted from before this one */
+		r->rate_head = (r->rate_head + 1) % TUI_RATE_RING;
+		if (r->rate_count < TUI_RATE_RING)
+			r->rate_count++;
+	}
 	int oldest = (r->rate_head + TUI_RATE_RING - r->rate_count) % TUI_RATE_RING;
-	while (r->rate_count > 2 && t - r->rate_t[oldest] > 2.0) {
+	while (r->rate_count > 1 && t - r->rate_t[oldest] > 2.0) {
 		oldest = (oldest + 1) % TUI_RATE_RING;
 		r->rate_count--;
 	}
+	/* samples since the oldest mark over the time since: a rate from the first iterations on */
 	double dt = t - r->rate_t[oldest];
-	if (r->rate_count >= 2 && dt > 0)
+	if (dt > 1e-3)
 		r->rate = (double)(r->samples - r->rate_n[oldest]) / dt;
 }
 
@@ -255,7 +256,7 @@ static void set_param(tui_runner_t *r, const tui_cmd_t *c)
 		next.separated_queues = c->flag;
 		depth_text(&r->params, from);
 		depth_text(&next, to);
-		what = "prefetch_queue_depth";
+		what = "prefetch"; /* short: it heads a 32-column table */
 		r->user_prefetch = true;
 	} else if (c->kind == TUI_CMD_SET_BPS) {
 		next.bytes_per_sample = c->a;

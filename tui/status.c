@@ -64,10 +64,17 @@ void tui_draw_status(tui_app_t *app, tui_canvas_t row)
 	SEG(4, TUI_S_STATUS, "threads %d", m->params.num_threads);
 	SEG(5, TUI_S_STATUS, "batch %d", m->params.batch_size);
 #undef SEG
-	const char *alert = m->emulated ? " \xe2\x9a\xa0 DEVICES EMULATED (gpu/mixed on CPU) " : "";
+	/* the emulation mark is never dropped; it gets shorter when the line is crowded */
+	const char *alert = "";
+	if (m->emulated) {
+		int need = 0;
+		for (int i = 0; i < n; i++)
+			if (seg[i].priority <= 2)
+				need += tui_text_width(seg[i].text) + 3;
+		alert = need + 40 <= row.r.w ? " \xe2\x9a\xa0 DEVICES EMULATED (gpu/mixed on CPU) "
+					     : " \xe2\x9a\xa0 DEVICES EMULATED ";
+	}
 	int alert_w = tui_text_width(alert);
-	if (m->emulated && alert_w > row.r.w / 2)
-		alert = " \xe2\x9a\xa0 DEVICES EMULATED ", alert_w = tui_text_width(alert);
 	/* drop the least important segments until everything fits */
 	for (int drop = 5; drop >= 0; drop--) {
 		int w = alert_w;
