@@ -29,7 +29,9 @@ static const char *default_layout(int ndim)
 	return ndim == 2 ? "HW" : ndim == 3 ? "HWC" : ndim == 4 ? "FHWC" : "";
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	crop_t *c = ctx->state;
 	int rc = img_oob_parse(ctx, &c->oob);
@@ -43,6 +45,15 @@ static int init(dalic_op_ctx_t *ctx)
 	c->num_threads = ctx->num_threads + 1;
 	c->threads = calloc((size_t)c->num_threads, sizeof *c->threads);
 	return c->win && c->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)

@@ -33,7 +33,9 @@ typedef struct cmn {
 	int num_threads;
 } cmn_t;
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	cmn_t *s = ctx->state;
 	int rc = img_oob_parse(ctx, &s->oob);
@@ -63,6 +65,15 @@ static int init(dalic_op_ctx_t *ctx)
 	s->num_threads = ctx->num_threads + 1;
 	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
 	return s->win && s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 typedef struct geom {

@@ -9,9 +9,20 @@
 #include "engine/kernel.h"
 #include "kernels/cpu/img_decoder_op.h"
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	return img_decoder_op_init(ctx, ctx->state);
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)

@@ -17,11 +17,22 @@ typedef struct random_crop_decoder {
 	img_crop_params_t crop;
 } random_crop_decoder_t;
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	random_crop_decoder_t *s = ctx->state;
 	int rc = img_crop_params_parse(ctx, &s->crop);
 	return rc ? rc : img_decoder_op_init(ctx, &s->dec);
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)

@@ -143,7 +143,8 @@ static int list_subdirs(const char *root, const char *const *dir_filters, int nd
 		free(full);
 	}
 	closedir(d);
-	qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+	if (out->n > 1)
+		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
 	return rc;
 }
 
@@ -168,7 +169,8 @@ static int list_files(const char *dir, const char *const *filters, int nfilters,
 		}
 	}
 	closedir(d);
-	qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+	if (out->n > 1)
+		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
 	return rc;
 }
 

@@ -288,22 +288,33 @@ static int lj_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t p
 		return -1;
 	}
 	size_t row_bytes = (size_t)r->w * (size_t)ch, lead = (size_t)(r->x - (int)x0) * (size_t)ch;
+	size_t wide = (size_t)w * (size_t)ch;
 	bool direct = lead == 0 && w == (JDIMENSION)r->w;
-	uint8_t *tmp = img_scratch_get(&d->rows, (size_t)w * (size_t)ch);
+	/* Up to ROWS scanlines per call: libjpeg hands out a whole upsampled row group at once. */
+	enum { ROWS = 16 };
+	uint8_t *tmp = img_scratch_get(&d->rows, wide * ROWS);
 	if (!tmp) {
 		lj.abort(c);
 		snprintf(err, errn, "out of memory for a %u-pixel row", (unsigned)w);
 		return -1;
 	}
-	for (int y = ey0; y < r->y + r->h; y++) {
-		JSAMPROW row = direct && y >= r->y ? out + (size_t)(y - r->y) * row_bytes : tmp;
-		if (lj.read(c, &row, 1) != 1) {
+	for (int y = ey0; y < r->y + r->h;) {
+		JSAMPROW rows[ROWS];
+		int want = r->y + r->h - y < ROWS ? r->y + r->h - y : ROWS;
+		for (int k = 0; k < want; k++)
+			rows[k] = direct && y + k >= r->y ? out + (size_t)(y + k - r->y) * row_bytes
+							  : tmp + (size_t)k * wide;
+		int got = (int)lj.read(c, rows, (JDIMENSION)want);
+		if (got <= 0) {
 			lj.abort(c);
 			snprintf(err, errn, "decoder stopped at row %d", y);
 			return -1;
 		}
-		if (!direct && y >= r->y)
-			memcpy(out + (size_t)(y - r->y) * row_bytes, tmp + lead, row_bytes);
+		for (int k = 0; k < got; k++)
+			if (!direct && y + k >= r->y)
+				memcpy(out + (size_t)(y + k - r->y) * row_bytes, rows[k] + lead,
+				       row_bytes);
+		y += got;
 	}
 	lj.abort(c); /* the rows below the window are never decoded */
 	return 0;

@@ -22,7 +22,9 @@ typedef struct rrc {
 	int num_threads;
 } rrc_t;
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	rrc_t *r = ctx->state;
 	int rc = img_crop_params_parse(ctx, &r->crop);
@@ -42,6 +44,15 @@ static int init(dalic_op_ctx_t *ctx)
 	r->threads = calloc((size_t)r->num_threads, sizeof *r->threads);
 	return r->win && r->filters && r->threads ? DALIC_OK
 						  : dalic_op_fail(ctx, NULL, -1, "out of memory");
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)

@@ -277,7 +277,9 @@ static int prepare(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	reader_t *r = ctx->state;
 	r->shard_id = (int)dalic_arg_int(ctx, "shard_id");
@@ -312,6 +314,15 @@ static int init(dalic_op_ctx_t *ctx)
 	if (!r->selected)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory");
 	return dalic_arg_bool(ctx, "lazy_init") ? DALIC_OK : prepare(ctx);
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 /* Reads a whole file into dst (size bytes) or into a new read_ahead copy. */

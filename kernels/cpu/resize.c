@@ -35,7 +35,9 @@ static int outputs_for(const dalic_opdef_t *def)
 	return v && v->kind != DALIC_V_NONE && dalic_value_get_i(v, 0) ? 2 : 1;
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	resize_t *r = ctx->state;
 	bool shorter = dalic_arg_given(ctx, "resize_shorter");
@@ -64,6 +66,15 @@ static int init(dalic_op_ctx_t *ctx)
 	if (!r->plan || !r->filters || !r->threads)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory");
 	return DALIC_OK;
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 /* Position of H in the layout (W follows); checks the layout is one we resample. */

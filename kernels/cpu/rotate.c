@@ -30,7 +30,9 @@ typedef struct rotate {
 	float fill;
 } rotate_t;
 
-static int init(dalic_op_ctx_t *ctx)
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
 {
 	rotate_t *r = ctx->state;
 	int64_t interp = dalic_arg_int(ctx, "interp_type");
@@ -43,6 +45,15 @@ static int init(dalic_op_ctx_t *ctx)
 	r->fill = (float)dalic_arg_float(ctx, "fill_value");
 	r->s = calloc((size_t)ctx->max_batch_size, sizeof *r->s);
 	return r->s ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
 }
 
 /* DALI's RotatedCanvasSize with the single-frame parity correction. */

@@ -217,7 +217,8 @@ static size_t put_chunk(uint8_t *out, const char *type, const uint8_t *d, size_t
 	out[0] = (uint8_t)(n >> 24), out[1] = (uint8_t)(n >> 16), out[2] = (uint8_t)(n >> 8);
 	out[3] = (uint8_t)n;
 	memcpy(out + 4, type, 4);
-	memcpy(out + 8, d, n);
+	if (n)
+		memcpy(out + 8, d, n);
 	uint32_t c = crc32_of(out + 4, n + 4, 0);
 	out[8 + n] = (uint8_t)(c >> 24), out[9 + n] = (uint8_t)(c >> 16);
 	out[10 + n] = (uint8_t)(c >> 8), out[11 + n] = (uint8_t)c;
@@ -361,5 +362,40 @@ Test(img_decode, unsupported_format_is_named)
 	const char *msg = th_run_fails(p, DALIC_EOP);
 	cr_expect(strstr(msg, "unsupported image format BMP"), "%s", msg);
 	cr_expect(strstr(msg, "x.bmp"), "%s", msg);
+	dalic_pipeline_destroy(p);
+}
+
+/* device="mixed" runs the same CPU decoder through the emulated device: same pixels, and the
+ * output is a "gpu" batch. */
+Test(img_decode, mixed_device_decodes_the_same_pixels)
+{
+	const char *files[] = {"cat/chelsea.jpg"};
+	dalic_pipeline_params_t params;
+	dalic_pipeline_params_init(&params);
+	params.batch_size = 1;
+	params.device_id = 0;
+	params.exec_pipelined = false;
+	params.exec_async = false;
+	params.prefetch_cpu = params.prefetch_gpu = 1;
+	dalic_pipeline_t *p;
+	cr_assert_eq(dalic_pipeline_create(&params, &p), DALIC_OK, "%s", dalic_last_error());
+	dalic_op_t *rd, *mixed, *cpu;
+	cr_assert_eq(dalic_pipeline_add_op(p, "readers.file", "cpu", &rd), DALIC_OK);
+	dalic_op_set_string(rd, "file_root", "samples/images");
+	dalic_op_set_strings(rd, "files", 1, files);
+	cr_assert_eq(dalic_pipeline_add_op(p, "decoders.image", "mixed", &mixed), DALIC_OK, "%s",
+		     dalic_last_error());
+	cr_assert_eq(dalic_pipeline_add_op(p, "decoders.image", "cpu", &cpu), DALIC_OK);
+	th_input(mixed, dalic_op_output(rd, 0));
+	th_input(cpu, dalic_op_output(rd, 0));
+	th_output(p, mixed);
+	th_output(p, cpu);
+	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	const dalic_batch_t *g = dalic_pipeline_output(p, 0), *c = dalic_pipeline_output(p, 1);
+	cr_expect_str_eq(dalic_batch_device(g), "gpu");
+	cr_assert_eq(dalic_batch_sample_bytes(g, 0), dalic_batch_sample_bytes(c, 0));
+	cr_expect_eq(memcmp(dalic_batch_data(g, 0), dalic_batch_data(c, 0),
+			    dalic_batch_sample_bytes(c, 0)),
+		     0);
 	dalic_pipeline_destroy(p);
 }

@@ -155,7 +155,8 @@ Test(img_geometry, crop_per_sample_positions_chw_and_dtype)
 	const int64_t shapes[2][3] = {{C, H, W}, {C, H, W}};
 	th_feed(p, "in", DALIC_UINT8, 3, 2, &shapes[0][0], chw, "CHW");
 	const float pos[2] = {0.0f, 1.0f};
-	th_feed(p, "pos", DALIC_FLOAT, 0, 2, NULL, pos, NULL);
+	const int64_t no_dims[1] = {0}; /* scalars: 0 dims per sample */
+	th_feed(p, "pos", DALIC_FLOAT, 0, 2, no_dims, pos, NULL);
 	const dalic_batch_t *b = th_run(p, 0);
 	cr_expect_eq(dalic_batch_dtype(b), DALIC_FLOAT);
 	for (int s = 0; s < 2; s++) {
