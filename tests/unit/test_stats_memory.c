@@ -282,3 +282,63 @@ Test(stats_memory, reader_growth_names_the_source_file)
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
 }
+
+/* src -> output on the gpu: the copy and the output's MakeContiguous hold device memory and
+ * src's buffers are pinned, the buffers DALI's hints presize. */
+static dalic_pipeline_t *gpu_sized_pipeline(sized_feed_t *f, int64_t hint)
+{
+	dalic_pipeline_params_t prm;
+	dalic_pipeline_params_init(&prm);
+	prm.batch_size = f->batch;
+	prm.num_threads = 1;
+	prm.device_id = 0; /* emulated without a GPU */
+	prm.exec_pipelined = prm.exec_async = false;
+	prm.prefetch_cpu = prm.prefetch_gpu = 1;
+	prm.enable_memory_stats = true;
+	dalic_pipeline_t *p;
+	cr_assert_eq(dalic_pipeline_create(&prm, &p), 0, "%s", dalic_last_error());
+	dalic_op_t *src = stats_op(p, "external_source", NULL);
+	cr_assert_eq(dalic_op_set_name(src, "src"), 0);
+	cr_assert_eq(dalic_op_set_int(src, "dtype", DALIC_UINT8), 0);
+	if (hint)
+		cr_assert_eq(dalic_op_set_ints(src, "bytes_per_sample_hint", 1, &hint), 0, "%s",
+		             dalic_last_error());
+	cr_assert_eq(dalic_pipeline_add_output(p, "src", "gpu"), 0, "%s", dalic_last_error());
+	cr_assert_eq(dalic_pipeline_set_source(p, "src", sized_source, f), 0);
+	return p;
+}
+
+Test(stats_memory, suggested_hint_removes_buffer_growth)
+{
+	/* the largest sample arrives late: src's pinned buffers grow for it without a hint */
+	static const int64_t sizes[] = {8, 8, 8, 8, 64, 8, 8, 8, 512, 8, 8, 8};
+	sized_feed_t f = {.rows = 4, .batch = 3, .sizes = sizes};
+	dalic_pipeline_t *p = gpu_sized_pipeline(&f, 0);
+	dalic_stats_t *s = stats_attach(p, false);
+	stats_run(p, 4);
+	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	const dalic_stats_output_t *o = &stats_find(snap, "src")->outputs[0];
+	cr_expect_eq(o->memory_kind, 1, "src feeds a mixed operator: pinned");
+	cr_expect_gt(o->growth_events, 0);
+	cr_expect_eq(o->last_allocation_iteration, 2);
+	int64_t hint = o->suggested_hint;
+	cr_expect_eq(hint, 512);
+	dalic_stats_snapshot_free(snap);
+	dalic_stats_destroy(s);
+
+	/* with the suggestion as src's bytes_per_sample_hint its buffers are presized at build
+	 * (DALI reserves pinned and device buffers) and never grow or allocate again */
+	p = gpu_sized_pipeline(&f, hint);
+	s = stats_attach(p, false);
+	stats_run(p, 4);
+	snap = stats_finish(s, p);
+	o = &stats_find(snap, "src")->outputs[0];
+	cr_expect_eq(o->hint, 512);
+	cr_expect_eq(o->growth_events, 0, "%lld growth events with the hint",
+	             (long long)o->growth_events);
+	cr_expect_leq(o->last_allocation_iteration, 0, "allocated in iteration %lld",
+	              (long long)o->last_allocation_iteration);
+	cr_expect_eq(o->reserved_memory_size, 3 * 512);
+	dalic_stats_snapshot_free(snap);
+	dalic_stats_destroy(s);
+}
