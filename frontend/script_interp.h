@@ -1,15 +1,22 @@
 /*
  * The script evaluator's shared state and the entry points its parts offer each other.
- * Layout of the evaluator:
- *   script_eval.c      expressions: names, operators, attributes, subscripts, calls
- *   script_exec.c      statements, functions, classes, scopes
- *   script_builtins.c  Python built-ins and methods of str / list / dict
- *   script_format.c    str.format / f-string format specs / % formatting
- *   script_modules.c   imports; nvidia.dali, fn, ops, types, math, os namespaces
- *   script_ops.c       operator calls bound to the registry, Constant promotion
- *   script_arith.c     arithmetic / math functions / indexing on DataNodes
- *   script_cond.c      `if` / and / or / not on DataNodes (split / merge lowering)
- *   script_pipeline.c  Pipeline objects, @pipeline_def, parameters, outputs
+ * Layout of the front end (frontend/script*):
+ *   script.c               entry points: load a file, pick a pipeline
+ *   script_lexer.c, script_parse_*.c, script_scope.c, script_names.c, script_liveness.c
+ *                          tokens, syntax tree, scope facts, liveness for conditionals
+ *   script_value.c, script_repr.c       runtime values, dicts, str() / repr()
+ *   script_eval.c          expressions, names and scopes, calls, assignment targets
+ *   script_pyops.c         operators on Python values
+ *   script_access.c        attributes, items, calls, iteration
+ *   script_exec.c          statements, functions, classes
+ *   script_builtins.c, script_types.c, script_methods.c, script_format.c
+ *                          built-ins, built-in types and their methods, formatting
+ *   script_modules.c       imports; nvidia.dali, fn, ops, types, math, os namespaces
+ *   script_ops.c, script_constant.c     operator calls bound to the registry, constants
+ *   script_arith.c         arithmetic / math functions / indexing on DataNodes
+ *   script_cond.c          `if` / and / or / not on DataNodes (split / merge lowering)
+ *   script_pipeline.c, script_pipedef.c, script_params.c
+ *                          Pipeline objects, @pipeline_def, parameters, outputs
  * Status convention: functions return DALIC_OK, a negative DALIC_E* code after a located
  * error was recorded, or (statements only) a positive control-flow signal.
  */
@@ -143,8 +150,19 @@ sv_t *sx_class_lookup(svclass_t *cls, const char *name, svclass_t **found_in);
 bool sx_is_subclass(const svclass_t *cls, const svclass_t *base);
 sframe_t *sx_new_frame(sinterp_t *I, sframe_kind_t kind, sframe_t *parent);
 
-/* ---- built-ins (script_builtins.c) ---- */
+/* ---- built-ins (script_builtins.c, script_types.c) ---- */
 int sb_init(sinterp_t *I);
+int sb_init_types(sinterp_t *I);
+/* Argument count checks for built-ins ("f() takes at most 2 arguments (3 given)"). */
+int sb_nargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *args, int lo,
+	     int hi);
+int sb_no_kwargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *args);
+bool sb_any_opaque(const sargs_t *args);
+/* *out = an opaque value standing for the result of f(...). */
+int sb_opaque_result(sinterp_t *I, const snode_t *at, const char *f, sv_t **out);
+/* Items of an iterable; an opaque iterable is an error. */
+int sb_items(sinterp_t *I, const snode_t *at, sv_t *v, sv_t ***items, int *n);
+sv_t *sb_tuple(sinterp_t *I, sv_t **items, int n);
 /* Bound method `name` of a built-in value (str, list, dict, tuple), or *out = NULL. */
 int sb_method(sinterp_t *I, const snode_t *at, sv_t *self, const char *name, sv_t **out);
 sv_t *sb_make(sinterp_t *I, const char *name, sbuiltin_fn fn, sv_t *self, void *data);
@@ -223,7 +241,23 @@ int sc_if(sinterp_t *I, sframe_t *F, const snode_t *s, sv_t *pred);
 int sc_and_or(sinterp_t *I, sframe_t *F, const snode_t *node, int next, sv_t *a, sv_t **out);
 int sc_not(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out);
 
-/* ---- pipelines (script_pipeline.c) ---- */
+/* ---- pipelines (script_pipeline.c, script_pipedef.c, script_params.c) ---- */
+#define SP_POSITIONAL_PARAMS 11 /* Pipeline.__init__ parameters that may be positional */
+extern const char *const sp_ctor_params[]; /* NULL-terminated, positional ones first */
+bool sp_is_ctor_param(const char *name);
+/* Applies keyword parameters in order to p's definition, then DALI's checks. */
+int sp_apply_params(sinterp_t *I, const snode_t *at, spipe_t *p, const char *const *names,
+		    sv_t *const *vals, int n);
+int sp_dtype_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out);
+int sp_ndim_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out);
+/* Pipeline parameters read as attributes (pipe.batch_size...); *out NULL when not one. */
+int sp_param_attr(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name, sv_t **out);
+/* A new Pipeline object (not yet a pipeline) and the pipeline behind an object. */
+int sp_new_object(sinterp_t *I, const snode_t *at, sv_t **out);
+int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj,
+		spipe_t **out);
+/* Outputs from a pipeline function's / define_graph's return value. */
+int sp_outputs_of(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *r, bool lists);
 int sp_init(sinterp_t *I);
 /* pipeline_def / experimental.pipeline_def built-ins */
 sv_t *sp_pipeline_def_builtin(sinterp_t *I, bool experimental);

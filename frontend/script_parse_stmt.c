@@ -12,19 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
-	} while (0)
-#define NEW(var, kind, at)                                                                     \
-	do {                                                                                   \
-		(var) = sp_node(p, (kind), (at));                                              \
-		if (!(var))                                                                    \
-			return DALIC_ENOMEM;                                                   \
-	} while (0)
-
 static int statement(sparser_t *p, snode_list_t *out);
 
 static char *tok_name(sparser_t *p, const script_token_t *t)

@@ -11,6 +11,20 @@
 
 #define SCRIPT_MAX_NESTING 150
 
+/* allocate a node or fail with DALIC_ENOMEM; propagate a non-zero status */
+#define NEW(var, kind, at)                                                                     \
+	do {                                                                                   \
+		(var) = sp_node(p, (kind), (at));                                              \
+		if (!(var))                                                                    \
+			return DALIC_ENOMEM;                                                   \
+	} while (0)
+#define TRY(x)                                                                                 \
+	do {                                                                                   \
+		int rc_ = (x);                                                                 \
+		if (rc_)                                                                       \
+			return rc_;                                                            \
+	} while (0)
+
 typedef struct sparser {
 	script_arena_t *a;
 	const script_src_t *src;
@@ -37,7 +51,12 @@ int sp_enter(sparser_t *p);
 void sp_leave(sparser_t *p);
 
 snode_t *sp_node(sparser_t *p, snode_kind_t kind, const script_token_t *at);
+/* "'text'" for a token, or "end of line" / "end of file"... (buf holds the text) */
+const char *sp_tok_desc(const script_token_t *t, char *buf, size_t n);
 int sp_list_push(sparser_t *p, snode_list_t *l, snode_t *n);
+
+/* adjacent string literals and f-strings (script_parse_fstring.c) */
+int sp_strings(sparser_t *p, snode_t **out);
 
 /* expressions (script_parse_expr.c) */
 int sp_test(sparser_t *p, snode_t **out);             /* test: ifexp / lambda */

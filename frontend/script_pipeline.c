@@ -1,12 +1,11 @@
 /*
- * Pipeline objects and the three ways DALI scripts define them: a `@pipeline_def` function
- * called to create the pipeline (the function is traced at once, inside the new pipeline, as
- * DALI does), a `Pipeline(...)` object filled inside `with pipe:` and finished by
- * `pipe.set_outputs(...)`, and a Pipeline subclass whose `define_graph` is traced when the
- * script builds or runs it (or at the end of the script). Parameters come from the
- * decorator, then from the call that creates the pipeline (later wins), with DALI's
- * validation messages; methods that run the pipeline return opaque values so display code
- * after them is skipped. DataNode methods (.gpu(), .cpu(), .shape()...) live here too.
+ * Pipeline objects: `Pipeline(...)` objects filled inside `with pipe:` and finished by
+ * `pipe.set_outputs(...)`, Pipeline subclasses whose `define_graph` is traced when the script
+ * builds or runs them (or at the end of the script), and the objects @pipeline_def creates
+ * (script_pipedef.c). Outputs follow DALI: Python values become CPU constants, nested
+ * DataNodes are the "missing list/tuple expansion" error. Methods that run a pipeline
+ * return opaque values so display code after them is skipped. DataNode methods (.gpu(),
+ * .cpu(), .shape()...) are here too.
  */
 #include "frontend/script_interp.h"
 
@@ -27,25 +26,6 @@
 		*out = (v);                                                                    \
 		return *out ? DALIC_OK : serr_oom(I, at);                                      \
 	} while (0)
-
-/* Pipeline.__init__ parameters: positional order first, then keyword-only ones */
-static const char *const ctor_params[] = {
-	"batch_size", "num_threads", "device_id", "seed", "exec_pipelined", "prefetch_queue_depth",
-	"exec_async", "bytes_per_sample", "set_affinity", "max_streams",
-	"default_cuda_stream_priority",
-	/* keyword-only */
-	"enable_memory_stats", "enable_checkpointing", "checkpoint", "py_num_workers",
-	"py_start_method", "py_callback_pickler", "output_dtype", "output_ndim", "output_layout",
-	"exec_dynamic", "experimental_exec_dynamic", NULL};
-#define N_POSITIONAL_PARAMS 11
-
-static bool is_ctor_param(const char *name)
-{
-	for (int i = 0; ctor_params[i]; i++)
-		if (!strcmp(ctor_params[i], name))
-			return true;
-	return false;
-}
 
 spipe_t *sp_of(const sv_t *v)
 {
@@ -80,187 +60,7 @@ void sp_note_binding(sinterp_t *I, sframe_t *F, const char *name, sv_t *value)
 	}
 }
 
-/* ---- parameters ----------------------------------------------------------------------- */
-
-static int want_int(sinterp_t *I, const snode_t *at, const char *name, sv_t *v, int64_t *out)
-{
-	if (v->kind == SV_INT || v->kind == SV_BOOL) {
-		*out = v->kind == SV_BOOL ? v->b : v->i;
-		return DALIC_OK;
-	}
-	if (v->kind == SV_OPAQUE)
-		return serr_opaque(I, at, v, name);
-	return serr(I, at, DALIC_EINVAL, "TypeError: pipeline parameter `%s` must be an int, not %s",
-		    name, sv_type_name(v));
-}
-
-static int want_bool(sinterp_t *I, const snode_t *at, const char *name, sv_t *v, bool *out)
-{
-	if (v->kind == SV_OPAQUE)
-		return serr_opaque(I, at, v, name);
-	return se_truth(I, at, v, out);
-}
-
-static int dtype_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out)
-{
-	if (v->kind == SV_NONE) {
-		*out = DALIC_NO_TYPE;
-		return DALIC_OK;
-	}
-	if (v->kind != SV_ENUM || v->en.type != ENUM_DTYPE)
-		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: `output_dtype` must be either: a value from "
-			    "nvidia.dali.types.DALIDataType, a list of these or None. Found type %s.",
-			    sv_type_name(v));
-	if (v->en.value == DALIC_NO_TYPE)
-		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: `output_dtype` can't be a types.NO_TYPE. Found "
-			    "DALIDataType.NO_TYPE.");
-	*out = (int)v->en.value;
-	return DALIC_OK;
-}
-
-static int ndim_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out)
-{
-	if (v->kind == SV_NONE) {
-		*out = -1;
-		return DALIC_OK;
-	}
-	if (v->kind != SV_INT || v->i < 0)
-		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: `output_ndim` must be a non-negative int, a list of these "
-			    "or None");
-	*out = (int)v->i;
-	return DALIC_OK;
-}
-
-static int set_param(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name, sv_t *v,
-		     int *dynamic)
-{
-	dalic_pipeline_params_t *pp = &p->def->params;
-	int64_t x;
-	bool b;
-	if (!strcmp(name, "batch_size")) {
-		TRY(want_int(I, at, name, v, &x));
-		pp->batch_size = x > INT32_MAX ? INT32_MAX : (int)x;
-	} else if (!strcmp(name, "num_threads")) {
-		TRY(want_int(I, at, name, v, &x));
-		pp->num_threads = x > 4096 ? 4096 : (int)x;
-	} else if (!strcmp(name, "device_id")) {
-		if (v->kind == SV_NONE) {
-			pp->device_id = DALIC_CPU_ONLY_DEVICE_ID;
-		} else {
-			TRY(want_int(I, at, name, v, &x));
-			pp->device_id = (int)x;
-		}
-	} else if (!strcmp(name, "seed")) {
-		if (v->kind == SV_NONE) {
-			pp->seed = -1;
-		} else {
-			TRY(want_int(I, at, name, v, &x));
-			pp->seed = x < 0 ? -1 : x;
-		}
-	} else if (!strcmp(name, "exec_pipelined")) {
-		TRY(want_bool(I, at, name, v, &pp->exec_pipelined));
-	} else if (!strcmp(name, "exec_async")) {
-		TRY(want_bool(I, at, name, v, &pp->exec_async));
-	} else if (!strcmp(name, "set_affinity")) {
-		TRY(want_bool(I, at, name, v, &pp->set_affinity));
-	} else if (!strcmp(name, "enable_memory_stats")) {
-		TRY(want_bool(I, at, name, v, &pp->enable_memory_stats));
-	} else if (!strcmp(name, "bytes_per_sample")) {
-		TRY(want_int(I, at, name, v, &pp->bytes_per_sample));
-	} else if (!strcmp(name, "prefetch_queue_depth")) {
-		if (v->kind == SV_INT) {
-			pp->separated_queues = false;
-			pp->prefetch_cpu = pp->prefetch_gpu = v->i > 1024 ? 1024 : (int)v->i;
-		} else if (v->kind == SV_DICT) {
-			sv_t *cpu = svdict_get_str(v->dict, "cpu_size");
-			sv_t *gpu = svdict_get_str(v->dict, "gpu_size");
-			if (!cpu || !gpu)
-				return serr(I, at, DALIC_EINVAL,
-					    "KeyError: prefetch_queue_depth needs 'cpu_size' and "
-					    "'gpu_size'");
-			int64_t c, g;
-			TRY(want_int(I, at, "cpu_size", cpu, &c));
-			TRY(want_int(I, at, "gpu_size", gpu, &g));
-			pp->separated_queues = true;
-			pp->prefetch_cpu = c > 1024 ? 1024 : (int)c;
-			pp->prefetch_gpu = g > 1024 ? 1024 : (int)g;
-		} else if (v->kind == SV_OPAQUE) {
-			return serr_opaque(I, at, v, name);
-		} else {
-			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: Expected prefetch_queue_depth to be either int or "
-				    "Dict[int, int]");
-		}
-	} else if (!strcmp(name, "output_dtype")) {
-		if (v->kind == SV_LIST || v->kind == SV_TUPLE) {
-			int n = v->kind == SV_LIST ? v->list->n : v->tuple.n;
-			sv_t **items = v->kind == SV_LIST ? v->list->items : v->tuple.items;
-			for (int i = 0; i < n; i++) {
-				int d;
-				TRY(dtype_param(I, at, items[i], &d));
-			}
-			p->output_dtype = v;
-			pp->output_dtype = DALIC_NO_TYPE;
-		} else {
-			TRY(dtype_param(I, at, v, &pp->output_dtype));
-			p->output_dtype = NULL;
-		}
-	} else if (!strcmp(name, "output_ndim")) {
-		if (v->kind == SV_LIST || v->kind == SV_TUPLE) {
-			int n = v->kind == SV_LIST ? v->list->n : v->tuple.n;
-			sv_t **items = v->kind == SV_LIST ? v->list->items : v->tuple.items;
-			for (int i = 0; i < n; i++) {
-				int d;
-				TRY(ndim_param(I, at, items[i], &d));
-			}
-			p->output_ndim = v;
-			pp->output_ndim = -1;
-		} else {
-			TRY(ndim_param(I, at, v, &pp->output_ndim));
-			p->output_ndim = NULL;
-		}
-	} else if (!strcmp(name, "exec_dynamic") || !strcmp(name, "experimental_exec_dynamic")) {
-		if (v->kind != SV_NONE) {
-			TRY(want_bool(I, at, name, v, &b));
-			*dynamic = b;
-		}
-	}
-	/* max_streams, checkpointing, Python worker settings, output_layout: no effect here */
-	return DALIC_OK;
-}
-
-/* Applies keyword parameters in order; DALI's checks on the result. */
-static int apply_params(sinterp_t *I, const snode_t *at, spipe_t *p, const char *const *names,
-			sv_t *const *vals, int n)
-{
-	int dynamic = -1;
-	for (int i = 0; i < n; i++) {
-		if (!is_ctor_param(names[i]))
-			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: Pipeline.__init__() got an unexpected keyword argument "
-				    "'%s'",
-				    names[i]);
-		TRY(set_param(I, at, p, names[i], vals[i], &dynamic));
-	}
-	dalic_pipeline_params_t *pp = &p->def->params;
-	if (pp->separated_queues && !pp->exec_async)
-		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: `exec_async` must not evaluate to `False` when using "
-			    "separated queues.");
-	/* DALI's dynamic executor (needed for GPU -> CPU) is the default when it can run */
-	bool possible = pp->exec_async && pp->exec_pipelined && !pp->separated_queues;
-	p->exec_dynamic = dynamic < 0 ? possible : dynamic && possible;
-	p->dynamic_off_reason = pp->separated_queues ? "is not compatible with separated CPU/GPU queues"
-				: !(pp->exec_async && pp->exec_pipelined)
-					? "requires `exec_async` and `exec_pipelined` to be enabled"
-					: "was explicitly disabled in this pipeline";
-	return DALIC_OK;
-}
-
-static int new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj,
+int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj,
 		    spipe_t **out)
 {
 	spipe_t *p = script_arena_alloc(I->a, sizeof *p);
@@ -289,7 +89,7 @@ static int new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t 
 	return DALIC_OK;
 }
 
-static int new_pipeline_object(sinterp_t *I, const snode_t *at, sv_t **out)
+int sp_new_object(sinterp_t *I, const snode_t *at, sv_t **out)
 {
 	sv_t *obj = sv_new(I->a, SV_INSTANCE);
 	if (!obj || !(obj->inst = script_arena_alloc(I->a, sizeof *obj->inst)) ||
@@ -313,22 +113,22 @@ static int m_init(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 		a.pos++;
 		a.npos--;
 	}
-	if (a.npos > N_POSITIONAL_PARAMS)
+	if (a.npos > SP_POSITIONAL_PARAMS)
 		return serr(I, at, DALIC_EINVAL,
 			    "TypeError: Pipeline.__init__() takes at most %d positional arguments",
-			    N_POSITIONAL_PARAMS + 1);
+			    SP_POSITIONAL_PARAMS + 1);
 	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(a.npos + a.nkw + 1));
 	sv_t **vals = script_arena_alloc(I->a, sizeof *vals * (size_t)(a.npos + a.nkw + 1));
 	if (!names || !vals)
 		return serr_oom(I, at);
 	int n = 0;
 	for (int i = 0; i < a.npos; i++) {
-		names[n] = ctor_params[i];
+		names[n] = sp_ctor_params[i];
 		vals[n++] = a.pos[i];
 	}
 	for (int i = 0; i < a.nkw; i++) {
 		for (int k = 0; k < a.npos; k++)
-			if (!strcmp(ctor_params[k], a.kwnames[i]))
+			if (!strcmp(sp_ctor_params[k], a.kwnames[i]))
 				return serr(I, at, DALIC_EINVAL,
 					    "TypeError: Pipeline.__init__() got multiple values for "
 					    "argument '%s'",
@@ -341,10 +141,10 @@ static int m_init(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 	int rc = DALIC_OK;
 	if (!p) {
 		svclass_t *cls = self->inst->cls;
-		rc = new_pipe(I, at, cls == I->pipeline_cls ? "Pipeline" : cls->name, self, &p);
+		rc = sp_new_pipe(I, at, cls == I->pipeline_cls ? "Pipeline" : cls->name, self, &p);
 	}
 	if (!rc)
-		rc = apply_params(I, at, p, names, vals, n);
+		rc = sp_apply_params(I, at, p, names, vals, n);
 	I->creating--;
 	*out = sv_none();
 	return rc;
@@ -389,7 +189,7 @@ static int per_output(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *list, b
 	for (int i = 0; i < n; i++) {
 		dalic_io_t *o = &p->def->outputs[i];
 		int v = -1;
-		TRY(dtype ? dtype_param(I, at, items[i], &v) : ndim_param(I, at, items[i], &v));
+		TRY(dtype ? sp_dtype_param(I, at, items[i], &v) : sp_ndim_param(I, at, items[i], &v));
 		if (dalic_graphdef_set_output_desc(p->def, i, dtype ? v : o->dtype, dtype ? o->ndim : v,
 						   o->layout))
 			return serr_relocate(I, at, DALIC_EINVAL);
@@ -452,7 +252,7 @@ static int m_set_outputs(sinterp_t *I, const snode_t *at, sv_t *self, const sarg
 }
 
 /* Outputs of a pipeline function / define_graph: tuple, list (define_graph), one value. */
-static int outputs_of(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *r, bool lists)
+int sp_outputs_of(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *r, bool lists)
 {
 	if (r->kind == SV_TUPLE)
 		return set_outputs(I, at, p, r->tuple.items, r->tuple.n);
@@ -478,7 +278,7 @@ static int trace_define_graph(sinterp_t *I, const snode_t *at, spipe_t *p)
 	sargs_t none = {0};
 	int rc = sx_call_function(I, at, dg->func, p->object, &none, &r);
 	if (!rc)
-		rc = outputs_of(I, at, p, r, true);
+		rc = sp_outputs_of(I, at, p, r, true);
 	sp_pop_current(I);
 	p->tracing = false;
 	p->traced = true;
@@ -590,36 +390,6 @@ static int n_source_info(sinterp_t *I, const snode_t *at, sv_t *self, const sarg
 
 /* ---- attribute lookup ----------------------------------------------------------------- */
 
-static int param_attr(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name, sv_t **out)
-{
-	const dalic_pipeline_params_t *pp = &p->def->params;
-	*out = NULL;
-	if (!strcmp(name, "batch_size") || !strcmp(name, "max_batch_size"))
-		*out = sv_int(I->a, pp->batch_size);
-	else if (!strcmp(name, "num_threads"))
-		*out = sv_int(I->a, pp->num_threads);
-	else if (!strcmp(name, "device_id"))
-		*out = pp->device_id == DALIC_CPU_ONLY_DEVICE_ID ? sv_none()
-								 : sv_int(I->a, pp->device_id);
-	else if (!strcmp(name, "seed"))
-		*out = sv_int(I->a, pp->seed);
-	else if (!strcmp(name, "exec_pipelined"))
-		*out = sv_bool(pp->exec_pipelined);
-	else if (!strcmp(name, "exec_async"))
-		*out = sv_bool(pp->exec_async);
-	else if (!strcmp(name, "set_affinity"))
-		*out = sv_bool(pp->set_affinity);
-	else if (!strcmp(name, "enable_memory_stats"))
-		*out = sv_bool(pp->enable_memory_stats);
-	else if (!strcmp(name, "exec_dynamic"))
-		*out = sv_bool(p->exec_dynamic);
-	else if (!strcmp(name, "prefetch_queue_depth"))
-		*out = sv_int(I->a, pp->prefetch_cpu);
-	else
-		return DALIC_OK;
-	return *out ? DALIC_OK : serr_oom(I, at);
-}
-
 static const struct {
 	const char *name;
 	sbuiltin_fn fn;
@@ -679,172 +449,8 @@ int sp_getattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_
 			RET(sb_make(I, name, pipe_methods[i].fn, obj, NULL));
 		}
 	if (obj->inst->pipe)
-		return param_attr(I, at, obj->inst->pipe, name, out);
+		return sp_param_attr(I, at, obj->inst->pipe, name, out);
 	return DALIC_OK;
-}
-
-/* ---- @pipeline_def -------------------------------------------------------------------- */
-
-static int make_pipedef(sinterp_t *I, const snode_t *at, sv_t *func, svdict_t *kwargs,
-			bool experimental, sv_t **out)
-{
-	if (func->kind != SV_FUNC)
-		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: @pipeline_def decorates a function, not %s",
-			    sv_type_name(func));
-	sv_t *pd = sv_new(I->a, SV_PIPEDEF);
-	if (!pd)
-		return serr_oom(I, at);
-	pd->pipedef.func = func;
-	pd->pipedef.kwargs = kwargs;
-	pd->pipedef.experimental = experimental;
-	*out = pd;
-	return DALIC_OK;
-}
-
-static int deco_with_args(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			  sv_t **out)
-{
-	if (args->npos != 1 || args->nkw)
-		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: the pipeline_def(...) decorator takes one function");
-	/* self is (keyword arguments of the decorator, experimental) */
-	return make_pipedef(I, at, args->pos[0], self->tuple.items[0]->dict,
-			    self->tuple.items[1]->b, out);
-}
-
-static int pipeline_def_fn(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			   sv_t **out)
-{
-	bool experimental = self && self->builtin.data;
-	svdict_t *kw = svdict_new(I->a);
-	if (!kw)
-		return serr_oom(I, at);
-	for (int i = 0; i < args->nkw; i++)
-		if (svdict_set_str(I->a, kw, args->kwnames[i], args->kwvals[i]))
-			return serr_oom(I, at);
-	if (args->npos == 1)
-		return make_pipedef(I, at, args->pos[0], kw, experimental, out);
-	if (args->npos > 1)
-		return serr(I, at, DALIC_EINVAL, "TypeError: pipeline_def() takes one function");
-	/* @pipeline_def(...): a decorator remembering the arguments */
-	sv_t *state = sv_tuple(I->a, 2), *kwv = sv_new(I->a, SV_DICT);
-	if (!state || !kwv)
-		return serr_oom(I, at);
-	kwv->dict = kw;
-	state->tuple.items[0] = kwv;
-	state->tuple.items[1] = sv_bool(experimental);
-	RET(sb_make(I, "pipeline_def", deco_with_args, state, NULL));
-}
-
-sv_t *sp_pipeline_def_builtin(sinterp_t *I, bool experimental)
-{
-	sv_t *b = sb_make(I, "pipeline_def", pipeline_def_fn, NULL, experimental ? (void *)1 : NULL);
-	if (b)
-		b->builtin.self = b; /* lets pipeline_def_fn see whether it is the experimental one */
-	return b;
-}
-
-static bool fn_has_param(const svfunc_t *f, const char *name)
-{
-	for (int i = 0; i < f->params->n; i++)
-		if ((f->params->v[i].kind == P_NORMAL || f->params->v[i].kind == P_KWONLY) &&
-		    !strcmp(f->params->v[i].name, name))
-			return true;
-	return false;
-}
-
-static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args,
-			sv_t **out);
-
-int sp_call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args, sv_t **out)
-{
-	I->creating++; /* errors from here on are about the pipeline: they stop the load */
-	int rc = call_pipedef(I, at, pd, args, out);
-	I->creating--;
-	return rc;
-}
-
-static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args,
-			sv_t **out)
-{
-	svfunc_t *f = pd->pipedef.func->func;
-	for (int i = 0; i < f->params->n; i++)
-		if (f->params->v[i].kind == P_VARKW)
-			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: Using variadic keyword argument `**%s` in a  "
-				    "graph-defining function is not allowed.",
-				    f->params->v[i].name);
-	svdict_t *dk = pd->pipedef.kwargs;
-	int cap = svdict_len(dk) + args->nkw + 1, np = 0, nf = 0;
-	const char **pnames = script_arena_alloc(I->a, sizeof *pnames * (size_t)cap);
-	sv_t **pvals = script_arena_alloc(I->a, sizeof *pvals * (size_t)cap);
-	const char **fnames = script_arena_alloc(I->a, sizeof *fnames * (size_t)cap);
-	sv_t **fvals = script_arena_alloc(I->a, sizeof *fvals * (size_t)cap);
-	if (!pnames || !pvals || !fnames || !fvals)
-		return serr_oom(I, at);
-	bool conditionals = false, debug = false;
-	sv_t *k, *v;
-	/* decorator arguments first, then the call's: later wins */
-	for (int it = 0; svdict_next(dk, &it, &k, &v);) {
-		if (!strcmp(k->str.s, "enable_conditionals"))
-			TRY(se_truth(I, at, v, &conditionals));
-		else if (!strcmp(k->str.s, "debug"))
-			TRY(se_truth(I, at, v, &debug));
-		else {
-			pnames[np] = k->str.s;
-			pvals[np++] = v;
-		}
-	}
-	for (int i = 0; i < args->nkw; i++) {
-		const char *name = args->kwnames[i];
-		if (fn_has_param(f, name)) {
-			fnames[nf] = name;
-			fvals[nf++] = args->kwvals[i];
-		} else if (!strcmp(name, "enable_conditionals")) {
-			TRY(se_truth(I, at, args->kwvals[i], &conditionals));
-		} else if (!strcmp(name, "debug")) {
-			TRY(se_truth(I, at, args->kwvals[i], &debug));
-		} else if (is_ctor_param(name)) {
-			pnames[np] = name;
-			pvals[np++] = args->kwvals[i];
-		} else {
-			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: %s() got an unexpected keyword argument '%s' (neither "
-				    "a parameter of the function nor of Pipeline)",
-				    f->name, name);
-		}
-	}
-	sv_t *obj = NULL;
-	spipe_t *p;
-	TRY(new_pipeline_object(I, at, &obj));
-	int rc = new_pipe(I, at, f->name, obj, &p);
-	if (!rc)
-		rc = apply_params(I, at, p, pnames, pvals, np);
-	if (!rc) {
-		p->def->debug = debug;
-		p->conditionals = conditionals;
-		if (conditionals && sc_new(I, p))
-			rc = serr_oom(I, at);
-	}
-	if (!rc)
-		rc = sp_push_current(I, at, p);
-	if (!rc) {
-		for (int i = 0; !rc && p->cond && i < args->npos; i++)
-			if (args->pos[i]->kind == SV_NODE)
-				rc = sc_register(I, args->pos[i], false);
-		sargs_t fa = {.pos = args->pos, .npos = args->npos, .kwnames = fnames,
-			      .kwvals = fvals, .nkw = nf};
-		sv_t *r = NULL;
-		if (!rc)
-			rc = se_call(I, at, pd->pipedef.func, &fa, &r);
-		if (!rc)
-			rc = outputs_of(I, at, p, r, false);
-		sp_pop_current(I);
-	}
-	if (!rc)
-		*out = obj;
-	return rc;
 }
 
 int sp_init(sinterp_t *I)
