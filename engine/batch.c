@@ -100,6 +100,8 @@ void dalic_batch_set_layout(dalic_batch_t *b, const char *layout)
 
 void dalic_batch_set_shape(dalic_batch_t *b, int i, const int64_t *dims)
 {
+	if (b->ndim == 0) /* scalars: dims may be NULL */
+		return;
 	memcpy(dalic_batch_shape_mut(b, i), dims, sizeof(int64_t) * (size_t)b->ndim);
 }
 

@@ -2,7 +2,7 @@
 # Installs the Debian packages dalic builds against, when they are missing.
 # Run by the Makefile before the first build; harmless to run again.
 set -e
-PKGS="pkg-config libturbojpeg0-dev libjpeg-turbo-progs libncurses-dev libglib2.0-dev \
+PKGS="pkg-config libturbojpeg0-dev libjpeg-dev libjpeg-turbo-progs libncurses-dev libglib2.0-dev \
 libgraphviz-dev libprotobuf-c-dev protobuf-c-compiler libchafa-dev libcriterion-dev libpng-dev libcjson-dev"
 missing=""
 for p in $PKGS; do

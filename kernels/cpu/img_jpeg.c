@@ -6,9 +6,9 @@
  * decoded region; with that margin a window's pixels equal the whole decode's (the tests
  * check 4:2:0, 4:2:2, 4:4:0, 4:1:1, progressive and grayscale files).
  *
- * The window decoder needs the libjpeg API, which libturbojpeg does not export and the build
- * does not link; it is loaded with dlopen("libjpeg.so.62") once per process. Without it,
- * windows are cut from a whole decode (same pixels, more work).
+ * The window decoder uses the libjpeg API (libjpeg-turbo's libjpeg, linked); the entry
+ * points sit in one table so the fallback — windows cut from a whole decode, same pixels,
+ * more work — stays selectable.
  *
  * Warnings: libjpeg keeps going after damaged data and invents grey pixels. Every warning
  * except "extraneous bytes before marker" (harmless padding, common in real datasets) is an
@@ -16,7 +16,6 @@
  */
 #include "kernels/cpu/img_codec_impl.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -27,7 +26,7 @@
 #include <jpeglib.h>
 #include <turbojpeg.h>
 
-/* ---- the libjpeg entry points, loaded at run time ------------------------------------- */
+/* ---- the libjpeg entry points ----------------------------------------------------------- */
 static struct {
 	bool ok;
 	struct jpeg_error_mgr *(*std_error)(struct jpeg_error_mgr *);
@@ -45,17 +44,17 @@ static pthread_once_t lj_once = PTHREAD_ONCE_INIT;
 
 static void lj_load(void)
 {
-	void *h = dlopen("libjpeg.so.62", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return;
-#define SYM(field, name) (*(void **)&lj.field = dlsym(h, name))
-	bool all = SYM(std_error, "jpeg_std_error") && SYM(create, "jpeg_CreateDecompress") &&
-		   SYM(destroy, "jpeg_destroy_decompress") && SYM(mem_src, "jpeg_mem_src") &&
-		   SYM(read_header, "jpeg_read_header") && SYM(start, "jpeg_start_decompress") &&
-		   SYM(crop, "jpeg_crop_scanline") && SYM(skip, "jpeg_skip_scanlines") &&
-		   SYM(read, "jpeg_read_scanlines") && SYM(abort, "jpeg_abort_decompress");
-#undef SYM
-	lj.ok = all; /* the handle stays open for the life of the process */
+	lj.std_error = jpeg_std_error;
+	lj.create = jpeg_CreateDecompress;
+	lj.destroy = jpeg_destroy_decompress;
+	lj.mem_src = jpeg_mem_src;
+	lj.read_header = jpeg_read_header;
+	lj.start = jpeg_start_decompress;
+	lj.crop = jpeg_crop_scanline;
+	lj.skip = jpeg_skip_scanlines;
+	lj.read = jpeg_read_scanlines;
+	lj.abort = jpeg_abort_decompress;
+	lj.ok = true;
 }
 
 bool img_jpeg_crop_available(void)
