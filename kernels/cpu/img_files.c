@@ -144,7 +144,8 @@ static int list_subdirs(const char *root, const char *const *dir_filters, int nd
 	}
 	closedir(d);
 	if (out->n > 1)
-		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		if (out->n > 1)
+			qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
 	return rc;
 }
 
@@ -170,7 +171,8 @@ static int list_files(const char *dir, const char *const *filters, int nfilters,
 	}
 	closedir(d);
 	if (out->n > 1)
-		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		if (out->n > 1)
+			qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
 	return rc;
 }
 
