@@ -144,8 +144,7 @@ static int list_subdirs(const char *root, const char *const *dir_filters, int nd
 	}
 	closedir(d);
 	if (out->n > 1)
-		if (out->n > 1)
-			qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
 	return rc;
 }
 
@@ -171,8 +170,7 @@ static int list_files(const char *dir, const char *const *filters, int nfilters,
 	}
 	closedir(d);
 	if (out->n > 1)
-		if (out->n > 1)
-			qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
 	return rc;
 }
 
