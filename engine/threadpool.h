@@ -6,8 +6,9 @@
  *
  * libvips threadpool discipline: picking work is serialized (one mutex, held only to take a
  * chunk or to account for one), doing it is parallel, and nothing is allocated once the pool
- * runs — a job lives on the submitter's stack. The submitter does not run items itself: only
- * pool workers have thread indices, so two stages never share one.
+ * runs — a job lives on the submitter's stack. The submitter helps with its own job under
+ * the index of an idle worker it borrows (that worker sleeps meanwhile), so an index is never
+ * in use by two threads at once; with pinned workers it only waits.
  *
  * A failing item cancels the chunks of its job not yet handed out; the job reports the
  * failure of the lowest failing item, with its message, on the submitting thread.
