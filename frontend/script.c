@@ -8,6 +8,7 @@
 
 #include "engine/error.h"
 #include "frontend/script_interp.h"
+#include "frontend/script_output.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,13 @@
 #include <string.h>
 
 #define MAX_SCRIPT_BYTES (64u << 20)
+
+static _Thread_local FILE *print_stream;
+
+void dalic_script_set_print_stream(FILE *f)
+{
+	print_stream = f;
+}
 
 static int read_file(const char *path, char **text, size_t *len)
 {
@@ -91,7 +99,7 @@ static int load_run(load_t *L, const char *path)
 	L->src.text = L->text;
 	sinterp_t *I = &L->I;
 	I->src = &L->src;
-	I->out = stdout;
+	I->out = print_stream ? print_stream : stdout;
 	I->a = script_arena_new(SCRIPT_ARENA_BUDGET);
 	if (!I->a)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");

@@ -3,7 +3,9 @@
  * (the samples read samples/images). */
 #include "test_script_util.h"
 
+#include "engine/dtype.h"
 #include "engine/pipeline.h"
+#include "frontend/script_output.h"
 #include "helpers.h"
 
 #include <criterion/redirect.h>
@@ -228,4 +230,128 @@ Test(script_run, numeric_predicates_work_in_if)
 		cr_expect_eq(th_at(nc, i, 0), !th_at(c, i, 0));
 	}
 	dalic_pipeline_destroy(p);
+}
+
+/* Graph shape and first-iteration outputs of every sample ("name dtype ndim [shape0]"). */
+static const struct {
+	const char *file, *ops, *outputs;
+} samples[] = {
+	{"argument_input_flip.py",
+	 "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
+	 "random__CoinFlip:__CoinFlip_3 Flip:__Flip_4",
+	 "__Flip_4 UINT8 3 [64,64,3]; __Resize_2 UINT8 3 [64,64,3]; __CoinFlip_3 INT32 0 []"},
+	{"arithmetic.py",
+	 "random__Uniform:__Uniform_0 random__Uniform:__Uniform_1 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_6 ArithmeticGenericOp:__ArithmeticGenericOp_7 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_8 ArithmeticGenericOp:__ArithmeticGenericOp_9 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_10",
+	 "__ArithmeticGenericOp_2 FLOAT 1 [4]; __ArithmeticGenericOp_5 FLOAT 1 [4]; "
+	 "__ArithmeticGenericOp_6 FLOAT 1 [4]; __ArithmeticGenericOp_7 FLOAT 1 [4]; "
+	 "__ArithmeticGenericOp_9 FLOAT 1 [4]; __ArithmeticGenericOp_10 BOOL 1 [4]"},
+	{"conditional_rotate.py",
+	 "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
+	 "random__CoinFlip:__CoinFlip_3 _conditional__Split:__Split_4 Rotate:__Rotate_5 "
+	 "_conditional__Merge:__Merge_6",
+	 "__Merge_6 UINT8 3 [128,128,3]; __Resize_2 UINT8 3 [128,128,3]; __CoinFlip_3 BOOL 0 []; "
+	 "__File_0[1] INT32 1 [1]"},
+	{"define_graph.py", "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2",
+	 "__Resize_2 UINT8 3 [96,144,3]; __File_0[1] INT32 1 [1]"},
+	{"getting_started.py",
+	 "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
+	 "CropMirrorNormalize:__CropMirrorNormalize_3",
+	 "__CropMirrorNormalize_3 FLOAT 3 [3,224,224]; __File_0[1] INT32 1 [1]"},
+	{"helper_conditional.py",
+	 "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_2 "
+	 "_conditional__ValidateLogical:__ValidateLogical_3 _conditional__Split:__Split_4 "
+	 "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6 "
+	 "_conditional__Split:__Split_7 _conditional__Merge:__Merge_8 "
+	 "_conditional__Split:__Split_9 ArithmeticGenericOp:__ArithmeticGenericOp_10 "
+	 "_conditional__Split:__Split_11 _conditional__ValidateLogical:__ValidateLogical_12 "
+	 "_conditional__Split:__Split_13 _conditional__Split:__Split_14 "
+	 "_conditional__Split:__Split_15 _conditional__ValidateLogical:__ValidateLogical_16 "
+	 "_conditional__Merge:__Merge_17 _conditional__Split:__Split_18 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_19 _conditional__Merge:__Merge_20 "
+	 "_conditional__Merge:__Merge_21",
+	 "__Merge_21 FLOAT 0 []; __Uniform_0 FLOAT 0 []"},
+	{"manual_split_merge.py",
+	 "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_3 _conditional__Merge:__Merge_4 "
+	 "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6",
+	 "__Merge_4 FLOAT 0 []; __Uniform_0 FLOAT 0 []; __CoinFlip_1 BOOL 0 []; "
+	 "__Not__5 BOOL 0 []; __ValidateLogical_6 BOOL 0 []"},
+	{"nested_dict_conditional.py",
+	 "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_3 Constant:__Constant_4 "
+	 "_conditional__Split:__Split_5 ArithmeticGenericOp:__ArithmeticGenericOp_6 "
+	 "Constant:__Constant_7 _conditional__Split:__Split_8 _conditional__Merge:__Merge_9 "
+	 "_conditional__Merge:__Merge_10 _conditional__Merge:__Merge_11",
+	 "__Merge_11 FLOAT 0 []; __Merge_9 FLOAT 0 []; __Merge_10 FLOAT 0 []; "
+	 "__CoinFlip_1 BOOL 0 []"},
+	{"tracing.py",
+	 "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
+	 "random__CoinFlip:__CoinFlip_2 _conditional__Split:__Split_3 "
+	 "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
+	 "_conditional__Merge:__Merge_6",
+	 "__Merge_6 FLOAT 0 []; __CoinFlip_2 BOOL 0 []"},
+	{"with_pipeline.py",
+	 "readers__File:OrderedReader readers__File:ShuffledReader decoders__Image:__Image_2 "
+	 "decoders__Image:__Image_3",
+	 "__Image_2 UINT8 3 [300,451,1]; OrderedReader[1] INT32 1 [1]; __Image_3 UINT8 3 "
+	 "[300,451,3]; ShuffledReader[1] INT32 1 [1]"},
+};
+
+Test(script_run, samples_graph_shapes_and_outputs, .init = cr_redirect_stdout)
+{
+	for (size_t s = 0; s < sizeof samples / sizeof *samples; s++) {
+		char path[256], got[2048] = "";
+		snprintf(path, sizeof path, "samples/scripts/%s", samples[s].file);
+		dalic_graphdef_t *g = NULL;
+		cr_assert_eq(dalic_script_load(path, NULL, &g), DALIC_OK, "%s", dalic_last_error());
+		cr_expect_str_eq(ts_ops(g), samples[s].ops, "%s", path);
+		dalic_pipeline_t *p = NULL;
+		cr_assert_eq(dalic_pipeline_from_graphdef(g, &p), DALIC_OK, "%s", dalic_last_error());
+		cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s: %s", path, dalic_last_error());
+		for (int o = 0; o < dalic_pipeline_num_outputs(p); o++) {
+			const dalic_batch_t *b = out(p, o);
+			size_t k = strlen(got);
+			k += (size_t)snprintf(got + k, sizeof got - k, "%s%s %s %d [", o ? "; " : "",
+					      dalic_pipeline_output_name(p, o),
+					      dalic_dtype_name(dalic_batch_dtype(b)), dalic_batch_ndim(b));
+			for (int d = 0; d < dalic_batch_ndim(b); d++)
+				k += (size_t)snprintf(got + k, sizeof got - k, "%s%lld", d ? "," : "",
+						      (long long)dalic_batch_shape(b, 0)[d]);
+			snprintf(got + k, sizeof got - k, "]");
+		}
+		cr_expect_str_eq(got, samples[s].outputs, "%s", path);
+		dalic_pipeline_destroy(p);
+	}
+}
+
+Test(script_run, print_goes_to_the_chosen_stream)
+{
+	FILE *f = tmpfile();
+	cr_assert_not_null(f);
+	dalic_script_set_print_stream(f);
+	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn\n"
+				      "print('module', 1.0, None, [1, 'a'], {'k': (2,)}, sep='|')\n"
+				      "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+				      "def pipe():\n"
+				      "    x = fn.random.uniform()\n"
+				      "    print(x, x.gpu(), end='!\\n')\n"
+				      "    return x\n"
+				      "p = pipe()\n",
+				      NULL);
+	dalic_script_set_print_stream(NULL);
+	dalic_graphdef_free(g);
+	char buf[512] = "";
+	rewind(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	cr_expect_str_eq(buf, "module|1.0|None|[1, 'a']|{'k': (2,)}\n"
+			      "DataNode(name=\"__Uniform_0\", device=\"cpu\") "
+			      "DataNode(name=\"__Uniform_0\", device=\"gpu\")!\n");
 }
