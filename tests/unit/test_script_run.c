@@ -296,6 +296,10 @@ static const struct {
 	 "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
 	 "_conditional__Merge:__Merge_6",
 	 "__Merge_6 FLOAT 0 []; __CoinFlip_2 BOOL 0 []"},
+	{"two_pipelines.py",
+	 "readers__File:__File_0 decoders__Image:__Image_1 RandomResizedCrop:__RandomResizedCrop_2 "
+	 "random__CoinFlip:__CoinFlip_3 Flip:__Flip_4",
+	 "__Flip_4 UINT8 3 [96,96,3]; __File_0[1] INT32 1 [1]"},
 	{"with_pipeline.py",
 	 "readers__File:OrderedReader readers__File:ShuffledReader decoders__Image:__Image_2 "
 	 "decoders__Image:__Image_3",
@@ -354,4 +358,22 @@ Test(script_run, print_goes_to_the_chosen_stream)
 	cr_expect_str_eq(buf, "module|1.0|None|[1, 'a']|{'k': (2,)}\n"
 			      "DataNode(name=\"__Uniform_0\", device=\"cpu\") "
 			      "DataNode(name=\"__Uniform_0\", device=\"gpu\")!\n");
+}
+
+Test(script_run, second_pipeline_of_a_file_by_name)
+{
+	dalic_graphdef_t *g = NULL;
+	cr_assert_eq(dalic_script_load("samples/scripts/two_pipelines.py", "validation", &g),
+		     DALIC_OK, "%s", dalic_last_error());
+	cr_expect_str_eq(g->name, "validation");
+	cr_expect_str_eq(ts_ops(g), "readers__File:__File_0 decoders__Image:__Image_1 "
+				    "Resize:__Resize_2");
+	cr_expect_str_eq(ts_arg(g, 0, "random_shuffle"), "False");
+	dalic_pipeline_t *p = NULL;
+	cr_assert_eq(dalic_pipeline_from_graphdef(g, &p), DALIC_OK, "%s", dalic_last_error());
+	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	const int64_t dims[] = {96, 96, 3};
+	th_expect_shape(out(p, 0), 1, 3, dims);
+	cr_expect_eq(dalic_batch_num_samples(out(p, 0)), 2);
+	dalic_pipeline_destroy(p);
 }
