@@ -153,6 +153,43 @@ Test(exec_pool, concurrent_submitters)
 	dalic_pool_destroy(pool);
 }
 
+/* A thread index is never in use by two threads at once, even while submitters borrow
+ * the indices of idle workers to help with their own jobs. */
+static atomic_int index_busy[2];
+static atomic_int index_clash;
+
+static int exclusive_item(void *arg, int item, int thread)
+{
+	if (atomic_exchange(&index_busy[thread], 1))
+		atomic_fetch_add(&index_clash, 1);
+	for (volatile int spin = 0; spin < 200; spin++)
+		;
+	atomic_store(&index_busy[thread], 0);
+	return DALIC_OK;
+}
+
+static void *submit_exclusive(void *arg)
+{
+	for (int r = 0; r < 300; r++) {
+		dalic_pool_job_t job = {.fn = exclusive_item, .count = 1 + r % 9};
+		dalic_pool_run(arg, &job);
+	}
+	return NULL;
+}
+
+Test(exec_pool, an_index_is_never_used_twice_at_once)
+{
+	dalic_pool_t *pool;
+	cr_assert_eq(dalic_pool_create(2, NULL, &pool), 0);
+	pthread_t t[3];
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, submit_exclusive, pool);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	cr_expect_eq(atomic_load(&index_clash), 0);
+	dalic_pool_destroy(pool);
+}
+
 Test(exec_pool, affinity_mask_parsing)
 {
 	int cpus[4];
