@@ -217,6 +217,9 @@ static dalic_edge_t *gpu_copy_of(builder_t *b, dalic_edge_t *src)
 	}
 	n->inputs[0] = src;
 	n->num_inputs = 1;
+	/* a transfer inherits its producer's hint (DALI) */
+	n->hints[0] = src->producer ? src->producer->hints[src->producer_output]
+				    : b->def->params.bytes_per_sample;
 	return n->outputs[0];
 }
 
