@@ -98,6 +98,7 @@ static int load_run(load_t *L, const char *path)
 	L->src.path = path;
 	L->src.text = L->text;
 	sinterp_t *I = &L->I;
+	I->stack_base = (uintptr_t)__builtin_frame_address(0);
 	I->src = &L->src;
 	I->out = print_stream ? print_stream : stdout;
 	I->a = script_arena_new(SCRIPT_ARENA_BUDGET);

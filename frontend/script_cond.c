@@ -140,11 +140,16 @@ static int add_produced(sinterp_t *I, centry_t *e, const sv_t *node)
 	return DALIC_OK;
 }
 
+/* Nesting bound of the structures conditionals walk (branch outputs, operator results). */
+#define MAX_DEPTH 100
+
 /* Registers every DataNode inside a (possibly nested) structure. */
-static int add_produced_all(sinterp_t *I, centry_t *e, sv_t *v)
+static int add_produced_all(sinterp_t *I, centry_t *e, sv_t *v, int depth)
 {
 	if (v->kind == SV_NODE)
 		return add_produced(I, e, v);
+	if (depth > MAX_DEPTH)
+		return DALIC_OK;
 	sv_t **items = NULL;
 	int n = 0;
 	if (v->kind == SV_LIST) {
@@ -156,10 +161,10 @@ static int add_produced_all(sinterp_t *I, centry_t *e, sv_t *v)
 	} else if (v->kind == SV_DICT) {
 		sv_t *k, *x;
 		for (int it = 0; svdict_next(v->dict, &it, &k, &x);)
-			TRY(add_produced_all(I, e, x));
+			TRY(add_produced_all(I, e, x, depth + 1));
 	}
 	for (int i = 0; i < n; i++)
-		TRY(add_produced_all(I, e, items[i]));
+		TRY(add_produced_all(I, e, items[i], depth + 1));
 	return DALIC_OK;
 }
 
@@ -169,7 +174,7 @@ int sc_register(sinterp_t *I, sv_t *outputs, bool global_scope)
 	if (!c || !c->registration_allowed)
 		return DALIC_OK;
 	centry_t *e = c->stack[global_scope ? 0 : c->depth - 1];
-	return add_produced_all(I, e, outputs) ? serr_oom(I, NULL) : DALIC_OK;
+	return add_produced_all(I, e, outputs, 0) ? serr_oom(I, NULL) : DALIC_OK;
 }
 
 /* ---- splitting ------------------------------------------------------------------------ */
@@ -311,10 +316,19 @@ static int sorted_keys(sinterp_t *I, const snode_t *at, sv_t *d, sv_t ***keys, i
 
 /* apply_conditional_split_to_branch_outputs: DataNodes split to the branch, constants
  * promoted to CPU Constant operators (produced in the global scope) and split too. */
-static int branch_output(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out)
+static int too_deep(sinterp_t *I, const snode_t *at)
+{
+	return serr(I, at, DALIC_EUNSUPPORTED,
+		    "values of a conditional branch are nested too deeply (more than %d levels)",
+		    MAX_DEPTH);
+}
+
+static int branch_output(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out, int depth)
 {
 	if (v->kind == SV_NODE)
 		return sc_preprocess(I, at, v, out);
+	if (depth > MAX_DEPTH)
+		return too_deep(I, at);
 	if (v->kind == SV_LIST || v->kind == SV_TUPLE) {
 		bool list = v->kind == SV_LIST;
 		int n = list ? v->list->n : v->tuple.n;
@@ -324,7 +338,7 @@ static int branch_output(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out)
 			return serr_oom(I, at);
 		for (int i = 0; i < n; i++) {
 			sv_t *x;
-			TRY(branch_output(I, at, items[i], &x));
+			TRY(branch_output(I, at, items[i], &x, depth + 1));
 			if (list ? sv_list_append(I->a, r, x) != 0 : (r->tuple.items[i] = x, false))
 				return serr_oom(I, at);
 		}
@@ -339,7 +353,7 @@ static int branch_output(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out)
 		if (!tmp || !r)
 			return serr_oom(I, at);
 		for (int i = 0; i < n; i++) {
-			TRY(branch_output(I, at, svdict_get(v->dict, keys[i]), &x));
+			TRY(branch_output(I, at, svdict_get(v->dict, keys[i]), &x, depth + 1));
 			if (svdict_set(I->a, tmp->dict, keys[i], x))
 				return serr_oom(I, at);
 		}
@@ -540,7 +554,7 @@ int sc_if(sinterp_t *I, sframe_t *F, const snode_t *s, sv_t *pred)
 			return serr_oom(I, s);
 	TRY(verify(I, s, names, body, n, "if"));
 	for (int i = 0; i < nouts; i++)
-		TRY(branch_output(I, s, body[i], &body[i]));
+		TRY(branch_output(I, s, body[i], &body[i], 0));
 	set_branch(c, BR_NONE);
 
 	for (int i = 0; i < n; i++)
@@ -552,7 +566,7 @@ int sc_if(sinterp_t *I, sframe_t *F, const snode_t *s, sv_t *pred)
 			return serr_oom(I, s);
 	TRY(verify(I, s, names, orelse, n, "else"));
 	for (int i = 0; i < nouts; i++)
-		TRY(branch_output(I, s, orelse[i], &orelse[i]));
+		TRY(branch_output(I, s, orelse[i], &orelse[i], 0));
 	set_branch(c, BR_NONE);
 
 	TRY(track_merge(I, s, c, split_pred));

@@ -64,6 +64,10 @@ int serr_opaque(sinterp_t *I, const snode_t *at, const sv_t *v, const char *wher
 
 int se_step(sinterp_t *I, const snode_t *at)
 {
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	if (I->stack_base > here && I->stack_base - here > SCRIPT_STACK_BUDGET)
+		return serr(I, at, DALIC_EUNSUPPORTED,
+			    "RecursionError: the script nests calls and expressions too deeply");
 	if (++I->steps > SCRIPT_MAX_STEPS)
 		return serr(I, at, DALIC_EUNSUPPORTED,
 			    "the script runs too long (more than %ld evaluation steps)",

@@ -49,7 +49,9 @@ int sx_block(sinterp_t *I, sframe_t *F, const snode_list_t *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		int rc = stmt(I, F, b->v[i]);
-		if (rc < 0 && !I->fatal && outside_pipelines(I)) {
+		/* a failing statement in a loop fails the whole loop, which may then be skipped:
+		 * skipping inside would run a loop that cannot progress to its iteration cap */
+		if (rc < 0 && !I->fatal && outside_pipelines(I) && !I->loops) {
 			/* display code: skip the statement, keep the first reason */
 			if (!I->first_skipped)
 				I->first_skipped = strdup(dalic_last_error());
@@ -402,7 +404,9 @@ static int for_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 	for (int i = 0; i < n; i++) {
 		TRY(loop_guard(I, s, &count));
 		TRY(se_assign(I, F, s->for_.target, items[i]));
+		I->loops++;
 		int rc = sx_block(I, F, &s->for_.body);
+		I->loops--;
 		if (rc == SX_BREAK)
 			return DALIC_OK;
 		if (rc == SX_CONTINUE)
@@ -429,7 +433,9 @@ static int while_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 		if (!go)
 			break;
 		TRY(loop_guard(I, s, &count));
+		I->loops++;
 		int rc = sx_block(I, F, &s->while_.body);
+		I->loops--;
 		if (rc == SX_BREAK)
 			return DALIC_OK;
 		if (rc == SX_CONTINUE)

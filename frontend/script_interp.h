@@ -31,8 +31,11 @@ enum { SX_RETURN = 1, SX_BREAK = 2, SX_CONTINUE = 3 };
 
 #define SCRIPT_MAX_CALL_DEPTH 150
 #define SCRIPT_MAX_LOOP_ITERATIONS 1000000
-#define SCRIPT_MAX_STEPS 20000000L
+#define SCRIPT_MAX_STEPS 5000000L
 #define SCRIPT_ARENA_BUDGET ((size_t)1 << 30)
+/* C stack the evaluator may use below its entry point (deep calls of deeply nested
+ * expressions); well inside the 8 MiB main-thread and default pthread stacks */
+#define SCRIPT_STACK_BUDGET ((size_t)3 << 20)
 
 typedef enum { FR_MODULE, FR_FUNCTION, FR_CLASS, FR_SCOPE } sframe_kind_t;
 
@@ -90,6 +93,8 @@ struct sinterp {
 	int tracing;           /* > 0 while a pipeline definition runs */
 	int creating;          /* > 0 while a pipeline object is being created */
 	int depth;             /* call depth */
+	int loops;             /* loop bodies being run (no statement skipping inside) */
+	uintptr_t stack_base;  /* C stack address when the load started */
 	long steps;
 	bool star_opaque;      /* `from <unknown module> import *` happened */
 	bool fatal;            /* an error happened while a pipeline was created or traced */

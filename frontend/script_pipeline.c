@@ -163,14 +163,14 @@ static void clear_outputs(dalic_graphdef_t *g)
 	g->num_outputs = 0;
 }
 
-static bool contains_node(const sv_t *v)
+static bool contains_node(const sv_t *v, int depth)
 {
-	if (v->kind == SV_NODE)
-		return true;
+	if (v->kind == SV_NODE || depth > 100)
+		return v->kind == SV_NODE;
 	sv_t **items = v->kind == SV_LIST ? v->list->items : v->kind == SV_TUPLE ? v->tuple.items : NULL;
 	int n = v->kind == SV_LIST ? v->list->n : v->kind == SV_TUPLE ? v->tuple.n : 0;
 	for (int i = 0; i < n; i++)
-		if (contains_node(items[i]))
+		if (contains_node(items[i], depth + 1))
 			return true;
 	return false;
 }
@@ -207,7 +207,7 @@ static int set_outputs(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t **outs,
 	for (int i = 0; !rc && i < n; i++) {
 		sv_t *v = outs[i];
 		if (v->kind != SV_NODE) {
-			if ((v->kind == SV_LIST || v->kind == SV_TUPLE) && contains_node(v)) {
+			if ((v->kind == SV_LIST || v->kind == SV_TUPLE) && contains_node(v, 0)) {
 				rc = serr(I, at, DALIC_EINVAL,
 					  "TypeError: Illegal pipeline output type. The output %d "
 					  "contains a nested `DataNode`. Missing list/tuple expansion "

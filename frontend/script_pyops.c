@@ -326,9 +326,19 @@ static const char *cmp_text(scmp_t op)
 	return t[op];
 }
 
-/* Three-way ordering of Python values; false when they are not orderable. */
+/* Three-way ordering of Python values; false when they are not orderable (or nested past
+ * any sensible depth). */
+static bool order_d(const sv_t *l, const sv_t *r, int *c, int depth);
+
 static bool order(const sv_t *l, const sv_t *r, int *c)
 {
+	return order_d(l, r, c, 0);
+}
+
+static bool order_d(const sv_t *l, const sv_t *r, int *c, int depth)
+{
+	if (depth > 100)
+		return false;
 	if (sv_is_number(l) && sv_is_number(r)) {
 		double a = sv_as_double(l), b = sv_as_double(r);
 		int64_t x, y;
@@ -357,7 +367,7 @@ static bool order(const sv_t *l, const sv_t *r, int *c)
 		for (int i = 0; i < na && i < nb; i++) {
 			if (sv_equal(a[i], b[i]))
 				continue;
-			return order(a[i], b[i], c);
+			return order_d(a[i], b[i], c, depth + 1);
 		}
 		*c = na < nb ? -1 : na > nb;
 		return true;

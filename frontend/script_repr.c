@@ -181,14 +181,20 @@ static void str_repr(sbuf_t *b, const char *s, size_t n)
 	sbuf_put(b, &q, 1);
 }
 
+/* Containers deeper than this print as "..." (self-referencing lists print like Python's
+ * "[[...]]" and nothing can exhaust the stack). */
+#define MAX_FORMAT_DEPTH 64
+
+static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth);
+
 static void seq_format(sbuf_t *b, sv_t *const *items, int n, const char *open, const char *close,
-		       bool tuple)
+		       bool tuple, int depth)
 {
 	sbuf_puts(b, open);
 	for (int i = 0; i < n; i++) {
 		if (i)
 			sbuf_puts(b, ", ");
-		sv_format(b, items[i], true);
+		format_d(b, items[i], true, depth + 1);
 	}
 	if (tuple && n == 1)
 		sbuf_puts(b, ",");
@@ -197,7 +203,17 @@ static void seq_format(sbuf_t *b, sv_t *const *items, int n, const char *open, c
 
 void sv_format(sbuf_t *b, const sv_t *v, bool repr)
 {
+	format_d(b, v, repr, 0);
+}
+
+static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth)
+{
 	char tmp[64];
+	if (depth > MAX_FORMAT_DEPTH &&
+	    (v->kind == SV_LIST || v->kind == SV_TUPLE || v->kind == SV_DICT)) {
+		sbuf_puts(b, "...");
+		return;
+	}
 	switch (v->kind) {
 	case SV_NONE: sbuf_puts(b, "None"); return;
 	case SV_BOOL: sbuf_puts(b, v->b ? "True" : "False"); return;
@@ -209,8 +225,8 @@ void sv_format(sbuf_t *b, const sv_t *v, bool repr)
 		else
 			sbuf_put(b, v->str.s, v->str.len);
 		return;
-	case SV_TUPLE: seq_format(b, v->tuple.items, v->tuple.n, "(", ")", true); return;
-	case SV_LIST: seq_format(b, v->list->items, v->list->n, "[", "]", false); return;
+	case SV_TUPLE: seq_format(b, v->tuple.items, v->tuple.n, "(", ")", true, depth); return;
+	case SV_LIST: seq_format(b, v->list->items, v->list->n, "[", "]", false, depth); return;
 	case SV_DICT: {
 		sbuf_puts(b, "{");
 		sv_t *k, *val;
@@ -219,20 +235,20 @@ void sv_format(sbuf_t *b, const sv_t *v, bool repr)
 			if (!first)
 				sbuf_puts(b, ", ");
 			first = false;
-			sv_format(b, k, true);
+			format_d(b, k, true, depth + 1);
 			sbuf_puts(b, ": ");
-			sv_format(b, val, true);
+			format_d(b, val, true, depth + 1);
 		}
 		sbuf_puts(b, "}");
 		return;
 	}
 	case SV_SLICE:
 		sbuf_puts(b, "slice(");
-		sv_format(b, v->slice.lo, true);
+		format_d(b, v->slice.lo, true, depth + 1);
 		sbuf_puts(b, ", ");
-		sv_format(b, v->slice.hi, true);
+		format_d(b, v->slice.hi, true, depth + 1);
 		sbuf_puts(b, ", ");
-		sv_format(b, v->slice.step, true);
+		format_d(b, v->slice.step, true, depth + 1);
 		sbuf_puts(b, ")");
 		return;
 	case SV_ELLIPSIS: sbuf_puts(b, "Ellipsis"); return;
@@ -280,7 +296,7 @@ void sv_format(sbuf_t *b, const sv_t *v, bool repr)
 		return;
 	}
 	case SV_SCONST:
-		sv_format(b, v->sconst.value, true);
+		format_d(b, v->sconst.value, true, depth + 1);
 		if (!repr)
 			sbuf_printf(b, ":DALIDataType.%s", dalic_dtype_name((dalic_dtype_t)v->sconst.dtype));
 		return;

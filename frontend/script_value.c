@@ -189,21 +189,33 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-bool sv_hashable(const sv_t *v)
+/* Nesting bound of the recursive walks over values: a script can build arbitrarily deep
+ * or self-referencing containers, and none of them may exhaust the C stack. */
+#define MAX_VALUE_DEPTH 100
+
+static bool hashable_d(const sv_t *v, int depth)
 {
 	switch (v->kind) {
 	case SV_LIST:
 	case SV_DICT:
 	case SV_SLICE: return false;
 	case SV_TUPLE:
+		if (depth > MAX_VALUE_DEPTH)
+			return false;
 		for (int i = 0; i < v->tuple.n; i++)
-			if (!sv_hashable(v->tuple.items[i]))
+			if (!hashable_d(v->tuple.items[i], depth + 1))
 				return false;
 		return true;
 	default: return true;
 	}
 }
 
+bool sv_hashable(const sv_t *v)
+{
+	return hashable_d(v, 0);
+}
+
+/* Only called on hashable values, whose tuples are at most MAX_VALUE_DEPTH deep. */
 static uint64_t hash_of(const sv_t *v)
 {
 	switch (v->kind) {
@@ -404,10 +416,19 @@ double sv_as_double(const sv_t *v)
 	}
 }
 
+static bool equal_d(const sv_t *x, const sv_t *y, int depth);
+
 bool sv_equal(const sv_t *x, const sv_t *y)
+{
+	return equal_d(x, y, 0);
+}
+
+static bool equal_d(const sv_t *x, const sv_t *y, int depth)
 {
 	if (x == y)
 		return true;
+	if (depth > MAX_VALUE_DEPTH)
+		return false; /* Python would raise RecursionError; "different" is safe here */
 	if (sv_is_number(x) && sv_is_number(y)) {
 		if (x->kind != SV_FLOAT && y->kind != SV_FLOAT)
 			return (x->kind == SV_BOOL ? x->b : x->i) == (y->kind == SV_BOOL ? y->b : y->i);
@@ -423,14 +444,14 @@ bool sv_equal(const sv_t *x, const sv_t *y)
 		if (x->tuple.n != y->tuple.n)
 			return false;
 		for (int i = 0; i < x->tuple.n; i++)
-			if (!sv_equal(x->tuple.items[i], y->tuple.items[i]))
+			if (!equal_d(x->tuple.items[i], y->tuple.items[i], depth + 1))
 				return false;
 		return true;
 	case SV_LIST:
 		if (x->list->n != y->list->n)
 			return false;
 		for (int i = 0; i < x->list->n; i++)
-			if (!sv_equal(x->list->items[i], y->list->items[i]))
+			if (!equal_d(x->list->items[i], y->list->items[i], depth + 1))
 				return false;
 		return true;
 	case SV_DICT: {
@@ -439,7 +460,7 @@ bool sv_equal(const sv_t *x, const sv_t *y)
 		sv_t *k, *v;
 		for (int it = 0; svdict_next(x->dict, &it, &k, &v);) {
 			sv_t *w = svdict_get(y->dict, k);
-			if (!w || !sv_equal(v, w))
+			if (!w || !equal_d(v, w, depth + 1))
 				return false;
 		}
 		return true;

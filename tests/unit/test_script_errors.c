@@ -237,3 +237,29 @@ Test(script_errors, runaway_scripts_are_stopped)
 	msg = ts_error(deep, DALIC_EUNSUPPORTED);
 	cr_expect(strstr(msg, "nested too deeply"), "%s", msg);
 }
+
+Test(script_errors, hostile_values_and_loops_do_not_crash_or_hang)
+{
+	/* a display loop that cannot progress is skipped as a whole; self-referencing and very
+	 * deep containers print, compare and hash without exhausting the stack */
+	dalic_graphdef_t *g = ts_load("l = [1]\n"
+				      "while l:\n"
+				      "    l.nope()\n"
+				      "r = []\n"
+				      "r.append(r)\n"
+				      "s = str(r)\n"
+				      "t = ()\n"
+				      "for i in range(500):\n"
+				      "    t = (t,)\n"
+				      "same = (t == t, str(t)[:3], {t: 1} if False else 0)\n"
+				      "from nvidia.dali import pipeline_def, fn\n"
+				      "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+				      "def pipe():\n"
+				      "    assert s.startswith('[[[') and s.endswith(']]]'), s\n"
+				      "    assert same[0] and same[1] == '(((', same\n"
+				      "    return fn.random.uniform()\n"
+				      "p = pipe()\n",
+				      NULL);
+	cr_expect_eq(g->num_ops, 1);
+	dalic_graphdef_free(g);
+}
