@@ -44,6 +44,7 @@ void tui_app_free(tui_app_t *app)
 	tui_model_unref(app->model);
 	dalic_stats_snapshot_free(app->stats);
 	tui_glayout_free(app->layout);
+	tui_glayout_shutdown();
 	tui_thumbs_free(app->thumbs);
 	tui_screen_free(&app->screen);
 	free(app->prev_runs);

@@ -36,6 +36,8 @@ typedef struct tui_glayout {
 /* Lays out g's visible operators. New: free with tui_glayout_free; NULL if Graphviz fails. */
 tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool top_to_bottom);
 void tui_glayout_free(tui_glayout_t *l);
+/* Frees the Graphviz context kept between layouts (at exit). */
+void tui_glayout_shutdown(void);
 /* The box of graph node `node`, or NULL (internal or unknown). */
 const tui_gbox_t *tui_glayout_box(const tui_glayout_t *l, int node);
 /* Box-drawing glyph for a set of TUI_LINE_* bits. */

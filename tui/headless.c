@@ -96,7 +96,9 @@ static bool pump(driver_t *d, double seconds, bool (*until)(driver_t *, long), l
 static bool iterations_done(driver_t *d, long n)
 {
 	tui_model_t *m = tui_runner_model(d->app.runner);
-	bool done = m->iterations_done >= n || m->error.set || m->ended;
+	/* also done when nothing will change any more: an error, the end, or paused and idle */
+	bool done = m->iterations_done >= n || m->error.set || m->ended ||
+		    (!m->running && tui_runner_wait_idle(d->app.runner, 0));
 	tui_model_unref(m);
 	return done;
 }
@@ -239,10 +241,11 @@ int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 	double secs = now_s() - d.start;
 	tui_model_t *m = tui_runner_model(runner);
 	printf("frames %llu in %.2f s (%.1f per second), draw mean %.2f ms max %.2f ms, "
-	       "iterations %lld, samples_per_second %.1f\n",
+	       "iterations %lld, samples_per_second %.1f (running %.2f s)\n",
 	       (unsigned long long)d.app.frames, secs, secs > 0 ? (double)d.app.frames / secs : 0,
 	       d.app.frames ? d.draw_total * 1e3 / (double)d.app.frames : 0, d.draw_max * 1e3,
-	       (long long)m->iterations_done, m->rate);
+	       (long long)m->iterations_done,
+	       m->run_seconds > 0 ? (double)m->run_samples / m->run_seconds : 0, m->run_seconds);
 	tui_model_unref(m);
 	tui_runner_stop(runner);
 	tui_app_free(&d.app);

@@ -126,6 +126,8 @@ typedef struct tui_model {
 	int next_op;           /* debug: index of the next operator, -1 full engine */
 	int last_op;           /* debug: operator that ran last, -1 none */
 	double rate;           /* samples per second, recent, while running */
+	double run_seconds;    /* time spent running continuously since the build */
+	int64_t run_samples;   /* samples produced in that time */
 	dalic_pipeline_params_t params;
 	char executor[40];
 	bool emulated;         /* gpu/mixed operators run on the CPU */

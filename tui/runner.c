@@ -81,6 +81,8 @@ tui_model_t *tui_runner_make_model(tui_runner_t *r)
 	m->ended = r->ended;
 	m->epochs = r->epochs;
 	m->rate = r->rate;
+	m->run_seconds = r->run_seconds;
+	m->run_samples = r->run_samples;
 	m->params = r->params;
 	m->emulated = r->emulated;
 	snprintf(m->executor, sizeof m->executor, "%s", r->executor);
@@ -172,7 +174,8 @@ static void close_engines(tui_runner_t *r)
 	r->batch = NULL;
 	r->ended = false;
 	r->epochs = 0;
-	r->samples = 0;
+	r->samples = r->run_samples = 0;
+	r->run_seconds = 0;
 	tui_runner_rate_reset(r);
 	r->rate = 0;
 }
@@ -401,6 +404,8 @@ static void *runner_main(void *arg)
 		if (r->quit)
 			break;
 		/* Running: one iteration, then (rate-limited) a fresh batch view and a model. */
+		double t0 = tui_now();
+		int64_t before = r->samples;
 		if (r->engine == TUI_ENGINE_FULL)
 			tui_full_iterate(r);
 		else
@@ -408,6 +413,8 @@ static void *runner_main(void *arg)
 		double t = tui_now();
 		if (!r->running || t - r->last_extract >= 0.25)
 			extract(r);
+		r->run_samples += r->samples - before;
+		r->run_seconds += tui_now() - t0;
 		if (!r->running || t - r->last_publish >= PUBLISH_INTERVAL_S)
 			tui_runner_publish(r);
 	}

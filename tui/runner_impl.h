@@ -66,6 +66,8 @@ struct tui_runner {
 	int64_t epochs;
 	bool ended;
 	int64_t samples;         /* since the last build */
+	double run_seconds;      /* spent running continuously since the last build */
+	int64_t run_samples;     /* samples produced while running continuously */
 	double rate_t[TUI_RATE_RING];
 	int64_t rate_n[TUI_RATE_RING];
 	int rate_head, rate_count;

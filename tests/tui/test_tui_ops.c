@@ -50,7 +50,7 @@ Test(tui_ops, rows_have_time_share_and_memory)
 	tui_run_t r = tui_run("@arith", "dump\nn\nn\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	for (const char *p = "OPERATORS\0mean\0p99\0share\0real\0reserved\0__Uniform_0\0__Cast_4\0"
-			     "__MakeContiguous";
+			     "__MakeContiguous\0";
 	     *p; p += strlen(p) + 1)
 		tui_expect_has(&r, 2, p);
 	tui_expect_has(&r, 1, "no timings yet");
