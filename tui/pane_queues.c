@@ -82,14 +82,16 @@ static void compare(tui_app_t *app, tui_canvas_t c, int y)
 		   tui_fmt_bytes(after.live, x2));
 }
 
-static void draw(tui_app_t *app, tui_canvas_t c)
+static void draw(tui_app_t *app, tui_canvas_t all)
 {
 	const tui_model_t *m = app->model;
 	const dalic_stats_snapshot_t *s = app->stats;
 	int y = 0;
-	int compare_rows = m->has_compare ? 6 : 0;
+	int compare_rows = m->has_compare && all.r.h >= 6 ? 6 : 0;
+	/* queue lines above, the before/after table below: neither draws over the other */
+	tui_canvas_t c = tui_canvas_sub(all, (tui_rect_t){0, 0, all.r.w, all.r.h - compare_rows});
 	if (m->engine == TUI_ENGINE_DEBUG) {
-		y = tui_wrap(c, 0, y, c.r.h - compare_rows, tui_style(TUI_S_DIM),
+		y = tui_wrap(c, 0, y, c.r.h, tui_style(TUI_S_DIM),
 			     "debug engine (eager): no prefetch queues; e switches back to the full "
 			     "engine");
 	} else if (!s) {
@@ -107,7 +109,7 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 			tui_print(c, 0, y++, tui_style(TUI_S_NORMAL), "synchronous executor: no overlap",
 				  -1);
 		char t1[16], t2[16];
-		if (c.r.h - y > compare_rows + 1)
+		if (c.r.h - y > 2)
 			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL), "iteration %s, one per %s",
 				   tui_fmt_ns(s->iteration_time.mean_ns, t1),
 				   tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
@@ -117,10 +119,10 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 		tui_print(c, n, y++, vs, s->verdict_name, -1);
 		/* the reason sentence, wrapped over the rows left above the comparison */
 		if (s->verdict_reason)
-			tui_wrap(c, 1, y, c.r.h - compare_rows, tui_style(TUI_S_DIM), s->verdict_reason);
+			tui_wrap(c, 1, y, c.r.h, tui_style(TUI_S_DIM), s->verdict_reason);
 	}
-	if (m->has_compare && c.r.h >= compare_rows)
-		compare(app, c, c.r.h - compare_rows);
+	if (compare_rows)
+		compare(app, all, all.r.h - compare_rows);
 }
 
 const tui_pane_class_t tui_pane_queues = {
