@@ -219,7 +219,12 @@ void tui_app_draw(tui_app_t *app)
 	tui_canvas_t all = tui_screen_canvas(s);
 	tui_draw_status(app, tui_canvas_sub(all, (tui_rect_t){0, 0, s->w, 1}));
 	tui_rect_t body = {0, 1, s->w, s->h - 3};
-	if (app->help) {
+	if (s->w < 60 || s->h < 16) {
+		char text[128];
+		snprintf(text, sizeof text, "the terminal is %dx%d: the workbench needs 60x16 (80x24 "
+					    "or more is better)", s->w, s->h);
+		tui_wrap(all, 0, 1, s->h - 2, tui_style(TUI_S_WARN), text);
+	} else if (app->help) {
 		tui_draw_help(app, tui_canvas_sub(all, body));
 	} else {
 		layout(app, body);

@@ -40,10 +40,14 @@ void tui_draw_status(tui_app_t *app, tui_canvas_t row)
 		seg[n++].style = st;                                                               \
 	} while (0)
 	SEG(0, TUI_S_STATUS, "%s", short_path(m->path));
-	if (m->error.set)
+	if (tui_app_last_seq() > m->done_seq)
+		SEG(0, TUI_S_STATUS, "\xe2\x80\xa6 working"); /* a step or rebuild in progress */
+	else if (m->error.set)
 		SEG(0, TUI_S_ALERT, "\xe2\x9c\x96 ERROR");
 	else if (m->running)
 		SEG(0, TUI_S_STATUS, "\xe2\x96\xb6 running");
+	else if (!m->graph)
+		SEG(0, TUI_S_STATUS, "\xe2\x80\xa6 loading");
 	else if (m->ended)
 		SEG(0, TUI_S_STATUS, "\xe2\x96\xa0 end of data");
 	else
