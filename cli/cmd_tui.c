@@ -24,20 +24,22 @@ static int tui_main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
 			if (sscanf(argv[++i], "%dx%d", &t.width, &t.height) != 2 || t.width < 20 ||
 			    t.height < 8 || t.width > 1000 || t.height > 1000) {
-				fprintf(stderr, "dalic tui: --size wants WxH (at least 20x8), not '%s'\n",
-					argv[i]);
+				fprintf(stderr,
+				        "dalic tui: --size wants WxH (at least 20x8), not '%s'\n",
+				        argv[i]);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--run")) {
 			t.run = true;
 		} else {
 			fprintf(stderr, "dalic tui: unknown option '%s' (see dalic tui --help)\n",
-				argv[i]);
+			        argv[i]);
 			return 2;
 		}
 	}
 	if (!o.path) {
-		fprintf(stderr, "dalic tui: no PIPELINE given (a .py script, a .pb file or @sample)\n");
+		fprintf(stderr,
+		        "dalic tui: no PIPELINE given (a .py script, a .pb file or @sample)\n");
 		return 2;
 	}
 	if (!t.keys != !t.dump) {
@@ -49,18 +51,18 @@ static int tui_main(int argc, char **argv)
 }
 
 DALIC_COMMAND(tui) = {
-	.name = "tui",
-	.summary = "the workbench: graph, operators, queues and batches of a running pipeline",
-	.usage = "usage: dalic tui PIPELINE [--run] [pipeline flags]\n"
-		 "       dalic tui PIPELINE --keys FILE --dump DIR [--size WxH] [pipeline flags]\n"
-		 "  --run            start running at once\n"
-		 "  --keys FILE      headless: key script, one key or command per line ('-': stdin)\n"
-		 "  --dump DIR       headless: write screen dumps DIR/screen-NNN.txt\n"
-		 "  --size WxH       headless screen size (default 100x30)\n"
-		 "In the workbench, ? shows every key. See docs/tui.md.\n"
-		 "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-		 "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
-		 "  --exec-async=BOOL --bytes-per-sample N --set-affinity --memory-stats\n"
-		 "  --pipeline NAME --debug (start in the debug engine)\n",
-	.main = tui_main,
+    .name = "tui",
+    .summary = "the workbench: graph, operators, queues and batches of a running pipeline",
+    .usage = "usage: dalic tui PIPELINE [--run] [pipeline flags]\n"
+             "       dalic tui PIPELINE --keys FILE --dump DIR [--size WxH] [pipeline flags]\n"
+             "  --run            start running at once\n"
+             "  --keys FILE      headless: key script, one key or command per line ('-': stdin)\n"
+             "  --dump DIR       headless: write screen dumps DIR/screen-NNN.txt\n"
+             "  --size WxH       headless screen size (default 100x30)\n"
+             "In the workbench, ? shows every key. See docs/tui.md.\n"
+             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
+             "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
+             "  --exec-async=BOOL --bytes-per-sample N --set-affinity --memory-stats\n"
+             "  --pipeline NAME --debug (start in the debug engine)\n",
+    .main = tui_main,
 };

@@ -19,10 +19,10 @@
 static uint64_t last_seq;
 
 static const tui_pane_class_t *const pane_classes[TUI_PANES] = {
-	[TUI_PANE_GRAPH] = &tui_pane_graph,
-	[TUI_PANE_OPS] = &tui_pane_ops,
-	[TUI_PANE_QUEUES] = &tui_pane_queues,
-	[TUI_PANE_BATCH] = &tui_pane_batch,
+    [TUI_PANE_GRAPH] = &tui_pane_graph,
+    [TUI_PANE_OPS] = &tui_pane_ops,
+    [TUI_PANE_QUEUES] = &tui_pane_queues,
+    [TUI_PANE_BATCH] = &tui_pane_batch,
 };
 
 int tui_app_init(tui_app_t *app, tui_runner_t *runner, int w, int h, int colors, bool headless)
@@ -69,9 +69,9 @@ uint64_t tui_app_last_seq(void)
 uint64_t tui_app_post_select(tui_app_t *app)
 {
 	tui_cmd_t c = {.kind = TUI_CMD_SELECT,
-		       .a = app->sel_output,
-		       .b = app->sel_sample,
-		       .c = app->batch_window};
+	               .a = app->sel_output,
+	               .b = app->sel_sample,
+	               .c = app->batch_window};
 	snprintf(c.text, sizeof c.text, "%s", app->sel_op);
 	return tui_app_post(app, &c);
 }
@@ -86,7 +86,7 @@ void tui_app_message(tui_app_t *app, bool error, const char *fmt, ...)
 }
 
 void tui_app_prompt(tui_app_t *app, const char *label, const char *initial,
-		    unsigned (*submit)(tui_app_t *, const char *))
+                    unsigned (*submit)(tui_app_t *, const char *))
 {
 	tui_prompt_t *p = &app->prompt;
 	p->active = true;
@@ -122,7 +122,8 @@ static void default_selection(tui_app_t *app)
 	int pick = -1;
 	for (int i = 0; i < g->num_nodes && pick < 0; i++)
 		for (int o = 0; o < g->nodes[i].num_outputs && g->num_outputs; o++)
-			if (!g->nodes[i].internal && !strcmp(g->nodes[i].outputs[o], g->outputs[0])) {
+			if (!g->nodes[i].internal &&
+			    !strcmp(g->nodes[i].outputs[o], g->outputs[0])) {
 				pick = i;
 				app->sel_output = o;
 			}
@@ -151,7 +152,7 @@ static void track_active(tui_app_t *app)
 	}
 	for (int i = 0; i < app->num_active; i++) {
 		const dalic_stats_operator_t *op =
-			app->stats ? dalic_stats_find_operator(app->stats, g->nodes[i].name) : NULL;
+		    app->stats ? dalic_stats_find_operator(app->stats, g->nodes[i].name) : NULL;
 		int64_t runs = op ? op->time.count : 0;
 		app->active[i] = app->model->running && runs > app->prev_runs[i];
 		app->prev_runs[i] = runs;
@@ -207,9 +208,9 @@ static void layout(tui_app_t *app, tui_rect_t body)
 	app->panes[TUI_PANE_GRAPH] = (tui_rect_t){body.x, body.y, left, top};
 	app->panes[TUI_PANE_BATCH] = (tui_rect_t){body.x + left, body.y, body.w - left, top};
 	app->panes[TUI_PANE_OPS] =
-		(tui_rect_t){body.x, body.y + top, body.w - queues_w, body.h - top};
+	    (tui_rect_t){body.x, body.y + top, body.w - queues_w, body.h - top};
 	app->panes[TUI_PANE_QUEUES] =
-		(tui_rect_t){body.x + body.w - queues_w, body.y + top, queues_w, body.h - top};
+	    (tui_rect_t){body.x + body.w - queues_w, body.y + top, queues_w, body.h - top};
 }
 
 void tui_app_draw(tui_app_t *app)
@@ -221,8 +222,10 @@ void tui_app_draw(tui_app_t *app)
 	tui_rect_t body = {0, 1, s->w, s->h - 3};
 	if (s->w < 60 || s->h < 16) {
 		char text[128];
-		snprintf(text, sizeof text, "the terminal is %dx%d: the workbench needs 60x16 (80x24 "
-					    "or more is better)", s->w, s->h);
+		snprintf(text, sizeof text,
+		         "the terminal is %dx%d: the workbench needs 60x16 (80x24 "
+		         "or more is better)",
+		         s->w, s->h);
 		tui_wrap(all, 0, 1, s->h - 2, tui_style(TUI_S_WARN), text);
 	} else if (app->help) {
 		tui_draw_help(app, tui_canvas_sub(all, body));
@@ -234,7 +237,7 @@ void tui_app_draw(tui_app_t *app)
 			tui_canvas_t c = tui_canvas_sub(all, app->panes[i]);
 			bool focused = (int)app->focus == i;
 			tui_frame(c, pane_classes[i]->title,
-				  tui_style(focused ? TUI_S_BORDER_FOCUS : TUI_S_BORDER), focused);
+			          tui_style(focused ? TUI_S_BORDER_FOCUS : TUI_S_BORDER), focused);
 			pane_classes[i]->draw(app, tui_frame_inner(c));
 		}
 	}
@@ -303,7 +306,8 @@ unsigned tui_app_key(tui_app_t *app, int key)
 	const tui_command_t *c = tui_command_by_key(key);
 	if (!c) {
 		char b[8];
-		tui_app_message(app, true, "%s: no such key (? shows them all)", tui_key_name(key, b));
+		tui_app_message(app, true, "%s: no such key (? shows them all)",
+		                tui_key_name(key, b));
 		return TUI_REDRAW;
 	}
 	return finish(app, c->run(app, key));

@@ -18,7 +18,7 @@ enum {
 	TUI_HANDLED = 1, /* the key meant something */
 	TUI_REDRAW = 2,  /* draw a new frame now */
 	TUI_QUIT = 4,
-	TUI_SELECT = 8,  /* the selection changed: tell the runner what to extract */
+	TUI_SELECT = 8, /* the selection changed: tell the runner what to extract */
 };
 
 typedef enum {
@@ -49,8 +49,18 @@ typedef struct tui_prompt {
 } tui_prompt_t;
 
 /* Operators table columns (pane_ops.c); the sort order is one of them. */
-enum { TUI_SORT_ORDER, TUI_SORT_MEAN, TUI_SORT_P99, TUI_SORT_SHARE, TUI_SORT_REAL,
-       TUI_SORT_RESERVED, TUI_SORT_HINT, TUI_SORT_ALLOCS, TUI_SORT_NAME, TUI_SORT_COUNT };
+enum {
+	TUI_SORT_ORDER,
+	TUI_SORT_MEAN,
+	TUI_SORT_P99,
+	TUI_SORT_SHARE,
+	TUI_SORT_REAL,
+	TUI_SORT_RESERVED,
+	TUI_SORT_HINT,
+	TUI_SORT_ALLOCS,
+	TUI_SORT_NAME,
+	TUI_SORT_COUNT
+};
 
 typedef struct tui_thumb_cache tui_thumb_cache_t;
 
@@ -59,36 +69,36 @@ struct tui_app {
 	tui_model_t *model;            /* latest published, drawn this frame */
 	dalic_stats_snapshot_t *stats; /* latest full-engine snapshot, or NULL */
 	tui_screen_t screen;
-	int colors;                    /* 0 (monochrome / headless), 8, 16 or 256 */
+	int colors; /* 0 (monochrome / headless), 8, 16 or 256 */
 	bool headless;
 
-	tui_rect_t panes[TUI_PANES];   /* last layout; w == 0: not shown */
+	tui_rect_t panes[TUI_PANES]; /* last layout; w == 0: not shown */
 	tui_pane_id_t focus;
-	bool zoom;                     /* the focused pane takes the whole body */
+	bool zoom; /* the focused pane takes the whole body */
 	bool help;
 	int help_scroll;
 	tui_prompt_t prompt;
-	char message[256];             /* shown on the message line until the next key */
+	char message[256]; /* shown on the message line until the next key */
 	bool message_is_error;
 
 	/* selection, by name so it survives rebuilds and engine switches */
 	char sel_op[256];
 	int sel_output, sel_sample;
-	int batch_window;              /* samples the batch pane can show */
+	int batch_window; /* samples the batch pane can show */
 
-	int sort, sort_desc;           /* operators table */
+	int sort, sort_desc; /* operators table */
 	int ops_scroll, ops_hscroll;
-	int graph_x, graph_y;          /* graph viewport origin in layout cells */
-	char graph_followed[256];      /* selection the viewport last scrolled to */
+	int graph_x, graph_y;     /* graph viewport origin in layout cells */
+	char graph_followed[256]; /* selection the viewport last scrolled to */
 	tui_glayout_t *layout;
-	int layout_w, layout_h;        /* pane size it was chosen for */
+	int layout_w, layout_h; /* pane size it was chosen for */
 	tui_thumb_cache_t *thumbs;
 
-	char seen_error[1024];         /* last pipeline error the selection jumped to */
+	char seen_error[1024]; /* last pipeline error the selection jumped to */
 	uint64_t frames;
-	int64_t prev_runs_total;       /* for "executing" marks in the full engine */
+	int64_t prev_runs_total; /* for "executing" marks in the full engine */
 	int64_t *prev_runs;
-	bool *active;                  /* per graph node: ran since the previous frame */
+	bool *active; /* per graph node: ran since the previous frame */
 	int num_active;
 };
 
@@ -109,9 +119,9 @@ uint64_t tui_app_post_select(tui_app_t *app);
 uint64_t tui_app_post(tui_app_t *app, const tui_cmd_t *cmd);
 uint64_t tui_app_last_seq(void);
 void tui_app_message(tui_app_t *app, bool error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void tui_app_prompt(tui_app_t *app, const char *label, const char *initial,
-		    unsigned (*submit)(tui_app_t *, const char *));
+                    unsigned (*submit)(tui_app_t *, const char *));
 /* Selects graph node index i (by name). */
 void tui_app_select_node(tui_app_t *app, int i);
 /* Index of the selected operator in the model's graph, or -1. */

@@ -60,7 +60,7 @@ static unsigned cmd_pane(tui_app_t *app, int key)
 static unsigned cmd_select(tui_app_t *app, int key)
 {
 	const tui_pane_class_t *classes[TUI_PANES] = {&tui_pane_graph, &tui_pane_ops,
-						      &tui_pane_queues, &tui_pane_batch};
+	                                              &tui_pane_queues, &tui_pane_batch};
 	const tui_pane_class_t *pc = classes[app->focus];
 	return pc->key ? pc->key(app, key) : 0;
 }
@@ -140,7 +140,7 @@ static unsigned submit_prefetch(tui_app_t *app, const char *text)
 		c.flag = true;
 	} else {
 		tui_app_message(app, true, "prefetch_queue_depth: '%s' is not N or cpu=N,gpu=M",
-				text);
+		                text);
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	tui_app_post(app, &c);
@@ -165,9 +165,9 @@ static unsigned cmd_prefetch_step(tui_app_t *app, int key)
 	const dalic_pipeline_params_t *p = &app->model->params;
 	int d = key == '+' || key == '=' ? 1 : -1;
 	tui_cmd_t c = {.kind = TUI_CMD_SET_PREFETCH,
-		       .a = p->prefetch_cpu + d,
-		       .b = p->prefetch_gpu + d,
-		       .flag = p->separated_queues};
+	               .a = p->prefetch_cpu + d,
+	               .b = p->prefetch_gpu + d,
+	               .flag = p->separated_queues};
 	if (c.a < 1 || c.b < 1) {
 		tui_app_message(app, true, "prefetch_queue_depth cannot go below 1");
 		return TUI_HANDLED | TUI_REDRAW;
@@ -192,8 +192,8 @@ static unsigned submit_bps(tui_app_t *app, const char *text)
 static unsigned cmd_bps(tui_app_t *app, int key)
 {
 	char label[96];
-	snprintf(label, sizeof label, "bytes_per_sample (now %lld): ",
-		 (long long)app->model->params.bytes_per_sample);
+	snprintf(label, sizeof label,
+	         "bytes_per_sample (now %lld): ", (long long)app->model->params.bytes_per_sample);
 	tui_app_prompt(app, label, "", submit_bps);
 	return TUI_HANDLED | TUI_REDRAW;
 }
@@ -238,63 +238,119 @@ static unsigned cmd_save(tui_app_t *app, int key)
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-#define KEYS(...) {__VA_ARGS__}
+#define KEYS(...)                                                                                  \
+	{                                                                                          \
+		__VA_ARGS__                                                                        \
+	}
 
 const tui_command_t tui_commands[] = {
-	{.name = "help", .section = "Start here", .keys = KEYS('?', TUI_KEY_F1, 'h'), .bar = "Help",
-	 .help = "this screen (any key closes it)", .run = cmd_help},
-	{.name = "step-iter", .section = "Run", .keys = KEYS('n'), .bar = "Next it",
-	 .help = "run one iteration with the current engine", .run = cmd_step_iter},
-	{.name = "step-op", .section = "Run", .keys = KEYS('s'), .bar = "Step op",
-	 .help = "run the next operator only (in the debug engine)", .run = cmd_step_op},
-	{.name = "run", .section = "Run", .keys = KEYS(' ', 'r'), .bar = "Run/Pause",
-	 .help = "run continuously / pause", .run = cmd_run},
-	{.name = "engine", .section = "Run", .keys = KEYS('e'), .bar = "Engine",
-	 .help = "switch engine: full (stages, queues) / debug (eager)",
-	 .run = cmd_engine},
-	{.name = "pane", .section = "Look", .keys = KEYS(TUI_KEY_TAB, TUI_KEY_BTAB), .bar = "Pane",
-	 .help = "focus the next pane (Shift-Tab: previous)", .run = cmd_pane},
-	{.name = "select", .section = "Look",
-	 .keys = KEYS(TUI_KEY_UP, TUI_KEY_DOWN, TUI_KEY_LEFT, TUI_KEY_RIGHT),
-	 .help = "move: operators in GRAPH and OPERATORS, samples in BATCH",
-	 .run = cmd_select},
-	{.name = "scroll", .section = "Look",
-	 .keys = KEYS(TUI_KEY_PGUP, TUI_KEY_PGDN, TUI_KEY_HOME, TUI_KEY_END),
-	 .help = "scroll the focused pane", .run = cmd_select},
-	{.name = "next-op", .section = "Look", .keys = KEYS(']', '['),
-	 .help = "select the next (]) or previous ([) operator, any pane",
-	 .run = cmd_prev_next_op},
-	{.name = "output", .section = "Look", .keys = KEYS('v'),
-	 .help = "show the selected operator's next output in BATCH",
-	 .run = cmd_output},
-	{.name = "sort", .section = "Look", .keys = KEYS('o', 'O'), .bar = "Sort",
-	 .help = "sort OPERATORS by the next column (O: reverse order)",
-	 .run = cmd_sort},
-	{.name = "zoom", .section = "Look", .keys = KEYS('z'), .bar = "Zoom",
-	 .help = "enlarge the focused pane (all columns, big images) / back",
-	 .run = cmd_zoom},
-	{.name = "prefetch", .section = "Tune (rebuilds; before/after shown in QUEUES)",
-	 .keys = KEYS('p'), .bar = "Prefetch",
-	 .help = "set prefetch_queue_depth: N, or cpu=N,gpu=M (separate)",
-	 .run = cmd_prefetch},
-	{.name = "prefetch-more", .section = "Tune (rebuilds; before/after shown in QUEUES)",
-	 .keys = KEYS('+', '=', '-'),
-	 .help = "prefetch_queue_depth one deeper (+) or shallower (-)",
-	 .run = cmd_prefetch_step},
-	{.name = "bytes-per-sample", .section = "Tune (rebuilds; before/after shown in QUEUES)",
-	 .keys = KEYS('b'), .help = "set bytes_per_sample (pipeline-wide buffer size hint)",
-	 .run = cmd_bps},
-	{.name = "threads", .section = "Tune (rebuilds; before/after shown in QUEUES)",
-	 .keys = KEYS('t'), .help = "set num_threads (per-sample worker threads)",
-	 .run = cmd_threads},
-	{.name = "rebuild", .section = "Tune (rebuilds; before/after shown in QUEUES)",
-	 .keys = KEYS('R'), .bar = "Rebuild",
-	 .help = "reload the pipeline file and rebuild", .run = cmd_rebuild},
-	{.name = "save", .section = "Other", .keys = KEYS('w'), .bar = "Save",
-	 .help = "save stats.json, report.txt, trace.json, graph.dot",
-	 .run = cmd_save},
-	{.name = "quit", .section = "Other", .keys = KEYS('q', TUI_KEY_F10), .bar = "Quit",
-	 .help = "quit (the terminal is restored)", .run = cmd_quit},
+    {.name = "help",
+     .section = "Start here",
+     .keys = KEYS('?', TUI_KEY_F1, 'h'),
+     .bar = "Help",
+     .help = "this screen (any key closes it)",
+     .run = cmd_help},
+    {.name = "step-iter",
+     .section = "Run",
+     .keys = KEYS('n'),
+     .bar = "Next it",
+     .help = "run one iteration with the current engine",
+     .run = cmd_step_iter},
+    {.name = "step-op",
+     .section = "Run",
+     .keys = KEYS('s'),
+     .bar = "Step op",
+     .help = "run the next operator only (in the debug engine)",
+     .run = cmd_step_op},
+    {.name = "run",
+     .section = "Run",
+     .keys = KEYS(' ', 'r'),
+     .bar = "Run/Pause",
+     .help = "run continuously / pause",
+     .run = cmd_run},
+    {.name = "engine",
+     .section = "Run",
+     .keys = KEYS('e'),
+     .bar = "Engine",
+     .help = "switch engine: full (stages, queues) / debug (eager)",
+     .run = cmd_engine},
+    {.name = "pane",
+     .section = "Look",
+     .keys = KEYS(TUI_KEY_TAB, TUI_KEY_BTAB),
+     .bar = "Pane",
+     .help = "focus the next pane (Shift-Tab: previous)",
+     .run = cmd_pane},
+    {.name = "select",
+     .section = "Look",
+     .keys = KEYS(TUI_KEY_UP, TUI_KEY_DOWN, TUI_KEY_LEFT, TUI_KEY_RIGHT),
+     .help = "move: operators in GRAPH and OPERATORS, samples in BATCH",
+     .run = cmd_select},
+    {.name = "scroll",
+     .section = "Look",
+     .keys = KEYS(TUI_KEY_PGUP, TUI_KEY_PGDN, TUI_KEY_HOME, TUI_KEY_END),
+     .help = "scroll the focused pane",
+     .run = cmd_select},
+    {.name = "next-op",
+     .section = "Look",
+     .keys = KEYS(']', '['),
+     .help = "select the next (]) or previous ([) operator, any pane",
+     .run = cmd_prev_next_op},
+    {.name = "output",
+     .section = "Look",
+     .keys = KEYS('v'),
+     .help = "show the selected operator's next output in BATCH",
+     .run = cmd_output},
+    {.name = "sort",
+     .section = "Look",
+     .keys = KEYS('o', 'O'),
+     .bar = "Sort",
+     .help = "sort OPERATORS by the next column (O: reverse order)",
+     .run = cmd_sort},
+    {.name = "zoom",
+     .section = "Look",
+     .keys = KEYS('z'),
+     .bar = "Zoom",
+     .help = "enlarge the focused pane (all columns, big images) / back",
+     .run = cmd_zoom},
+    {.name = "prefetch",
+     .section = "Tune (rebuilds; before/after shown in QUEUES)",
+     .keys = KEYS('p'),
+     .bar = "Prefetch",
+     .help = "set prefetch_queue_depth: N, or cpu=N,gpu=M (separate)",
+     .run = cmd_prefetch},
+    {.name = "prefetch-more",
+     .section = "Tune (rebuilds; before/after shown in QUEUES)",
+     .keys = KEYS('+', '=', '-'),
+     .help = "prefetch_queue_depth one deeper (+) or shallower (-)",
+     .run = cmd_prefetch_step},
+    {.name = "bytes-per-sample",
+     .section = "Tune (rebuilds; before/after shown in QUEUES)",
+     .keys = KEYS('b'),
+     .help = "set bytes_per_sample (pipeline-wide buffer size hint)",
+     .run = cmd_bps},
+    {.name = "threads",
+     .section = "Tune (rebuilds; before/after shown in QUEUES)",
+     .keys = KEYS('t'),
+     .help = "set num_threads (per-sample worker threads)",
+     .run = cmd_threads},
+    {.name = "rebuild",
+     .section = "Tune (rebuilds; before/after shown in QUEUES)",
+     .keys = KEYS('R'),
+     .bar = "Rebuild",
+     .help = "reload the pipeline file and rebuild",
+     .run = cmd_rebuild},
+    {.name = "save",
+     .section = "Other",
+     .keys = KEYS('w'),
+     .bar = "Save",
+     .help = "save stats.json, report.txt, trace.json, graph.dot",
+     .run = cmd_save},
+    {.name = "quit",
+     .section = "Other",
+     .keys = KEYS('q', TUI_KEY_F10),
+     .bar = "Quit",
+     .help = "quit (the terminal is restored)",
+     .run = cmd_quit},
 };
 
 const int tui_num_commands = sizeof tui_commands / sizeof tui_commands[0];

@@ -12,10 +12,10 @@
 #define TUI_COMMAND_KEYS 4
 
 typedef struct tui_command {
-	const char *name;     /* for key scripts: "step-op" */
-	const char *section;  /* help screen heading */
+	const char *name;           /* for key scripts: "step-op" */
+	const char *section;        /* help screen heading */
 	int keys[TUI_COMMAND_KEYS]; /* first one is shown in the key bar; 0-terminated */
-	const char *bar;      /* key-bar label, NULL: help screen only */
+	const char *bar;            /* key-bar label, NULL: help screen only */
 	const char *help;
 	unsigned (*run)(tui_app_t *app, int key);
 } tui_command_t;

@@ -22,7 +22,7 @@ static void shape_text(const dalic_batch_t *b, int i, char *buf, size_t n)
 	size_t used = (size_t)snprintf(buf, n, "[");
 	for (int d = 0; d < dalic_batch_ndim(b) && used < n; d++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%lld", d ? ", " : "",
-					 (long long)dalic_batch_shape(b, i)[d]);
+		                         (long long)dalic_batch_shape(b, i)[d]);
 	if (used < n)
 		snprintf(buf + used, n - used, "]");
 }
@@ -67,7 +67,7 @@ static unsigned char *thumbnail(const dalic_debug_image_t *img, int *tw, int *th
 			for (int yy = y0; yy < y1; yy++)
 				for (int xx = x0; xx < x1; xx++, n++) {
 					const unsigned char *p =
-						img->pixels + ((size_t)yy * img->width + xx) * c;
+					    img->pixels + ((size_t)yy * img->width + xx) * c;
 					for (int k = 0; k < 3; k++)
 						sum[k] += p[c >= 3 ? k : 0];
 				}
@@ -83,7 +83,7 @@ static unsigned char *thumbnail(const dalic_debug_image_t *img, int *tw, int *th
 /* Normalized float images (values outside [0, 1], e.g. after crop_mirror_normalize) would
  * preview as black or white after clamping: stretch each sample's min..max to 0..255. */
 static bool stretched_preview(const dalic_batch_t *b, int i, const tui_sample_view_t *s,
-			      dalic_debug_image_t *img)
+                              dalic_debug_image_t *img)
 {
 	if (dalic_batch_dtype(b) != DALIC_FLOAT || !s->has_stats || dalic_batch_ndim(b) != 3 ||
 	    (s->min >= 0 && s->max <= 1) || !(s->max > s->min))
@@ -106,7 +106,9 @@ static bool stretched_preview(const dalic_batch_t *b, int i, const tui_sample_vi
 			for (int64_t k = 0; k < c; k++) {
 				float v = chw ? src[(k * h + y) * w + x] : src[(y * w + x) * c + k];
 				double d = (v - s->min) * scale;
-				px[(y * w + x) * c + k] = (unsigned char)(d < 0 ? 0 : d > 255 ? 255 : d + 0.5);
+				px[(y * w + x) * c + k] = (unsigned char)(d < 0     ? 0
+				                                          : d > 255 ? 255
+				                                                    : d + 0.5);
 			}
 	*img = (dalic_debug_image_t){(int)w, (int)h, (int)c, px};
 	return true;
@@ -154,7 +156,8 @@ tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
 	if (!b)
 		return v;
 	snprintf(v->dtype, sizeof v->dtype, "%s", dalic_dtype_name(dalic_batch_dtype(b)));
-	snprintf(v->layout, sizeof v->layout, "%s", dalic_batch_layout(b) ? dalic_batch_layout(b) : "");
+	snprintf(v->layout, sizeof v->layout, "%s",
+	         dalic_batch_layout(b) ? dalic_batch_layout(b) : "");
 	snprintf(v->device, sizeof v->device, "%s", dalic_batch_device(b));
 	v->image = count > 0;
 	for (int k = 0; k < count; k++) {

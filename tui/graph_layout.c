@@ -24,22 +24,22 @@
 uint32_t tui_line_glyph(unsigned b)
 {
 	static const uint32_t glyph[16] = {
-		[0] = ' ',
-		[TUI_LINE_N] = 0x2502,
-		[TUI_LINE_S] = 0x2502,
-		[TUI_LINE_N | TUI_LINE_S] = 0x2502,
-		[TUI_LINE_E] = 0x2500,
-		[TUI_LINE_W] = 0x2500,
-		[TUI_LINE_E | TUI_LINE_W] = 0x2500,
-		[TUI_LINE_N | TUI_LINE_E] = 0x2570,
-		[TUI_LINE_N | TUI_LINE_W] = 0x256f,
-		[TUI_LINE_S | TUI_LINE_E] = 0x256d,
-		[TUI_LINE_S | TUI_LINE_W] = 0x256e,
-		[TUI_LINE_N | TUI_LINE_E | TUI_LINE_S] = 0x251c,
-		[TUI_LINE_N | TUI_LINE_W | TUI_LINE_S] = 0x2524,
-		[TUI_LINE_E | TUI_LINE_W | TUI_LINE_S] = 0x252c,
-		[TUI_LINE_E | TUI_LINE_W | TUI_LINE_N] = 0x2534,
-		[15] = 0x253c,
+	    [0] = ' ',
+	    [TUI_LINE_N] = 0x2502,
+	    [TUI_LINE_S] = 0x2502,
+	    [TUI_LINE_N | TUI_LINE_S] = 0x2502,
+	    [TUI_LINE_E] = 0x2500,
+	    [TUI_LINE_W] = 0x2500,
+	    [TUI_LINE_E | TUI_LINE_W] = 0x2500,
+	    [TUI_LINE_N | TUI_LINE_E] = 0x2570,
+	    [TUI_LINE_N | TUI_LINE_W] = 0x256f,
+	    [TUI_LINE_S | TUI_LINE_E] = 0x256d,
+	    [TUI_LINE_S | TUI_LINE_W] = 0x256e,
+	    [TUI_LINE_N | TUI_LINE_E | TUI_LINE_S] = 0x251c,
+	    [TUI_LINE_N | TUI_LINE_W | TUI_LINE_S] = 0x2524,
+	    [TUI_LINE_E | TUI_LINE_W | TUI_LINE_S] = 0x252c,
+	    [TUI_LINE_E | TUI_LINE_W | TUI_LINE_N] = 0x2534,
+	    [15] = 0x253c,
 	};
 	return glyph[b & 15];
 }
@@ -139,9 +139,14 @@ static void raster_cell(raster_t *r, int x, int y)
 			sx = dx > 0 ? 1 : -1;
 		else
 			sy = dy > 0 ? 1 : -1;
-		unsigned out = sx > 0 ? TUI_LINE_E : sx < 0 ? TUI_LINE_W : sy > 0 ? TUI_LINE_S : TUI_LINE_N;
-		unsigned in = out == TUI_LINE_E ? TUI_LINE_W : out == TUI_LINE_W ? TUI_LINE_E
-						   : out == TUI_LINE_S ? TUI_LINE_N : TUI_LINE_S;
+		unsigned out = sx > 0   ? TUI_LINE_E
+		               : sx < 0 ? TUI_LINE_W
+		               : sy > 0 ? TUI_LINE_S
+		                        : TUI_LINE_N;
+		unsigned in = out == TUI_LINE_E   ? TUI_LINE_W
+		              : out == TUI_LINE_W ? TUI_LINE_E
+		              : out == TUI_LINE_S ? TUI_LINE_N
+		                                  : TUI_LINE_S;
 		link_cells(r->l, r->last_x, r->last_y, out, r->last_x + sx, r->last_y + sy, in);
 		r->last_x += sx;
 		r->last_y += sy;
@@ -150,20 +155,23 @@ static void raster_cell(raster_t *r, int x, int y)
 
 /* Spline samples level with the end boxes are left out: the ports take over there, so every
  * edge leaves and enters a box straight instead of wherever Graphviz spread its ports. */
-static bool near_ends(const tui_glayout_t *l, const tui_gbox_t *tail, const tui_gbox_t *head,
-		      int x, int y)
+static bool near_ends(const tui_glayout_t *l, const tui_gbox_t *tail, const tui_gbox_t *head, int x,
+                      int y)
 {
 	if (l->top_to_bottom)
 		return (y >= tail->y && y <= tail->y + tail->h) ||
 		       (y >= head->y - 1 && y < head->y + head->h);
-	return (x >= tail->x && x <= tail->x + tail->w) || (x >= head->x - 1 && x < head->x + head->w);
+	return (x >= tail->x && x <= tail->x + tail->w) ||
+	       (x >= head->x - 1 && x < head->x + head->w);
 }
 
 static void cubic(const pointf *p, double t, double *x, double *y)
 {
 	double u = 1 - t;
-	*x = u * u * u * p[0].x + 3 * u * u * t * p[1].x + 3 * u * t * t * p[2].x + t * t * t * p[3].x;
-	*y = u * u * u * p[0].y + 3 * u * u * t * p[1].y + 3 * u * t * t * p[2].y + t * t * t * p[3].y;
+	*x = u * u * u * p[0].x + 3 * u * u * t * p[1].x + 3 * u * t * t * p[2].x +
+	     t * t * t * p[3].x;
+	*y = u * u * u * p[0].y + 3 * u * u * t * p[1].y + 3 * u * t * t * p[2].y +
+	     t * t * t * p[3].y;
 }
 
 /* Where an edge leaves the tail box and enters the head box: the middle of the facing sides,
@@ -180,7 +188,7 @@ static void edge_port(const tui_glayout_t *l, const tui_gbox_t *b, bool head, in
 }
 
 static void raster_edge(tui_glayout_t *l, Agedge_t *e, double top, const tui_gbox_t *tail,
-			const tui_gbox_t *head)
+                        const tui_gbox_t *head)
 {
 	splines *spl = ED_spl(e);
 	if (!spl || !tail || !head)
@@ -196,7 +204,8 @@ static void raster_edge(tui_glayout_t *l, Agedge_t *e, double top, const tui_gbo
 			for (int s = 0; s <= 24; s++) {
 				double px, py;
 				cubic(&bz->list[i], s / 24.0, &px, &py);
-				int cx = (int)floor(px / PT_PER_COL), cy = (int)floor((top - py) / PT_PER_ROW);
+				int cx = (int)floor(px / PT_PER_COL),
+				    cy = (int)floor((top - py) / PT_PER_ROW);
 				if (!near_ends(l, tail, head, cx, cy))
 					raster_cell(&r, cx, cy);
 			}
@@ -288,7 +297,8 @@ tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
 				b->y = 0;
 		}
 		for (int i = 0; ok && i < l->num_boxes; i++)
-			for (Agedge_t *e = agfstout(ag, an[l->boxes[i].node]); e; e = agnxtout(ag, e)) {
+			for (Agedge_t *e = agfstout(ag, an[l->boxes[i].node]); e;
+			     e = agnxtout(ag, e)) {
 				const tui_gbox_t *head = NULL;
 				for (int k = 0; k < l->num_boxes; k++)
 					if (an[l->boxes[k].node] == aghead(e))

@@ -18,19 +18,19 @@
 enum { TUI_LINE_N = 1, TUI_LINE_E = 2, TUI_LINE_S = 4, TUI_LINE_W = 8 };
 
 typedef struct tui_gbox {
-	int node;          /* index into the graph's nodes */
-	int x, y, w, h;    /* cells, in layout coordinates */
+	int node;       /* index into the graph's nodes */
+	int x, y, w, h; /* cells, in layout coordinates */
 	char label[40];
 } tui_gbox_t;
 
 typedef struct tui_glayout {
 	uint64_t generation; /* of the graph laid out */
 	bool top_to_bottom;
-	int w, h;            /* layout size in cells */
+	int w, h; /* layout size in cells */
 	int num_boxes;
 	tui_gbox_t *boxes;
-	uint8_t *lines;      /* w * h: TUI_LINE_* bits */
-	uint32_t *arrows;    /* w * h: arrowhead glyph or 0 */
+	uint8_t *lines;   /* w * h: TUI_LINE_* bits */
+	uint32_t *arrows; /* w * h: arrowhead glyph or 0 */
 } tui_glayout_t;
 
 /* Lays out g's visible operators. New: free with tui_glayout_free; NULL if Graphviz fails. */

@@ -66,7 +66,7 @@ static void settle(driver_t *d)
 		uint64_t seq = tui_app_last_seq();
 		if (seq && !tui_runner_wait(d->app.runner, seq, SETTLE_MS))
 			fprintf(stderr, "dalic tui: the runner did not finish a command in %d s\n",
-				SETTLE_MS / 1000);
+			        SETTLE_MS / 1000);
 		frame(d);
 		if (tui_app_last_seq() == seq)
 			return;
@@ -98,7 +98,7 @@ static bool iterations_done(driver_t *d, long n)
 	tui_model_t *m = tui_runner_model(d->app.runner);
 	/* also done when nothing will change any more: an error, the end, or paused and idle */
 	bool done = m->iterations_done >= n || m->error.set || m->ended ||
-		    (!m->running && tui_runner_wait_idle(d->app.runner, 0));
+	            (!m->running && tui_runner_wait_idle(d->app.runner, 0));
 	tui_model_unref(m);
 	return done;
 }
@@ -156,8 +156,8 @@ static int step(driver_t *d, char *line, int lineno)
 			frame(d);
 		} else if (sscanf(arg, "iteration %ld", &count) == 1) {
 			if (!pump(d, SETTLE_MS / 1000.0, iterations_done, count))
-				fprintf(stderr, "dalic tui: line %d: still waiting after %d s\n", lineno,
-					SETTLE_MS / 1000);
+				fprintf(stderr, "dalic tui: line %d: still waiting after %d s\n",
+				        lineno, SETTLE_MS / 1000);
 		} else if (parse_duration(arg, &secs)) {
 			pump(d, secs, NULL, 0);
 		} else {

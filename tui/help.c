@@ -13,21 +13,21 @@
 #include <string.h>
 
 static const char *const guide[] = {
-	"",
-	"What you are looking at",
-	"GRAPH      the pipeline's operators; box colour and bottom label give the stage",
-	"           (cpu / mixed / gpu). Double border: selected. \xe2\x96\xb6 executing, "
-	"\xe2\x9c\x96 failed.",
-	"OPERATORS  per operator: mean / p99 time, share of the work, real and reserved",
-	"           memory, suggested bytes_per_sample_hint, allocations. Last line: slowest.",
-	"QUEUES     prefetch queue fill now and over time, who waits for whom, the verdict;",
-	"           after a change (p + - b t) the numbers before and after, side by side.",
-	"BATCH      the selected operator's output this iteration: images or values, with",
-	"           shape, min / max / mean and the source file of the selected sample.",
-	"",
-	"First steps: n runs one iteration, Space keeps running; Tab moves between panes and",
-	"the arrows select an operator (GRAPH, OPERATORS) or a sample (BATCH).",
-	NULL,
+    "",
+    "What you are looking at",
+    "GRAPH      the pipeline's operators; box colour and bottom label give the stage",
+    "           (cpu / mixed / gpu). Double border: selected. \xe2\x96\xb6 executing, "
+    "\xe2\x9c\x96 failed.",
+    "OPERATORS  per operator: mean / p99 time, share of the work, real and reserved",
+    "           memory, suggested bytes_per_sample_hint, allocations. Last line: slowest.",
+    "QUEUES     prefetch queue fill now and over time, who waits for whom, the verdict;",
+    "           after a change (p + - b t) the numbers before and after, side by side.",
+    "BATCH      the selected operator's output this iteration: images or values, with",
+    "           shape, min / max / mean and the source file of the selected sample.",
+    "",
+    "First steps: n runs one iteration, Space keeps running; Tab moves between panes and",
+    "the arrows select an operator (GRAPH, OPERATORS) or a sample (BATCH).",
+    NULL,
 };
 
 typedef struct line {
@@ -53,12 +53,12 @@ static int help_lines(line_t *out, int max)
 			char b[8];
 			size_t len = strlen(keys);
 			snprintf(keys + len, sizeof keys - len, "%s%s", k ? " " : "",
-				 tui_key_label(c->keys[k], b));
+			         tui_key_label(c->keys[k], b));
 		}
 		/* pad by columns, not bytes: arrows are three bytes each */
 		int pad = 18 - tui_text_width(keys);
-		snprintf(out[n].text, sizeof out[n].text, "  %s%*s %-17s %s", keys, pad > 0 ? pad : 0,
-			 "", c->name, c->help);
+		snprintf(out[n].text, sizeof out[n].text, "  %s%*s %-17s %s", keys,
+		         pad > 0 ? pad : 0, "", c->name, c->help);
 		out[n++].style = TUI_S_NORMAL;
 	}
 	for (int i = 0; guide[i] && n < max; i++, n++) {

@@ -14,14 +14,21 @@ static const struct {
 	int key;
 	const char *name, *label;
 } special[] = {
-	{TUI_KEY_UP, "<Up>", "\xe2\x86\x91"},         {TUI_KEY_DOWN, "<Down>", "\xe2\x86\x93"},
-	{TUI_KEY_LEFT, "<Left>", "\xe2\x86\x90"},     {TUI_KEY_RIGHT, "<Right>", "\xe2\x86\x92"},
-	{TUI_KEY_TAB, "<Tab>", "Tab"},                {TUI_KEY_BTAB, "<S-Tab>", "S-Tab"},
-	{TUI_KEY_ENTER, "<Enter>", "Enter"},          {TUI_KEY_ESC, "<Esc>", "Esc"},
-	{TUI_KEY_BACKSPACE, "<Backspace>", "BkSp"},   {TUI_KEY_PGUP, "<PgUp>", "PgUp"},
-	{TUI_KEY_PGDN, "<PgDn>", "PgDn"},             {TUI_KEY_HOME, "<Home>", "Home"},
-	{TUI_KEY_END, "<End>", "End"},                {TUI_KEY_RESIZE, "<Resize>", "Resize"},
-	{' ', "<Space>", "Spc"},
+    {TUI_KEY_UP, "<Up>", "\xe2\x86\x91"},
+    {TUI_KEY_DOWN, "<Down>", "\xe2\x86\x93"},
+    {TUI_KEY_LEFT, "<Left>", "\xe2\x86\x90"},
+    {TUI_KEY_RIGHT, "<Right>", "\xe2\x86\x92"},
+    {TUI_KEY_TAB, "<Tab>", "Tab"},
+    {TUI_KEY_BTAB, "<S-Tab>", "S-Tab"},
+    {TUI_KEY_ENTER, "<Enter>", "Enter"},
+    {TUI_KEY_ESC, "<Esc>", "Esc"},
+    {TUI_KEY_BACKSPACE, "<Backspace>", "BkSp"},
+    {TUI_KEY_PGUP, "<PgUp>", "PgUp"},
+    {TUI_KEY_PGDN, "<PgDn>", "PgDn"},
+    {TUI_KEY_HOME, "<Home>", "Home"},
+    {TUI_KEY_END, "<End>", "End"},
+    {TUI_KEY_RESIZE, "<Resize>", "Resize"},
+    {' ', "<Space>", "Spc"},
 };
 
 int tui_key_parse(const char *name)
@@ -32,8 +39,7 @@ int tui_key_parse(const char *name)
 		if (!strcasecmp(name, special[i].name))
 			return special[i].key;
 	int n;
-	if ((sscanf(name, "<F%d>", &n) == 1 || sscanf(name, "<f%d>", &n) == 1) && n >= 1 &&
-	    n <= 10)
+	if ((sscanf(name, "<F%d>", &n) == 1 || sscanf(name, "<f%d>", &n) == 1) && n >= 1 && n <= 10)
 		return TUI_KEY_F(n);
 	uint32_t cp;
 	int used = tui_utf8_decode(name, &cp);

@@ -29,7 +29,7 @@ enum {
 	TUI_KEY_F10 = TUI_KEY_F1 + 9,
 };
 
-#define TUI_KEY_F(n) (TUI_KEY_F1 + (n) - 1)
+#define TUI_KEY_F(n) (TUI_KEY_F1 + (n)-1)
 
 /* "<Tab>", "<F1>", "<Space>", "q" ... -> key; TUI_KEY_NONE if the text names no key. */
 int tui_key_parse(const char *name);

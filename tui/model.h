@@ -37,11 +37,11 @@ typedef struct tui_graph {
 	atomic_int refs;
 	uint64_t generation; /* new for every build: layouts are cached by it */
 	int num_nodes;
-	tui_gnode_t *nodes;  /* execution order */
+	tui_gnode_t *nodes; /* execution order */
 	int num_edges;
 	tui_gedge_t *edges;
 	int num_outputs;
-	char **outputs;      /* pipeline outputs as the user named them */
+	char **outputs; /* pipeline outputs as the user named them */
 } tui_graph_t;
 
 tui_graph_t *tui_graph_new(int num_nodes, int num_edges, int num_outputs);
@@ -53,31 +53,31 @@ int tui_graph_find(const tui_graph_t *g, const char *name);
 /* ---- batch: a window of samples of one data node ------------------------------------------ */
 typedef struct tui_sample_view {
 	int index;
-	char shape[64];        /* "[480, 640, 3]" */
+	char shape[64]; /* "[480, 640, 3]" */
 	bool has_stats;
 	double min, max, mean;
 	int64_t nan_count;
-	char *source;          /* file it came from, or NULL */
-	int thumb_w, thumb_h;  /* RGB8 thumbnail (images), or 0 */
+	char *source;         /* file it came from, or NULL */
+	int thumb_w, thumb_h; /* RGB8 thumbnail (images), or 0 */
 	unsigned char *thumb;
-	char *values;          /* numpy-style values (non-images), or NULL */
+	char *values; /* numpy-style values (non-images), or NULL */
 } tui_sample_view_t;
 
 typedef struct tui_batch_view {
 	atomic_int refs;
-	uint64_t id;           /* new per extraction: thumbnails are cached by it */
-	char op[128];          /* operator whose output this is */
-	char node[128];        /* data node shown */
-	int output;            /* which output of op */
+	uint64_t id;    /* new per extraction: thumbnails are cached by it */
+	char op[128];   /* operator whose output this is */
+	char node[128]; /* data node shown */
+	int output;     /* which output of op */
 	int num_op_outputs;
 	int64_t iteration;
 	char dtype[16], layout[16], device[8];
-	int num_samples;       /* in the batch */
-	int first, count;      /* the window extracted */
+	int num_samples;  /* in the batch */
+	int first, count; /* the window extracted */
 	tui_sample_view_t *samples;
-	bool image;            /* samples have thumbnails */
-	bool stretched;        /* float images shown with min..max stretched to black..white */
-	char note[200];        /* why nothing (or something else) is shown */
+	bool image;     /* samples have thumbnails */
+	bool stretched; /* float images shown with min..max stretched to black..white */
+	char note[200]; /* why nothing (or something else) is shown */
 } tui_batch_view_t;
 
 tui_batch_view_t *tui_batch_view_new(int count);
@@ -90,17 +90,17 @@ typedef struct tui_debug_op {
 	int64_t last_iteration;
 	double mean_ns;
 	int64_t p99_ns, last_ns;
-	int64_t bytes;         /* real bytes of its outputs' last batches */
+	int64_t bytes; /* real bytes of its outputs' last batches */
 } tui_debug_op_t;
 
 /* ---- before / after numbers of a parameter change ----------------------------------------- */
 typedef struct tui_measure {
 	bool valid;
-	double rate;           /* samples per second while running, 0 unknown */
-	double iter_ms;        /* iteration interval p50 */
-	int64_t reserved;      /* executor_statistics reserved bytes, all outputs */
-	int64_t buffers;       /* bytes held by output buffers */
-	int64_t live;          /* host + pinned + device bytes allocated by the engine */
+	double rate;      /* samples per second while running, 0 unknown */
+	double iter_ms;   /* iteration interval p50 */
+	int64_t reserved; /* executor_statistics reserved bytes, all outputs */
+	int64_t buffers;  /* bytes held by output buffers */
+	int64_t live;     /* host + pinned + device bytes allocated by the engine */
 	int prefetch_cpu, prefetch_gpu, num_threads;
 	bool separated;
 	int64_t bytes_per_sample;
@@ -108,39 +108,39 @@ typedef struct tui_measure {
 
 typedef struct tui_error {
 	bool set;
-	char op[128];          /* operator instance, "" when not an operator's error */
-	int sample;            /* -1 unknown */
-	char source[256];      /* file of that sample, "" unknown */
+	char op[128];     /* operator instance, "" when not an operator's error */
+	int sample;       /* -1 unknown */
+	char source[256]; /* file of that sample, "" unknown */
 	char message[1024];
 } tui_error_t;
 
 typedef struct tui_model {
 	atomic_int refs;
-	uint64_t done_seq;     /* last command the runner finished */
-	const char *path;      /* pipeline file (borrowed from the runner, lives as long) */
+	uint64_t done_seq; /* last command the runner finished */
+	const char *path;  /* pipeline file (borrowed from the runner, lives as long) */
 	tui_engine_t engine;
 	bool running, built, ended;
-	int64_t iteration;     /* full: iterations received; debug: current iteration */
+	int64_t iteration; /* full: iterations received; debug: current iteration */
 	int64_t iterations_done;
-	int64_t epochs;        /* end-of-data resets seen */
-	int next_op;           /* debug: index of the next operator, -1 full engine */
-	int last_op;           /* debug: operator that ran last, -1 none */
-	double rate;           /* samples per second, recent, while running */
-	double run_seconds;    /* time spent running continuously since the build */
-	int64_t run_samples;   /* samples produced in that time */
+	int64_t epochs;      /* end-of-data resets seen */
+	int next_op;         /* debug: index of the next operator, -1 full engine */
+	int last_op;         /* debug: operator that ran last, -1 none */
+	double rate;         /* samples per second, recent, while running */
+	double run_seconds;  /* time spent running continuously since the build */
+	int64_t run_samples; /* samples produced in that time */
 	dalic_pipeline_params_t params;
 	char executor[40];
-	bool emulated;         /* gpu/mixed operators run on the CPU */
-	tui_graph_t *graph;    /* NULL until the first build succeeds */
+	bool emulated;      /* gpu/mixed operators run on the CPU */
+	tui_graph_t *graph; /* NULL until the first build succeeds */
 	int num_debug_ops;
 	tui_debug_op_t *debug_ops; /* per graph node, debug engine only */
 	tui_batch_view_t *batch;
 	tui_error_t error;
-	char notice[256];      /* last thing that happened, for the message line */
+	char notice[256]; /* last thing that happened, for the message line */
 	bool has_compare;
-	char change[160];      /* "prefetch_queue_depth 2 -> 3" */
+	char change[160]; /* "prefetch_queue_depth 2 -> 3" */
 	tui_measure_t before;
-	int64_t mem_live[3];   /* dalic_mem_totals bytes_live, host / pinned / device */
+	int64_t mem_live[3]; /* dalic_mem_totals bytes_live, host / pinned / device */
 } tui_model_t;
 
 tui_model_t *tui_model_new(void);

@@ -31,20 +31,19 @@ static int draw_error(const tui_model_t *m, tui_canvas_t c, int y, int y_end)
 	}
 	y = tui_wrap(c, 0, y, y_end - 1, tui_style(TUI_S_NORMAL), e->message);
 	const char *hint = !m->graph ? "fix the file, then R reloads it"
-			 : m->engine == TUI_ENGINE_FULL
-				 ? "the workbench goes on: e debug engine (shows the failing input), "
-				   "R rebuild"
-				 : "the workbench goes on: n next iteration, R rebuild";
+	                   : m->engine == TUI_ENGINE_FULL
+	                       ? "the workbench goes on: e debug engine (shows the failing input), "
+	                         "R rebuild"
+	                       : "the workbench goes on: n next iteration, R rebuild";
 	return tui_wrap(c, 0, y, y_end, tui_style(TUI_S_DIM), hint);
 }
 
-static void sample_info(const tui_sample_view_t *s, const tui_batch_view_t *v, char *buf,
-			size_t n)
+static void sample_info(const tui_sample_view_t *s, const tui_batch_view_t *v, char *buf, size_t n)
 {
 	int used = snprintf(buf, n, "#%d %s %s", s->index, s->shape, v->dtype);
 	if (s->has_stats && used < (int)n)
-		used += snprintf(buf + used, n - (size_t)used, " min %.4g max %.4g mean %.4g", s->min,
-				 s->max, s->mean);
+		used += snprintf(buf + used, n - (size_t)used, " min %.4g max %.4g mean %.4g",
+		                 s->min, s->max, s->mean);
 	if (s->nan_count && used < (int)n)
 		snprintf(buf + used, n - (size_t)used, " NaN %lld", (long long)s->nan_count);
 }
@@ -89,7 +88,7 @@ static void draw_images(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t 
 		char label[16];
 		snprintf(label, sizeof label, sel ? "[#%d]" : "#%d", s->index);
 		tui_print(c, tx + (tw - tui_text_width(label)) / 2, ty + th,
-			  tui_style(sel ? TUI_S_SELECTED : TUI_S_DIM), label, tw);
+		          tui_style(sel ? TUI_S_SELECTED : TUI_S_DIM), label, tw);
 	}
 	for (int k = 0; k < v->count; k++)
 		if (v->samples[k].index == app->sel_sample) {
@@ -97,7 +96,8 @@ static void draw_images(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t 
 			sample_info(&v->samples[k], v, info, sizeof info);
 			tui_print(c, 0, c.r.h - 2, tui_style(TUI_S_NORMAL), info, -1);
 			if (v->samples[k].source)
-				tui_print(c, 0, c.r.h - 1, tui_style(TUI_S_DIM), v->samples[k].source, -1);
+				tui_print(c, 0, c.r.h - 1, tui_style(TUI_S_DIM),
+				          v->samples[k].source, -1);
 		}
 }
 
@@ -136,15 +136,15 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 		int n = snprintf(head, sizeof head, "%s", v->node);
 		if (v->num_op_outputs > 1)
 			snprintf(head + n, sizeof head - (size_t)n, " (output %d/%d, v: next)",
-				 v->output + 1, v->num_op_outputs);
+			         v->output + 1, v->num_op_outputs);
 		tui_print(c, 0, y++, tui_style(TUI_S_BORDER_FOCUS), head, -1);
 		if (v->dtype[0]) {
-			n = v->iteration >= 0 ? snprintf(head, sizeof head, "it %lld ",
-							 (long long)v->iteration)
-					      : 0;
-			snprintf(head + n, sizeof head - (size_t)n, "%s%s%s %s, %d samples%s", v->dtype,
-				 *v->layout ? " " : "", v->layout, v->device, v->num_samples,
-				 v->stretched ? ", shown min-max stretched" : "");
+			n = v->iteration >= 0
+			        ? snprintf(head, sizeof head, "it %lld ", (long long)v->iteration)
+			        : 0;
+			snprintf(head + n, sizeof head - (size_t)n, "%s%s%s %s, %d samples%s",
+			         v->dtype, *v->layout ? " " : "", v->layout, v->device,
+			         v->num_samples, v->stretched ? ", shown min-max stretched" : "");
 			tui_print(c, 0, y++, tui_style(TUI_S_DIM), head, -1);
 		}
 	}
@@ -172,14 +172,30 @@ static unsigned key(tui_app_t *app, int k)
 	}
 	int s = app->sel_sample;
 	switch (k) {
-	case TUI_KEY_LEFT: s--; break;
-	case TUI_KEY_RIGHT: s++; break;
-	case TUI_KEY_UP: s -= step; break;
-	case TUI_KEY_DOWN: s += step; break;
-	case TUI_KEY_PGUP: s -= app->batch_window; break;
-	case TUI_KEY_PGDN: s += app->batch_window; break;
-	case TUI_KEY_HOME: s = 0; break;
-	case TUI_KEY_END: s = v->num_samples - 1; break;
+	case TUI_KEY_LEFT:
+		s--;
+		break;
+	case TUI_KEY_RIGHT:
+		s++;
+		break;
+	case TUI_KEY_UP:
+		s -= step;
+		break;
+	case TUI_KEY_DOWN:
+		s += step;
+		break;
+	case TUI_KEY_PGUP:
+		s -= app->batch_window;
+		break;
+	case TUI_KEY_PGDN:
+		s += app->batch_window;
+		break;
+	case TUI_KEY_HOME:
+		s = 0;
+		break;
+	case TUI_KEY_END:
+		s = v->num_samples - 1;
+		break;
 	}
 	if (s >= v->num_samples)
 		s = v->num_samples - 1;
@@ -190,7 +206,7 @@ static unsigned key(tui_app_t *app, int k)
 }
 
 const tui_pane_class_t tui_pane_batch = {
-	.title = "BATCH",
-	.draw = draw,
-	.key = key,
+    .title = "BATCH",
+    .draw = draw,
+    .key = key,
 };

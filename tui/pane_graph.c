@@ -17,7 +17,8 @@
 /* How badly a layout overflows a pane: 0 when it fits. */
 static double overflow(const tui_glayout_t *l, int w, int h)
 {
-	double ox = l->w > w ? (double)(l->w - w) / w : 0, oy = l->h > h ? (double)(l->h - h) / h : 0;
+	double ox = l->w > w ? (double)(l->w - w) / w : 0,
+	       oy = l->h > h ? (double)(l->h - h) / h : 0;
 	return ox + oy;
 }
 
@@ -97,7 +98,8 @@ static void draw_box(tui_app_t *app, tui_canvas_t c, const tui_gbox_t *b, int ox
 	for (int y = 1; y < b->h - 1; y++) {
 		tui_put(bc, bx, by + y, g[5], st);
 		tui_put(bc, bx + b->w - 1, by + y, g[5], st);
-		tui_fill(bc, (tui_rect_t){bx + 1, by + y, b->w - 2, 1}, ' ', tui_style(TUI_S_NORMAL));
+		tui_fill(bc, (tui_rect_t){bx + 1, by + y, b->w - 2, 1}, ' ',
+		         tui_style(TUI_S_NORMAL));
 	}
 	tui_put(bc, bx, by, g[0], st);
 	tui_put(bc, bx + b->w - 1, by, g[1], st);
@@ -109,8 +111,8 @@ static void draw_box(tui_app_t *app, tui_canvas_t c, const tui_gbox_t *b, int ox
 	else if (running)
 		tui_put(bc, bx + 1, by + 1, 0x25b6, tui_style(TUI_S_EXECUTING)); /* ▶ */
 	tui_print(bc, bx + 2, by + 1, ls, b->label, b->w - 4);
-	tui_print(bc, bx + 2, by + b->h - 1, st, stage_name[n->stage >= 0 && n->stage < 3 ? n->stage : 0],
-		  b->w - 4);
+	tui_print(bc, bx + 2, by + b->h - 1, st,
+	          stage_name[n->stage >= 0 && n->stage < 3 ? n->stage : 0], b->w - 4);
 }
 
 static void draw(tui_app_t *app, tui_canvas_t c)
@@ -118,15 +120,17 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 	const tui_model_t *m = app->model;
 	if (!m->graph) {
 		tui_wrap(c, 1, 0, c.r.h, tui_style(TUI_S_DIM),
-			 m->error.set ? "no graph: the pipeline did not load (the error is shown in "
-					"BATCH and below)"
-				      : "loading the pipeline...");
+		         m->error.set
+		             ? "no graph: the pipeline did not load (the error is shown in "
+		               "BATCH and below)"
+		             : "loading the pipeline...");
 		return;
 	}
 	ensure_layout(app, c.r.w, c.r.h);
 	const tui_glayout_t *l = app->layout;
 	if (!l) {
-		tui_print(c, 1, 0, tui_style(TUI_S_ERROR), "Graphviz could not lay the graph out", -1);
+		tui_print(c, 1, 0, tui_style(TUI_S_ERROR), "Graphviz could not lay the graph out",
+		          -1);
 		return;
 	}
 	follow_selection(app, c.r.w, c.r.h);
@@ -137,7 +141,8 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 			if (l->arrows[i])
 				tui_put(c, x, y, l->arrows[i], tui_style(TUI_S_EDGE));
 			else if (l->lines[i])
-				tui_put(c, x, y, tui_line_glyph(l->lines[i]), tui_style(TUI_S_EDGE));
+				tui_put(c, x, y, tui_line_glyph(l->lines[i]),
+				        tui_style(TUI_S_EDGE));
 		}
 	for (int i = 0; i < l->num_boxes; i++)
 		draw_box(app, c, &l->boxes[i], ox, oy);
@@ -164,8 +169,10 @@ static int neighbour(const tui_glayout_t *l, const tui_gbox_t *from, int key)
 		if (b == from)
 			continue;
 		long dx = b->x + b->w / 2 - fx, dy = (b->y + b->h / 2) * 2 - fy;
-		long along = key == TUI_KEY_RIGHT ? dx : key == TUI_KEY_LEFT ? -dx
-			   : key == TUI_KEY_DOWN  ? dy : -dy;
+		long along = key == TUI_KEY_RIGHT  ? dx
+		             : key == TUI_KEY_LEFT ? -dx
+		             : key == TUI_KEY_DOWN ? dy
+		                                   : -dy;
 		long across = key == TUI_KEY_RIGHT || key == TUI_KEY_LEFT ? labs(dy) : labs(dx);
 		if (along <= 0)
 			continue;
@@ -213,7 +220,7 @@ static unsigned key(tui_app_t *app, int k)
 }
 
 const tui_pane_class_t tui_pane_graph = {
-	.title = "GRAPH",
-	.draw = draw,
-	.key = key,
+    .title = "GRAPH",
+    .draw = draw,
+    .key = key,
 };

@@ -85,16 +85,21 @@ static void c_allocs(const row_t *r, char b[32])
 
 /* Display order; priority 0 is kept longest. */
 static const column_t columns[] = {
-	{.title = "operator", .width = 14, .priority = 0, .sort = TUI_SORT_NAME, .left = true, .cell = c_name},
-	{.title = "schema", .width = 14, .priority = 9, .sort = -1, .left = true, .cell = c_schema},
-	{.title = "dev", .width = 5, .priority = 6, .sort = -1, .left = true, .cell = c_dev},
-	{.title = "mean", .width = 8, .priority = 1, .sort = TUI_SORT_MEAN, .cell = c_mean},
-	{.title = "p99", .width = 8, .priority = 5, .sort = TUI_SORT_P99, .cell = c_p99},
-	{.title = "share", .width = 6, .priority = 2, .sort = TUI_SORT_SHARE, .cell = c_share},
-	{.title = "real", .width = 7, .priority = 3, .sort = TUI_SORT_REAL, .cell = c_real},
-	{.title = "reserved", .width = 8, .priority = 4, .sort = TUI_SORT_RESERVED, .cell = c_reserved},
-	{.title = "hint", .width = 7, .priority = 7, .sort = TUI_SORT_HINT, .cell = c_hint},
-	{.title = "allocs", .width = 6, .priority = 8, .sort = TUI_SORT_ALLOCS, .cell = c_allocs},
+    {.title = "operator",
+     .width = 14,
+     .priority = 0,
+     .sort = TUI_SORT_NAME,
+     .left = true,
+     .cell = c_name},
+    {.title = "schema", .width = 14, .priority = 9, .sort = -1, .left = true, .cell = c_schema},
+    {.title = "dev", .width = 5, .priority = 6, .sort = -1, .left = true, .cell = c_dev},
+    {.title = "mean", .width = 8, .priority = 1, .sort = TUI_SORT_MEAN, .cell = c_mean},
+    {.title = "p99", .width = 8, .priority = 5, .sort = TUI_SORT_P99, .cell = c_p99},
+    {.title = "share", .width = 6, .priority = 2, .sort = TUI_SORT_SHARE, .cell = c_share},
+    {.title = "real", .width = 7, .priority = 3, .sort = TUI_SORT_REAL, .cell = c_real},
+    {.title = "reserved", .width = 8, .priority = 4, .sort = TUI_SORT_RESERVED, .cell = c_reserved},
+    {.title = "hint", .width = 7, .priority = 7, .sort = TUI_SORT_HINT, .cell = c_hint},
+    {.title = "allocs", .width = 6, .priority = 8, .sort = TUI_SORT_ALLOCS, .cell = c_allocs},
 };
 #define NCOLS (int)(sizeof columns / sizeof columns[0])
 #define NAME_MAX_W 26
@@ -108,15 +113,15 @@ static int rows_full(const tui_app_t *app, row_t *rows)
 		const dalic_stats_operator_t *op = &s->operators[i];
 		row_t *r = &rows[n++];
 		*r = (row_t){.node = tui_graph_find(g, op->name),
-			     .name = op->name,
-			     .schema = op->op,
-			     .stage = op->stage,
-			     .internal = op->internal,
-			     .mean_ns = op->time.mean_ns,
-			     .share = op->share,
-			     .p99_ns = op->time.p99_ns,
-			     .real = s->memory_stats ? 0 : -1,
-			     .reserved = s->memory_stats ? 0 : -1};
+		             .name = op->name,
+		             .schema = op->op,
+		             .stage = op->stage,
+		             .internal = op->internal,
+		             .mean_ns = op->time.mean_ns,
+		             .share = op->share,
+		             .p99_ns = op->time.p99_ns,
+		             .real = s->memory_stats ? 0 : -1,
+		             .reserved = s->memory_stats ? 0 : -1};
 		for (int o = 0; o < op->num_outputs; o++) {
 			const dalic_stats_output_t *out = &op->outputs[o];
 			if (s->memory_stats) {
@@ -142,17 +147,17 @@ static int rows_debug(const tui_app_t *app, row_t *rows)
 	for (int i = 0; g && i < g->num_nodes && i < m->num_debug_ops; i++) {
 		const tui_debug_op_t *d = &m->debug_ops[i];
 		rows[n++] = (row_t){.node = i,
-				    .name = g->nodes[i].name,
-				    .schema = g->nodes[i].schema,
-				    .stage = g->nodes[i].stage,
-				    .internal = g->nodes[i].internal,
-				    .mean_ns = d->mean_ns,
-				    .share = total > 0 ? d->mean_ns / total : -1,
-				    .p99_ns = d->p99_ns,
-				    .real = d->runs ? d->bytes : -1,
-				    .reserved = -1,
-				    .hint = -1,
-				    .allocs = -1};
+		                    .name = g->nodes[i].name,
+		                    .schema = g->nodes[i].schema,
+		                    .stage = g->nodes[i].stage,
+		                    .internal = g->nodes[i].internal,
+		                    .mean_ns = d->mean_ns,
+		                    .share = total > 0 ? d->mean_ns / total : -1,
+		                    .p99_ns = d->p99_ns,
+		                    .real = d->runs ? d->bytes : -1,
+		                    .reserved = -1,
+		                    .hint = -1,
+		                    .allocs = -1};
 	}
 	return n;
 }
@@ -168,14 +173,29 @@ static int cmp_rows(const void *pa, const void *pb)
 		int c = strcmp(a->name, b->name);
 		return sort_desc ? -c : c;
 	}
-	case TUI_SORT_MEAN: x = a->mean_ns, y = b->mean_ns; break;
-	case TUI_SORT_P99: x = (double)a->p99_ns, y = (double)b->p99_ns; break;
-	case TUI_SORT_SHARE: x = a->share, y = b->share; break;
-	case TUI_SORT_REAL: x = (double)a->real, y = (double)b->real; break;
-	case TUI_SORT_RESERVED: x = (double)a->reserved, y = (double)b->reserved; break;
-	case TUI_SORT_HINT: x = (double)a->hint, y = (double)b->hint; break;
-	case TUI_SORT_ALLOCS: x = (double)a->allocs, y = (double)b->allocs; break;
-	default: x = a->node, y = b->node; /* execution order (stable by construction) */
+	case TUI_SORT_MEAN:
+		x = a->mean_ns, y = b->mean_ns;
+		break;
+	case TUI_SORT_P99:
+		x = (double)a->p99_ns, y = (double)b->p99_ns;
+		break;
+	case TUI_SORT_SHARE:
+		x = a->share, y = b->share;
+		break;
+	case TUI_SORT_REAL:
+		x = (double)a->real, y = (double)b->real;
+		break;
+	case TUI_SORT_RESERVED:
+		x = (double)a->reserved, y = (double)b->reserved;
+		break;
+	case TUI_SORT_HINT:
+		x = (double)a->hint, y = (double)b->hint;
+		break;
+	case TUI_SORT_ALLOCS:
+		x = (double)a->allocs, y = (double)b->allocs;
+		break;
+	default:
+		x = a->node, y = b->node; /* execution order (stable by construction) */
 	}
 	int c = (x > y) - (x < y);
 	return sort_desc ? -c : c;
@@ -185,13 +205,14 @@ static int cmp_rows(const void *pa, const void *pb)
 static int sorted_rows(const tui_app_t *app, row_t **out)
 {
 	int cap = (app->stats ? app->stats->num_operators : 0) +
-		  (app->model->graph ? app->model->graph->num_nodes : 0) + 1;
+	          (app->model->graph ? app->model->graph->num_nodes : 0) + 1;
 	row_t *rows = calloc((size_t)cap, sizeof *rows);
 	if (!rows) {
 		*out = NULL;
 		return 0;
 	}
-	int n = app->model->engine == TUI_ENGINE_FULL ? rows_full(app, rows) : rows_debug(app, rows);
+	int n =
+	    app->model->engine == TUI_ENGINE_FULL ? rows_full(app, rows) : rows_debug(app, rows);
 	sort_key = app->sort;
 	sort_desc = app->sort_desc;
 	qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
@@ -231,9 +252,10 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 		char title[40];
 		bool sorted = columns[i].sort == app->sort && app->sort != TUI_SORT_ORDER;
 		snprintf(title, sizeof title, "%s%s", columns[i].title,
-			 sorted ? (app->sort_desc ? "\xe2\x96\xbc" : "\xe2\x96\xb2") : "");
+		         sorted ? (app->sort_desc ? "\xe2\x96\xbc" : "\xe2\x96\xb2") : "");
 		int tw = tui_text_width(title);
-		tui_print(c, columns[i].left ? x : x + w - tw, 0, tui_style(TUI_S_HEADER), title, w);
+		tui_print(c, columns[i].left ? x : x + w - tw, 0, tui_style(TUI_S_HEADER), title,
+		          w);
 		x += w + 1;
 	}
 	int body = c.r.h - 2; /* header + the "slowest" line */
@@ -252,10 +274,10 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 	for (int r = app->ops_scroll, y = 1; r < n && y <= body; r++, y++) {
 		const row_t *row = &rows[r];
 		bool failed = app->model->error.set && !strcmp(app->model->error.op, row->name);
-		tui_style_t st = r == sel ? tui_style(TUI_S_SELECTED)
-			       : failed   ? tui_style(TUI_S_ERROR)
-			       : row->internal ? tui_style(TUI_S_DIM)
-					       : tui_style(TUI_S_NORMAL);
+		tui_style_t st = r == sel        ? tui_style(TUI_S_SELECTED)
+		                 : failed        ? tui_style(TUI_S_ERROR)
+		                 : row->internal ? tui_style(TUI_S_DIM)
+		                                 : tui_style(TUI_S_NORMAL);
 		if (r == sel)
 			tui_fill(c, (tui_rect_t){0, y, c.r.w, 1}, ' ', st);
 		x = 0;
@@ -281,17 +303,18 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 	if (s && s->bottleneck_operator >= 0 && s->operators[s->bottleneck_operator].time.count) {
 		const dalic_stats_operator_t *op = &s->operators[s->bottleneck_operator];
 		char t[16];
-		snprintf(line, sizeof line, "slowest: %s (%s) %s, %.0f%% of the work", op->name, op->op,
-			 tui_fmt_ns(op->time.mean_ns, t), op->share * 100);
+		snprintf(line, sizeof line, "slowest: %s (%s) %s, %.0f%% of the work", op->name,
+		         op->op, tui_fmt_ns(op->time.mean_ns, t), op->share * 100);
 	} else if (!s) {
 		int best = -1;
 		for (int r = 0; r < n; r++)
-			if (rows[r].mean_ns > 0 && (best < 0 || rows[r].mean_ns > rows[best].mean_ns))
+			if (rows[r].mean_ns > 0 &&
+			    (best < 0 || rows[r].mean_ns > rows[best].mean_ns))
 				best = r;
 		if (best >= 0) {
 			char t[16];
 			snprintf(line, sizeof line, "slowest: %s (%s) %s per run", rows[best].name,
-				 rows[best].schema, tui_fmt_ns(rows[best].mean_ns, t));
+			         rows[best].schema, tui_fmt_ns(rows[best].mean_ns, t));
 		}
 	}
 	if (!*line)
@@ -303,7 +326,8 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 static unsigned key(tui_app_t *app, int k)
 {
 	if (k == TUI_KEY_LEFT || k == TUI_KEY_RIGHT) {
-		app->sort = (app->sort + (k == TUI_KEY_RIGHT ? 1 : TUI_SORT_COUNT - 1)) % TUI_SORT_COUNT;
+		app->sort =
+		    (app->sort + (k == TUI_KEY_RIGHT ? 1 : TUI_SORT_COUNT - 1)) % TUI_SORT_COUNT;
 		app->sort_desc = app->sort != TUI_SORT_ORDER && app->sort != TUI_SORT_NAME;
 		return TUI_HANDLED | TUI_REDRAW;
 	}
@@ -317,12 +341,24 @@ static unsigned key(tui_app_t *app, int k)
 	if (page < 1)
 		page = 1;
 	switch (k) {
-	case TUI_KEY_UP: sel--; break;
-	case TUI_KEY_DOWN: sel++; break;
-	case TUI_KEY_PGUP: sel -= page; break;
-	case TUI_KEY_PGDN: sel += page; break;
-	case TUI_KEY_HOME: sel = 0; break;
-	case TUI_KEY_END: sel = n - 1; break;
+	case TUI_KEY_UP:
+		sel--;
+		break;
+	case TUI_KEY_DOWN:
+		sel++;
+		break;
+	case TUI_KEY_PGUP:
+		sel -= page;
+		break;
+	case TUI_KEY_PGDN:
+		sel += page;
+		break;
+	case TUI_KEY_HOME:
+		sel = 0;
+		break;
+	case TUI_KEY_END:
+		sel = n - 1;
+		break;
 	}
 	if (sel >= n)
 		sel = n - 1;
@@ -338,7 +374,7 @@ static unsigned key(tui_app_t *app, int k)
 }
 
 const tui_pane_class_t tui_pane_ops = {
-	.title = "OPERATORS",
-	.draw = draw,
-	.key = key,
+    .title = "OPERATORS",
+    .draw = draw,
+    .key = key,
 };

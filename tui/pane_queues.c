@@ -67,19 +67,19 @@ static void compare(tui_app_t *app, tui_canvas_t c, int y)
 	snprintf(x1, sizeof x1, b->rate >= 1000 ? "%.0f" : "%.1f", b->rate);
 	snprintf(x2, sizeof x2, after.rate >= 1000 ? "%.0f" : "%.1f", after.rate);
 	int n = tui_printf(c, 0, y, st, "%-9s%9s%9s", "samples/s", b->rate > 0 ? x1 : "-",
-			   after.rate > 0 ? x2 : "run: Spc");
+	                   after.rate > 0 ? x2 : "run: Spc");
 	if (b->rate > 0 && after.rate > 0)
 		tui_printf(c, n, y, tui_style(after.rate >= b->rate ? TUI_S_GOOD : TUI_S_WARN),
-			   " %+.0f%%", (after.rate / b->rate - 1) * 100);
+		           " %+.0f%%", (after.rate / b->rate - 1) * 100);
 	y++;
 	snprintf(x1, sizeof x1, "%.2fms", b->iter_ms);
 	snprintf(x2, sizeof x2, "%.2fms", after.iter_ms);
 	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "interval", b->iter_ms > 0 ? x1 : "-",
-		   after.iter_ms > 0 ? x2 : "-");
+	           after.iter_ms > 0 ? x2 : "-");
 	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "reserved", tui_fmt_bytes(b->reserved, x1),
-		   tui_fmt_bytes(after.reserved, x2));
+	           tui_fmt_bytes(after.reserved, x2));
 	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "mem live", tui_fmt_bytes(b->live, x1),
-		   tui_fmt_bytes(after.live, x2));
+	           tui_fmt_bytes(after.live, x2));
 }
 
 static void draw(tui_app_t *app, tui_canvas_t all)
@@ -91,30 +91,33 @@ static void draw(tui_app_t *app, tui_canvas_t all)
 	/* queue lines above, the before/after table below: neither draws over the other */
 	tui_canvas_t c = tui_canvas_sub(all, (tui_rect_t){0, 0, all.r.w, all.r.h - compare_rows});
 	if (m->engine == TUI_ENGINE_DEBUG) {
-		y = tui_wrap(c, 0, y, c.r.h, tui_style(TUI_S_DIM),
-			     "debug engine (eager): no prefetch queues; e switches back to the full "
-			     "engine");
+		y = tui_wrap(
+		    c, 0, y, c.r.h, tui_style(TUI_S_DIM),
+		    "debug engine (eager): no prefetch queues; e switches back to the full "
+		    "engine");
 	} else if (!s) {
 		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "no pipeline", -1);
 	} else {
 		queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_CPU]);
 		queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_GPU]);
 		if (s->consumer_wait_measured)
-			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL), "consumer wait %.0f%%, "
-				   "slot wait %.0f%%",
-				   s->consumer_wait_share * 100, s->free_slot_wait_share * 100);
+			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL),
+			           "consumer wait %.0f%%, "
+			           "slot wait %.0f%%",
+			           s->consumer_wait_share * 100, s->free_slot_wait_share * 100);
 		else if (m->params.exec_async)
 			tui_print(c, 0, y++, tui_style(TUI_S_DIM), "waits: none measured yet", -1);
 		else
-			tui_print(c, 0, y++, tui_style(TUI_S_NORMAL), "synchronous executor: no overlap",
-				  -1);
+			tui_print(c, 0, y++, tui_style(TUI_S_NORMAL),
+			          "synchronous executor: no overlap", -1);
 		char t1[16], t2[16];
 		if (c.r.h - y > 2)
 			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL), "iteration %s, one per %s",
-				   tui_fmt_ns(s->iteration_time.mean_ns, t1),
-				   tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
-		tui_style_t vs = s->verdict == DALIC_STATS_VERDICT_INPUT_BOUND ? tui_style(TUI_S_WARN)
-										: tui_style(TUI_S_GOOD);
+			           tui_fmt_ns(s->iteration_time.mean_ns, t1),
+			           tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
+		tui_style_t vs = s->verdict == DALIC_STATS_VERDICT_INPUT_BOUND
+		                     ? tui_style(TUI_S_WARN)
+		                     : tui_style(TUI_S_GOOD);
 		int n = tui_print(c, 0, y, tui_style(TUI_S_NORMAL), "verdict: ", -1);
 		tui_print(c, n, y++, vs, s->verdict_name, -1);
 		/* the reason sentence, wrapped over the rows left above the comparison */
@@ -126,6 +129,6 @@ static void draw(tui_app_t *app, tui_canvas_t all)
 }
 
 const tui_pane_class_t tui_pane_queues = {
-	.title = "QUEUES",
-	.draw = draw,
+    .title = "QUEUES",
+    .draw = draw,
 };

@@ -230,9 +230,11 @@ static void rebuild(tui_runner_t *r, bool reload)
 		char depth[32];
 		r->running = was_running;
 		depth_text(&r->params, depth);
-		tui_runner_note(r, "rebuilt: prefetch_queue_depth %s, bytes_per_sample %lld, "
-				   "num_threads %d",
-				depth, (long long)r->params.bytes_per_sample, r->params.num_threads);
+		tui_runner_note(r,
+		                "rebuilt: prefetch_queue_depth %s, bytes_per_sample %lld, "
+		                "num_threads %d",
+		                depth, (long long)r->params.bytes_per_sample,
+		                r->params.num_threads);
 	}
 }
 
@@ -285,9 +287,9 @@ static void switch_engine(tui_runner_t *r, tui_engine_t to)
 	r->engine = to;
 	if (!open_engine(r))
 		tui_runner_note(r, to == TUI_ENGINE_DEBUG
-					   ? "debug engine: eager, one operator at a time; every node "
-					     "is kept"
-					   : "full engine: stages and prefetch queues, as DALI runs");
+		                       ? "debug engine: eager, one operator at a time; every node "
+		                         "is kept"
+		                       : "full engine: stages and prefetch queues, as DALI runs");
 }
 
 static void handle(tui_runner_t *r, const tui_cmd_t *c)
@@ -343,7 +345,7 @@ static void handle(tui_runner_t *r, const tui_cmd_t *c)
 	case TUI_CMD_SAVE:
 		if (!tui_full_save(r, c->text))
 			tui_runner_note(r, "saved %s/stats.json, report.txt, trace.json, graph.dot",
-					c->text);
+			                c->text);
 		break;
 	case TUI_CMD_QUIT:
 		r->quit = true;
@@ -366,7 +368,8 @@ static void *runner_main(void *arg)
 {
 	tui_runner_t *r = arg;
 	if (!load(r) && !open_engine(r))
-		tui_runner_note(r, "ready: n runs one iteration, Space keeps running, ? lists every key");
+		tui_runner_note(
+		    r, "ready: n runs one iteration, Space keeps running, ? lists every key");
 	extract(r);
 	tui_runner_publish(r);
 	for (;;) {

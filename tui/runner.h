@@ -14,17 +14,17 @@
 #include "tui/model.h"
 
 typedef enum {
-	TUI_CMD_STEP_OP,     /* debug engine: run one operator */
-	TUI_CMD_STEP_ITER,   /* one iteration, either engine */
-	TUI_CMD_TOGGLE_RUN,  /* run continuously / pause */
+	TUI_CMD_STEP_OP,    /* debug engine: run one operator */
+	TUI_CMD_STEP_ITER,  /* one iteration, either engine */
+	TUI_CMD_TOGGLE_RUN, /* run continuously / pause */
 	TUI_CMD_PAUSE,
-	TUI_CMD_ENGINE,      /* switch full <-> debug */
-	TUI_CMD_SELECT,      /* text: operator, a: output, b: sample, c: window of samples */
-	TUI_CMD_SET_PREFETCH,/* a: cpu depth, b: gpu depth, flag: separated */
-	TUI_CMD_SET_BPS,     /* a: bytes_per_sample */
-	TUI_CMD_SET_THREADS, /* a: num_threads */
-	TUI_CMD_REBUILD,     /* reload the pipeline file and rebuild */
-	TUI_CMD_SAVE,        /* text: directory for stats.json, report.txt, trace.json, graph.dot */
+	TUI_CMD_ENGINE,       /* switch full <-> debug */
+	TUI_CMD_SELECT,       /* text: operator, a: output, b: sample, c: window of samples */
+	TUI_CMD_SET_PREFETCH, /* a: cpu depth, b: gpu depth, flag: separated */
+	TUI_CMD_SET_BPS,      /* a: bytes_per_sample */
+	TUI_CMD_SET_THREADS,  /* a: num_threads */
+	TUI_CMD_REBUILD,      /* reload the pipeline file and rebuild */
+	TUI_CMD_SAVE, /* text: directory for stats.json, report.txt, trace.json, graph.dot */
 	TUI_CMD_QUIT,
 } tui_cmd_kind_t;
 

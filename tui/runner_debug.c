@@ -36,7 +36,7 @@ static tui_graph_t *graph_from_debug(dalic_debug_t *s)
 				for (int o = 0; o < info[p].num_outputs; o++)
 					if (!strcmp(info[p].outputs[o], info[i].inputs[k]))
 						g->edges[g->num_edges++] = (tui_gedge_t){
-							p, i, info[i].input_args[k] != NULL};
+						    p, i, info[i].input_args[k] != NULL};
 	}
 	for (int i = 0; g && i < dalic_debug_num_outputs(s); i++)
 		g->outputs[g->num_outputs++] = strdup(dalic_debug_output_name(s, i));
@@ -128,7 +128,7 @@ int tui_debug_run(tui_runner_t *r, bool one_op)
 		r->ended = true;
 		r->running = false;
 		tui_runner_note(r, "end of data after %lld iterations",
-				(long long)st.iterations_done);
+		                (long long)st.iterations_done);
 		return rc;
 	}
 	if (rc) {
@@ -168,10 +168,10 @@ void tui_debug_extract(tui_runner_t *r)
 		v = tui_extract(b, r->sel_sample, r->sel_window);
 	else if ((v = tui_batch_view_new(0)))
 		snprintf(v->note, sizeof v->note,
-			 !r->dbg  ? "debug engine not open"
-			 : !node  ? "select an operator in the graph"
-				  : "'%s' has not run yet: s runs one operator, n one iteration",
-			 node ? node : "");
+		         !r->dbg ? "debug engine not open"
+		         : !node ? "select an operator in the graph"
+		                 : "'%s' has not run yet: s runs one operator, n one iteration",
+		         node ? node : "");
 	if (v) {
 		snprintf(v->node, sizeof v->node, "%s", node ? node : "");
 		snprintf(v->op, sizeof v->op, "%s", n ? n->name : "");
@@ -179,7 +179,8 @@ void tui_debug_extract(tui_runner_t *r)
 		v->num_op_outputs = n ? n->num_outputs : 0;
 		v->iteration = iteration;
 		if (input_of)
-			snprintf(v->note, sizeof v->note, "the input of %s, which failed on it", input_of);
+			snprintf(v->note, sizeof v->note, "the input of %s, which failed on it",
+			         input_of);
 	}
 	tui_batch_view_unref(r->batch);
 	r->batch = v;

@@ -42,14 +42,16 @@ static tui_graph_t *graph_from_built(const dalic_graph_t *g)
 			tn->outputs[tn->num_outputs++] = dup_or_empty(n->outputs[o]->name);
 		for (int k = 0; k < n->num_inputs + n->num_arg_inputs; k++) {
 			bool arg = k >= n->num_inputs;
-			const dalic_edge_t *e = arg ? n->arg_inputs[k - n->num_inputs] : n->inputs[k];
+			const dalic_edge_t *e =
+			    arg ? n->arg_inputs[k - n->num_inputs] : n->inputs[k];
 			if (e && e->producer)
-				t->edges[t->num_edges++] = (tui_gedge_t){e->producer->index, i, arg};
+				t->edges[t->num_edges++] =
+				    (tui_gedge_t){e->producer->index, i, arg};
 		}
 	}
 	for (int i = 0; i < g->num_outputs; i++)
 		t->outputs[t->num_outputs++] =
-			dup_or_empty(g->output_names ? g->output_names[i] : g->outputs[i]->name);
+		    dup_or_empty(g->output_names ? g->output_names[i] : g->outputs[i]->name);
 	return t;
 }
 
@@ -136,7 +138,7 @@ int tui_full_iterate(tui_runner_t *r)
 			r->ended = true;
 			r->running = false;
 			tui_runner_note(r, "end of data after %lld iterations",
-					(long long)r->full_iteration);
+			                (long long)r->full_iteration);
 		}
 		return rc;
 	}
@@ -150,8 +152,8 @@ int tui_full_iterate(tui_runner_t *r)
 	r->has_outputs = true;
 	r->full_iteration++;
 	int n = dalic_pipeline_num_outputs(r->pipe)
-			? dalic_batch_num_samples(dalic_pipeline_output(r->pipe, 0))
-			: 0;
+	            ? dalic_batch_num_samples(dalic_pipeline_output(r->pipe, 0))
+	            : 0;
 	tui_runner_count(r, n);
 	return DALIC_OK;
 }
@@ -169,8 +171,8 @@ void tui_full_extract(tui_runner_t *r)
 	tui_batch_view_t *v = NULL;
 	const tui_graph_t *g = r->full_graph;
 	if (!r->pipe || !g) {
-		v = note_view("%s%s", r->error.set ? "the pipeline failed: see the error" : "not built",
-			      "");
+		v = note_view(
+		    "%s%s", r->error.set ? "the pipeline failed: see the error" : "not built", "");
 	} else if (!r->has_outputs) {
 		v = note_view("%s%s", "no iteration yet: n runs one, Space runs continuously", "");
 	} else {
@@ -186,10 +188,12 @@ void tui_full_extract(tui_runner_t *r)
 		const dalic_batch_t *b = dalic_pipeline_output(r->pipe, shown);
 		/* real device memory cannot be read from here; the debug engine copies it out */
 		bool on_device = !strcmp(dalic_batch_device(b), "gpu") && !r->emulated;
-		v = on_device ? tui_batch_view_new(0) : tui_extract(b, r->sel_sample, r->sel_window);
+		v = on_device ? tui_batch_view_new(0)
+		              : tui_extract(b, r->sel_sample, r->sel_window);
 		if (v && on_device)
-			snprintf(v->note, sizeof v->note, "this output is in GPU memory: e switches to "
-							  "the debug engine, which copies it out");
+			snprintf(v->note, sizeof v->note,
+			         "this output is in GPU memory: e switches to "
+			         "the debug engine, which copies it out");
 		if (v) {
 			snprintf(v->node, sizeof v->node, "%s", g->outputs[shown]);
 			snprintf(v->op, sizeof v->op, "%s", n ? n->name : "");
@@ -197,10 +201,12 @@ void tui_full_extract(tui_runner_t *r)
 			v->num_op_outputs = n ? n->num_outputs : 0;
 			v->iteration = r->full_iteration - 1;
 			if (which < 0 && node)
-				snprintf(v->note, sizeof v->note,
-					 "'%s' is not a pipeline output: the full engine keeps only "
-					 "outputs (e switches to the debug engine, which keeps every node)",
-					 node);
+				snprintf(
+				    v->note, sizeof v->note,
+				    "'%s' is not a pipeline output: the full engine keeps only "
+				    "outputs (e switches to the debug engine, which keeps every "
+				    "node)",
+				    node);
 		}
 	}
 	tui_batch_view_unref(r->batch);
@@ -223,7 +229,7 @@ static int mkdir_p(const char *dir)
 }
 
 static int write_with(const char *dir, const char *name, const dalic_stats_snapshot_t *snap,
-		      int (*fn)(const dalic_stats_snapshot_t *, FILE *))
+                      int (*fn)(const dalic_stats_snapshot_t *, FILE *))
 {
 	char path[600];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -269,7 +275,8 @@ int tui_full_save(tui_runner_t *r, const char *dir)
 	if (!failed && dalic_dot_render(dalic_pipeline_graph(r->pipe), path, false, true))
 		failed = "graph.dot";
 	if (failed) {
-		snprintf(msg, sizeof msg, "cannot write %s/%s: %s", dir, failed, dalic_last_error());
+		snprintf(msg, sizeof msg, "cannot write %s/%s: %s", dir, failed,
+		         dalic_last_error());
 		tui_runner_fail(r, msg);
 		return DALIC_EIO;
 	}

@@ -29,45 +29,45 @@ typedef struct tui_op_hist {
 struct tui_runner {
 	pthread_t thread;
 	pthread_mutex_t lock;
-	pthread_cond_t wake;     /* a command arrived */
-	pthread_cond_t done;     /* a command finished / the runner went idle */
+	pthread_cond_t wake; /* a command arrived */
+	pthread_cond_t done; /* a command finished / the runner went idle */
 	tui_cmd_t queue[TUI_QUEUE_MAX];
 	int qhead, qcount;
 	uint64_t posted_seq, done_seq;
-	atomic_bool pending;     /* qcount > 0, read without the lock while running */
-	bool idle;               /* paused with an empty queue */
+	atomic_bool pending; /* qcount > 0, read without the lock while running */
+	bool idle;           /* paused with an empty queue */
 	tui_model_t *published;
 
 	pthread_mutex_t stats_lock;
-	dalic_stats_t *stats;    /* collector of `pipe`; replaced under stats_lock */
+	dalic_stats_t *stats; /* collector of `pipe`; replaced under stats_lock */
 
 	/* ---- runner thread only ---- */
 	dalic_cli_pipeline_opts_t opts;
-	dalic_graphdef_t *def;   /* as loaded; NULL when loading failed */
+	dalic_graphdef_t *def;          /* as loaded; NULL when loading failed */
 	dalic_pipeline_params_t params; /* in effect: the definition's, then the user's changes */
 	bool user_prefetch, user_bps, user_threads;
 	tui_engine_t engine;
 	bool running, quit;
 
-	dalic_pipeline_t *pipe;  /* full engine, built; NULL when none */
-	bool pipe_failed;        /* an iteration failed: the pipeline is unusable */
-	bool has_outputs;        /* the pipeline's outputs are shared (a run succeeded) */
-	int64_t full_iteration;  /* iterations received from the full engine */
+	dalic_pipeline_t *pipe; /* full engine, built; NULL when none */
+	bool pipe_failed;       /* an iteration failed: the pipeline is unusable */
+	bool has_outputs;       /* the pipeline's outputs are shared (a run succeeded) */
+	int64_t full_iteration; /* iterations received from the full engine */
 	bool emulated;
 	char executor[40];
 
-	dalic_debug_t *dbg;      /* debug engine */
-	tui_op_hist_t *hist;     /* per debug operator, for p99 */
+	dalic_debug_t *dbg;  /* debug engine */
+	tui_op_hist_t *hist; /* per debug operator, for p99 */
 	int num_hist;
 
 	tui_graph_t *full_graph; /* graph of each engine, NULL while it is closed */
 	tui_graph_t *debug_graph;
-	uint64_t finishing_seq;  /* command being handled, published with the model */
+	uint64_t finishing_seq; /* command being handled, published with the model */
 	int64_t epochs;
 	bool ended;
-	int64_t samples;         /* since the last build */
-	double run_seconds;      /* spent running continuously since the last build */
-	int64_t run_samples;     /* samples produced while running continuously */
+	int64_t samples;     /* since the last build */
+	double run_seconds;  /* spent running continuously since the last build */
+	int64_t run_samples; /* samples produced while running continuously */
 	double rate_t[TUI_RATE_RING];
 	int64_t rate_n[TUI_RATE_RING];
 	int rate_head, rate_count;

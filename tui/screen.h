@@ -66,7 +66,7 @@ tui_cell_t *tui_cell_at(tui_canvas_t c, int x, int y);
 /* UTF-8 text from (x, y), at most max columns (-1: to the edge). Returns columns used. */
 int tui_print(tui_canvas_t c, int x, int y, tui_style_t st, const char *utf8, int max);
 int tui_printf(tui_canvas_t c, int x, int y, tui_style_t st, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 /* Text word-wrapped into columns [x, width) of rows [y, y_end); returns the next free row. */
 int tui_wrap(tui_canvas_t c, int x, int y, int y_end, tui_style_t st, const char *utf8);
 /* Fills the whole canvas (or a local rectangle) with ch. */

@@ -76,7 +76,7 @@ void tui_draw_status(tui_app_t *app, tui_canvas_t row)
 			if (seg[i].priority <= 2)
 				need += tui_text_width(seg[i].text) + 3;
 		alert = need + 40 <= row.r.w ? " \xe2\x9a\xa0 DEVICES EMULATED (gpu/mixed on CPU) "
-					     : " \xe2\x9a\xa0 DEVICES EMULATED ";
+		                             : " \xe2\x9a\xa0 DEVICES EMULATED ";
 	}
 	int alert_w = tui_text_width(alert);
 	/* drop the least important segments until everything fits */
@@ -92,11 +92,13 @@ void tui_draw_status(tui_app_t *app, tui_canvas_t row)
 				if (seg[i].priority > drop)
 					continue;
 				if (x)
-					x += tui_print(row, x, 0, tui_style(TUI_S_STATUS), " \xe2\x94\x82 ", -1);
+					x += tui_print(row, x, 0, tui_style(TUI_S_STATUS),
+					               " \xe2\x94\x82 ", -1);
 				x += tui_print(row, x, 0, tui_style(seg[i].style), seg[i].text, -1);
 			}
 			if (alert_w)
-				tui_print(row, row.r.w - alert_w, 0, tui_style(TUI_S_ALERT), alert, -1);
+				tui_print(row, row.r.w - alert_w, 0, tui_style(TUI_S_ALERT), alert,
+				          -1);
 			return;
 		}
 	}
@@ -113,7 +115,7 @@ void tui_draw_message(tui_app_t *app, tui_canvas_t row)
 		tui_print(row, x + 2, 0, tui_style(TUI_S_DIM), "(Enter applies, Esc cancels)", -1);
 	} else if (app->message[0]) {
 		tui_print(row, 0, 0, tui_style(app->message_is_error ? TUI_S_ERROR : TUI_S_NORMAL),
-			  app->message, -1);
+		          app->message, -1);
 	} else if (m->error.set) {
 		/* one row: the message's lines joined */
 		char one[sizeof m->error.message];
@@ -148,7 +150,7 @@ void tui_draw_keybar(tui_app_t *app, tui_canvas_t row)
 	int room = row.r.w - bar_width(quit), x = 0;
 	if (app->help) {
 		tui_print(row, 0, 0, tui_style(TUI_S_KEYLABEL),
-			  " any key closes help  \xe2\x86\x91\xe2\x86\x93 PgUp PgDn scroll ", -1);
+		          " any key closes help  \xe2\x86\x91\xe2\x86\x93 PgUp PgDn scroll ", -1);
 		return;
 	}
 	for (int i = 0; i < tui_num_commands; i++) {

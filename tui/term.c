@@ -47,8 +47,11 @@ static void on_crash(int sig)
 {
 	restore();
 	write_err("dalic tui: crashed (");
-	write_err(sig == SIGSEGV ? "SIGSEGV" : sig == SIGABRT ? "SIGABRT" : sig == SIGBUS ? "SIGBUS"
-		  : sig == SIGFPE ? "SIGFPE" : "SIGILL");
+	write_err(sig == SIGSEGV   ? "SIGSEGV"
+	          : sig == SIGABRT ? "SIGABRT"
+	          : sig == SIGBUS  ? "SIGBUS"
+	          : sig == SIGFPE  ? "SIGFPE"
+	                           : "SIGILL");
 	write_err("); the terminal was restored\n");
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -183,18 +186,30 @@ int tui_term_key(int timeout_ms)
 		return TUI_KEY_NONE;
 	if (r == KEY_CODE_YES) {
 		switch (wc) {
-		case KEY_UP: return TUI_KEY_UP;
-		case KEY_DOWN: return TUI_KEY_DOWN;
-		case KEY_LEFT: return TUI_KEY_LEFT;
-		case KEY_RIGHT: return TUI_KEY_RIGHT;
-		case KEY_BTAB: return TUI_KEY_BTAB;
-		case KEY_ENTER: return TUI_KEY_ENTER;
-		case KEY_BACKSPACE: return TUI_KEY_BACKSPACE;
-		case KEY_PPAGE: return TUI_KEY_PGUP;
-		case KEY_NPAGE: return TUI_KEY_PGDN;
-		case KEY_HOME: return TUI_KEY_HOME;
-		case KEY_END: return TUI_KEY_END;
-		case KEY_RESIZE: return TUI_KEY_RESIZE;
+		case KEY_UP:
+			return TUI_KEY_UP;
+		case KEY_DOWN:
+			return TUI_KEY_DOWN;
+		case KEY_LEFT:
+			return TUI_KEY_LEFT;
+		case KEY_RIGHT:
+			return TUI_KEY_RIGHT;
+		case KEY_BTAB:
+			return TUI_KEY_BTAB;
+		case KEY_ENTER:
+			return TUI_KEY_ENTER;
+		case KEY_BACKSPACE:
+			return TUI_KEY_BACKSPACE;
+		case KEY_PPAGE:
+			return TUI_KEY_PGUP;
+		case KEY_NPAGE:
+			return TUI_KEY_PGDN;
+		case KEY_HOME:
+			return TUI_KEY_HOME;
+		case KEY_END:
+			return TUI_KEY_END;
+		case KEY_RESIZE:
+			return TUI_KEY_RESIZE;
 		default:
 			if (wc >= KEY_F(1) && wc <= KEY_F(10))
 				return TUI_KEY_F(wc - KEY_F0);
@@ -202,12 +217,17 @@ int tui_term_key(int timeout_ms)
 		}
 	}
 	switch (wc) {
-	case '\t': return TUI_KEY_TAB;
+	case '\t':
+		return TUI_KEY_TAB;
 	case '\n':
-	case '\r': return TUI_KEY_ENTER;
-	case 27: return TUI_KEY_ESC;
+	case '\r':
+		return TUI_KEY_ENTER;
+	case 27:
+		return TUI_KEY_ESC;
 	case 8:
-	case 127: return TUI_KEY_BACKSPACE;
-	default: return wc >= 0x20 ? (int)wc : TUI_KEY_NONE;
+	case 127:
+		return TUI_KEY_BACKSPACE;
+	default:
+		return wc >= 0x20 ? (int)wc : TUI_KEY_NONE;
 	}
 }

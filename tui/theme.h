@@ -14,21 +14,21 @@ typedef enum {
 	TUI_S_DIM,
 	TUI_S_BORDER,
 	TUI_S_BORDER_FOCUS,
-	TUI_S_HEADER,      /* table header */
-	TUI_S_SELECTED,    /* selected row / node */
+	TUI_S_HEADER,   /* table header */
+	TUI_S_SELECTED, /* selected row / node */
 	TUI_S_STAGE_CPU,
 	TUI_S_STAGE_MIXED,
 	TUI_S_STAGE_GPU,
-	TUI_S_EXECUTING,   /* the operator running now / next to run */
+	TUI_S_EXECUTING, /* the operator running now / next to run */
 	TUI_S_ERROR,
 	TUI_S_WARN,
-	TUI_S_ALERT,       /* the loud DEVICES EMULATED mark */
+	TUI_S_ALERT, /* the loud DEVICES EMULATED mark */
 	TUI_S_GOOD,
-	TUI_S_STATUS,      /* status line background */
-	TUI_S_KEY,         /* key in the key bar */
+	TUI_S_STATUS, /* status line background */
+	TUI_S_KEY,    /* key in the key bar */
 	TUI_S_KEYLABEL,
 	TUI_S_EDGE,
-	TUI_S_BAR,         /* queue fill bars and sparklines */
+	TUI_S_BAR, /* queue fill bars and sparklines */
 	TUI_S_COUNT
 } tui_style_id_t;
 

@@ -77,7 +77,7 @@ static tui_cell_t *render(tui_thumb_cache_t *c, const tui_sample_view_t *s, int 
 	chafa_canvas_config_set_symbol_map(cfg, c->symbols);
 	ChafaCanvas *cv = chafa_canvas_new(cfg);
 	chafa_canvas_draw_all_pixels(cv, CHAFA_PIXEL_RGB8, s->thumb, s->thumb_w, s->thumb_h,
-				     s->thumb_w * 3);
+	                             s->thumb_w * 3);
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++) {
 			gint fg = -1, bg = -1;
@@ -86,7 +86,7 @@ static tui_cell_t *render(tui_thumb_cache_t *c, const tui_sample_view_t *s, int 
 			if (c->colors)
 				chafa_canvas_get_raw_colors_at(cv, x, y, &fg, &bg);
 			cell->st = (tui_style_t){(int16_t)(fg >= 0 && fg < 256 ? fg : -1),
-						 (int16_t)(bg >= 0 && bg < 256 ? bg : -1), 0};
+			                         (int16_t)(bg >= 0 && bg < 256 ? bg : -1), 0};
 		}
 	chafa_canvas_unref(cv);
 	chafa_canvas_config_unref(cfg);
@@ -94,7 +94,7 @@ static tui_cell_t *render(tui_thumb_cache_t *c, const tui_sample_view_t *s, int 
 }
 
 int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, int h,
-		    const tui_batch_view_t *v, int k)
+                    const tui_batch_view_t *v, int k)
 {
 	const tui_sample_view_t *s = &v->samples[k];
 	if (!s->thumb || w < 1 || h < 1)
@@ -116,7 +116,8 @@ int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, 
 	}
 	entry_t *e = NULL;
 	for (int i = 0; i < c->count && !e; i++)
-		if (c->entries[i].sample == s->index && c->entries[i].w == tw && c->entries[i].h == th)
+		if (c->entries[i].sample == s->index && c->entries[i].w == tw &&
+		    c->entries[i].h == th)
 			e = &c->entries[i];
 	if (!e) {
 		tui_cell_t *cells = render(c, s, tw, th);

@@ -2,8 +2,9 @@
  * Image thumbnails in character cells, drawn with libchafa. With colour (8, 16 or 256
  * palette entries) each cell gets a block symbol plus a foreground and background colour;
  * without colour — monochrome terminals and headless dumps — chafa's foreground/background
- * mode shapes the picture with the same block symbols (deterministic for the same pixels). Rendered thumbnails are cached
- * per batch view, sample and size, so a still picture costs nothing per frame.
+ * mode shapes the picture with the same block symbols (deterministic for the same pixels). Rendered
+ * thumbnails are cached per batch view, sample and size, so a still picture costs nothing per
+ * frame.
  */
 #ifndef DALIC_TUI_THUMBS_H
 #define DALIC_TUI_THUMBS_H
@@ -20,6 +21,6 @@ void tui_thumbs_free(tui_thumb_cache_t *c);
  * keeping its aspect ratio (a cell is about twice as tall as wide), centred horizontally.
  * Returns the rows used. */
 int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, int h,
-		    const tui_batch_view_t *v, int k);
+                    const tui_batch_view_t *v, int k);
 
 #endif

@@ -26,8 +26,8 @@ Test(tui_batch, images_have_thumbnails_and_provenance)
 	tui_expect_has(&r, 1, "[3, 224, 224]");
 	tui_expect_has(&r, 1, "[#0]");
 	cr_expect(strstr(tui_dump(&r, 1), "cat/") || strstr(tui_dump(&r, 1), "coffee/") ||
-			  strstr(tui_dump(&r, 1), "space/"),
-		  "no source file:\n%s", tui_dump(&r, 1));
+	              strstr(tui_dump(&r, 1), "space/"),
+	          "no source file:\n%s", tui_dump(&r, 1));
 	cr_expect_gt(block_cells(tui_dump(&r, 1)), 40, "no thumbnails:\n%s", tui_dump(&r, 1));
 	tui_run_free(&r);
 }
@@ -35,8 +35,8 @@ Test(tui_batch, images_have_thumbnails_and_provenance)
 Test(tui_batch, debug_engine_shows_any_node)
 {
 	/* from crop_mirror_normalize two operators back: the decoder's output */
-	tui_run_t r = tui_run("samples/scripts/getting_started.py", "e\nn\n[\n[\ndump\n[\nv\ndump\nq\n",
-			      NULL);
+	tui_run_t r = tui_run("samples/scripts/getting_started.py",
+	                      "e\nn\n[\n[\ndump\n[\nv\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "__Image_1");
 	tui_expect_has(&r, 1, "it 0 UINT8 HWC");
@@ -62,7 +62,7 @@ Test(tui_batch, tensors_are_shown_as_values)
 Test(tui_batch, arrows_pick_a_sample)
 {
 	tui_run_t r = tui_run("samples/scripts/getting_started.py",
-			      "n\n<Tab>\n<Tab>\n<Tab>\ndump\n<Right>\ndump\nq\n", NULL);
+	                      "n\n<Tab>\n<Tab>\n<Tab>\ndump\n<Right>\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "[#0]");
 	tui_expect_has(&r, 1, "#0 [3, 224, 224] FLOAT min");

@@ -13,9 +13,11 @@ Test(tui_errors, bad_sample_shows_operator_sample_and_file)
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "ERROR in __Image_1, sample 1");
 	tui_expect_has(&r, 1, "file: tests/data/not_an_image.jpg");
-	tui_expect_has(&r, 1, "\xe2\x9c\x96" "Image_1"); /* ✖ in the graph box */
-	tui_expect_has(&r, 1, "\xe2\x9c\x96 ERROR");     /* status line */
-	tui_expect_has(&r, 2, "HELP");                   /* still answering keys */
+	tui_expect_has(&r, 1,
+	               "\xe2\x9c\x96"
+	               "Image_1");                   /* ✖ in the graph box */
+	tui_expect_has(&r, 1, "\xe2\x9c\x96 ERROR"); /* status line */
+	tui_expect_has(&r, 2, "HELP");               /* still answering keys */
 	tui_run_free(&r);
 }
 

@@ -28,11 +28,14 @@ Test(tui_graph, operators_are_boxes_joined_by_edges)
 	tui_expect_has(&r, 1, "GRAPH");
 	for (const char *op = "Uniform_0\0CoinFlip_1\0Cast_4\0"; *op; op += strlen(op) + 1)
 		tui_expect_has(&r, 1, op);
-	tui_expect_has(&r, 1, "\xe2\x94\x8c");                 /* ┌ a box */
-	tui_expect_has(&r, 1, "\xe2\x94\x94\xe2\x94\x80" "cpu"); /* └─cpu stage tag */
+	tui_expect_has(&r, 1, "\xe2\x94\x8c"); /* ┌ a box */
+	tui_expect_has(&r, 1,
+	               "\xe2\x94\x94\xe2\x94\x80"
+	               "cpu"); /* └─cpu stage tag */
 	/* an edge's arrowhead: ▶ left to right, ▼ top to bottom, whichever layout fits */
-	cr_expect(strstr(tui_dump(&r, 1), "\xe2\x96\xb6") || strstr(tui_dump(&r, 1), "\xe2\x96\xbc"),
-		  "no arrowhead:\n%s", tui_dump(&r, 1));
+	cr_expect(strstr(tui_dump(&r, 1), "\xe2\x96\xb6") ||
+	              strstr(tui_dump(&r, 1), "\xe2\x96\xbc"),
+	          "no arrowhead:\n%s", tui_dump(&r, 1));
 	/* internal operators (MakeContiguous) are not drawn */
 	tui_expect_lacks(&r, 1, "MakeContiguous");
 	tui_run_free(&r);
@@ -45,9 +48,15 @@ Test(tui_graph, image_pipeline_shows_stages)
 	tui_expect_has(&r, 1, "File_0");
 	tui_expect_has(&r, 1, "Image_1");
 	tui_expect_has(&r, 1, "Resize_2");
-	tui_expect_has(&r, 1, "\xe2\x94\x80" "mixed"); /* decoders.image(device="mixed") */
-	tui_expect_has(&r, 1, "\xe2\x94\x80" "gpu");
-	tui_expect_has(&r, 1, "\xe2\x94\x80" "cpu");
+	tui_expect_has(&r, 1,
+	               "\xe2\x94\x80"
+	               "mixed"); /* decoders.image(device="mixed") */
+	tui_expect_has(&r, 1,
+	               "\xe2\x94\x80"
+	               "gpu");
+	tui_expect_has(&r, 1,
+	               "\xe2\x94\x80"
+	               "cpu");
 	tui_run_free(&r);
 }
 
@@ -70,7 +79,9 @@ Test(tui_graph, next_operator_of_debug_engine_is_marked)
 	tui_run_t r = tui_run("@arith", "z\ns\ns\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	/* heavy border and ▶ on the operator about to run (CoinFlip_1 after two steps) */
-	tui_expect_has(&r, 1, "\xe2\x94\x83\xe2\x96\xb6" "CoinFlip_1");
+	tui_expect_has(&r, 1,
+	               "\xe2\x94\x83\xe2\x96\xb6"
+	               "CoinFlip_1");
 	tui_run_free(&r);
 }
 

@@ -22,7 +22,7 @@ Test(tui_help, lists_every_command_of_the_table)
 		char needle[80];
 		snprintf(needle, sizeof needle, " %s ", name);
 		cr_expect(strstr(tui_dump(&r, 1), needle), "help lacks command '%s':\n%s", name,
-			  tui_dump(&r, 1));
+		          tui_dump(&r, 1));
 	}
 	cr_expect_geq(commands, 15, "parsed only %d commands from tui/commands.c", commands);
 	free(src);

@@ -50,7 +50,7 @@ Test(tui_ops, rows_have_time_share_and_memory)
 	tui_run_t r = tui_run("@arith", "dump\nn\nn\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	for (const char *p = "OPERATORS\0mean\0p99\0share\0real\0reserved\0__Uniform_0\0__Cast_4\0"
-			     "__MakeContiguous\0";
+	                     "__MakeContiguous\0";
 	     *p; p += strlen(p) + 1)
 		tui_expect_has(&r, 2, p);
 	tui_expect_has(&r, 1, "no timings yet");
@@ -78,7 +78,8 @@ Test(tui_ops, zoom_shows_every_column)
 
 Test(tui_ops, sort_by_mean_time)
 {
-	tui_run_t r = tui_run("samples/scripts/getting_started.py", "n\nn\no\ndump\nO\ndump\nq\n", NULL);
+	tui_run_t r =
+	    tui_run("samples/scripts/getting_started.py", "n\nn\no\ndump\nO\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "mean\xe2\x96\xbc");
 	tui_expect_has(&r, 2, "mean\xe2\x96\xb2");

@@ -12,7 +12,8 @@ static void expect_complete(const tui_run_t *r, int n, int w, int h)
 	tui_dump_size(tui_dump(r, n), &dw, &dh);
 	cr_expect_eq(dh, h, "dump %d has %d lines, not %d", n, dh, h);
 	cr_expect_leq(dw, w, "dump %d is %d columns wide, more than %d", n, dw, w);
-	for (const char *p = "GRAPH\0OPERATORS\0QUEUES\0BATCH\0Quit\0it 1\0"; *p; p += strlen(p) + 1)
+	for (const char *p = "GRAPH\0OPERATORS\0QUEUES\0BATCH\0Quit\0it 1\0"; *p;
+	     p += strlen(p) + 1)
 		tui_expect_has(r, n, p);
 }
 
@@ -27,7 +28,8 @@ Test(tui_resize, renders_at_80x24)
 
 Test(tui_resize, follows_a_resize_while_running)
 {
-	tui_run_t r = tui_run("@arith", "n\ndump\nresize 80x24\ndump\nresize 132x43\ndump\nq\n", NULL);
+	tui_run_t r =
+	    tui_run("@arith", "n\ndump\nresize 80x24\ndump\nresize 132x43\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	expect_complete(&r, 1, 100, 30);
 	expect_complete(&r, 2, 80, 24);

@@ -38,8 +38,9 @@ Test(tui_step, step_operator_runs_one_operator_in_the_debug_engine)
 
 Test(tui_step, space_runs_and_pauses_the_full_engine)
 {
-	tui_run_t r = tui_run("@arith", "<Space>\nwait iteration 50\ndump\n<Space>\ndump\nwait 200ms\ndump\nq\n",
-			      NULL);
+	tui_run_t r =
+	    tui_run("@arith",
+	            "<Space>\nwait iteration 50\ndump\n<Space>\ndump\nwait 200ms\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	long running = status_iteration(tui_dump(&r, 1));
 	long paused = status_iteration(tui_dump(&r, 2));

@@ -44,9 +44,11 @@ static tmux_t start(const char *inner)
 	snprintf(script, sizeof script, "%s/run.sh", t.dir);
 	FILE *f = fopen(script, "w");
 	cr_assert_not_null(f);
-	fprintf(f, "cd '%s'\n%s\necho \"EXIT=$?\"\nstty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon'\n"
-		   "sleep 60\n",
-		getcwd((char[1024]){0}, 1024), inner);
+	fprintf(
+	    f,
+	    "cd '%s'\n%s\necho \"EXIT=$?\"\nstty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon'\n"
+	    "sleep 60\n",
+	    getcwd((char[1024]){0}, 1024), inner);
 	fclose(f);
 	sh("tmux -L %s -f /dev/null new-session -d -x 100 -y 30 -s t 'TERM=xterm-256color sh %s'",
 	   t.socket, script);
@@ -100,13 +102,14 @@ static void keys(const tmux_t *t, const char *k)
 Test(tui_tmux, drive_the_workbench_in_a_terminal)
 {
 	char inner[512];
-	snprintf(inner, sizeof inner, "'%s' tui @arith", getenv("DALIC_BIN") ? getenv("DALIC_BIN") : "");
+	snprintf(inner, sizeof inner, "'%s' tui @arith",
+	         getenv("DALIC_BIN") ? getenv("DALIC_BIN") : "");
 	tmux_t t = start(inner);
 	char *s = NULL;
 	cr_expect(wait_for(&t, "ready: n runs", &s), "the workbench did not come up:\n%s", s);
 	cr_expect(strstr(s, "GRAPH") && strstr(s, "OPERATORS") && strstr(s, "QUEUES") &&
-			  strstr(s, "BATCH"),
-		  "%s", s);
+	              strstr(s, "BATCH"),
+	          "%s", s);
 	keys(&t, "n");
 	cr_expect(wait_for(&t, "\xe2\x94\x82 it 1 \xe2\x94\x82", &s), "n did not step:\n%s", s);
 	keys(&t, "'?'");
@@ -130,14 +133,16 @@ static void signal_restores(int sig, const char *status, const char *message)
 {
 	char inner[700];
 	const char *bin = getenv("DALIC_BIN") ? getenv("DALIC_BIN") : "";
-	snprintf(inner, sizeof inner, "sh -c 'echo $$ > /tmp/dalic_tmux_pid_%d; exec \"%s\" tui @arith'",
-		 (int)getpid(), bin);
+	snprintf(inner, sizeof inner,
+	         "sh -c 'echo $$ > /tmp/dalic_tmux_pid_%d; exec \"%s\" tui @arith'", (int)getpid(),
+	         bin);
 	tmux_t t = start(inner);
 	char *s = NULL;
 	cr_expect(wait_for(&t, "ready: n runs", &s), "the workbench did not come up:\n%s", s);
 	sh("kill -%d $(cat /tmp/dalic_tmux_pid_%d)", sig, (int)getpid());
 	cr_expect(wait_for(&t, status, &s), "no %s after signal %d:\n%s", status, sig, s);
-	cr_expect(wait_for(&t, "\nicanon", &s), "terminal not restored after signal %d:\n%s", sig, s);
+	cr_expect(wait_for(&t, "\nicanon", &s), "terminal not restored after signal %d:\n%s", sig,
+	          s);
 	if (message)
 		cr_expect(strstr(s, message), "no '%s':\n%s", message, s);
 	sh("rm -f /tmp/dalic_tmux_pid_%d", (int)getpid());

@@ -11,9 +11,9 @@ TestSuite(tui_tune, .timeout = 60);
 
 Test(tui_tune, plus_deepens_prefetch_and_compares)
 {
-	tui_run_t r = tui_run("@arith",
-			      "<Space>\nwait iteration 40\n+\nwait iteration 40\ndump\n-\n-\ndump\nq\n",
-			      NULL);
+	tui_run_t r = tui_run(
+	    "@arith", "<Space>\nwait iteration 40\n+\nwait iteration 40\ndump\n-\n-\ndump\nq\n",
+	    NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "prefetch 3");
 	tui_expect_has(&r, 1, "prefetch 2 -> 3");
@@ -35,7 +35,7 @@ Test(tui_tune, plus_deepens_prefetch_and_compares)
 Test(tui_tune, prompt_sets_separate_cpu_and_gpu_depths)
 {
 	tui_run_t r = tui_run("samples/scripts/getting_started.py",
-			      "p\ndump\ntype cpu=2,gpu=3\n<Enter>\ndump\nq\n", "--size 140x30");
+	                      "p\ndump\ntype cpu=2,gpu=3\n<Enter>\ndump\nq\n", "--size 140x30");
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "prefetch_queue_depth (N or cpu=N,gpu=M; now 2)");
 	tui_expect_has(&r, 2, "prefetch cpu=2,gpu=3");
@@ -46,8 +46,9 @@ Test(tui_tune, prompt_sets_separate_cpu_and_gpu_depths)
 
 Test(tui_tune, bytes_per_sample_and_threads)
 {
-	tui_run_t r = tui_run("@arith", "b\ntype 4096\n<Enter>\ndump\nt\ntype 2\n<Enter>\ndump\nq\n",
-			      "--size 140x30");
+	tui_run_t r =
+	    tui_run("@arith", "b\ntype 4096\n<Enter>\ndump\nt\ntype 2\n<Enter>\ndump\nq\n",
+	            "--size 140x30");
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "bytes_per_sample 4096");
 	tui_expect_has(&r, 1, "bytes_per_sample 0 -> 4096");
@@ -58,9 +59,9 @@ Test(tui_tune, bytes_per_sample_and_threads)
 
 Test(tui_tune, bad_values_are_refused)
 {
-	tui_run_t r = tui_run("@arith",
-			      "p\ntype deep\n<Enter>\ndump\nt\ntype 0\n<Enter>\ndump\n-\n-\n-\ndump\nq\n",
-			      NULL);
+	tui_run_t r = tui_run(
+	    "@arith", "p\ntype deep\n<Enter>\ndump\nt\ntype 0\n<Enter>\ndump\n-\n-\n-\ndump\nq\n",
+	    NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "'deep' is not N or cpu=N,gpu=M");
 	tui_expect_has(&r, 1, "prefetch 2");
@@ -80,9 +81,9 @@ Test(tui_tune, save_writes_stats_trace_and_dot)
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "saved ");
 	const char *want[][2] = {{"stats.json", "executor_statistics"},
-				 {"report.txt", "__Cast_4"},
-				 {"trace.json", "traceEvents"},
-				 {"graph.dot", "digraph"}};
+	                         {"report.txt", "__Cast_4"},
+	                         {"trace.json", "traceEvents"},
+	                         {"graph.dot", "digraph"}};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[256];
 		snprintf(path, sizeof path, "%s/report/%s", dir, want[i][0]);

@@ -22,9 +22,9 @@
 #define TUI_MAX_DUMPS 32
 
 typedef struct tui_run {
-	char dir[64];             /* temporary directory of this run */
-	int status;               /* exit status of dalic tui */
-	char *out;                /* its stdout and stderr */
+	char dir[64]; /* temporary directory of this run */
+	int status;   /* exit status of dalic tui */
+	char *out;    /* its stdout and stderr */
 	int num_dumps;
 	char *dumps[TUI_MAX_DUMPS]; /* dumps[i]: screen-(i+1).txt */
 } tui_run_t;
@@ -63,7 +63,7 @@ static inline tui_run_t tui_run(const char *pipeline, const char *keys, const ch
 	fclose(f);
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd, "%s tui %s --keys %s/keys --dump %s/dumps %s 2>&1", bin, pipeline,
-		 r.dir, r.dir, args ? args : "");
+	         r.dir, r.dir, args ? args : "");
 	FILE *p = popen(cmd, "r");
 	cr_assert_not_null(p);
 	size_t n = 0, k;
@@ -100,16 +100,16 @@ static inline void tui_run_free(tui_run_t *r)
 static inline const char *tui_dump(const tui_run_t *r, int n)
 {
 	cr_assert(n >= 1 && n <= r->num_dumps, "dump %d missing (%d written); output:\n%s", n,
-		  r->num_dumps, r->out);
+	          r->num_dumps, r->out);
 	return r->dumps[n - 1];
 }
 
-#define tui_expect_has(r, n, needle)                                                              \
+#define tui_expect_has(r, n, needle)                                                               \
 	cr_expect(strstr(tui_dump(r, n), needle), "dump %d lacks \"%s\":\n%s", n, needle,          \
-		  tui_dump(r, n))
-#define tui_expect_lacks(r, n, needle)                                                            \
+	          tui_dump(r, n))
+#define tui_expect_lacks(r, n, needle)                                                             \
 	cr_expect(!strstr(tui_dump(r, n), needle), "dump %d has \"%s\":\n%s", n, needle,           \
-		  tui_dump(r, n))
+	          tui_dump(r, n))
 
 /* Line `row` (0-based) of a dump, copied into buf. */
 static inline const char *tui_line(const char *dump, int row, char *buf, size_t n)
