@@ -177,6 +177,9 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 		if (!def->source || !def->name) {
 			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 		} else {
+			/* operator positions point at the definition's own copy of the path */
+			for (int i = 0; i < def->num_ops; i++)
+				def->ops[i]->pos.file = def->source;
 			chosen->def = NULL;
 			*out = def;
 		}

@@ -32,6 +32,8 @@ Test(script_graph, pipeline_def_ops_names_and_args)
 	cr_expect_str_eq(g->name, "p");
 	cr_expect_eq(g->ops[1]->pos.line, 5);
 	cr_expect_eq(g->ops[1]->pos.col, 14);
+	cr_expect_eq(g->ops[1]->pos.file, g->source, "owned by the definition");
+	cr_expect(strstr(g->source, "/tmp/dalic_script_") == g->source);
 	dalic_graphdef_free(g);
 }
 
