@@ -127,10 +127,9 @@ static void define_cpu_only(dalic_pipeline_t *p)
 static void define_overlap(dalic_pipeline_t *p)
 {
 	dalic_op_t *cpu = overlap_cpu(p), *gpu;
-	TRY(dalic_pipeline_add_op(p, "_test__Sleep", "gpu", &gpu));
+	TRY(dalic_pipeline_add_op(p, "_test__SleepBatch", "gpu", &gpu));
 	TRY(dalic_op_add_input(gpu, dalic_op_output(cpu, 0), "gpu"));
 	TRY(dalic_op_set_int(gpu, "sleep_us", g_gpu_us));
-	TRY(dalic_op_set_bool(gpu, "per_batch", true));
 	TRY(dalic_pipeline_add_output(p, dalic_op_output(gpu, 0), NULL));
 }
 

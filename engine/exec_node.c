@@ -44,6 +44,11 @@ static void report_growth(dalic_exec_t *e, const dalic_node_t *n, int o, const d
 	e->obs.buffer_growth(e->obs.user, n, o, iteration, biggest, src, before, after);
 }
 
+/* Per-sample work shorter than this (the whole batch, last iteration) is run by the stage's
+ * own thread alone: waking a worker costs several microseconds and a core. The measure is
+ * taken again every run, so growing samples bring the workers back. */
+#define SOLO_WORK_NS 20000
+
 typedef struct sample_job {
 	dalic_exec_t *e;
 	dalic_exec_node_t *x;
@@ -119,8 +124,12 @@ static int run_node(dalic_exec_t *e, int i, const exec_rec_t *rec)
 			.chunk_done = e->obs.work_chunk ? sample_chunk_done : NULL,
 			.arg = &sj,
 			.count = batch,
+			/* last time the samples took less than a wake-up is worth: no helpers */
+			.solo = x->work_ns > 0 && x->work_ns < SOLO_WORK_NS,
 		};
+		int64_t tw = dalic_exec_now_ns();
 		rc = dalic_pool_run(e->pool, &job);
+		x->work_ns = dalic_exec_now_ns() - tw;
 	}
 	if (!rc && k->run)
 		rc = k->run(x->ctx, &ws);

@@ -39,8 +39,9 @@ typedef struct dalic_exec_node {
 	const dalic_batch_t **in;
 	dalic_batch_t **out;
 	const dalic_batch_t **arg_in;
-	/* last run's timing (ns), for stats */
+	/* last run's timing (ns), for stats: the whole node, and its per-sample work */
 	int64_t last_ns;
+	int64_t work_ns;
 } dalic_exec_node_t;
 
 /* Creates the executor: operator contexts, buffers (presized by hints), slot queues, the

@@ -5,6 +5,10 @@
  * workers. Each worker sleeps on its own condition variable, so the pool wakes exactly the
  * workers it wants (never a thundering herd, never a wake-up lost to the wrong sleeper).
  *
+ * Jobs take turns, chunk by chunk: when stages submit at once (emulated gpu operators run
+ * their samples here too), a later stage's small job waits for one chunk of an earlier
+ * stage's big job, not for all of it — otherwise the stages could not overlap.
+ *
  * The submitter helps: it borrows the index of an idle worker — that worker stays asleep and
  * off the idle stack meanwhile, so the index is never used twice — and runs chunks of its own
  * job while the workers it woke take the others. For a batch of cheap samples this keeps two
@@ -149,8 +153,14 @@ static void *worker_main(void *arg)
 				pthread_cond_wait(&w->cv, &p->mu);
 			continue;
 		}
-		dalic_pool_job_t *job = p->head; /* oldest job first */
+		dalic_pool_job_t *job = p->head;
 		int first = 0, n = take_chunk(p, job, &first);
+		if (p->head == job && job->link) { /* jobs take turns, chunk by chunk */
+			p->head = job->link;
+			p->tail->link = job;
+			p->tail = job;
+			job->link = NULL;
+		}
 		if (p->head) /* chunks left: another idle worker may help */
 			wake_one(p);
 		run_chunk(p, job, first, n, w->index);
@@ -254,6 +264,8 @@ int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
 	p->tail = job;
 	int me = p->may_borrow && p->num_idle ? p->idle[--p->num_idle] : -1;
 	int chunks = (job->count + job->chunk - 1) / job->chunk - (me >= 0);
+	if (me >= 0 && job->solo)
+		chunks = 0;
 	for (int i = 0; i < chunks && wake_one(p); i++)
 		;
 	if (me >= 0) {

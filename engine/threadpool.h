@@ -18,6 +18,7 @@
 
 #include "engine/error.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct dalic_pool dalic_pool_t;
@@ -34,6 +35,9 @@ typedef struct dalic_pool_job {
 	dalic_pool_chunk_fn chunk_done; /* optional */
 	void *arg;
 	int count;
+	/* Expected to be too short to share: when the submitter can borrow an index it runs
+	 * the whole job itself and wakes nobody (a wake-up costs more than such a job). */
+	bool solo;
 	/* private to the pool */
 	int next, done, chunk;
 	int status, failed_item;

@@ -7,9 +7,9 @@
  *   output="thread" INT32 scalar: the pool worker that ran the sample
  * It fails on purpose at (fail_iteration, fail_sample), or on a sample whose first element
  * equals fail_value — so tests can make an operator fail through the data they feed.
- * per_batch=True does the work for the whole batch on the stage thread instead of the
- * worker pool (like a device kernel: one launch per batch, thread -1 in output="thread"),
- * which is what the executor-overlap benchmark uses for its "gpu" operator.
+ * _test__SleepBatch is the same operator working on the whole batch on the stage thread
+ * instead of the worker pool — like a device kernel, one launch per batch (thread -1 in
+ * output="thread") — which is what the executor-overlap benchmark uses as its "gpu" op.
  * The random delay depends only on (seed, iteration, sample), never on shared state.
  */
 #include "engine/dtype.h"
@@ -23,7 +23,7 @@ enum { OUT_COPY, OUT_VALUE, OUT_THREAD };
 typedef struct sleep_state {
 	int output;
 	int64_t sleep_us, max_us, fail_iteration, fail_sample, fail_value;
-	bool busy, has_fail_value, per_batch;
+	bool busy, has_fail_value;
 } sleep_state_t;
 
 static int init(dalic_op_ctx_t *ctx)
@@ -42,7 +42,6 @@ static int init(dalic_op_ctx_t *ctx)
 	s->sleep_us = dalic_arg_int(ctx, "sleep_us");
 	s->max_us = dalic_arg_int(ctx, "max_us");
 	s->busy = dalic_arg_bool(ctx, "busy");
-	s->per_batch = dalic_arg_bool(ctx, "per_batch");
 	s->fail_iteration = dalic_arg_int(ctx, "fail_iteration");
 	s->fail_sample = dalic_arg_int(ctx, "fail_sample");
 	s->has_fail_value = dalic_arg_given(ctx, "fail_value");
@@ -94,7 +93,7 @@ static int64_t first_element(const dalic_batch_t *b, int i)
 	return (int64_t)dalic_load_f64(b->dtype, b->ptrs[i], 0);
 }
 
-static int do_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const sleep_state_t *s = ctx->state;
 	int64_t extra = 0;
@@ -121,18 +120,11 @@ static int do_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int threa
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int run_batch(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
-	const sleep_state_t *s = ctx->state;
-	return s->per_batch ? DALIC_OK : do_sample(ctx, ws, i, thread);
-}
-
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
-{
-	const sleep_state_t *s = ctx->state;
 	int rc = DALIC_OK;
-	for (int i = 0; s->per_batch && !rc && i < ws->batch_size; i++)
-		rc = do_sample(ctx, ws, i, -1);
+	for (int i = 0; !rc && i < ws->batch_size; i++)
+		rc = run_sample(ctx, ws, i, -1);
 	return rc;
 }
 
@@ -141,7 +133,6 @@ static const dalic_arg_schema_t args[] = {
 	{"sleep_us", DALIC_ARG_INT, "0", "Microseconds to wait per sample."},
 	{"max_us", DALIC_ARG_INT, "0", "Extra pseudo-random 0..max_us microseconds per sample."},
 	{"busy", DALIC_ARG_BOOL, "False", "Spin instead of sleeping."},
-	{"per_batch", DALIC_ARG_BOOL, "False", "Work on the stage thread, not the worker pool."},
 	{"fail_iteration", DALIC_ARG_INT, "-1", "Fail at this iteration (with fail_sample)."},
 	{"fail_sample", DALIC_ARG_INT, "0", "Sample that fails at fail_iteration."},
 	{"fail_value", DALIC_ARG_INT, "None", "Fail on a sample whose first element equals this."},
@@ -153,7 +144,13 @@ static const dalic_kernel_t kernel = {
 	.init = init,
 	.setup = setup,
 	.run_sample = run_sample,
-	.run = run,
+};
+
+static const dalic_kernel_t batch_kernel = {
+	.state_size = sizeof(sleep_state_t),
+	.init = init,
+	.setup = setup,
+	.run = run_batch,
 };
 
 DALIC_OPERATOR(_test__Sleep) = {
@@ -168,4 +165,17 @@ DALIC_OPERATOR(_test__Sleep) = {
 	.internal = true,
 	.args = args,
 	.cpu = &kernel,
+};
+
+DALIC_OPERATOR(_test__SleepBatch) = {
+	.name = "_test__SleepBatch",
+	.fn = "_test.sleep_batch",
+	.doc = "Test-only: _test.sleep working per batch on the stage thread (device-like).",
+	.min_inputs = 0,
+	.max_inputs = 1,
+	.num_outputs = 1,
+	.devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+	.internal = true,
+	.args = args,
+	.cpu = &batch_kernel,
 };
