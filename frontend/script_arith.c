@@ -214,7 +214,6 @@ static int dali_math(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t 
 		     sv_t **out)
 {
 	int i = (int)(intptr_t)self->builtin.data;
-	(void)self;
 	if (args->nkw || args->npos != math_fns[i].nargs)
 		return serr(I, at, DALIC_EINVAL, "TypeError: math.%s() takes %d argument%s",
 			    math_fns[i].name, math_fns[i].nargs, math_fns[i].nargs == 1 ? "" : "s");

@@ -592,9 +592,8 @@ int script_lex(script_arena_t *a, const script_src_t *src, script_token_t **toks
 }
 
 int script_lex_fragment(script_arena_t *a, const script_src_t *src, const char *text,
-			size_t len, int line, int col, script_token_t **toks, int *count)
+			size_t len, int line, script_token_t **toks, int *count)
 {
-	(void)col;
 	size_t off = (size_t)(text - src->text);
 	size_t ls = off;
 	while (ls > 0 && src->text[ls - 1] != '\n')

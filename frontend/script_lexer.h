@@ -88,10 +88,10 @@ typedef struct script_token {
 
 /* Tokenizes src. *toks gets an arena array ending with TK_EOF. Errors are located. */
 int script_lex(script_arena_t *a, const script_src_t *src, script_token_t **toks, int *count);
-/* Tokenizes an expression embedded in an f-string: no INDENT/NEWLINE, positions offset to
- * line:col of its first character. */
+/* Tokenizes an expression embedded in an f-string: no INDENT / NEWLINE. `text` lies inside
+ * src->text and starts on line `line`, so positions stay those of the file. */
 int script_lex_fragment(script_arena_t *a, const script_src_t *src, const char *text,
-			size_t len, int line, int col, script_token_t **toks, int *count);
+			size_t len, int line, script_token_t **toks, int *count);
 /* Decodes escapes of a string body (not raw): \n \t \xHH \uXXXX \ooo ... Unknown escapes keep
  * the backslash like Python. Result NUL-terminated in the arena; *out_len its length. Returns
  * NULL with *bad = the offending offset on an invalid escape, or SIZE_MAX when out of

@@ -93,7 +93,7 @@ static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, 
 	script_token_t *toks;
 	int ntoks;
 	body_pos(p, tok, k, &line, &col);
-	TRY(script_lex_fragment(p->a, p->src, r + k, i - k, line, col, &toks, &ntoks));
+	TRY(script_lex_fragment(p->a, p->src, r + k, i - k, line, &toks, &ntoks));
 	snode_t *fv;
 	NEW(fv, N_FVALUE, tok);
 	fv->line = line;
