@@ -2,6 +2,8 @@
  * Copies what the batch pane shows out of a live batch, on the runner thread, while the batch
  * is still valid: for a window of samples, the shape, min/max/mean, the source file, and
  * either a small RGB thumbnail (image-like samples) or the first values as numpy prints them.
+ * Statistics are computed for the selected sample only (the only one whose numbers are
+ * shown), which keeps extraction cheap while the pipeline runs at full speed.
  * Thumbnails are box-filtered down to at most THUMB_MAX pixels a side: enough for a
  * full-screen zoom in character cells, small enough to publish 20 times a second.
  *
@@ -10,6 +12,7 @@
  */
 #include "tui/runner_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,16 @@ static void shape_text(const dalic_batch_t *b, int i, char *buf, size_t n)
 		                         (long long)dalic_batch_shape(b, i)[d]);
 	if (used < n)
 		snprintf(buf + used, n - used, "]");
+}
+
+/* Thumbnail size: at most THUMB_MAX a side, aspect kept. */
+static void thumb_size(int w, int h, int *tw, int *th)
+{
+	double scale = 1.0;
+	if (w > THUMB_MAX || h > THUMB_MAX)
+		scale = (double)THUMB_MAX / (w > h ? w : h);
+	*tw = (int)(w * scale) > 0 ? (int)(w * scale) : 1;
+	*th = (int)(h * scale) > 0 ? (int)(h * scale) : 1;
 }
 
 /* Looks like a picture (not just any 2-D tensor): an image layout, or H x W x {1,3,4}. */
@@ -43,14 +56,8 @@ static bool image_like(const dalic_batch_t *b, int i)
 /* Box filter to at most THUMB_MAX a side, any channel count -> RGB8. */
 static unsigned char *thumbnail(const dalic_debug_image_t *img, int *tw, int *th)
 {
-	double scale = 1.0;
-	if (img->width > THUMB_MAX || img->height > THUMB_MAX)
-		scale = (double)THUMB_MAX / (img->width > img->height ? img->width : img->height);
-	int w = (int)(img->width * scale), h = (int)(img->height * scale);
-	if (w < 1)
-		w = 1;
-	if (h < 1)
-		h = 1;
+	int w, h;
+	thumb_size(img->width, img->height, &w, &h);
 	unsigned char *out = malloc((size_t)w * (size_t)h * 3);
 	if (!out)
 		return NULL;
@@ -80,38 +87,62 @@ static unsigned char *thumbnail(const dalic_debug_image_t *img, int *tw, int *th
 	return out;
 }
 
-/* Normalized float images (values outside [0, 1], e.g. after crop_mirror_normalize) would
- * preview as black or white after clamping: stretch each sample's min..max to 0..255. */
-static bool stretched_preview(const dalic_batch_t *b, int i, const tui_sample_view_t *s,
-                              dalic_debug_image_t *img)
+/* Float images (HWC or CHW, 1/3/4 channels) are box-filtered straight from the data — one
+ * pass, no full-size copy — then mapped to 8 bits: [0, 1] scaled by 255 as
+ * dalic_debug_preview does, anything else (normalized images) stretched from the
+ * thumbnail's min..max, since clamping would show them black. */
+static unsigned char *float_thumbnail(const dalic_batch_t *b, int i, int *tw, int *th,
+                                      bool *stretched)
 {
-	if (dalic_batch_dtype(b) != DALIC_FLOAT || !s->has_stats || dalic_batch_ndim(b) != 3 ||
-	    (s->min >= 0 && s->max <= 1) || !(s->max > s->min))
-		return false;
+	if (dalic_batch_dtype(b) != DALIC_FLOAT || dalic_batch_ndim(b) != 3)
+		return NULL;
 	const int64_t *sh = dalic_batch_shape(b, i);
 	const char *layout = dalic_batch_layout(b);
 	bool chw = layout && !strcmp(layout, "CHW");
 	int64_t c = chw ? sh[0] : sh[2], h = chw ? sh[1] : sh[0], w = chw ? sh[2] : sh[1];
-	if ((c != 1 && c != 3 && c != 4) || h < 1 || w < 1)
-		return false;
 	const float *src = dalic_batch_data(b, i);
-	unsigned char *px = malloc((size_t)(h * w * c));
-	if (!src || !px) {
-		free(px);
-		return false;
+	if ((c != 1 && c != 3 && c != 4) || h < 1 || w < 1 || !src)
+		return NULL;
+	thumb_size((int)w, (int)h, tw, th);
+	size_t n = (size_t)*tw * (size_t)*th * 3;
+	float *acc = malloc(n * sizeof *acc);
+	unsigned char *out = malloc(n);
+	if (!acc || !out) {
+		free(acc);
+		free(out);
+		return NULL;
 	}
-	double scale = 255.0 / (s->max - s->min);
-	for (int64_t y = 0; y < h; y++)
-		for (int64_t x = 0; x < w; x++)
-			for (int64_t k = 0; k < c; k++) {
-				float v = chw ? src[(k * h + y) * w + x] : src[(y * w + x) * c + k];
-				double d = (v - s->min) * scale;
-				px[(y * w + x) * c + k] = (unsigned char)(d < 0     ? 0
-				                                          : d > 255 ? 255
-				                                                    : d + 0.5);
+	float lo = INFINITY, hi = -INFINITY;
+	for (int y = 0; y < *th; y++) {
+		int64_t y0 = y * h / *th, y1 = (y + 1) * h / *th;
+		y1 = y1 > y0 ? y1 : y0 + 1;
+		for (int x = 0; x < *tw; x++) {
+			int64_t x0 = x * w / *tw, x1 = (x + 1) * w / *tw;
+			x1 = x1 > x0 ? x1 : x0 + 1;
+			for (int k = 0; k < 3; k++) {
+				int64_t ch = c >= 3 ? k : 0;
+				double sum = 0;
+				for (int64_t yy = y0; yy < y1; yy++)
+					for (int64_t xx = x0; xx < x1; xx++) {
+						float v = chw ? src[(ch * h + yy) * w + xx]
+						              : src[(yy * w + xx) * c + ch];
+						sum += isfinite(v) ? v : 0;
+					}
+				float v = (float)(sum / (double)((y1 - y0) * (x1 - x0)));
+				acc[((size_t)y * *tw + x) * 3 + k] = v;
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
 			}
-	*img = (dalic_debug_image_t){(int)w, (int)h, (int)c, px};
-	return true;
+		}
+	}
+	*stretched = (lo < 0 || hi > 1) && hi > lo;
+	float base = *stretched ? lo : 0, scale = *stretched ? 255 / (hi - lo) : 255;
+	for (size_t k = 0; k < n; k++) {
+		float d = (acc[k] - base) * scale;
+		out[k] = (unsigned char)(d < 0 ? 0 : d > 255 ? 255 : d + 0.5f);
+	}
+	free(acc);
+	return out;
 }
 
 /* Values on one line: newlines and runs of blanks collapse to one space. */
@@ -165,8 +196,9 @@ tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
 		tui_sample_view_t *s = &v->samples[k];
 		s->index = i;
 		shape_text(b, i, s->shape, sizeof s->shape);
+		/* statistics only for the selected sample: the pane shows no others' */
 		dalic_debug_stats_t st;
-		if (!dalic_debug_stats(b, i, &st) && st.elements > 0) {
+		if (i == sample && !dalic_debug_stats(b, i, &st) && st.elements > 0) {
 			s->has_stats = true;
 			s->min = st.min;
 			s->max = st.max;
@@ -175,14 +207,14 @@ tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
 		}
 		const char *src = dalic_batch_source(b, i);
 		s->source = src ? strdup(src) : NULL;
-		dalic_debug_image_t img;
-		bool stretched = image_like(b, i) && stretched_preview(b, i, s, &img);
-		if (stretched || (image_like(b, i) && !dalic_debug_preview(b, i, &img))) {
-			s->thumb = thumbnail(&img, &s->thumb_w, &s->thumb_h);
-			if (stretched)
-				free(img.pixels);
-			else
+		if (image_like(b, i)) {
+			bool stretched = false;
+			dalic_debug_image_t img;
+			s->thumb = float_thumbnail(b, i, &s->thumb_w, &s->thumb_h, &stretched);
+			if (!s->thumb && !dalic_debug_preview(b, i, &img)) {
+				s->thumb = thumbnail(&img, &s->thumb_w, &s->thumb_h);
 				dalic_debug_image_free(&img);
+			}
 			v->stretched |= stretched;
 		}
 		if (!s->thumb) {
