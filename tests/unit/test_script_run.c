@@ -377,3 +377,35 @@ Test(script_run, second_pipeline_of_a_file_by_name)
 	cr_expect_eq(dalic_batch_num_samples(out(p, 0)), 2);
 	dalic_pipeline_destroy(p);
 }
+
+Test(script_run, conditional_operators_report_dalis_errors)
+{
+	dalic_pipeline_t *p = load_text("from nvidia.dali import pipeline_def, fn, types\n"
+					"@pipeline_def(batch_size=6, num_threads=1, device_id=None, seed=4)\n"
+					"def pipe():\n"
+					"    x = fn.random.uniform()\n"
+					"    c = fn.random.coin_flip(dtype=types.BOOL)\n"
+					"    t, f = fn._conditional.split(x, predicate=c)\n"
+					"    t = fn.cast(t, dtype=types.INT32)\n"
+					"    return fn._conditional.merge(t, f, predicate=c)\n"
+					"p = pipe()\n");
+	const char *msg = th_run_fails(p, DALIC_EOP);
+	cr_expect(strstr(msg, "Divergent data found in different branches of conditional "
+			      "operation. All paths in conditional operation are merged into one "
+			      "batch which must have consistent type, number of dimensions, layout "
+			      "and other metadata. Found distinct types: int32 and float."),
+		  "%s", msg);
+	dalic_pipeline_destroy(p);
+	p = load_text("from nvidia.dali import pipeline_def, fn, types\n"
+		      "@pipeline_def(batch_size=6, num_threads=1, device_id=None, seed=4)\n"
+		      "def pipe():\n"
+		      "    x = fn.random.uniform()\n"
+		      "    c = fn.random.coin_flip(dtype=types.BOOL)\n"
+		      "    t, f = fn._conditional.split(c, predicate=c)\n"
+		      "    return fn._conditional.split(x, predicate=t)[0]\n"
+		      "p = pipe()\n");
+	msg = th_run_fails(p, DALIC_EOP);
+	cr_expect(strstr(msg, "Split description must cover whole input, got 6 input samples and "),
+		  "%s", msg);
+	dalic_pipeline_destroy(p);
+}
