@@ -247,7 +247,11 @@ static double overlap_one(int i, void *arg)
 static int bench_overlap(int iters)
 {
 	g_iters = iters;
-	double cpu_its = measure(define_cpu_only, &modes[0], 8, 2, iters);
+	double cpu_its = 0;
+	for (int r = 0; r < 3; r++) { /* best of 3, as everything else */
+		double v = measure(define_cpu_only, &modes[0], 8, 2, iters);
+		cpu_its = v > cpu_its ? v : cpu_its;
+	}
 	g_gpu_us = (int)(1e6 / cpu_its / 8);
 	double best[2];
 	best_of(3, 2, best, overlap_one, NULL);
