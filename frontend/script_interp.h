@@ -30,7 +30,7 @@
 enum { SX_RETURN = 1, SX_BREAK = 2, SX_CONTINUE = 3 };
 
 #define SCRIPT_MAX_CALL_DEPTH 150
-#define SCRIPT_MAX_LOOP_ITERATIONS 1000000
+#define SCRIPT_MAX_LOOP_ITERATIONS 100000
 #define SCRIPT_MAX_STEPS 5000000L
 #define SCRIPT_ARENA_BUDGET ((size_t)1 << 30)
 /* C stack the evaluator may use below its entry point (deep calls of deeply nested
