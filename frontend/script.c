@@ -29,7 +29,7 @@ static int read_file(const char *path, char **text, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return dalic_fail(DALIC_EIO, "cannot read pipeline script '%s': %s", path,
-				  strerror(errno));
+		                  strerror(errno));
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -41,9 +41,10 @@ static int read_file(const char *path, char **text, size_t *len)
 			if (cap >= MAX_SCRIPT_BYTES) {
 				free(buf);
 				fclose(f);
-				return dalic_fail(DALIC_EINVAL, "pipeline script '%s' is larger than %u "
-								"MiB",
-						  path, MAX_SCRIPT_BYTES >> 20);
+				return dalic_fail(DALIC_EINVAL,
+				                  "pipeline script '%s' is larger than %u "
+				                  "MiB",
+				                  path, MAX_SCRIPT_BYTES >> 20);
 			}
 			char *nb = realloc(buf, cap *= 2);
 			if (!nb) {
@@ -66,7 +67,7 @@ static int read_file(const char *path, char **text, size_t *len)
 	if (memchr(buf, 0, n)) {
 		free(buf);
 		return dalic_fail(DALIC_EPARSE, "'%s' is not a text file (it contains NUL bytes)",
-				  path);
+		                  path);
 	}
 	*text = buf;
 	*len = n;
@@ -129,13 +130,13 @@ static int no_pipeline(load_t *L, const char *path)
 {
 	if (L->I.first_skipped)
 		return dalic_fail(DALIC_EINVAL,
-				  "%s: the script creates no pipeline; a statement that could "
-				  "not be evaluated was skipped:\n%s",
-				  path, L->I.first_skipped);
+		                  "%s: the script creates no pipeline; a statement that could "
+		                  "not be evaluated was skipped:\n%s",
+		                  path, L->I.first_skipped);
 	return dalic_fail(DALIC_EINVAL,
-			  "%s: the script creates no pipeline (call a @pipeline_def function, "
-			  "create a Pipeline object or a Pipeline subclass)",
-			  path);
+	                  "%s: the script creates no pipeline (call a @pipeline_def function, "
+	                  "create a Pipeline object or a Pipeline subclass)",
+	                  path);
 }
 
 int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t **out)
@@ -159,15 +160,15 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 		size_t k = 0;
 		for (int i = 0; i < L.I.npipes && k < sizeof list; i++)
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
-					      pipe_name(L.I.pipes[i]));
+			                      pipe_name(L.I.pipes[i]));
 		rc = dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script creates: %s)",
-				path, pipeline, list);
+		                path, pipeline, list);
 	}
 	if (!rc && !chosen->outputs_set)
 		rc = script_error_at(&L.src, chosen->line, chosen->col, DALIC_EGRAPH,
-				     "pipeline '%s' has no outputs: return them from the pipeline "
-				     "function, call set_outputs() or override define_graph()",
-				     pipe_name(chosen));
+		                     "pipeline '%s' has no outputs: return them from the pipeline "
+		                     "function, call set_outputs() or override define_graph()",
+		                     pipe_name(chosen));
 	if (!rc) {
 		dalic_graphdef_t *def = chosen->def;
 		free(def->source);

@@ -9,11 +9,11 @@
 
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 static bool as_int(const sv_t *v, int64_t *x)
@@ -52,15 +52,16 @@ int se_getattr_opt(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name,
 	case SV_OPAQUE:
 		*out = sv_opaque(I->a, script_arena_printf(I->a, "%s.%s", obj->opaque.what, name));
 		return *out ? DALIC_OK : serr_oom(I, at);
-	case SV_MODULE: return sm_getattr(I, at, obj, name, out);
+	case SV_MODULE:
+		return sm_getattr(I, at, obj, name, out);
 	case SV_OPFN: {
 		sv_t *f = sv_new(I->a, SV_OPFN);
 		if (!f)
 			return serr_oom(I, at);
 		f->opfn.ops_api = obj->opfn.ops_api;
-		f->opfn.path = *obj->opfn.path ? script_arena_printf(I->a, "%s.%s", obj->opfn.path,
-								     name)
-					       : script_arena_strdup(I->a, name);
+		f->opfn.path = *obj->opfn.path
+		                   ? script_arena_printf(I->a, "%s.%s", obj->opfn.path, name)
+		                   : script_arena_strdup(I->a, name);
 		if (!f->opfn.path)
 			return serr_oom(I, at);
 		*out = f;
@@ -76,8 +77,8 @@ int se_getattr_opt(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name,
 		if (obj->inst->cls->pipeline)
 			TRY(sp_getattr(I, at, obj, name, out));
 		if (!*out && obj->inst->cls->opaque_base)
-			*out = sv_opaque(I->a, script_arena_printf(I->a, "%s.%s",
-								   obj->inst->cls->name, name));
+			*out = sv_opaque(
+			    I->a, script_arena_printf(I->a, "%s.%s", obj->inst->cls->name, name));
 		return DALIC_OK;
 	}
 	case SV_CLASS:
@@ -92,7 +93,8 @@ int se_getattr_opt(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name,
 		if (obj->cls->pipeline)
 			TRY(sp_getattr(I, at, obj, name, out));
 		if (!*out && obj->cls->opaque_base)
-			*out = sv_opaque(I->a, script_arena_printf(I->a, "%s.%s", obj->cls->name, name));
+			*out = sv_opaque(I->a,
+			                 script_arena_printf(I->a, "%s.%s", obj->cls->name, name));
 		return DALIC_OK;
 	case SV_SUPER: {
 		svclass_t *c = obj->super.cls;
@@ -150,8 +152,10 @@ int se_getattr_opt(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name,
 	case SV_TUPLE:
 	case SV_DICT:
 	case SV_INT:
-	case SV_FLOAT: return sb_method(I, at, obj, name, out);
-	default: return DALIC_OK;
+	case SV_FLOAT:
+		return sb_method(I, at, obj, name, out);
+	default:
+		return DALIC_OK;
 	}
 }
 
@@ -162,41 +166,48 @@ int se_getattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_
 		return DALIC_OK;
 	if (obj->kind == SV_MODULE)
 		return serr(I, at, DALIC_EINVAL,
-			    "AttributeError: module '%s' has no attribute '%s'", obj->mod->name, name);
+		            "AttributeError: module '%s' has no attribute '%s'", obj->mod->name,
+		            name);
 	if (obj->kind == SV_CLASS)
 		return serr(I, at, DALIC_EINVAL,
-			    "AttributeError: type object '%s' has no attribute '%s'", obj->cls->name,
-			    name);
+		            "AttributeError: type object '%s' has no attribute '%s'",
+		            obj->cls->name, name);
 	return serr(I, at, DALIC_EINVAL, "AttributeError: '%s' object has no attribute '%s'",
-		    sv_type_name(obj), name);
+	            sv_type_name(obj), name);
 }
 
 int se_setattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_t *value)
 {
 	svdict_t *d = NULL;
 	switch (obj->kind) {
-	case SV_OPAQUE: return DALIC_OK;
-	case SV_INSTANCE: d = obj->inst->attrs; break;
-	case SV_CLASS: d = obj->cls->attrs; break;
-	case SV_MODULE: d = obj->mod->attrs; break;
+	case SV_OPAQUE:
+		return DALIC_OK;
+	case SV_INSTANCE:
+		d = obj->inst->attrs;
+		break;
+	case SV_CLASS:
+		d = obj->cls->attrs;
+		break;
+	case SV_MODULE:
+		d = obj->mod->attrs;
+		break;
 	default:
 		return serr(I, at, DALIC_EINVAL,
-			    "AttributeError: '%s' object attribute '%s' is read-only",
-			    sv_type_name(obj), name);
+		            "AttributeError: '%s' object attribute '%s' is read-only",
+		            sv_type_name(obj), name);
 	}
 	return svdict_set_str(I->a, d, name, value) ? serr_oom(I, at) : DALIC_OK;
 }
 
 /* ---- items ---------------------------------------------------------------------------- */
 
-static int index_of(sinterp_t *I, const snode_t *at, sv_t *idx, int n, const char *what,
-		    int *out)
+static int index_of(sinterp_t *I, const snode_t *at, sv_t *idx, int n, const char *what, int *out)
 {
 	int64_t i;
 	if (!as_int(idx, &i))
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: %s indices must be integers or slices, not %s", what,
-			    sv_type_name(idx));
+		            "TypeError: %s indices must be integers or slices, not %s", what,
+		            sv_type_name(idx));
 	if (i < 0)
 		i += n;
 	if (i < 0 || i >= n)
@@ -207,12 +218,12 @@ static int index_of(sinterp_t *I, const snode_t *at, sv_t *idx, int n, const cha
 
 /* Python's slice.indices(): start, stop, step for a sequence of length n. */
 static int slice_range(sinterp_t *I, const snode_t *at, sv_t *s, int n, int64_t *start,
-		       int64_t *stop, int64_t *step)
+                       int64_t *stop, int64_t *step)
 {
 	int64_t st = 1;
 	if (s->slice.step->kind != SV_NONE && !as_int(s->slice.step, &st))
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: slice indices must be integers or None");
+		            "TypeError: slice indices must be integers or None");
 	if (st == 0)
 		return serr(I, at, DALIC_EINVAL, "ValueError: slice step cannot be zero");
 	int64_t lo = st > 0 ? 0 : n - 1, hi = st > 0 ? n : -1;
@@ -220,7 +231,7 @@ static int slice_range(sinterp_t *I, const snode_t *at, sv_t *s, int n, int64_t 
 	if (s->slice.lo->kind != SV_NONE) {
 		if (!as_int(s->slice.lo, &v))
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: slice indices must be integers or None");
+			            "TypeError: slice indices must be integers or None");
 		if (v < 0)
 			v += n;
 		lo = st > 0 ? (v < 0 ? 0 : v > n ? n : v) : (v < 0 ? -1 : v >= n ? n - 1 : v);
@@ -228,7 +239,7 @@ static int slice_range(sinterp_t *I, const snode_t *at, sv_t *s, int n, int64_t 
 	if (s->slice.hi->kind != SV_NONE) {
 		if (!as_int(s->slice.hi, &v))
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: slice indices must be integers or None");
+			            "TypeError: slice indices must be integers or None");
 		if (v < 0)
 			v += n;
 		hi = st > 0 ? (v < 0 ? 0 : v > n ? n : v) : (v < -1 ? -1 : v >= n ? n - 1 : v);
@@ -242,8 +253,11 @@ static int slice_range(sinterp_t *I, const snode_t *at, sv_t *s, int n, int64_t 
 int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out)
 {
 	switch (obj->kind) {
-	case SV_OPAQUE: *out = obj; return DALIC_OK;
-	case SV_NODE: return sa_subscript(I, at, obj, idx, out);
+	case SV_OPAQUE:
+		*out = obj;
+		return DALIC_OK;
+	case SV_NODE:
+		return sa_subscript(I, at, obj, idx, out);
 	case SV_DICT: {
 		sv_t *v = svdict_get(obj->dict, idx);
 		if (v) {
@@ -252,7 +266,7 @@ int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out
 		}
 		if (!sv_hashable(idx))
 			return serr(I, at, DALIC_EINVAL, "TypeError: unhashable type: '%s'",
-				    sv_type_name(idx));
+			            sv_type_name(idx));
 		sv_t *r;
 		TRY(se_str(I, at, idx, true, &r));
 		return serr(I, at, DALIC_EINVAL, "KeyError: %s", r->str.s);
@@ -261,8 +275,9 @@ int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out
 	case SV_TUPLE:
 	case SV_STR: {
 		bool is_str = obj->kind == SV_STR;
-		int n = is_str ? (int)obj->str.len
-			       : obj->kind == SV_LIST ? obj->list->n : obj->tuple.n;
+		int n = is_str                 ? (int)obj->str.len
+		        : obj->kind == SV_LIST ? obj->list->n
+		                               : obj->tuple.n;
 		sv_t **items = obj->kind == SV_LIST ? obj->list->items : obj->tuple.items;
 		const char *what = is_str ? "string" : obj->kind == SV_LIST ? "list" : "tuple";
 		if (idx->kind == SV_SLICE) {
@@ -283,7 +298,8 @@ int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out
 				(*out)->str.len = (size_t)count;
 				return DALIC_OK;
 			}
-			sv_t *r = obj->kind == SV_LIST ? sv_list(I->a, count) : sv_tuple(I->a, count);
+			sv_t *r =
+			    obj->kind == SV_LIST ? sv_list(I->a, count) : sv_tuple(I->a, count);
 			if (!r)
 				return serr_oom(I, at);
 			int k = 0;
@@ -305,7 +321,7 @@ int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out
 	}
 	default:
 		return serr(I, at, DALIC_EINVAL, "TypeError: '%s' object is not subscriptable",
-			    sv_type_name(obj));
+		            sv_type_name(obj));
 	}
 }
 
@@ -316,7 +332,8 @@ int se_setitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t *valu
 	if (obj->kind == SV_DICT) {
 		int rc = svdict_set(I->a, obj->dict, idx, value);
 		if (rc == DALIC_EINVAL)
-			return serr(I, at, rc, "TypeError: unhashable type: '%s'", sv_type_name(idx));
+			return serr(I, at, rc, "TypeError: unhashable type: '%s'",
+			            sv_type_name(idx));
 		return rc ? serr_oom(I, at) : DALIC_OK;
 	}
 	if (obj->kind == SV_LIST && idx->kind != SV_SLICE) {
@@ -326,7 +343,7 @@ int se_setitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t *valu
 		return DALIC_OK;
 	}
 	return serr(I, at, DALIC_EINVAL, "TypeError: '%s' object does not support item assignment",
-		    sv_type_name(obj));
+	            sv_type_name(obj));
 }
 
 /* ---- calls and iteration -------------------------------------------------------------- */
@@ -335,11 +352,14 @@ int se_call(sinterp_t *I, const snode_t *at, sv_t *fn, const sargs_t *args, sv_t
 {
 	if (I->depth >= SCRIPT_MAX_CALL_DEPTH)
 		return serr(I, at, DALIC_EUNSUPPORTED,
-			    "RecursionError: maximum call depth (%d) exceeded", SCRIPT_MAX_CALL_DEPTH);
+		            "RecursionError: maximum call depth (%d) exceeded",
+		            SCRIPT_MAX_CALL_DEPTH);
 	I->depth++;
 	int rc;
 	switch (fn->kind) {
-	case SV_FUNC: rc = sx_call_function(I, at, fn->func, NULL, args, out); break;
+	case SV_FUNC:
+		rc = sx_call_function(I, at, fn->func, NULL, args, out);
+		break;
 	case SV_BOUND:
 		rc = sx_call_function(I, at, fn->bound.func->func, fn->bound.self, args, out);
 		break;
@@ -351,20 +371,26 @@ int se_call(sinterp_t *I, const snode_t *at, sv_t *fn, const sargs_t *args, sv_t
 			rc = fn->builtin.fn(I, at, fn->builtin.self, args, out);
 		}
 		break;
-	case SV_CLASS: rc = sx_instantiate(I, at, fn->cls, args, out); break;
+	case SV_CLASS:
+		rc = sx_instantiate(I, at, fn->cls, args, out);
+		break;
 	case SV_OPFN:
 		rc = fn->opfn.ops_api ? so_ops_construct(I, at, fn->opfn.path, args, out)
-				      : so_call_fn(I, at, fn->opfn.path, args, out);
+		                      : so_call_fn(I, at, fn->opfn.path, args, out);
 		break;
-	case SV_OPOBJ: rc = so_ops_call(I, at, fn, args, out); break;
-	case SV_PIPEDEF: rc = sp_call_pipedef(I, at, fn, args, out); break;
+	case SV_OPOBJ:
+		rc = so_ops_call(I, at, fn, args, out);
+		break;
+	case SV_PIPEDEF:
+		rc = sp_call_pipedef(I, at, fn, args, out);
+		break;
 	case SV_OPAQUE:
 		*out = sv_opaque(I->a, script_arena_printf(I->a, "%s()", fn->opaque.what));
 		rc = *out ? DALIC_OK : serr_oom(I, at);
 		break;
 	default:
 		rc = serr(I, at, DALIC_EINVAL, "TypeError: '%s' object is not callable",
-			  sv_type_name(fn));
+		          sv_type_name(fn));
 	}
 	I->depth--;
 	return rc;
@@ -374,9 +400,19 @@ int se_iterate(sinterp_t *I, const snode_t *at, sv_t *v, sv_t ***items, int *n, 
 {
 	*opaque = false;
 	switch (v->kind) {
-	case SV_LIST: *items = v->list->items; *n = v->list->n; return DALIC_OK;
-	case SV_TUPLE: *items = v->tuple.items; *n = v->tuple.n; return DALIC_OK;
-	case SV_OPAQUE: *opaque = true; *items = NULL; *n = 0; return DALIC_OK;
+	case SV_LIST:
+		*items = v->list->items;
+		*n = v->list->n;
+		return DALIC_OK;
+	case SV_TUPLE:
+		*items = v->tuple.items;
+		*n = v->tuple.n;
+		return DALIC_OK;
+	case SV_OPAQUE:
+		*opaque = true;
+		*items = NULL;
+		*n = 0;
+		return DALIC_OK;
 	case SV_DICT: {
 		int len = svdict_len(v->dict), k = 0;
 		sv_t **keys = script_arena_alloc(I->a, sizeof *keys * (size_t)(len + 1));
@@ -409,10 +445,10 @@ int se_iterate(sinterp_t *I, const snode_t *at, sv_t *v, sv_t ***items, int *n, 
 	}
 	case SV_NODE:
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: 'DataNode' object is not iterable (a DataNode stands for a "
-			    "whole batch; its samples exist only when the pipeline runs)");
+		            "TypeError: 'DataNode' object is not iterable (a DataNode stands for a "
+		            "whole batch; its samples exist only when the pipeline runs)");
 	default:
 		return serr(I, at, DALIC_EINVAL, "TypeError: '%s' object is not iterable",
-			    sv_type_name(v));
+		            sv_type_name(v));
 	}
 }

@@ -22,7 +22,7 @@ void *script_arena_alloc(script_arena_t *a, size_t n);
 char *script_arena_strndup(script_arena_t *a, const char *s, size_t n);
 char *script_arena_strdup(script_arena_t *a, const char *s);
 char *script_arena_printf(script_arena_t *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 char *script_arena_vprintf(script_arena_t *a, const char *fmt, va_list ap);
 /* Bytes handed out so far. */
 size_t script_arena_used(const script_arena_t *a);

@@ -15,58 +15,88 @@
 
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 const char *sa_binop_name(script_op_t op)
 {
 	switch (op) {
-	case OP_PLUS: return "add";
-	case OP_MINUS: return "sub";
-	case OP_STAR: return "mul";
-	case OP_SLASH: return "fdiv";
-	case OP_DSLASH: return "div";
-	case OP_PERCENT: return "mod";
-	case OP_DSTAR: return "pow";
-	case OP_AMP: return "bitand";
-	case OP_PIPE: return "bitor";
-	case OP_CARET: return "bitxor";
-	default: return NULL;
+	case OP_PLUS:
+		return "add";
+	case OP_MINUS:
+		return "sub";
+	case OP_STAR:
+		return "mul";
+	case OP_SLASH:
+		return "fdiv";
+	case OP_DSLASH:
+		return "div";
+	case OP_PERCENT:
+		return "mod";
+	case OP_DSTAR:
+		return "pow";
+	case OP_AMP:
+		return "bitand";
+	case OP_PIPE:
+		return "bitor";
+	case OP_CARET:
+		return "bitxor";
+	default:
+		return NULL;
 	}
 }
 
 const char *sa_cmp_name(scmp_t op)
 {
 	switch (op) {
-	case CMP_EQ: return "eq";
-	case CMP_NE: return "neq";
-	case CMP_LT: return "lt";
-	case CMP_LE: return "leq";
-	case CMP_GT: return "gt";
-	default: return "geq";
+	case CMP_EQ:
+		return "eq";
+	case CMP_NE:
+		return "neq";
+	case CMP_LT:
+		return "lt";
+	case CMP_LE:
+		return "leq";
+	case CMP_GT:
+		return "gt";
+	default:
+		return "geq";
 	}
 }
 
 static const char *type_desc(int dtype)
 {
 	switch (dtype) {
-	case DALIC_BOOL: return "bool";
-	case DALIC_INT8: return "int8";
-	case DALIC_INT16: return "int16";
-	case DALIC_INT32: return "int32";
-	case DALIC_INT64: return "int64";
-	case DALIC_UINT8: return "uint8";
-	case DALIC_UINT16: return "uint16";
-	case DALIC_UINT32: return "uint32";
-	case DALIC_UINT64: return "uint64";
-	case DALIC_FLOAT16: return "float16";
-	case DALIC_FLOAT: return "float32";
-	case DALIC_FLOAT64: return "float64";
-	default: return NULL;
+	case DALIC_BOOL:
+		return "bool";
+	case DALIC_INT8:
+		return "int8";
+	case DALIC_INT16:
+		return "int16";
+	case DALIC_INT32:
+		return "int32";
+	case DALIC_INT64:
+		return "int64";
+	case DALIC_UINT8:
+		return "uint8";
+	case DALIC_UINT16:
+		return "uint16";
+	case DALIC_UINT32:
+		return "uint32";
+	case DALIC_UINT64:
+		return "uint64";
+	case DALIC_FLOAT16:
+		return "float16";
+	case DALIC_FLOAT:
+		return "float32";
+	case DALIC_FLOAT64:
+		return "float64";
+	default:
+		return NULL;
 	}
 }
 
@@ -79,10 +109,10 @@ int sa_to_device(sinterp_t *I, const snode_t *at, sv_t *node, const char *device
 	spipe_t *P = node->node.pipe;
 	if (!strcmp(device, "cpu") && !P->exec_dynamic)
 		return serr(I, at, DALIC_EGRAPH,
-			    "RuntimeError: This pipeline doesn't support transition from GPU to "
-			    "CPU.\nGPU->CPU transitions require dynamic execution, which %s.",
-			    P->dynamic_off_reason ? P->dynamic_off_reason
-						  : "was explicitly disabled in this pipeline");
+		            "RuntimeError: This pipeline doesn't support transition from GPU to "
+		            "CPU.\nGPU->CPU transitions require dynamic execution, which %s.",
+		            P->dynamic_off_reason ? P->dynamic_off_reason
+		                                  : "was explicitly disabled in this pipeline");
 	sv_t *src = node;
 	if (P->cond && I->tracing)
 		TRY(sc_preprocess(I, at, node, &src));
@@ -100,8 +130,8 @@ int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, i
 	const dalic_schema_t *s = dalic_schema_find("ArithmeticGenericOp");
 	if (!s)
 		return serr(I, at, DALIC_EUNSUPPORTED,
-			    "arithmetic on DataNodes needs the ArithmeticGenericOp operator, which "
-			    "this dalic build does not have yet");
+		            "arithmetic on DataNodes needs the ArithmeticGenericOp operator, which "
+		            "this dalic build does not have yet");
 	sv_t **edges = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(n + 1));
 	sv_t *ints = sv_list(I->a, 2), *reals = sv_list(I->a, 2);
 	if (!edges || !ints || !reals)
@@ -138,28 +168,32 @@ int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, i
 			rc = serr_opaque(I, at, v, "arithmetic operand");
 			break;
 		} else {
-			rc = serr(I, at, DALIC_EINVAL,
-				  "TypeError: Argument to arithmetic operation not supported.Got "
-				  "<class '%s'>, expected a return value from otherDALI Operator  or a "
-				  "constant value of type 'bool', 'int', 'float' or "
-				  "'nvidia.dali.types.Constant'.",
-				  sv_type_name(v));
+			rc = serr(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: Argument to arithmetic operation not supported.Got "
+			    "<class '%s'>, expected a return value from otherDALI Operator  or a "
+			    "constant value of type 'bool', 'int', 'float' or "
+			    "'nvidia.dali.types.Constant'.",
+			    sv_type_name(v));
 			break;
 		}
 		const char *td = type_desc(dtype);
 		if (!td) {
-			rc = serr(I, at, DALIC_EINVAL,
-				  "TypeError: Constant argument to arithmetic operation not supported. "
-				  "Got a constant of type %s",
-				  dalic_dtype_name((dalic_dtype_t)dtype));
+			rc = serr(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: Constant argument to arithmetic operation not supported. "
+			    "Got a constant of type %s",
+			    dalic_dtype_name((dalic_dtype_t)dtype));
 			break;
 		}
-		bool integral = dtype == DALIC_BOOL || (dtype >= DALIC_UINT8 && dtype <= DALIC_INT64);
+		bool integral =
+		    dtype == DALIC_BOOL || (dtype >= DALIC_UINT8 && dtype <= DALIC_INT64);
 		sv_t *list = integral ? ints : reals;
 		sbuf_printf(&desc, "$%d:%s", list->list->n, td);
-		sv_t *num = integral ? sv_int(I->a, val->kind == SV_BOOL ? val->b
-					       : val->kind == SV_INT ? val->i : (int64_t)val->f)
-				     : sv_float(I->a, sv_as_double(val));
+		sv_t *num = integral ? sv_int(I->a, val->kind == SV_BOOL  ? val->b
+		                                    : val->kind == SV_INT ? val->i
+		                                                          : (int64_t)val->f)
+		                     : sv_float(I->a, sv_as_double(val));
 		if (!num || sv_list_append(I->a, list, num))
 			rc = serr_oom(I, at);
 	}
@@ -190,10 +224,16 @@ int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, i
 		vals[nkw++] = reals;
 	}
 	/* DALI builds it through the ops API: ops.ArithmeticGenericOp(...)(*inputs) */
-	sopcall_t c = {.schema = s, .module = "nvidia.dali.ops", .display = "ArithmeticGenericOp",
-		       .api_name = "nvidia.dali.ops.ArithmeticGenericOp", .ops_api = true,
-		       .inputs = edges, .ninputs = ne, .kwnames = names, .kwvals = vals,
-		       .nkw = nkw};
+	sopcall_t c = {.schema = s,
+	               .module = "nvidia.dali.ops",
+	               .display = "ArithmeticGenericOp",
+	               .api_name = "nvidia.dali.ops.ArithmeticGenericOp",
+	               .ops_api = true,
+	               .inputs = edges,
+	               .ninputs = ne,
+	               .kwnames = names,
+	               .kwvals = vals,
+	               .nkw = nkw};
 	return so_invoke(I, at, &c, out);
 }
 
@@ -203,20 +243,19 @@ static const struct {
 	const char *name;
 	int nargs;
 } math_fns[] = {
-	{"abs", 1},  {"fabs", 1},  {"floor", 1}, {"ceil", 1},  {"pow", 2},   {"fpow", 2},
-	{"min", 2},  {"max", 2},   {"clamp", 3}, {"sqrt", 1},  {"rsqrt", 1}, {"cbrt", 1},
-	{"exp", 1},  {"log", 1},   {"log2", 1},  {"log10", 1}, {"sin", 1},   {"cos", 1},
-	{"tan", 1},  {"asin", 1},  {"acos", 1},  {"atan", 1},  {"atan2", 2}, {"sinh", 1},
-	{"cosh", 1}, {"tanh", 1},  {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
+    {"abs", 1},  {"fabs", 1}, {"floor", 1}, {"ceil", 1},  {"pow", 2},   {"fpow", 2},
+    {"min", 2},  {"max", 2},  {"clamp", 3}, {"sqrt", 1},  {"rsqrt", 1}, {"cbrt", 1},
+    {"exp", 1},  {"log", 1},  {"log2", 1},  {"log10", 1}, {"sin", 1},   {"cos", 1},
+    {"tan", 1},  {"asin", 1}, {"acos", 1},  {"atan", 1},  {"atan2", 2}, {"sinh", 1},
+    {"cosh", 1}, {"tanh", 1}, {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
 };
 
-static int dali_math(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		     sv_t **out)
+static int dali_math(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	int i = (int)(intptr_t)self->builtin.data;
 	if (args->nkw || args->npos != math_fns[i].nargs)
 		return serr(I, at, DALIC_EINVAL, "TypeError: math.%s() takes %d argument%s",
-			    math_fns[i].name, math_fns[i].nargs, math_fns[i].nargs == 1 ? "" : "s");
+		            math_fns[i].name, math_fns[i].nargs, math_fns[i].nargs == 1 ? "" : "s");
 	return sa_arith(I, at, math_fns[i].name, args->pos, args->npos, out);
 }
 
@@ -242,20 +281,26 @@ static bool is_newaxis(const sv_t *v)
 }
 
 static int sub_op(sinterp_t *I, const snode_t *at, const char *schema_name, const char *fn,
-		  sv_t *input, const char **names, sv_t **vals, int nkw, sv_t **out)
+                  sv_t *input, const char **names, sv_t **vals, int nkw, sv_t **out)
 {
 	const dalic_schema_t *s = dalic_schema_find(schema_name);
 	if (!s)
 		return serr(I, at, DALIC_EUNSUPPORTED,
-			    "indexing a DataNode needs the %s operator, which dalic does not "
-			    "support yet",
-			    schema_name);
+		            "indexing a DataNode needs the %s operator, which dalic does not "
+		            "support yet",
+		            schema_name);
 	char *api = script_arena_printf(I->a, "nvidia.dali.fn.%s", fn);
 	if (!api)
 		return serr_oom(I, at);
-	sopcall_t c = {.schema = s, .module = "nvidia.dali.fn", .display = fn, .api_name = api,
-		       .inputs = &input, .ninputs = 1, .kwnames = names, .kwvals = vals,
-		       .nkw = nkw};
+	sopcall_t c = {.schema = s,
+	               .module = "nvidia.dali.fn",
+	               .display = fn,
+	               .api_name = api,
+	               .inputs = &input,
+	               .ninputs = 1,
+	               .kwnames = names,
+	               .kwvals = vals,
+	               .nkw = nkw};
 	return so_invoke(I, at, &c, out);
 }
 
@@ -292,12 +337,12 @@ int sa_subscript(sinterp_t *I, const snode_t *at, sv_t *node, sv_t *index, sv_t 
 		if (v->kind == SV_ELLIPSIS) {
 			sbuf_free(&axis_names);
 			return serr(I, at, DALIC_EUNSUPPORTED,
-				    "NotImplementedError: Ellipsis in indexing is not implemented");
+			            "NotImplementedError: Ellipsis in indexing is not implemented");
 		}
 		if (v->kind == SV_FLOAT || v->kind == SV_STR) {
 			sbuf_free(&axis_names);
 			return serr(I, at, DALIC_EINVAL, "TypeError: Invalid type for an index: %s",
-				    sv_type_name(v));
+			            sv_type_name(v));
 		}
 		int i = nidx++;
 		if (v->kind == SV_NONE) {
@@ -327,7 +372,7 @@ int sa_subscript(sinterp_t *I, const snode_t *at, sv_t *node, sv_t *index, sv_t 
 	if (named_axes && named_axes != axes->list->n) {
 		sbuf_free(&axis_names);
 		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: New axis name must be specified for all axes or none.");
+		            "ValueError: New axis name must be specified for all axes or none.");
 	}
 	sv_t *sliced, *num = sv_int(I->a, nidx);
 	if (!num) {
@@ -341,14 +386,14 @@ int sa_subscript(sinterp_t *I, const snode_t *at, sv_t *node, sv_t *index, sv_t 
 			rc = DALIC_OK;
 		} else {
 			const char *nm = "num_subscripts";
-			rc = sub_op(I, at, "SubscriptDimCheck", "subscript_dim_check", node, &nm, &num,
-				    1, &sliced);
+			rc = sub_op(I, at, "SubscriptDimCheck", "subscript_dim_check", node, &nm,
+			            &num, 1, &sliced);
 		}
 	} else {
 		names[nkw] = "num_subscripts";
 		vals[nkw++] = num;
 		rc = sub_op(I, at, "TensorSubscript", "tensor_subscript", node, names, vals, nkw,
-			    &sliced);
+		            &sliced);
 	}
 	if (rc || !axes->list->n) {
 		sbuf_free(&axis_names);

@@ -20,8 +20,8 @@ typedef enum {
 	N_INT,
 	N_FLOAT,
 	N_STR,
-	N_FSTRING,  /* parts: N_STR and N_FVALUE */
-	N_FVALUE,   /* {value!conv:spec} inside an f-string */
+	N_FSTRING, /* parts: N_STR and N_FVALUE */
+	N_FVALUE,  /* {value!conv:spec} inside an f-string */
 	N_ELLIPSIS,
 	N_TUPLE,
 	N_LIST,
@@ -32,7 +32,7 @@ typedef enum {
 	N_BOOLOP,
 	N_COMPARE,
 	N_CALL,
-	N_KEYWORD,  /* name=value in a call; name NULL for **value */
+	N_KEYWORD, /* name=value in a call; name NULL for **value */
 	N_ATTR,
 	N_SUBSCRIPT,
 	N_SLICE,
@@ -129,8 +129,8 @@ typedef struct sfunc_info {
 	int nlocals;
 	const char **globals; /* declared `global` */
 	int nglobals;
-	bool uses_return;   /* a return statement appears in the body */
-	bool analysed;      /* liveness of its if statements computed */
+	bool uses_return; /* a return statement appears in the body */
+	bool analysed;    /* liveness of its if statements computed */
 } sfunc_info_t;
 
 /* What an `if` statement reads and writes, for conditional lowering (script_liveness.c). */
@@ -157,7 +157,7 @@ struct snode {
 		snode_list_t parts; /* N_FSTRING */
 		struct {
 			snode_t *value;
-			char conv; /* 0, 'r', 's', 'a' */
+			char conv;     /* 0, 'r', 's', 'a' */
 			snode_t *spec; /* N_FSTRING or NULL */
 		} fvalue;
 		snode_list_t elts; /* tuple, list, set */
@@ -306,7 +306,7 @@ typedef struct script_module {
 int script_parse(script_arena_t *a, const script_src_t *src, script_module_t **out);
 /* Parses a single expression (tests, f-strings). */
 int script_parse_expression(script_arena_t *a, const script_src_t *src, const script_token_t *toks,
-			    int ntoks, snode_t **out);
+                            int ntoks, snode_t **out);
 const char *script_node_kind_name(snode_kind_t k);
 
 #endif

@@ -11,16 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
-#define RET(v)                                                                                 \
-	do {                                                                                   \
-		*out = (v);                                                                    \
-		return *out ? DALIC_OK : serr_oom(I, at);                                      \
+#define RET(v)                                                                                     \
+	do {                                                                                       \
+		*out = (v);                                                                        \
+		return *out ? DALIC_OK : serr_oom(I, at);                                          \
 	} while (0)
 
 sv_t *sb_make(sinterp_t *I, const char *name, sbuiltin_fn fn, sv_t *self, void *data)
@@ -42,15 +42,17 @@ int sb_no_kwargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *
 	return DALIC_OK;
 }
 
-int sb_nargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *args, int lo,
-		 int hi)
+int sb_nargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *args, int lo, int hi)
 {
 	TRY(sb_no_kwargs(I, at, f, args));
 	if (args->npos < lo || args->npos > hi)
-		return serr(I, at, DALIC_EINVAL, "TypeError: %s() takes %s%d argument%s (%d given)", f,
-			    lo == hi ? "exactly " : args->npos < lo ? "at least " : "at most ",
-			    args->npos < lo ? lo : hi, (args->npos < lo ? lo : hi) == 1 ? "" : "s",
-			    args->npos);
+		return serr(I, at, DALIC_EINVAL, "TypeError: %s() takes %s%d argument%s (%d given)",
+		            f,
+		            lo == hi          ? "exactly "
+		            : args->npos < lo ? "at least "
+		                              : "at most ",
+		            args->npos < lo ? lo : hi, (args->npos < lo ? lo : hi) == 1 ? "" : "s",
+		            args->npos);
 	return DALIC_OK;
 }
 
@@ -75,13 +77,14 @@ int sb_opaque_result(sinterp_t *I, const snode_t *at, const char *f, sv_t **out)
 static int b_print(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	*out = sv_none();
-	sv_t *sep = sargs_kw(args, "sep"), *end = sargs_kw(args, "end"), *file = sargs_kw(args, "file");
+	sv_t *sep = sargs_kw(args, "sep"), *end = sargs_kw(args, "end"),
+	     *file = sargs_kw(args, "file");
 	for (int i = 0; i < args->nkw; i++)
 		if (strcmp(args->kwnames[i], "sep") && strcmp(args->kwnames[i], "end") &&
 		    strcmp(args->kwnames[i], "file") && strcmp(args->kwnames[i], "flush"))
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: '%s' is an invalid keyword argument for print()",
-				    args->kwnames[i]);
+			            "TypeError: '%s' is an invalid keyword argument for print()",
+			            args->kwnames[i]);
 	for (int i = 0; i < args->npos; i++)
 		if (args->pos[i]->kind == SV_OPAQUE)
 			return DALIC_OK; /* shows results dalic does not compute */
@@ -89,9 +92,11 @@ static int b_print(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 	sbuf_t b = {0};
 	for (int i = 0; i < args->npos; i++) {
 		if (i)
-			sv_format(&b, sep && sep->kind == SV_STR ? sep : &(sv_t){.kind = SV_STR,
-								      .str = {" ", 1}},
-				  false);
+			sv_format(&b,
+			          sep && sep->kind == SV_STR
+			              ? sep
+			              : &(sv_t){.kind = SV_STR, .str = {" ", 1}},
+			          false);
 		sv_format(&b, args->pos[i], false);
 	}
 	if (end && end->kind == SV_STR)
@@ -121,13 +126,20 @@ static int b_len(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 		for (size_t i = 0; i < v->str.len; i++)
 			n += ((unsigned char)v->str.s[i] & 0xC0) != 0x80;
 		break;
-	case SV_LIST: n = v->list->n; break;
-	case SV_TUPLE: n = v->tuple.n; break;
-	case SV_DICT: n = svdict_len(v->dict); break;
-	case SV_OPAQUE: return sb_opaque_result(I, at, "len", out);
+	case SV_LIST:
+		n = v->list->n;
+		break;
+	case SV_TUPLE:
+		n = v->tuple.n;
+		break;
+	case SV_DICT:
+		n = svdict_len(v->dict);
+		break;
+	case SV_OPAQUE:
+		return sb_opaque_result(I, at, "len", out);
 	default:
 		return serr(I, at, DALIC_EINVAL, "TypeError: object of type '%s' has no len()",
-			    sv_type_name(v));
+		            sv_type_name(v));
 	}
 	RET(sv_int(I->a, n));
 }
@@ -152,15 +164,15 @@ static int b_range(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 	for (int i = 0; i < args->npos; i++)
 		if (!as_i64(args->pos[i], &v[args->npos == 1 ? 1 : i]))
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: '%s' object cannot be interpreted as an integer",
-				    sv_type_name(args->pos[i]));
+			            "TypeError: '%s' object cannot be interpreted as an integer",
+			            sv_type_name(args->pos[i]));
 	if (v[2] == 0)
 		return serr(I, at, DALIC_EINVAL, "ValueError: range() arg 3 must not be zero");
 	int64_t count = v[2] > 0 ? (v[1] > v[0] ? (v[1] - v[0] + v[2] - 1) / v[2] : 0)
-				 : (v[0] > v[1] ? (v[0] - v[1] - v[2] - 1) / -v[2] : 0);
+	                         : (v[0] > v[1] ? (v[0] - v[1] - v[2] - 1) / -v[2] : 0);
 	if (count > SCRIPT_MAX_LOOP_ITERATIONS)
 		return serr(I, at, DALIC_EUNSUPPORTED, "range() with more than %d items",
-			    SCRIPT_MAX_LOOP_ITERATIONS);
+		            SCRIPT_MAX_LOOP_ITERATIONS);
 	sv_t *l = sv_list(I->a, (int)count);
 	if (!l)
 		return serr_oom(I, at);
@@ -189,8 +201,7 @@ sv_t *sb_tuple(sinterp_t *I, sv_t **items, int n)
 	return t;
 }
 
-static int b_enumerate(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		       sv_t **out)
+static int b_enumerate(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	const char *names[] = {"iterable", "start"};
 	sv_t *v[2];
@@ -261,8 +272,7 @@ static int less(sinterp_t *I, const snode_t *at, sv_t *a, sv_t *b, bool *lt)
 	return se_truth(I, at, r, lt);
 }
 
-static int minmax(sinterp_t *I, const snode_t *at, const sargs_t *args, bool want_max,
-		  sv_t **out)
+static int minmax(sinterp_t *I, const snode_t *at, const sargs_t *args, bool want_max, sv_t **out)
 {
 	const char *f = want_max ? "max" : "min";
 	sv_t *key = sargs_kw(args, "key"), *def = sargs_kw(args, "default");
@@ -335,7 +345,7 @@ static int b_abs(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 	if (v->kind == SV_FLOAT)
 		RET(sv_float(I->a, fabs(v->f)));
 	return serr(I, at, DALIC_EINVAL, "TypeError: bad operand type for abs(): '%s'",
-		    sv_type_name(v));
+	            sv_type_name(v));
 }
 
 static int b_round(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
@@ -346,12 +356,14 @@ static int b_round(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 	if (v[0]->kind == SV_OPAQUE)
 		RET(v[0]);
 	if (!sv_is_number(v[0]))
-		return serr(I, at, DALIC_EINVAL, "TypeError: type %s doesn't define __round__ method",
-			    sv_type_name(v[0]));
+		return serr(I, at, DALIC_EINVAL,
+		            "TypeError: type %s doesn't define __round__ method",
+		            sv_type_name(v[0]));
 	if (!v[1] || v[1]->kind == SV_NONE) {
 		double r = nearbyint(sv_as_double(v[0])); /* round half to even, like Python */
 		if (!(fabs(r) < 9.2e18))
-			return serr(I, at, DALIC_EINVAL, "OverflowError: cannot convert to integer");
+			return serr(I, at, DALIC_EINVAL,
+			            "OverflowError: cannot convert to integer");
 		RET(sv_int(I->a, (int64_t)r));
 	}
 	int64_t nd;
@@ -390,7 +402,8 @@ static int b_sorted(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *
 		int j = i;
 		while (j > 0) {
 			bool lt;
-			TRY(rev ? less(I, at, keys[j - 1], k, &lt) : less(I, at, k, keys[j - 1], &lt));
+			TRY(rev ? less(I, at, keys[j - 1], k, &lt)
+			        : less(I, at, k, keys[j - 1], &lt));
 			if (!lt)
 				break;
 			keys[j] = keys[j - 1];
@@ -403,8 +416,7 @@ static int b_sorted(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *
 	RET(l);
 }
 
-static int b_reversed(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		      sv_t **out)
+static int b_reversed(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	TRY(sb_nargs(I, at, "reversed", args, 1, 1));
 	if (args->pos[0]->kind == SV_OPAQUE)
@@ -451,7 +463,8 @@ static int b_all(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 static int b_map(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	if (args->npos < 2)
-		return serr(I, at, DALIC_EINVAL, "TypeError: map() must have at least two arguments.");
+		return serr(I, at, DALIC_EINVAL,
+		            "TypeError: map() must have at least two arguments.");
 	if (sb_any_opaque(args))
 		return sb_opaque_result(I, at, "map", out);
 	sargs_t rest = {.pos = args->pos + 1, .npos = args->npos - 1};
@@ -501,12 +514,14 @@ int sb_init(sinterp_t *I)
 		const char *name;
 		sbuiltin_fn fn;
 	} fns[] = {
-		{"print", b_print},     {"len", b_len},         {"range", b_range},
-		{"enumerate", b_enumerate}, {"zip", b_zip},     {"min", b_min},
-		{"max", b_max},         {"sum", b_sum},         {"abs", b_abs},
-		{"round", b_round},     {"sorted", b_sorted},   {"reversed", b_reversed},
-		{"any", b_any},         {"all", b_all},         {"map", b_map},
-		{"filter", b_filter},
+	    {"print", b_print},   {"len", b_len},
+	    {"range", b_range},   {"enumerate", b_enumerate},
+	    {"zip", b_zip},       {"min", b_min},
+	    {"max", b_max},       {"sum", b_sum},
+	    {"abs", b_abs},       {"round", b_round},
+	    {"sorted", b_sorted}, {"reversed", b_reversed},
+	    {"any", b_any},       {"all", b_all},
+	    {"map", b_map},       {"filter", b_filter},
 	};
 	I->builtins = svdict_new(I->a);
 	if (!I->builtins)

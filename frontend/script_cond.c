@@ -16,11 +16,11 @@
 
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 enum { BR_TRUE = 0, BR_FALSE = 1, BR_NONE = 2 };
@@ -28,7 +28,7 @@ enum { BR_TRUE = 0, BR_FALSE = 1, BR_NONE = 2 };
 typedef struct centry {
 	sv_t *predicate;
 	int branch;
-	svdict_t *splits; /* node key -> (true node, false node) tuple */
+	svdict_t *splits;      /* node key -> (true node, false node) tuple */
 	svdict_t *produced[3]; /* node keys produced in the true / false branch / merge */
 } centry_t;
 
@@ -39,17 +39,17 @@ struct scond {
 };
 
 static const char *const INCONSISTENT =
-	"RuntimeError: Encountered inconsistent outputs out of the `if/else` control flow "
-	"statement. Variables need to be initialized in every code path (both `if` branches).";
+    "RuntimeError: Encountered inconsistent outputs out of the `if/else` control flow "
+    "statement. Variables need to be initialized in every code path (both `if` branches).";
 
 static const char *const DIVERGENT =
-	"ValueError: Divergent data found in different branches of `if/else` control flow "
-	"statement. Variables in all code paths are merged into common output batches. The values "
-	"assigned to a given variable need to have the same nesting structure in every code path "
-	"(both `if` branches).\nFor example, if we define a variable as a tuple in one branch, it "
-	"must be defined as a tuple of the same length in the other branch - the contents of the "
-	"tuples may be different. If we define a variable as a dictionary, the other branch must "
-	"define it as a dictionary with the same set of keys, the values may be different.\n";
+    "ValueError: Divergent data found in different branches of `if/else` control flow "
+    "statement. Variables in all code paths are merged into common output batches. The values "
+    "assigned to a given variable need to have the same nesting structure in every code path "
+    "(both `if` branches).\nFor example, if we define a variable as a tuple in one branch, it "
+    "must be defined as a tuple of the same length in the other branch - the contents of the "
+    "tuples may be different. If we define a variable as a dictionary, the other branch must "
+    "define it as a dictionary with the same set of keys, the values may be different.\n";
 
 static spipe_t *cur_pipe(sinterp_t *I)
 {
@@ -180,21 +180,27 @@ int sc_register(sinterp_t *I, sv_t *outputs, bool global_scope)
 /* ---- splitting ------------------------------------------------------------------------ */
 
 static int op_call(sinterp_t *I, const snode_t *at, const char *schema, const char *fn,
-		   sv_t **inputs, int n, const char **names, sv_t **vals, int nkw, sv_t **out)
+                   sv_t **inputs, int n, const char **names, sv_t **vals, int nkw, sv_t **out)
 {
-	sopcall_t c = {.schema = dalic_schema_find(schema), .module = "nvidia.dali.fn._conditional",
-		       .display = fn, .inputs = inputs, .ninputs = n, .kwnames = names,
-		       .kwvals = vals, .nkw = nkw};
+	sopcall_t c = {.schema = dalic_schema_find(schema),
+	               .module = "nvidia.dali.fn._conditional",
+	               .display = fn,
+	               .inputs = inputs,
+	               .ninputs = n,
+	               .kwnames = names,
+	               .kwvals = vals,
+	               .nkw = nkw};
 	if (!c.schema)
-		return serr(I, at, DALIC_EUNSUPPORTED,
-			    "conditionals need the %s operator, which this dalic build does not have",
-			    schema);
+		return serr(
+		    I, at, DALIC_EUNSUPPORTED,
+		    "conditionals need the %s operator, which this dalic build does not have",
+		    schema);
 	c.api_name = script_arena_printf(I->a, "nvidia.dali.fn._conditional.%s", fn);
 	return c.api_name ? so_invoke(I, at, &c, out) : serr_oom(I, at);
 }
 
-static int realize_split(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *node,
-			 const char *key, int level, sv_t **out)
+static int realize_split(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *node, const char *key,
+                         int level, sv_t **out)
 {
 	sv_t *produced = entry_get(c->stack[level], key, node);
 	int top = c->depth;
@@ -205,8 +211,8 @@ static int realize_split(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *node
 		const char *names[2] = {"predicate", "_if_stmt"};
 		sv_t *vals[2] = {e->predicate, sv_true()}, *pair;
 		c->registration_allowed = false;
-		int rc = op_call(I, at, "_conditional__Split", "split", &produced, 1, names, vals, 2,
-				 &pair);
+		int rc = op_call(I, at, "_conditional__Split", "split", &produced, 1, names, vals,
+		                 2, &pair);
 		c->registration_allowed = true;
 		if (rc) {
 			c->depth = top;
@@ -223,9 +229,9 @@ static int realize_split(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *node
 		if (svdict_set_str(I->a, e->splits, key, t) ||
 		    svdict_set_str(I->a, e->splits, pkey, t) ||
 		    svdict_set_str(I->a, e->produced[BR_TRUE], node_key(I, t->tuple.items[0]),
-				   sv_true()) ||
+		                   sv_true()) ||
 		    svdict_set_str(I->a, e->produced[BR_FALSE], node_key(I, t->tuple.items[1]),
-				   sv_true())) {
+		                   sv_true())) {
 			c->depth = top;
 			return serr_oom(I, at);
 		}
@@ -249,10 +255,11 @@ int sc_preprocess(sinterp_t *I, const snode_t *at, sv_t *node, sv_t **out)
 	while (level >= 0 && !entry_has(c->stack[level], key))
 		level--;
 	if (level < 0)
-		return serr(I, at, DALIC_EGRAPH,
-			    "ValueError: DataNode(name=\"%s\", device=\"%s\") was not produced within "
-			    "this trace.",
-			    node->node.name, node->node.device);
+		return serr(
+		    I, at, DALIC_EGRAPH,
+		    "ValueError: DataNode(name=\"%s\", device=\"%s\") was not produced within "
+		    "this trace.",
+		    node->node.name, node->node.device);
 	if (level == c->depth - 1) {
 		*out = entry_get(c->stack[level], key, node);
 		return DALIC_OK;
@@ -319,8 +326,8 @@ static int sorted_keys(sinterp_t *I, const snode_t *at, sv_t *d, sv_t ***keys, i
 static int too_deep(sinterp_t *I, const snode_t *at)
 {
 	return serr(I, at, DALIC_EUNSUPPORTED,
-		    "values of a conditional branch are nested too deeply (more than %d levels)",
-		    MAX_DEPTH);
+	            "values of a conditional branch are nested too deeply (more than %d levels)",
+	            MAX_DEPTH);
 }
 
 static int branch_output(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out, int depth)
@@ -367,7 +374,7 @@ static int branch_output(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out, i
 		return serr(I, at, DALIC_EINVAL, "NameError: '%s' is not defined", v->undef.name);
 	sv_t *c;
 	TRY(so_constant_node(I, at, v->kind == SV_SCONST ? v->sconst.value : v,
-			     v->kind == SV_SCONST ? v->sconst.dtype : -1, "cpu", &c));
+	                     v->kind == SV_SCONST ? v->sconst.dtype : -1, "cpu", &c));
 	TRY(sc_register(I, c, true));
 	return sc_preprocess(I, at, c, out);
 }
@@ -379,10 +386,11 @@ static int same_structure(sinterp_t *I, const snode_t *at, sv_t *a, sv_t *b)
 	if (!seq_a && !seq_b)
 		return DALIC_OK;
 	if (a->kind != b->kind)
-		return serr(I, at, DALIC_EINVAL,
-			    "%sThe two structures don't have the same sequence type. Input structure "
-			    "has type <class '%s'>, while shallow structure has type <class '%s'>.",
-			    DIVERGENT, sv_type_name(b), sv_type_name(a));
+		return serr(
+		    I, at, DALIC_EINVAL,
+		    "%sThe two structures don't have the same sequence type. Input structure "
+		    "has type <class '%s'>, while shallow structure has type <class '%s'>.",
+		    DIVERGENT, sv_type_name(b), sv_type_name(a));
 	if (a->kind == SV_DICT) {
 		sv_t *k, *x;
 		bool same = svdict_len(a->dict) == svdict_len(b->dict);
@@ -390,8 +398,8 @@ static int same_structure(sinterp_t *I, const snode_t *at, sv_t *a, sv_t *b)
 			same = svdict_get(b->dict, k) != NULL;
 		if (!same)
 			return serr(I, at, DALIC_EINVAL,
-				    "%sThe two dictionaries don't have the same set of keys.",
-				    DIVERGENT);
+			            "%sThe two dictionaries don't have the same set of keys.",
+			            DIVERGENT);
 		for (int it = 0; svdict_next(a->dict, &it, &k, &x);)
 			TRY(same_structure(I, at, x, svdict_get(b->dict, k)));
 		return DALIC_OK;
@@ -400,9 +408,9 @@ static int same_structure(sinterp_t *I, const snode_t *at, sv_t *a, sv_t *b)
 	int nb = b->kind == SV_LIST ? b->list->n : b->tuple.n;
 	if (na != nb)
 		return serr(I, at, DALIC_EINVAL,
-			    "%sThe two structures don't have the same nested structure: sequences "
-			    "of length %d and %d.",
-			    DIVERGENT, na, nb);
+		            "%sThe two structures don't have the same nested structure: sequences "
+		            "of length %d and %d.",
+		            DIVERGENT, na, nb);
 	sv_t **ia = a->kind == SV_LIST ? a->list->items : a->tuple.items;
 	sv_t **ib = b->kind == SV_LIST ? b->list->items : b->tuple.items;
 	for (int i = 0; i < na; i++)
@@ -418,7 +426,7 @@ static int merge(sinterp_t *I, const snode_t *at, sv_t *t, sv_t *f, sv_t *pred, 
 }
 
 static int merge_structure(sinterp_t *I, const snode_t *at, sv_t *t, sv_t *f, sv_t *pred,
-			   sv_t **out)
+                           sv_t **out)
 {
 	if (t->kind == SV_NODE)
 		return merge(I, at, t, f, pred, out);
@@ -431,7 +439,7 @@ static int merge_structure(sinterp_t *I, const snode_t *at, sv_t *t, sv_t *f, sv
 			return serr_oom(I, at);
 		for (int i = 0; i < n; i++) {
 			TRY(merge_structure(I, at, svdict_get(t->dict, keys[i]),
-					    svdict_get(f->dict, keys[i]), pred, &x));
+			                    svdict_get(f->dict, keys[i]), pred, &x));
 			if (svdict_set(I->a, tmp->dict, keys[i], x))
 				return serr_oom(I, at);
 		}
@@ -493,32 +501,34 @@ static int set_var(sinterp_t *I, sframe_t *F, const snode_t *at, const char *nam
 }
 
 static int verify(sinterp_t *I, const snode_t *at, const char **names, sv_t **state, int n,
-		  const char *branch)
+                  const char *branch)
 {
 	for (int i = 0; i < n; i++) {
 		if (state[i]->kind != SV_UNDEF)
 			continue;
 		if (!strcmp(names[i], "retval_"))
-			return serr(I, at, DALIC_EINVAL, "%s The `%s` branch must also have a return "
-							 "statement.",
-				    INCONSISTENT, branch);
+			return serr(I, at, DALIC_EINVAL,
+			            "%s The `%s` branch must also have a return "
+			            "statement.",
+			            INCONSISTENT, branch);
 		return serr(I, at, DALIC_EINVAL,
-			    "%s Variable '%s' must also be initialized in the `%s` branch.",
-			    INCONSISTENT, names[i], branch);
+		            "%s Variable '%s' must also be initialized in the `%s` branch.",
+		            INCONSISTENT, names[i], branch);
 	}
 	return DALIC_OK;
 }
 
 static int run_branch(sinterp_t *I, sframe_t *F, const snode_t *s, const snode_list_t *b,
-		      bool *returned)
+                      bool *returned)
 {
 	F->cond_branches++;
 	int rc = sx_block(I, F, b);
 	F->cond_branches--;
 	*returned = rc == SX_RETURN;
 	if (rc == SX_BREAK || rc == SX_CONTINUE)
-		return serr(I, s, DALIC_EUNSUPPORTED,
-			    "'break' and 'continue' inside an `if` on a DataNode are not supported");
+		return serr(
+		    I, s, DALIC_EUNSUPPORTED,
+		    "'break' and 'continue' inside an `if` on a DataNode are not supported");
 	return rc == SX_RETURN ? DALIC_OK : rc;
 }
 
@@ -528,8 +538,8 @@ int sc_if(sinterp_t *I, sframe_t *F, const snode_t *s, sv_t *pred)
 	const sif_info_t *info = s->if_.info;
 	if (!c || !info || F->kind != FR_FUNCTION)
 		return serr(I, s, DALIC_EUNSUPPORTED,
-			    "an `if` on a DataNode is supported only inside the pipeline function "
-			    "(and functions it calls)");
+		            "an `if` on a DataNode is supported only inside the pipeline function "
+		            "(and functions it calls)");
 	int nouts = info->noutputs, n = nouts + info->ninputs_only;
 	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(n + 1));
 	sv_t **init = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(n + 1));
@@ -592,20 +602,20 @@ int sc_if(sinterp_t *I, sframe_t *F, const snode_t *s, sv_t *pred)
 /* ---- and / or / not ------------------------------------------------------------------- */
 
 static int validate_logical(sinterp_t *I, const snode_t *at, sv_t *v, const char *expr,
-			    const char *side, sv_t **out)
+                            const char *side, sv_t **out)
 {
 	if (v->kind == SV_NODE && strcmp(v->node.device, "cpu"))
 		return serr(I, at, DALIC_EGRAPH,
-			    "RuntimeError: Logical expression `%s` is restricted to scalar (0-d "
-			    "tensors) inputs of `bool` type, that are placed on CPU. Got a GPU "
-			    "input as the %s argument in logical expression.",
-			    expr, side);
+		            "RuntimeError: Logical expression `%s` is restricted to scalar (0-d "
+		            "tensors) inputs of `bool` type, that are placed on CPU. Got a GPU "
+		            "input as the %s argument in logical expression.",
+		            expr, side);
 	const char *names[2] = {"expression_name", "expression_side"};
 	sv_t *vals[2] = {sv_cstr(I->a, expr), sv_cstr(I->a, side)};
 	if (!vals[0] || !vals[1])
 		return serr_oom(I, at);
 	return op_call(I, at, "_conditional__ValidateLogical", "validate_logical", &v, 1, names,
-		       vals, 2, out);
+	               vals, 2, out);
 }
 
 int sc_and_or(sinterp_t *I, sframe_t *F, const snode_t *node, int next, sv_t *a, sv_t **out)

@@ -19,8 +19,7 @@ int script_column(const char *text, size_t line_start, size_t offset)
 }
 
 /* Appends the source line `line` and a caret under character column `col` to buf. */
-static void append_source_line(char *buf, size_t cap, const script_src_t *src, int line,
-			       int col)
+static void append_source_line(char *buf, size_t cap, const script_src_t *src, int line, int col)
 {
 	const char *p = src->text, *end = src->text + src->len;
 	for (int l = 1; l < line && p < end; p++)
@@ -54,7 +53,7 @@ static void append_source_line(char *buf, size_t cap, const script_src_t *src, i
 }
 
 int script_error_vat(const script_src_t *src, int line, int col, int code, const char *fmt,
-		     va_list ap)
+                     va_list ap)
 {
 	char buf[DALIC_ERRMSG_MAX];
 	int n = snprintf(buf, sizeof buf, "%s:%d:%d: ", src->path, line, col);

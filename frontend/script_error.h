@@ -21,9 +21,9 @@ typedef struct script_src {
 
 /* Records the located message for dalic_last_error(); returns `code`. */
 int script_error_at(const script_src_t *src, int line, int col, int code, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 int script_error_vat(const script_src_t *src, int line, int col, int code, const char *fmt,
-		     va_list ap);
+                     va_list ap);
 /* Re-reports the current dalic_last_error() message (from the engine: registry, graph def)
  * located at line:col. Returns `code`. */
 int script_error_relocate(const script_src_t *src, int line, int col, int code);

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 /* ---- errors --------------------------------------------------------------------------- */
@@ -57,9 +57,9 @@ int serr_oom(sinterp_t *I, const snode_t *at)
 int serr_opaque(sinterp_t *I, const snode_t *at, const sv_t *v, const char *where)
 {
 	return serr(I, at, DALIC_EUNSUPPORTED,
-		    "%s: '%s' comes from code dalic does not evaluate (only nvidia.dali and the "
-		    "Python subset of pipeline definitions are supported)",
-		    where, v->opaque.what);
+	            "%s: '%s' comes from code dalic does not evaluate (only nvidia.dali and the "
+	            "Python subset of pipeline definitions are supported)",
+	            where, v->opaque.what);
 }
 
 int se_step(sinterp_t *I, const snode_t *at)
@@ -67,11 +67,11 @@ int se_step(sinterp_t *I, const snode_t *at)
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 	if (I->stack_base > here && I->stack_base - here > SCRIPT_STACK_BUDGET)
 		return serr(I, at, DALIC_EUNSUPPORTED,
-			    "RecursionError: the script nests calls and expressions too deeply");
+		            "RecursionError: the script nests calls and expressions too deeply");
 	if (++I->steps > SCRIPT_MAX_STEPS)
 		return serr(I, at, DALIC_EUNSUPPORTED,
-			    "the script runs too long (more than %ld evaluation steps)",
-			    SCRIPT_MAX_STEPS);
+		            "the script runs too long (more than %ld evaluation steps)",
+		            SCRIPT_MAX_STEPS);
 	return DALIC_OK;
 }
 
@@ -136,9 +136,9 @@ int se_lookup(sinterp_t *I, sframe_t *F, const snode_t *at, const char *name, sv
 				return DALIC_OK;
 			}
 			return serr(I, at, DALIC_EINVAL,
-				    "UnboundLocalError: cannot access local variable '%s' where it "
-				    "is not associated with a value",
-				    name);
+			            "UnboundLocalError: cannot access local variable '%s' where it "
+			            "is not associated with a value",
+			            name);
 		}
 	}
 	/* enclosing function scopes (class bodies are not visible from nested functions) */
@@ -151,9 +151,9 @@ int se_lookup(sinterp_t *I, sframe_t *F, const snode_t *at, const char *name, sv
 				return DALIC_OK;
 			}
 			return serr(I, at, DALIC_EINVAL,
-				    "NameError: cannot access free variable '%s' where it is not "
-				    "associated with a value in enclosing scope",
-				    name);
+			            "NameError: cannot access free variable '%s' where it is not "
+			            "associated with a value in enclosing scope",
+			            name);
 		}
 	}
 	return lookup_global(I, at, name, out);
@@ -191,12 +191,12 @@ sv_t *sargs_kw(const sargs_t *args, const char *name)
 }
 
 int sargs_parse(sinterp_t *I, const snode_t *at, const char *fname, const sargs_t *args,
-		const char *const *names, int nrequired, int nnames, sv_t **vals)
+                const char *const *names, int nrequired, int nnames, sv_t **vals)
 {
 	if (args->npos > nnames)
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: %s() takes at most %d argument%s (%d given)", fname, nnames,
-			    nnames == 1 ? "" : "s", args->npos);
+		            "TypeError: %s() takes at most %d argument%s (%d given)", fname, nnames,
+		            nnames == 1 ? "" : "s", args->npos);
 	for (int i = 0; i < nnames; i++)
 		vals[i] = i < args->npos ? args->pos[i] : NULL;
 	for (int k = 0; k < args->nkw; k++) {
@@ -205,18 +205,19 @@ int sargs_parse(sinterp_t *I, const snode_t *at, const char *fname, const sargs_
 			i++;
 		if (i == nnames)
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: %s() got an unexpected keyword argument '%s'", fname,
-				    args->kwnames[k]);
+			            "TypeError: %s() got an unexpected keyword argument '%s'",
+			            fname, args->kwnames[k]);
 		if (vals[i])
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: %s() got multiple values for argument '%s'", fname,
-				    names[i]);
+			            "TypeError: %s() got multiple values for argument '%s'", fname,
+			            names[i]);
 		vals[i] = args->kwvals[k];
 	}
 	for (int i = 0; i < nrequired; i++)
 		if (!vals[i])
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: %s() missing required argument '%s'", fname, names[i]);
+			            "TypeError: %s() missing required argument '%s'", fname,
+			            names[i]);
 	return DALIC_OK;
 }
 
@@ -275,7 +276,8 @@ static int eval_dict(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 		if (!kn) {
 			if (v->kind != SV_DICT)
 				return serr(I, vn, DALIC_EINVAL,
-					    "TypeError: '%s' object is not a mapping", sv_type_name(v));
+				            "TypeError: '%s' object is not a mapping",
+				            sv_type_name(v));
 			sv_t *ik, *iv;
 			for (int it = 0; svdict_next(v->dict, &it, &ik, &iv);)
 				if (svdict_set(I->a, d->dict, ik, iv))
@@ -285,7 +287,7 @@ static int eval_dict(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 		int rc = svdict_set(I->a, d->dict, k, v);
 		if (rc == DALIC_EINVAL)
 			return serr(I, kn, DALIC_EINVAL, "TypeError: unhashable type: '%s'",
-				    sv_type_name(k));
+			            sv_type_name(k));
 		if (rc)
 			return serr_oom(I, kn);
 	}
@@ -359,7 +361,7 @@ static int eval_lambda(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 }
 
 static int comp_level(sinterp_t *I, sframe_t *C, const snode_t *e, int level, sv_t *acc,
-		      sv_t *first_iter)
+                      sv_t *first_iter)
 {
 	if (level == e->comp.ngens) {
 		sv_t *v;
@@ -370,7 +372,7 @@ static int comp_level(sinterp_t *I, sframe_t *C, const snode_t *e, int level, sv
 			int rc = svdict_set(I->a, acc->dict, k, v);
 			if (rc == DALIC_EINVAL)
 				return serr(I, e->comp.elt, rc, "TypeError: unhashable type: '%s'",
-					    sv_type_name(k));
+				            sv_type_name(k));
 			return rc ? serr_oom(I, e) : DALIC_OK;
 		}
 		TRY(se_eval(I, C, e->comp.elt, &v));
@@ -458,8 +460,8 @@ static int eval_call(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 			for (int j = 0; j < nkw; j++)
 				if (!strcmp(names[j], k->kw.arg))
 					return serr(I, k, DALIC_EINVAL,
-						    "SyntaxError: keyword argument repeated: %s",
-						    k->kw.arg);
+					            "SyntaxError: keyword argument repeated: %s",
+					            k->kw.arg);
 			names[nkw] = k->kw.arg;
 			vals[nkw++] = v;
 			continue;
@@ -468,15 +470,17 @@ static int eval_call(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 			return serr_opaque(I, k, v, "cannot unpack keyword arguments");
 		if (v->kind != SV_DICT)
 			return serr(I, k, DALIC_EINVAL,
-				    "TypeError: argument after ** must be a mapping, not %s",
-				    sv_type_name(v));
+			            "TypeError: argument after ** must be a mapping, not %s",
+			            sv_type_name(v));
 		sv_t *dk, *dv;
 		for (int it = 0; svdict_next(v->dict, &it, &dk, &dv);) {
 			if (dk->kind != SV_STR)
-				return serr(I, k, DALIC_EINVAL, "TypeError: keywords must be strings");
+				return serr(I, k, DALIC_EINVAL,
+				            "TypeError: keywords must be strings");
 			if (nkw == cap) {
 				cap *= 2;
-				const char **nn = script_arena_alloc(I->a, sizeof *nn * (size_t)cap);
+				const char **nn =
+				    script_arena_alloc(I->a, sizeof *nn * (size_t)cap);
 				sv_t **nv = script_arena_alloc(I->a, sizeof *nv * (size_t)cap);
 				if (!nn || !nv)
 					return serr_oom(I, k);
@@ -488,15 +492,18 @@ static int eval_call(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 			for (int j = 0; j < nkw; j++)
 				if (!strcmp(names[j], dk->str.s))
 					return serr(I, k, DALIC_EINVAL,
-						    "TypeError: got multiple values for keyword "
-						    "argument '%s'",
-						    dk->str.s);
+					            "TypeError: got multiple values for keyword "
+					            "argument '%s'",
+					            dk->str.s);
 			names[nkw] = dk->str.s;
 			vals[nkw++] = dv;
 		}
 	}
-	sargs_t args = {.pos = pos->list->items, .npos = pos->list->n, .kwnames = names,
-			.kwvals = vals, .nkw = nkw};
+	sargs_t args = {.pos = pos->list->items,
+	                .npos = pos->list->n,
+	                .kwnames = names,
+	                .kwvals = vals,
+	                .nkw = nkw};
 	return se_call(I, e, fn, &args, out);
 }
 
@@ -573,13 +580,26 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 			return sc_load(I, e, v, out);
 		*out = v;
 		return DALIC_OK;
-	case N_NONE: *out = sv_none(); return DALIC_OK;
-	case N_BOOL: *out = sv_bool(e->b); return DALIC_OK;
-	case N_INT: *out = sv_int(I->a, e->i); break;
-	case N_FLOAT: *out = sv_float(I->a, e->f); break;
-	case N_STR: *out = sv_str(I->a, e->str.s, e->str.len); break;
-	case N_FSTRING: return eval_fstring(I, F, e, out);
-	case N_ELLIPSIS: *out = sv_new(I->a, SV_ELLIPSIS); break;
+	case N_NONE:
+		*out = sv_none();
+		return DALIC_OK;
+	case N_BOOL:
+		*out = sv_bool(e->b);
+		return DALIC_OK;
+	case N_INT:
+		*out = sv_int(I->a, e->i);
+		break;
+	case N_FLOAT:
+		*out = sv_float(I->a, e->f);
+		break;
+	case N_STR:
+		*out = sv_str(I->a, e->str.s, e->str.len);
+		break;
+	case N_FSTRING:
+		return eval_fstring(I, F, e, out);
+	case N_ELLIPSIS:
+		*out = sv_new(I->a, SV_ELLIPSIS);
+		break;
 	case N_TUPLE:
 	case N_LIST:
 		v = sv_list(I->a, e->elts.n);
@@ -598,7 +618,8 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 		return DALIC_OK;
 	case N_SET:
 		return serr(I, e, DALIC_EUNSUPPORTED, "sets are not supported in pipeline scripts");
-	case N_DICT: return eval_dict(I, F, e, out);
+	case N_DICT:
+		return eval_dict(I, F, e, out);
 	case N_BINOP:
 		TRY(se_eval(I, F, e->bin.left, &v));
 		TRY(se_eval(I, F, e->bin.right, &w));
@@ -610,7 +631,8 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 			return DALIC_OK;
 		}
 		if (e->unary.op == U_NOT) {
-			if (v->kind == SV_NODE && I->tracing && I->current[I->ncurrent - 1]->conditionals)
+			if (v->kind == SV_NODE && I->tracing &&
+			    I->current[I->ncurrent - 1]->conditionals)
 				return sc_not(I, e, v, out);
 			bool t;
 			TRY(se_truth(I, e, v, &t));
@@ -625,14 +647,16 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 			if (e->unary.op == U_NEG)
 				return sa_arith(I, e, "minus", &v, 1, out);
 			return serr(I, e, DALIC_EINVAL,
-				    "TypeError: bad operand type for unary ~: 'DataNode'");
+			            "TypeError: bad operand type for unary ~: 'DataNode'");
 		}
 		if (v->kind == SV_BOOL || v->kind == SV_INT) {
 			int64_t x = v->kind == SV_BOOL ? v->b : v->i;
 			if (e->unary.op == U_NEG && x == INT64_MIN)
 				return serr(I, e, DALIC_EUNSUPPORTED,
-					    "integer overflow (dalic supports 64-bit integers)");
-			*out = sv_int(I->a, e->unary.op == U_NEG ? -x : e->unary.op == U_POS ? x : ~x);
+				            "integer overflow (dalic supports 64-bit integers)");
+			*out = sv_int(I->a, e->unary.op == U_NEG   ? -x
+			                    : e->unary.op == U_POS ? x
+			                                           : ~x);
 			break;
 		}
 		if (v->kind == SV_FLOAT && e->unary.op != U_INVERT) {
@@ -640,10 +664,13 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 			break;
 		}
 		return serr(I, e, DALIC_EINVAL, "TypeError: bad operand type for unary %s: '%s'",
-			    e->unary.op == U_NEG ? "-" : e->unary.op == U_POS ? "+" : "~",
-			    sv_type_name(v));
+		            e->unary.op == U_NEG   ? "-"
+		            : e->unary.op == U_POS ? "+"
+		                                   : "~",
+		            sv_type_name(v));
 	}
-	case N_BOOLOP: return se_boolop_from(I, F, e, 0, out);
+	case N_BOOLOP:
+		return se_boolop_from(I, F, e, 0, out);
 	case N_COMPARE: {
 		TRY(se_eval(I, F, e->cmp.left, &v));
 		for (int i = 0; i < e->cmp.rest.n; i++) {
@@ -664,7 +691,8 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 		}
 		return DALIC_OK;
 	}
-	case N_CALL: return eval_call(I, F, e, out);
+	case N_CALL:
+		return eval_call(I, F, e, out);
 	case N_ATTR:
 		TRY(se_eval(I, F, e->attr.value, &v));
 		return se_getattr(I, e, v, e->attr.attr, out);
@@ -672,10 +700,12 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 		TRY(se_eval(I, F, e->sub.value, &v));
 		TRY(eval_subscript_index(I, F, e->sub.index, &w));
 		return se_getitem(I, e, v, w, out);
-	case N_SLICE: return eval_subscript_index(I, F, e, out);
+	case N_SLICE:
+		return eval_subscript_index(I, F, e, out);
 	case N_STARRED:
 		return serr(I, e, DALIC_EINVAL, "SyntaxError: can't use starred expression here");
-	case N_LAMBDA: return eval_lambda(I, F, e, out);
+	case N_LAMBDA:
+		return eval_lambda(I, F, e, out);
 	case N_IFEXP: {
 		TRY(se_eval(I, F, e->ifexp.test, &v));
 		if (v->kind == SV_OPAQUE) {
@@ -689,7 +719,8 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 	case N_LISTCOMP:
 	case N_SETCOMP:
 	case N_DICTCOMP:
-	case N_GENEXP: return eval_comprehension(I, F, e, out);
+	case N_GENEXP:
+		return eval_comprehension(I, F, e, out);
 	case N_NAMEDEXPR:
 		TRY(se_eval(I, F, e->named.value, &v));
 		TRY(se_store(I, F, e->named.target, e->named.target->name, v));
@@ -699,7 +730,7 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 	case N_FVALUE:
 	default:
 		return serr(I, e, DALIC_EPARSE, "internal error: unexpected %s in an expression",
-			    script_node_kind_name(e->kind));
+		            script_node_kind_name(e->kind));
 	}
 	return *out ? DALIC_OK : serr_oom(I, e);
 }
@@ -709,7 +740,8 @@ int se_eval(sinterp_t *I, sframe_t *F, const snode_t *e, sv_t **out)
 int se_assign(sinterp_t *I, sframe_t *F, const snode_t *t, sv_t *value)
 {
 	switch (t->kind) {
-	case N_NAME: return se_store(I, F, t, t->name, value);
+	case N_NAME:
+		return se_store(I, F, t, t->name, value);
 	case N_ATTR: {
 		sv_t *obj;
 		TRY(se_eval(I, F, t->attr.value, &obj));
@@ -728,8 +760,8 @@ int se_assign(sinterp_t *I, sframe_t *F, const snode_t *t, sv_t *value)
 		bool opaque;
 		if (value->kind == SV_NODE)
 			return serr(I, t, DALIC_EINVAL,
-				    "TypeError: cannot unpack non-iterable DataNode object (the "
-				    "operator has a single output)");
+			            "TypeError: cannot unpack non-iterable DataNode object (the "
+			            "operator has a single output)");
 		TRY(se_iterate(I, t, value, &items, &n, &opaque));
 		int star = -1, ntargets = t->elts.n;
 		for (int i = 0; i < ntargets; i++)
@@ -738,23 +770,26 @@ int se_assign(sinterp_t *I, sframe_t *F, const snode_t *t, sv_t *value)
 		if (opaque) {
 			for (int i = 0; i < ntargets; i++) {
 				const snode_t *sub = t->elts.v[i];
-				TRY(se_assign(I, F, sub->kind == N_STARRED ? sub->starred.value : sub,
-					      value));
+				TRY(se_assign(I, F,
+				              sub->kind == N_STARRED ? sub->starred.value : sub,
+				              value));
 			}
 			return DALIC_OK;
 		}
 		if (star < 0 && n != ntargets)
 			return serr(I, t, DALIC_EINVAL,
-				    n < ntargets ? "ValueError: not enough values to unpack "
-						   "(expected %d, got %d)"
-						 : "ValueError: too many values to unpack (expected %d, "
-						   "got %d)",
-				    ntargets, n);
+			            n < ntargets
+			                ? "ValueError: not enough values to unpack "
+			                  "(expected %d, got %d)"
+			                : "ValueError: too many values to unpack (expected %d, "
+			                  "got %d)",
+			            ntargets, n);
 		if (star >= 0 && n < ntargets - 1)
-			return serr(I, t, DALIC_EINVAL,
-				    "ValueError: not enough values to unpack (expected at least %d, "
-				    "got %d)",
-				    ntargets - 1, n);
+			return serr(
+			    I, t, DALIC_EINVAL,
+			    "ValueError: not enough values to unpack (expected at least %d, "
+			    "got %d)",
+			    ntargets - 1, n);
 		int k = 0;
 		for (int i = 0; i < ntargets; i++) {
 			const snode_t *sub = t->elts.v[i];
@@ -775,9 +810,9 @@ int se_assign(sinterp_t *I, sframe_t *F, const snode_t *t, sv_t *value)
 	}
 	case N_STARRED:
 		return serr(I, t, DALIC_EINVAL,
-			    "SyntaxError: starred assignment target must be in a list or tuple");
+		            "SyntaxError: starred assignment target must be in a list or tuple");
 	default:
 		return serr(I, t, DALIC_EINVAL, "SyntaxError: cannot assign to %s",
-			    script_node_kind_name(t->kind));
+		            script_node_kind_name(t->kind));
 	}
 }

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 static int stmt(sinterp_t *I, sframe_t *F, const snode_t *s);
@@ -66,7 +66,7 @@ int sx_block(sinterp_t *I, sframe_t *F, const snode_list_t *b)
 /* ---- functions ------------------------------------------------------------------------ */
 
 static int bind_args(sinterp_t *I, const snode_t *at, svfunc_t *f, sframe_t *fr, sv_t *self,
-		     const sargs_t *args)
+                     const sargs_t *args)
 {
 	const sparams_t *ps = f->params;
 	int npos = args->npos + (self ? 1 : 0);
@@ -90,10 +90,11 @@ static int bind_args(sinterp_t *I, const snode_t *at, svfunc_t *f, sframe_t *fr,
 			continue;
 		}
 		if (varargs < 0)
-			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: %s() takes %d positional argument%s but %d %s given",
-				    f->name, nnormal, nnormal == 1 ? "" : "s", npos,
-				    npos == 1 ? "was" : "were");
+			return serr(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: %s() takes %d positional argument%s but %d %s given",
+			    f->name, nnormal, nnormal == 1 ? "" : "s", npos,
+			    npos == 1 ? "was" : "were");
 		if (!extra && !(extra = sv_list(I->a, npos - k)))
 			return serr_oom(I, at);
 		if (sv_list_append(I->a, extra, v))
@@ -103,20 +104,20 @@ static int bind_args(sinterp_t *I, const snode_t *at, svfunc_t *f, sframe_t *fr,
 	for (int k = 0; k < args->nkw; k++) {
 		int i = 0;
 		while (i < ps->n && (ps->v[i].kind == P_VARARGS || ps->v[i].kind == P_VARKW ||
-				     strcmp(ps->v[i].name, args->kwnames[k])))
+		                     strcmp(ps->v[i].name, args->kwnames[k])))
 			i++;
 		if (i < ps->n) {
 			if (vals[i])
 				return serr(I, at, DALIC_EINVAL,
-					    "TypeError: %s() got multiple values for argument '%s'",
-					    f->name, ps->v[i].name);
+				            "TypeError: %s() got multiple values for argument '%s'",
+				            f->name, ps->v[i].name);
 			vals[i] = args->kwvals[k];
 			continue;
 		}
 		if (varkw < 0)
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: %s() got an unexpected keyword argument '%s'", f->name,
-				    args->kwnames[k]);
+			            "TypeError: %s() got an unexpected keyword argument '%s'",
+			            f->name, args->kwnames[k]);
 		if (!kwdict && !(kwdict = sv_dict(I->a)))
 			return serr_oom(I, at);
 		if (svdict_set_str(I->a, kwdict->dict, args->kwnames[k], args->kwvals[k]))
@@ -131,7 +132,8 @@ static int bind_args(sinterp_t *I, const snode_t *at, svfunc_t *f, sframe_t *fr,
 			if (!v)
 				return serr_oom(I, at);
 			if (n)
-				memcpy(v->tuple.items, extra->list->items, sizeof(sv_t *) * (size_t)n);
+				memcpy(v->tuple.items, extra->list->items,
+				       sizeof(sv_t *) * (size_t)n);
 		} else if (p->kind == P_VARKW) {
 			v = kwdict ? kwdict : sv_dict(I->a);
 			if (!v)
@@ -139,10 +141,10 @@ static int bind_args(sinterp_t *I, const snode_t *at, svfunc_t *f, sframe_t *fr,
 		} else if (!v) {
 			v = f->defaults[i];
 			if (!v)
-				return serr(I, at, DALIC_EINVAL,
-					    "TypeError: %s() missing 1 required %sargument: '%s'",
-					    f->name, p->kind == P_KWONLY ? "keyword-only " : "positional ",
-					    p->name);
+				return serr(
+				    I, at, DALIC_EINVAL,
+				    "TypeError: %s() missing 1 required %sargument: '%s'", f->name,
+				    p->kind == P_KWONLY ? "keyword-only " : "positional ", p->name);
 		}
 		if (svdict_set_str(I->a, fr->locals, p->name, v))
 			return serr_oom(I, at);
@@ -151,8 +153,8 @@ static int bind_args(sinterp_t *I, const snode_t *at, svfunc_t *f, sframe_t *fr,
 	return DALIC_OK;
 }
 
-int sx_call_function(sinterp_t *I, const snode_t *at, svfunc_t *f, sv_t *self,
-		     const sargs_t *args, sv_t **out)
+int sx_call_function(sinterp_t *I, const snode_t *at, svfunc_t *f, sv_t *self, const sargs_t *args,
+                     sv_t **out)
 {
 	sframe_t *fr = sx_new_frame(I, f->body ? FR_FUNCTION : FR_SCOPE, f->closure);
 	if (!fr)
@@ -205,8 +207,7 @@ bool sx_is_subclass(const svclass_t *cls, const svclass_t *base)
 	return false;
 }
 
-int sx_instantiate(sinterp_t *I, const snode_t *at, svclass_t *cls, const sargs_t *args,
-		   sv_t **out)
+int sx_instantiate(sinterp_t *I, const snode_t *at, svclass_t *cls, const sargs_t *args, sv_t **out)
 {
 	sv_t *obj = sv_new(I->a, SV_INSTANCE);
 	if (!obj || !(obj->inst = script_arena_alloc(I->a, sizeof *obj->inst)) ||
@@ -252,8 +253,8 @@ static int class_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 		}
 		if (b->kind != SV_CLASS)
 			return serr(I, s->cls.bases.v[i], DALIC_EINVAL,
-				    "TypeError: a class can only derive from classes, not '%s'",
-				    sv_type_name(b));
+			            "TypeError: a class can only derive from classes, not '%s'",
+			            sv_type_name(b));
 		cls->bases[cls->nbases++] = b->cls;
 		cls->pipeline |= b->cls->pipeline;
 		cls->exception |= b->cls->exception;
@@ -322,9 +323,9 @@ static int import_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 			TRY(se_store(I, F, &at, al->asname, leaf));
 		} else {
 			const char *dot = strchr(al->name, '.');
-			const char *first = dot ? script_arena_strndup(I->a, al->name,
-								       (size_t)(dot - al->name))
-						: al->name;
+			const char *first =
+			    dot ? script_arena_strndup(I->a, al->name, (size_t)(dot - al->name))
+			        : al->name;
 			if (!first)
 				return serr_oom(I, &at);
 			TRY(se_store(I, F, &at, first, top));
@@ -339,7 +340,7 @@ static int from_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 	if (s->from.level > 0) {
 		/* relative imports refer to the user's package, which dalic does not load */
 		mod = sv_opaque(I->a, script_arena_printf(I->a, "%.*s%s", s->from.level,
-							  "..........", s->from.module));
+		                                          "..........", s->from.module));
 		if (!mod)
 			return serr_oom(I, s);
 	} else {
@@ -365,7 +366,8 @@ static int from_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 		} else {
 			TRY(se_getattr_opt(I, &at, mod, al->name, &v));
 			if (!v) {
-				char *sub = script_arena_printf(I->a, "%s.%s", s->from.module, al->name);
+				char *sub =
+				    script_arena_printf(I->a, "%s.%s", s->from.module, al->name);
 				if (!sub)
 					return serr_oom(I, &at);
 				sv_t *t;
@@ -383,7 +385,7 @@ static int loop_guard(sinterp_t *I, const snode_t *s, long *iterations)
 {
 	if (++*iterations > SCRIPT_MAX_LOOP_ITERATIONS)
 		return serr(I, s, DALIC_EUNSUPPORTED, "loop runs more than %d iterations",
-			    SCRIPT_MAX_LOOP_ITERATIONS);
+		            SCRIPT_MAX_LOOP_ITERATIONS);
 	return se_step(I, s);
 }
 
@@ -426,7 +428,8 @@ static int while_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 		if (t->kind == SV_OPAQUE) {
 			if (outside_pipelines(I))
 				return DALIC_OK;
-			return serr_opaque(I, s->while_.test, t, "cannot decide the loop condition");
+			return serr_opaque(I, s->while_.test, t,
+			                   "cannot decide the loop condition");
 		}
 		bool go;
 		TRY(se_truth(I, s->while_.test, t, &go));
@@ -552,7 +555,7 @@ static int raise_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 		return serr(I, s, DALIC_EINVAL, "%s", e->cls->name);
 	if (e->kind == SV_INSTANCE && e->inst->cls->exception)
 		return serr(I, s, DALIC_EINVAL, "%s: %s", e->inst->cls->name,
-			    e->inst->message ? e->inst->message : "");
+		            e->inst->message ? e->inst->message : "");
 	if (e->kind == SV_OPAQUE)
 		return serr_opaque(I, s, e, "raise");
 	return serr(I, s, DALIC_EINVAL, "TypeError: exceptions must derive from BaseException");
@@ -604,8 +607,8 @@ static int del_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 			if (!key)
 				return serr_oom(I, t);
 			if (!svdict_del(F->locals, key))
-				return serr(I, t, DALIC_EINVAL, "NameError: name '%s' is not defined",
-					    t->name);
+				return serr(I, t, DALIC_EINVAL,
+				            "NameError: name '%s' is not defined", t->name);
 		} else if (t->kind == N_SUBSCRIPT) {
 			sv_t *obj, *idx;
 			TRY(se_eval(I, F, t->sub.value, &obj));
@@ -616,15 +619,16 @@ static int del_stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 			} else if (obj->kind == SV_LIST && idx->kind == SV_INT) {
 				int64_t k = idx->i < 0 ? idx->i + obj->list->n : idx->i;
 				if (k < 0 || k >= obj->list->n)
-					return serr(I, t, DALIC_EINVAL,
-						    "IndexError: list assignment index out of range");
+					return serr(
+					    I, t, DALIC_EINVAL,
+					    "IndexError: list assignment index out of range");
 				memmove(&obj->list->items[k], &obj->list->items[k + 1],
-					sizeof(sv_t *) * (size_t)(obj->list->n - k - 1));
+				        sizeof(sv_t *) * (size_t)(obj->list->n - k - 1));
 				obj->list->n--;
 			} else if (obj->kind != SV_OPAQUE) {
 				return serr(I, t, DALIC_EINVAL,
-					    "TypeError: '%s' object doesn't support item deletion",
-					    sv_type_name(obj));
+				            "TypeError: '%s' object doesn't support item deletion",
+				            sv_type_name(obj));
 			}
 		} else if (t->kind == N_ATTR) {
 			sv_t *obj;
@@ -644,26 +648,34 @@ static int stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 	TRY(se_step(I, s));
 	sv_t *v;
 	switch (s->kind) {
-	case S_EXPR: return se_eval(I, F, s->expr.value, &v);
+	case S_EXPR:
+		return se_eval(I, F, s->expr.value, &v);
 	case S_ASSIGN:
 		TRY(se_eval(I, F, s->assign.value, &v));
 		for (int i = 0; i < s->assign.targets.n; i++)
 			TRY(se_assign(I, F, s->assign.targets.v[i], v));
 		return DALIC_OK;
-	case S_AUGASSIGN: return aug_assign(I, F, s);
+	case S_AUGASSIGN:
+		return aug_assign(I, F, s);
 	case S_ANNASSIGN:
 		if (!s->ann.value)
 			return DALIC_OK;
 		TRY(se_eval(I, F, s->ann.value, &v));
 		return se_assign(I, F, s->ann.target, v);
-	case S_IF: return if_stmt(I, F, s);
-	case S_FOR: return for_stmt(I, F, s);
-	case S_WHILE: return while_stmt(I, F, s);
-	case S_BREAK: return SX_BREAK;
-	case S_CONTINUE: return SX_CONTINUE;
+	case S_IF:
+		return if_stmt(I, F, s);
+	case S_FOR:
+		return for_stmt(I, F, s);
+	case S_WHILE:
+		return while_stmt(I, F, s);
+	case S_BREAK:
+		return SX_BREAK;
+	case S_CONTINUE:
+		return SX_CONTINUE;
 	case S_PASS:
 	case S_GLOBAL:
-	case S_NONLOCAL: return DALIC_OK;
+	case S_NONLOCAL:
+		return DALIC_OK;
 	case S_RETURN:
 		v = sv_none();
 		if (s->ret.value)
@@ -671,17 +683,24 @@ static int stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 		F->retval = v;
 		F->do_return = sv_true();
 		return SX_RETURN;
-	case S_DEF: return def_stmt(I, F, s);
-	case S_CLASS: return class_stmt(I, F, s);
-	case S_IMPORT: return import_stmt(I, F, s);
-	case S_IMPORTFROM: return from_stmt(I, F, s);
-	case S_WITH: return with_stmt(I, F, s);
-	case S_DEL: return del_stmt(I, F, s);
+	case S_DEF:
+		return def_stmt(I, F, s);
+	case S_CLASS:
+		return class_stmt(I, F, s);
+	case S_IMPORT:
+		return import_stmt(I, F, s);
+	case S_IMPORTFROM:
+		return from_stmt(I, F, s);
+	case S_WITH:
+		return with_stmt(I, F, s);
+	case S_DEL:
+		return del_stmt(I, F, s);
 	case S_ASSERT: {
 		TRY(se_eval(I, F, s->assert_.test, &v));
 		if (v->kind == SV_OPAQUE)
-			return outside_pipelines(I) ? DALIC_OK
-						    : serr_opaque(I, s, v, "cannot check the assertion");
+			return outside_pipelines(I)
+			           ? DALIC_OK
+			           : serr_opaque(I, s, v, "cannot check the assertion");
 		bool ok;
 		TRY(se_truth(I, s->assert_.test, v, &ok));
 		if (ok)
@@ -692,13 +711,15 @@ static int stmt(sinterp_t *I, sframe_t *F, const snode_t *s)
 			TRY(se_str(I, s, msg, false, &msg));
 		}
 		return serr(I, s, DALIC_EINVAL, "AssertionError%s%s", msg ? ": " : "",
-			    msg ? msg->str.s : "");
+		            msg ? msg->str.s : "");
 	}
-	case S_RAISE: return raise_stmt(I, F, s);
-	case S_TRY: return try_stmt(I, F, s);
+	case S_RAISE:
+		return raise_stmt(I, F, s);
+	case S_TRY:
+		return try_stmt(I, F, s);
 	default:
 		return serr(I, s, DALIC_EPARSE, "internal error: unexpected %s",
-			    script_node_kind_name(s->kind));
+		            script_node_kind_name(s->kind));
 	}
 }
 

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 typedef struct spec {
@@ -56,7 +56,8 @@ static int parse_spec(sinterp_t *I, const snode_t *at, const char *s, spec_t *sp
 		s++;
 		sp->precision = 0;
 		if (!isdigit((unsigned char)*s))
-			return serr(I, at, DALIC_EINVAL, "ValueError: Format specifier missing precision");
+			return serr(I, at, DALIC_EINVAL,
+			            "ValueError: Format specifier missing precision");
 		while (isdigit((unsigned char)*s) && sp->precision < 1000)
 			sp->precision = sp->precision * 10 + (*s++ - '0');
 	}
@@ -163,9 +164,18 @@ int sf_format_spec(sinterp_t *I, const snode_t *at, sv_t *v, const char *s, sbuf
 		uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
 		char digits[80];
 		switch (sp.type) {
-		case 'x': snprintf(digits, sizeof digits, "%s%llx", sp.alt ? "0x" : "", (unsigned long long)ux); break;
-		case 'X': snprintf(digits, sizeof digits, "%s%llX", sp.alt ? "0X" : "", (unsigned long long)ux); break;
-		case 'o': snprintf(digits, sizeof digits, "%s%llo", sp.alt ? "0o" : "", (unsigned long long)ux); break;
+		case 'x':
+			snprintf(digits, sizeof digits, "%s%llx", sp.alt ? "0x" : "",
+			         (unsigned long long)ux);
+			break;
+		case 'X':
+			snprintf(digits, sizeof digits, "%s%llX", sp.alt ? "0X" : "",
+			         (unsigned long long)ux);
+			break;
+		case 'o':
+			snprintf(digits, sizeof digits, "%s%llo", sp.alt ? "0o" : "",
+			         (unsigned long long)ux);
+			break;
 		case 'b': {
 			int k = 0;
 			char tmp[70];
@@ -183,11 +193,18 @@ int sf_format_spec(sinterp_t *I, const snode_t *at, sv_t *v, const char *s, sbuf
 			digits[d] = 0;
 			break;
 		}
-		case 'c': snprintf(digits, sizeof digits, "%c", (char)x); break;
-		default: snprintf(digits, sizeof digits, "%llu", (unsigned long long)ux);
+		case 'c':
+			snprintf(digits, sizeof digits, "%c", (char)x);
+			break;
+		default:
+			snprintf(digits, sizeof digits, "%llu", (unsigned long long)ux);
 		}
-		snprintf(buf, sizeof buf, "%s%s", x < 0 ? "-" : sp.sign == '+' ? "+" : sp.sign == ' ' ? " " : "",
-			 digits);
+		snprintf(buf, sizeof buf, "%s%s",
+		         x < 0            ? "-"
+		         : sp.sign == '+' ? "+"
+		         : sp.sign == ' ' ? " "
+		                          : "",
+		         digits);
 		if (sp.comma)
 			group_thousands(buf, sizeof buf);
 		pad(out, &sp, buf, true);
@@ -200,8 +217,8 @@ int sf_format_spec(sinterp_t *I, const snode_t *at, sv_t *v, const char *s, sbuf
 	}
 	if (sp.type && sp.type != 's')
 		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: Unknown format code '%c' for object of type '%s'", sp.type,
-			    sv_type_name(v));
+		            "ValueError: Unknown format code '%c' for object of type '%s'", sp.type,
+		            sv_type_name(v));
 	sbuf_t tmp = {0};
 	sv_format(&tmp, v, false);
 	if (tmp.oom) {
@@ -218,7 +235,7 @@ int sf_format_spec(sinterp_t *I, const snode_t *at, sv_t *v, const char *s, sbuf
 /* ---- str.format ----------------------------------------------------------------------- */
 
 static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t n,
-		       const sargs_t *args, int *auto_idx, sv_t **out)
+                       const sargs_t *args, int *auto_idx, sv_t **out)
 {
 	size_t k = 0;
 	while (k < n && name[k] != '.' && name[k] != '[')
@@ -227,23 +244,23 @@ static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t
 	if (k == 0) {
 		if (*auto_idx < 0)
 			return serr(I, at, DALIC_EINVAL,
-				    "ValueError: cannot switch from manual field specification to "
-				    "automatic field numbering");
+			            "ValueError: cannot switch from manual field specification to "
+			            "automatic field numbering");
 		int i = (*auto_idx)++;
 		if (i >= args->npos)
 			return serr(I, at, DALIC_EINVAL,
-				    "IndexError: Replacement index %d out of range for positional "
-				    "args tuple",
-				    i);
+			            "IndexError: Replacement index %d out of range for positional "
+			            "args tuple",
+			            i);
 		v = args->pos[i];
 	} else if (isdigit((unsigned char)name[0])) {
 		int i = atoi(name);
 		*auto_idx = -1;
 		if (i >= args->npos)
 			return serr(I, at, DALIC_EINVAL,
-				    "IndexError: Replacement index %d out of range for positional "
-				    "args tuple",
-				    i);
+			            "IndexError: Replacement index %d out of range for positional "
+			            "args tuple",
+			            i);
 		v = args->pos[i];
 	} else {
 		char key[128];
@@ -268,7 +285,7 @@ static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t
 			char idx[128];
 			snprintf(idx, sizeof idx, "%.*s", (int)(e - k), name + k);
 			sv_t *key = isdigit((unsigned char)idx[0]) ? sv_int(I->a, atoll(idx))
-								    : sv_cstr(I->a, idx);
+			                                           : sv_cstr(I->a, idx);
 			if (!key)
 				return serr_oom(I, at);
 			TRY(se_getitem(I, at, v, key, &v));
@@ -280,7 +297,7 @@ static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t
 }
 
 static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
-		       const sargs_t *args, int *auto_idx, sbuf_t *out, int depth)
+                       const sargs_t *args, int *auto_idx, sbuf_t *out, int depth)
 {
 	for (size_t i = 0; i < n;) {
 		char c = s[i];
@@ -291,7 +308,7 @@ static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
 		}
 		if (c == '}')
 			return serr(I, at, DALIC_EINVAL,
-				    "ValueError: Single '}' encountered in format string");
+			            "ValueError: Single '}' encountered in format string");
 		if (c != '{') {
 			sbuf_put(out, &c, 1);
 			i++;
@@ -306,7 +323,7 @@ static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
 		}
 		if (j >= n)
 			return serr(I, at, DALIC_EINVAL,
-				    "ValueError: expected '}' before end of string");
+			            "ValueError: expected '}' before end of string");
 		const char *f = s + i + 1;
 		size_t fl = j - i - 1, name_end = 0;
 		while (name_end < fl && f[name_end] != '!' && f[name_end] != ':')
@@ -316,9 +333,10 @@ static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
 		size_t k = name_end;
 		if (k < fl && f[k] == '!') {
 			if (k + 1 >= fl)
-				return serr(I, at, DALIC_EINVAL,
-					    "ValueError: end of string while looking for conversion "
-					    "specifier");
+				return serr(
+				    I, at, DALIC_EINVAL,
+				    "ValueError: end of string while looking for conversion "
+				    "specifier");
 			TRY(se_str(I, at, v, f[k + 1] != 's', &v));
 			k += 2;
 		}
@@ -327,10 +345,10 @@ static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
 		if (k < fl && f[k] == ':') {
 			if (depth > 1)
 				rc = serr(I, at, DALIC_EINVAL,
-					  "ValueError: Max string recursion exceeded");
+				          "ValueError: Max string recursion exceeded");
 			else
-				rc = format_into(I, at, f + k + 1, fl - k - 1, args, auto_idx, &spec,
-						 depth + 1);
+				rc = format_into(I, at, f + k + 1, fl - k - 1, args, auto_idx,
+				                 &spec, depth + 1);
 		}
 		if (!rc)
 			rc = sf_format_spec(I, at, v, spec.s ? spec.s : "", out);
@@ -381,7 +399,8 @@ int sf_percent(sinterp_t *I, const snode_t *at, sv_t *fmt, sv_t *argv, sv_t **ou
 		if (s < end && *s == '(') {
 			const char *close = memchr(s, ')', (size_t)(end - s));
 			if (!close || argv->kind != SV_DICT) {
-				rc = serr(I, at, DALIC_EINVAL, "TypeError: format requires a mapping");
+				rc = serr(I, at, DALIC_EINVAL,
+				          "TypeError: format requires a mapping");
 				break;
 			}
 			char key[128];
@@ -405,7 +424,7 @@ int sf_percent(sinterp_t *I, const snode_t *at, sv_t *fmt, sv_t *argv, sv_t **ou
 		if (!v) {
 			if (next >= n) {
 				rc = serr(I, at, DALIC_EINVAL,
-					  "TypeError: not enough arguments for format string");
+				          "TypeError: not enough arguments for format string");
 				break;
 			}
 			v = items[next++];
@@ -419,10 +438,11 @@ int sf_percent(sinterp_t *I, const snode_t *at, sv_t *fmt, sv_t *argv, sv_t **ou
 			snprintf(f, sizeof f, "%%%.*ss", k, spec);
 			snprintf(buf, sizeof buf, f, t.s ? t.s : "");
 			sbuf_free(&t);
-		} else if (strchr("dixXoc", conv) && (v->kind == SV_INT || v->kind == SV_BOOL ||
-						       v->kind == SV_FLOAT)) {
-			long long x = v->kind == SV_FLOAT ? (long long)v->f
-						       : v->kind == SV_BOOL ? v->b : v->i;
+		} else if (strchr("dixXoc", conv) &&
+		           (v->kind == SV_INT || v->kind == SV_BOOL || v->kind == SV_FLOAT)) {
+			long long x = v->kind == SV_FLOAT  ? (long long)v->f
+			              : v->kind == SV_BOOL ? v->b
+			                                   : v->i;
 			snprintf(f, sizeof f, "%%%.*sll%c", k, spec, conv == 'i' ? 'd' : conv);
 			snprintf(buf, sizeof buf, f, x);
 		} else if (strchr("eEfFgG", conv) && sv_is_number(v)) {
@@ -430,15 +450,15 @@ int sf_percent(sinterp_t *I, const snode_t *at, sv_t *fmt, sv_t *argv, sv_t **ou
 			snprintf(buf, sizeof buf, f, sv_as_double(v));
 		} else {
 			rc = serr(I, at, DALIC_EINVAL,
-				  "TypeError: %%%c format: a number is required, not %s", conv,
-				  sv_type_name(v));
+			          "TypeError: %%%c format: a number is required, not %s", conv,
+			          sv_type_name(v));
 			break;
 		}
 		sbuf_puts(&b, buf);
 	}
 	if (!rc && argv->kind == SV_TUPLE && next < n)
 		rc = serr(I, at, DALIC_EINVAL,
-			  "TypeError: not all arguments converted during string formatting");
+		          "TypeError: not all arguments converted during string formatting");
 	if (!rc)
 		*out = b.oom ? NULL : sv_str(I->a, b.s ? b.s : "", b.n);
 	sbuf_free(&b);

@@ -67,15 +67,15 @@ struct spipe {
 	const char *def_name; /* pipeline function / class name, "Pipeline" for plain objects */
 	int index;            /* creation order */
 	bool conditionals;
-	bool exec_dynamic;    /* DALI's dynamic executor (GPU -> CPU transitions) */
+	bool exec_dynamic; /* DALI's dynamic executor (GPU -> CPU transitions) */
 	const char *dynamic_off_reason;
-	bool outputs_set;     /* set_outputs called / pipeline function returned */
-	bool traced;          /* define_graph traced (subclasses) */
+	bool outputs_set; /* set_outputs called / pipeline function returned */
+	bool traced;      /* define_graph traced (subclasses) */
 	bool tracing;
-	sv_t *object;         /* the Pipeline object */
+	sv_t *object;                     /* the Pipeline object */
 	sv_t *output_dtype, *output_ndim; /* list forms, applied per output */
 	scond_t *cond;
-	int line, col;        /* where it was created */
+	int line, col; /* where it was created */
 };
 
 struct sinterp {
@@ -84,28 +84,28 @@ struct sinterp {
 	script_module_t *mod;
 	sframe_t *globals;
 	svdict_t *builtins;
-	svdict_t *modules;     /* imported module values by dotted name */
+	svdict_t *modules; /* imported module values by dotted name */
 	svclass_t *pipeline_cls;
 	spipe_t **pipes;
 	int npipes, cappipes;
-	spipe_t *current[32];  /* Pipeline.current() stack */
+	spipe_t *current[32]; /* Pipeline.current() stack */
 	int ncurrent;
-	int tracing;           /* > 0 while a pipeline definition runs */
-	int creating;          /* > 0 while a pipeline object is being created */
-	int depth;             /* call depth */
-	int loops;             /* loop bodies being run (no statement skipping inside) */
-	uintptr_t stack_base;  /* C stack address when the load started */
+	int tracing;          /* > 0 while a pipeline definition runs */
+	int creating;         /* > 0 while a pipeline object is being created */
+	int depth;            /* call depth */
+	int loops;            /* loop bodies being run (no statement skipping inside) */
+	uintptr_t stack_base; /* C stack address when the load started */
 	long steps;
-	bool star_opaque;      /* `from <unknown module> import *` happened */
-	bool fatal;            /* an error happened while a pipeline was created or traced */
-	sframe_t *frame;       /* frame running now (super()) */
-	char *first_skipped;   /* first error of a skipped module-level statement (malloc) */
-	FILE *out;             /* print() destination */
+	bool star_opaque;    /* `from <unknown module> import *` happened */
+	bool fatal;          /* an error happened while a pipeline was created or traced */
+	sframe_t *frame;     /* frame running now (super()) */
+	char *first_skipped; /* first error of a skipped module-level statement (malloc) */
+	FILE *out;           /* print() destination */
 };
 
 /* ---- errors (script_eval.c) ---- */
 int serr(sinterp_t *I, const snode_t *at, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* Locates the engine's current error message at `at`. */
 int serr_relocate(sinterp_t *I, const snode_t *at, int code);
 int serr_oom(sinterp_t *I, const snode_t *at);
@@ -141,15 +141,15 @@ sv_t *sargs_kw(const sargs_t *args, const char *name);
 /* Checks positional/keyword counts of a built-in call; `spec` names the parameters in order
  * ("x, y=None"); fills vals[] (NULL for absent optional ones). */
 int sargs_parse(sinterp_t *I, const snode_t *at, const char *fname, const sargs_t *args,
-		const char *const *names, int nrequired, int nnames, sv_t **vals);
+                const char *const *names, int nrequired, int nnames, sv_t **vals);
 
 /* ---- statements, functions, classes (script_exec.c) ---- */
 int sx_block(sinterp_t *I, sframe_t *F, const snode_list_t *b);
 int sx_module(sinterp_t *I);
-int sx_call_function(sinterp_t *I, const snode_t *at, svfunc_t *f, sv_t *self,
-		     const sargs_t *args, sv_t **out);
+int sx_call_function(sinterp_t *I, const snode_t *at, svfunc_t *f, sv_t *self, const sargs_t *args,
+                     sv_t **out);
 int sx_instantiate(sinterp_t *I, const snode_t *at, svclass_t *cls, const sargs_t *args,
-		   sv_t **out);
+                   sv_t **out);
 /* Attribute of a class along its bases (NULL when absent). */
 sv_t *sx_class_lookup(svclass_t *cls, const char *name, svclass_t **found_in);
 bool sx_is_subclass(const svclass_t *cls, const svclass_t *base);
@@ -159,8 +159,7 @@ sframe_t *sx_new_frame(sinterp_t *I, sframe_kind_t kind, sframe_t *parent);
 int sb_init(sinterp_t *I);
 int sb_init_types(sinterp_t *I);
 /* Argument count checks for built-ins ("f() takes at most 2 arguments (3 given)"). */
-int sb_nargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *args, int lo,
-	     int hi);
+int sb_nargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *args, int lo, int hi);
 int sb_no_kwargs(sinterp_t *I, const snode_t *at, const char *f, const sargs_t *args);
 bool sb_any_opaque(const sargs_t *args);
 /* *out = an opaque value standing for the result of f(...). */
@@ -203,29 +202,27 @@ typedef struct sopcall {
  * list (no outputs). */
 int so_invoke(sinterp_t *I, const snode_t *at, const sopcall_t *c, sv_t **out);
 /* Calls fn.<path> (or ops object) with script arguments. */
-int so_call_fn(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args,
-	       sv_t **out);
+int so_call_fn(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args, sv_t **out);
 int so_ops_construct(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args,
-		     sv_t **out);
+                     sv_t **out);
 int so_ops_call(sinterp_t *I, const snode_t *at, sv_t *opobj, const sargs_t *args, sv_t **out);
 /* types.Constant(value, dtype, shape, layout, device, **kwargs) semantics; device NULL
  * allowed; returns a ScalarConstant when DALI would. */
 int so_types_constant(sinterp_t *I, const snode_t *at, const sargs_t *args, sv_t **out);
 /* A Constant operator node holding `value` (scalar or flat list); dtype < 0 = inferred. */
-int so_constant_node(sinterp_t *I, const snode_t *at, sv_t *value, int dtype,
-		     const char *device, sv_t **out);
+int so_constant_node(sinterp_t *I, const snode_t *at, sv_t *value, int dtype, const char *device,
+                     sv_t **out);
 /* The pipeline operators are added to now, or an error naming `what`. */
 int so_current_pipe(sinterp_t *I, const snode_t *at, const char *what, spipe_t **out);
 /* Argument value of a script value (bool, int, float, str, enum, lists of them). */
 int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg, sv_t *v,
-		dalic_value_t *out);
+                dalic_value_t *out);
 
 /* ---- DataNode arithmetic (script_arith.c) ---- */
 /* expression_desc op name for a binary operator, or NULL when DataNodes do not support it */
 const char *sa_binop_name(script_op_t op);
 const char *sa_cmp_name(scmp_t op);
-int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, int n,
-	     sv_t **out);
+int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, int n, sv_t **out);
 int sa_subscript(sinterp_t *I, const snode_t *at, sv_t *node, sv_t *index, sv_t **out);
 /* DataNode.gpu() / .cpu() */
 int sa_to_device(sinterp_t *I, const snode_t *at, sv_t *node, const char *device, sv_t **out);
@@ -247,27 +244,26 @@ int sc_and_or(sinterp_t *I, sframe_t *F, const snode_t *node, int next, sv_t *a,
 int sc_not(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out);
 
 /* ---- pipelines (script_pipeline.c, script_pipedef.c, script_params.c) ---- */
-#define SP_POSITIONAL_PARAMS 11 /* Pipeline.__init__ parameters that may be positional */
+#define SP_POSITIONAL_PARAMS 11            /* Pipeline.__init__ parameters that may be positional */
 extern const char *const sp_ctor_params[]; /* NULL-terminated, positional ones first */
 bool sp_is_ctor_param(const char *name);
 /* Applies keyword parameters in order to p's definition, then DALI's checks. */
 int sp_apply_params(sinterp_t *I, const snode_t *at, spipe_t *p, const char *const *names,
-		    sv_t *const *vals, int n);
+                    sv_t *const *vals, int n);
 int sp_dtype_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out);
 int sp_ndim_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out);
 /* Pipeline parameters read as attributes (pipe.batch_size...); *out NULL when not one. */
 int sp_param_attr(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name, sv_t **out);
 /* A new Pipeline object (not yet a pipeline) and the pipeline behind an object. */
 int sp_new_object(sinterp_t *I, const snode_t *at, sv_t **out);
-int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj,
-		spipe_t **out);
+int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj, spipe_t **out);
 /* Outputs from a pipeline function's / define_graph's return value. */
 int sp_outputs_of(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *r, bool lists);
 int sp_init(sinterp_t *I);
 /* pipeline_def / experimental.pipeline_def built-ins */
 sv_t *sp_pipeline_def_builtin(sinterp_t *I, bool experimental);
 int sp_call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pipedef, const sargs_t *args,
-		    sv_t **out);
+                    sv_t **out);
 /* Pipeline object of a value (NULL when it is not one). */
 spipe_t *sp_of(const sv_t *v);
 /* Called when a variable is bound (names pipelines). */

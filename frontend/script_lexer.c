@@ -23,7 +23,7 @@ typedef struct lexer {
 	size_t pos, end;
 	int line;
 	size_t line_start;
-	int depth; /* bracket nesting */
+	int depth;                    /* bracket nesting */
 	size_t open_at[MAX_BRACKETS]; /* where the innermost brackets opened */
 	int open_line[MAX_BRACKETS];
 	size_t open_ls[MAX_BRACKETS];
@@ -34,17 +34,15 @@ typedef struct lexer {
 	int n, cap;
 } lexer_t;
 
-static const char *const op_texts[] = {
-	"",
+static const char *const op_texts[] = {"",
 #define X(name, text) text,
-	SCRIPT_OPS(X)
+                                       SCRIPT_OPS(X)
 #undef X
 };
 
-static const char *const kw_texts[] = {
-	"",
+static const char *const kw_texts[] = {"",
 #define X(name, text) text,
-	SCRIPT_KEYWORDS(X)
+                                       SCRIPT_KEYWORDS(X)
 #undef X
 };
 
@@ -145,7 +143,7 @@ static int hexval(char c)
 }
 
 char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw, size_t *out_len,
-			   size_t *bad)
+                           size_t *bad)
 {
 	/* decoding never grows the text: every escape is at least as long as its UTF-8 result
 	 * except \U (10 chars -> 4 bytes) and \u (6 -> 3), so n bytes suffice */
@@ -162,21 +160,42 @@ char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw,
 		}
 		char e = s[++i];
 		switch (e) {
-		case '\n': break;
+		case '\n':
+			break;
 		case '\r':
 			if (i + 1 < n && s[i + 1] == '\n')
 				i++;
 			break;
-		case '\\': d[k++] = '\\'; break;
-		case '\'': d[k++] = '\''; break;
-		case '"': d[k++] = '"'; break;
-		case 'a': d[k++] = '\a'; break;
-		case 'b': d[k++] = '\b'; break;
-		case 'f': d[k++] = '\f'; break;
-		case 'n': d[k++] = '\n'; break;
-		case 'r': d[k++] = '\r'; break;
-		case 't': d[k++] = '\t'; break;
-		case 'v': d[k++] = '\v'; break;
+		case '\\':
+			d[k++] = '\\';
+			break;
+		case '\'':
+			d[k++] = '\'';
+			break;
+		case '"':
+			d[k++] = '"';
+			break;
+		case 'a':
+			d[k++] = '\a';
+			break;
+		case 'b':
+			d[k++] = '\b';
+			break;
+		case 'f':
+			d[k++] = '\f';
+			break;
+		case 'n':
+			d[k++] = '\n';
+			break;
+		case 'r':
+			d[k++] = '\r';
+			break;
+		case 't':
+			d[k++] = '\t';
+			break;
+		case 'v':
+			d[k++] = '\v';
+			break;
 		case 'x':
 		case 'u':
 		case 'U': {
@@ -204,7 +223,8 @@ char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw,
 		default:
 			if (e >= '0' && e <= '7') {
 				uint32_t cp = (uint32_t)(e - '0');
-				for (int j = 0; j < 2 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; j++)
+				for (int j = 0;
+				     j < 2 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; j++)
 					cp = cp * 8 + (uint32_t)(s[++i] - '0');
 				k += (size_t)utf8_put(d + k, cp);
 			} else {
@@ -232,9 +252,10 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 		if (i >= L->end) {
 			L->line = start_line;
 			L->line_start = start_ls;
-			return lex_error(L, start, triple ? "unterminated triple-quoted string literal"
-							   : "unterminated string literal",
-					 DALIC_EPARSE);
+			return lex_error(L, start,
+			                 triple ? "unterminated triple-quoted string literal"
+			                        : "unterminated string literal",
+			                 DALIC_EPARSE);
 		}
 		char c = s[i];
 		if (c == '\\' && i + 1 < L->end) {
@@ -247,7 +268,8 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 			if (!triple) {
 				L->line = start_line;
 				L->line_start = start_ls;
-				return lex_error(L, start, "unterminated string literal", DALIC_EPARSE);
+				return lex_error(L, start, "unterminated string literal",
+				                 DALIC_EPARSE);
 			}
 			newline_at(L, i);
 		}
@@ -273,14 +295,15 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 	t->body_col = script_column(s, start_ls, body);
 	if (!(flags & STR_F)) {
 		size_t bad = 0;
-		t->str = script_decode_string(L->a, t->raw, t->rawlen, flags & STR_RAW, &t->slen, &bad);
+		t->str =
+		    script_decode_string(L->a, t->raw, t->rawlen, flags & STR_RAW, &t->slen, &bad);
 		if (!t->str) {
 			if (bad == SIZE_MAX)
 				return DALIC_ENOMEM;
 			L->line = start_line;
 			L->line_start = start_ls;
 			return lex_error(L, body + bad, "invalid escape sequence in string literal",
-					 DALIC_EPARSE);
+			                 DALIC_EPARSE);
 		}
 	}
 	L->pos = i + qlen;
@@ -328,7 +351,8 @@ static int lex_number(lexer_t *L)
 				is_float = true;
 				while (i < j && k < sizeof buf - 1)
 					buf[k++] = s[i++];
-				while (i < L->end && (isdigit((unsigned char)s[i]) || s[i] == '_')) {
+				while (i < L->end &&
+				       (isdigit((unsigned char)s[i]) || s[i] == '_')) {
 					if (s[i] != '_' && k < sizeof buf - 1)
 						buf[k++] = s[i];
 					i++;
@@ -354,9 +378,9 @@ static int lex_number(lexer_t *L)
 		if (!k || *end)
 			return lex_error(L, start, "invalid number literal", DALIC_EPARSE);
 		if (errno == ERANGE || v > (unsigned long long)INT64_MAX)
-			return lex_error(L, start,
-					 "integer literal too large (dalic supports 64-bit integers)",
-					 DALIC_EUNSUPPORTED);
+			return lex_error(
+			    L, start, "integer literal too large (dalic supports 64-bit integers)",
+			    DALIC_EUNSUPPORTED);
 		t->ival = (int64_t)v;
 	}
 	L->pos = i;
@@ -379,7 +403,8 @@ static int lex_operator(lexer_t *L)
 		unsigned char c = (unsigned char)L->s[start];
 		char msg[64];
 		if (c == '!')
-			snprintf(msg, sizeof msg, "invalid syntax: '!' (did you mean '!=' or 'not'?)");
+			snprintf(msg, sizeof msg,
+			         "invalid syntax: '!' (did you mean '!=' or 'not'?)");
 		else if (isprint(c))
 			snprintf(msg, sizeof msg, "invalid character '%c' in script", c);
 		else
@@ -388,7 +413,8 @@ static int lex_operator(lexer_t *L)
 	}
 	if (best == OP_LPAR || best == OP_LSQB || best == OP_LBRACE) {
 		if (L->depth == MAX_BRACKETS)
-			return lex_error(L, start, "brackets nested too deeply", DALIC_EUNSUPPORTED);
+			return lex_error(L, start, "brackets nested too deeply",
+			                 DALIC_EUNSUPPORTED);
 		L->open_at[L->depth] = start;
 		L->open_line[L->depth] = L->line;
 		L->open_ls[L->depth] = L->line_start;
@@ -419,11 +445,19 @@ static int lex_name(lexer_t *L)
 		bool ok = true;
 		for (size_t k = start; k < i; k++) {
 			switch (tolower((unsigned char)L->s[k])) {
-			case 'r': flags |= STR_RAW; break;
-			case 'b': flags |= STR_BYTES; break;
-			case 'f': flags |= STR_F; break;
-			case 'u': break;
-			default: ok = false;
+			case 'r':
+				flags |= STR_RAW;
+				break;
+			case 'b':
+				flags |= STR_BYTES;
+				break;
+			case 'f':
+				flags |= STR_F;
+				break;
+			case 'u':
+				break;
+			default:
+				ok = false;
 			}
 		}
 		if (ok && !((flags & STR_BYTES) && (flags & STR_F))) {
@@ -464,8 +498,8 @@ static bool measure_indent(lexer_t *L, int *width)
 	if (i >= L->end)
 		return false;
 	char c = L->s[i];
-	return !(c == '#' || c == '\n' || c == '\r' || (c == '\\' && i + 1 < L->end &&
-							 L->s[i + 1] == '\n'));
+	return !(c == '#' || c == '\n' || c == '\r' ||
+	         (c == '\\' && i + 1 < L->end && L->s[i + 1] == '\n'));
 }
 
 static int last_kind(const lexer_t *L)
@@ -492,8 +526,9 @@ static int lex_run(lexer_t *L)
 			int cur = L->indents[L->nindent - 1];
 			if (w > cur) {
 				if (L->nindent >= MAX_INDENT_DEPTH)
-					return lex_error(L, L->pos, "too many levels of indentation",
-							 DALIC_EUNSUPPORTED);
+					return lex_error(L, L->pos,
+					                 "too many levels of indentation",
+					                 DALIC_EUNSUPPORTED);
 				L->indents[L->nindent++] = w;
 				if (!push(L, TK_INDENT, L->pos))
 					return DALIC_ENOMEM;
@@ -504,9 +539,10 @@ static int lex_run(lexer_t *L)
 						return DALIC_ENOMEM;
 				}
 				if (L->indents[L->nindent - 1] != w)
-					return lex_error(L, L->pos,
-							 "unindent does not match any outer indentation level",
-							 DALIC_EPARSE);
+					return lex_error(
+					    L, L->pos,
+					    "unindent does not match any outer indentation level",
+					    DALIC_EPARSE);
 			}
 			continue;
 		}
@@ -521,14 +557,16 @@ static int lex_run(lexer_t *L)
 			if (j < L->end && L->s[j] == '\r')
 				j++;
 			if (j >= L->end || L->s[j] != '\n')
-				return lex_error(L, L->pos,
-						 "unexpected character after line continuation character",
-						 DALIC_EPARSE);
+				return lex_error(
+				    L, L->pos,
+				    "unexpected character after line continuation character",
+				    DALIC_EPARSE);
 			newline_at(L, j);
 			L->pos = j + 1;
 		} else if (c == '\n') {
 			if (L->depth == 0 && !L->fragment && last_kind(L) != TK_NEWLINE &&
-			    last_kind(L) >= 0 && last_kind(L) != TK_INDENT && last_kind(L) != TK_DEDENT) {
+			    last_kind(L) >= 0 && last_kind(L) != TK_INDENT &&
+			    last_kind(L) != TK_DEDENT) {
 				if (!push(L, TK_NEWLINE, L->pos))
 					return DALIC_ENOMEM;
 			}
@@ -539,7 +577,8 @@ static int lex_run(lexer_t *L)
 			if (rc)
 				return rc;
 		} else if (isdigit((unsigned char)c) ||
-			   (c == '.' && L->pos + 1 < L->end && isdigit((unsigned char)L->s[L->pos + 1]))) {
+		           (c == '.' && L->pos + 1 < L->end &&
+		            isdigit((unsigned char)L->s[L->pos + 1]))) {
 			rc = lex_number(L);
 			if (rc)
 				return rc;
@@ -591,15 +630,22 @@ int script_lex(script_arena_t *a, const script_src_t *src, script_token_t **toks
 	return DALIC_OK;
 }
 
-int script_lex_fragment(script_arena_t *a, const script_src_t *src, const char *text,
-			size_t len, int line, script_token_t **toks, int *count)
+int script_lex_fragment(script_arena_t *a, const script_src_t *src, const char *text, size_t len,
+                        int line, script_token_t **toks, int *count)
 {
 	size_t off = (size_t)(text - src->text);
 	size_t ls = off;
 	while (ls > 0 && src->text[ls - 1] != '\n')
 		ls--;
-	lexer_t L = {.a = a, .src = src, .s = src->text, .pos = off, .end = off + len,
-		     .line = line, .line_start = ls, .fragment = true, .nindent = 1};
+	lexer_t L = {.a = a,
+	             .src = src,
+	             .s = src->text,
+	             .pos = off,
+	             .end = off + len,
+	             .line = line,
+	             .line_start = ls,
+	             .fragment = true,
+	             .nindent = 1};
 	int rc = lex_run(&L);
 	if (rc == DALIC_ENOMEM)
 		return script_error_at(src, line, 1, DALIC_ENOMEM, "out of memory");

@@ -42,15 +42,19 @@ static nset_t target_uses(live_t *L, const snode_t *t, nset_t acc)
 	if (!t)
 		return acc;
 	switch (t->kind) {
-	case N_ATTR: return uses(L, t->attr.value, acc);
-	case N_SUBSCRIPT: return uses(L, t->sub.index, uses(L, t->sub.value, acc));
-	case N_STARRED: return target_uses(L, t->starred.value, acc);
+	case N_ATTR:
+		return uses(L, t->attr.value, acc);
+	case N_SUBSCRIPT:
+		return uses(L, t->sub.index, uses(L, t->sub.value, acc));
+	case N_STARRED:
+		return target_uses(L, t->starred.value, acc);
 	case N_TUPLE:
 	case N_LIST:
 		for (int i = 0; i < t->elts.n; i++)
 			acc = target_uses(L, t->elts.v[i], acc);
 		return acc;
-	default: return acc;
+	default:
+		return acc;
 	}
 }
 
@@ -62,18 +66,18 @@ static nset_t defs(live_t *L, const snode_t *t)
 static int record_if(live_t *L, snode_t *s, nset_t live_in, nset_t live_out)
 {
 	nset_t modified = script_bound_names(L->a, &s->if_.body, &L->ok);
-	modified = nset_union(L->a, modified, script_bound_names(L->a, &s->if_.orelse, &L->ok),
-			      &L->ok);
-	bool has_return = script_block_has_return(&s->if_.body) ||
-			  script_block_has_return(&s->if_.orelse);
+	modified =
+	    nset_union(L->a, modified, script_bound_names(L->a, &s->if_.orelse, &L->ok), &L->ok);
+	bool has_return =
+	    script_block_has_return(&s->if_.body) || script_block_has_return(&s->if_.orelse);
 	if (has_return) {
 		modified = nset_add(L->a, modified, DO_RETURN, &L->ok);
 		modified = nset_add(L->a, modified, RETVAL, &L->ok);
 	}
 	modified = nset_minus(L->a, modified, L->globals, &L->ok);
 	nset_t outputs = nset_inter(L->a, modified, live_out, &L->ok);
-	nset_t inputs_only = nset_minus(L->a, nset_inter(L->a, modified, live_in, &L->ok),
-					live_out, &L->ok);
+	nset_t inputs_only =
+	    nset_minus(L->a, nset_inter(L->a, modified, live_in, &L->ok), live_out, &L->ok);
 	sif_info_t *info = s->if_.info;
 	if (!info)
 		info = s->if_.info = script_arena_alloc(L->a, sizeof *info);
@@ -88,7 +92,7 @@ static int record_if(live_t *L, snode_t *s, nset_t live_in, nset_t live_out)
 }
 
 static nset_t loop_in(live_t *L, snode_list_t *body, snode_list_t *orelse, nset_t out,
-		      const snode_t *target, const snode_t *test)
+                      const snode_t *target, const snode_t *test)
 {
 	/* header = (orelse entry) + (body entry - target) + test reads; iterate to fixpoint */
 	nset_t after_loop = block_in(L, orelse, out);
@@ -102,7 +106,7 @@ static nset_t loop_in(live_t *L, snode_list_t *body, snode_list_t *orelse, nset_
 		L->loop = ctx.up;
 		if (target)
 			body_in = target_uses(L, target,
-					      nset_minus(L->a, body_in, defs(L, target), &L->ok));
+			                      nset_minus(L->a, body_in, defs(L, target), &L->ok));
 		nset_t next = nset_union(L->a, after_loop, body_in, &L->ok);
 		if (test)
 			next = uses(L, test, next);
@@ -118,7 +122,8 @@ static nset_t stmt_in(live_t *L, snode_t *s, nset_t out)
 	script_arena_t *a = L->a;
 	bool *ok = &L->ok;
 	switch (s->kind) {
-	case S_EXPR: return uses(L, s->expr.value, out);
+	case S_EXPR:
+		return uses(L, s->expr.value, out);
 	case S_ASSIGN: {
 		nset_t killed = {0};
 		for (int i = 0; i < s->assign.targets.n; i++)
@@ -128,13 +133,14 @@ static nset_t stmt_in(live_t *L, snode_t *s, nset_t out)
 			r = target_uses(L, s->assign.targets.v[i], r);
 		return uses(L, s->assign.value, r);
 	}
-	case S_AUGASSIGN: return uses(L, s->aug.value, uses(L, s->aug.target, out));
+	case S_AUGASSIGN:
+		return uses(L, s->aug.value, uses(L, s->aug.target, out));
 	case S_ANNASSIGN:
 		if (!s->ann.value)
 			return out;
-		return uses(L, s->ann.value,
-			    target_uses(L, s->ann.target,
-					nset_minus(a, out, defs(L, s->ann.target), ok)));
+		return uses(
+		    L, s->ann.value,
+		    target_uses(L, s->ann.target, nset_minus(a, out, defs(L, s->ann.target), ok)));
 	case S_IF: {
 		nset_t body = block_in(L, &s->if_.body, out);
 		nset_t orelse = block_in(L, &s->if_.orelse, out);
@@ -145,13 +151,17 @@ static nset_t stmt_in(live_t *L, snode_t *s, nset_t out)
 	}
 	case S_FOR:
 		return uses(L, s->for_.iter,
-			    loop_in(L, &s->for_.body, &s->for_.orelse, out, s->for_.target, NULL));
+		            loop_in(L, &s->for_.body, &s->for_.orelse, out, s->for_.target, NULL));
 	case S_WHILE:
 		return loop_in(L, &s->while_.body, &s->while_.orelse, out, NULL, s->while_.test);
-	case S_BREAK: return L->loop ? L->loop->exit : out;
-	case S_CONTINUE: return L->loop ? L->loop->header : out;
-	case S_RETURN: return uses(L, s->ret.value, (nset_t){0});
-	case S_RAISE: return uses(L, s->raise.cause, uses(L, s->raise.exc, (nset_t){0}));
+	case S_BREAK:
+		return L->loop ? L->loop->exit : out;
+	case S_CONTINUE:
+		return L->loop ? L->loop->header : out;
+	case S_RETURN:
+		return uses(L, s->ret.value, (nset_t){0});
+	case S_RAISE:
+		return uses(L, s->raise.cause, uses(L, s->raise.exc, (nset_t){0}));
 	case S_DEF: {
 		/* a nested function reads (at call time) whatever its body mentions */
 		nset_t r = nset_minus(a, out, nset_add(a, (nset_t){0}, s->def.name, ok), ok);
@@ -182,7 +192,7 @@ static nset_t stmt_in(live_t *L, snode_t *s, nset_t out)
 		nset_t r = block_in(L, &s->with.body, out);
 		for (int i = s->with.vars.n - 1; i >= 0; i--)
 			r = target_uses(L, s->with.vars.v[i],
-					nset_minus(a, r, defs(L, s->with.vars.v[i]), ok));
+			                nset_minus(a, r, defs(L, s->with.vars.v[i]), ok));
 		for (int i = 0; i < s->with.items.n; i++)
 			r = uses(L, s->with.items.v[i], r);
 		return r;
@@ -203,11 +213,13 @@ static nset_t stmt_in(live_t *L, snode_t *s, nset_t out)
 		nset_t r = out;
 		for (int i = 0; i < s->del.targets.n; i++)
 			r = target_uses(L, s->del.targets.v[i],
-					nset_minus(a, r, defs(L, s->del.targets.v[i]), ok));
+			                nset_minus(a, r, defs(L, s->del.targets.v[i]), ok));
 		return r;
 	}
-	case S_ASSERT: return uses(L, s->assert_.msg, uses(L, s->assert_.test, out));
-	default: return out;
+	case S_ASSERT:
+		return uses(L, s->assert_.msg, uses(L, s->assert_.test, out));
+	default:
+		return out;
 	}
 }
 

@@ -8,26 +8,26 @@
 #include <ctype.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
-#define RET(v)                                                                                 \
-	do {                                                                                   \
-		*out = (v);                                                                    \
-		return *out ? DALIC_OK : serr_oom(I, at);                                      \
+#define RET(v)                                                                                     \
+	do {                                                                                       \
+		*out = (v);                                                                        \
+		return *out ? DALIC_OK : serr_oom(I, at);                                          \
 	} while (0)
 
-static int want(sinterp_t *I, const snode_t *at, const char *m, const sargs_t *args, int lo,
-		int hi)
+static int want(sinterp_t *I, const snode_t *at, const char *m, const sargs_t *args, int lo, int hi)
 {
 	if (args->nkw)
 		return serr(I, at, DALIC_EINVAL, "TypeError: %s() takes no keyword arguments", m);
 	if (args->npos < lo || args->npos > hi)
-		return serr(I, at, DALIC_EINVAL, "TypeError: %s() takes %d to %d arguments (%d given)",
-			    m, lo, hi, args->npos);
+		return serr(I, at, DALIC_EINVAL,
+		            "TypeError: %s() takes %d to %d arguments (%d given)", m, lo, hi,
+		            args->npos);
 	return DALIC_OK;
 }
 
@@ -35,7 +35,7 @@ static int want_str(sinterp_t *I, const snode_t *at, const char *m, const sv_t *
 {
 	if (v->kind != SV_STR)
 		return serr(I, at, DALIC_EINVAL, "TypeError: %s() argument must be str, not %s", m,
-			    sv_type_name(v));
+		            sv_type_name(v));
 	return DALIC_OK;
 }
 
@@ -60,8 +60,8 @@ static int m_join(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 		if (items[i]->kind != SV_STR) {
 			sbuf_free(&b);
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: sequence item %d: expected str instance, %s found", i,
-				    sv_type_name(items[i]));
+			            "TypeError: sequence item %d: expected str instance, %s found",
+			            i, sv_type_name(items[i]));
 		}
 		if (i)
 			sbuf_put(&b, self->str.s, self->str.len);
@@ -107,8 +107,8 @@ static int m_split(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 		return serr(I, at, DALIC_EINVAL, "ValueError: empty separator");
 	for (;;) {
 		const char *e = (maxsplit < 0 || l->list->n < maxsplit)
-					? memmem(s, (size_t)(end - s), sep->str.s, sep->str.len)
-					: NULL;
+		                    ? memmem(s, (size_t)(end - s), sep->str.s, sep->str.len)
+		                    : NULL;
 		sv_t *part = sv_str(I->a, s, (size_t)((e ? e : end) - s));
 		if (!part || sv_list_append(I->a, l, part))
 			return serr_oom(I, at);
@@ -120,7 +120,7 @@ static int m_split(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 }
 
 static int strip(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, bool left,
-		 bool right, sv_t **out)
+                 bool right, sv_t **out)
 {
 	TRY(want(I, at, "strip", args, 0, 1));
 	const char *chars = " \t\n\r\v\f";
@@ -174,7 +174,7 @@ static int m_lower(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 }
 
 static int affix(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, bool prefix,
-		 sv_t **out)
+                 sv_t **out)
 {
 	TRY(want(I, at, prefix ? "startswith" : "endswith", args, 1, 1));
 	sv_t *p = args->pos[0];
@@ -188,20 +188,20 @@ static int affix(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 		TRY(want_str(I, at, prefix ? "startswith" : "endswith", cands[i]));
 		size_t k = cands[i]->str.len;
 		if (k <= self->str.len &&
-		    !memcmp(prefix ? self->str.s : self->str.s + self->str.len - k, cands[i]->str.s, k))
+		    !memcmp(prefix ? self->str.s : self->str.s + self->str.len - k, cands[i]->str.s,
+		            k))
 			RET(sv_true());
 	}
 	RET(sv_false());
 }
 
 static int m_startswith(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			sv_t **out)
+                        sv_t **out)
 {
 	return affix(I, at, self, args, true, out);
 }
 
-static int m_endswith(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		      sv_t **out)
+static int m_endswith(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	return affix(I, at, self, args, false, out);
 }
@@ -218,7 +218,8 @@ static int m_replace(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t 
 	sbuf_t b = {0};
 	const char *s = self->str.s, *end = s + self->str.len;
 	while (s < end) {
-		const char *e = count ? memmem(s, (size_t)(end - s), old->str.s, old->str.len) : NULL;
+		const char *e =
+		    count ? memmem(s, (size_t)(end - s), old->str.s, old->str.len) : NULL;
 		if (!e)
 			break;
 		sbuf_put(&b, s, (size_t)(e - s));
@@ -237,7 +238,8 @@ static int m_find(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 {
 	TRY(want(I, at, "find", args, 1, 1));
 	TRY(want_str(I, at, "find", args->pos[0]));
-	const char *e = memmem(self->str.s, self->str.len, args->pos[0]->str.s, args->pos[0]->str.len);
+	const char *e =
+	    memmem(self->str.s, self->str.len, args->pos[0]->str.s, args->pos[0]->str.len);
 	RET(sv_int(I->a, e ? e - self->str.s : -1));
 }
 
@@ -301,9 +303,11 @@ static int m_pop(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 	if (args->npos && args->pos[0]->kind == SV_INT)
 		i = args->pos[0]->i < 0 ? args->pos[0]->i + n : args->pos[0]->i;
 	if (i < 0 || i >= n)
-		return serr(I, at, DALIC_EINVAL, "IndexError: pop from empty list or index out of range");
+		return serr(I, at, DALIC_EINVAL,
+		            "IndexError: pop from empty list or index out of range");
 	sv_t *v = self->list->items[i];
-	memmove(&self->list->items[i], &self->list->items[i + 1], sizeof(sv_t *) * (size_t)(n - i - 1));
+	memmove(&self->list->items[i], &self->list->items[i + 1],
+	        sizeof(sv_t *) * (size_t)(n - i - 1));
 	self->list->n--;
 	RET(v);
 }
@@ -390,7 +394,7 @@ static int m_get(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 }
 
 static int m_setdefault(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			sv_t **out)
+                        sv_t **out)
 {
 	TRY(want(I, at, "setdefault", args, 1, 2));
 	sv_t *v = svdict_get(self->dict, args->pos[0]);
@@ -464,31 +468,43 @@ typedef struct method {
 } method_t;
 
 static const method_t str_methods[] = {
-	{"format", m_format},   {"join", m_join},         {"split", m_split},
-	{"strip", m_strip},     {"lstrip", m_lstrip},     {"rstrip", m_rstrip},
-	{"upper", m_upper},     {"lower", m_lower},       {"startswith", m_startswith},
-	{"endswith", m_endswith}, {"replace", m_replace}, {"find", m_find},
-	{0},
+    {"format", m_format},
+    {"join", m_join},
+    {"split", m_split},
+    {"strip", m_strip},
+    {"lstrip", m_lstrip},
+    {"rstrip", m_rstrip},
+    {"upper", m_upper},
+    {"lower", m_lower},
+    {"startswith", m_startswith},
+    {"endswith", m_endswith},
+    {"replace", m_replace},
+    {"find", m_find},
+    {0},
 };
 static const method_t list_methods[] = {
-	{"append", m_append}, {"extend", m_extend}, {"insert", m_insert}, {"pop", m_pop},
-	{"index", m_index},   {"count", m_count},   {"copy", m_copy},     {"reverse", m_reverse},
-	{"clear", m_clear},   {0},
+    {"append", m_append}, {"extend", m_extend},
+    {"insert", m_insert}, {"pop", m_pop},
+    {"index", m_index},   {"count", m_count},
+    {"copy", m_copy},     {"reverse", m_reverse},
+    {"clear", m_clear},   {0},
 };
 static const method_t tuple_methods[] = {{"index", m_index}, {"count", m_count}, {0}};
 static const method_t dict_methods[] = {
-	{"get", m_get},     {"keys", m_keys},   {"values", m_values}, {"items", m_items},
-	{"update", m_update}, {"pop", m_pop},   {"copy", m_copy},     {"setdefault", m_setdefault},
-	{"clear", m_clear}, {0},
+    {"get", m_get},       {"keys", m_keys},
+    {"values", m_values}, {"items", m_items},
+    {"update", m_update}, {"pop", m_pop},
+    {"copy", m_copy},     {"setdefault", m_setdefault},
+    {"clear", m_clear},   {0},
 };
 
 int sb_method(sinterp_t *I, const snode_t *at, sv_t *self, const char *name, sv_t **out)
 {
-	const method_t *table = self->kind == SV_STR	? str_methods
-				: self->kind == SV_LIST ? list_methods
-				: self->kind == SV_TUPLE ? tuple_methods
-				: self->kind == SV_DICT ? dict_methods
-							: NULL;
+	const method_t *table = self->kind == SV_STR     ? str_methods
+	                        : self->kind == SV_LIST  ? list_methods
+	                        : self->kind == SV_TUPLE ? tuple_methods
+	                        : self->kind == SV_DICT  ? dict_methods
+	                                                 : NULL;
 	*out = NULL;
 	for (const method_t *m = table; m && m->name; m++)
 		if (!strcmp(m->name, name)) {

@@ -14,16 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
-#define RET(v)                                                                                 \
-	do {                                                                                   \
-		*out = (v);                                                                    \
-		return *out ? DALIC_OK : serr_oom(I, at);                                      \
+#define RET(v)                                                                                     \
+	do {                                                                                       \
+		*out = (v);                                                                        \
+		return *out ? DALIC_OK : serr_oom(I, at);                                          \
 	} while (0)
 
 extern char **environ;
@@ -57,23 +57,33 @@ static const struct {
 	const char *name;
 	int value;
 } dtypes[] = {
-	{"NO_TYPE", DALIC_NO_TYPE}, {"UINT8", DALIC_UINT8},     {"UINT16", DALIC_UINT16},
-	{"UINT32", DALIC_UINT32},   {"UINT64", DALIC_UINT64},   {"INT8", DALIC_INT8},
-	{"INT16", DALIC_INT16},     {"INT32", DALIC_INT32},     {"INT64", DALIC_INT64},
-	{"FLOAT16", DALIC_FLOAT16}, {"FLOAT", DALIC_FLOAT},     {"FLOAT64", DALIC_FLOAT64},
-	{"BOOL", DALIC_BOOL},       {"STRING", DALIC_STRING},   {"IMAGE_TYPE", DALIC_IMAGE_TYPE},
-	{"DATA_TYPE", DALIC_DATA_TYPE}, {"INTERP_TYPE", DALIC_INTERP_TYPE},
-	{"TENSOR_LAYOUT", DALIC_TENSOR_LAYOUT},
+    {"NO_TYPE", DALIC_NO_TYPE},
+    {"UINT8", DALIC_UINT8},
+    {"UINT16", DALIC_UINT16},
+    {"UINT32", DALIC_UINT32},
+    {"UINT64", DALIC_UINT64},
+    {"INT8", DALIC_INT8},
+    {"INT16", DALIC_INT16},
+    {"INT32", DALIC_INT32},
+    {"INT64", DALIC_INT64},
+    {"FLOAT16", DALIC_FLOAT16},
+    {"FLOAT", DALIC_FLOAT},
+    {"FLOAT64", DALIC_FLOAT64},
+    {"BOOL", DALIC_BOOL},
+    {"STRING", DALIC_STRING},
+    {"IMAGE_TYPE", DALIC_IMAGE_TYPE},
+    {"DATA_TYPE", DALIC_DATA_TYPE},
+    {"INTERP_TYPE", DALIC_INTERP_TYPE},
+    {"TENSOR_LAYOUT", DALIC_TENSOR_LAYOUT},
 };
 
-static int t_constant(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		      sv_t **out)
+static int t_constant(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	return so_types_constant(I, at, args, out);
 }
 
 static int enum_namespace(sinterp_t *I, sv_t *types, const char *ns_name, int type,
-			  const char *const *names, const int *values, int n)
+                          const char *const *names, const int *values, int n)
 {
 	sv_t *ns = new_module(I, ns_name, false);
 	if (!ns)
@@ -98,15 +108,15 @@ static int make_types(sinterp_t *I, sv_t *types)
 	TRY(enum_namespace(I, types, "DALIDataType", ENUM_DTYPE, names, values, n));
 	static const char *images[] = {"RGB", "BGR", "GRAY", "YCbCr", "ANY_DATA"};
 	static const int image_values[] = {DALIC_RGB, DALIC_BGR, DALIC_GRAY, DALIC_YCbCr,
-					   DALIC_ANY_DATA};
+	                                   DALIC_ANY_DATA};
 	TRY(enum_namespace(I, types, "DALIImageType", ENUM_IMAGE, images, image_values, 5));
-	static const char *interps[] = {"INTERP_NN", "INTERP_LINEAR", "INTERP_CUBIC",
-					"INTERP_LANCZOS3", "INTERP_TRIANGULAR", "INTERP_GAUSSIAN"};
+	static const char *interps[] = {"INTERP_NN",       "INTERP_LINEAR",     "INTERP_CUBIC",
+	                                "INTERP_LANCZOS3", "INTERP_TRIANGULAR", "INTERP_GAUSSIAN"};
 	static const int interp_values[] = {0, 1, 2, 3, 4, 5};
 	TRY(enum_namespace(I, types, "DALIInterpType", ENUM_INTERP, interps, interp_values, 6));
 	/* the pre-0.22 TensorLayout names, kept by DALI as layout strings */
 	static const char *layouts[][2] = {
-		{"NCHW", "CHW"}, {"NHWC", "HWC"}, {"NFHWC", "FHWC"}, {"NFCHW", "FCHW"}, {"SAMPLE", ""}};
+	    {"NCHW", "CHW"}, {"NHWC", "HWC"}, {"NFHWC", "FHWC"}, {"NFCHW", "FCHW"}, {"SAMPLE", ""}};
 	for (int i = 0; i < 5; i++)
 		TRY(set(I, types, layouts[i][0], sv_cstr(I->a, layouts[i][1])));
 	return set_builtin(I, types, "Constant", t_constant, NULL);
@@ -121,42 +131,45 @@ typedef struct unary_math {
 } unary_math_t;
 
 static const unary_math_t unary_math[] = {
-	{"sqrt", sqrt, false}, {"exp", exp, false},   {"log2", log2, false},
-	{"log10", log10, false}, {"sin", sin, false}, {"cos", cos, false},
-	{"tan", tan, false},   {"atan", atan, false}, {"fabs", fabs, false},
-	{"floor", floor, true}, {"ceil", ceil, true}, {"trunc", trunc, true},
+    {"sqrt", sqrt, false}, {"exp", exp, false},    {"log2", log2, false}, {"log10", log10, false},
+    {"sin", sin, false},   {"cos", cos, false},    {"tan", tan, false},   {"atan", atan, false},
+    {"fabs", fabs, false}, {"floor", floor, true}, {"ceil", ceil, true},  {"trunc", trunc, true},
 };
 
 static int math_call(sinterp_t *I, const snode_t *at, const unary_math_t *m, const sargs_t *args,
-		     sv_t **out)
+                     sv_t **out)
 {
 	if (args->npos < 1 || args->npos > 2 || args->nkw)
-		return serr(I, at, DALIC_EINVAL, "TypeError: math.%s() takes one argument", m->name);
+		return serr(I, at, DALIC_EINVAL, "TypeError: math.%s() takes one argument",
+		            m->name);
 	sv_t *v = args->pos[0];
 	if (v->kind == SV_OPAQUE)
 		RET(v);
 	if (!sv_is_number(v))
 		return serr(I, at, DALIC_EINVAL, "TypeError: must be real number, not %s",
-			    sv_type_name(v));
+		            sv_type_name(v));
 	double r = m->fn(sv_as_double(v));
 	if (m->to_int) {
 		if (!(fabs(r) < 9.2e18))
-			return serr(I, at, DALIC_EINVAL, "OverflowError: cannot convert to integer");
+			return serr(I, at, DALIC_EINVAL,
+			            "OverflowError: cannot convert to integer");
 		RET(sv_int(I->a, (int64_t)r));
 	}
 	RET(sv_float(I->a, r));
 }
 
-#define MATH_FN(i)                                                                             \
-	static int math_##i(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,  \
-			    sv_t **out)                                                        \
-	{                                                                                      \
-		return math_call(I, at, &unary_math[i], args, out);                            \
+#define MATH_FN(i)                                                                                 \
+	static int math_##i(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,      \
+	                    sv_t **out)                                                            \
+	{                                                                                          \
+		return math_call(I, at, &unary_math[i], args, out);                                \
 	}
-MATH_FN(0) MATH_FN(1) MATH_FN(2) MATH_FN(3) MATH_FN(4) MATH_FN(5) MATH_FN(6) MATH_FN(7)
-MATH_FN(8) MATH_FN(9) MATH_FN(10) MATH_FN(11)
+MATH_FN(0)
+MATH_FN(1) MATH_FN(2) MATH_FN(3) MATH_FN(4) MATH_FN(5) MATH_FN(6) MATH_FN(7) MATH_FN(8) MATH_FN(9)
+    MATH_FN(10) MATH_FN(11)
 
-static int math_log(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+        static int math_log(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
+                            sv_t **out)
 {
 	if (args->npos < 1 || args->npos > 2 || !sv_is_number(args->pos[0]) ||
 	    (args->npos == 2 && !sv_is_number(args->pos[1])))
@@ -177,7 +190,7 @@ static int math_pow(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *
 static int make_py_math(sinterp_t *I, sv_t *m)
 {
 	static sbuiltin_fn fns[] = {math_0, math_1, math_2, math_3, math_4,  math_5,
-				    math_6, math_7, math_8, math_9, math_10, math_11};
+	                            math_6, math_7, math_8, math_9, math_10, math_11};
 	for (int i = 0; i < 12; i++)
 		TRY(set_builtin(I, m, unary_math[i].name, fns[i], NULL));
 	TRY(set_builtin(I, m, "log", math_log, NULL));
@@ -203,7 +216,8 @@ static int os_join(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 		if (p->kind != SV_STR) {
 			sbuf_free(&b);
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: join() argument must be str, not '%s'", sv_type_name(p));
+			            "TypeError: join() argument must be str, not '%s'",
+			            sv_type_name(p));
 		}
 		if (p->str.len && p->str.s[0] == '/')
 			b.n = 0; /* an absolute component restarts the path */
@@ -229,20 +243,17 @@ static int path_part(sinterp_t *I, const snode_t *at, const sargs_t *args, bool 
 	RET(slash ? sv_str(I->a, slash + 1, p->str.len - (size_t)(slash + 1 - p->str.s)) : p);
 }
 
-static int os_dirname(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		      sv_t **out)
+static int os_dirname(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	return path_part(I, at, args, true, out);
 }
 
-static int os_basename(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		       sv_t **out)
+static int os_basename(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	return path_part(I, at, args, false, out);
 }
 
-static int os_getenv(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		     sv_t **out)
+static int os_getenv(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	if (args->npos < 1 || args->npos > 2 || args->pos[0]->kind != SV_STR)
 		return serr(I, at, DALIC_EINVAL, "TypeError: getenv() expects a name");
@@ -279,19 +290,20 @@ static int new_axis(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *
 	if (args->npos > 1 || (args->npos && args->pos[0]->kind != SV_STR) ||
 	    (args->npos && args->pos[0]->str.len != 1))
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: Axis name must be a single-character string");
+		            "TypeError: Axis name must be a single-character string");
 	RET(sb_make(I, "newaxis", new_axis, NULL, args->npos ? (void *)args->pos[0]->str.s : NULL));
 }
 
 static int datanode_type(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			 sv_t **out)
+                         sv_t **out)
 {
-	return serr(I, at, DALIC_EUNSUPPORTED,
-		    "creating DataNode objects directly is not supported; they come from operators");
+	return serr(
+	    I, at, DALIC_EUNSUPPORTED,
+	    "creating DataNode objects directly is not supported; they come from operators");
 }
 
 static int identity_decorator(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			      sv_t **out)
+                              sv_t **out)
 {
 	if (args->npos != 1)
 		return serr(I, at, DALIC_EINVAL, "TypeError: expected one function");
@@ -354,7 +366,7 @@ static int build_known(sinterp_t *I, const snode_t *at, const char *name, sv_t *
 			return serr_oom(I, at);
 		TRY(sa_math_module(I, m));
 	} else if (!strcmp(name, "nvidia.dali.pipeline") ||
-		   !strcmp(name, "nvidia.dali.pipeline.experimental")) {
+	           !strcmp(name, "nvidia.dali.pipeline.experimental")) {
 		bool exp = name[20] == '.';
 		m = new_module(I, name, false);
 		sv_t *pc = sv_new(I->a, SV_CLASS);
@@ -412,7 +424,8 @@ static int get_module(sinterp_t *I, const snode_t *at, const char *name, sv_t **
 int sm_import(sinterp_t *I, const snode_t *at, const char *dotted, sv_t **top, sv_t **leaf)
 {
 	const char *dot = strchr(dotted, '.');
-	char *first = script_arena_strndup(I->a, dotted, dot ? (size_t)(dot - dotted) : strlen(dotted));
+	char *first =
+	    script_arena_strndup(I->a, dotted, dot ? (size_t)(dot - dotted) : strlen(dotted));
 	if (!first)
 		return serr_oom(I, at);
 	TRY(get_module(I, at, first, top));

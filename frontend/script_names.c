@@ -111,14 +111,17 @@ nset_t script_target_names(script_arena_t *a, const snode_t *t, nset_t acc, bool
 	if (!t)
 		return acc;
 	switch (t->kind) {
-	case N_NAME: return nset_add(a, acc, t->name, ok);
-	case N_STARRED: return script_target_names(a, t->starred.value, acc, ok);
+	case N_NAME:
+		return nset_add(a, acc, t->name, ok);
+	case N_STARRED:
+		return script_target_names(a, t->starred.value, acc, ok);
 	case N_TUPLE:
 	case N_LIST:
 		for (int i = 0; i < t->elts.n; i++)
 			acc = script_target_names(a, t->elts.v[i], acc, ok);
 		return acc;
-	default: return acc;
+	default:
+		return acc;
 	}
 }
 
@@ -149,8 +152,10 @@ static nset_t bound_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *
 		for (int i = 0; i < s->assign.targets.n; i++)
 			acc = script_target_names(a, s->assign.targets.v[i], acc, ok);
 		return acc;
-	case S_AUGASSIGN: return script_target_names(a, s->aug.target, acc, ok);
-	case S_ANNASSIGN: return script_target_names(a, s->ann.target, acc, ok);
+	case S_AUGASSIGN:
+		return script_target_names(a, s->aug.target, acc, ok);
+	case S_ANNASSIGN:
+		return script_target_names(a, s->ann.target, acc, ok);
 	case S_FOR:
 		acc = script_target_names(a, s->for_.target, acc, ok);
 		acc = bound_block(a, &s->for_.body, acc, ok);
@@ -174,13 +179,15 @@ static nset_t bound_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *
 		}
 		acc = bound_block(a, &s->try_.orelse, acc, ok);
 		return bound_block(a, &s->try_.finalbody, acc, ok);
-	case S_DEF: return nset_add(a, acc, s->def.name, ok);
-	case S_CLASS: return nset_add(a, acc, s->cls.name, ok);
+	case S_DEF:
+		return nset_add(a, acc, s->def.name, ok);
+	case S_CLASS:
+		return nset_add(a, acc, s->cls.name, ok);
 	case S_IMPORT:
 		for (int i = 0; i < s->import.n; i++) {
 			const salias_t *al = &s->import.names[i];
-			acc = nset_add(a, acc, al->asname ? al->asname : first_component(a, al->name, ok),
-				       ok);
+			acc = nset_add(
+			    a, acc, al->asname ? al->asname : first_component(a, al->name, ok), ok);
 		}
 		return acc;
 	case S_IMPORTFROM:
@@ -193,7 +200,8 @@ static nset_t bound_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *
 		for (int i = 0; i < s->del.targets.n; i++)
 			acc = script_target_names(a, s->del.targets.v[i], acc, ok);
 		return acc;
-	default: return acc;
+	default:
+		return acc;
 	}
 }
 
@@ -221,14 +229,16 @@ nset_t script_block_used_names(script_arena_t *a, const snode_list_t *b, nset_t 
 static nset_t uses_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *ok)
 {
 	switch (s->kind) {
-	case S_EXPR: return script_used_names(a, s->expr.value, acc, ok);
+	case S_EXPR:
+		return script_used_names(a, s->expr.value, acc, ok);
 	case S_ASSIGN:
 		acc = uses_list(a, &s->assign.targets, acc, ok);
 		return script_used_names(a, s->assign.value, acc, ok);
 	case S_AUGASSIGN:
 		acc = script_used_names(a, s->aug.target, acc, ok);
 		return script_used_names(a, s->aug.value, acc, ok);
-	case S_ANNASSIGN: return script_used_names(a, s->ann.value, acc, ok);
+	case S_ANNASSIGN:
+		return script_used_names(a, s->ann.value, acc, ok);
 	case S_IF:
 		acc = script_used_names(a, s->if_.test, acc, ok);
 		acc = uses_stmt_list(a, &s->if_.body, acc, ok);
@@ -241,7 +251,8 @@ static nset_t uses_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *o
 		acc = script_used_names(a, s->while_.test, acc, ok);
 		acc = uses_stmt_list(a, &s->while_.body, acc, ok);
 		return uses_stmt_list(a, &s->while_.orelse, acc, ok);
-	case S_RETURN: return script_used_names(a, s->ret.value, acc, ok);
+	case S_RETURN:
+		return script_used_names(a, s->ret.value, acc, ok);
 	case S_DEF:
 		acc = uses_list(a, &s->def.decorators, acc, ok);
 		for (int i = 0; i < s->def.params.n; i++)
@@ -268,7 +279,8 @@ static nset_t uses_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *o
 		}
 		acc = uses_stmt_list(a, &s->try_.orelse, acc, ok);
 		return uses_stmt_list(a, &s->try_.finalbody, acc, ok);
-	default: return acc;
+	default:
+		return acc;
 	}
 }
 
@@ -284,14 +296,17 @@ nset_t script_used_names(script_arena_t *a, const snode_t *e, nset_t acc, bool *
 	if (!e)
 		return acc;
 	switch (e->kind) {
-	case N_NAME: return nset_add(a, acc, e->name, ok);
-	case N_FSTRING: return uses_list(a, &e->parts, acc, ok);
+	case N_NAME:
+		return nset_add(a, acc, e->name, ok);
+	case N_FSTRING:
+		return uses_list(a, &e->parts, acc, ok);
 	case N_FVALUE:
 		acc = script_used_names(a, e->fvalue.value, acc, ok);
 		return script_used_names(a, e->fvalue.spec, acc, ok);
 	case N_TUPLE:
 	case N_LIST:
-	case N_SET: return uses_list(a, &e->elts, acc, ok);
+	case N_SET:
+		return uses_list(a, &e->elts, acc, ok);
 	case N_DICT:
 		for (int i = 0; i < e->dict.keys.n; i++)
 			acc = script_used_names(a, e->dict.keys.v[i], acc, ok);
@@ -299,8 +314,10 @@ nset_t script_used_names(script_arena_t *a, const snode_t *e, nset_t acc, bool *
 	case N_BINOP:
 		acc = script_used_names(a, e->bin.left, acc, ok);
 		return script_used_names(a, e->bin.right, acc, ok);
-	case N_UNARY: return script_used_names(a, e->unary.operand, acc, ok);
-	case N_BOOLOP: return uses_list(a, &e->boolop.values, acc, ok);
+	case N_UNARY:
+		return script_used_names(a, e->unary.operand, acc, ok);
+	case N_BOOLOP:
+		return uses_list(a, &e->boolop.values, acc, ok);
 	case N_COMPARE:
 		acc = script_used_names(a, e->cmp.left, acc, ok);
 		return uses_list(a, &e->cmp.rest, acc, ok);
@@ -308,8 +325,10 @@ nset_t script_used_names(script_arena_t *a, const snode_t *e, nset_t acc, bool *
 		acc = script_used_names(a, e->call.func, acc, ok);
 		acc = uses_list(a, &e->call.args, acc, ok);
 		return uses_list(a, &e->call.kwargs, acc, ok);
-	case N_KEYWORD: return script_used_names(a, e->kw.value, acc, ok);
-	case N_ATTR: return script_used_names(a, e->attr.value, acc, ok);
+	case N_KEYWORD:
+		return script_used_names(a, e->kw.value, acc, ok);
+	case N_ATTR:
+		return script_used_names(a, e->attr.value, acc, ok);
 	case N_SUBSCRIPT:
 		acc = script_used_names(a, e->sub.value, acc, ok);
 		return script_used_names(a, e->sub.index, acc, ok);
@@ -317,12 +336,14 @@ nset_t script_used_names(script_arena_t *a, const snode_t *e, nset_t acc, bool *
 		acc = script_used_names(a, e->slice.lo, acc, ok);
 		acc = script_used_names(a, e->slice.hi, acc, ok);
 		return script_used_names(a, e->slice.step, acc, ok);
-	case N_STARRED: return script_used_names(a, e->starred.value, acc, ok);
+	case N_STARRED:
+		return script_used_names(a, e->starred.value, acc, ok);
 	case N_IFEXP:
 		acc = script_used_names(a, e->ifexp.test, acc, ok);
 		acc = script_used_names(a, e->ifexp.body, acc, ok);
 		return script_used_names(a, e->ifexp.orelse, acc, ok);
-	case N_NAMEDEXPR: return script_used_names(a, e->named.value, acc, ok);
+	case N_NAMEDEXPR:
+		return script_used_names(a, e->named.value, acc, ok);
 	case N_LAMBDA: {
 		nset_t params = {0}, inner = {0};
 		for (int i = 0; i < e->lambda.params.n; i++) {
@@ -351,14 +372,16 @@ nset_t script_used_names(script_arena_t *a, const snode_t *e, nset_t acc, bool *
 		inner = script_used_names(a, e->comp.value, inner, ok);
 		return nset_union(a, acc, nset_minus(a, inner, targets, ok), ok);
 	}
-	default: return acc;
+	default:
+		return acc;
 	}
 }
 
 static bool stmt_has_return(const snode_t *s)
 {
 	switch (s->kind) {
-	case S_RETURN: return true;
+	case S_RETURN:
+		return true;
 	case S_IF:
 		return script_block_has_return(&s->if_.body) ||
 		       script_block_has_return(&s->if_.orelse);
@@ -368,7 +391,8 @@ static bool stmt_has_return(const snode_t *s)
 	case S_WHILE:
 		return script_block_has_return(&s->while_.body) ||
 		       script_block_has_return(&s->while_.orelse);
-	case S_WITH: return script_block_has_return(&s->with.body);
+	case S_WITH:
+		return script_block_has_return(&s->with.body);
 	case S_TRY:
 		if (script_block_has_return(&s->try_.body) ||
 		    script_block_has_return(&s->try_.orelse) ||
@@ -378,7 +402,8 @@ static bool stmt_has_return(const snode_t *s)
 			if (script_block_has_return(&s->try_.handlers[i].body))
 				return true;
 		return false;
-	default: return false;
+	default:
+		return false;
 	}
 }
 

@@ -18,25 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 /* ExternalSource arguments that live only in DALI's Python layer (never serialized) */
 static const char *const python_only_source_args[] = {
-	"source", "cycle", "batch", "batch_info", "parallel", "prefetch_queue_depth",
-	"cuda_stream", "use_copy_kernel", NULL};
+    "source",      "cycle",           "batch", "batch_info", "parallel", "prefetch_queue_depth",
+    "cuda_stream", "use_copy_kernel", NULL};
 
 int so_current_pipe(sinterp_t *I, const snode_t *at, const char *what, spipe_t **out)
 {
 	if (!I->ncurrent)
 		return serr(I, at, DALIC_EUNSUPPORTED,
-			    "%s called outside a pipeline definition: create operators inside a "
-			    "@pipeline_def function, a `with pipe:` block or Pipeline.define_graph",
-			    what);
+		            "%s called outside a pipeline definition: create operators inside a "
+		            "@pipeline_def function, a `with pipe:` block or Pipeline.define_graph",
+		            what);
 	*out = I->current[I->ncurrent - 1];
 	return DALIC_OK;
 }
@@ -45,8 +45,8 @@ static int check_node(sinterp_t *I, const snode_t *at, spipe_t *P, const sv_t *n
 {
 	if (n->node.pipe != P)
 		return serr(I, at, DALIC_EGRAPH,
-			    "DataNode \"%s\" belongs to another pipeline and cannot be used here",
-			    n->node.name);
+		            "DataNode \"%s\" belongs to another pipeline and cannot be used here",
+		            n->node.name);
 	return DALIC_OK;
 }
 
@@ -55,13 +55,23 @@ static int check_node(sinterp_t *I, const snode_t *at, spipe_t *P, const sv_t *n
 static bool scalar_kind(const sv_t *v, dalic_vkind_t *k)
 {
 	switch (v->kind) {
-	case SV_BOOL: *k = DALIC_V_BOOL; return true;
+	case SV_BOOL:
+		*k = DALIC_V_BOOL;
+		return true;
 	case SV_INT:
-	case SV_ENUM: *k = DALIC_V_INT; return true;
-	case SV_FLOAT: *k = DALIC_V_FLOAT; return true;
-	case SV_STR: *k = DALIC_V_STRING; return true;
-	case SV_SCONST: return scalar_kind(v->sconst.value, k);
-	default: return false;
+	case SV_ENUM:
+		*k = DALIC_V_INT;
+		return true;
+	case SV_FLOAT:
+		*k = DALIC_V_FLOAT;
+		return true;
+	case SV_STR:
+		*k = DALIC_V_STRING;
+		return true;
+	case SV_SCONST:
+		return scalar_kind(v->sconst.value, k);
+	default:
+		return false;
 	}
 }
 
@@ -80,7 +90,7 @@ static double scalar_float(const sv_t *v)
 }
 
 int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg, sv_t *v,
-		dalic_value_t *out)
+                dalic_value_t *out)
 {
 	memset(out, 0, sizeof *out);
 	dalic_vkind_t k;
@@ -88,18 +98,22 @@ int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg
 		if (v->kind == SV_SCONST)
 			v = v->sconst.value;
 		switch (k) {
-		case DALIC_V_BOOL: return dalic_value_bool(out, v->b) ? serr_oom(I, at) : DALIC_OK;
-		case DALIC_V_INT: return dalic_value_int(out, scalar_int(v)) ? serr_oom(I, at) : DALIC_OK;
-		case DALIC_V_FLOAT: return dalic_value_float(out, v->f) ? serr_oom(I, at) : DALIC_OK;
-		default: return dalic_value_string(out, v->str.s) ? serr_oom(I, at) : DALIC_OK;
+		case DALIC_V_BOOL:
+			return dalic_value_bool(out, v->b) ? serr_oom(I, at) : DALIC_OK;
+		case DALIC_V_INT:
+			return dalic_value_int(out, scalar_int(v)) ? serr_oom(I, at) : DALIC_OK;
+		case DALIC_V_FLOAT:
+			return dalic_value_float(out, v->f) ? serr_oom(I, at) : DALIC_OK;
+		default:
+			return dalic_value_string(out, v->str.s) ? serr_oom(I, at) : DALIC_OK;
 		}
 	}
 	if (v->kind != SV_LIST && v->kind != SV_TUPLE) {
 		if (v->kind == SV_OPAQUE)
 			return serr_opaque(I, at, v, "argument value");
 		return serr(I, at, DALIC_EARG_TYPE,
-			    "argument '%s' of operator %s: a value of type '%s' is not supported",
-			    arg, op, sv_type_name(v));
+		            "argument '%s' of operator %s: a value of type '%s' is not supported",
+		            arg, op, sv_type_name(v));
 	}
 	sv_t **items = v->kind == SV_LIST ? v->list->items : v->tuple.items;
 	int n = v->kind == SV_LIST ? v->list->n : v->tuple.n;
@@ -110,9 +124,9 @@ int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg
 			if (items[i]->kind == SV_OPAQUE)
 				return serr_opaque(I, at, items[i], "argument value");
 			return serr(I, at, DALIC_EARG_TYPE,
-				    "argument '%s' of operator %s: list elements of type '%s' are "
-				    "not supported (nested lists cannot be arguments)",
-				    arg, op, sv_type_name(items[i]));
+			            "argument '%s' of operator %s: list elements of type '%s' are "
+			            "not supported (nested lists cannot be arguments)",
+			            arg, op, sv_type_name(items[i]));
 		}
 		any_float |= k == DALIC_V_FLOAT;
 		all_bool &= k == DALIC_V_BOOL;
@@ -121,19 +135,30 @@ int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg
 	}
 	if (any_str && any_num)
 		return serr(I, at, DALIC_EARG_TYPE,
-			    "argument '%s' of operator %s: a list mixing strings and numbers", arg, op);
-	dalic_vkind_t kind = any_str ? DALIC_V_STRING : any_float ? DALIC_V_FLOAT
-					  : all_bool ? DALIC_V_BOOL : DALIC_V_INT;
+		            "argument '%s' of operator %s: a list mixing strings and numbers", arg,
+		            op);
+	dalic_vkind_t kind = any_str     ? DALIC_V_STRING
+	                     : any_float ? DALIC_V_FLOAT
+	                     : all_bool  ? DALIC_V_BOOL
+	                                 : DALIC_V_INT;
 	void *buf = calloc((size_t)n + 1, 8);
 	if (!buf)
 		return serr_oom(I, at);
 	for (int i = 0; i < n; i++) {
 		sv_t *e = items[i]->kind == SV_SCONST ? items[i]->sconst.value : items[i];
 		switch (kind) {
-		case DALIC_V_STRING: ((const char **)buf)[i] = e->str.s; break;
-		case DALIC_V_FLOAT: ((double *)buf)[i] = scalar_float(e); break;
-		case DALIC_V_BOOL: ((bool *)buf)[i] = e->b; break;
-		default: ((int64_t *)buf)[i] = scalar_int(e); break;
+		case DALIC_V_STRING:
+			((const char **)buf)[i] = e->str.s;
+			break;
+		case DALIC_V_FLOAT:
+			((double *)buf)[i] = scalar_float(e);
+			break;
+		case DALIC_V_BOOL:
+			((bool *)buf)[i] = e->b;
+			break;
+		default:
+			((int64_t *)buf)[i] = scalar_int(e);
+			break;
 		}
 	}
 	int rc = dalic_value_list(out, kind, n, buf);
@@ -181,17 +206,19 @@ static int split_kwargs(sinterp_t *I, const snode_t *at, const sopcall_t *c, kws
 		if (!strcmp(name, "name") || !strcmp(name, "device")) {
 			if (v->kind != SV_STR)
 				return serr(I, at, DALIC_EARG_TYPE,
-					    "argument '%s' of operator %s must be a string, not %s", name,
-					    c->api_name, sv_type_name(v));
+				            "argument '%s' of operator %s must be a string, not %s",
+				            name, c->api_name, sv_type_name(v));
 			*(name[0] == 'n' ? &k->name : &k->device) = v->str.s;
 		} else if (c->schema->is_input && !strcmp(name, "num_outputs") &&
-			   !dalic_schema_arg(c->schema, name)) {
+		           !dalic_schema_arg(c->schema, name)) {
 			if (v->kind != SV_INT || v->i < 1 || v->i > 1024)
 				return serr(I, at, DALIC_EINVAL,
-					    "num_outputs of %s must be a positive integer", c->api_name);
+				            "num_outputs of %s must be a positive integer",
+				            c->api_name);
 			k->num_outputs = v->i;
 		} else if (is_python_only(c->schema, name)) {
-			/* Python callbacks and their scheduling: dalic feeds data through its API */
+			/* Python callbacks and their scheduling: dalic feeds data through its API
+			 */
 		} else if (v->kind == SV_NODE) {
 			k->anames[k->na] = name;
 			k->avals[k->na++] = v;
@@ -202,8 +229,8 @@ static int split_kwargs(sinterp_t *I, const snode_t *at, const sopcall_t *c, kws
 	}
 	if (k->num_outputs && k->name)
 		return serr(I, at, DALIC_EINVAL,
-			    "ExternalSource with `num_outputs` cannot have a `name`: each output "
-			    "is a separate operator");
+		            "ExternalSource with `num_outputs` cannot have a `name`: each output "
+		            "is a separate operator");
 	return DALIC_OK;
 }
 
@@ -225,7 +252,7 @@ static const char *auto_device(const sopcall_t *c)
 }
 
 static int promote_inputs(sinterp_t *I, const snode_t *at, const sopcall_t *c, spipe_t *P,
-			  const char *device, sv_t **nodes)
+                          const char *device, sv_t **nodes)
 {
 	const char *in_dev = !strcmp(device, "gpu") ? "gpu" : "cpu";
 	for (int i = 0; i < c->ninputs; i++) {
@@ -237,22 +264,23 @@ static int promote_inputs(sinterp_t *I, const snode_t *at, const sopcall_t *c, s
 			return serr_opaque(I, at, v, "operator input");
 		} else if (v->kind == SV_LIST && v->list->n && v->list->items[0]->kind == SV_NODE) {
 			return serr(I, at, DALIC_EUNSUPPORTED,
-				    "when calling operator `%s`: multiple input sets (a list of "
-				    "DataNodes as input %d) are not supported yet",
-				    c->api_name, i);
+			            "when calling operator `%s`: multiple input sets (a list of "
+			            "DataNodes as input %d) are not supported yet",
+			            c->api_name, i);
 		} else if (v->kind == SV_SCONST) {
 			TRY(so_constant_node(I, at, v->sconst.value, v->sconst.dtype, in_dev,
-					     &nodes[i]));
+			                     &nodes[i]));
 		} else {
 			dalic_vkind_t k;
 			bool ok = v->kind == SV_LIST || v->kind == SV_TUPLE ||
-				  (scalar_kind(v, &k) && k != DALIC_V_STRING);
+			          (scalar_kind(v, &k) && k != DALIC_V_STRING);
 			if (!ok)
-				return serr(I, at, DALIC_EINVAL,
-					    "TypeError: when calling operator `%s`: expected inputs of "
-					    "type 'DataNode', list of 'DataNode' or convertible to "
-					    "constant nodes. Received input `%d` of type '%s'.",
-					    c->api_name, i, sv_type_name(v));
+				return serr(
+				    I, at, DALIC_EINVAL,
+				    "TypeError: when calling operator `%s`: expected inputs of "
+				    "type 'DataNode', list of 'DataNode' or convertible to "
+				    "constant nodes. Received input `%d` of type '%s'.",
+				    c->api_name, i, sv_type_name(v));
 			TRY(so_constant_node(I, at, v, -1, in_dev, &nodes[i]));
 		}
 	}
@@ -260,7 +288,7 @@ static int promote_inputs(sinterp_t *I, const snode_t *at, const sopcall_t *c, s
 }
 
 static int set_string_arg(sinterp_t *I, const snode_t *at, dalic_opdef_t *op, const char *arg,
-			  const char *s)
+                          const char *s)
 {
 	dalic_value_t v;
 	if (dalic_value_string(&v, s))
@@ -272,7 +300,7 @@ static int set_string_arg(sinterp_t *I, const snode_t *at, dalic_opdef_t *op, co
 
 /* One operator instance; *out the DataNode or list of DataNodes it produces. */
 static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spipe_t *P,
-			const kwsplit_t *k, const char *device, sv_t **inputs, sv_t **out)
+                        const kwsplit_t *k, const char *device, sv_t **inputs, sv_t **out)
 {
 	const dalic_schema_t *s = c->schema;
 	sv_t **argins = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(k->na + 1));
@@ -318,10 +346,11 @@ static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spi
 			return serr_relocate(I, at, rc);
 	for (int i = 0; i < k->na; i++) {
 		if (strcmp(argins[i]->node.device, "cpu"))
-			return serr(I, at, DALIC_EGRAPH,
-				    "ValueError: Invalid device \"%s\" for argument '%s' of operator "
-				    "'%s'. Named arguments must be on CPU.",
-				    argins[i]->node.device, k->anames[i], c->api_name);
+			return serr(
+			    I, at, DALIC_EGRAPH,
+			    "ValueError: Invalid device \"%s\" for argument '%s' of operator "
+			    "'%s'. Named arguments must be on CPU.",
+			    argins[i]->node.device, k->anames[i], c->api_name);
 		if ((rc = dalic_opdef_add_arg_input(op, k->anames[i], argins[i]->node.name)))
 			return serr_relocate(I, at, rc);
 	}
@@ -337,7 +366,8 @@ static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spi
 		if (!res)
 			return serr_oom(I, at);
 		for (int i = 0; i < op->num_outputs; i++) {
-			sv_t *n = sv_node(I->a, script_arena_strdup(I->a, op->outputs[i]), out_dev, P);
+			sv_t *n =
+			    sv_node(I->a, script_arena_strdup(I->a, op->outputs[i]), out_dev, P);
 			if (!n || !n->node.name || sv_list_append(I->a, res, n))
 				return serr_oom(I, at);
 		}
@@ -354,22 +384,24 @@ int so_invoke(sinterp_t *I, const snode_t *at, const sopcall_t *c, sv_t **out)
 	TRY(so_current_pipe(I, at, c->api_name, &P));
 	const dalic_schema_t *s = c->schema;
 	if (c->ninputs < s->min_inputs || c->ninputs > s->max_inputs)
-		return serr(I, at, DALIC_EGRAPH,
-			    "ValueError: Operator %s expects from %d to %d inputs, but received %d.",
-			    c->api_name, s->min_inputs, s->max_inputs, c->ninputs);
+		return serr(
+		    I, at, DALIC_EGRAPH,
+		    "ValueError: Operator %s expects from %d to %d inputs, but received %d.",
+		    c->api_name, s->min_inputs, s->max_inputs, c->ninputs);
 	kwsplit_t k;
 	TRY(split_kwargs(I, at, c, &k));
 	for (int i = 0; i < k.na; i++) {
 		const dalic_arg_schema_t *a = dalic_schema_arg(s, k.anames[i]);
 		if (!a)
 			return serr(I, at, DALIC_EUNKNOWN_ARG,
-				    "operator %s (%s) has no argument '%s' (see `dalic ops %s`)",
-				    c->api_name, s->name, k.anames[i], s->fn ? s->fn : s->name);
+			            "operator %s (%s) has no argument '%s' (see `dalic ops %s`)",
+			            c->api_name, s->name, k.anames[i], s->fn ? s->fn : s->name);
 		if (!a->tensor)
-			return serr(I, at, DALIC_EARG_TYPE,
-				    "TypeError: The argument `%s` for operator `%s` should not be a "
-				    "'DataNode' but a '%s'.",
-				    k.anames[i], c->api_name, dalic_arg_type_name(a->type));
+			return serr(
+			    I, at, DALIC_EARG_TYPE,
+			    "TypeError: The argument `%s` for operator `%s` should not be a "
+			    "'DataNode' but a '%s'.",
+			    k.anames[i], c->api_name, dalic_arg_type_name(a->type));
 	}
 	const char *device = k.device ? k.device : auto_device(c);
 	sv_t **inputs = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(c->ninputs + 1));
@@ -391,54 +423,56 @@ int so_invoke(sinterp_t *I, const snode_t *at, const sopcall_t *c, sv_t **out)
 /* ---- fn / ops API --------------------------------------------------------------------- */
 
 static int find_schema(sinterp_t *I, const snode_t *at, const char *api, const char *path,
-		       const dalic_schema_t **out)
+                       const dalic_schema_t **out)
 {
 	char full[256];
 	snprintf(full, sizeof full, "%s.%s", api, path);
 	*out = dalic_schema_find(full);
 	if (!*out)
 		return serr(I, at, DALIC_EUNKNOWN_OP,
-			    "unknown operator %s.%s: not in the dalic operator registry (see "
-			    "`dalic ops`)",
-			    api, path);
+		            "unknown operator %s.%s: not in the dalic operator registry (see "
+		            "`dalic ops`)",
+		            api, path);
 	return DALIC_OK;
 }
 
 /* "nvidia.dali.<api>[.<submodules>]" and the last component of path. */
 static int api_names(sinterp_t *I, const snode_t *at, const char *api, const char *path,
-		     sopcall_t *c)
+                     sopcall_t *c)
 {
 	const char *dot = strrchr(path, '.');
 	c->display = dot ? dot + 1 : path;
-	c->module = dot ? script_arena_printf(I->a, "nvidia.dali.%s.%.*s", api,
-					      (int)(dot - path), path)
-			: script_arena_printf(I->a, "nvidia.dali.%s", api);
+	c->module =
+	    dot ? script_arena_printf(I->a, "nvidia.dali.%s.%.*s", api, (int)(dot - path), path)
+	        : script_arena_printf(I->a, "nvidia.dali.%s", api);
 	if (!c->module)
 		return serr_oom(I, at);
 	c->api_name = script_arena_printf(I->a, "%s.%s", c->module, c->display);
 	return c->api_name ? DALIC_OK : serr_oom(I, at);
 }
 
-int so_call_fn(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args,
-	       sv_t **out)
+int so_call_fn(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args, sv_t **out)
 {
-	sopcall_t c = {.inputs = args->pos, .ninputs = args->npos, .kwnames = args->kwnames,
-		       .kwvals = args->kwvals, .nkw = args->nkw};
+	sopcall_t c = {.inputs = args->pos,
+	               .ninputs = args->npos,
+	               .kwnames = args->kwnames,
+	               .kwvals = args->kwvals,
+	               .nkw = args->nkw};
 	TRY(find_schema(I, at, "fn", path, &c.schema));
 	TRY(api_names(I, at, "fn", path, &c));
 	return so_invoke(I, at, &c, out);
 }
 
 int so_ops_construct(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args,
-		     sv_t **out)
+                     sv_t **out)
 {
 	const dalic_schema_t *s;
 	TRY(find_schema(I, at, "ops", path, &s));
 	if (args->npos)
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: __init__() takes 1 positional argument but %d were given "
-			    "(ops API operators take inputs when called)",
-			    args->npos + 1);
+		            "TypeError: __init__() takes 1 positional argument but %d were given "
+		            "(ops API operators take inputs when called)",
+		            args->npos + 1);
 	sv_t *o = sv_new(I->a, SV_OPOBJ);
 	if (!o || !(o->opobj.kwargs = svdict_new(I->a)))
 		return serr_oom(I, at);
@@ -472,15 +506,22 @@ int so_ops_call(sinterp_t *I, const snode_t *at, sv_t *o, const sargs_t *args, s
 		if (args->kwvals[i]->kind == SV_NONE)
 			continue;
 		if (prev && prev->kind != SV_NONE)
-			return serr(I, at, DALIC_EINVAL,
-				    "ValueError: The argument `%s` was already specified in __init__.",
-				    args->kwnames[i]);
+			return serr(
+			    I, at, DALIC_EINVAL,
+			    "ValueError: The argument `%s` was already specified in __init__.",
+			    args->kwnames[i]);
 		names[k] = args->kwnames[i];
 		vals[k++] = args->kwvals[i];
 	}
-	sopcall_t c = {.schema = o->opobj.schema, .module = o->opobj.module,
-		       .display = o->opobj.display, .ops_api = true, .inputs = args->pos,
-		       .ninputs = args->npos, .kwnames = names, .kwvals = vals, .nkw = k};
+	sopcall_t c = {.schema = o->opobj.schema,
+	               .module = o->opobj.module,
+	               .display = o->opobj.display,
+	               .ops_api = true,
+	               .inputs = args->pos,
+	               .ninputs = args->npos,
+	               .kwnames = names,
+	               .kwvals = vals,
+	               .nkw = k};
 	c.api_name = script_arena_printf(I->a, "%s.%s", c.module, c.display);
 	if (!c.api_name)
 		return serr_oom(I, at);

@@ -13,23 +13,21 @@
 
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
-
 
 /* Pipeline.__init__ parameters: positional order first, then keyword-only ones */
 const char *const sp_ctor_params[] = {
-	"batch_size", "num_threads", "device_id", "seed", "exec_pipelined", "prefetch_queue_depth",
-	"exec_async", "bytes_per_sample", "set_affinity", "max_streams",
-	"default_cuda_stream_priority",
-	/* keyword-only */
-	"enable_memory_stats", "enable_checkpointing", "checkpoint", "py_num_workers",
-	"py_start_method", "py_callback_pickler", "output_dtype", "output_ndim", "output_layout",
-	"exec_dynamic", "experimental_exec_dynamic", NULL};
+    "batch_size", "num_threads", "device_id", "seed", "exec_pipelined", "prefetch_queue_depth",
+    "exec_async", "bytes_per_sample", "set_affinity", "max_streams", "default_cuda_stream_priority",
+    /* keyword-only */
+    "enable_memory_stats", "enable_checkpointing", "checkpoint", "py_num_workers",
+    "py_start_method", "py_callback_pickler", "output_dtype", "output_ndim", "output_layout",
+    "exec_dynamic", "experimental_exec_dynamic", NULL};
 
 bool sp_is_ctor_param(const char *name)
 {
@@ -49,8 +47,9 @@ static int want_int(sinterp_t *I, const snode_t *at, const char *name, sv_t *v, 
 	}
 	if (v->kind == SV_OPAQUE)
 		return serr_opaque(I, at, v, name);
-	return serr(I, at, DALIC_EINVAL, "TypeError: pipeline parameter `%s` must be an int, not %s",
-		    name, sv_type_name(v));
+	return serr(I, at, DALIC_EINVAL,
+	            "TypeError: pipeline parameter `%s` must be an int, not %s", name,
+	            sv_type_name(v));
 }
 
 static int want_bool(sinterp_t *I, const snode_t *at, const char *name, sv_t *v, bool *out)
@@ -67,14 +66,15 @@ int sp_dtype_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out)
 		return DALIC_OK;
 	}
 	if (v->kind != SV_ENUM || v->en.type != ENUM_DTYPE)
-		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: `output_dtype` must be either: a value from "
-			    "nvidia.dali.types.DALIDataType, a list of these or None. Found type %s.",
-			    sv_type_name(v));
+		return serr(
+		    I, at, DALIC_EINVAL,
+		    "TypeError: `output_dtype` must be either: a value from "
+		    "nvidia.dali.types.DALIDataType, a list of these or None. Found type %s.",
+		    sv_type_name(v));
 	if (v->en.value == DALIC_NO_TYPE)
 		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: `output_dtype` can't be a types.NO_TYPE. Found "
-			    "DALIDataType.NO_TYPE.");
+		            "ValueError: `output_dtype` can't be a types.NO_TYPE. Found "
+		            "DALIDataType.NO_TYPE.");
 	*out = (int)v->en.value;
 	return DALIC_OK;
 }
@@ -87,14 +87,14 @@ int sp_ndim_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out)
 	}
 	if (v->kind != SV_INT || v->i < 0)
 		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: `output_ndim` must be a non-negative int, a list of these "
-			    "or None");
+		            "ValueError: `output_ndim` must be a non-negative int, a list of these "
+		            "or None");
 	*out = (int)v->i;
 	return DALIC_OK;
 }
 
 static int set_param(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name, sv_t *v,
-		     int *dynamic)
+                     int *dynamic)
 {
 	dalic_pipeline_params_t *pp = &p->def->params;
 	int64_t x;
@@ -138,8 +138,8 @@ static int set_param(sinterp_t *I, const snode_t *at, spipe_t *p, const char *na
 			sv_t *gpu = svdict_get_str(v->dict, "gpu_size");
 			if (!cpu || !gpu)
 				return serr(I, at, DALIC_EINVAL,
-					    "KeyError: prefetch_queue_depth needs 'cpu_size' and "
-					    "'gpu_size'");
+				            "KeyError: prefetch_queue_depth needs 'cpu_size' and "
+				            "'gpu_size'");
 			int64_t c, g;
 			TRY(want_int(I, at, "cpu_size", cpu, &c));
 			TRY(want_int(I, at, "gpu_size", gpu, &g));
@@ -150,8 +150,8 @@ static int set_param(sinterp_t *I, const snode_t *at, spipe_t *p, const char *na
 			return serr_opaque(I, at, v, name);
 		} else {
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: Expected prefetch_queue_depth to be either int or "
-				    "Dict[int, int]");
+			            "TypeError: Expected prefetch_queue_depth to be either int or "
+			            "Dict[int, int]");
 		}
 	} else if (!strcmp(name, "output_dtype")) {
 		if (v->kind == SV_LIST || v->kind == SV_TUPLE) {
@@ -193,29 +193,31 @@ static int set_param(sinterp_t *I, const snode_t *at, spipe_t *p, const char *na
 
 /* Applies keyword parameters in order; DALI's checks on the result. */
 int sp_apply_params(sinterp_t *I, const snode_t *at, spipe_t *p, const char *const *names,
-			sv_t *const *vals, int n)
+                    sv_t *const *vals, int n)
 {
 	int dynamic = -1;
 	for (int i = 0; i < n; i++) {
 		if (!sp_is_ctor_param(names[i]))
-			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: Pipeline.__init__() got an unexpected keyword argument "
-				    "'%s'",
-				    names[i]);
+			return serr(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: Pipeline.__init__() got an unexpected keyword argument "
+			    "'%s'",
+			    names[i]);
 		TRY(set_param(I, at, p, names[i], vals[i], &dynamic));
 	}
 	dalic_pipeline_params_t *pp = &p->def->params;
 	if (pp->separated_queues && !pp->exec_async)
 		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: `exec_async` must not evaluate to `False` when using "
-			    "separated queues.");
+		            "ValueError: `exec_async` must not evaluate to `False` when using "
+		            "separated queues.");
 	/* DALI's dynamic executor (needed for GPU -> CPU) is the default when it can run */
 	bool possible = pp->exec_async && pp->exec_pipelined && !pp->separated_queues;
 	p->exec_dynamic = dynamic < 0 ? possible : dynamic && possible;
-	p->dynamic_off_reason = pp->separated_queues ? "is not compatible with separated CPU/GPU queues"
-				: !(pp->exec_async && pp->exec_pipelined)
-					? "requires `exec_async` and `exec_pipelined` to be enabled"
-					: "was explicitly disabled in this pipeline";
+	p->dynamic_off_reason = pp->separated_queues
+	                            ? "is not compatible with separated CPU/GPU queues"
+	                        : !(pp->exec_async && pp->exec_pipelined)
+	                            ? "requires `exec_async` and `exec_pipelined` to be enabled"
+	                            : "was explicitly disabled in this pipeline";
 	return DALIC_OK;
 }
 
@@ -229,7 +231,7 @@ int sp_param_attr(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name,
 		*out = sv_int(I->a, pp->num_threads);
 	else if (!strcmp(name, "device_id"))
 		*out = pp->device_id == DALIC_CPU_ONLY_DEVICE_ID ? sv_none()
-								 : sv_int(I->a, pp->device_id);
+		                                                 : sv_int(I->a, pp->device_id);
 	else if (!strcmp(name, "seed"))
 		*out = sv_int(I->a, pp->seed);
 	else if (!strcmp(name, "exec_pipelined"))

@@ -196,35 +196,61 @@ static int atom(sparser_t *p, snode_t **out)
 	switch (t->kind) {
 	case TK_NAME:
 		switch (t->kw) {
-		case KW_NONE: sp_next(p); NEW(*out, N_NAME, t);
+		case KW_NONE:
+			sp_next(p);
+			NEW(*out, N_NAME, t);
 			(*out)->name = script_arena_strndup(p->a, t->text, (size_t)t->len);
 			return (*out)->name ? DALIC_OK : DALIC_ENOMEM;
-		case KW_NONE_: sp_next(p); NEW(*out, N_NONE, t); return DALIC_OK;
+		case KW_NONE_:
+			sp_next(p);
+			NEW(*out, N_NONE, t);
+			return DALIC_OK;
 		case KW_TRUE:
-		case KW_FALSE: sp_next(p); NEW(*out, N_BOOL, t); (*out)->b = t->kw == KW_TRUE;
+		case KW_FALSE:
+			sp_next(p);
+			NEW(*out, N_BOOL, t);
+			(*out)->b = t->kw == KW_TRUE;
 			return DALIC_OK;
 		case KW_AWAIT:
 		case KW_YIELD:
 			return sp_error(p, t, "'%s' is not supported in pipeline scripts",
-					script_kw_text(t->kw));
+			                script_kw_text(t->kw));
 		default:
 			return sp_error(p, t, "invalid syntax: unexpected keyword '%s'",
-					script_kw_text(t->kw));
+			                script_kw_text(t->kw));
 		}
-	case TK_INT: sp_next(p); NEW(*out, N_INT, t); (*out)->i = t->ival; return DALIC_OK;
-	case TK_FLOAT: sp_next(p); NEW(*out, N_FLOAT, t); (*out)->f = t->fval; return DALIC_OK;
-	case TK_STRING: return sp_strings(p, out);
+	case TK_INT:
+		sp_next(p);
+		NEW(*out, N_INT, t);
+		(*out)->i = t->ival;
+		return DALIC_OK;
+	case TK_FLOAT:
+		sp_next(p);
+		NEW(*out, N_FLOAT, t);
+		(*out)->f = t->fval;
+		return DALIC_OK;
+	case TK_STRING:
+		return sp_strings(p, out);
 	case TK_OP:
 		switch (t->op) {
-		case OP_LPAR: return paren(p, out);
-		case OP_LSQB: return list_display(p, out);
-		case OP_LBRACE: return dict_or_set(p, out);
-		case OP_ELLIPSIS: sp_next(p); NEW(*out, N_ELLIPSIS, t); return DALIC_OK;
-		default: break;
+		case OP_LPAR:
+			return paren(p, out);
+		case OP_LSQB:
+			return list_display(p, out);
+		case OP_LBRACE:
+			return dict_or_set(p, out);
+		case OP_ELLIPSIS:
+			sp_next(p);
+			NEW(*out, N_ELLIPSIS, t);
+			return DALIC_OK;
+		default:
+			break;
 		}
 		break;
-	case TK_INDENT: return sp_error(p, t, "unexpected indent");
-	default: break;
+	case TK_INDENT:
+		return sp_error(p, t, "unexpected indent");
+	default:
+		break;
 	}
 	return sp_error(p, t, "invalid syntax: unexpected %s", sp_tok_desc(t, buf, sizeof buf));
 }
@@ -248,7 +274,7 @@ static int call_args(sparser_t *p, snode_t *call)
 			TRY(sp_list_push(p, &call->call.kwargs, k));
 			seen_kw = true;
 		} else if (t->kind == TK_NAME && !t->kw && sp_peek_at(p, 1)->kind == TK_OP &&
-			   sp_peek_at(p, 1)->op == OP_ASSIGN) {
+		           sp_peek_at(p, 1)->op == OP_ASSIGN) {
 			sp_next(p);
 			sp_next(p);
 			snode_t *k;
@@ -270,7 +296,8 @@ static int call_args(sparser_t *p, snode_t *call)
 				e = g;
 			}
 			if (seen_kw)
-				return sp_error_node(p, e, "positional argument follows keyword argument");
+				return sp_error_node(
+				    p, e, "positional argument follows keyword argument");
 			TRY(sp_list_push(p, &call->call.args, e));
 		}
 		if (!sp_accept_op(p, OP_COMMA))
@@ -352,11 +379,13 @@ static int primary(sparser_t *p, snode_t **out)
 			sp_next(p);
 			const script_token_t *name = sp_peek(p);
 			if (name->kind != TK_NAME || name->kw)
-				return sp_error(p, name, "invalid syntax: expected an attribute name");
+				return sp_error(p, name,
+				                "invalid syntax: expected an attribute name");
 			sp_next(p);
 			snode_t *a;
 			NEW(a, N_ATTR, name);
-			a->line = e->line; /* like Python: the attribute expression starts at its value */
+			a->line =
+			    e->line; /* like Python: the attribute expression starts at its value */
 			a->col = e->col;
 			a->attr.value = e;
 			a->attr.attr = script_arena_strndup(p->a, name->text, (size_t)name->len);
@@ -488,13 +517,26 @@ static bool comparison_op(sparser_t *p, scmp_t *op, int *ntok)
 	*ntok = 1;
 	if (t->kind == TK_OP) {
 		switch (t->op) {
-		case OP_EQ: *op = CMP_EQ; return true;
-		case OP_NE: *op = CMP_NE; return true;
-		case OP_LT: *op = CMP_LT; return true;
-		case OP_LE: *op = CMP_LE; return true;
-		case OP_GT: *op = CMP_GT; return true;
-		case OP_GE: *op = CMP_GE; return true;
-		default: return false;
+		case OP_EQ:
+			*op = CMP_EQ;
+			return true;
+		case OP_NE:
+			*op = CMP_NE;
+			return true;
+		case OP_LT:
+			*op = CMP_LT;
+			return true;
+		case OP_LE:
+			*op = CMP_LE;
+			return true;
+		case OP_GT:
+			*op = CMP_GT;
+			return true;
+		case OP_GE:
+			*op = CMP_GE;
+			return true;
+		default:
+			return false;
 		}
 	}
 	if (t->kind != TK_NAME)
@@ -503,8 +545,7 @@ static bool comparison_op(sparser_t *p, scmp_t *op, int *ntok)
 		*op = CMP_IN;
 		return true;
 	}
-	if (t->kw == KW_NOT && sp_peek_at(p, 1)->kw == KW_IN &&
-	    sp_peek_at(p, 1)->kind == TK_NAME) {
+	if (t->kw == KW_NOT && sp_peek_at(p, 1)->kw == KW_IN && sp_peek_at(p, 1)->kind == TK_NAME) {
 		*op = CMP_NOTIN;
 		*ntok = 2;
 		return true;
@@ -575,8 +616,7 @@ static int not_test(sparser_t *p, snode_t **out)
 	return comparison(p, out);
 }
 
-static int bool_level(sparser_t *p, snode_t **out, level_fn operand, script_kw_t kw,
-		      sboolop_t op)
+static int bool_level(sparser_t *p, snode_t **out, level_fn operand, script_kw_t kw, sboolop_t op)
 {
 	snode_t *first;
 	TRY(operand(p, &first));
@@ -655,27 +695,31 @@ int sp_params(sparser_t *p, sparams_t *out, script_op_t close, bool annotations)
 		pa->col = t->col;
 		for (int i = 0; i < out->n - 1; i++)
 			if (!strcmp(out->v[i].name, pa->name))
-				return sp_error(p, name, "duplicate argument '%s' in function definition",
-						pa->name);
+				return sp_error(p, name,
+				                "duplicate argument '%s' in function definition",
+				                pa->name);
 		if (annotations && sp_accept_op(p, OP_COLON)) {
 			snode_t *ann;
 			TRY(sp_test(p, &ann));
 		}
 		if (sp_accept_op(p, OP_ASSIGN)) {
 			if (kind == P_VARARGS || kind == P_VARKW)
-				return sp_error(p, name, "var-positional / var-keyword parameters cannot "
-							  "have a default value");
+				return sp_error(p, name,
+				                "var-positional / var-keyword parameters cannot "
+				                "have a default value");
 			TRY(sp_test(p, &pa->def));
 			if (kind == P_NORMAL)
 				seen_default = true;
 		} else if (kind == P_NORMAL && seen_default) {
-			return sp_error(p, name, "parameter without a default follows parameter with a "
-						  "default");
+			return sp_error(p, name,
+			                "parameter without a default follows parameter with a "
+			                "default");
 		}
 		if (kind == P_VARKW && !sp_is_op(p, close) &&
 		    !(sp_is_op(p, OP_COMMA) && sp_peek_at(p, 1)->kind == TK_OP &&
 		      sp_peek_at(p, 1)->op == close))
-			return sp_error(p, sp_peek(p), "arguments cannot follow var-keyword argument");
+			return sp_error(p, sp_peek(p),
+			                "arguments cannot follow var-keyword argument");
 		if (!sp_accept_op(p, OP_COMMA))
 			break;
 	}
@@ -713,8 +757,9 @@ int sp_test(sparser_t *p, snode_t **out)
 			rc = sp_or_test(p, &c->ifexp.test);
 		}
 		if (!rc && !sp_accept_kw(p, KW_ELSE))
-			rc = sp_error(p, sp_peek(p), "invalid syntax: expected 'else' after 'if' "
-						     "expression");
+			rc = sp_error(p, sp_peek(p),
+			              "invalid syntax: expected 'else' after 'if' "
+			              "expression");
 		if (!rc)
 			rc = sp_test(p, &c->ifexp.orelse);
 		e = c;
@@ -759,9 +804,10 @@ int sp_star_expressions(sparser_t *p, snode_t **out)
 	TRY(sp_list_push(p, &t->elts, first));
 	while (sp_accept_op(p, OP_COMMA)) {
 		const script_token_t *n = sp_peek(p);
-		if (n->kind == TK_NEWLINE || n->kind == TK_EOF || (n->kind == TK_OP &&
-		    (n->op == OP_ASSIGN || n->op == OP_SEMI || n->op == OP_RPAR ||
-		     n->op == OP_COLON || (n->op >= OP_PLUSEQ && n->op <= OP_CARETEQ))))
+		if (n->kind == TK_NEWLINE || n->kind == TK_EOF ||
+		    (n->kind == TK_OP &&
+		     (n->op == OP_ASSIGN || n->op == OP_SEMI || n->op == OP_RPAR ||
+		      n->op == OP_COLON || (n->op >= OP_PLUSEQ && n->op <= OP_CARETEQ))))
 			break;
 		snode_t *e;
 		TRY(star_or_named(p, &e));

@@ -13,7 +13,7 @@
 /* ---- f-strings ----------------------------------------------------------------------- */
 
 static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t to,
-		  snode_list_t *parts, int nest);
+                  snode_list_t *parts, int nest);
 
 /* Absolute line and column of byte `off` of the token's raw body. */
 static void body_pos(sparser_t *p, const script_token_t *tok, size_t off, int *line, int *col)
@@ -30,7 +30,7 @@ static void body_pos(sparser_t *p, const script_token_t *tok, size_t off, int *l
 }
 
 static int flit(sparser_t *p, const script_token_t *tok, const char *buf, size_t n,
-		snode_list_t *parts)
+                snode_list_t *parts)
 {
 	if (!n)
 		return DALIC_OK;
@@ -38,7 +38,7 @@ static int flit(sparser_t *p, const script_token_t *tok, const char *buf, size_t
 	char *s = script_decode_string(p->a, buf, n, tok->sflags & STR_RAW, &len, &bad);
 	if (!s)
 		return bad == SIZE_MAX ? DALIC_ENOMEM
-				       : sp_error(p, tok, "invalid escape sequence in f-string");
+		                       : sp_error(p, tok, "invalid escape sequence in f-string");
 	snode_t *lit;
 	NEW(lit, N_STR, tok);
 	lit->str.s = s;
@@ -48,7 +48,7 @@ static int flit(sparser_t *p, const script_token_t *tok, const char *buf, size_t
 
 /* One {expression!conv:spec} field starting after the '{' at `i`; *end is past its '}'. */
 static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, size_t *end,
-		  snode_list_t *parts, int nest)
+                  snode_list_t *parts, int nest)
 {
 	const char *r = tok->raw;
 	size_t start = i;
@@ -67,29 +67,29 @@ static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, 
 			depth++;
 		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
-		else if (depth == 0 && (c == '}' || c == ':' ||
-					(c == '!' && i + 1 < to && r[i + 1] != '=')))
+		else if (depth == 0 &&
+		         (c == '}' || c == ':' || (c == '!' && i + 1 < to && r[i + 1] != '=')))
 			break;
 		else if (depth == 0 && c == '=' && i + 1 < to && r[i + 1] != '=' && i > start &&
-			 !strchr("=!<>", r[i - 1])) {
+		         !strchr("=!<>", r[i - 1])) {
 			int line, col;
 			body_pos(p, tok, i, &line, &col);
 			return script_error_at(p->src, line, col, DALIC_EUNSUPPORTED,
-					       "self-documenting f-string fields ('{x=}') are not "
-					       "supported");
+			                       "self-documenting f-string fields ('{x=}') are not "
+			                       "supported");
 		}
 	}
 	int line, col;
 	body_pos(p, tok, start, &line, &col);
 	if (i >= to)
 		return script_error_at(p->src, line, col, DALIC_EPARSE,
-				       "f-string: expecting '}' after the expression");
+		                       "f-string: expecting '}' after the expression");
 	size_t k = start;
 	while (k < i && (r[k] == ' ' || r[k] == '\t' || r[k] == '\n'))
 		k++;
 	if (k == i)
 		return script_error_at(p->src, line, col, DALIC_EPARSE,
-				       "f-string: empty expression not allowed");
+		                       "f-string: empty expression not allowed");
 	script_token_t *toks;
 	int ntoks;
 	body_pos(p, tok, k, &line, &col);
@@ -103,8 +103,8 @@ static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, 
 		if (i + 1 >= to || !strchr("rsa", r[i + 1])) {
 			body_pos(p, tok, i, &line, &col);
 			return script_error_at(p->src, line, col, DALIC_EPARSE,
-					       "f-string: invalid conversion character: expected "
-					       "'s', 'r', or 'a'");
+			                       "f-string: invalid conversion character: expected "
+			                       "'s', 'r', or 'a'");
 		}
 		fv->fvalue.conv = r[i + 1];
 		i += 2;
@@ -128,15 +128,14 @@ static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, 
 	}
 	if (i >= to || r[i] != '}') {
 		body_pos(p, tok, i < to ? i : to, &line, &col);
-		return script_error_at(p->src, line, col, DALIC_EPARSE,
-				       "f-string: expecting '}'");
+		return script_error_at(p->src, line, col, DALIC_EPARSE, "f-string: expecting '}'");
 	}
 	*end = i + 1;
 	return sp_list_push(p, parts, fv);
 }
 
 static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t to,
-		  snode_list_t *parts, int nest)
+                  snode_list_t *parts, int nest)
 {
 	if (nest > 2)
 		return sp_error(p, tok, "f-string: expressions nested too deeply");
@@ -147,7 +146,7 @@ static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t t
 	size_t n = 0, i = from;
 	while (i < to) {
 		char c = r[i];
-		if (c == '{' && i + 1 < to && r[i + 1] == '{' ) {
+		if (c == '{' && i + 1 < to && r[i + 1] == '{') {
 			buf[n++] = '{';
 			i += 2;
 		} else if (c == '}' && i + 1 < to && r[i + 1] == '}') {
@@ -161,7 +160,7 @@ static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t t
 			int line, col;
 			body_pos(p, tok, i, &line, &col);
 			return script_error_at(p->src, line, col, DALIC_EPARSE,
-					       "f-string: single '}' is not allowed");
+			                       "f-string: single '}' is not allowed");
 		} else {
 			if (c == '\\' && i + 1 < to && !(tok->sflags & STR_RAW))
 				buf[n++] = r[i++];

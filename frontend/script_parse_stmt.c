@@ -51,7 +51,7 @@ static int block(sparser_t *p, snode_list_t *body, const char *what, int line)
 	sp_next(p);
 	if (sp_peek(p)->kind != TK_INDENT)
 		return sp_error(p, sp_peek(p), "expected an indented block after %s on line %d",
-				what, line);
+		                what, line);
 	sp_next(p);
 	TRY(sp_enter(p));
 	int rc = DALIC_OK;
@@ -89,7 +89,7 @@ static int dotted_name(sparser_t *p, const char **out)
 }
 
 static int alias_push(sparser_t *p, salias_t **v, int *n, const char *name, const char *as,
-		      const script_token_t *at)
+                      const script_token_t *at)
 {
 	salias_t *nv = script_arena_alloc(p->a, sizeof *nv * (size_t)(*n + 1));
 	if (!nv)
@@ -169,20 +169,34 @@ static int names_list(sparser_t *p, snode_t *s)
 static script_op_t aug_binop(script_op_t op)
 {
 	switch (op) {
-	case OP_PLUSEQ: return OP_PLUS;
-	case OP_MINUSEQ: return OP_MINUS;
-	case OP_STAREQ: return OP_STAR;
-	case OP_DSTAREQ: return OP_DSTAR;
-	case OP_SLASHEQ: return OP_SLASH;
-	case OP_DSLASHEQ: return OP_DSLASH;
-	case OP_PERCENTEQ: return OP_PERCENT;
-	case OP_ATEQ: return OP_AT;
-	case OP_LSHIFTEQ: return OP_LSHIFT;
-	case OP_RSHIFTEQ: return OP_RSHIFT;
-	case OP_AMPEQ: return OP_AMP;
-	case OP_PIPEEQ: return OP_PIPE;
-	case OP_CARETEQ: return OP_CARET;
-	default: return OP_NONE;
+	case OP_PLUSEQ:
+		return OP_PLUS;
+	case OP_MINUSEQ:
+		return OP_MINUS;
+	case OP_STAREQ:
+		return OP_STAR;
+	case OP_DSTAREQ:
+		return OP_DSTAR;
+	case OP_SLASHEQ:
+		return OP_SLASH;
+	case OP_DSLASHEQ:
+		return OP_DSLASH;
+	case OP_PERCENTEQ:
+		return OP_PERCENT;
+	case OP_ATEQ:
+		return OP_AT;
+	case OP_LSHIFTEQ:
+		return OP_LSHIFT;
+	case OP_RSHIFTEQ:
+		return OP_RSHIFT;
+	case OP_AMPEQ:
+		return OP_AMP;
+	case OP_PIPEEQ:
+		return OP_PIPE;
+	case OP_CARETEQ:
+		return OP_CARET;
+	default:
+		return OP_NONE;
 	}
 }
 
@@ -199,16 +213,18 @@ static int expr_stmt(sparser_t *p, snode_list_t *out)
 			TRY(sp_check_target(p, e, "assignment"));
 			TRY(sp_list_push(p, &s->assign.targets, e));
 			if (sp_is_kw(p, KW_YIELD))
-				return sp_error(p, sp_peek(p), "'yield' is not supported in pipeline "
-							       "scripts");
+				return sp_error(p, sp_peek(p),
+				                "'yield' is not supported in pipeline "
+				                "scripts");
 			TRY(sp_star_expressions(p, &e));
 		}
 		s->assign.value = e;
 	} else if (t->kind == TK_OP && aug_binop(t->op)) {
 		if (e->kind != N_NAME && e->kind != N_ATTR && e->kind != N_SUBSCRIPT)
-			return sp_error_node(p, e, "'%s' is an illegal expression for augmented "
-						   "assignment",
-					     script_node_kind_name(e->kind));
+			return sp_error_node(p, e,
+			                     "'%s' is an illegal expression for augmented "
+			                     "assignment",
+			                     script_node_kind_name(e->kind));
 		sp_next(p);
 		NEW(s, S_AUGASSIGN, start);
 		s->aug.target = e;
@@ -217,7 +233,7 @@ static int expr_stmt(sparser_t *p, snode_list_t *out)
 	} else if (t->kind == TK_OP && t->op == OP_COLON) {
 		if (e->kind != N_NAME && e->kind != N_ATTR && e->kind != N_SUBSCRIPT)
 			return sp_error_node(p, e, "only single target (not %s) can be annotated",
-					     script_node_kind_name(e->kind));
+			                     script_node_kind_name(e->kind));
 		sp_next(p);
 		NEW(s, S_ANNASSIGN, start);
 		s->ann.target = e;
@@ -241,7 +257,9 @@ static int simple_stmt(sparser_t *p, snode_list_t *out)
 		return expr_stmt(p, out);
 	sp_next(p);
 	switch (t->kw) {
-	case KW_PASS: NEW(s, S_PASS, t); break;
+	case KW_PASS:
+		NEW(s, S_PASS, t);
+		break;
 	case KW_BREAK:
 	case KW_CONTINUE:
 		if (!p->loop_depth)
@@ -301,7 +319,7 @@ static int simple_stmt(sparser_t *p, snode_list_t *out)
 		return sp_error(p, t, "'yield' is not supported in pipeline scripts");
 	default:
 		return sp_error(p, t, "invalid syntax: unexpected keyword '%s'",
-				script_kw_text(t->kw));
+		                script_kw_text(t->kw));
 	}
 	return sp_list_push(p, out, s);
 }
@@ -408,7 +426,8 @@ static int try_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
 				TRY(expect_name(p, "a name after 'as'", &h.name));
 		}
 		TRY(colon_block(p, &h.body, "'except' statement", e->line));
-		shandler_t *v = script_arena_alloc(p->a, sizeof *v * (size_t)(s->try_.nhandlers + 1));
+		shandler_t *v =
+		    script_arena_alloc(p->a, sizeof *v * (size_t)(s->try_.nhandlers + 1));
 		if (!v)
 			return DALIC_ENOMEM;
 		if (s->try_.nhandlers)
@@ -428,7 +447,7 @@ static int try_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
 }
 
 static int def_stmt(sparser_t *p, const script_token_t *t, snode_list_t *decorators,
-		    snode_list_t *out)
+                    snode_list_t *out)
 {
 	snode_t *s;
 	NEW(s, S_DEF, t);
@@ -453,7 +472,7 @@ static int def_stmt(sparser_t *p, const script_token_t *t, snode_list_t *decorat
 }
 
 static int class_stmt(sparser_t *p, const script_token_t *t, snode_list_t *decorators,
-		      snode_list_t *out)
+                      snode_list_t *out)
 {
 	snode_t *s;
 	NEW(s, S_CLASS, t);
@@ -501,8 +520,9 @@ static int decorated(sparser_t *p, snode_list_t *out)
 		TRY(sp_namedexpr(p, &d));
 		TRY(sp_list_push(p, &decos, d));
 		if (sp_peek(p)->kind != TK_NEWLINE)
-			return sp_error(p, sp_peek(p), "invalid syntax: expected a new line after the "
-						       "decorator");
+			return sp_error(p, sp_peek(p),
+			                "invalid syntax: expected a new line after the "
+			                "decorator");
 		sp_next(p);
 	}
 	const script_token_t *t = sp_peek(p);
@@ -525,13 +545,27 @@ static int statement(sparser_t *p, snode_list_t *out)
 	if (t->kind == TK_NAME) {
 		snode_list_t none = {0};
 		switch (t->kw) {
-		case KW_IF: sp_next(p); return if_stmt(p, t, out);
-		case KW_FOR: sp_next(p); return for_stmt(p, t, out);
-		case KW_WHILE: sp_next(p); return while_stmt(p, t, out);
-		case KW_WITH: sp_next(p); return with_stmt(p, t, out);
-		case KW_TRY: sp_next(p); return try_stmt(p, t, out);
-		case KW_DEF: sp_next(p); return def_stmt(p, t, &none, out);
-		case KW_CLASS: sp_next(p); return class_stmt(p, t, &none, out);
+		case KW_IF:
+			sp_next(p);
+			return if_stmt(p, t, out);
+		case KW_FOR:
+			sp_next(p);
+			return for_stmt(p, t, out);
+		case KW_WHILE:
+			sp_next(p);
+			return while_stmt(p, t, out);
+		case KW_WITH:
+			sp_next(p);
+			return with_stmt(p, t, out);
+		case KW_TRY:
+			sp_next(p);
+			return try_stmt(p, t, out);
+		case KW_DEF:
+			sp_next(p);
+			return def_stmt(p, t, &none, out);
+		case KW_CLASS:
+			sp_next(p);
+			return class_stmt(p, t, &none, out);
 		case KW_ASYNC:
 			return sp_error(p, t, "async code is not supported in pipeline scripts");
 		case KW_ELSE:
@@ -539,8 +573,9 @@ static int statement(sparser_t *p, snode_list_t *out)
 		case KW_EXCEPT:
 		case KW_FINALLY:
 			return sp_error(p, t, "invalid syntax: '%s' without a matching statement",
-					script_kw_text(t->kw));
-		default: break;
+			                script_kw_text(t->kw));
+		default:
+			break;
 		}
 	}
 	return simple_stmts(p, out);
@@ -564,9 +599,9 @@ int script_parse(script_arena_t *a, const script_src_t *src, script_module_t **o
 		}
 		rc = statement(&p, &m->body);
 		if (rc)
-			return rc == DALIC_ENOMEM ? script_error_at(src, sp_peek(&p)->line, 1, rc,
-								    "out of memory")
-						  : rc;
+			return rc == DALIC_ENOMEM
+			           ? script_error_at(src, sp_peek(&p)->line, 1, rc, "out of memory")
+			           : rc;
 	}
 	rc = script_scope_module(a, m);
 	if (rc)

@@ -63,11 +63,17 @@ bool sp_accept_kw(sparser_t *p, script_kw_t kw)
 const char *sp_tok_desc(const script_token_t *t, char *buf, size_t n)
 {
 	switch (t->kind) {
-	case TK_EOF: return "end of file";
-	case TK_NEWLINE: return "end of line";
-	case TK_INDENT: return "indent";
-	case TK_DEDENT: return "dedent";
-	default: snprintf(buf, n, "'%.*s'", t->len > 40 ? 40 : t->len, t->text); return buf;
+	case TK_EOF:
+		return "end of file";
+	case TK_NEWLINE:
+		return "end of line";
+	case TK_INDENT:
+		return "indent";
+	case TK_DEDENT:
+		return "dedent";
+	default:
+		snprintf(buf, n, "'%.*s'", t->len > 40 ? 40 : t->len, t->text);
+		return buf;
 	}
 }
 
@@ -95,16 +101,17 @@ int sp_expect_op(sparser_t *p, script_op_t op, const char *what)
 		return DALIC_OK;
 	char buf[64];
 	return sp_error(p, sp_peek(p), "invalid syntax: expected '%s'%s%s, found %s",
-			script_op_text(op), what ? " " : "", what ? what : "",
-			sp_tok_desc(sp_peek(p), buf, sizeof buf));
+	                script_op_text(op), what ? " " : "", what ? what : "",
+	                sp_tok_desc(sp_peek(p), buf, sizeof buf));
 }
 
 int sp_enter(sparser_t *p)
 {
 	if (++p->depth > SCRIPT_MAX_NESTING)
-		return script_error_at(p->src, sp_peek(p)->line, sp_peek(p)->col, DALIC_EUNSUPPORTED,
-				       "expression or block nested too deeply (more than %d levels)",
-				       SCRIPT_MAX_NESTING);
+		return script_error_at(
+		    p->src, sp_peek(p)->line, sp_peek(p)->col, DALIC_EUNSUPPORTED,
+		    "expression or block nested too deeply (more than %d levels)",
+		    SCRIPT_MAX_NESTING);
 	return DALIC_OK;
 }
 
@@ -140,38 +147,63 @@ int sp_list_push(sparser_t *p, snode_list_t *l, snode_t *n)
 	return DALIC_OK;
 }
 
-
 const char *script_node_kind_name(snode_kind_t k)
 {
 	switch (k) {
-	case N_NAME: return "name";
-	case N_NONE: return "None";
-	case N_BOOL: return "True/False";
+	case N_NAME:
+		return "name";
+	case N_NONE:
+		return "None";
+	case N_BOOL:
+		return "True/False";
 	case N_INT:
-	case N_FLOAT: return "literal";
+	case N_FLOAT:
+		return "literal";
 	case N_STR:
-	case N_FSTRING: return "literal";
-	case N_ELLIPSIS: return "ellipsis";
-	case N_TUPLE: return "tuple";
-	case N_LIST: return "list";
-	case N_SET: return "set display";
-	case N_DICT: return "dict literal";
-	case N_BINOP: return "expression";
-	case N_UNARY: return "expression";
-	case N_BOOLOP: return "expression";
-	case N_COMPARE: return "comparison";
-	case N_CALL: return "function call";
-	case N_ATTR: return "attribute";
-	case N_SUBSCRIPT: return "subscript";
-	case N_STARRED: return "starred";
-	case N_LAMBDA: return "lambda";
-	case N_IFEXP: return "conditional expression";
-	case N_LISTCOMP: return "list comprehension";
-	case N_SETCOMP: return "set comprehension";
-	case N_DICTCOMP: return "dict comprehension";
-	case N_GENEXP: return "generator expression";
-	case N_NAMEDEXPR: return "named expression";
-	default: return "statement";
+	case N_FSTRING:
+		return "literal";
+	case N_ELLIPSIS:
+		return "ellipsis";
+	case N_TUPLE:
+		return "tuple";
+	case N_LIST:
+		return "list";
+	case N_SET:
+		return "set display";
+	case N_DICT:
+		return "dict literal";
+	case N_BINOP:
+		return "expression";
+	case N_UNARY:
+		return "expression";
+	case N_BOOLOP:
+		return "expression";
+	case N_COMPARE:
+		return "comparison";
+	case N_CALL:
+		return "function call";
+	case N_ATTR:
+		return "attribute";
+	case N_SUBSCRIPT:
+		return "subscript";
+	case N_STARRED:
+		return "starred";
+	case N_LAMBDA:
+		return "lambda";
+	case N_IFEXP:
+		return "conditional expression";
+	case N_LISTCOMP:
+		return "list comprehension";
+	case N_SETCOMP:
+		return "set comprehension";
+	case N_DICTCOMP:
+		return "dict comprehension";
+	case N_GENEXP:
+		return "generator expression";
+	case N_NAMEDEXPR:
+		return "named expression";
+	default:
+		return "statement";
 	}
 }
 
@@ -180,8 +212,10 @@ int sp_check_target(sparser_t *p, snode_t *e, const char *what)
 	switch (e->kind) {
 	case N_NAME:
 	case N_ATTR:
-	case N_SUBSCRIPT: return DALIC_OK;
-	case N_STARRED: return sp_check_target(p, e->starred.value, what);
+	case N_SUBSCRIPT:
+		return DALIC_OK;
+	case N_STARRED:
+		return sp_check_target(p, e->starred.value, what);
 	case N_TUPLE:
 	case N_LIST: {
 		int stars = 0;
@@ -194,15 +228,15 @@ int sp_check_target(sparser_t *p, snode_t *e, const char *what)
 		return DALIC_OK;
 	}
 	default:
-		return sp_error_node(p, e, "cannot assign to %s%s%s", script_node_kind_name(e->kind),
-				     e->kind == N_CALL || e->kind == N_COMPARE ? " here" : "",
-				     e->kind == N_COMPARE ? ". Maybe you meant '==' instead of '='?"
-							  : "");
+		return sp_error_node(
+		    p, e, "cannot assign to %s%s%s", script_node_kind_name(e->kind),
+		    e->kind == N_CALL || e->kind == N_COMPARE ? " here" : "",
+		    e->kind == N_COMPARE ? ". Maybe you meant '==' instead of '='?" : "");
 	}
 }
 
 int script_parse_expression(script_arena_t *a, const script_src_t *src, const script_token_t *toks,
-			    int ntoks, snode_t **out)
+                            int ntoks, snode_t **out)
 {
 	sparser_t p = {.a = a, .src = src, .t = toks, .n = ntoks};
 	snode_t *e;
@@ -212,7 +246,7 @@ int script_parse_expression(script_arena_t *a, const script_src_t *src, const sc
 	if (sp_peek(&p)->kind != TK_EOF) {
 		char buf[64];
 		return sp_error(&p, sp_peek(&p), "invalid syntax: unexpected %s",
-				sp_tok_desc(sp_peek(&p), buf, sizeof buf));
+		                sp_tok_desc(sp_peek(&p), buf, sizeof buf));
 	}
 	*out = e;
 	return DALIC_OK;

@@ -12,17 +12,17 @@
 #define SCRIPT_MAX_NESTING 150
 
 /* allocate a node or fail with DALIC_ENOMEM; propagate a non-zero status */
-#define NEW(var, kind, at)                                                                     \
-	do {                                                                                   \
-		(var) = sp_node(p, (kind), (at));                                              \
-		if (!(var))                                                                    \
-			return DALIC_ENOMEM;                                                   \
+#define NEW(var, kind, at)                                                                         \
+	do {                                                                                       \
+		(var) = sp_node(p, (kind), (at));                                                  \
+		if (!(var))                                                                        \
+			return DALIC_ENOMEM;                                                       \
 	} while (0)
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 typedef struct sparser {
@@ -44,9 +44,9 @@ bool sp_accept_op(sparser_t *p, script_op_t op);
 bool sp_accept_kw(sparser_t *p, script_kw_t kw);
 int sp_expect_op(sparser_t *p, script_op_t op, const char *what);
 int sp_error(sparser_t *p, const script_token_t *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 int sp_error_node(sparser_t *p, const snode_t *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 int sp_enter(sparser_t *p);
 void sp_leave(sparser_t *p);
 
@@ -59,8 +59,8 @@ int sp_list_push(sparser_t *p, snode_list_t *l, snode_t *n);
 int sp_strings(sparser_t *p, snode_t **out);
 
 /* expressions (script_parse_expr.c) */
-int sp_test(sparser_t *p, snode_t **out);             /* test: ifexp / lambda */
-int sp_namedexpr(sparser_t *p, snode_t **out);        /* test or NAME := test */
+int sp_test(sparser_t *p, snode_t **out);      /* test: ifexp / lambda */
+int sp_namedexpr(sparser_t *p, snode_t **out); /* test or NAME := test */
 int sp_or_test(sparser_t *p, snode_t **out);
 int sp_expr(sparser_t *p, snode_t **out);             /* bitwise-or level (star targets) */
 int sp_star_expressions(sparser_t *p, snode_t **out); /* a, *b, c (tuple without parens) */

@@ -9,28 +9,27 @@
 
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
-#define RET(v)                                                                                 \
-	do {                                                                                   \
-		*out = (v);                                                                    \
-		return *out ? DALIC_OK : serr_oom(I, at);                                      \
+#define RET(v)                                                                                     \
+	do {                                                                                       \
+		*out = (v);                                                                        \
+		return *out ? DALIC_OK : serr_oom(I, at);                                          \
 	} while (0)
-
 
 /* ---- @pipeline_def -------------------------------------------------------------------- */
 
 static int make_pipedef(sinterp_t *I, const snode_t *at, sv_t *func, svdict_t *kwargs,
-			bool experimental, sv_t **out)
+                        bool experimental, sv_t **out)
 {
 	if (func->kind != SV_FUNC)
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: @pipeline_def decorates a function, not %s",
-			    sv_type_name(func));
+		            "TypeError: @pipeline_def decorates a function, not %s",
+		            sv_type_name(func));
 	sv_t *pd = sv_new(I->a, SV_PIPEDEF);
 	if (!pd)
 		return serr_oom(I, at);
@@ -42,18 +41,18 @@ static int make_pipedef(sinterp_t *I, const snode_t *at, sv_t *func, svdict_t *k
 }
 
 static int deco_with_args(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			  sv_t **out)
+                          sv_t **out)
 {
 	if (args->npos != 1 || args->nkw)
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: the pipeline_def(...) decorator takes one function");
+		            "TypeError: the pipeline_def(...) decorator takes one function");
 	/* self is (keyword arguments of the decorator, experimental) */
 	return make_pipedef(I, at, args->pos[0], self->tuple.items[0]->dict,
-			    self->tuple.items[1]->b, out);
+	                    self->tuple.items[1]->b, out);
 }
 
 static int pipeline_def_fn(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			   sv_t **out)
+                           sv_t **out)
 {
 	bool experimental = self && self->builtin.data;
 	svdict_t *kw = svdict_new(I->a);
@@ -78,9 +77,11 @@ static int pipeline_def_fn(sinterp_t *I, const snode_t *at, sv_t *self, const sa
 
 sv_t *sp_pipeline_def_builtin(sinterp_t *I, bool experimental)
 {
-	sv_t *b = sb_make(I, "pipeline_def", pipeline_def_fn, NULL, experimental ? (void *)1 : NULL);
+	sv_t *b =
+	    sb_make(I, "pipeline_def", pipeline_def_fn, NULL, experimental ? (void *)1 : NULL);
 	if (b)
-		b->builtin.self = b; /* lets pipeline_def_fn see whether it is the experimental one */
+		b->builtin.self =
+		    b; /* lets pipeline_def_fn see whether it is the experimental one */
 	return b;
 }
 
@@ -93,8 +94,7 @@ static bool fn_has_param(const svfunc_t *f, const char *name)
 	return false;
 }
 
-static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args,
-			sv_t **out);
+static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args, sv_t **out);
 
 int sp_call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args, sv_t **out)
 {
@@ -104,16 +104,15 @@ int sp_call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *ar
 	return rc;
 }
 
-static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args,
-			sv_t **out)
+static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t *args, sv_t **out)
 {
 	svfunc_t *f = pd->pipedef.func->func;
 	for (int i = 0; i < f->params->n; i++)
 		if (f->params->v[i].kind == P_VARKW)
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: Using variadic keyword argument `**%s` in a  "
-				    "graph-defining function is not allowed.",
-				    f->params->v[i].name);
+			            "TypeError: Using variadic keyword argument `**%s` in a  "
+			            "graph-defining function is not allowed.",
+			            f->params->v[i].name);
 	svdict_t *dk = pd->pipedef.kwargs;
 	int cap = svdict_len(dk) + args->nkw + 1, np = 0, nf = 0;
 	const char **pnames = script_arena_alloc(I->a, sizeof *pnames * (size_t)cap);
@@ -148,10 +147,11 @@ static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t
 			pnames[np] = name;
 			pvals[np++] = args->kwvals[i];
 		} else {
-			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: %s() got an unexpected keyword argument '%s' (neither "
-				    "a parameter of the function nor of Pipeline)",
-				    f->name, name);
+			return serr(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: %s() got an unexpected keyword argument '%s' (neither "
+			    "a parameter of the function nor of Pipeline)",
+			    f->name, name);
 		}
 	}
 	sv_t *obj = NULL;
@@ -172,8 +172,11 @@ static int call_pipedef(sinterp_t *I, const snode_t *at, sv_t *pd, const sargs_t
 		for (int i = 0; !rc && p->cond && i < args->npos; i++)
 			if (args->pos[i]->kind == SV_NODE)
 				rc = sc_register(I, args->pos[i], false);
-		sargs_t fa = {.pos = args->pos, .npos = args->npos, .kwnames = fnames,
-			      .kwvals = fvals, .nkw = nf};
+		sargs_t fa = {.pos = args->pos,
+		              .npos = args->npos,
+		              .kwnames = fnames,
+		              .kwvals = fvals,
+		              .nkw = nf};
 		sv_t *r = NULL;
 		if (!rc)
 			rc = se_call(I, at, pd->pipedef.func, &fa, &r);

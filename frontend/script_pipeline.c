@@ -15,16 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
-#define RET(v)                                                                                 \
-	do {                                                                                   \
-		*out = (v);                                                                    \
-		return *out ? DALIC_OK : serr_oom(I, at);                                      \
+#define RET(v)                                                                                     \
+	do {                                                                                       \
+		*out = (v);                                                                        \
+		return *out ? DALIC_OK : serr_oom(I, at);                                          \
 	} while (0)
 
 spipe_t *sp_of(const sv_t *v)
@@ -60,8 +60,7 @@ void sp_note_binding(sinterp_t *I, sframe_t *F, const char *name, sv_t *value)
 	}
 }
 
-int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj,
-		    spipe_t **out)
+int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj, spipe_t **out)
 {
 	spipe_t *p = script_arena_alloc(I->a, sizeof *p);
 	if (!p)
@@ -107,16 +106,16 @@ static int m_init(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 	if (!self) { /* Pipeline.__init__(self, ...) called on the class */
 		if (!a.npos || a.pos[0]->kind != SV_INSTANCE || !a.pos[0]->inst->cls->pipeline)
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: Pipeline.__init__() needs a Pipeline object as its "
-				    "first argument");
+			            "TypeError: Pipeline.__init__() needs a Pipeline object as its "
+			            "first argument");
 		self = a.pos[0];
 		a.pos++;
 		a.npos--;
 	}
 	if (a.npos > SP_POSITIONAL_PARAMS)
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: Pipeline.__init__() takes at most %d positional arguments",
-			    SP_POSITIONAL_PARAMS + 1);
+		            "TypeError: Pipeline.__init__() takes at most %d positional arguments",
+		            SP_POSITIONAL_PARAMS + 1);
 	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(a.npos + a.nkw + 1));
 	sv_t **vals = script_arena_alloc(I->a, sizeof *vals * (size_t)(a.npos + a.nkw + 1));
 	if (!names || !vals)
@@ -129,10 +128,11 @@ static int m_init(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 	for (int i = 0; i < a.nkw; i++) {
 		for (int k = 0; k < a.npos; k++)
 			if (!strcmp(sp_ctor_params[k], a.kwnames[i]))
-				return serr(I, at, DALIC_EINVAL,
-					    "TypeError: Pipeline.__init__() got multiple values for "
-					    "argument '%s'",
-					    a.kwnames[i]);
+				return serr(
+				    I, at, DALIC_EINVAL,
+				    "TypeError: Pipeline.__init__() got multiple values for "
+				    "argument '%s'",
+				    a.kwnames[i]);
 		names[n] = a.kwnames[i];
 		vals[n++] = a.kwvals[i];
 	}
@@ -167,7 +167,9 @@ static bool contains_node(const sv_t *v, int depth)
 {
 	if (v->kind == SV_NODE || depth > 100)
 		return v->kind == SV_NODE;
-	sv_t **items = v->kind == SV_LIST ? v->list->items : v->kind == SV_TUPLE ? v->tuple.items : NULL;
+	sv_t **items = v->kind == SV_LIST    ? v->list->items
+	               : v->kind == SV_TUPLE ? v->tuple.items
+	                                     : NULL;
 	int n = v->kind == SV_LIST ? v->list->n : v->kind == SV_TUPLE ? v->tuple.n : 0;
 	for (int i = 0; i < n; i++)
 		if (contains_node(items[i], depth + 1))
@@ -183,15 +185,16 @@ static int per_output(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *list, b
 	sv_t **items = list->kind == SV_LIST ? list->list->items : list->tuple.items;
 	if (n != p->def->num_outputs)
 		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: Lengths of provided output descriptions do not match. "
-			    "Expected %d, got %d.",
-			    p->def->num_outputs, n);
+		            "ValueError: Lengths of provided output descriptions do not match. "
+		            "Expected %d, got %d.",
+		            p->def->num_outputs, n);
 	for (int i = 0; i < n; i++) {
 		dalic_io_t *o = &p->def->outputs[i];
 		int v = -1;
-		TRY(dtype ? sp_dtype_param(I, at, items[i], &v) : sp_ndim_param(I, at, items[i], &v));
-		if (dalic_graphdef_set_output_desc(p->def, i, dtype ? v : o->dtype, dtype ? o->ndim : v,
-						   o->layout))
+		TRY(dtype ? sp_dtype_param(I, at, items[i], &v)
+		          : sp_ndim_param(I, at, items[i], &v));
+		if (dalic_graphdef_set_output_desc(p->def, i, dtype ? v : o->dtype,
+		                                   dtype ? o->ndim : v, o->layout))
 			return serr_relocate(I, at, DALIC_EINVAL);
 	}
 	return DALIC_OK;
@@ -208,11 +211,12 @@ static int set_outputs(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t **outs,
 		sv_t *v = outs[i];
 		if (v->kind != SV_NODE) {
 			if ((v->kind == SV_LIST || v->kind == SV_TUPLE) && contains_node(v, 0)) {
-				rc = serr(I, at, DALIC_EINVAL,
-					  "TypeError: Illegal pipeline output type. The output %d "
-					  "contains a nested `DataNode`. Missing list/tuple expansion "
-					  "(*) is the likely cause.",
-					  i);
+				rc = serr(
+				    I, at, DALIC_EINVAL,
+				    "TypeError: Illegal pipeline output type. The output %d "
+				    "contains a nested `DataNode`. Missing list/tuple expansion "
+				    "(*) is the likely cause.",
+				    i);
 				break;
 			}
 			if (v->kind == SV_OPAQUE) {
@@ -221,12 +225,13 @@ static int set_outputs(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t **outs,
 			}
 			/* Python values become CPU constants */
 			rc = so_constant_node(I, at, v->kind == SV_SCONST ? v->sconst.value : v,
-					      v->kind == SV_SCONST ? v->sconst.dtype : -1, "cpu", &v);
+			                      v->kind == SV_SCONST ? v->sconst.dtype : -1, "cpu",
+			                      &v);
 			if (rc)
 				break;
 		} else if (v->node.pipe != p) {
 			rc = serr(I, at, DALIC_EGRAPH,
-				  "DataNode \"%s\" is an output of another pipeline", v->node.name);
+			          "DataNode \"%s\" is an output of another pipeline", v->node.name);
 			break;
 		}
 		if (dalic_graphdef_add_output(p->def, v->node.name, v->node.device))
@@ -242,11 +247,11 @@ static int set_outputs(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t **outs,
 }
 
 static int m_set_outputs(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			 sv_t **out)
+                         sv_t **out)
 {
 	if (args->nkw)
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: set_outputs() takes no keyword arguments");
+		            "TypeError: set_outputs() takes no keyword arguments");
 	*out = sv_none();
 	return set_outputs(I, at, self->inst->pipe, args->pos, args->npos);
 }
@@ -296,8 +301,7 @@ int sp_finish(sinterp_t *I)
 }
 
 /* build(), run() and the like: the graph must exist; results are not computed here */
-static int m_runlike(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		     sv_t **out)
+static int m_runlike(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	TRY(trace_define_graph(I, at, self->inst->pipe));
 	RET(sv_opaque(I->a, "pipeline results"));
@@ -310,14 +314,14 @@ static int m_build(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 }
 
 static int m_define_graph(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			  sv_t **out)
+                          sv_t **out)
 {
-	return serr(I, at, DALIC_EINVAL,
-		    "NotImplementedError: define_graph() must be overridden by Pipeline subclasses");
+	return serr(
+	    I, at, DALIC_EINVAL,
+	    "NotImplementedError: define_graph() must be overridden by Pipeline subclasses");
 }
 
-static int m_current(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		     sv_t **out)
+static int m_current(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	RET(I->ncurrent ? I->current[I->ncurrent - 1]->object : sv_none());
 }
@@ -343,8 +347,8 @@ static int n_cpu(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 	return sa_to_device(I, at, self, "cpu", out);
 }
 
-static int n_fn(sinterp_t *I, const snode_t *at, sv_t *self, const char *path,
-		const sargs_t *args, const char *key, sv_t **out)
+static int n_fn(sinterp_t *I, const snode_t *at, sv_t *self, const char *path, const sargs_t *args,
+                const char *key, sv_t **out)
 {
 	int n = args->nkw + (key ? 1 : 0);
 	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(n + 1));
@@ -372,8 +376,7 @@ static int n_shape(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 	return n_fn(I, at, self, "_shape", args, NULL, out);
 }
 
-static int n_property(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		      sv_t **out)
+static int n_property(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	if (args->npos != 1 || args->pos[0]->kind != SV_STR)
 		return serr(I, at, DALIC_EINVAL, "TypeError: property() takes the property name");
@@ -382,7 +385,7 @@ static int n_property(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t
 }
 
 static int n_source_info(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			 sv_t **out)
+                         sv_t **out)
 {
 	sargs_t rest = {.kwnames = args->kwnames, .kwvals = args->kwvals, .nkw = args->nkw};
 	return n_fn(I, at, self, "get_property", &rest, "source_info", out);
@@ -394,40 +397,40 @@ static const struct {
 	const char *name;
 	sbuiltin_fn fn;
 } pipe_methods[] = {
-	{"__init__", m_init},
-	{"set_outputs", m_set_outputs},
-	{"build", m_build},
-	{"define_graph", m_define_graph},
-	{"__enter__", m_enter},
-	{"run", m_runlike},
-	{"schedule_run", m_runlike},
-	{"outputs", m_runlike},
-	{"share_outputs", m_runlike},
-	{"release_outputs", m_runlike},
-	{"feed_input", m_runlike},
-	{"reset", m_runlike},
-	{"serialize", m_runlike},
-	{"save_graph_to_dot_file", m_runlike},
-	{"epoch_size", m_runlike},
-	{"reader_meta", m_runlike},
-	{"executor_statistics", m_runlike},
-	{"iter_setup", m_runlike},
-	{"empty", m_runlike},
-	{"checkpoint", m_runlike},
-	{"start_py_workers", m_runlike},
-	{"__exit__", m_runlike},
+    {"__init__", m_init},
+    {"set_outputs", m_set_outputs},
+    {"build", m_build},
+    {"define_graph", m_define_graph},
+    {"__enter__", m_enter},
+    {"run", m_runlike},
+    {"schedule_run", m_runlike},
+    {"outputs", m_runlike},
+    {"share_outputs", m_runlike},
+    {"release_outputs", m_runlike},
+    {"feed_input", m_runlike},
+    {"reset", m_runlike},
+    {"serialize", m_runlike},
+    {"save_graph_to_dot_file", m_runlike},
+    {"epoch_size", m_runlike},
+    {"reader_meta", m_runlike},
+    {"executor_statistics", m_runlike},
+    {"iter_setup", m_runlike},
+    {"empty", m_runlike},
+    {"checkpoint", m_runlike},
+    {"start_py_workers", m_runlike},
+    {"__exit__", m_runlike},
 };
 
 int sp_getattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_t **out)
 {
 	*out = NULL;
 	if (obj->kind == SV_NODE) {
-		sbuiltin_fn fn = !strcmp(name, "gpu")		  ? n_gpu
-				 : !strcmp(name, "cpu")		  ? n_cpu
-				 : !strcmp(name, "shape")	  ? n_shape
-				 : !strcmp(name, "property")	  ? n_property
-				 : !strcmp(name, "source_info") ? n_source_info
-								: NULL;
+		sbuiltin_fn fn = !strcmp(name, "gpu")           ? n_gpu
+		                 : !strcmp(name, "cpu")         ? n_cpu
+		                 : !strcmp(name, "shape")       ? n_shape
+		                 : !strcmp(name, "property")    ? n_property
+		                 : !strcmp(name, "source_info") ? n_source_info
+		                                                : NULL;
 		if (fn)
 			RET(sb_make(I, name, fn, obj, NULL));
 		return DALIC_OK;
@@ -443,9 +446,9 @@ int sp_getattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_
 		if (!strcmp(pipe_methods[i].name, name)) {
 			if (!obj->inst->pipe && pipe_methods[i].fn != m_init)
 				return serr(I, at, DALIC_EINVAL,
-					    "RuntimeError: Pipeline.__init__() was not called for "
-					    "this %s object",
-					    obj->inst->cls->name);
+				            "RuntimeError: Pipeline.__init__() was not called for "
+				            "this %s object",
+				            obj->inst->cls->name);
 			RET(sb_make(I, name, pipe_methods[i].fn, obj, NULL));
 		}
 	if (obj->inst->pipe)

@@ -10,38 +10,59 @@
 #include <math.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
 
 static const char *DATANODE_BOOL_ERROR =
-	"TypeError: \"DataNode\" was used in conditional context - it might have been used in "
-	"truth evaluation for `if` statement, logical expression or cast to a boolean. To use "
-	"conditional execution via `if` statements you need to specify `enable_conditionals=True` "
-	"in `@nvidia.dali.pipeline_def` decorator. You can read more about conditional execution "
-	"in specific section of the Pipeline documentation. Bool conversion can be achieved with "
-	"the `cast` operator.";
+    "TypeError: \"DataNode\" was used in conditional context - it might have been used in "
+    "truth evaluation for `if` statement, logical expression or cast to a boolean. To use "
+    "conditional execution via `if` statements you need to specify `enable_conditionals=True` "
+    "in `@nvidia.dali.pipeline_def` decorator. You can read more about conditional execution "
+    "in specific section of the Pipeline documentation. Bool conversion can be achieved with "
+    "the `cast` operator.";
 
 int se_truth(sinterp_t *I, const snode_t *at, sv_t *v, bool *out)
 {
 	switch (v->kind) {
-	case SV_NONE: *out = false; return DALIC_OK;
-	case SV_BOOL: *out = v->b; return DALIC_OK;
-	case SV_INT: *out = v->i != 0; return DALIC_OK;
-	case SV_FLOAT: *out = v->f != 0; return DALIC_OK;
-	case SV_STR: *out = v->str.len > 0; return DALIC_OK;
-	case SV_TUPLE: *out = v->tuple.n > 0; return DALIC_OK;
-	case SV_LIST: *out = v->list->n > 0; return DALIC_OK;
-	case SV_DICT: *out = svdict_len(v->dict) > 0; return DALIC_OK;
-	case SV_NODE: return serr(I, at, DALIC_EINVAL, "%s", DATANODE_BOOL_ERROR);
-	case SV_SCONST: return se_truth(I, at, v->sconst.value, out);
-	case SV_OPAQUE: return serr_opaque(I, at, v, "cannot decide the truth value");
+	case SV_NONE:
+		*out = false;
+		return DALIC_OK;
+	case SV_BOOL:
+		*out = v->b;
+		return DALIC_OK;
+	case SV_INT:
+		*out = v->i != 0;
+		return DALIC_OK;
+	case SV_FLOAT:
+		*out = v->f != 0;
+		return DALIC_OK;
+	case SV_STR:
+		*out = v->str.len > 0;
+		return DALIC_OK;
+	case SV_TUPLE:
+		*out = v->tuple.n > 0;
+		return DALIC_OK;
+	case SV_LIST:
+		*out = v->list->n > 0;
+		return DALIC_OK;
+	case SV_DICT:
+		*out = svdict_len(v->dict) > 0;
+		return DALIC_OK;
+	case SV_NODE:
+		return serr(I, at, DALIC_EINVAL, "%s", DATANODE_BOOL_ERROR);
+	case SV_SCONST:
+		return se_truth(I, at, v->sconst.value, out);
+	case SV_OPAQUE:
+		return serr_opaque(I, at, v, "cannot decide the truth value");
 	case SV_UNDEF:
 		return serr(I, at, DALIC_EINVAL, "NameError: '%s' is not defined", v->undef.name);
-	default: *out = true; return DALIC_OK;
+	default:
+		*out = true;
+		return DALIC_OK;
 	}
 }
 
@@ -63,8 +84,7 @@ static int overflow(sinterp_t *I, const snode_t *at)
 	return serr(I, at, DALIC_EUNSUPPORTED, "integer overflow (dalic supports 64-bit integers)");
 }
 
-static int int_op(sinterp_t *I, const snode_t *at, script_op_t op, int64_t a, int64_t b,
-		  sv_t **out)
+static int int_op(sinterp_t *I, const snode_t *at, script_op_t op, int64_t a, int64_t b, sv_t **out)
 {
 	int64_t r;
 	switch (op) {
@@ -89,12 +109,13 @@ static int int_op(sinterp_t *I, const snode_t *at, script_op_t op, int64_t a, in
 	case OP_PERCENT:
 		if (!b)
 			return serr(I, at, DALIC_EINVAL,
-				    "ZeroDivisionError: integer division or modulo by zero");
+			            "ZeroDivisionError: integer division or modulo by zero");
 		if (a == INT64_MIN && b == -1)
 			return overflow(I, at);
 		{
 			int64_t q = a / b, m = a % b;
-			if (m && ((m < 0) != (b < 0))) { /* Python floors toward negative infinity */
+			if (m &&
+			    ((m < 0) != (b < 0))) { /* Python floors toward negative infinity */
 				q--;
 				m += b;
 			}
@@ -105,8 +126,8 @@ static int int_op(sinterp_t *I, const snode_t *at, script_op_t op, int64_t a, in
 		if (b < 0) {
 			if (!a)
 				return serr(I, at, DALIC_EINVAL,
-					    "ZeroDivisionError: 0.0 cannot be raised to a negative "
-					    "power");
+				            "ZeroDivisionError: 0.0 cannot be raised to a negative "
+				            "power");
 			*out = sv_float(I->a, pow((double)a, (double)b));
 			return *out ? DALIC_OK : serr_oom(I, at);
 		}
@@ -130,33 +151,46 @@ static int int_op(sinterp_t *I, const snode_t *at, script_op_t op, int64_t a, in
 			return serr(I, at, DALIC_EINVAL, "ValueError: negative shift count");
 		r = b >= 64 ? (a < 0 ? -1 : 0) : a >> b;
 		break;
-	case OP_AMP: r = a & b; break;
-	case OP_PIPE: r = a | b; break;
-	case OP_CARET: r = a ^ b; break;
-	default: return 1; /* not an int operator */
+	case OP_AMP:
+		r = a & b;
+		break;
+	case OP_PIPE:
+		r = a | b;
+		break;
+	case OP_CARET:
+		r = a ^ b;
+		break;
+	default:
+		return 1; /* not an int operator */
 	}
 	*out = sv_int(I->a, r);
 	return *out ? DALIC_OK : serr_oom(I, at);
 }
 
-static int float_op(sinterp_t *I, const snode_t *at, script_op_t op, double a, double b,
-		    sv_t **out)
+static int float_op(sinterp_t *I, const snode_t *at, script_op_t op, double a, double b, sv_t **out)
 {
 	double r;
 	switch (op) {
-	case OP_PLUS: r = a + b; break;
-	case OP_MINUS: r = a - b; break;
-	case OP_STAR: r = a * b; break;
+	case OP_PLUS:
+		r = a + b;
+		break;
+	case OP_MINUS:
+		r = a - b;
+		break;
+	case OP_STAR:
+		r = a * b;
+		break;
 	case OP_SLASH:
 		if (b == 0)
-			return serr(I, at, DALIC_EINVAL, "ZeroDivisionError: float division by zero");
+			return serr(I, at, DALIC_EINVAL,
+			            "ZeroDivisionError: float division by zero");
 		r = a / b;
 		break;
 	case OP_DSLASH:
 	case OP_PERCENT:
 		if (b == 0)
 			return serr(I, at, DALIC_EINVAL, "ZeroDivisionError: float %s",
-				    op == OP_DSLASH ? "floor division by zero" : "modulo");
+			            op == OP_DSLASH ? "floor division by zero" : "modulo");
 		if (op == OP_DSLASH) {
 			r = floor(a / b);
 		} else {
@@ -168,10 +202,11 @@ static int float_op(sinterp_t *I, const snode_t *at, script_op_t op, double a, d
 	case OP_DSTAR:
 		if (a == 0 && b < 0)
 			return serr(I, at, DALIC_EINVAL,
-				    "ZeroDivisionError: 0.0 cannot be raised to a negative power");
+			            "ZeroDivisionError: 0.0 cannot be raised to a negative power");
 		r = pow(a, b);
 		break;
-	default: return 1;
+	default:
+		return 1;
 	}
 	*out = sv_float(I->a, r);
 	return *out ? DALIC_OK : serr_oom(I, at);
@@ -261,7 +296,7 @@ int se_binop(sinterp_t *I, const snode_t *at, script_op_t op, sv_t *l, sv_t *r, 
 		return DALIC_OK;
 	}
 	bool node = l->kind == SV_NODE || r->kind == SV_NODE ||
-		    (l->kind == SV_SCONST && r->kind == SV_SCONST);
+	            (l->kind == SV_SCONST && r->kind == SV_SCONST);
 	if (node) {
 		const char *name = sa_binop_name(op);
 		if (name) {
@@ -278,7 +313,9 @@ int se_binop(sinterp_t *I, const snode_t *at, script_op_t op, sv_t *l, sv_t *r, 
 			/* bool op bool stays bool for the bitwise operators */
 			if (l->kind == SV_BOOL && r->kind == SV_BOOL &&
 			    (op == OP_AMP || op == OP_PIPE || op == OP_CARET)) {
-				*out = sv_bool(op == OP_AMP ? (a & b) : op == OP_PIPE ? (a | b) : (a ^ b));
+				*out = sv_bool(op == OP_AMP    ? (a & b)
+				               : op == OP_PIPE ? (a | b)
+				                               : (a ^ b));
 				return DALIC_OK;
 			}
 			int rc = int_op(I, at, op, a, b, out);
@@ -289,13 +326,15 @@ int se_binop(sinterp_t *I, const snode_t *at, script_op_t op, sv_t *l, sv_t *r, 
 			if (rc <= 0)
 				return rc;
 		} else if (op == OP_PLUS && l->kind == r->kind &&
-			   (l->kind == SV_STR || l->kind == SV_LIST || l->kind == SV_TUPLE)) {
+		           (l->kind == SV_STR || l->kind == SV_LIST || l->kind == SV_TUPLE)) {
 			return seq_concat(I, at, l, r, out);
-		} else if (op == OP_STAR && (l->kind == SV_STR || l->kind == SV_LIST ||
-					     l->kind == SV_TUPLE) && as_int(r, &b)) {
+		} else if (op == OP_STAR &&
+		           (l->kind == SV_STR || l->kind == SV_LIST || l->kind == SV_TUPLE) &&
+		           as_int(r, &b)) {
 			return seq_repeat(I, at, l, b, out);
-		} else if (op == OP_STAR && (r->kind == SV_STR || r->kind == SV_LIST ||
-					     r->kind == SV_TUPLE) && as_int(l, &a)) {
+		} else if (op == OP_STAR &&
+		           (r->kind == SV_STR || r->kind == SV_LIST || r->kind == SV_TUPLE) &&
+		           as_int(l, &a)) {
 			return seq_repeat(I, at, r, a, out);
 		} else if (op == OP_PERCENT && l->kind == SV_STR) {
 			return sf_percent(I, at, l, r, out);
@@ -314,8 +353,8 @@ int se_binop(sinterp_t *I, const snode_t *at, script_op_t op, sv_t *l, sv_t *r, 
 		}
 	}
 	return serr(I, at, DALIC_EINVAL,
-		    "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
-		    script_op_text(op), sv_type_name(l), sv_type_name(r));
+	            "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
+	            script_op_text(op), sv_type_name(l), sv_type_name(r));
 }
 
 /* ---- comparison ----------------------------------------------------------------------- */
@@ -356,7 +395,8 @@ static bool order_d(const sv_t *l, const sv_t *r, int *c, int depth)
 	if (l->kind == SV_STR) {
 		size_t n = l->str.len < r->str.len ? l->str.len : r->str.len;
 		int m = memcmp(l->str.s, r->str.s, n);
-		*c = m ? (m < 0 ? -1 : 1) : (l->str.len < r->str.len ? -1 : l->str.len > r->str.len);
+		*c =
+		    m ? (m < 0 ? -1 : 1) : (l->str.len < r->str.len ? -1 : l->str.len > r->str.len);
 		return true;
 	}
 	if (l->kind == SV_TUPLE || l->kind == SV_LIST) {
@@ -396,8 +436,11 @@ int se_compare(sinterp_t *I, const snode_t *at, scmp_t op, sv_t *l, sv_t *r, sv_
 			case SV_MODULE:
 			case SV_BUILTIN:
 			case SV_BOUND:
-			case SV_OPFN: same = sv_equal(l, r); break;
-			default: break;
+			case SV_OPFN:
+				same = sv_equal(l, r);
+				break;
+			default:
+				break;
 			}
 		}
 		*out = sv_bool(same == (op == CMP_IS));
@@ -406,8 +449,9 @@ int se_compare(sinterp_t *I, const snode_t *at, scmp_t op, sv_t *l, sv_t *r, sv_
 	if (op == CMP_IN || op == CMP_NOTIN) {
 		bool found = false;
 		if (r->kind == SV_STR && l->kind == SV_STR) {
-			found = l->str.len == 0 || (l->str.len <= r->str.len &&
-						    memmem(r->str.s, r->str.len, l->str.s, l->str.len));
+			found =
+			    l->str.len == 0 || (l->str.len <= r->str.len &&
+			                        memmem(r->str.s, r->str.len, l->str.s, l->str.len));
 		} else if (r->kind == SV_DICT) {
 			found = svdict_get(r->dict, l) != NULL;
 		} else if (r->kind == SV_LIST || r->kind == SV_TUPLE) {
@@ -417,8 +461,8 @@ int se_compare(sinterp_t *I, const snode_t *at, scmp_t op, sv_t *l, sv_t *r, sv_
 				found = sv_equal(l, items[i]);
 		} else {
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: argument of type '%s' is not iterable",
-				    sv_type_name(r));
+			            "TypeError: argument of type '%s' is not iterable",
+			            sv_type_name(r));
 		}
 		*out = sv_bool(found == (op == CMP_IN));
 		return DALIC_OK;
@@ -438,8 +482,8 @@ int se_compare(sinterp_t *I, const snode_t *at, scmp_t op, sv_t *l, sv_t *r, sv_
 	int c;
 	if (!order(l, r, &c))
 		return serr(I, at, DALIC_EINVAL,
-			    "TypeError: '%s' not supported between instances of '%s' and '%s'",
-			    cmp_text(op), sv_type_name(l), sv_type_name(r));
+		            "TypeError: '%s' not supported between instances of '%s' and '%s'",
+		            cmp_text(op), sv_type_name(l), sv_type_name(r));
 	bool res = op == CMP_LT ? c < 0 : op == CMP_LE ? c <= 0 : op == CMP_GT ? c > 0 : c >= 0;
 	*out = sv_bool(res);
 	return DALIC_OK;

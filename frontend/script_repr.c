@@ -139,7 +139,7 @@ void sv_float_repr(char *buf, size_t n, double f)
 				out[k++] = digits[i];
 		}
 		snprintf(out + k, sizeof out - (size_t)k, "e%c%02d", exp10 < 0 ? '-' : '+',
-			 exp10 < 0 ? -exp10 : exp10);
+		         exp10 < 0 ? -exp10 : exp10);
 	}
 	snprintf(buf, n, "%s", out);
 }
@@ -147,8 +147,8 @@ void sv_float_repr(char *buf, size_t n, double f)
 const char *sv_enum_name(int type, int64_t value)
 {
 	static const char *images[] = {"RGB", "BGR", "GRAY", "YCbCr", "ANY_DATA"};
-	static const char *interps[] = {"INTERP_NN", "INTERP_LINEAR", "INTERP_CUBIC",
-					"INTERP_LANCZOS3", "INTERP_TRIANGULAR", "INTERP_GAUSSIAN"};
+	static const char *interps[] = {"INTERP_NN",       "INTERP_LINEAR",     "INTERP_CUBIC",
+	                                "INTERP_LANCZOS3", "INTERP_TRIANGULAR", "INTERP_GAUSSIAN"};
 	if (type == ENUM_DTYPE)
 		return dalic_dtype_name((dalic_dtype_t)value);
 	if (type == ENUM_IMAGE)
@@ -188,7 +188,7 @@ static void str_repr(sbuf_t *b, const char *s, size_t n)
 static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth);
 
 static void seq_format(sbuf_t *b, sv_t *const *items, int n, const char *open, const char *close,
-		       bool tuple, int depth)
+                       bool tuple, int depth)
 {
 	sbuf_puts(b, open);
 	for (int i = 0; i < n; i++) {
@@ -215,18 +215,31 @@ static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth)
 		return;
 	}
 	switch (v->kind) {
-	case SV_NONE: sbuf_puts(b, "None"); return;
-	case SV_BOOL: sbuf_puts(b, v->b ? "True" : "False"); return;
-	case SV_INT: sbuf_printf(b, "%lld", (long long)v->i); return;
-	case SV_FLOAT: sv_float_repr(tmp, sizeof tmp, v->f); sbuf_puts(b, tmp); return;
+	case SV_NONE:
+		sbuf_puts(b, "None");
+		return;
+	case SV_BOOL:
+		sbuf_puts(b, v->b ? "True" : "False");
+		return;
+	case SV_INT:
+		sbuf_printf(b, "%lld", (long long)v->i);
+		return;
+	case SV_FLOAT:
+		sv_float_repr(tmp, sizeof tmp, v->f);
+		sbuf_puts(b, tmp);
+		return;
 	case SV_STR:
 		if (repr)
 			str_repr(b, v->str.s, v->str.len);
 		else
 			sbuf_put(b, v->str.s, v->str.len);
 		return;
-	case SV_TUPLE: seq_format(b, v->tuple.items, v->tuple.n, "(", ")", true, depth); return;
-	case SV_LIST: seq_format(b, v->list->items, v->list->n, "[", "]", false, depth); return;
+	case SV_TUPLE:
+		seq_format(b, v->tuple.items, v->tuple.n, "(", ")", true, depth);
+		return;
+	case SV_LIST:
+		seq_format(b, v->list->items, v->list->n, "[", "]", false, depth);
+		return;
 	case SV_DICT: {
 		sbuf_puts(b, "{");
 		sv_t *k, *val;
@@ -251,21 +264,27 @@ static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth)
 		format_d(b, v->slice.step, true, depth + 1);
 		sbuf_puts(b, ")");
 		return;
-	case SV_ELLIPSIS: sbuf_puts(b, "Ellipsis"); return;
-	case SV_FUNC: sbuf_printf(b, "<function %s>", v->func->name); return;
+	case SV_ELLIPSIS:
+		sbuf_puts(b, "Ellipsis");
+		return;
+	case SV_FUNC:
+		sbuf_printf(b, "<function %s>", v->func->name);
+		return;
 	case SV_PIPEDEF:
 		sbuf_printf(b, "<function %s>", v->pipedef.func->func->name);
 		return;
-	case SV_BUILTIN: sbuf_printf(b, "<built-in function %s>", v->builtin.name); return;
+	case SV_BUILTIN:
+		sbuf_printf(b, "<built-in function %s>", v->builtin.name);
+		return;
 	case SV_BOUND:
 		sbuf_printf(b, "<bound method %s.%s>", sv_type_name(v->bound.self),
-			    v->bound.func->kind == SV_FUNC ? v->bound.func->func->name : "?");
+		            v->bound.func->kind == SV_FUNC ? v->bound.func->func->name : "?");
 		return;
 	case SV_CLASS:
-		sbuf_printf(b, "<class '%s%s'>", v->cls->pipeline && !v->cls->nbases
-							 ? "nvidia.dali.pipeline."
-							 : "__main__.",
-			    v->cls->name);
+		sbuf_printf(b, "<class '%s%s'>",
+		            v->cls->pipeline && !v->cls->nbases ? "nvidia.dali.pipeline."
+		                                                : "__main__.",
+		            v->cls->name);
 		return;
 	case SV_INSTANCE:
 		if (v->inst->cls->exception && !repr) {
@@ -274,23 +293,28 @@ static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth)
 		}
 		sbuf_printf(b, "<__main__.%s object>", v->inst->cls->name);
 		return;
-	case SV_SUPER: sbuf_puts(b, "<super object>"); return;
-	case SV_MODULE: sbuf_printf(b, "<module '%s'>", v->mod->name); return;
+	case SV_SUPER:
+		sbuf_puts(b, "<super object>");
+		return;
+	case SV_MODULE:
+		sbuf_printf(b, "<module '%s'>", v->mod->name);
+		return;
 	case SV_OPFN:
 		sbuf_printf(b, "<function nvidia.dali.%s.%s>", v->opfn.ops_api ? "ops" : "fn",
-			    v->opfn.path);
+		            v->opfn.path);
 		return;
 	case SV_OPOBJ:
 		sbuf_printf(b, "<%s.%s object>", v->opobj.module, v->opobj.display);
 		return;
 	case SV_NODE:
-		sbuf_printf(b, "DataNode(name=\"%s\", device=\"%s\")", v->node.name, v->node.device);
+		sbuf_printf(b, "DataNode(name=\"%s\", device=\"%s\")", v->node.name,
+		            v->node.device);
 		return;
 	case SV_ENUM: {
 		const char *cls = sv_type_name(v);
 		if (repr)
 			sbuf_printf(b, "<%s.%s: %lld>", cls, sv_enum_name(v->en.type, v->en.value),
-				    (long long)v->en.value);
+			            (long long)v->en.value);
 		else
 			sbuf_printf(b, "%s.%s", cls, sv_enum_name(v->en.type, v->en.value));
 		return;
@@ -298,9 +322,14 @@ static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth)
 	case SV_SCONST:
 		format_d(b, v->sconst.value, true, depth + 1);
 		if (!repr)
-			sbuf_printf(b, ":DALIDataType.%s", dalic_dtype_name((dalic_dtype_t)v->sconst.dtype));
+			sbuf_printf(b, ":DALIDataType.%s",
+			            dalic_dtype_name((dalic_dtype_t)v->sconst.dtype));
 		return;
-	case SV_OPAQUE: sbuf_printf(b, "<%s>", v->opaque.what); return;
-	case SV_UNDEF: sbuf_printf(b, "<undefined %s>", v->undef.name); return;
+	case SV_OPAQUE:
+		sbuf_printf(b, "<%s>", v->opaque.what);
+		return;
+	case SV_UNDEF:
+		sbuf_printf(b, "<undefined %s>", v->undef.name);
+		return;
 	}
 }

@@ -20,12 +20,15 @@ static bool block_definitely_returns(const snode_list_t *b);
 static bool stmt_definitely_returns(const snode_t *s)
 {
 	switch (s->kind) {
-	case S_RETURN: return true;
+	case S_RETURN:
+		return true;
 	case S_IF:
 		return block_definitely_returns(&s->if_.body) &&
 		       block_definitely_returns(&s->if_.orelse);
-	case S_WITH: return block_definitely_returns(&s->with.body);
-	default: return false;
+	case S_WITH:
+		return block_definitely_returns(&s->with.body);
+	default:
+		return false;
 	}
 }
 
@@ -70,7 +73,9 @@ static int rewrite_children(script_arena_t *a, snode_t *s)
 		if (!rc)
 			rc = rewrite_block(a, &s->while_.orelse);
 		break;
-	case S_WITH: rc = rewrite_block(a, &s->with.body); break;
+	case S_WITH:
+		rc = rewrite_block(a, &s->with.body);
+		break;
 	case S_TRY:
 		rc = rewrite_block(a, &s->try_.body);
 		for (int i = 0; !rc && i < s->try_.nhandlers; i++)
@@ -80,7 +85,8 @@ static int rewrite_children(script_arena_t *a, snode_t *s)
 		if (!rc)
 			rc = rewrite_block(a, &s->try_.finalbody);
 		break;
-	default: break;
+	default:
+		break;
 	}
 	return rc;
 }
@@ -108,7 +114,7 @@ static int rewrite_block(script_arena_t *a, snode_list_t *b)
 }
 
 static nset_t declared(script_arena_t *a, const snode_list_t *b, snode_kind_t kind, nset_t acc,
-		       bool *ok)
+                       bool *ok)
 {
 	for (int i = 0; i < b->n; i++) {
 		const snode_t *s = b->v[i];
@@ -126,9 +132,14 @@ static nset_t declared(script_arena_t *a, const snode_list_t *b, snode_kind_t ki
 		case S_WHILE:
 			acc = declared(a, &s->while_.body, kind, acc, ok);
 			break;
-		case S_WITH: acc = declared(a, &s->with.body, kind, acc, ok); break;
-		case S_TRY: acc = declared(a, &s->try_.body, kind, acc, ok); break;
-		default: break;
+		case S_WITH:
+			acc = declared(a, &s->with.body, kind, acc, ok);
+			break;
+		case S_TRY:
+			acc = declared(a, &s->try_.body, kind, acc, ok);
+			break;
+		default:
+			break;
 		}
 	}
 	return acc;

@@ -11,16 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                 \
-	do {                                                                                   \
-		int rc_ = (x);                                                                 \
-		if (rc_)                                                                       \
-			return rc_;                                                            \
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
 	} while (0)
-#define RET(v)                                                                                 \
-	do {                                                                                   \
-		*out = (v);                                                                    \
-		return *out ? DALIC_OK : serr_oom(I, at);                                      \
+#define RET(v)                                                                                     \
+	do {                                                                                       \
+		*out = (v);                                                                        \
+		return *out ? DALIC_OK : serr_oom(I, at);                                          \
 	} while (0)
 
 /* tags of the built-in types (isinstance, type()) carried in builtin.data */
@@ -53,7 +53,7 @@ static int parse_int_text(sinterp_t *I, const snode_t *at, const sv_t *s, int ba
 		end++;
 	if (end == p || *end)
 		return serr(I, at, DALIC_EINVAL,
-			    "ValueError: invalid literal for int() with base %d: '%s'", base, buf);
+		            "ValueError: invalid literal for int() with base %d: '%s'", base, buf);
 	RET(sv_int(I->a, v));
 }
 
@@ -72,11 +72,13 @@ static int construct(sinterp_t *I, const snode_t *at, int tag, const sargs_t *ar
 		if (args->npos == 2 || v->kind == SV_STR) {
 			int64_t base = 10;
 			if (args->npos == 2 && !as_i64(args->pos[1], &base))
-				return serr(I, at, DALIC_EINVAL, "TypeError: int() base must be an int");
-			if (v->kind != SV_STR)
 				return serr(I, at, DALIC_EINVAL,
-					    "TypeError: int() can't convert non-string with explicit "
-					    "base");
+				            "TypeError: int() base must be an int");
+			if (v->kind != SV_STR)
+				return serr(
+				    I, at, DALIC_EINVAL,
+				    "TypeError: int() can't convert non-string with explicit "
+				    "base");
 			return parse_int_text(I, at, v, (int)base, out);
 		}
 		if (v->kind == SV_INT || v->kind == SV_BOOL)
@@ -84,7 +86,7 @@ static int construct(sinterp_t *I, const snode_t *at, int tag, const sargs_t *ar
 		if (v->kind == SV_FLOAT) {
 			if (!(fabs(v->f) < 9.2e18))
 				return serr(I, at, DALIC_EINVAL,
-					    "OverflowError: cannot convert float to integer");
+				            "OverflowError: cannot convert float to integer");
 			RET(sv_int(I->a, (int64_t)v->f));
 		}
 		if (v->kind == SV_ENUM)
@@ -99,11 +101,12 @@ static int construct(sinterp_t *I, const snode_t *at, int tag, const sargs_t *ar
 		if (v->kind == SV_STR) {
 			char buf[80], *end;
 			snprintf(buf, sizeof buf, "%.*s", (int)(v->str.len < 79 ? v->str.len : 79),
-				 v->str.s);
+			         v->str.s);
 			double d = strtod(buf, &end);
 			if (end == buf || *end)
 				return serr(I, at, DALIC_EINVAL,
-					    "ValueError: could not convert string to float: '%s'", buf);
+				            "ValueError: could not convert string to float: '%s'",
+				            buf);
 			RET(sv_float(I->a, d));
 		}
 		break;
@@ -153,12 +156,14 @@ static int construct(sinterp_t *I, const snode_t *at, int tag, const sargs_t *ar
 				int m;
 				TRY(sb_items(I, at, items[i], &pair, &m));
 				if (m != 2)
-					return serr(I, at, DALIC_EINVAL,
-						    "ValueError: dictionary update sequence element "
-						    "#%d has length %d; 2 is required",
-						    i, m);
+					return serr(
+					    I, at, DALIC_EINVAL,
+					    "ValueError: dictionary update sequence element "
+					    "#%d has length %d; 2 is required",
+					    i, m);
 				if (svdict_set(I->a, d->dict, pair[0], pair[1]))
-					return serr(I, at, DALIC_EINVAL, "TypeError: unhashable type");
+					return serr(I, at, DALIC_EINVAL,
+					            "TypeError: unhashable type");
 			}
 		}
 		for (int i = 0; i < args->nkw; i++)
@@ -166,16 +171,18 @@ static int construct(sinterp_t *I, const snode_t *at, int tag, const sargs_t *ar
 				return serr_oom(I, at);
 		RET(d);
 	}
-	case TT_OBJECT: RET(sv_opaque(I->a, "object()"));
+	case TT_OBJECT:
+		RET(sv_opaque(I->a, "object()"));
 	}
-	return serr(I, at, DALIC_EINVAL, "TypeError: cannot convert '%s'", v ? sv_type_name(v) : "");
+	return serr(I, at, DALIC_EINVAL, "TypeError: cannot convert '%s'",
+	            v ? sv_type_name(v) : "");
 }
 
-#define CTOR(fname, tag)                                                                       \
-	static int fname(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,     \
-			 sv_t **out)                                                           \
-	{                                                                                      \
-		return construct(I, at, tag, args, out);                                       \
+#define CTOR(fname, tag)                                                                           \
+	static int fname(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,         \
+	                 sv_t **out)                                                               \
+	{                                                                                          \
+		return construct(I, at, tag, args, out);                                           \
 	}
 CTOR(b_int, TT_INT)
 CTOR(b_float, TT_FLOAT)
@@ -185,14 +192,12 @@ CTOR(b_list, TT_LIST)
 CTOR(b_tuple, TT_TUPLE)
 CTOR(b_dict, TT_DICT)
 
-static int b_object(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		    sv_t **out)
+static int b_object(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	RET(sv_opaque(I->a, "object()"));
 }
 
-static int b_none_type(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		       sv_t **out)
+static int b_none_type(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	RET(sv_none());
 }
@@ -201,11 +206,11 @@ static const struct {
 	const char *name;
 	sbuiltin_fn fn;
 } type_ctors[] = {
-	[TT_NONE] = {"NoneType", b_none_type}, [TT_INT] = {"int", b_int},
-	[TT_FLOAT] = {"float", b_float},       [TT_STR] = {"str", b_str},
-	[TT_BOOL] = {"bool", b_bool},          [TT_LIST] = {"list", b_list},
-	[TT_TUPLE] = {"tuple", b_tuple},       [TT_DICT] = {"dict", b_dict},
-	[TT_OBJECT] = {"object", b_object},
+    [TT_NONE] = {"NoneType", b_none_type}, [TT_INT] = {"int", b_int},
+    [TT_FLOAT] = {"float", b_float},       [TT_STR] = {"str", b_str},
+    [TT_BOOL] = {"bool", b_bool},          [TT_LIST] = {"list", b_list},
+    [TT_TUPLE] = {"tuple", b_tuple},       [TT_DICT] = {"dict", b_dict},
+    [TT_OBJECT] = {"object", b_object},
 };
 
 static sv_t *type_value(sinterp_t *I, int tag)
@@ -216,15 +221,24 @@ static sv_t *type_value(sinterp_t *I, int tag)
 static int tag_of(const sv_t *v)
 {
 	switch (v->kind) {
-	case SV_NONE: return TT_NONE;
-	case SV_INT: return TT_INT;
-	case SV_FLOAT: return TT_FLOAT;
-	case SV_STR: return TT_STR;
-	case SV_BOOL: return TT_BOOL;
-	case SV_LIST: return TT_LIST;
-	case SV_TUPLE: return TT_TUPLE;
-	case SV_DICT: return TT_DICT;
-	default: return TT_OBJECT;
+	case SV_NONE:
+		return TT_NONE;
+	case SV_INT:
+		return TT_INT;
+	case SV_FLOAT:
+		return TT_FLOAT;
+	case SV_STR:
+		return TT_STR;
+	case SV_BOOL:
+		return TT_BOOL;
+	case SV_LIST:
+		return TT_LIST;
+	case SV_TUPLE:
+		return TT_TUPLE;
+	case SV_DICT:
+		return TT_DICT;
+	default:
+		return TT_OBJECT;
 	}
 }
 
@@ -269,8 +283,8 @@ static int instance_of(sinterp_t *I, const snode_t *at, sv_t *v, sv_t *t, bool *
 	}
 	if (is_type_value(t)) {
 		int tag = (int)(intptr_t)t->builtin.data;
-		*res = tag == TT_OBJECT || tag_of(v) == tag ||
-		       (tag == TT_INT && v->kind == SV_BOOL);
+		*res =
+		    tag == TT_OBJECT || tag_of(v) == tag || (tag == TT_INT && v->kind == SV_BOOL);
 		return DALIC_OK;
 	}
 	if (t->kind == SV_BUILTIN && !strcmp(t->builtin.name, "DataNode")) {
@@ -280,11 +294,11 @@ static int instance_of(sinterp_t *I, const snode_t *at, sv_t *v, sv_t *t, bool *
 	if (t->kind == SV_OPAQUE)
 		return DALIC_OK;
 	return serr(I, at, DALIC_EINVAL,
-		    "TypeError: isinstance() arg 2 must be a type, a tuple of types, or a union");
+	            "TypeError: isinstance() arg 2 must be a type, a tuple of types, or a union");
 }
 
 static int b_isinstance(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			sv_t **out)
+                        sv_t **out)
 {
 	TRY(sb_nargs(I, at, "isinstance", args, 2, 2));
 	if (args->pos[0]->kind == SV_OPAQUE)
@@ -294,13 +308,12 @@ static int b_isinstance(sinterp_t *I, const snode_t *at, sv_t *self, const sargs
 	RET(sv_bool(r));
 }
 
-static int b_callable(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		      sv_t **out)
+static int b_callable(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	TRY(sb_nargs(I, at, "callable", args, 1, 1));
 	sv_kind_t k = args->pos[0]->kind;
 	RET(sv_bool(k == SV_FUNC || k == SV_BUILTIN || k == SV_BOUND || k == SV_CLASS ||
-		    k == SV_OPFN || k == SV_OPOBJ || k == SV_PIPEDEF || k == SV_OPAQUE));
+	            k == SV_OPFN || k == SV_OPOBJ || k == SV_PIPEDEF || k == SV_OPAQUE));
 }
 
 static int b_super(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
@@ -312,7 +325,7 @@ static int b_super(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 	if (args->npos == 2) {
 		if (args->pos[0]->kind != SV_CLASS)
 			return serr(I, at, DALIC_EINVAL,
-				    "TypeError: super() argument 1 must be a type");
+			            "TypeError: super() argument 1 must be a type");
 		s->super.cls = args->pos[0]->cls;
 		s->super.self = args->pos[1];
 	} else {
@@ -325,8 +338,7 @@ static int b_super(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 	RET(s);
 }
 
-static int b_getattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		     sv_t **out)
+static int b_getattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	TRY(sb_nargs(I, at, "getattr", args, 2, 3));
 	if (args->pos[1]->kind != SV_STR)
@@ -339,8 +351,7 @@ static int b_getattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t 
 	return DALIC_OK;
 }
 
-static int b_hasattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		     sv_t **out)
+static int b_hasattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	TRY(sb_nargs(I, at, "hasattr", args, 2, 2));
 	if (args->pos[1]->kind != SV_STR)
@@ -350,8 +361,7 @@ static int b_hasattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t 
 	RET(sv_bool(v != NULL));
 }
 
-static int b_setattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		     sv_t **out)
+static int b_setattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	TRY(sb_nargs(I, at, "setattr", args, 3, 3));
 	if (args->pos[1]->kind != SV_STR)
@@ -369,7 +379,8 @@ static int b_repr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 static int b_format(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	TRY(sb_nargs(I, at, "format", args, 1, 2));
-	const char *spec = args->npos == 2 && args->pos[1]->kind == SV_STR ? args->pos[1]->str.s : "";
+	const char *spec =
+	    args->npos == 2 && args->pos[1]->kind == SV_STR ? args->pos[1]->str.s : "";
 	sbuf_t b = {0};
 	int rc = sf_format_spec(I, at, args->pos[0], spec, &b);
 	if (!rc)
@@ -407,7 +418,8 @@ static int b_chr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 	TRY(sb_nargs(I, at, "chr", args, 1, 1));
 	int64_t c;
 	if (!as_i64(args->pos[0], &c) || c < 0 || c > 127)
-		return serr(I, at, DALIC_EUNSUPPORTED, "chr() of values outside ASCII is not supported");
+		return serr(I, at, DALIC_EUNSUPPORTED,
+		            "chr() of values outside ASCII is not supported");
 	char ch = (char)c;
 	RET(sv_str(I->a, &ch, 1));
 }
@@ -418,16 +430,15 @@ static int b_opaque(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *
 }
 
 static int b_staticmethod(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			  sv_t **out);
+                          sv_t **out);
 
-static int call_static(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-		       sv_t **out)
+static int call_static(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	return se_call(I, at, self, args, out);
 }
 
 static int b_staticmethod(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			  sv_t **out)
+                          sv_t **out)
 {
 	TRY(sb_nargs(I, at, "staticmethod", args, 1, 1));
 	/* a built-in wrapper is never bound to the instance it is read from */
@@ -449,11 +460,11 @@ svclass_t *sb_exception_class(sinterp_t *I, const char *name)
 	c->exception = true;
 	cv->cls = c;
 	if (strcmp(name, "BaseException")) {
-		svclass_t *base = sb_exception_class(
-			I, !strcmp(name, "Exception")             ? "BaseException"
-			   : !strcmp(name, "ModuleNotFoundError") ? "ImportError"
-			   : !strcmp(name, "FileNotFoundError")   ? "OSError"
-								  : "Exception");
+		svclass_t *base =
+		    sb_exception_class(I, !strcmp(name, "Exception")             ? "BaseException"
+		                          : !strcmp(name, "ModuleNotFoundError") ? "ImportError"
+		                          : !strcmp(name, "FileNotFoundError")   ? "OSError"
+		                                                                 : "Exception");
 		c->bases = script_arena_alloc(I->a, sizeof *c->bases);
 		if (!base || !c->bases)
 			return NULL;
@@ -471,13 +482,27 @@ int sb_init_types(sinterp_t *I)
 		const char *name;
 		sbuiltin_fn fn;
 	} fns[] = {
-		{"isinstance", b_isinstance}, {"callable", b_callable}, {"super", b_super},
-		{"getattr", b_getattr},       {"hasattr", b_hasattr},   {"setattr", b_setattr},
-		{"repr", b_repr},             {"format", b_format},     {"divmod", b_divmod},
-		{"pow", b_pow},               {"ord", b_ord},           {"chr", b_chr},
-		{"type", b_type},             {"open", b_opaque},       {"input", b_opaque},
-		{"exit", b_opaque},           {"quit", b_opaque},       {"iter", b_opaque},
-		{"next", b_opaque},           {"id", b_opaque},         {"staticmethod", b_staticmethod},
+	    {"isinstance", b_isinstance},
+	    {"callable", b_callable},
+	    {"super", b_super},
+	    {"getattr", b_getattr},
+	    {"hasattr", b_hasattr},
+	    {"setattr", b_setattr},
+	    {"repr", b_repr},
+	    {"format", b_format},
+	    {"divmod", b_divmod},
+	    {"pow", b_pow},
+	    {"ord", b_ord},
+	    {"chr", b_chr},
+	    {"type", b_type},
+	    {"open", b_opaque},
+	    {"input", b_opaque},
+	    {"exit", b_opaque},
+	    {"quit", b_opaque},
+	    {"iter", b_opaque},
+	    {"next", b_opaque},
+	    {"id", b_opaque},
+	    {"staticmethod", b_staticmethod},
 	};
 	for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
 		sv_t *v = sb_make(I, fns[i].name, fns[i].fn, NULL, NULL);
@@ -490,10 +515,15 @@ int sb_init_types(sinterp_t *I)
 			return DALIC_ENOMEM;
 	}
 	static const char *exceptions[] = {
-		"BaseException", "Exception", "ValueError", "TypeError", "RuntimeError",
-		"KeyError", "IndexError", "AttributeError", "NameError", "NotImplementedError",
-		"ImportError", "ModuleNotFoundError", "StopIteration", "AssertionError",
-		"ZeroDivisionError", "OSError", "FileNotFoundError", "KeyboardInterrupt",
+	    "BaseException",     "Exception",
+	    "ValueError",        "TypeError",
+	    "RuntimeError",      "KeyError",
+	    "IndexError",        "AttributeError",
+	    "NameError",         "NotImplementedError",
+	    "ImportError",       "ModuleNotFoundError",
+	    "StopIteration",     "AssertionError",
+	    "ZeroDivisionError", "OSError",
+	    "FileNotFoundError", "KeyboardInterrupt",
 	};
 	for (size_t i = 0; i < sizeof exceptions / sizeof *exceptions; i++)
 		if (!sb_exception_class(I, exceptions[i]))

@@ -198,7 +198,8 @@ static bool hashable_d(const sv_t *v, int depth)
 	switch (v->kind) {
 	case SV_LIST:
 	case SV_DICT:
-	case SV_SLICE: return false;
+	case SV_SLICE:
+		return false;
 	case SV_TUPLE:
 		if (depth > MAX_VALUE_DEPTH)
 			return false;
@@ -206,7 +207,8 @@ static bool hashable_d(const sv_t *v, int depth)
 			if (!hashable_d(v->tuple.items[i], depth + 1))
 				return false;
 		return true;
-	default: return true;
+	default:
+		return true;
 	}
 }
 
@@ -219,9 +221,12 @@ bool sv_hashable(const sv_t *v)
 static uint64_t hash_of(const sv_t *v)
 {
 	switch (v->kind) {
-	case SV_NONE: return 0x1234567;
-	case SV_BOOL: return mix((uint64_t)v->b);
-	case SV_INT: return mix((uint64_t)v->i);
+	case SV_NONE:
+		return 0x1234567;
+	case SV_BOOL:
+		return mix((uint64_t)v->b);
+	case SV_INT:
+		return mix((uint64_t)v->i);
 	case SV_FLOAT:
 		if (v->f == floor(v->f) && fabs(v->f) < 9.2e18)
 			return mix((uint64_t)(int64_t)v->f);
@@ -230,23 +235,34 @@ static uint64_t hash_of(const sv_t *v)
 			memcpy(&bits, &v->f, sizeof bits);
 			return mix(bits);
 		}
-	case SV_STR: return fnv(v->str.s, v->str.len);
+	case SV_STR:
+		return fnv(v->str.s, v->str.len);
 	case SV_TUPLE: {
 		uint64_t h = 0x345678;
 		for (int i = 0; i < v->tuple.n; i++)
 			h = mix(h ^ hash_of(v->tuple.items[i])) + (uint64_t)i;
 		return h;
 	}
-	case SV_ENUM: return mix((uint64_t)v->en.type * 1000003u + (uint64_t)v->en.value);
-	case SV_NODE: return fnv(v->node.name, strlen(v->node.name)) ^ (v->node.device[0] == 'g');
-	case SV_OPFN: return fnv(v->opfn.path, strlen(v->opfn.path)) ^ v->opfn.ops_api;
-	case SV_FUNC: return mix((uint64_t)(uintptr_t)v->func);
-	case SV_CLASS: return mix((uint64_t)(uintptr_t)v->cls);
-	case SV_INSTANCE: return mix((uint64_t)(uintptr_t)v->inst);
-	case SV_MODULE: return mix((uint64_t)(uintptr_t)v->mod);
-	case SV_BUILTIN: return mix((uint64_t)(uintptr_t)v->builtin.fn);
-	case SV_BOUND: return mix((uint64_t)(uintptr_t)v->bound.self);
-	default: return mix((uint64_t)(uintptr_t)v); /* identity */
+	case SV_ENUM:
+		return mix((uint64_t)v->en.type * 1000003u + (uint64_t)v->en.value);
+	case SV_NODE:
+		return fnv(v->node.name, strlen(v->node.name)) ^ (v->node.device[0] == 'g');
+	case SV_OPFN:
+		return fnv(v->opfn.path, strlen(v->opfn.path)) ^ v->opfn.ops_api;
+	case SV_FUNC:
+		return mix((uint64_t)(uintptr_t)v->func);
+	case SV_CLASS:
+		return mix((uint64_t)(uintptr_t)v->cls);
+	case SV_INSTANCE:
+		return mix((uint64_t)(uintptr_t)v->inst);
+	case SV_MODULE:
+		return mix((uint64_t)(uintptr_t)v->mod);
+	case SV_BUILTIN:
+		return mix((uint64_t)(uintptr_t)v->builtin.fn);
+	case SV_BOUND:
+		return mix((uint64_t)(uintptr_t)v->bound.self);
+	default:
+		return mix((uint64_t)(uintptr_t)v); /* identity */
 	}
 }
 
@@ -409,10 +425,14 @@ bool sv_is_number(const sv_t *v)
 double sv_as_double(const sv_t *v)
 {
 	switch (v->kind) {
-	case SV_BOOL: return v->b;
-	case SV_INT: return (double)v->i;
-	case SV_FLOAT: return v->f;
-	default: return 0;
+	case SV_BOOL:
+		return v->b;
+	case SV_INT:
+		return (double)v->i;
+	case SV_FLOAT:
+		return v->f;
+	default:
+		return 0;
 	}
 }
 
@@ -431,15 +451,18 @@ static bool equal_d(const sv_t *x, const sv_t *y, int depth)
 		return false; /* Python would raise RecursionError; "different" is safe here */
 	if (sv_is_number(x) && sv_is_number(y)) {
 		if (x->kind != SV_FLOAT && y->kind != SV_FLOAT)
-			return (x->kind == SV_BOOL ? x->b : x->i) == (y->kind == SV_BOOL ? y->b : y->i);
+			return (x->kind == SV_BOOL ? x->b : x->i) ==
+			       (y->kind == SV_BOOL ? y->b : y->i);
 		return sv_as_double(x) == sv_as_double(y);
 	}
 	if (x->kind != y->kind)
 		return false;
 	switch (x->kind) {
 	case SV_NONE:
-	case SV_ELLIPSIS: return true;
-	case SV_STR: return x->str.len == y->str.len && !memcmp(x->str.s, y->str.s, x->str.len);
+	case SV_ELLIPSIS:
+		return true;
+	case SV_STR:
+		return x->str.len == y->str.len && !memcmp(x->str.s, y->str.s, x->str.len);
 	case SV_TUPLE:
 		if (x->tuple.n != y->tuple.n)
 			return false;
@@ -465,52 +488,86 @@ static bool equal_d(const sv_t *x, const sv_t *y, int depth)
 		}
 		return true;
 	}
-	case SV_ENUM: return x->en.type == y->en.type && x->en.value == y->en.value;
+	case SV_ENUM:
+		return x->en.type == y->en.type && x->en.value == y->en.value;
 	case SV_NODE:
-		return !strcmp(x->node.name, y->node.name) && !strcmp(x->node.device, y->node.device);
-	case SV_OPFN: return x->opfn.ops_api == y->opfn.ops_api && !strcmp(x->opfn.path, y->opfn.path);
+		return !strcmp(x->node.name, y->node.name) &&
+		       !strcmp(x->node.device, y->node.device);
+	case SV_OPFN:
+		return x->opfn.ops_api == y->opfn.ops_api && !strcmp(x->opfn.path, y->opfn.path);
 	/* identity of the payload: several sv_t may wrap one function, class or object */
-	case SV_FUNC: return x->func == y->func;
-	case SV_CLASS: return x->cls == y->cls;
-	case SV_INSTANCE: return x->inst == y->inst;
-	case SV_MODULE: return x->mod == y->mod;
-	case SV_BUILTIN: return x->builtin.fn == y->builtin.fn && x->builtin.self == y->builtin.self &&
-				x->builtin.data == y->builtin.data;
-	case SV_BOUND: return x->bound.self == y->bound.self && x->bound.func == y->bound.func;
-	default: return false;
+	case SV_FUNC:
+		return x->func == y->func;
+	case SV_CLASS:
+		return x->cls == y->cls;
+	case SV_INSTANCE:
+		return x->inst == y->inst;
+	case SV_MODULE:
+		return x->mod == y->mod;
+	case SV_BUILTIN:
+		return x->builtin.fn == y->builtin.fn && x->builtin.self == y->builtin.self &&
+		       x->builtin.data == y->builtin.data;
+	case SV_BOUND:
+		return x->bound.self == y->bound.self && x->bound.func == y->bound.func;
+	default:
+		return false;
 	}
 }
 
 const char *sv_type_name(const sv_t *v)
 {
 	switch (v->kind) {
-	case SV_NONE: return "NoneType";
-	case SV_BOOL: return "bool";
-	case SV_INT: return "int";
-	case SV_FLOAT: return "float";
-	case SV_STR: return "str";
-	case SV_TUPLE: return "tuple";
-	case SV_LIST: return "list";
-	case SV_DICT: return "dict";
-	case SV_SLICE: return "slice";
-	case SV_ELLIPSIS: return "ellipsis";
+	case SV_NONE:
+		return "NoneType";
+	case SV_BOOL:
+		return "bool";
+	case SV_INT:
+		return "int";
+	case SV_FLOAT:
+		return "float";
+	case SV_STR:
+		return "str";
+	case SV_TUPLE:
+		return "tuple";
+	case SV_LIST:
+		return "list";
+	case SV_DICT:
+		return "dict";
+	case SV_SLICE:
+		return "slice";
+	case SV_ELLIPSIS:
+		return "ellipsis";
 	case SV_FUNC:
-	case SV_PIPEDEF: return "function";
-	case SV_BUILTIN: return "builtin_function_or_method";
-	case SV_BOUND: return "method";
-	case SV_CLASS: return "type";
-	case SV_INSTANCE: return v->inst->cls->name;
-	case SV_SUPER: return "super";
-	case SV_MODULE: return "module";
-	case SV_OPFN: return "function";
-	case SV_OPOBJ: return v->opobj.display;
-	case SV_NODE: return "DataNode";
+	case SV_PIPEDEF:
+		return "function";
+	case SV_BUILTIN:
+		return "builtin_function_or_method";
+	case SV_BOUND:
+		return "method";
+	case SV_CLASS:
+		return "type";
+	case SV_INSTANCE:
+		return v->inst->cls->name;
+	case SV_SUPER:
+		return "super";
+	case SV_MODULE:
+		return "module";
+	case SV_OPFN:
+		return "function";
+	case SV_OPOBJ:
+		return v->opobj.display;
+	case SV_NODE:
+		return "DataNode";
 	case SV_ENUM:
-		return v->en.type == ENUM_DTYPE ? "DALIDataType"
-		       : v->en.type == ENUM_IMAGE ? "DALIImageType" : "DALIInterpType";
-	case SV_SCONST: return "ScalarConstant";
-	case SV_OPAQUE: return "object";
-	case SV_UNDEF: return "Undefined";
+		return v->en.type == ENUM_DTYPE   ? "DALIDataType"
+		       : v->en.type == ENUM_IMAGE ? "DALIImageType"
+		                                  : "DALIInterpType";
+	case SV_SCONST:
+		return "ScalarConstant";
+	case SV_OPAQUE:
+		return "object";
+	case SV_UNDEF:
+		return "Undefined";
 	}
 	return "object";
 }

@@ -27,21 +27,21 @@ typedef enum {
 	SV_DICT,
 	SV_SLICE,
 	SV_ELLIPSIS,
-	SV_FUNC,     /* def or lambda */
-	SV_BUILTIN,  /* C function, maybe bound to a receiver */
-	SV_BOUND,    /* user function bound to an instance */
+	SV_FUNC,    /* def or lambda */
+	SV_BUILTIN, /* C function, maybe bound to a receiver */
+	SV_BOUND,   /* user function bound to an instance */
 	SV_CLASS,
 	SV_INSTANCE,
 	SV_SUPER,
 	SV_MODULE,
-	SV_OPFN,     /* fn.<path> / ops.<path>: operator namespace or operator */
-	SV_OPOBJ,    /* ops API operator object: ops.X(args) */
-	SV_PIPEDEF,  /* function decorated with @pipeline_def */
-	SV_NODE,     /* DataNode */
-	SV_ENUM,     /* DALIDataType / DALIImageType / DALIInterpType member */
-	SV_SCONST,   /* types.Constant(scalar) */
+	SV_OPFN,    /* fn.<path> / ops.<path>: operator namespace or operator */
+	SV_OPOBJ,   /* ops API operator object: ops.X(args) */
+	SV_PIPEDEF, /* function decorated with @pipeline_def */
+	SV_NODE,    /* DataNode */
+	SV_ENUM,    /* DALIDataType / DALIImageType / DALIInterpType member */
+	SV_SCONST,  /* types.Constant(scalar) */
 	SV_OPAQUE,
-	SV_UNDEF,    /* a variable not assigned in a conditional branch */
+	SV_UNDEF, /* a variable not assigned in a conditional branch */
 } sv_kind_t;
 
 enum { ENUM_DTYPE, ENUM_IMAGE, ENUM_INTERP };
@@ -69,7 +69,7 @@ typedef struct sargs {
 /* A built-in callable. `self` is the receiver for methods of built-in types (NULL
  * otherwise); `at` locates errors. */
 typedef int (*sbuiltin_fn)(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-			   sv_t **out);
+                           sv_t **out);
 
 typedef struct svfunc {
 	const char *name;
@@ -88,16 +88,16 @@ struct svclass {
 	svclass_t **bases;
 	int nbases;
 	svdict_t *attrs;
-	bool pipeline;     /* Pipeline or derived from it */
-	bool opaque_base;  /* derived from something dalic does not model */
-	bool exception;    /* an exception class */
+	bool pipeline;           /* Pipeline or derived from it */
+	bool opaque_base;        /* derived from something dalic does not model */
+	bool exception;          /* an exception class */
 	sbuiltin_fn native_init; /* built-in __init__ (Pipeline) */
 };
 
 typedef struct svinst {
 	svclass_t *cls;
 	svdict_t *attrs;
-	spipe_t *pipe; /* the pipeline this object is (classes derived from Pipeline) */
+	spipe_t *pipe;       /* the pipeline this object is (classes derived from Pipeline) */
 	const char *message; /* exceptions */
 } svinst_t;
 
@@ -211,9 +211,9 @@ bool svdict_next(const svdict_t *d, int *it, sv_t **key, sv_t **value);
 bool sv_hashable(const sv_t *v);
 
 /* ---- Python semantics ---- */
-bool sv_equal(const sv_t *x, const sv_t *y);   /* ==, for values that have it */
-const char *sv_type_name(const sv_t *v);       /* Python's type name */
-bool sv_is_number(const sv_t *v);              /* bool, int or float */
+bool sv_equal(const sv_t *x, const sv_t *y); /* ==, for values that have it */
+const char *sv_type_name(const sv_t *v);     /* Python's type name */
+bool sv_is_number(const sv_t *v);            /* bool, int or float */
 double sv_as_double(const sv_t *v);
 /* Appends str(v) (repr when `repr`) to a growing buffer; returns false when out of memory. */
 typedef struct sbuf {

@@ -12,15 +12,14 @@
 const char *dalic_cond_type_name(dalic_dtype_t t);
 /* Sample i of a predicate batch (its first element) narrowed to bool. Fails with "Can't
  * evaluate <type> as boolean value." for types that are not logically evaluatable. */
-int dalic_cond_predicate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
-			 const dalic_batch_t *pred, int i, bool *out);
+int dalic_cond_predicate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *pred,
+                         int i, bool *out);
 /* DALI's EnforceConditionalInputKind: 0-d samples, and bool type when `enforce_bool`.
  * `name` is "if", "and", "or" or "not"; `where` "left" / "right" for and / or. */
-int dalic_cond_check_input(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
-			   const dalic_batch_t *in, const char *name, const char *where,
-			   bool enforce_bool);
+int dalic_cond_check_input(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
+                           const char *name, const char *where, bool enforce_bool);
 /* DALI's ReportGpuInputError for the GPU variants of ValidateLogical and Not_. */
 int dalic_cond_gpu_error(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name,
-			 const char *where, bool enforce_bool);
+                         const char *where, bool enforce_bool);
 
 #endif

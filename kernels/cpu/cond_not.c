@@ -17,7 +17,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		return rc;
 	if (!dalic_dtype_is_numeric(in->dtype))
 		return dalic_op_fail(ctx, ws, -1, "Can't evaluate %s as boolean value.",
-				     dalic_cond_type_name(in->dtype));
+		                     dalic_cond_type_name(in->dtype));
 	return dalic_batch_set_meta(ws->outputs[0], in->num_samples, DALIC_BOOL, 0);
 }
 
@@ -33,13 +33,13 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
 
 DALIC_OPERATOR(_conditional__Not_) = {
-	.name = "_conditional__Not_",
-	.fn = "_conditional.not_",
-	.module = "nvidia.dali.fn._conditional",
-	.doc = "Compute the logical operation ``not``.",
-	.min_inputs = 1,
-	.max_inputs = 1,
-	.num_outputs = 1,
-	.devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
-	.cpu = &kernel,
+    .name = "_conditional__Not_",
+    .fn = "_conditional.not_",
+    .module = "nvidia.dali.fn._conditional",
+    .doc = "Compute the logical operation ``not``.",
+    .min_inputs = 1,
+    .max_inputs = 1,
+    .num_outputs = 1,
+    .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+    .cpu = &kernel,
 };

@@ -15,13 +15,15 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	const dalic_batch_t *in = ws->inputs[0];
 	const dalic_batch_t *pred = dalic_arg_input(ws, "predicate");
 	if (!pred)
-		return dalic_op_fail(ctx, ws, -1, "The 'predicate' argument is required to be "
-						  "present as argument input.");
-	if (in->num_samples != pred->num_samples)
 		return dalic_op_fail(ctx, ws, -1,
-				     "Split description must cover whole input, got %d input samples "
-				     "and %d elements denoting the split.",
-				     in->num_samples, pred->num_samples);
+		                     "The 'predicate' argument is required to be "
+		                     "present as argument input.");
+	if (in->num_samples != pred->num_samples)
+		return dalic_op_fail(
+		    ctx, ws, -1,
+		    "Split description must cover whole input, got %d input samples "
+		    "and %d elements denoting the split.",
+		    in->num_samples, pred->num_samples);
 	int rc;
 	if (dalic_arg_bool(ctx, "_if_stmt")) {
 		if ((rc = dalic_cond_check_input(ctx, ws, pred, "if", "if-stmt", false)))
@@ -53,27 +55,27 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 static const dalic_arg_schema_t args[] = {
-	{"predicate", DALIC_ARG_BOOL, NULL,
-	 "Boolean categorization of the input batch. Must be an argument input of scalar values. "
-	 "Each boolean denotes if the corresponding input sample goes into the true or false "
-	 "branch.",
-	 .tensor = true},
-	{"_if_stmt", DALIC_ARG_BOOL, "False",
-	 "Set when inserted by an `if` statement: the predicate follows the rules of conditions."},
-	{0},
+    {"predicate", DALIC_ARG_BOOL, NULL,
+     "Boolean categorization of the input batch. Must be an argument input of scalar values. "
+     "Each boolean denotes if the corresponding input sample goes into the true or false "
+     "branch.",
+     .tensor = true},
+    {"_if_stmt", DALIC_ARG_BOOL, "False",
+     "Set when inserted by an `if` statement: the predicate follows the rules of conditions."},
+    {0},
 };
 
 static const dalic_kernel_t kernel = {.setup = setup};
 
 DALIC_OPERATOR(_conditional__Split) = {
-	.name = "_conditional__Split",
-	.fn = "_conditional.split",
-	.module = "nvidia.dali.fn._conditional",
-	.doc = "Split batch based on a predicate.",
-	.min_inputs = 1,
-	.max_inputs = 1,
-	.num_outputs = 2,
-	.devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
-	.args = args,
-	.cpu = &kernel,
+    .name = "_conditional__Split",
+    .fn = "_conditional.split",
+    .module = "nvidia.dali.fn._conditional",
+    .doc = "Split batch based on a predicate.",
+    .min_inputs = 1,
+    .max_inputs = 1,
+    .num_outputs = 2,
+    .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+    .args = args,
+    .cpu = &kernel,
 };

@@ -6,15 +6,16 @@ TestSuite(script_graph, .timeout = 20);
 
 Test(script_graph, pipeline_def_ops_names_and_args)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn, types\n"
-				      "@pipeline_def(batch_size=8, num_threads=3, device_id=None)\n"
-				      "def pipe():\n"
-				      "    jpegs, labels = fn.readers.file(file_root='samples/images')\n"
-				      "    images = fn.decoders.image(jpegs, device='mixed',\n"
-				      "                               output_type=types.RGB)\n"
-				      "    return images, labels\n"
-				      "p = pipe(seed=5)\n",
-				      NULL);
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali import pipeline_def, fn, types\n"
+	            "@pipeline_def(batch_size=8, num_threads=3, device_id=None)\n"
+	            "def pipe():\n"
+	            "    jpegs, labels = fn.readers.file(file_root='samples/images')\n"
+	            "    images = fn.decoders.image(jpegs, device='mixed',\n"
+	            "                               output_type=types.RGB)\n"
+	            "    return images, labels\n"
+	            "p = pipe(seed=5)\n",
+	            NULL);
 	cr_expect_str_eq(ts_ops(g), "readers__File:__File_0 decoders__Image:__Image_1");
 	cr_expect_str_eq(ts_inputs(g, 1), "__File_0[0]/cpu");
 	cr_expect_str_eq(g->ops[0]->device, "cpu");
@@ -40,34 +41,34 @@ Test(script_graph, pipeline_def_ops_names_and_args)
 Test(script_graph, arithmetic_expression_desc_and_constants)
 {
 	dalic_graphdef_t *g = ts_load("import nvidia.dali.fn as fn\n"
-				      "import nvidia.dali.types as types\n"
-				      "from nvidia.dali import pipeline_def\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-				      "def pipe():\n"
-				      "    x = fn.random.uniform()\n"
-				      "    a = x + 1\n"
-				      "    b = 2.5 * x\n"
-				      "    c = -x\n"
-				      "    d = x // 3 / x\n"
-				      "    e = (x ** 2) % 7\n"
-				      "    f = (x < 1) & (x >= 0.5) | True\n"
-				      "    g = x == types.Constant(3, dtype=types.UINT8)\n"
-				      "    return a, b, c, d, e, f, g\n"
-				      "p = pipe()\n",
-				      NULL);
+	                              "import nvidia.dali.types as types\n"
+	                              "from nvidia.dali import pipeline_def\n"
+	                              "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	                              "def pipe():\n"
+	                              "    x = fn.random.uniform()\n"
+	                              "    a = x + 1\n"
+	                              "    b = 2.5 * x\n"
+	                              "    c = -x\n"
+	                              "    d = x // 3 / x\n"
+	                              "    e = (x ** 2) % 7\n"
+	                              "    f = (x < 1) & (x >= 0.5) | True\n"
+	                              "    g = x == types.Constant(3, dtype=types.UINT8)\n"
+	                              "    return a, b, c, d, e, f, g\n"
+	                              "p = pipe()\n",
+	                              NULL);
 	const char *want[][3] = {
-		{"'add(&0 $0:int32)'", "[1]", "<unset>"},
-		{"'mul($0:float32 &0)'", "<unset>", "[2.5]"},
-		{"'minus(&0)'", "<unset>", "<unset>"},
-		{"'div(&0 $0:int32)'", "[3]", "<unset>"},
-		{"'fdiv(&0 &1)'", "<unset>", "<unset>"},
-		{"'pow(&0 $0:int32)'", "[2]", "<unset>"},
-		{"'mod(&0 $0:int32)'", "[7]", "<unset>"},
-		{"'lt(&0 $0:int32)'", "[1]", "<unset>"},
-		{"'geq(&0 $0:float32)'", "<unset>", "[0.5]"},
-		{"'bitand(&0 &1)'", "<unset>", "<unset>"},
-		{"'bitor(&0 $0:bool)'", "[1]", "<unset>"},
-		{"'eq(&0 $0:uint8)'", "[3]", "<unset>"},
+	    {"'add(&0 $0:int32)'", "[1]", "<unset>"},
+	    {"'mul($0:float32 &0)'", "<unset>", "[2.5]"},
+	    {"'minus(&0)'", "<unset>", "<unset>"},
+	    {"'div(&0 $0:int32)'", "[3]", "<unset>"},
+	    {"'fdiv(&0 &1)'", "<unset>", "<unset>"},
+	    {"'pow(&0 $0:int32)'", "[2]", "<unset>"},
+	    {"'mod(&0 $0:int32)'", "[7]", "<unset>"},
+	    {"'lt(&0 $0:int32)'", "[1]", "<unset>"},
+	    {"'geq(&0 $0:float32)'", "<unset>", "[0.5]"},
+	    {"'bitand(&0 &1)'", "<unset>", "<unset>"},
+	    {"'bitor(&0 $0:bool)'", "[1]", "<unset>"},
+	    {"'eq(&0 $0:uint8)'", "[3]", "<unset>"},
 	};
 	cr_assert_eq(g->num_ops, 13);
 	for (int i = 0; i < 12; i++) {
@@ -83,13 +84,14 @@ Test(script_graph, arithmetic_expression_desc_and_constants)
 
 Test(script_graph, dali_math_functions)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn, math\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-				      "def pipe():\n"
-				      "    x = fn.random.uniform()\n"
-				      "    return math.clamp(math.abs(x), 0.25, 1), math.atan2(x, x)\n"
-				      "p = pipe()\n",
-				      NULL);
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali import pipeline_def, fn, math\n"
+	            "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	            "def pipe():\n"
+	            "    x = fn.random.uniform()\n"
+	            "    return math.clamp(math.abs(x), 0.25, 1), math.atan2(x, x)\n"
+	            "p = pipe()\n",
+	            NULL);
 	cr_expect_str_eq(ts_arg(g, 1, "expression_desc"), "'abs(&0)'");
 	cr_expect_str_eq(ts_arg(g, 2, "expression_desc"), "'clamp(&0 $0:float32 $0:int32)'");
 	cr_expect_str_eq(ts_arg(g, 2, "real_constants"), "[0.25]");
@@ -101,15 +103,15 @@ Test(script_graph, dali_math_functions)
 Test(script_graph, gpu_data_nodes_pick_the_device)
 {
 	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn, types\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=0)\n"
-				      "def pipe():\n"
-				      "    x = fn.random.uniform()\n"
-				      "    y = fn.random.uniform()\n"
-				      "    s = x.gpu() + y\n"
-				      "    c = fn.cast(s, dtype=types.FLOAT)\n"
-				      "    return s, c, y.gpu()\n"
-				      "p = pipe()\n",
-				      NULL);
+	                              "@pipeline_def(batch_size=2, num_threads=1, device_id=0)\n"
+	                              "def pipe():\n"
+	                              "    x = fn.random.uniform()\n"
+	                              "    y = fn.random.uniform()\n"
+	                              "    s = x.gpu() + y\n"
+	                              "    c = fn.cast(s, dtype=types.FLOAT)\n"
+	                              "    return s, c, y.gpu()\n"
+	                              "p = pipe()\n",
+	                              NULL);
 	cr_expect_str_eq(g->ops[2]->device, "gpu");
 	cr_expect_str_eq(ts_inputs(g, 2), "__Uniform_0/gpu __Uniform_1/gpu");
 	cr_expect_str_eq(g->ops[3]->device, "gpu", "automatic: a gpu input");
@@ -120,17 +122,18 @@ Test(script_graph, gpu_data_nodes_pick_the_device)
 
 Test(script_graph, constant_promotion_and_types_constant)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn, types\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-				      "def pipe():\n"
-				      "    a = fn.cast([1, 2, 3], dtype=types.FLOAT)\n"
-				      "    b = types.Constant([1.5, 2], shape=[2, 1], layout='HW')\n"
-				      "    c = types.Constant(7, device='cpu')\n"
-				      "    return a, b, c, 5\n"
-				      "p = pipe()\n",
-				      NULL);
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali import pipeline_def, fn, types\n"
+	            "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	            "def pipe():\n"
+	            "    a = fn.cast([1, 2, 3], dtype=types.FLOAT)\n"
+	            "    b = types.Constant([1.5, 2], shape=[2, 1], layout='HW')\n"
+	            "    c = types.Constant(7, device='cpu')\n"
+	            "    return a, b, c, 5\n"
+	            "p = pipe()\n",
+	            NULL);
 	cr_expect_str_eq(ts_ops(g), "Constant:__Constant_0 Cast:__Cast_1 Constant:__Constant_2 "
-				    "Constant:__Constant_3 Constant:__Constant_4");
+	                            "Constant:__Constant_3 Constant:__Constant_4");
 	cr_expect_str_eq(ts_arg(g, 0, "idata"), "[1, 2, 3]");
 	cr_expect_str_eq(ts_arg(g, 0, "shape"), "[3]");
 	cr_expect_str_eq(ts_arg(g, 0, "dtype"), "6");
@@ -142,24 +145,25 @@ Test(script_graph, constant_promotion_and_types_constant)
 	cr_expect_str_eq(ts_arg(g, 3, "idata"), "[7]");
 	cr_expect_str_eq(ts_arg(g, 3, "shape"), "[]");
 	cr_expect_str_eq(ts_outputs(g), "__Cast_1/cpu __Constant_2/cpu __Constant_3/cpu "
-					"__Constant_4/cpu");
+	                                "__Constant_4/cpu");
 	dalic_graphdef_free(g);
 }
 
 Test(script_graph, argument_inputs_and_names)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-				      "def pipe():\n"
-				      "    angle = fn.random.uniform(range=[-10, 10], name='Angle')\n"
-				      "    m = fn.random.coin_flip()\n"
-				      "    x = fn.random.uniform(shape=[4, 4, 3])\n"
-				      "    return fn.rotate(x, angle=angle, size=[4, 4], name='Rot'),\\\n"
-				      "        fn.flip(x, vertical=m, horizontal=0)\n"
-				      "p = pipe()\n",
-				      NULL);
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali import pipeline_def, fn\n"
+	            "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	            "def pipe():\n"
+	            "    angle = fn.random.uniform(range=[-10, 10], name='Angle')\n"
+	            "    m = fn.random.coin_flip()\n"
+	            "    x = fn.random.uniform(shape=[4, 4, 3])\n"
+	            "    return fn.rotate(x, angle=angle, size=[4, 4], name='Rot'),\\\n"
+	            "        fn.flip(x, vertical=m, horizontal=0)\n"
+	            "p = pipe()\n",
+	            NULL);
 	cr_expect_str_eq(ts_ops(g), "random__Uniform:Angle random__CoinFlip:__CoinFlip_1 "
-				    "random__Uniform:__Uniform_2 Rotate:Rot Flip:__Flip_4");
+	                            "random__Uniform:__Uniform_2 Rotate:Rot Flip:__Flip_4");
 	cr_expect_str_eq(ts_inputs(g, 3), "__Uniform_2/cpu angle=Angle");
 	cr_expect_str_eq(ts_arg(g, 3, "preserve_name"), "True");
 	cr_expect_str_eq(ts_arg(g, 0, "preserve_name"), "True");
@@ -170,19 +174,20 @@ Test(script_graph, argument_inputs_and_names)
 
 Test(script_graph, external_source_drops_python_arguments)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn, types\n"
-				      "def gen():\n"
-				      "    return [1]\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-				      "def pipe():\n"
-				      "    a = fn.external_source(source=gen, name='A', dtype=types.UINT8,\n"
-				      "                           cycle='quiet', batch=True, layout='HWC')\n"
-				      "    b, c = fn.external_source(source=gen, num_outputs=2)\n"
-				      "    return a, b, c\n"
-				      "p = pipe()\n",
-				      NULL);
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali import pipeline_def, fn, types\n"
+	            "def gen():\n"
+	            "    return [1]\n"
+	            "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	            "def pipe():\n"
+	            "    a = fn.external_source(source=gen, name='A', dtype=types.UINT8,\n"
+	            "                           cycle='quiet', batch=True, layout='HWC')\n"
+	            "    b, c = fn.external_source(source=gen, num_outputs=2)\n"
+	            "    return a, b, c\n"
+	            "p = pipe()\n",
+	            NULL);
 	cr_expect_str_eq(ts_ops(g), "ExternalSource:A ExternalSource:__ExternalSource_1 "
-				    "ExternalSource:__ExternalSource_2");
+	                            "ExternalSource:__ExternalSource_2");
 	cr_expect_str_eq(ts_arg(g, 0, "dtype"), "0");
 	cr_expect_str_eq(ts_arg(g, 0, "layout"), "'HWC'");
 	cr_expect_str_eq(ts_arg(g, 0, "source"), "<unset>");
@@ -192,15 +197,16 @@ Test(script_graph, external_source_drops_python_arguments)
 
 Test(script_graph, parameters_decorator_then_call)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn, types\n"
-				      "@pipeline_def(batch_size=4, num_threads=2, prefetch_queue_depth=3,\n"
-				      "              exec_async=True, output_dtype=types.FLOAT)\n"
-				      "def pipe(scale):\n"
-				      "    return fn.random.uniform() * scale\n"
-				      "p = pipe(2, batch_size=16, prefetch_queue_depth={'cpu_size': 4,\n"
-				      "         'gpu_size': 1}, bytes_per_sample=100, set_affinity=True,\n"
-				      "         enable_memory_stats=True, exec_pipelined=False, seed=None)\n",
-				      NULL);
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali import pipeline_def, fn, types\n"
+	            "@pipeline_def(batch_size=4, num_threads=2, prefetch_queue_depth=3,\n"
+	            "              exec_async=True, output_dtype=types.FLOAT)\n"
+	            "def pipe(scale):\n"
+	            "    return fn.random.uniform() * scale\n"
+	            "p = pipe(2, batch_size=16, prefetch_queue_depth={'cpu_size': 4,\n"
+	            "         'gpu_size': 1}, bytes_per_sample=100, set_affinity=True,\n"
+	            "         enable_memory_stats=True, exec_pipelined=False, seed=None)\n",
+	            NULL);
 	cr_expect_eq(g->params.batch_size, 16);
 	cr_expect_eq(g->params.num_threads, 2);
 	cr_expect(g->params.separated_queues);
@@ -219,14 +225,15 @@ Test(script_graph, parameters_decorator_then_call)
 
 Test(script_graph, with_pipeline_and_set_outputs)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali.pipeline import Pipeline\n"
-				      "import nvidia.dali.fn as fn\n"
-				      "pipe = Pipeline(batch_size=4, num_threads=2, device_id=None)\n"
-				      "with pipe:\n"
-				      "    x = fn.random.uniform()\n"
-				      "    pipe.set_outputs(x, x.gpu())\n"
-				      "pipe.build()\n",
-				      NULL);
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali.pipeline import Pipeline\n"
+	            "import nvidia.dali.fn as fn\n"
+	            "pipe = Pipeline(batch_size=4, num_threads=2, device_id=None)\n"
+	            "with pipe:\n"
+	            "    x = fn.random.uniform()\n"
+	            "    pipe.set_outputs(x, x.gpu())\n"
+	            "pipe.build()\n",
+	            NULL);
 	cr_expect_str_eq(g->name, "pipe");
 	cr_expect_eq(g->params.batch_size, 4);
 	cr_expect_str_eq(ts_ops(g), "random__Uniform:__Uniform_0");
@@ -237,16 +244,16 @@ Test(script_graph, with_pipeline_and_set_outputs)
 Test(script_graph, define_graph_subclass_with_ops_api)
 {
 	dalic_graphdef_t *g = ts_load("from nvidia.dali.pipeline import Pipeline\n"
-				      "import nvidia.dali.ops as ops\n"
-				      "class P(Pipeline):\n"
-				      "    def __init__(self, bs):\n"
-				      "        super().__init__(bs, 3, None, seed=9)\n"
-				      "        self.rng = ops.random.Uniform(range=[0, 1])\n"
-				      "        self.flip = ops.Flip(vertical=1)\n"
-				      "    def define_graph(self):\n"
-				      "        return self.flip(self.rng(shape=[2, 2, 1]))\n"
-				      "pipe = P(7)\n",
-				      NULL);
+	                              "import nvidia.dali.ops as ops\n"
+	                              "class P(Pipeline):\n"
+	                              "    def __init__(self, bs):\n"
+	                              "        super().__init__(bs, 3, None, seed=9)\n"
+	                              "        self.rng = ops.random.Uniform(range=[0, 1])\n"
+	                              "        self.flip = ops.Flip(vertical=1)\n"
+	                              "    def define_graph(self):\n"
+	                              "        return self.flip(self.rng(shape=[2, 2, 1]))\n"
+	                              "pipe = P(7)\n",
+	                              NULL);
 	cr_expect_eq(g->params.batch_size, 7);
 	cr_expect_eq(g->params.num_threads, 3);
 	cr_expect_eq(g->params.seed, 9);
@@ -259,17 +266,16 @@ Test(script_graph, define_graph_subclass_with_ops_api)
 	dalic_graphdef_free(g);
 }
 
-static const char *two_pipelines =
-	"from nvidia.dali import pipeline_def, fn\n"
-	"@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-	"def first():\n"
-	"    return fn.random.uniform()\n"
-	"@pipeline_def(num_threads=1, device_id=None)\n"
-	"def second(n):\n"
-	"    return fn.random.normal(shape=[n])\n"
-	"a = first()\n"
-	"b = second(3, batch_size=5)\n"
-	"second(4, batch_size=6)\n";
+static const char *two_pipelines = "from nvidia.dali import pipeline_def, fn\n"
+                                   "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+                                   "def first():\n"
+                                   "    return fn.random.uniform()\n"
+                                   "@pipeline_def(num_threads=1, device_id=None)\n"
+                                   "def second(n):\n"
+                                   "    return fn.random.normal(shape=[n])\n"
+                                   "a = first()\n"
+                                   "b = second(3, batch_size=5)\n"
+                                   "second(4, batch_size=6)\n";
 
 Test(script_graph, several_pipelines_pick_by_variable_or_function)
 {
@@ -300,13 +306,13 @@ Test(script_graph, several_pipelines_pick_by_variable_or_function)
 Test(script_graph, experimental_pipeline_def_sets_debug)
 {
 	dalic_graphdef_t *g = ts_load("from nvidia.dali.pipeline.experimental import pipeline_def\n"
-				      "import nvidia.dali.fn as fn\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
-				      "              debug=True)\n"
-				      "def pipe():\n"
-				      "    return fn.random.uniform()\n"
-				      "p = pipe()\n",
-				      NULL);
+	                              "import nvidia.dali.fn as fn\n"
+	                              "@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
+	                              "              debug=True)\n"
+	                              "def pipe():\n"
+	                              "    return fn.random.uniform()\n"
+	                              "p = pipe()\n",
+	                              NULL);
 	cr_expect(g->debug);
 	dalic_graphdef_free(g);
 }
@@ -314,26 +320,26 @@ Test(script_graph, experimental_pipeline_def_sets_debug)
 Test(script_graph, display_code_is_skipped)
 {
 	dalic_graphdef_t *g = ts_load("import matplotlib.pyplot as plt\n"
-				      "import numpy as np\n"
-				      "from nvidia.dali import pipeline_def, fn\n"
-				      "from nvidia.dali.plugin.pytorch import DALIGenericIterator\n"
-				      "def show(batch):\n"
-				      "    fig = plt.figure(figsize=(10, 10))\n"
-				      "    for i in range(len(batch)):\n"
-				      "        plt.imshow(np.transpose(batch.at(i)))\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-				      "def pipe():\n"
-				      "    return fn.random.uniform()\n"
-				      "if __name__ == '__main__':\n"
-				      "    p = pipe()\n"
-				      "    p.build()\n"
-				      "    out, = p.run()\n"
-				      "    show(out.as_cpu())\n"
-				      "    it = DALIGenericIterator([p], ['x'])\n"
-				      "    for data in it:\n"
-				      "        print(data[0]['x'].shape)\n"
-				      "    print(undefined_name)\n",
-				      NULL);
+	                              "import numpy as np\n"
+	                              "from nvidia.dali import pipeline_def, fn\n"
+	                              "from nvidia.dali.plugin.pytorch import DALIGenericIterator\n"
+	                              "def show(batch):\n"
+	                              "    fig = plt.figure(figsize=(10, 10))\n"
+	                              "    for i in range(len(batch)):\n"
+	                              "        plt.imshow(np.transpose(batch.at(i)))\n"
+	                              "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	                              "def pipe():\n"
+	                              "    return fn.random.uniform()\n"
+	                              "if __name__ == '__main__':\n"
+	                              "    p = pipe()\n"
+	                              "    p.build()\n"
+	                              "    out, = p.run()\n"
+	                              "    show(out.as_cpu())\n"
+	                              "    it = DALIGenericIterator([p], ['x'])\n"
+	                              "    for data in it:\n"
+	                              "        print(data[0]['x'].shape)\n"
+	                              "    print(undefined_name)\n",
+	                              NULL);
 	cr_expect_str_eq(g->name, "p");
 	cr_expect_str_eq(ts_ops(g), "random__Uniform:__Uniform_0");
 	dalic_graphdef_free(g);
@@ -341,32 +347,35 @@ Test(script_graph, display_code_is_skipped)
 
 Test(script_graph, python_subset_helpers_loops_and_comprehensions)
 {
-	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn\n"
-				      "import os\n"
-				      "SIZES = {'small': 2, 'big': 4}\n"
-				      "root = os.path.join('samples', 'images')\n"
-				      "def noise(n, *, scale=1.0, **kw):\n"
-				      "    return fn.random.normal(shape=[n], **kw) * scale\n"
-				      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-				      "def pipe(kind='small'):\n"
-				      "    outs = [noise(SIZES[kind] * i, scale=i) for i in range(1, 3)]\n"
-				      "    total = sum(outs[1:], outs[0])\n"
-				      "    extra = []\n"
-				      "    for k, v in sorted(SIZES.items()):\n"
-				      "        if v > 2:\n"
-				      "            extra.append(fn.random.uniform(shape=[v], seed=v))\n"
-				      "    name = f'{root}/{kind!r:>9}'\n"
-				      "    assert name == 'samples/images/  \\'small\\'', name\n"
-				      "    return (total, *extra)\n"
-				      "p = pipe()\n",
-				      NULL);
-	cr_expect_str_eq(ts_ops(g), "random__Normal:__Normal_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
-				    "random__Normal:__Normal_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
-				    "ArithmeticGenericOp:__ArithmeticGenericOp_4 random__Uniform:__Uniform_5");
+	dalic_graphdef_t *g =
+	    ts_load("from nvidia.dali import pipeline_def, fn\n"
+	            "import os\n"
+	            "SIZES = {'small': 2, 'big': 4}\n"
+	            "root = os.path.join('samples', 'images')\n"
+	            "def noise(n, *, scale=1.0, **kw):\n"
+	            "    return fn.random.normal(shape=[n], **kw) * scale\n"
+	            "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	            "def pipe(kind='small'):\n"
+	            "    outs = [noise(SIZES[kind] * i, scale=i) for i in range(1, 3)]\n"
+	            "    total = sum(outs[1:], outs[0])\n"
+	            "    extra = []\n"
+	            "    for k, v in sorted(SIZES.items()):\n"
+	            "        if v > 2:\n"
+	            "            extra.append(fn.random.uniform(shape=[v], seed=v))\n"
+	            "    name = f'{root}/{kind!r:>9}'\n"
+	            "    assert name == 'samples/images/  \\'small\\'', name\n"
+	            "    return (total, *extra)\n"
+	            "p = pipe()\n",
+	            NULL);
+	cr_expect_str_eq(ts_ops(g),
+	                 "random__Normal:__Normal_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
+	                 "random__Normal:__Normal_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
+	                 "ArithmeticGenericOp:__ArithmeticGenericOp_4 random__Uniform:__Uniform_5");
 	cr_expect_str_eq(ts_arg(g, 0, "shape"), "[2]");
 	cr_expect_str_eq(ts_arg(g, 2, "shape"), "[4]");
 	cr_expect_str_eq(ts_arg(g, 4, "expression_desc"), "'add(&0 &1)'");
-	cr_expect_str_eq(ts_inputs(g, 4), "__ArithmeticGenericOp_1/cpu __ArithmeticGenericOp_3/cpu");
+	cr_expect_str_eq(ts_inputs(g, 4),
+	                 "__ArithmeticGenericOp_1/cpu __ArithmeticGenericOp_3/cpu");
 	cr_expect_str_eq(ts_arg(g, 5, "seed"), "4");
 	cr_expect_str_eq(ts_outputs(g), "__ArithmeticGenericOp_4/cpu __Uniform_5/cpu");
 	dalic_graphdef_free(g);

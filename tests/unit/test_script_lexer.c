@@ -34,17 +34,30 @@ static const char *render(const lexed_t *L)
 		if (i)
 			buf[k++] = ' ';
 		switch (t->kind) {
-		case TK_NEWLINE: buf[k++] = 'N'; break;
-		case TK_INDENT: buf[k++] = 'I'; break;
-		case TK_DEDENT: buf[k++] = 'D'; break;
-		case TK_EOF: k += (size_t)snprintf(buf + k, sizeof buf - k, "EOF"); break;
-		case TK_INT: k += (size_t)snprintf(buf + k, sizeof buf - k, "%lld", (long long)t->ival); break;
-		case TK_FLOAT: k += (size_t)snprintf(buf + k, sizeof buf - k, "%g", t->fval); break;
+		case TK_NEWLINE:
+			buf[k++] = 'N';
+			break;
+		case TK_INDENT:
+			buf[k++] = 'I';
+			break;
+		case TK_DEDENT:
+			buf[k++] = 'D';
+			break;
+		case TK_EOF:
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "EOF");
+			break;
+		case TK_INT:
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "%lld", (long long)t->ival);
+			break;
+		case TK_FLOAT:
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "%g", t->fval);
+			break;
 		case TK_STRING:
 			k += (size_t)snprintf(buf + k, sizeof buf - k, "<%s>",
-					      t->sflags & STR_F ? "f" : t->str);
+			                      t->sflags & STR_F ? "f" : t->str);
 			break;
-		default: k += (size_t)snprintf(buf + k, sizeof buf - k, "%.*s", t->len, t->text);
+		default:
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "%.*s", t->len, t->text);
 		}
 	}
 	buf[k] = 0;
@@ -54,9 +67,9 @@ static const char *render(const lexed_t *L)
 Test(script_lexer, indentation_and_logical_lines)
 {
 	lexed_t L = lex("def f(a,\n      b):\n    # comment\n\n    if a:\n        return b\n"
-			"    return \\\n  a\nx = f(1, 2)\n");
+	                "    return \\\n  a\nx = f(1, 2)\n");
 	cr_expect_str_eq(render(&L), "def f ( a , b ) : N I if a : N I return b N D return a N D "
-				     "x = f ( 1 , 2 ) N EOF");
+	                             "x = f ( 1 , 2 ) N EOF");
 	cr_expect_eq(L.t[0].kw, KW_DEF);
 	cr_expect_eq(L.t[1].kw, KW_NONE);
 	script_arena_free(L.a);
@@ -112,14 +125,14 @@ Test(script_lexer, errors_are_located)
 		const char *text;
 		const char *msg;
 	} cases[] = {
-		{"a = 1 ? 2\n", "t.py:1:7: invalid character '?' in script"},
-		{"x = ]\n", "t.py:1:5: unmatched closing bracket"},
-		{"x = '\\N{DASH}'\n", "t.py:1:6: invalid escape sequence in string literal"},
-		{"x = 99999999999999999999\n", "t.py:1:5: integer literal too large"},
-		{"x = 3j\n", "t.py:1:5: complex numbers are not supported"},
-		{"x = '''abc\n", "t.py:1:5: unterminated triple-quoted string literal"},
-		{"x = [1,\n  2\n", "t.py:1:5: '[' was never closed"},
-		{"x = 1 \\ 2\n", "t.py:1:7: unexpected character after line continuation character"},
+	    {"a = 1 ? 2\n", "t.py:1:7: invalid character '?' in script"},
+	    {"x = ]\n", "t.py:1:5: unmatched closing bracket"},
+	    {"x = '\\N{DASH}'\n", "t.py:1:6: invalid escape sequence in string literal"},
+	    {"x = 99999999999999999999\n", "t.py:1:5: integer literal too large"},
+	    {"x = 3j\n", "t.py:1:5: complex numbers are not supported"},
+	    {"x = '''abc\n", "t.py:1:5: unterminated triple-quoted string literal"},
+	    {"x = [1,\n  2\n", "t.py:1:5: '[' was never closed"},
+	    {"x = 1 \\ 2\n", "t.py:1:7: unexpected character after line continuation character"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		script_arena_t *a = script_arena_new(0);
@@ -127,8 +140,8 @@ Test(script_lexer, errors_are_located)
 		script_token_t *t;
 		int n;
 		cr_expect_neq(script_lex(a, &src, &t, &n), DALIC_OK, "%s", cases[i].text);
-		cr_expect(strstr(dalic_last_error(), cases[i].msg) == dalic_last_error(), "%s -> %s",
-			  cases[i].text, dalic_last_error());
+		cr_expect(strstr(dalic_last_error(), cases[i].msg) == dalic_last_error(),
+		          "%s -> %s", cases[i].text, dalic_last_error());
 		script_arena_free(a);
 	}
 }

@@ -27,9 +27,15 @@ static void show(char *buf, size_t n, const snode_t *e)
 {
 	size_t k = strlen(buf);
 	switch (e->kind) {
-	case N_NAME: snprintf(buf + k, n - k, "%s", e->name); break;
-	case N_INT: snprintf(buf + k, n - k, "%lld", (long long)e->i); break;
-	case N_STR: snprintf(buf + k, n - k, "'%s'", e->str.s); break;
+	case N_NAME:
+		snprintf(buf + k, n - k, "%s", e->name);
+		break;
+	case N_INT:
+		snprintf(buf + k, n - k, "%lld", (long long)e->i);
+		break;
+	case N_STR:
+		snprintf(buf + k, n - k, "'%s'", e->str.s);
+		break;
 	case N_BINOP:
 		snprintf(buf + k, n - k, "(%s ", script_op_text(e->bin.op));
 		show(buf, n, e->bin.left);
@@ -38,7 +44,8 @@ static void show(char *buf, size_t n, const snode_t *e)
 		strcat(buf, ")");
 		break;
 	case N_UNARY:
-		snprintf(buf + k, n - k, "(%s ", (const char *[]){"neg", "pos", "inv", "not"}[e->unary.op]);
+		snprintf(buf + k, n - k, "(%s ",
+		         (const char *[]){"neg", "pos", "inv", "not"}[e->unary.op]);
 		show(buf, n, e->unary.operand);
 		strcat(buf, ")");
 		break;
@@ -68,7 +75,7 @@ static void show(char *buf, size_t n, const snode_t *e)
 		}
 		for (int i = 0; i < e->call.kwargs.n; i++) {
 			snprintf(buf + strlen(buf), n - strlen(buf), " %s=",
-				 e->call.kwargs.v[i]->kw.arg ? e->call.kwargs.v[i]->kw.arg : "**");
+			         e->call.kwargs.v[i]->kw.arg ? e->call.kwargs.v[i]->kw.arg : "**");
 			show(buf, n, e->call.kwargs.v[i]->kw.value);
 		}
 		strcat(buf, ")");
@@ -108,7 +115,8 @@ static void show(char *buf, size_t n, const snode_t *e)
 		show(buf, n, e->ifexp.orelse);
 		strcat(buf, ")");
 		break;
-	default: snprintf(buf + k, n - k, "<%s>", script_node_kind_name(e->kind));
+	default:
+		snprintf(buf + k, n - k, "<%s>", script_node_kind_name(e->kind));
 	}
 }
 
@@ -139,7 +147,7 @@ Test(script_parser, precedence_and_associativity)
 Test(script_parser, calls_subscripts_attributes)
 {
 	cr_expect_str_eq(expr("fn.readers.file(x, *rest, file_root=r, **kw)[0].gpu()"),
-			 "(call (call fn.readers.file x *rest file_root=r **=kw)[0].gpu)");
+	                 "(call (call fn.readers.file x *rest file_root=r **=kw)[0].gpu)");
 	cr_expect_str_eq(expr("x[1:2, ::3]"), "x[(tuple slice slice)]");
 	cr_expect_str_eq(expr("f(a)(b)"), "(call (call f a) b)");
 	cr_expect_str_eq(expr("(1,)"), "(tuple 1)");
@@ -150,27 +158,27 @@ Test(script_parser, calls_subscripts_attributes)
 Test(script_parser, statements_and_positions)
 {
 	script_module_t *m = parse("import nvidia.dali.fn as fn, os\n"
-				   "from nvidia.dali import (pipeline_def,\n    types as t)\n"
-				   "@pipeline_def(batch_size=2)\n"
-				   "def pipe(a, b=1, *args, c, **kw) -> int:\n"
-				   "    x, *y = a\n"
-				   "    x += 1; y: int = 2\n"
-				   "    with open(f) as h, g:\n"
-				   "        pass\n"
-				   "    for i in range(3):\n"
-				   "        continue\n"
-				   "    else:\n"
-				   "        del x\n"
-				   "    try:\n"
-				   "        raise ValueError('x') from None\n"
-				   "    except (KeyError, ValueError) as e:\n"
-				   "        assert e, 'msg'\n"
-				   "    finally:\n"
-				   "        global q\n"
-				   "    while False: break\n"
-				   "    return lambda v, w=2: v + w\n"
-				   "class C(B, metaclass=M):\n"
-				   "    z = [i * 2 for i in range(3) if i]\n");
+	                           "from nvidia.dali import (pipeline_def,\n    types as t)\n"
+	                           "@pipeline_def(batch_size=2)\n"
+	                           "def pipe(a, b=1, *args, c, **kw) -> int:\n"
+	                           "    x, *y = a\n"
+	                           "    x += 1; y: int = 2\n"
+	                           "    with open(f) as h, g:\n"
+	                           "        pass\n"
+	                           "    for i in range(3):\n"
+	                           "        continue\n"
+	                           "    else:\n"
+	                           "        del x\n"
+	                           "    try:\n"
+	                           "        raise ValueError('x') from None\n"
+	                           "    except (KeyError, ValueError) as e:\n"
+	                           "        assert e, 'msg'\n"
+	                           "    finally:\n"
+	                           "        global q\n"
+	                           "    while False: break\n"
+	                           "    return lambda v, w=2: v + w\n"
+	                           "class C(B, metaclass=M):\n"
+	                           "    z = [i * 2 for i in range(3) if i]\n");
 	cr_assert_eq(m->body.n, 4);
 	const snode_t *imp = m->body.v[0];
 	cr_expect_eq(imp->kind, S_IMPORT);
@@ -221,12 +229,12 @@ Test(script_parser, fstrings_split_into_parts)
 Test(script_parser, elif_nests_and_returns_are_rewritten)
 {
 	script_module_t *m = parse("def f(c, d):\n"
-				   "    if c:\n"
-				   "        return 1\n"
-				   "    elif d:\n"
-				   "        x = 2\n"
-				   "    y = 3\n"
-				   "    return y\n");
+	                           "    if c:\n"
+	                           "        return 1\n"
+	                           "    elif d:\n"
+	                           "        x = 2\n"
+	                           "    y = 3\n"
+	                           "    return y\n");
 	const snode_t *def = m->body.v[0];
 	/* after `if c: return`, the rest moves into the else branch (AutoGraph's rewrite) */
 	cr_assert_eq(def->def.body.n, 1);
@@ -250,20 +258,20 @@ static const char *names(const char **v, int n)
 Test(script_parser, liveness_picks_the_merged_variables)
 {
 	script_module_t *m = parse("def f(p, x):\n"
-				   "    tmp = 0\n"
-				   "    if p:\n"
-				   "        b = x\n"
-				   "        a = x\n"
-				   "        tmp = 1\n"
-				   "        local = 2\n"
-				   "    else:\n"
-				   "        b = 3\n"
-				   "        a = 4\n"
-				   "    print(tmp)\n"
-				   "    if p:\n"
-				   "        return a\n"
-				   "    else:\n"
-				   "        return b\n");
+	                           "    tmp = 0\n"
+	                           "    if p:\n"
+	                           "        b = x\n"
+	                           "        a = x\n"
+	                           "        tmp = 1\n"
+	                           "        local = 2\n"
+	                           "    else:\n"
+	                           "        b = 3\n"
+	                           "        a = 4\n"
+	                           "    print(tmp)\n"
+	                           "    if p:\n"
+	                           "        return a\n"
+	                           "    else:\n"
+	                           "        return b\n");
 	const snode_t *def = m->body.v[0];
 	const sif_info_t *first = def->def.body.v[1]->if_.info;
 	cr_assert_not_null(first);
@@ -279,12 +287,12 @@ Test(script_parser, liveness_picks_the_merged_variables)
 Test(script_parser, loops_keep_variables_live)
 {
 	script_module_t *m = parse("def f(p, xs):\n"
-				   "    acc = 0\n"
-				   "    for x in xs:\n"
-				   "        if p:\n"
-				   "            acc = acc + x\n"
-				   "            t = 1\n"
-				   "    return 0\n");
+	                           "    acc = 0\n"
+	                           "    for x in xs:\n"
+	                           "        if p:\n"
+	                           "            acc = acc + x\n"
+	                           "            t = 1\n"
+	                           "    return 0\n");
 	const snode_t *loop = m->body.v[0]->def.body.v[1];
 	const sif_info_t *info = loop->for_.body.v[0]->if_.info;
 	cr_expect_str_eq(names(info->outputs, info->noutputs), "acc", "read by the next iteration");

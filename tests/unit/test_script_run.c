@@ -78,7 +78,7 @@ Test(script_run, conditional_rotate_changes_only_the_chosen_samples)
 			bool rotated = th_at(pred, i, 0) != 0;
 			taken += rotated;
 			cr_expect_eq(same_sample(res, i, orig, i), !rotated,
-				     "iteration %d sample %d: rotated %d", it, i, rotated);
+			             "iteration %d sample %d: rotated %d", it, i, rotated);
 		}
 	}
 	dalic_pipeline_destroy(p);
@@ -95,7 +95,7 @@ Test(script_run, manual_split_merge_keeps_order)
 		bool t = th_at(pred, i, 0) != 0;
 		trues += t;
 		cr_expect_float_eq(th_at(merged, i, 0), th_at(value, i, 0) + (t ? 10 : 0), 1e-5,
-				   "sample %d", i);
+		                   "sample %d", i);
 		cr_expect_eq(th_at(negated, i, 0), !t);
 		cr_expect_eq(th_at(validated, i, 0), t);
 	}
@@ -112,7 +112,7 @@ Test(script_run, helper_function_conditionals_per_sample)
 		const dalic_batch_t *res = out(p, 0), *value = out(p, 1);
 		for (int i = 0; i < 8; i++) {
 			double v = th_at(value, i, 0), want = v;
-			bool low = v < 30, high = v > 70;
+			bool low = v<30, high = v> 70;
 			if (low && !high)
 				want = v * 2;
 			else if (high || low)
@@ -142,12 +142,11 @@ Test(script_run, tracing_prints_while_the_definition_runs, .init = cr_redirect_s
 {
 	dalic_pipeline_t *p = load_file("samples/scripts/tracing.py");
 	fflush(stdout);
-	cr_expect_stdout_eq_str(
-		"Python condition: only this branch is traced\n"
-		"DataNode condition: tracing the true branch with "
-		"DataNode(name=\"__Split_3[0]\", device=\"cpu\")\n"
-		"DataNode condition: tracing the false branch with "
-		"DataNode(name=\"__Split_3[1]\", device=\"cpu\")\n");
+	cr_expect_stdout_eq_str("Python condition: only this branch is traced\n"
+	                        "DataNode condition: tracing the true branch with "
+	                        "DataNode(name=\"__Split_3[0]\", device=\"cpu\")\n"
+	                        "DataNode condition: tracing the false branch with "
+	                        "DataNode(name=\"__Split_3[1]\", device=\"cpu\")\n");
 	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
 	const dalic_batch_t *res = out(p, 0), *pred = out(p, 1);
 	for (int i = 0; i < 4; i++) {
@@ -179,49 +178,51 @@ Test(script_run, arithmetic_sample_values)
 
 Test(script_run, predicate_restrictions_are_dalis)
 {
-	dalic_pipeline_t *p = load_text("from nvidia.dali import pipeline_def, fn\n"
-					"@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
-					"              enable_conditionals=True)\n"
-					"def pipe():\n"
-					"    x = fn.random.uniform(shape=[2])\n"
-					"    if x > 0:\n"
-					"        x = x + 1\n"
-					"    return x\n"
-					"p = pipe()\n");
+	dalic_pipeline_t *p =
+	    load_text("from nvidia.dali import pipeline_def, fn\n"
+	              "@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
+	              "              enable_conditionals=True)\n"
+	              "def pipe():\n"
+	              "    x = fn.random.uniform(shape=[2])\n"
+	              "    if x > 0:\n"
+	              "        x = x + 1\n"
+	              "    return x\n"
+	              "p = pipe()\n");
 	const char *msg = th_run_fails(p, DALIC_EOP);
 	cr_expect(strstr(msg, "Conditions inside `if` statements are restricted to scalar (0-d "
-			      "tensors) inputs, that are placed on CPU. Got a 1-d input as a "
-			      "condition of the `if` statement."),
-		  "%s", msg);
+	                      "tensors) inputs, that are placed on CPU. Got a 1-d input as a "
+	                      "condition of the `if` statement."),
+	          "%s", msg);
 	dalic_pipeline_destroy(p);
 	p = load_text("from nvidia.dali import pipeline_def, fn\n"
-		      "@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
-		      "              enable_conditionals=True)\n"
-		      "def pipe():\n"
-		      "    x = fn.random.uniform()\n"
-		      "    return x and x\n"
-		      "p = pipe()\n");
+	              "@pipeline_def(batch_size=2, num_threads=1, device_id=None,\n"
+	              "              enable_conditionals=True)\n"
+	              "def pipe():\n"
+	              "    x = fn.random.uniform()\n"
+	              "    return x and x\n"
+	              "p = pipe()\n");
 	msg = th_run_fails(p, DALIC_EOP);
 	cr_expect(strstr(msg, "Logical expression `and` is restricted to scalar (0-d tensors) "
-			      "inputs of `bool` type, that are placed on CPU. Got an input of type "
-			      "float as the left argument in logical expression."),
-		  "%s", msg);
+	                      "inputs of `bool` type, that are placed on CPU. Got an input of type "
+	                      "float as the left argument in logical expression."),
+	          "%s", msg);
 	dalic_pipeline_destroy(p);
 }
 
 Test(script_run, numeric_predicates_work_in_if)
 {
-	dalic_pipeline_t *p = load_text("from nvidia.dali import pipeline_def, fn, types\n"
-					"@pipeline_def(batch_size=8, num_threads=1, device_id=None,\n"
-					"              enable_conditionals=True, seed=3)\n"
-					"def pipe():\n"
-					"    c = fn.random.coin_flip()\n"
-					"    if c:\n"
-					"        v = types.Constant(1.0, device='cpu')\n"
-					"    else:\n"
-					"        v = types.Constant(-1.0, device='cpu')\n"
-					"    return v, c, not c\n"
-					"p = pipe()\n");
+	dalic_pipeline_t *p =
+	    load_text("from nvidia.dali import pipeline_def, fn, types\n"
+	              "@pipeline_def(batch_size=8, num_threads=1, device_id=None,\n"
+	              "              enable_conditionals=True, seed=3)\n"
+	              "def pipe():\n"
+	              "    c = fn.random.coin_flip()\n"
+	              "    if c:\n"
+	              "        v = types.Constant(1.0, device='cpu')\n"
+	              "    else:\n"
+	              "        v = types.Constant(-1.0, device='cpu')\n"
+	              "    return v, c, not c\n"
+	              "p = pipe()\n");
 	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
 	const dalic_batch_t *v = out(p, 0), *c = out(p, 1), *nc = out(p, 2);
 	cr_expect_eq(dalic_batch_dtype(c), DALIC_INT32);
@@ -236,75 +237,75 @@ Test(script_run, numeric_predicates_work_in_if)
 static const struct {
 	const char *file, *ops, *outputs;
 } samples[] = {
-	{"argument_input_flip.py",
-	 "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
-	 "random__CoinFlip:__CoinFlip_3 Flip:__Flip_4",
-	 "__Flip_4 UINT8 3 [64,64,3]; __Resize_2 UINT8 3 [64,64,3]; __CoinFlip_3 INT32 0 []"},
-	{"arithmetic.py",
-	 "random__Uniform:__Uniform_0 random__Uniform:__Uniform_1 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_6 ArithmeticGenericOp:__ArithmeticGenericOp_7 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_8 ArithmeticGenericOp:__ArithmeticGenericOp_9 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_10",
-	 "__ArithmeticGenericOp_2 FLOAT 1 [4]; __ArithmeticGenericOp_5 FLOAT 1 [4]; "
-	 "__ArithmeticGenericOp_6 FLOAT 1 [4]; __ArithmeticGenericOp_7 FLOAT 1 [4]; "
-	 "__ArithmeticGenericOp_9 FLOAT 1 [4]; __ArithmeticGenericOp_10 BOOL 1 [4]"},
-	{"conditional_rotate.py",
-	 "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
-	 "random__CoinFlip:__CoinFlip_3 _conditional__Split:__Split_4 Rotate:__Rotate_5 "
-	 "_conditional__Merge:__Merge_6",
-	 "__Merge_6 UINT8 3 [128,128,3]; __Resize_2 UINT8 3 [128,128,3]; __CoinFlip_3 BOOL 0 []; "
-	 "__File_0[1] INT32 1 [1]"},
-	{"define_graph.py", "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2",
-	 "__Resize_2 UINT8 3 [96,144,3]; __File_0[1] INT32 1 [1]"},
-	{"getting_started.py",
-	 "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
-	 "CropMirrorNormalize:__CropMirrorNormalize_3",
-	 "__CropMirrorNormalize_3 FLOAT 3 [3,224,224]; __File_0[1] INT32 1 [1]"},
-	{"helper_conditional.py",
-	 "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_2 "
-	 "_conditional__ValidateLogical:__ValidateLogical_3 _conditional__Split:__Split_4 "
-	 "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6 "
-	 "_conditional__Split:__Split_7 _conditional__Merge:__Merge_8 "
-	 "_conditional__Split:__Split_9 ArithmeticGenericOp:__ArithmeticGenericOp_10 "
-	 "_conditional__Split:__Split_11 _conditional__ValidateLogical:__ValidateLogical_12 "
-	 "_conditional__Split:__Split_13 _conditional__Split:__Split_14 "
-	 "_conditional__Split:__Split_15 _conditional__ValidateLogical:__ValidateLogical_16 "
-	 "_conditional__Merge:__Merge_17 _conditional__Split:__Split_18 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_19 _conditional__Merge:__Merge_20 "
-	 "_conditional__Merge:__Merge_21",
-	 "__Merge_21 FLOAT 0 []; __Uniform_0 FLOAT 0 []"},
-	{"manual_split_merge.py",
-	 "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_3 _conditional__Merge:__Merge_4 "
-	 "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6",
-	 "__Merge_4 FLOAT 0 []; __Uniform_0 FLOAT 0 []; __CoinFlip_1 BOOL 0 []; "
-	 "__Not__5 BOOL 0 []; __ValidateLogical_6 BOOL 0 []"},
-	{"nested_dict_conditional.py",
-	 "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_3 Constant:__Constant_4 "
-	 "_conditional__Split:__Split_5 ArithmeticGenericOp:__ArithmeticGenericOp_6 "
-	 "Constant:__Constant_7 _conditional__Split:__Split_8 _conditional__Merge:__Merge_9 "
-	 "_conditional__Merge:__Merge_10 _conditional__Merge:__Merge_11",
-	 "__Merge_11 FLOAT 0 []; __Merge_9 FLOAT 0 []; __Merge_10 FLOAT 0 []; "
-	 "__CoinFlip_1 BOOL 0 []"},
-	{"tracing.py",
-	 "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
-	 "random__CoinFlip:__CoinFlip_2 _conditional__Split:__Split_3 "
-	 "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
-	 "_conditional__Merge:__Merge_6",
-	 "__Merge_6 FLOAT 0 []; __CoinFlip_2 BOOL 0 []"},
-	{"two_pipelines.py",
-	 "readers__File:__File_0 decoders__Image:__Image_1 RandomResizedCrop:__RandomResizedCrop_2 "
-	 "random__CoinFlip:__CoinFlip_3 Flip:__Flip_4",
-	 "__Flip_4 UINT8 3 [96,96,3]; __File_0[1] INT32 1 [1]"},
-	{"with_pipeline.py",
-	 "readers__File:OrderedReader readers__File:ShuffledReader decoders__Image:__Image_2 "
-	 "decoders__Image:__Image_3",
-	 "__Image_2 UINT8 3 [300,451,1]; OrderedReader[1] INT32 1 [1]; __Image_3 UINT8 3 "
-	 "[300,451,3]; ShuffledReader[1] INT32 1 [1]"},
+    {"argument_input_flip.py",
+     "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
+     "random__CoinFlip:__CoinFlip_3 Flip:__Flip_4",
+     "__Flip_4 UINT8 3 [64,64,3]; __Resize_2 UINT8 3 [64,64,3]; __CoinFlip_3 INT32 0 []"},
+    {"arithmetic.py",
+     "random__Uniform:__Uniform_0 random__Uniform:__Uniform_1 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_6 ArithmeticGenericOp:__ArithmeticGenericOp_7 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_8 ArithmeticGenericOp:__ArithmeticGenericOp_9 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_10",
+     "__ArithmeticGenericOp_2 FLOAT 1 [4]; __ArithmeticGenericOp_5 FLOAT 1 [4]; "
+     "__ArithmeticGenericOp_6 FLOAT 1 [4]; __ArithmeticGenericOp_7 FLOAT 1 [4]; "
+     "__ArithmeticGenericOp_9 FLOAT 1 [4]; __ArithmeticGenericOp_10 BOOL 1 [4]"},
+    {"conditional_rotate.py",
+     "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
+     "random__CoinFlip:__CoinFlip_3 _conditional__Split:__Split_4 Rotate:__Rotate_5 "
+     "_conditional__Merge:__Merge_6",
+     "__Merge_6 UINT8 3 [128,128,3]; __Resize_2 UINT8 3 [128,128,3]; __CoinFlip_3 BOOL 0 []; "
+     "__File_0[1] INT32 1 [1]"},
+    {"define_graph.py", "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2",
+     "__Resize_2 UINT8 3 [96,144,3]; __File_0[1] INT32 1 [1]"},
+    {"getting_started.py",
+     "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
+     "CropMirrorNormalize:__CropMirrorNormalize_3",
+     "__CropMirrorNormalize_3 FLOAT 3 [3,224,224]; __File_0[1] INT32 1 [1]"},
+    {"helper_conditional.py",
+     "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_2 "
+     "_conditional__ValidateLogical:__ValidateLogical_3 _conditional__Split:__Split_4 "
+     "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6 "
+     "_conditional__Split:__Split_7 _conditional__Merge:__Merge_8 "
+     "_conditional__Split:__Split_9 ArithmeticGenericOp:__ArithmeticGenericOp_10 "
+     "_conditional__Split:__Split_11 _conditional__ValidateLogical:__ValidateLogical_12 "
+     "_conditional__Split:__Split_13 _conditional__Split:__Split_14 "
+     "_conditional__Split:__Split_15 _conditional__ValidateLogical:__ValidateLogical_16 "
+     "_conditional__Merge:__Merge_17 _conditional__Split:__Split_18 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_19 _conditional__Merge:__Merge_20 "
+     "_conditional__Merge:__Merge_21",
+     "__Merge_21 FLOAT 0 []; __Uniform_0 FLOAT 0 []"},
+    {"manual_split_merge.py",
+     "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_3 _conditional__Merge:__Merge_4 "
+     "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6",
+     "__Merge_4 FLOAT 0 []; __Uniform_0 FLOAT 0 []; __CoinFlip_1 BOOL 0 []; "
+     "__Not__5 BOOL 0 []; __ValidateLogical_6 BOOL 0 []"},
+    {"nested_dict_conditional.py",
+     "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_3 Constant:__Constant_4 "
+     "_conditional__Split:__Split_5 ArithmeticGenericOp:__ArithmeticGenericOp_6 "
+     "Constant:__Constant_7 _conditional__Split:__Split_8 _conditional__Merge:__Merge_9 "
+     "_conditional__Merge:__Merge_10 _conditional__Merge:__Merge_11",
+     "__Merge_11 FLOAT 0 []; __Merge_9 FLOAT 0 []; __Merge_10 FLOAT 0 []; "
+     "__CoinFlip_1 BOOL 0 []"},
+    {"tracing.py",
+     "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
+     "random__CoinFlip:__CoinFlip_2 _conditional__Split:__Split_3 "
+     "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
+     "_conditional__Merge:__Merge_6",
+     "__Merge_6 FLOAT 0 []; __CoinFlip_2 BOOL 0 []"},
+    {"two_pipelines.py",
+     "readers__File:__File_0 decoders__Image:__Image_1 RandomResizedCrop:__RandomResizedCrop_2 "
+     "random__CoinFlip:__CoinFlip_3 Flip:__Flip_4",
+     "__Flip_4 UINT8 3 [96,96,3]; __File_0[1] INT32 1 [1]"},
+    {"with_pipeline.py",
+     "readers__File:OrderedReader readers__File:ShuffledReader decoders__Image:__Image_2 "
+     "decoders__Image:__Image_3",
+     "__Image_2 UINT8 3 [300,451,1]; OrderedReader[1] INT32 1 [1]; __Image_3 UINT8 3 "
+     "[300,451,3]; ShuffledReader[1] INT32 1 [1]"},
 };
 
 Test(script_run, samples_graph_shapes_and_outputs, .init = cr_redirect_stdout)
@@ -316,17 +317,20 @@ Test(script_run, samples_graph_shapes_and_outputs, .init = cr_redirect_stdout)
 		cr_assert_eq(dalic_script_load(path, NULL, &g), DALIC_OK, "%s", dalic_last_error());
 		cr_expect_str_eq(ts_ops(g), samples[s].ops, "%s", path);
 		dalic_pipeline_t *p = NULL;
-		cr_assert_eq(dalic_pipeline_from_graphdef(g, &p), DALIC_OK, "%s", dalic_last_error());
+		cr_assert_eq(dalic_pipeline_from_graphdef(g, &p), DALIC_OK, "%s",
+		             dalic_last_error());
 		cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s: %s", path, dalic_last_error());
 		for (int o = 0; o < dalic_pipeline_num_outputs(p); o++) {
 			const dalic_batch_t *b = out(p, o);
 			size_t k = strlen(got);
-			k += (size_t)snprintf(got + k, sizeof got - k, "%s%s %s %d [", o ? "; " : "",
-					      dalic_pipeline_output_name(p, o),
-					      dalic_dtype_name(dalic_batch_dtype(b)), dalic_batch_ndim(b));
+			k += (size_t)snprintf(got + k, sizeof got - k, "%s%s %s %d [",
+			                      o ? "; " : "", dalic_pipeline_output_name(p, o),
+			                      dalic_dtype_name(dalic_batch_dtype(b)),
+			                      dalic_batch_ndim(b));
 			for (int d = 0; d < dalic_batch_ndim(b); d++)
-				k += (size_t)snprintf(got + k, sizeof got - k, "%s%lld", d ? "," : "",
-						      (long long)dalic_batch_shape(b, 0)[d]);
+				k += (size_t)snprintf(got + k, sizeof got - k, "%s%lld",
+				                      d ? "," : "",
+				                      (long long)dalic_batch_shape(b, 0)[d]);
 			snprintf(got + k, sizeof got - k, "]");
 		}
 		cr_expect_str_eq(got, samples[s].outputs, "%s", path);
@@ -340,14 +344,14 @@ Test(script_run, print_goes_to_the_chosen_stream)
 	cr_assert_not_null(f);
 	dalic_script_set_print_stream(f);
 	dalic_graphdef_t *g = ts_load("from nvidia.dali import pipeline_def, fn\n"
-				      "print('module', 1.0, None, [1, 'a'], {'k': (2,)}, sep='|')\n"
-				      "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
-				      "def pipe():\n"
-				      "    x = fn.random.uniform()\n"
-				      "    print(x, x.gpu(), end='!\\n')\n"
-				      "    return x\n"
-				      "p = pipe()\n",
-				      NULL);
+	                              "print('module', 1.0, None, [1, 'a'], {'k': (2,)}, sep='|')\n"
+	                              "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+	                              "def pipe():\n"
+	                              "    x = fn.random.uniform()\n"
+	                              "    print(x, x.gpu(), end='!\\n')\n"
+	                              "    return x\n"
+	                              "p = pipe()\n",
+	                              NULL);
 	dalic_script_set_print_stream(NULL);
 	dalic_graphdef_free(g);
 	char buf[512] = "";
@@ -356,18 +360,18 @@ Test(script_run, print_goes_to_the_chosen_stream)
 	buf[n] = 0;
 	fclose(f);
 	cr_expect_str_eq(buf, "module|1.0|None|[1, 'a']|{'k': (2,)}\n"
-			      "DataNode(name=\"__Uniform_0\", device=\"cpu\") "
-			      "DataNode(name=\"__Uniform_0\", device=\"gpu\")!\n");
+	                      "DataNode(name=\"__Uniform_0\", device=\"cpu\") "
+	                      "DataNode(name=\"__Uniform_0\", device=\"gpu\")!\n");
 }
 
 Test(script_run, second_pipeline_of_a_file_by_name)
 {
 	dalic_graphdef_t *g = NULL;
 	cr_assert_eq(dalic_script_load("samples/scripts/two_pipelines.py", "validation", &g),
-		     DALIC_OK, "%s", dalic_last_error());
+	             DALIC_OK, "%s", dalic_last_error());
 	cr_expect_str_eq(g->name, "validation");
 	cr_expect_str_eq(ts_ops(g), "readers__File:__File_0 decoders__Image:__Image_1 "
-				    "Resize:__Resize_2");
+	                            "Resize:__Resize_2");
 	cr_expect_str_eq(ts_arg(g, 0, "random_shuffle"), "False");
 	dalic_pipeline_t *p = NULL;
 	cr_assert_eq(dalic_pipeline_from_graphdef(g, &p), DALIC_OK, "%s", dalic_last_error());
@@ -380,32 +384,33 @@ Test(script_run, second_pipeline_of_a_file_by_name)
 
 Test(script_run, conditional_operators_report_dalis_errors)
 {
-	dalic_pipeline_t *p = load_text("from nvidia.dali import pipeline_def, fn, types\n"
-					"@pipeline_def(batch_size=6, num_threads=1, device_id=None, seed=4)\n"
-					"def pipe():\n"
-					"    x = fn.random.uniform()\n"
-					"    c = fn.random.coin_flip(dtype=types.BOOL)\n"
-					"    t, f = fn._conditional.split(x, predicate=c)\n"
-					"    t = fn.cast(t, dtype=types.INT32)\n"
-					"    return fn._conditional.merge(t, f, predicate=c)\n"
-					"p = pipe()\n");
+	dalic_pipeline_t *p =
+	    load_text("from nvidia.dali import pipeline_def, fn, types\n"
+	              "@pipeline_def(batch_size=6, num_threads=1, device_id=None, seed=4)\n"
+	              "def pipe():\n"
+	              "    x = fn.random.uniform()\n"
+	              "    c = fn.random.coin_flip(dtype=types.BOOL)\n"
+	              "    t, f = fn._conditional.split(x, predicate=c)\n"
+	              "    t = fn.cast(t, dtype=types.INT32)\n"
+	              "    return fn._conditional.merge(t, f, predicate=c)\n"
+	              "p = pipe()\n");
 	const char *msg = th_run_fails(p, DALIC_EOP);
 	cr_expect(strstr(msg, "Divergent data found in different branches of conditional "
-			      "operation. All paths in conditional operation are merged into one "
-			      "batch which must have consistent type, number of dimensions, layout "
-			      "and other metadata. Found distinct types: int32 and float."),
-		  "%s", msg);
+	                      "operation. All paths in conditional operation are merged into one "
+	                      "batch which must have consistent type, number of dimensions, layout "
+	                      "and other metadata. Found distinct types: int32 and float."),
+	          "%s", msg);
 	dalic_pipeline_destroy(p);
 	p = load_text("from nvidia.dali import pipeline_def, fn, types\n"
-		      "@pipeline_def(batch_size=6, num_threads=1, device_id=None, seed=4)\n"
-		      "def pipe():\n"
-		      "    x = fn.random.uniform()\n"
-		      "    c = fn.random.coin_flip(dtype=types.BOOL)\n"
-		      "    t, f = fn._conditional.split(c, predicate=c)\n"
-		      "    return fn._conditional.split(x, predicate=t)[0]\n"
-		      "p = pipe()\n");
+	              "@pipeline_def(batch_size=6, num_threads=1, device_id=None, seed=4)\n"
+	              "def pipe():\n"
+	              "    x = fn.random.uniform()\n"
+	              "    c = fn.random.coin_flip(dtype=types.BOOL)\n"
+	              "    t, f = fn._conditional.split(c, predicate=c)\n"
+	              "    return fn._conditional.split(x, predicate=t)[0]\n"
+	              "p = pipe()\n");
 	msg = th_run_fails(p, DALIC_EOP);
 	cr_expect(strstr(msg, "Split description must cover whole input, got 6 input samples and "),
-		  "%s", msg);
+	          "%s", msg);
 	dalic_pipeline_destroy(p);
 }

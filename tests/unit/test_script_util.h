@@ -59,7 +59,7 @@ static inline const char *ts_error(const char *text, int code)
 	unlink(path);
 	dalic_graphdef_free(g);
 	cr_assert_eq(rc, code, "expected %s, got %s: %s", dalic_strerror(code), dalic_strerror(rc),
-		     dalic_last_error());
+	             dalic_last_error());
 	const char *msg = dalic_last_error();
 	size_t plen = strlen(path), k = 0;
 	for (const char *p = msg; *p && k + 8 < sizeof ts_text_buf;) {
@@ -80,8 +80,8 @@ static inline const char *ts_ops(const dalic_graphdef_t *g)
 	size_t k = 0;
 	ts_text_buf[0] = 0;
 	for (int i = 0; i < g->num_ops; i++)
-		k += (size_t)snprintf(ts_text_buf + k, sizeof ts_text_buf - k, "%s%s:%s", i ? " " : "",
-				      g->ops[i]->schema->name, g->ops[i]->inst);
+		k += (size_t)snprintf(ts_text_buf + k, sizeof ts_text_buf - k, "%s%s:%s",
+		                      i ? " " : "", g->ops[i]->schema->name, g->ops[i]->inst);
 	return ts_text_buf;
 }
 
@@ -96,10 +96,11 @@ static inline const char *ts_inputs(const dalic_graphdef_t *g, int i)
 		const dalic_io_t *io = &op->inputs[j];
 		if (io->is_arg)
 			k += (size_t)snprintf(ts_text_buf + k, sizeof ts_text_buf - k, "%s%s=%s",
-					      j ? " " : "", io->arg_name, io->name);
+			                      j ? " " : "", io->arg_name, io->name);
 		else
-			k += (size_t)snprintf(ts_text_buf + k, sizeof ts_text_buf - k, "%s%s/%s",
-					      j ? " " : "", io->name, io->device ? io->device : "-");
+			k +=
+			    (size_t)snprintf(ts_text_buf + k, sizeof ts_text_buf - k, "%s%s/%s",
+			                     j ? " " : "", io->name, io->device ? io->device : "-");
 	}
 	return ts_text_buf;
 }
@@ -121,9 +122,9 @@ static inline const char *ts_outputs(const dalic_graphdef_t *g)
 	size_t k = 0;
 	ts_text_buf[0] = 0;
 	for (int i = 0; i < g->num_outputs; i++)
-		k += (size_t)snprintf(ts_text_buf + k, sizeof ts_text_buf - k, "%s%s/%s", i ? " " : "",
-				      g->outputs[i].name,
-				      g->outputs[i].device ? g->outputs[i].device : "-");
+		k += (size_t)snprintf(ts_text_buf + k, sizeof ts_text_buf - k, "%s%s/%s",
+		                      i ? " " : "", g->outputs[i].name,
+		                      g->outputs[i].device ? g->outputs[i].device : "-");
 	return ts_text_buf;
 }
 
