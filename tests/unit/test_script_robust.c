@@ -4,7 +4,7 @@
 
 #include <criterion/redirect.h>
 
-TestSuite(script_robust, .timeout = 30);
+TestSuite(script_robust, .timeout = 20);
 
 static int load_status(const char *text, size_t len)
 {

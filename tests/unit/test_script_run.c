@@ -11,7 +11,7 @@
 #include <criterion/redirect.h>
 #include <dirent.h>
 
-TestSuite(script_run, .timeout = 30);
+TestSuite(script_run, .timeout = 20);
 
 static dalic_pipeline_t *load_file(const char *path)
 {
