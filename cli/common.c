@@ -7,11 +7,8 @@
 #include "cli/samples.h"
 #include "engine/error.h"
 #include "engine/pipeline.h"
-
-/* Front ends are looked up weakly so the command links while one is being written. */
-int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t **out)
-	__attribute__((weak));
-int dalic_proto_load_file(const char *path, dalic_graphdef_t **out) __attribute__((weak));
+#include "frontend/proto.h"
+#include "frontend/script.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -247,17 +244,9 @@ int dalic_cli_load(const dalic_cli_pipeline_opts_t *o, dalic_graphdef_t **out)
 		return *out ? DALIC_OK : dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
 	if (ends_with(o->path, ".py")) {
-		rc = dalic_script_load ? dalic_script_load(o->path, o->pipeline, out)
-				       : dalic_fail(DALIC_EUNSUPPORTED,
-						    "%s: pipeline scripts are not supported in this "
-						    "build",
-						    o->path);
+		rc = dalic_script_load(o->path, o->pipeline, out);
 	} else {
-		rc = dalic_proto_load_file ? dalic_proto_load_file(o->path, out)
-					   : dalic_fail(DALIC_EUNSUPPORTED,
-							"%s: serialized pipelines are not supported "
-							"in this build",
-							o->path);
+		rc = dalic_proto_load_file(o->path, out);
 	}
 	if (rc)
 		return rc;
