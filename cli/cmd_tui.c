@@ -31,6 +31,8 @@ static int tui_main(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[i], "--run")) {
 			t.run = true;
+		} else if (!strcmp(argv[i], "--trace")) {
+			t.trace = true;
 		} else {
 			fprintf(stderr, "dalic tui: unknown option '%s' (see dalic tui --help)\n",
 			        argv[i]);
@@ -53,9 +55,10 @@ static int tui_main(int argc, char **argv)
 DALIC_COMMAND(tui) = {
     .name = "tui",
     .summary = "the workbench: graph, operators, queues and batches of a running pipeline",
-    .usage = "usage: dalic tui PIPELINE [--run] [pipeline flags]\n"
+    .usage = "usage: dalic tui PIPELINE [--run] [--trace] [pipeline flags]\n"
              "       dalic tui PIPELINE --keys FILE --dump DIR [--size WxH] [pipeline flags]\n"
              "  --run            start running at once\n"
+             "  --trace          record trace events from the start (w saves trace.json)\n"
              "  --keys FILE      headless: key script, one key or command per line ('-': stdin)\n"
              "  --dump DIR       headless: write screen dumps DIR/screen-NNN.txt\n"
              "  --size WxH       headless screen size (default 100x30)\n"

@@ -295,7 +295,8 @@ unsigned tui_app_key(tui_app_t *app, int key)
 		else if (key == TUI_KEY_UP || key == TUI_KEY_PGUP)
 			app->help_scroll -= key == TUI_KEY_UP ? 1 : page;
 		else
-			app->help = false; /* any other key, q included: q then quits from the panes */
+			app->help =
+			    false; /* any other key, q included: q then quits from the panes */
 		if (app->help_scroll < 0)
 			app->help_scroll = 0;
 		return TUI_HANDLED | TUI_REDRAW;

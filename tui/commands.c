@@ -224,6 +224,11 @@ static unsigned cmd_rebuild(tui_app_t *app, int key)
 	return post(app, TUI_CMD_REBUILD);
 }
 
+static unsigned cmd_trace(tui_app_t *app, int key)
+{
+	return post(app, TUI_CMD_TRACE);
+}
+
 static unsigned submit_save(tui_app_t *app, const char *text)
 {
 	tui_cmd_t c = {.kind = TUI_CMD_SAVE};
@@ -345,6 +350,11 @@ const tui_command_t tui_commands[] = {
      .bar = "Save",
      .help = "save stats.json, report.txt, trace.json, graph.dot",
      .run = cmd_save},
+    {.name = "trace",
+     .section = "Other",
+     .keys = KEYS('T'),
+     .help = "record a trace for w to save (rebuilds; on / off)",
+     .run = cmd_trace},
     {.name = "quit",
      .section = "Other",
      .keys = KEYS('q', TUI_KEY_F10),

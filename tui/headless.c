@@ -207,7 +207,7 @@ int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 		return 2;
 	}
 	tui_runner_t *runner;
-	if (tui_runner_start(opts, &runner)) {
+	if (tui_runner_start(opts, o->trace, &runner)) {
 		if (script != stdin)
 			fclose(script);
 		return 1;

@@ -131,6 +131,7 @@ typedef struct tui_model {
 	dalic_pipeline_params_t params;
 	char executor[40];
 	bool emulated;      /* gpu/mixed operators run on the CPU */
+	bool tracing;       /* the collector records trace events */
 	tui_graph_t *graph; /* NULL until the first build succeeds */
 	int num_debug_ops;
 	tui_debug_op_t *debug_ops; /* per graph node, debug engine only */

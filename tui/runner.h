@@ -24,7 +24,8 @@ typedef enum {
 	TUI_CMD_SET_BPS,      /* a: bytes_per_sample */
 	TUI_CMD_SET_THREADS,  /* a: num_threads */
 	TUI_CMD_REBUILD,      /* reload the pipeline file and rebuild */
-	TUI_CMD_SAVE, /* text: directory for stats.json, report.txt, trace.json, graph.dot */
+	TUI_CMD_SAVE,  /* text: directory for stats.json, report.txt, trace.json, graph.dot */
+	TUI_CMD_TRACE, /* record trace events, or stop (rebuilds) */
 	TUI_CMD_QUIT,
 } tui_cmd_kind_t;
 
@@ -39,8 +40,9 @@ typedef struct tui_runner tui_runner_t;
 
 /* Starts the thread, which loads and builds the pipeline of `opts` (copied; opts->path is
  * borrowed and must outlive the runner) in the full engine, or the debug engine when
- * opts->debug. New: free with tui_runner_stop. */
-int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, tui_runner_t **out);
+ * opts->debug; `trace`: the stats collector records trace events from the start.
+ * New: free with tui_runner_stop. */
+int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, bool trace, tui_runner_t **out);
 /* Stops the pipeline, joins the thread, frees everything. */
 void tui_runner_stop(tui_runner_t *r);
 

@@ -105,8 +105,10 @@ static void record_times(tui_runner_t *r)
 	}
 }
 
-int tui_debug_run(tui_runner_t *r, bool one_op)
+int tui_debug_run(tui_runner_t *r, bool one_op, int *samples)
 {
+	if (samples)
+		*samples = 0;
 	if (!r->dbg)
 		return DALIC_ESTATE;
 	int rc = one_op ? dalic_debug_step(r->dbg) : dalic_debug_next(r->dbg);
@@ -136,8 +138,8 @@ int tui_debug_run(tui_runner_t *r, bool one_op)
 		return rc;
 	}
 	r->error.set = false;
-	if (st.next_op == st.num_ops)
-		tui_runner_count(r, st.batch_size);
+	if (st.next_op == st.num_ops && samples)
+		*samples = st.batch_size;
 	if (st.stop != DALIC_DEBUG_STOP_STEP && st.stop != DALIC_DEBUG_STOP_NONE)
 		r->running = false; /* a breakpoint or condition: stay there */
 	return DALIC_OK;

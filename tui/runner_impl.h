@@ -46,6 +46,7 @@ struct tui_runner {
 	dalic_graphdef_t *def;          /* as loaded; NULL when loading failed */
 	dalic_pipeline_params_t params; /* in effect: the definition's, then the user's changes */
 	bool user_prefetch, user_bps, user_threads;
+	bool trace; /* the collector records trace events (T, --trace) */
 	tui_engine_t engine;
 	bool running, quit;
 
@@ -67,6 +68,7 @@ struct tui_runner {
 	bool ended;
 	int64_t samples;     /* since the last build */
 	double run_seconds;  /* spent running continuously since the last build */
+	double loop_t;       /* end of the previous running iteration */
 	int64_t run_samples; /* samples produced while running continuously */
 	double rate_t[TUI_RATE_RING];
 	int64_t rate_n[TUI_RATE_RING];
@@ -93,13 +95,15 @@ void tui_runner_publish(tui_runner_t *r);
 tui_model_t *tui_runner_make_model(tui_runner_t *r);
 void tui_runner_note(tui_runner_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tui_runner_fail(tui_runner_t *r, const char *message);
-void tui_runner_count(tui_runner_t *r, int samples);
+/* Adds samples produced while running at time t (tui_now) to the throughput window. */
+void tui_runner_count(tui_runner_t *r, int samples, double t);
 void tui_runner_rate_reset(tui_runner_t *r);
 
 /* runner_full.c: the full engine */
 int tui_full_open(tui_runner_t *r);
 void tui_full_close(tui_runner_t *r);
-int tui_full_iterate(tui_runner_t *r);
+/* One iteration; *samples (may be NULL) gets the samples it produced. */
+int tui_full_iterate(tui_runner_t *r, int *samples);
 void tui_full_extract(tui_runner_t *r);
 int tui_full_save(tui_runner_t *r, const char *dir);
 dalic_graphdef_t *tui_runner_def_with_params(tui_runner_t *r);
@@ -107,7 +111,9 @@ dalic_graphdef_t *tui_runner_def_with_params(tui_runner_t *r);
 /* runner_debug.c: the debug engine */
 int tui_debug_open(tui_runner_t *r);
 void tui_debug_close(tui_runner_t *r);
-int tui_debug_run(tui_runner_t *r, bool one_op);
+/* One operator or one iteration; *samples (may be NULL) gets the samples of an iteration
+ * that completed. */
+int tui_debug_run(tui_runner_t *r, bool one_op, int *samples);
 void tui_debug_extract(tui_runner_t *r);
 void tui_debug_fill(tui_runner_t *r, tui_model_t *m);
 

@@ -65,6 +65,8 @@ void tui_draw_status(tui_app_t *app, tui_canvas_t row)
 	else
 		SEG(1, TUI_S_STATUS, "prefetch %d", m->params.prefetch_cpu);
 	SEG(3, TUI_S_STATUS, "bytes_per_sample %lld", (long long)m->params.bytes_per_sample);
+	if (m->tracing)
+		SEG(2, TUI_S_WARN, "\xe2\x97\x8f trace");
 	SEG(4, TUI_S_STATUS, "threads %d", m->params.num_threads);
 	SEG(5, TUI_S_STATUS, "batch %d", m->params.batch_size);
 #undef SEG

@@ -168,7 +168,8 @@ void tui_term_present(const tui_screen_t *s)
 				a |= A_UNDERLINE;
 			if (c->st.attr & TUI_DIM)
 				a |= A_DIM;
-			/* without colour, what has a background (status line, headers) is reversed */
+			/* without colour, what has a background (status line, headers) is reversed
+			 */
 			if (!colors && c->st.bg >= 0)
 				a |= A_REVERSE;
 			int pair = pair_for(c->st);

@@ -21,7 +21,7 @@ int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 		return 2;
 	}
 	tui_runner_t *runner;
-	if (tui_runner_start(opts, &runner)) {
+	if (tui_runner_start(opts, o->trace, &runner)) {
 		tui_term_stop();
 		fprintf(stderr, "dalic tui: out of memory\n");
 		return 1;

@@ -17,6 +17,7 @@ typedef struct tui_options {
 	const char *dump;  /* headless: directory for screen-NNN.txt */
 	int width, height; /* headless screen size, default 100 x 30 */
 	bool run;          /* start running at once */
+	bool trace;        /* record trace events from the start */
 } tui_options_t;
 
 /* Interactive workbench; returns the process exit status. */

@@ -77,9 +77,10 @@ Test(tui_tune, save_writes_stats_trace_and_dot)
 	cr_assert_not_null(mkdtemp(dir));
 	char keys[256];
 	snprintf(keys, sizeof keys, "n\nn\nw\ntype %s/report\n<Enter>\ndump\nq\n", dir);
-	tui_run_t r = tui_run("@arith", keys, NULL);
+	tui_run_t r = tui_run("@arith", keys, "--trace");
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tui_expect_has(&r, 1, "saved ");
+	tui_expect_has(&r, 1, "\xe2\x97\x8f trace"); /* the status line says it records */
 	const char *want[][2] = {{"stats.json", "executor_statistics"},
 	                         {"report.txt", "__Cast_4"},
 	                         {"trace.json", "traceEvents"},
@@ -93,6 +94,31 @@ Test(tui_tune, save_writes_stats_trace_and_dot)
 			cr_expect(strstr(text, want[i][1]), "%s lacks %s", path, want[i][1]);
 		free(text);
 	}
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
+	tui_run_free(&r);
+}
+
+Test(tui_tune, trace_is_recorded_on_request)
+{
+	char dir[] = "/tmp/dalic_tui_report_XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char keys[512];
+	snprintf(keys, sizeof keys,
+	         "n\nw\ntype %s/a\n<Enter>\ndump\nT\nn\nn\nw\ntype %s/b\n<Enter>\ndump\nq\n", dir,
+	         dir);
+	tui_run_t r = tui_run("@arith", keys, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	tui_expect_has(&r, 1, "no trace: T records one");
+	tui_expect_has(&r, 2, "trace.json");
+	char path[256];
+	snprintf(path, sizeof path, "%s/a/trace.json", dir);
+	cr_expect(access(path, F_OK) != 0, "%s written without T", path);
+	snprintf(path, sizeof path, "%s/b/trace.json", dir);
+	char *text = tui_read_file(path);
+	cr_expect(text && strstr(text, "traceEvents"), "%s missing after T", path);
+	free(text);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	cr_expect_eq(system(cmd), 0);
