@@ -204,6 +204,7 @@ tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
 			s->max = st.max;
 			s->mean = st.mean;
 			s->nan_count = st.nan_count;
+			s->elements = st.elements;
 		}
 		const char *src = dalic_batch_source(b, i);
 		s->source = src ? strdup(src) : NULL;

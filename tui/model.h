@@ -57,6 +57,7 @@ typedef struct tui_sample_view {
 	bool has_stats;
 	double min, max, mean;
 	int64_t nan_count;
+	int64_t elements;     /* numeric elements the statistics cover */
 	char *source;         /* file it came from, or NULL */
 	int thumb_w, thumb_h; /* RGB8 thumbnail (images), or 0 */
 	unsigned char *thumb;

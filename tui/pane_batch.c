@@ -101,16 +101,24 @@ static void draw_images(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t 
 		}
 }
 
+/* One row per sample (shape, source, values); the last row gives the selected sample's
+ * statistics when it has more than one element (a scalar is its own min, max and mean). */
 static void draw_values(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t c, int y)
 {
-	int window = c.r.h - y < 1 ? 1 : c.r.h - y;
+	const tui_sample_view_t *selected = NULL;
+	for (int k = 0; k < v->count; k++)
+		if (v->samples[k].index == app->sel_sample)
+			selected = &v->samples[k];
+	bool info = selected && selected->has_stats && selected->elements > 1;
+	int rows = c.r.h - y - (info ? 1 : 0);
+	int window = rows < 1 ? 1 : rows;
 	if (window != app->batch_window) {
 		app->batch_window = window;
 		tui_app_post_select(app);
 	}
-	for (int k = 0; k < v->count && y < c.r.h; k++, y++) {
+	for (int k = 0; k < v->count && k < rows; k++, y++) {
 		const tui_sample_view_t *s = &v->samples[k];
-		bool sel = s->index == app->sel_sample;
+		bool sel = s == selected;
 		tui_style_t st = tui_style(sel ? TUI_S_SELECTED : TUI_S_NORMAL);
 		if (sel)
 			tui_fill(c, (tui_rect_t){0, y, c.r.w, 1}, ' ', st);
@@ -118,6 +126,11 @@ static void draw_values(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t 
 		if (s->source)
 			x += tui_printf(c, x, y, st, " %s", s->source);
 		tui_printf(c, x, y, st, " = %s", s->values ? s->values : "?");
+	}
+	if (info) {
+		char text[256];
+		sample_info(selected, v, text, sizeof text);
+		tui_print(c, 0, c.r.h - 1, tui_style(TUI_S_NORMAL), text, -1);
 	}
 }
 
