@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t active;      /* curses is up */
-static volatile sig_atomic_t interrupted; /* SIGINT / SIGTERM / SIGHUP seen */
+static volatile sig_atomic_t interrupted; /* SIGINT / SIGTERM / SIGHUP seen: its number */
 static int saved_stderr = -1;
 static int colors;
 
@@ -63,7 +63,7 @@ static void on_quit(int sig)
 		restore();
 		_exit(128 + sig);
 	}
-	interrupted = 1;
+	interrupted = sig;
 }
 
 static void install(void)
@@ -130,7 +130,7 @@ void tui_term_stop(void)
 	uninstall();
 }
 
-bool tui_term_interrupted(void)
+int tui_term_interrupted(void)
 {
 	return interrupted;
 }

@@ -22,7 +22,7 @@ void tui_term_size(int *w, int *h);
 void tui_term_present(const tui_screen_t *s);
 /* Next key, waiting at most timeout_ms (0: poll); TUI_KEY_NONE if none. */
 int tui_term_key(int timeout_ms);
-/* SIGINT, SIGTERM or SIGHUP arrived. */
-bool tui_term_interrupted(void);
+/* The SIGINT, SIGTERM or SIGHUP that arrived, or 0. */
+int tui_term_interrupted(void);
 
 #endif

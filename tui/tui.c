@@ -51,8 +51,9 @@ int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 			quit = tui_app_key(&app, key) & TUI_QUIT;
 		}
 	}
+	int sig = tui_term_interrupted();
 	tui_term_stop();
 	tui_runner_stop(runner);
 	tui_app_free(&app);
-	return 0;
+	return sig ? 128 + sig : 0; /* a shell's convention for "ended by this signal" */
 }
