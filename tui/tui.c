@@ -1,7 +1,8 @@
 /*
  * The interactive loop (tui.h): draw a frame from the newest model and snapshot, wait for a
- * key until the next frame is due, dispatch every key that arrived, repeat — 20 frames a
- * second whatever the pipeline does, because the pipeline runs on the runner thread.
+ * key until the next frame is due, dispatch it, repeat — 20 frames a second whatever the
+ * pipeline does (it runs on the runner thread), and one at once after a key whose handler
+ * returns TUI_REDRAW.
  * Every way out goes through tui_term_stop() (and term.c's handlers cover the rest).
  */
 #include "tui/tui.h"
@@ -12,6 +13,14 @@
 #include "tui/term.h"
 
 #include <stdio.h>
+#include <time.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o)
 {
@@ -37,19 +46,29 @@ int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 	}
 	if (o->run)
 		tui_app_command(&app, "run");
-	bool quit = false;
+	/* A frame every TUI_FRAME_MS, and at once when a key's handler asks for a redraw. */
+	bool quit = false, redraw = true;
+	double next_frame = 0;
 	while (!quit && !tui_term_interrupted()) {
-		tui_app_refresh(&app);
-		tui_app_draw(&app);
-		tui_term_present(&app.screen);
-		for (int key = tui_term_key(TUI_FRAME_MS); key != TUI_KEY_NONE && !quit;
-		     key = tui_term_key(0)) {
-			if (key == TUI_KEY_RESIZE) {
-				tui_term_size(&w, &h);
-				tui_screen_resize(&app.screen, w, h);
-			}
-			quit = tui_app_key(&app, key) & TUI_QUIT;
+		double now = now_s();
+		if (redraw || now >= next_frame) {
+			tui_app_refresh(&app);
+			tui_app_draw(&app);
+			tui_term_present(&app.screen);
+			next_frame = now + TUI_FRAME_MS / 1000.0;
+			redraw = false;
 		}
+		int wait_ms = (int)((next_frame - now_s()) * 1000);
+		int key = tui_term_key(wait_ms > 0 ? wait_ms : 0);
+		if (key == TUI_KEY_NONE)
+			continue;
+		if (key == TUI_KEY_RESIZE) {
+			tui_term_size(&w, &h);
+			tui_screen_resize(&app.screen, w, h);
+		}
+		unsigned flags = tui_app_key(&app, key);
+		quit = flags & TUI_QUIT;
+		redraw = flags & TUI_REDRAW;
 	}
 	int sig = tui_term_interrupted();
 	tui_term_stop();
