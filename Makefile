@@ -171,10 +171,10 @@ test: all
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		$(TESTBIN) --jobs 2 $(TESTFLAGS)
 
-# The main job. (The workbench replaces `dalic run` here once it exists.)
-RUN_PIPELINE ?= @arith
+# The main job: the workbench on the sample image pipeline (`dalic run` without a terminal).
+RUN_PIPELINE ?= samples/scripts/getting_started.py
 run: all
-	$(Q)$(DALIC) run $(RUN_PIPELINE) -n 100
+	$(Q)if [ -t 1 ]; then $(DALIC) tui $(RUN_PIPELINE); else $(DALIC) run $(RUN_PIPELINE) -n 20; fi
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include

@@ -1,7 +1,7 @@
 /*
  * dalic — the command. Dispatches to subcommands from the generated command table
- * (cli/cmd_*.c). With no subcommand and a terminal on stdout, the workbench would be the
- * default (DESIGN.md §1); until it exists, `run` is.
+ * (cli/cmd_*.c). `dalic PIPELINE ...` without a subcommand opens the workbench when stdout is
+ * a terminal and runs the pipeline otherwise (DESIGN.md §1).
  */
 #include "cli/cli.h"
 
@@ -19,13 +19,22 @@ static const dalic_command_t *find(const char *name)
 	return NULL;
 }
 
+static bool looks_like_pipeline(const char *arg)
+{
+	size_t n = strlen(arg);
+	return arg[0] == '@' || (n > 3 && !strcmp(arg + n - 3, ".py")) ||
+	       (n > 3 && !strcmp(arg + n - 3, ".pb")) || access(arg, R_OK) == 0;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dalic COMMAND [PIPELINE] [options]\n\ncommands:\n");
+	fprintf(f, "usage: dalic COMMAND [PIPELINE] [options]\n"
+		   "       dalic PIPELINE [options]   (the workbench on a terminal, else `run`)\n\n"
+		   "commands:\n");
 	for (int i = 0; dalic_commands[i]; i++)
 		fprintf(f, "  %-10s %s\n", dalic_commands[i]->name, dalic_commands[i]->summary);
 	fprintf(f, "\nPIPELINE is a pipeline script (.py), a serialized pipeline (.pb) or a\n"
-		   "built-in sample (@name, see `dalic run --list-samples`).\n"
+		   "built-in C sample (@arith, @coin).\n"
 		   "`dalic COMMAND --help` shows a command's options.\n");
 }
 
@@ -48,6 +57,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	const dalic_command_t *c = find(argv[1]);
+	if (!c && looks_like_pipeline(argv[1])) {
+		c = find(isatty(STDOUT_FILENO) ? "tui" : "run");
+		if (c) { /* argv[0] becomes the subcommand name; PIPELINE stays an argument */
+			argv[0] = (char *)c->name;
+			return c->main(argc, argv);
+		}
+	}
 	if (!c) {
 		fprintf(stderr, "dalic: unknown command '%s'\n\n", argv[1]);
 		usage(stderr);

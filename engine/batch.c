@@ -127,10 +127,10 @@ size_t dalic_batch_sample_bytes(const dalic_batch_t *b, int i)
 
 size_t dalic_batch_nbytes(const dalic_batch_t *b)
 {
-	size_t n = 0;
+	int64_t n = 0;
 	for (int i = 0; i < b->num_samples; i++)
-		n += dalic_batch_sample_bytes(b, i);
-	return n;
+		n += dalic_batch_sample_elems(b, i);
+	return (size_t)n * dalic_dtype_size(b->dtype);
 }
 
 size_t dalic_batch_capacity(const dalic_batch_t *b)
