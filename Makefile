@@ -182,7 +182,7 @@ install: all
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/libdalic.a
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libdalic.so.0
 	ln -sf libdalic.so.0 $(DESTDIR)$(PREFIX)/lib/libdalic.so
-	install -m 644 include/dalic.h $(DESTDIR)$(PREFIX)/include/dalic.h
+	install -m 644 include/dalic*.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/dalic.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/dalic.pc
 
 compdb:
