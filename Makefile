@@ -176,6 +176,10 @@ RUN_PIPELINE ?= samples/scripts/getting_started.py
 run: all
 	$(Q)if [ -t 1 ]; then $(DALIC) tui $(RUN_PIPELINE); else $(DALIC) run $(RUN_PIPELINE) -n 20; fi
 
+# Benchmarks print ratios to a reference measured in the same run (never timed tests).
+bench: all
+	$(Q)for s in bench/*.sh; do echo "== $$s"; sh $$s || exit 1; done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(DALIC) $(DESTDIR)$(PREFIX)/bin/dalic
