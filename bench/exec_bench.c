@@ -104,9 +104,10 @@ static void define_images(dalic_pipeline_t *p)
 	TRY(dalic_pipeline_add_output(p, dalic_op_output(rd, 1), NULL));
 }
 
-/* cpu: 8 x 400 us of busy work on the pool; gpu: per batch on the gpu stage thread,
- * device-like (waiting, not computing), 8 x g_gpu_us — calibrated to the cpu op's measured
- * time in the same run, so the two stages cost the same on this machine today. */
+/* cpu: 8 x 400 us of busy work on the pool; gpu: _test__SleepBatch on the gpu stage thread,
+ * device-like (one launch and one wait per batch, not computing), 8 x g_gpu_us —
+ * calibrated to the cpu op's measured time in the same run, so the two stages cost the same
+ * on this machine today. */
 static int g_gpu_us;
 
 static dalic_op_t *overlap_cpu(dalic_pipeline_t *p)
@@ -256,7 +257,8 @@ static int bench_overlap(int iters)
 	double best[2];
 	best_of(3, 2, best, overlap_one, NULL);
 	printf("overlap: cpu op (8 x 400 us busy work, pool of 2 threads: %.2f ms/it measured) + "
-	       "gpu op (per batch, device-like wait 8 x %d us), batch 8, %d iterations, best of 3\n",
+	       "gpu op (device-like: one wait of 8 x %d us per batch), batch 8, %d iterations, best "
+	       "of 3\n",
 	       1e3 / cpu_its, g_gpu_us, iters);
 	printf("  simple           %7.1f it/s  %7.2f ms/it\n", best[0], 1e3 / best[0]);
 	printf("  async pipelined  %7.1f it/s  %7.2f ms/it\n", best[1], 1e3 / best[1]);

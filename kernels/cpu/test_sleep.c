@@ -8,8 +8,9 @@
  * It fails on purpose at (fail_iteration, fail_sample), or on a sample whose first element
  * equals fail_value — so tests can make an operator fail through the data they feed.
  * _test__SleepBatch is the same operator working on the whole batch on the stage thread
- * instead of the worker pool — like a device kernel, one launch per batch (thread -1 in
- * output="thread") — which is what the executor-overlap benchmark uses as its "gpu" op.
+ * instead of the worker pool, with one wait for the batch — like a device kernel, one launch
+ * and one sync per batch (thread -1 in output="thread") — which is what the executor-overlap
+ * benchmark uses as its "gpu" op.
  * The random delay depends only on (seed, iteration, sample), never on shared state.
  */
 #include "engine/dtype.h"
@@ -93,14 +94,20 @@ static int64_t first_element(const dalic_batch_t *b, int i)
 	return (int64_t)dalic_load_f64(b->dtype, b->ptrs[i], 0);
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int64_t sample_us(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
 {
 	const sleep_state_t *s = ctx->state;
 	int64_t extra = 0;
 	if (s->max_us > 0)
 		extra = (int64_t)(mix(ctx->seed ^ mix((uint64_t)ws->iteration * 1024 + (uint64_t)i)) %
 				  (uint64_t)(s->max_us + 1));
-	wait_us(s->sleep_us + extra, s->busy);
+	return s->sleep_us + extra;
+}
+
+/* Everything after the wait: the planned failures, then the output. */
+static int finish_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	const sleep_state_t *s = ctx->state;
 	if (ws->iteration == s->fail_iteration && i == s->fail_sample)
 		return dalic_op_fail(ctx, ws, i, "failing on purpose (fail_iteration)");
 	if (s->has_fail_value && ws->num_inputs > 0 &&
@@ -120,11 +127,22 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	return DALIC_OK;
 }
 
+static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	wait_us(sample_us(ctx, ws, i), ((const sleep_state_t *)ctx->state)->busy);
+	return finish_sample(ctx, ws, i, thread);
+}
+
+/* One wait for the whole batch, as a device kernel is one launch and one sync. */
 static int run_batch(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
+	int64_t us = 0;
+	for (int i = 0; i < ws->batch_size; i++)
+		us += sample_us(ctx, ws, i);
+	wait_us(us, ((const sleep_state_t *)ctx->state)->busy);
 	int rc = DALIC_OK;
 	for (int i = 0; !rc && i < ws->batch_size; i++)
-		rc = run_sample(ctx, ws, i, -1);
+		rc = finish_sample(ctx, ws, i, -1);
 	return rc;
 }
 
