@@ -9,6 +9,7 @@
 #include "cli/dump.h"
 #include "engine/dtype.h"
 #include "engine/pipeline.h"
+#include "frontend/script_output.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -143,6 +144,8 @@ static int run_main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (json) /* script print() must not land inside the JSON on stdout */
+		dalic_script_set_print_stream(stderr);
 	/* eager, one operator at a time: debug mode's runner (cli/cmd_debug_run.c) */
 	if (o.debug)
 		return dalic_cli_debug_run(&o, iters, json, dump);

@@ -7,6 +7,7 @@
  * Memory statistics are always on here (the point of the command), in every executor mode.
  */
 #include "cli/cli.h"
+#include "frontend/script_output.h"
 #include "dalic_stats.h"
 #include "engine/pipeline.h"
 
@@ -105,6 +106,8 @@ static int stats_main(int argc, char **argv)
 	}
 	o.params.enable_memory_stats = o.set_memory_stats = true;
 	dalic_pipeline_t *p;
+	if (a.json) /* script print() must not land inside the JSON on stdout */
+		dalic_script_set_print_stream(stderr);
 	int rc = dalic_cli_open(&o, &p);
 	if (rc) {
 		dalic_cli_error(rc);

@@ -10,6 +10,7 @@
  * holds the least memory, and says why, with the flags that apply it.
  */
 #include "cli/cli.h"
+#include "frontend/script_output.h"
 #include "dalic_stats.h"
 #include "engine/pipeline.h"
 
@@ -492,6 +493,8 @@ static int tune_main(int argc, char **argv)
 		}
 	}
 	o.params.enable_memory_stats = o.set_memory_stats = true;
+	if (json) /* script print() must not land inside the JSON on stdout */
+		dalic_script_set_print_stream(stderr);
 	dalic_graphdef_t *def;
 	int rc = dalic_cli_load(&o, &def);
 	if (rc) {

@@ -175,8 +175,11 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	c->name = dup_or_null(g->name);
 	for (int i = 0; i < g->num_prints; i++) {
 		const dalic_debug_print_t *p = &g->prints[i];
+		dalic_srcpos_t pos = p->pos;
+		if (pos.file && pos.file == g->source)
+			pos.file = c->source;
 		if (dalic_graphdef_add_print(c, p->text, p->num_nodes,
-					     (const char *const *)p->nodes, p->get, p->pos))
+					     (const char *const *)p->nodes, p->get, pos))
 			goto fail;
 	}
 	c->ops = calloc((size_t)g->num_ops + 1, sizeof *c->ops);
@@ -192,6 +195,9 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 		c->ops[c->num_ops++] = d;
 		*d = *s;
 		d->graph = c;
+		/* positions point at the definition's own copy of the path */
+		if (s->pos.file && s->pos.file == g->source)
+			d->pos.file = c->source;
 		d->inst = strdup(s->inst);
 		d->device = dup_or_null(s->device);
 		d->inputs = calloc((size_t)s->num_inputs + 1, sizeof *d->inputs);

@@ -34,7 +34,8 @@ typedef struct dalic_arg {
 
 /* Where an operator was created in a script, for error messages (file may be NULL). */
 typedef struct dalic_srcpos {
-	const char *file; /* borrowed from the front end, lives as long as the graph def */
+	const char *file; /* the definition's `source` (clones repoint it), or a string that
+			     outlives the definition */
 	int line, col;
 } dalic_srcpos_t;
 

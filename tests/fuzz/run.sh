@@ -1,8 +1,9 @@
 #!/bin/sh
-# Builds the fuzz target for the serialized-pipeline reader with clang's libFuzzer under
-# ASan + UBSan, and runs it on a copy of the seed corpus.
+# Builds a fuzz target with clang's libFuzzer under ASan + UBSan and runs it on a copy of
+# its seed corpus: `proto` (the serialized-pipeline reader, corpus tests/fuzz/corpus_proto)
+# or `script` (the pipeline-script front end, corpus samples/scripts/*.py).
 #
-#   tests/fuzz/run.sh [SECONDS] [extra libFuzzer flags]     (default 600 s)
+#   tests/fuzz/run.sh [proto|script] [SECONDS] [extra libFuzzer flags]   (default proto, 600 s)
 #
 # The library sources the reader needs (engine, kernels, frontend/proto_*) are compiled
 # into build/fuzz/ with the sanitizers; the working corpus grows in build/fuzz/corpus_proto
@@ -10,6 +11,8 @@
 # (apt-get install clang) and the packages `make` needs.
 set -eu
 cd "$(dirname "$0")/../.."
+TARGET=proto
+case "${1:-}" in proto|script) TARGET=$1; shift ;; esac
 SECONDS_TO_RUN=${1:-600}
 [ $# -gt 0 ] && shift
 command -v clang >/dev/null || { echo "run.sh: clang is missing (apt-get install clang)" >&2; exit 1; }
@@ -18,13 +21,13 @@ command -v clang >/dev/null || { echo "run.sh: clang is missing (apt-get install
 make -s build/release/config.mk build/release/gen/ops_table.c build/release/gen/dali.pb-c.c
 
 OUT=build/fuzz
-PKGS="libturbojpeg ncursesw libprotobuf-c chafa libgvc libpng"
+PKGS="libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer-no-link"
 CPPFLAGS="-Iinclude -I. -Ibuild/release/gen -D_GNU_SOURCE $(pkg-config --cflags $PKGS)"
-mkdir -p "$OUT/obj" "$OUT/corpus_proto"
+mkdir -p "$OUT/obj" "$OUT/corpus_$TARGET"
 
-SRCS="$(ls engine/*.c kernels/cpu/*.c frontend/proto_*.c) build/release/gen/ops_table.c build/release/gen/dali.pb-c.c"
+SRCS="$(ls engine/*.c kernels/cpu/*.c frontend/proto_*.c frontend/script*.c) build/release/gen/ops_table.c build/release/gen/dali.pb-c.c"
 OBJS=""
 for src in $SRCS; do
 	obj="$OUT/obj/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')"
@@ -38,12 +41,16 @@ for src in $SRCS; do
 done
 rm -f "$OUT/libdalic_fuzz.a"
 ar rcs "$OUT/libdalic_fuzz.a" $OBJS
-echo "  LD      $OUT/fuzz_proto"
-clang $CPPFLAGS $CFLAGS -fsanitize=fuzzer tests/fuzz/fuzz_proto.c "$OUT/libdalic_fuzz.a" \
-	$(pkg-config --libs $PKGS) -lm -pthread -o "$OUT/fuzz_proto"
+echo "  LD      $OUT/fuzz_$TARGET"
+clang $CPPFLAGS $CFLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$TARGET.c "$OUT/libdalic_fuzz.a" \
+	$(pkg-config --libs $PKGS) -lm -pthread -o "$OUT/fuzz_$TARGET"
 
-cp tests/fuzz/corpus_proto/* "$OUT/corpus_proto/"
+if [ "$TARGET" = proto ]; then
+	cp tests/fuzz/corpus_proto/* "$OUT/corpus_proto/"
+else
+	cp samples/scripts/*.py "$OUT/corpus_script/"
+fi
 cd "$OUT"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	./fuzz_proto -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 \
-	-print_final_stats=1 "$@" corpus_proto
+	./fuzz_$TARGET -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 \
+	-print_final_stats=1 "$@" corpus_$TARGET
