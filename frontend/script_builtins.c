@@ -74,6 +74,44 @@ int sb_opaque_result(sinterp_t *I, const snode_t *at, const char *f, sv_t **out)
 
 /* ---- print ---------------------------------------------------------------------------- */
 
+/* print() while a debug=True pipeline is traced: DALI's debug mode runs the function every
+ * iteration, so the print is recorded (literal text before the first data node, the nodes)
+ * and debug mode replays it with each iteration's values. */
+static int record_debug_print(sinterp_t *I, const snode_t *at, spipe_t *pipe,
+                              const sargs_t *args, const sv_t *sep)
+{
+	sbuf_t b = {0};
+	const char **nodes = script_arena_alloc(I->a, sizeof *nodes * (size_t)(args->npos + 1));
+	if (!nodes)
+		return serr_oom(I, at);
+	int n = 0;
+	bool get = false;
+	for (int i = 0; i < args->npos; i++) {
+		const sv_t *v = args->pos[i];
+		if (v->kind == SV_NODE) {
+			nodes[n++] = v->node.name;
+			get |= v->node.get;
+		} else if (n == 0) {
+			if (i)
+				sv_format(&b,
+				          sep && sep->kind == SV_STR
+				              ? sep
+				              : &(sv_t){.kind = SV_STR, .str = {" ", 1}},
+				          false);
+			sv_format(&b, v, false);
+		}
+	}
+	if (b.oom) {
+		sbuf_free(&b);
+		return serr_oom(I, at);
+	}
+	sbuf_put(&b, "", 1); /* NUL-terminate */
+	dalic_srcpos_t pos = {.file = I->src->path, .line = at->line, .col = at->col};
+	int rc = dalic_graphdef_add_print(pipe->def, b.oom ? "" : b.s, n, nodes, get, pos);
+	sbuf_free(&b);
+	return rc ? serr_relocate(I, at, rc) : DALIC_OK;
+}
+
 static int b_print(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
 {
 	*out = sv_none();
@@ -88,6 +126,9 @@ static int b_print(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *a
 	for (int i = 0; i < args->npos; i++)
 		if (args->pos[i]->kind == SV_OPAQUE)
 			return DALIC_OK; /* shows results dalic does not compute */
+	spipe_t *pipe = I->tracing && I->ncurrent ? I->current[I->ncurrent - 1] : NULL;
+	if (pipe && pipe->def->debug)
+		return record_debug_print(I, at, pipe, args, sep);
 	FILE *f = file && file->kind != SV_NONE ? stderr : I->out;
 	sbuf_t b = {0};
 	for (int i = 0; i < args->npos; i++) {

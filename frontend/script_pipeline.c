@@ -391,6 +391,24 @@ static int n_source_info(sinterp_t *I, const snode_t *at, sv_t *self, const sarg
 	return n_fn(I, at, self, "get_property", &rest, "source_info", out);
 }
 
+/* node.get(): in DALI's debug mode, the node's TensorList of the current iteration. dalic
+ * traces once and debug mode replays print() records each iteration, so get() marks the
+ * node for printing its values. */
+static int n_get(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+{
+	if (args->npos || args->nkw)
+		return serr(I, at, DALIC_EINVAL, "TypeError: get() takes no arguments");
+	if (!self->node.pipe || !self->node.pipe->def->debug)
+		return serr(I, at, DALIC_EINVAL,
+		            "DataNode.get() is available in debug mode only "
+		            "(@pipeline_def(debug=True))");
+	sv_t *v = sv_node(I->a, self->node.name, self->node.device, self->node.pipe);
+	if (!v)
+		return serr_oom(I, at);
+	v->node.get = true;
+	RET(v);
+}
+
 /* ---- attribute lookup ----------------------------------------------------------------- */
 
 static const struct {
@@ -430,6 +448,7 @@ int sp_getattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_
 		                 : !strcmp(name, "shape")       ? n_shape
 		                 : !strcmp(name, "property")    ? n_property
 		                 : !strcmp(name, "source_info") ? n_source_info
+		                 : !strcmp(name, "get")         ? n_get
 		                                                : NULL;
 		if (fn)
 			RET(sb_make(I, name, fn, obj, NULL));

@@ -161,6 +161,7 @@ struct sv {
 			const char *name;
 			const char *device; /* "cpu" / "gpu" */
 			spipe_t *pipe;
+			bool get; /* node.get() in a debug pipeline: print shows the values */
 		} node;
 		struct {
 			int type; /* ENUM_* */
