@@ -84,6 +84,34 @@ static int allocate_outputs(dalic_exec_t *e, dalic_exec_node_t *x, int64_t itera
 	return DALIC_OK;
 }
 
+static bool all_inputs_empty(const dalic_exec_node_t *x, const dalic_node_t *n)
+{
+	for (int k = 0; k < n->num_inputs; k++)
+		if (x->in[k]->num_samples > 0)
+			return false;
+	return true;
+}
+
+/* DALI: an operator whose inputs are all empty (a branch of a conditional no sample took)
+ * is not run; its outputs become empty batches. */
+static int skip_node(dalic_exec_t *e, dalic_exec_node_t *x, const exec_rec_t *rec, int64_t t0)
+{
+	for (int o = 0; o < x->num_outputs; o++) {
+		dalic_batch_t *out = x->out[o];
+		const dalic_batch_t *in = x->in[0];
+		bool known = out->dtype != DALIC_NO_TYPE;
+		int rc = dalic_batch_set_meta(out, 0, known ? out->dtype : in->dtype,
+					      known ? out->ndim : in->ndim);
+		if (rc)
+			return rc;
+		if (!known)
+			dalic_batch_set_layout(out, in->layout);
+	}
+	if (e->observed && e->obs.node_run)
+		e->obs.node_run(e->obs.user, x->node, rec->iteration, 0, t0, dalic_exec_now_ns());
+	return DALIC_OK;
+}
+
 static int run_node(dalic_exec_t *e, int i, const exec_rec_t *rec)
 {
 	dalic_exec_node_t *x = &e->nodes[i];
@@ -114,6 +142,8 @@ static int run_node(dalic_exec_t *e, int i, const exec_rec_t *rec)
 	};
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(x->ctx);
 	int64_t t0 = dalic_exec_now_ns();
+	if (n->num_inputs > 0 && all_inputs_empty(x, n))
+		return skip_node(e, x, rec, t0);
 	int rc = k->setup ? k->setup(x->ctx, &ws) : DALIC_OK;
 	if (!rc)
 		rc = allocate_outputs(e, x, rec->iteration);

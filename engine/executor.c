@@ -11,6 +11,7 @@
 #include "engine/exec_internal.h"
 
 #include "engine/affinity.h"
+#include "engine/device.h"
 #include "engine/opctx.h"
 
 #include <stdlib.h>
@@ -21,8 +22,9 @@
 static dalic_mem_kind_t output_mem(const dalic_graph_t *g, const dalic_node_t *n,
 				   const dalic_edge_t *e)
 {
-	if (n->device != DALIC_DEV_CPU)
-		return DALIC_MEM_DEVICE;
+	if (n->device != DALIC_DEV_CPU) /* an emulated op on a real GPU writes host memory */
+		return dalic_device_backend()->emulated || n->schema->cuda ? DALIC_MEM_DEVICE
+									  : DALIC_MEM_PINNED;
 	if (g->params.device_id == DALIC_CPU_ONLY_DEVICE_ID || dalic_mem_config()->restrict_pinned)
 		return DALIC_MEM_HOST;
 	for (int c = 0; c < e->num_consumers; c++)
@@ -36,6 +38,28 @@ static bool crosses_stage(const dalic_node_t *n, const dalic_edge_t *e)
 	for (int c = 0; c < e->num_consumers; c++)
 		if (e->consumers[c]->stage != n->stage)
 			return true;
+	return false;
+}
+
+/* An edge needs one buffer per slot when it is a pipeline output, when (pipelined) a later
+ * stage reads it, or when a pass-through consumer's output needs that — its samples are
+ * then read through the borrowed pointers for as long. */
+static bool needs_slots(const dalic_exec_t *e, const dalic_edge_t *edge)
+{
+	if (edge->is_output)
+		return true;
+	if (!e->pipelined)
+		return false;
+	if (crosses_stage(edge->producer, edge))
+		return true;
+	for (int c = 0; c < edge->num_consumers; c++) {
+		const dalic_node_t *cn = edge->consumers[c];
+		if (!cn->schema->passthrough)
+			continue;
+		for (int o = 0; o < cn->num_outputs; o++)
+			if (needs_slots(e, cn->outputs[o]))
+				return true;
+	}
 	return false;
 }
 
@@ -60,7 +84,7 @@ static int init_node(dalic_exec_t *e, int i)
 	int depth = e->queues[e->stage_queue[n->stage]].depth;
 	for (int o = 0; o < no; o++) {
 		dalic_edge_t *edge = n->outputs[o];
-		bool per_slot = edge->is_output || (e->pipelined && crosses_stage(n, edge));
+		bool per_slot = needs_slots(e, edge);
 		x->nbuf[o] = per_slot ? depth : 1;
 		x->bufs[o] = calloc((size_t)x->nbuf[o], sizeof **x->bufs);
 		if (!x->bufs[o])

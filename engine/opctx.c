@@ -78,7 +78,9 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	ctx->def = node->def;
 	ctx->inst = node->inst;
 	ctx->device = node->device;
-	ctx->emulated = node->device != DALIC_DEV_CPU && dalic_device_backend()->emulated;
+	/* emulated: a gpu/mixed op without a CUDA kernel, or no GPU at all */
+	ctx->emulated = node->device != DALIC_DEV_CPU &&
+			(dalic_device_backend()->emulated || !node->schema->cuda);
 	ctx->max_batch_size = g->params.batch_size;
 	ctx->num_threads = g->params.num_threads > 0 ? g->params.num_threads : 1;
 	ctx->seed = node->seed;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DALIC_MAX_THREADS 1024
+
 enum { API_NONE, API_BASIC, API_SCHEDULED };
 
 struct dalic_pipeline {
@@ -60,6 +62,9 @@ static int validate_params(const dalic_pipeline_params_t *p)
 		return dalic_fail(DALIC_EINVAL,
 				  "Invalid number of threads: %d. Please set a positive integer.",
 				  p->num_threads);
+	if (p->num_threads > DALIC_MAX_THREADS) /* a file must not make us start 2^31 threads */
+		return dalic_fail(DALIC_EINVAL, "Invalid number of threads: %d (at most %d).",
+				  p->num_threads, DALIC_MAX_THREADS);
 	if (p->prefetch_cpu <= 0 || p->prefetch_gpu <= 0)
 		return dalic_fail(DALIC_EINVAL, "The prefetch queue depth must be greater than 0.");
 	if (!p->separated_queues && p->prefetch_cpu != p->prefetch_gpu)

@@ -61,6 +61,8 @@ typedef struct dalic_schema {
 	bool is_reader;          /* answers reader_meta */
 	bool is_input;           /* external input (fed from outside; batch size provider) */
 	bool internal;           /* inserted by dalic (MakeContiguous, Copy); hidden in lists */
+	bool passthrough;        /* outputs borrow input samples (no copy): the executor keeps
+				    the inputs alive as long as the outputs */
 	const dalic_arg_schema_t *args; /* terminated by {0} */
 	const dalic_kernel_t *cpu;  /* implementation; runs every device when emulated */
 	const dalic_kernel_t *cuda; /* CUDA implementation when built */

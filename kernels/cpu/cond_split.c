@@ -77,5 +77,6 @@ DALIC_OPERATOR(_conditional__Split) = {
     .num_outputs = 2,
     .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
     .args = args,
+    .passthrough = true,
     .cpu = &kernel,
 };

@@ -50,5 +50,6 @@ DALIC_OPERATOR(_conditional__ValidateLogical) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
     .args = args,
+    .passthrough = true,
     .cpu = &kernel,
 };

@@ -256,5 +256,6 @@ DALIC_OPERATOR(Reshape) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
     .args = args,
+    .passthrough = true,
     .cpu = &kernel,
 };
