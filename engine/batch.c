@@ -85,7 +85,8 @@ int dalic_batch_set_meta(dalic_batch_t *b, int num_samples, dalic_dtype_t dtype,
 	b->num_samples = num_samples;
 	b->dtype = dtype;
 	b->ndim = ndim;
-	memset(b->shapes, 0, sizeof(int64_t) * DALIC_MAX_NDIM * (size_t)num_samples);
+	if (num_samples > 0)
+		memset(b->shapes, 0, sizeof(int64_t) * DALIC_MAX_NDIM * (size_t)num_samples);
 	for (int i = 0; i < num_samples; i++) {
 		b->borrowed[i] = false;
 		b->sources[i] = NULL;
@@ -226,7 +227,9 @@ int dalic_batch_copy_meta(dalic_batch_t *b, const dalic_batch_t *src)
 	if (rc)
 		return rc;
 	memcpy(b->layout, src->layout, sizeof b->layout);
-	memcpy(b->shapes, src->shapes, sizeof(int64_t) * DALIC_MAX_NDIM * (size_t)src->num_samples);
+	if (src->num_samples > 0)
+		memcpy(b->shapes, src->shapes,
+		       sizeof(int64_t) * DALIC_MAX_NDIM * (size_t)src->num_samples);
 	for (int i = 0; i < src->num_samples; i++)
 		b->sources[i] = src->sources[i];
 	return DALIC_OK;
