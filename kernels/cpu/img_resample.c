@@ -415,6 +415,9 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 		if (!buf)
 			return -1;
 		float *col = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
+		/* hsum reads up to HSUM_SLACK past the row (zero-weight taps): keep it 0, not
+		 * garbage that could be NaN */
+		memset(col + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK);
 		vsum_fn vsum = vsum_for(j->in_type);
 		for (int y = 0; y < ay.out; y++) {
 			for (int k = 0; k < ay.taps; k++) {
@@ -434,6 +437,7 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	if (!tmp || !buf)
 		return -1;
 	float *line = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
+	memset(line + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK); /* as above */
 	for (int r = 0; r < yh; r++) {
 		const uint8_t *src = in + ((size_t)(ay.lo + r) * in_stride + (size_t)ax.lo * C) * in_es;
 		load_row(j->in_type, src, line, xw * C);
