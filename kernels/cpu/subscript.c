@@ -218,6 +218,9 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	subscript_state_t *st = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
+	if (in->num_samples > ctx->max_batch_size)
+		return dalic_op_fail(ctx, ws, -1, "%d samples exceed the batch size %d",
+		                     in->num_samples, ctx->max_batch_size);
 	if (in->ndim == 0)
 		return dalic_op_fail(ctx, ws, -1, "Cannot apply an index to a scalar.");
 	if (st->nsub_declared > in->ndim)
