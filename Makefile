@@ -91,8 +91,9 @@ TESTBIN := $(BUILD)/tests/dalic_tests
 .PHONY: all test run install clean distclean compdb bench fuzz
 all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc
 
-# Every object waits for the dependency check and generated headers (order-only).
-$(LIB_OBJ) $(CLI_OBJ) $(TEST_OBJ): | $(BUILD)/config.mk $(GEN_SRC) $(BUILD)/gen/commands_table.c
+# Every object depends on the configuration (flags, CUDA switch) and waits for the
+# generated sources.
+$(LIB_OBJ) $(CLI_OBJ) $(TEST_OBJ): $(BUILD)/config.mk | $(GEN_SRC) $(BUILD)/gen/commands_table.c
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
