@@ -47,14 +47,18 @@ endif
 $(BUILD)/config.mk: tools/deps.sh Makefile
 	@mkdir -p $(@D)
 	$(Q)sh tools/deps.sh
-	@echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))" > $@.tmp
-	@echo "PKG_LIBS := $$(pkg-config --libs $(PKGS))" >> $@.tmp
-	@echo "TEST_CFLAGS := $$(pkg-config --cflags criterion)" >> $@.tmp
-	@echo "TEST_LIBS := $$(pkg-config --libs criterion)" >> $@.tmp
-	@if command -v nvcc >/dev/null 2>&1 && [ -z "$(SANITIZE)" ]; then \
-		echo "HAVE_CUDA := 1" >> $@.tmp; \
-		echo "CUDA_HOME := $$(dirname $$(dirname $$(command -v nvcc)))" >> $@.tmp; \
-	else echo "HAVE_CUDA :=" >> $@.tmp; fi
+	@cuda=""; libs=""; \
+	if command -v nvcc >/dev/null 2>&1 && [ -z "$(SANITIZE)" ]; then \
+		cuda=$$(dirname $$(dirname $$(command -v nvcc))); \
+		libs="-L$$cuda/lib64 -Wl,-rpath,$$cuda/lib64 -lcudart"; \
+	fi; \
+	{ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
+	  echo "PKG_LIBS := $$(pkg-config --libs $(PKGS)) $$libs"; \
+	  echo "TEST_CFLAGS := $$(pkg-config --cflags criterion)"; \
+	  echo "TEST_LIBS := $$(pkg-config --libs criterion)"; \
+	  echo "HAVE_CUDA := $${cuda:+1}"; \
+	  echo "CUDA_HOME := $$cuda"; \
+	  echo "CUDA_LIBS := $$libs"; } > $@.tmp
 	@mv $@.tmp $@
 
 CPPFLAGS += $(PKG_CFLAGS)
@@ -78,9 +82,9 @@ TEST_OBJ   := $(call obj,$(TEST_SRC))
 CUDA_OBJ   := $(patsubst %.cu,$(BUILD)/obj/%.o,$(CUDA_SRC))
 SAMPLES    := $(patsubst samples/c/%.c,$(BUILD)/samples/%,$(SAMPLE_SRC))
 
+# (PKG_LIBS in config.mk carries cudart, so scripts that link with PKG_LIBS get it too.)
 ifneq ($(HAVE_CUDA),)
 CPPFLAGS += -DDALIC_HAVE_CUDA -I$(CUDA_HOME)/include
-LDLIBS   += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart
 endif
 
 LIB_A   := $(BUILD)/libdalic.a
@@ -162,8 +166,8 @@ $(TESTBIN): $(TEST_OBJ) $(LIB_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(TEST_LIBS) $(LDLIBS)
 
 $(BUILD)/dalic.pc: Makefile
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: dalic\nDescription: data-loading pipeline engine following NVIDIA DALI semantics\nVersion: %s\nRequires.private: %s\nLibs: -L$${libdir} -ldalic\nLibs.private: -lm -pthread\nCflags: -I$${includedir}\n' \
-		'$(PREFIX)' '$(VERSION)' '$(PKGS)' > $@
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: dalic\nDescription: data-loading pipeline engine following NVIDIA DALI semantics\nVersion: %s\nRequires.private: %s\nLibs: -L$${libdir} -ldalic\nLibs.private: -lm -pthread %s\nCflags: -I$${includedir}\n' \
+		'$(PREFIX)' '$(VERSION)' '$(PKGS)' '$(CUDA_LIBS)' > $@
 
 # Tests run from the source root; DALIC_BIN and DALIC_SAMPLES let them drive the binaries.
 # Criterion aborts at start-up under TSan (its issue #274), so SANITIZE=thread runs the
