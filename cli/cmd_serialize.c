@@ -6,7 +6,7 @@
  */
 #include "cli/cli.h"
 #include "engine/graph.h"
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "cli/samples.h"
 #include "engine/error.h"
 #include "engine/pipeline.h"
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 #include "frontend/script.h"
 
 #include <stdlib.h>

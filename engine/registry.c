@@ -1,7 +1,7 @@
 /*
  * The operator registry: lookup by any name, the common arguments every operator accepts,
  * and conversion of argument values to the schema's declared type. The table of built-in
- * schemas is generated from the kernels/cpu sources by the Makefile (ops_table.c).
+ * schemas is generated from the kernels/cpu/<family>/ sources by the Makefile (ops_table.c).
  */
 #include "engine/schema.h"
 

@@ -13,7 +13,7 @@
  */
 #include "engine/error.h"
 #include "engine/graph.h"
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 
 #include <stdio.h>
 #include <stdlib.h>

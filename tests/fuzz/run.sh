@@ -27,7 +27,7 @@ CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer-no-link
 CPPFLAGS="-Iinclude -I. -Ibuild/release/gen -D_GNU_SOURCE $(pkg-config --cflags $PKGS)"
 mkdir -p "$OUT/obj" "$OUT/corpus_$TARGET"
 
-SRCS="$(ls engine/*.c kernels/cpu/*.c frontend/proto_*.c frontend/script*.c) build/release/gen/ops_table.c build/release/gen/dali.pb-c.c"
+SRCS="$(find engine kernels frontend -name "*.c" | sort) build/release/gen/ops_table.c build/release/gen/dali.pb-c.c"
 OBJS=""
 for src in $SRCS; do
 	obj="$OUT/obj/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')"

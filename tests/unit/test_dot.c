@@ -5,7 +5,7 @@
  * libgraphviz produce valid files.
  */
 #include "frontend/dot.h"
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 #include "tests/unit/test_proto_util.h"
 
 #include <criterion/criterion.h>

@@ -4,7 +4,7 @@
  * accept a pipeline, flags override the file's parameters, and errors exit non-zero with a
  * message.
  */
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 #include "tests/unit/test_proto_util.h"
 
 #include <criterion/criterion.h>

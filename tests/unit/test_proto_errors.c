@@ -4,7 +4,7 @@
  * starts from a valid file and breaks one thing, through the protobuf-c structures or by
  * hand-made bytes where protobuf-c could not write the damage.
  */
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 #include "tests/unit/test_proto_util.h"
 
 #include <criterion/criterion.h>

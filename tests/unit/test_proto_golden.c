@@ -6,7 +6,7 @@
  * Both are parsed and compared field by field; the writer's bytes for the same pipeline are
  * compared with the golden ones message by message (argument order is not meaningful).
  */
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 #include "tests/unit/test_proto_util.h"
 
 #include <criterion/criterion.h>

@@ -6,7 +6,7 @@
  * become 32-bit, unused operators are left out, the seed becomes concrete.
  */
 #include "engine/pipeline.h"
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 #include "tests/unit/test_proto_util.h"
 
 #include <criterion/criterion.h>

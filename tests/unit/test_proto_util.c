@@ -1,7 +1,7 @@
 /* Helpers shared by the protobuf tests (see test_proto_util.h). */
 #include "tests/unit/test_proto_util.h"
 
-#include "frontend/proto.h"
+#include "frontend/proto/proto.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

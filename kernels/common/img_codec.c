@@ -1,0 +1,273 @@
+/*
+ * Image decoding front: format sniffing, dispatch to img_jpeg.c / img_png.c, EXIF orientation
+ * and conversion to DALI's output types (see img_codec.h).
+ *
+ * Windows are given in oriented coordinates; the codec decodes the matching raw rectangle and
+ * one pass maps it through the orientation and colour conversion into the output. The common
+ * case (orientation 1, codec already producing the output layout) decodes straight into the
+ * output buffer with no extra pass.
+ */
+#include "kernels/common/img_codec_impl.h"
+
+#include "dalic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+img_decoder_t *img_decoder_new(void)
+{
+	img_decoder_t *d = calloc(1, sizeof *d);
+	if (d && !(d->jpeg = img_jpeg_new())) {
+		free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+void img_decoder_free(img_decoder_t *d)
+{
+	if (!d)
+		return;
+	img_jpeg_free(d->jpeg);
+	img_scratch_free(&d->region);
+	img_scratch_free(&d->full);
+	img_scratch_free(&d->rows);
+	free(d);
+}
+
+const char *img_format_name(img_format_t f)
+{
+	static const char *names[] = {"unknown", "JPEG", "PNG", "BMP", "TIFF",
+				      "JPEG 2000", "WebP", "PNM", "GIF"};
+	return names[f];
+}
+
+img_format_t img_sniff(const uint8_t *d, size_t n)
+{
+	if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF)
+		return IMG_FMT_JPEG;
+	if (n >= 8 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8))
+		return IMG_FMT_PNG;
+	if (n >= 2 && d[0] == 'B' && d[1] == 'M')
+		return IMG_FMT_BMP;
+	if (n >= 4 && (!memcmp(d, "II*\0", 4) || !memcmp(d, "MM\0*", 4)))
+		return IMG_FMT_TIFF;
+	if ((n >= 12 && !memcmp(d, "\0\0\0\x0cjP  ", 8)) || (n >= 4 && !memcmp(d, "\xff\x4f\xff\x51", 4)))
+		return IMG_FMT_JPEG2000;
+	if (n >= 12 && !memcmp(d, "RIFF", 4) && !memcmp(d + 8, "WEBP", 4))
+		return IMG_FMT_WEBP;
+	if (n >= 2 && d[0] == 'P' && d[1] >= '1' && d[1] <= '6')
+		return IMG_FMT_PNM;
+	if (n >= 4 && !memcmp(d, "GIF8", 4))
+		return IMG_FMT_GIF;
+	return IMG_FMT_UNKNOWN;
+}
+
+int img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
+	      img_info_t *info, char *err, size_t errn)
+{
+	memset(info, 0, sizeof *info);
+	info->format = img_sniff(data, n);
+	int rc;
+	switch (info->format) {
+	case IMG_FMT_JPEG:
+		rc = img_jpeg_probe(d->jpeg, data, n, adjust_orientation, info, err, errn);
+		break;
+	case IMG_FMT_PNG:
+		rc = img_png_probe(data, n, info, err, errn);
+		break;
+	case IMG_FMT_UNKNOWN:
+		snprintf(err, errn, "not an image: unrecognized data (%zu bytes); supported formats "
+				    "are JPEG and PNG", n);
+		return -1;
+	default:
+		snprintf(err, errn, "unsupported image format %s; supported formats are JPEG and PNG",
+			 img_format_name(info->format));
+		return -1;
+	}
+	if (rc == 0 && (info->width <= 0 || info->height <= 0)) {
+		snprintf(err, errn, "image has no pixels (%dx%d)", info->width, info->height);
+		return -1;
+	}
+	return rc;
+}
+
+int img_output_channels(const img_info_t *info, int output_type)
+{
+	switch (output_type) {
+	case DALIC_GRAY:
+		return 1;
+	case DALIC_ANY_DATA:
+		return info->cmyk ? 3 : info->channels;
+	default:
+		return 3;
+	}
+}
+
+/* Raw coordinates of oriented pixel (x, y); w, h are the raw extents. */
+static void to_raw(int orientation, int w, int h, int x, int y, int *rx, int *ry)
+{
+	switch (orientation) {
+	case 2: *rx = w - 1 - x; *ry = y; break;
+	case 3: *rx = w - 1 - x; *ry = h - 1 - y; break;
+	case 4: *rx = x; *ry = h - 1 - y; break;
+	case 5: *rx = y; *ry = x; break;
+	case 6: *rx = y; *ry = h - 1 - x; break;
+	case 7: *rx = w - 1 - y; *ry = h - 1 - x; break;
+	case 8: *rx = w - 1 - y; *ry = x; break;
+	default: *rx = x; *ry = y; break;
+	}
+}
+
+static inline uint8_t round_u8(float v)
+{
+	return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5f);
+}
+
+/* One pixel of any decoded layout as RGB. CMYK from JPEG is Adobe's inverted convention. */
+static inline void px_rgb(const uint8_t *s, img_px_t px, uint8_t rgb[3])
+{
+	switch (px) {
+	case IMG_PX_GRAY:
+	case IMG_PX_GA:
+		rgb[0] = rgb[1] = rgb[2] = s[0];
+		break;
+	case IMG_PX_BGR:
+		rgb[0] = s[2], rgb[1] = s[1], rgb[2] = s[0];
+		break;
+	case IMG_PX_CMYK:
+		for (int c = 0; c < 3; c++)
+			rgb[c] = (uint8_t)((s[c] * s[3] + 127) / 255);
+		break;
+	default: /* RGB, RGBA: alpha dropped */
+		rgb[0] = s[0], rgb[1] = s[1], rgb[2] = s[2];
+		break;
+	}
+}
+
+/* Converts n pixels read `step` pixels apart from src (layout px) into dst (output type). */
+static void convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, int output_type,
+			int out_ch, uint8_t *dst, int n)
+{
+	const int in_ch = img_px_channels(px);
+	const ptrdiff_t sstep = step * in_ch;
+	bool keep = output_type == DALIC_ANY_DATA && px != IMG_PX_CMYK;
+	if (keep || (output_type == DALIC_GRAY && px == IMG_PX_GRAY) ||
+	    (output_type == DALIC_RGB && px == IMG_PX_RGB) ||
+	    (output_type == DALIC_BGR && px == IMG_PX_BGR)) {
+		for (int i = 0; i < n; i++, src += sstep, dst += out_ch)
+			memcpy(dst, src, (size_t)out_ch);
+		return;
+	}
+	for (int i = 0; i < n; i++, src += sstep, dst += out_ch) {
+		uint8_t p[3];
+		if (output_type == DALIC_GRAY && (px == IMG_PX_GRAY || px == IMG_PX_GA)) {
+			dst[0] = src[0];
+			continue;
+		}
+		px_rgb(src, px, p);
+		float r = p[0], g = p[1], b = p[2];
+		switch (output_type) {
+		case DALIC_GRAY:
+			dst[0] = round_u8(0.299f * r + 0.587f * g + 0.114f * b);
+			break;
+		case DALIC_YCbCr: /* DALI's rgb_to_y / rgb_to_cb / rgb_to_cr, full range */
+			dst[0] = round_u8(0.299f * r + 0.587f * g + 0.114f * b);
+			dst[1] = round_u8(-0.16873589f * r - 0.33126411f * g + 0.5f * b + 127.5f);
+			dst[2] = round_u8(0.5f * r - 0.41868759f * g - 0.08131241f * b + 127.5f);
+			break;
+		case DALIC_BGR:
+			dst[0] = p[2], dst[1] = p[1], dst[2] = p[0];
+			break;
+		default: /* RGB, and ANY_DATA from CMYK */
+			dst[0] = p[0], dst[1] = p[1], dst[2] = p[2];
+			break;
+		}
+	}
+}
+
+/* The layout the JPEG decoder should produce for an output type. */
+static img_px_t jpeg_layout(const img_info_t *info, int output_type)
+{
+	if (info->cmyk)
+		return IMG_PX_CMYK;
+	if (output_type == DALIC_GRAY || (output_type == DALIC_ANY_DATA && info->channels == 1))
+		return IMG_PX_GRAY;
+	return output_type == DALIC_BGR ? IMG_PX_BGR : IMG_PX_RGB;
+}
+
+static img_px_t png_layout(const img_info_t *info)
+{
+	static const img_px_t by_channels[] = {IMG_PX_GRAY, IMG_PX_GRAY, IMG_PX_GA, IMG_PX_RGB,
+					       IMG_PX_RGBA};
+	return by_channels[info->channels];
+}
+
+int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+	       int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn)
+{
+	const int W = img_oriented_w(info), H = img_oriented_h(info);
+	img_rect_t rect = roi ? *roi : (img_rect_t){0, 0, W, H};
+	if (rect.x < 0 || rect.y < 0 || rect.w < 1 || rect.h < 1 || rect.x + rect.w > W ||
+	    rect.y + rect.h > H) {
+		snprintf(err, errn, "window (%d, %d) %dx%d is outside the %dx%d image", rect.x,
+			 rect.y, rect.w, rect.h, W, H);
+		return -1;
+	}
+	/* The raw rectangle holding the window: the orientation maps corners to corners. */
+	int ax, ay, bx, by;
+	to_raw(info->orientation, info->width, info->height, rect.x, rect.y, &ax, &ay);
+	to_raw(info->orientation, info->width, info->height, rect.x + rect.w - 1,
+	       rect.y + rect.h - 1, &bx, &by);
+	img_rect_t raw = {ax < bx ? ax : bx, ay < by ? ay : by, abs(bx - ax) + 1, abs(by - ay) + 1};
+
+	const int out_ch = img_output_channels(info, output_type);
+	img_px_t px;
+	uint8_t *region;
+	if (info->format == IMG_FMT_JPEG) {
+		px = jpeg_layout(info, output_type);
+		int ch = img_px_channels(px);
+		bool direct = info->orientation == 1 && ch == out_ch;
+		region = direct ? out : img_scratch_get(&d->region, (size_t)raw.w * raw.h * ch);
+		if (!region) {
+			snprintf(err, errn, "out of memory for a %dx%d window", raw.w, raw.h);
+			return -1;
+		}
+		if (img_jpeg_decode(d, data, n, info, px, &raw, region, err, errn))
+			return -1;
+	} else {
+		px = png_layout(info);
+		int ch = img_px_channels(px);
+		uint8_t *full = img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
+		if (!full) {
+			snprintf(err, errn, "out of memory for a %dx%d image", info->width,
+				 info->height);
+			return -1;
+		}
+		if (img_png_decode(d, data, n, info, full, err, errn))
+			return -1;
+		/* PNG has no random access; the window is addressed inside the whole image. */
+		region = full;
+		raw = (img_rect_t){0, 0, info->width, info->height};
+	}
+
+	/* One pass: orientation (a constant raw step per output pixel) and conversion. */
+	static const int dx[9] = {0, 1, -1, -1, 1, 0, 0, 0, 0};
+	static const int dy[9] = {0, 0, 0, 0, 0, 1, -1, -1, 1};
+	int o = info->orientation;
+	ptrdiff_t step = dx[o] + (ptrdiff_t)dy[o] * raw.w;
+	const int in_ch = img_px_channels(px);
+	for (int y = 0; y < rect.h; y++) {
+		int rx, ry;
+		to_raw(o, info->width, info->height, rect.x, rect.y + y, &rx, &ry);
+		const uint8_t *src = region + ((size_t)(ry - raw.y) * raw.w + (rx - raw.x)) * in_ch;
+		uint8_t *dst = out + (size_t)y * rect.w * out_ch;
+		/* Decoded straight into the output: only YCbCr still needs converting (in place,
+		 * pixel by pixel). */
+		if (src == dst && output_type != DALIC_YCbCr)
+			continue;
+		convert_run(src, step, px, output_type, out_ch, dst, rect.w);
+	}
+	return 0;
+}

@@ -1,0 +1,95 @@
+/* Shared parts of the image decoder operators (see img_decoder_op.h). */
+#include "kernels/common/img_decoder_op.h"
+
+#include "engine/error.h"
+
+#include <stdlib.h>
+
+int img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op)
+{
+	op->output_type = (int)dalic_arg_int(ctx, "output_type");
+	if (op->output_type < DALIC_RGB || op->output_type > DALIC_ANY_DATA)
+		return dalic_op_fail(ctx, NULL, -1, "unknown output_type %d", op->output_type);
+	op->adjust_orientation = dalic_arg_bool(ctx, "adjust_orientation");
+	dalic_dtype_t dtype = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
+	if (dtype != DALIC_UINT8)
+		return dalic_fail(DALIC_EUNSUPPORTED,
+				  "operator '%s' (%s): dtype %s is not supported; the decoders "
+				  "produce UINT8",
+				  ctx->inst, ctx->schema->name, dalic_dtype_name(dtype));
+	/* One decoder per worker thread, plus one in case the executor's own thread joins. */
+	op->num_threads = ctx->num_threads + 1;
+	op->threads = calloc((size_t)op->num_threads, sizeof *op->threads);
+	op->info = calloc((size_t)ctx->max_batch_size, sizeof *op->info);
+	op->window = calloc((size_t)ctx->max_batch_size, sizeof *op->window);
+	op->probe = img_decoder_new();
+	if (!op->threads || !op->info || !op->window || !op->probe)
+		return dalic_op_fail(ctx, NULL, -1, "out of memory for decoder state");
+	return DALIC_OK;
+}
+
+void img_decoder_op_fini(img_decoder_op_t *op)
+{
+	for (int t = 0; op->threads && t < op->num_threads; t++)
+		img_decoder_free(op->threads[t]);
+	free(op->threads);
+	img_decoder_free(op->probe);
+	free(op->info);
+	free(op->window);
+}
+
+int img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op)
+{
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	if (in->dtype != DALIC_UINT8 || in->ndim != 1)
+		return dalic_op_fail(ctx, ws, -1,
+				     "expects encoded images as 1-D uint8 samples, got %s with %d "
+				     "dims",
+				     dalic_dtype_name(in->dtype), in->ndim);
+	if (ws->batch_size > ctx->max_batch_size)
+		return dalic_op_fail(ctx, ws, -1, "batch of %d exceeds max batch size %d",
+				     ws->batch_size, ctx->max_batch_size);
+	int rc = dalic_batch_set_meta(out, ws->batch_size, DALIC_UINT8, 3);
+	if (rc)
+		return rc;
+	dalic_batch_set_layout(out, "HWC");
+	for (int i = 0; i < ws->batch_size; i++) {
+		char err[512];
+		out->sources[i] = in->sources[i];
+		const uint8_t *data = in->ptrs[i];
+		size_t n = (size_t)dalic_batch_sample_elems(in, i);
+		if (img_probe(op->probe, data, n, op->adjust_orientation, &op->info[i], err,
+			      sizeof err))
+			return dalic_op_fail(ctx, ws, i, "cannot decode image: %s", err);
+		op->window[i] = (img_rect_t){0, 0, img_oriented_w(&op->info[i]),
+					     img_oriented_h(&op->info[i])};
+	}
+	return DALIC_OK;
+}
+
+void img_decoder_op_set_shape(const dalic_ws_t *ws, img_decoder_op_t *op, int i)
+{
+	int64_t *shape = dalic_batch_shape_mut(ws->outputs[0], i);
+	shape[0] = op->window[i].h;
+	shape[1] = op->window[i].w;
+	shape[2] = img_output_channels(&op->info[i], op->output_type);
+}
+
+int img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
+		       int thread)
+{
+	if (thread < 0 || thread >= op->num_threads)
+		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
+				     op->num_threads);
+	if (!op->threads[thread] && !(op->threads[thread] = img_decoder_new()))
+		return dalic_op_fail(ctx, ws, i, "out of memory for a decoder");
+	const dalic_batch_t *in = ws->inputs[0];
+	char err[512];
+	if (img_decode(op->threads[thread], in->ptrs[i], (size_t)dalic_batch_sample_elems(in, i),
+		       &op->info[i], op->output_type, &op->window[i], ws->outputs[0]->ptrs[i], err,
+		       sizeof err))
+		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: %s",
+				     img_format_name(op->info[i].format), err);
+	return DALIC_OK;
+}

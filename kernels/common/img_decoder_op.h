@@ -1,0 +1,62 @@
+/*
+ * What the image decoder operators (decoders.image, decoders.image_random_crop) share: the
+ * common DALI arguments, one img_decoder_t per worker thread (created on first use, so each
+ * thread's buffers stay warm), header probing of a batch in setup, and the per-sample decode.
+ * The encoded input is a 1-D uint8 batch, normally readers.file's first output; its sources
+ * name the files in errors.
+ */
+#ifndef DALIC_KERNELS_IMG_DECODER_OP_H
+#define DALIC_KERNELS_IMG_DECODER_OP_H
+
+#include "engine/kernel.h"
+#include "kernels/common/img_codec.h"
+
+typedef struct img_decoder_op {
+	int output_type;
+	bool adjust_orientation;
+	img_decoder_t *probe;     /* used by setup (one thread) */
+	img_decoder_t **threads;  /* per worker thread */
+	int num_threads;
+	img_info_t *info;         /* per sample of the current batch */
+	img_rect_t *window;       /* per sample: the region to decode (oriented coordinates) */
+} img_decoder_op_t;
+
+int img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op);
+void img_decoder_op_fini(img_decoder_op_t *op);
+/* Probes every sample of input 0 into op->info, sets op->window to the whole images, and
+ * prepares output 0's meta (uint8, HWC) without shapes. */
+int img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op);
+/* Output shape of sample i from op->window and the output channels. */
+void img_decoder_op_set_shape(const dalic_ws_t *ws, img_decoder_op_t *op, int i);
+/* Decodes op->window[i] of sample i into output 0. */
+int img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
+		       int thread);
+
+/* The arguments both decoders accept; those without an effect on the CPU decoder are
+ * accepted so DALI scripts run unchanged. */
+#define IMG_DECODER_ARGS                                                                      \
+	{"output_type", DALIC_ARG_IMAGE_TYPE, "RGB",                                           \
+	 "Colour space of the output: RGB, BGR, GRAY, YCbCr or ANY_DATA."},                    \
+	{"adjust_orientation", DALIC_ARG_BOOL, "True", "Apply the EXIF orientation."},        \
+	{"dtype", DALIC_ARG_DTYPE, "UINT8", "Output data type (UINT8 only)."},                \
+	{"use_fast_idct", DALIC_ARG_BOOL, "False", "Accepted; dalic always uses the accurate IDCT."}, \
+	{"jpeg_fancy_upsampling", DALIC_ARG_BOOL, "False",                                    \
+	 "Accepted; the CPU decoder always uses fancy upsampling."},                           \
+	{"hw_decoder_load", DALIC_ARG_FLOAT, "0.65", "Accepted; no hardware decoder."},        \
+	{"preallocate_width_hint", DALIC_ARG_INT, "0", "Accepted; unused."},                  \
+	{"preallocate_height_hint", DALIC_ARG_INT, "0", "Accepted; unused."},                 \
+	{"device_memory_padding", DALIC_ARG_INT, "16777216", "Accepted; unused."},            \
+	{"host_memory_padding", DALIC_ARG_INT, "8388608", "Accepted; unused."},               \
+	{"device_memory_padding_jpeg2k", DALIC_ARG_INT, "0", "Accepted; unused."},            \
+	{"host_memory_padding_jpeg2k", DALIC_ARG_INT, "0", "Accepted; unused."},              \
+	{"affine", DALIC_ARG_BOOL, "True", "Accepted; unused."},                              \
+	{"split_stages", DALIC_ARG_BOOL, "False", "Accepted; unused."},                       \
+	{"use_chunk_allocator", DALIC_ARG_BOOL, "False", "Accepted; unused."},                \
+	{"memory_stats", DALIC_ARG_BOOL, "False", "Accepted; unused."},                       \
+	{"cache_size", DALIC_ARG_INT, "0", "Accepted; dalic has no decoder cache."},          \
+	{"cache_threshold", DALIC_ARG_INT, "0", "Accepted; unused."},                         \
+	{"cache_type", DALIC_ARG_STRING, "''", "Accepted; unused."},                          \
+	{"cache_debug", DALIC_ARG_BOOL, "False", "Accepted; unused."},                        \
+	{"cache_batch_copy", DALIC_ARG_BOOL, "True", "Accepted; unused."}
+
+#endif

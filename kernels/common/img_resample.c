@@ -1,0 +1,454 @@
+/*
+ * Separable resampling (see img_resample.h). Each axis gets a table of `taps` clamped source
+ * indices and normalised weights per output position. The hot loops are plain weighted sums
+ * over float rows written in blocks of 8 so the compiler vectorises them at -O2.
+ */
+#include "kernels/common/img_resample.h"
+
+#include <math.h>
+#include <string.h>
+
+int img_filter_from_interp(int64_t interp)
+{
+	switch (interp) {
+	case DALIC_INTERP_NN: return IMG_FILTER_NN;
+	case DALIC_INTERP_LINEAR: return IMG_FILTER_LINEAR;
+	case DALIC_INTERP_CUBIC: return IMG_FILTER_CUBIC;
+	case DALIC_INTERP_LANCZOS3: return IMG_FILTER_LANCZOS3;
+	case DALIC_INTERP_TRIANGULAR: return IMG_FILTER_TRIANGULAR;
+	case DALIC_INTERP_GAUSSIAN: return IMG_FILTER_GAUSSIAN;
+	default: return -1;
+	}
+}
+
+void img_resample_ws_free(img_resample_ws_t *ws)
+{
+	img_scratch_free(&ws->taps);
+	img_scratch_free(&ws->tmp);
+	img_scratch_free(&ws->row);
+}
+
+bool img_resample_supports(dalic_dtype_t in, dalic_dtype_t out)
+{
+	bool ok_in = in == DALIC_UINT8 || in == DALIC_INT16 || in == DALIC_UINT16 ||
+		     in == DALIC_FLOAT;
+	return ok_in && (out == in || out == DALIC_FLOAT);
+}
+
+/* ---- filter tables ----------------------------------------------------------------------- */
+typedef struct axis {
+	int out, taps;
+	int lo, hi;      /* source indices used: [lo, hi) */
+	int32_t *idx;    /* out * taps, clamped, relative to lo */
+	float *w;        /* out * taps */
+	float *w4;       /* horizontal, 3-4 channels: each weight 4 times (one vector load) */
+} axis_t;
+
+static double sinc(double x)
+{
+	return x == 0 ? 1.0 : sin(M_PI * x) / (M_PI * x);
+}
+
+/* The filter's value at distance t from the centre; half_width = support / 2. */
+static double kernel(img_filter_t f, double t, double half_width)
+{
+	double a = fabs(t) / half_width;
+	if (a > 1 || (a == 1 && f != IMG_FILTER_GAUSSIAN))
+		return 0;
+	switch (f) {
+	case IMG_FILTER_GAUSSIAN:
+		return exp(-4.0 * a * a); /* DALI's table: exp(-x^2), x in [-2, 2] */
+	case IMG_FILTER_CUBIC: {
+		double x = 2 * a, x2 = x * x, x3 = x2 * x;
+		return x > 1 ? -0.5 * x3 + 2.5 * x2 - 4 * x + 2 : 1.5 * x3 - 2.5 * x2 + 1;
+	}
+	case IMG_FILTER_LANCZOS3:
+		return sinc(3 * a) * sinc(a);
+	default: /* LINEAR, TRIANGULAR */
+		return 1 - a;
+	}
+}
+
+/* The filter an axis uses and its support (window width in source pixels). */
+static void axis_filter(int out, double lo, double hi, const img_filters_t *f,
+			img_filter_t *type, double *support)
+{
+	double extent = fabs(hi - lo);
+	bool down = out < extent;
+	*type = down ? f->min : f->mag;
+	bool aa = down && f->antialias;
+	if (*type == IMG_FILTER_LINEAR && aa)
+		*type = IMG_FILTER_TRIANGULAR;
+	double k = aa ? extent / out : 1; /* widening factor */
+	switch (*type) {
+	case IMG_FILTER_NN: *support = 1; break;
+	case IMG_FILTER_LINEAR: *support = 2; break;
+	case IMG_FILTER_CUBIC: *support = 4 * k; break;
+	case IMG_FILTER_LANCZOS3: *support = 6 * k; break;
+	default: *support = fmax(1.0, 2 * k); break; /* TRIANGULAR, GAUSSIAN */
+	}
+}
+
+static int axis_taps(img_filter_t type, double support)
+{
+	return type == IMG_FILTER_NN ? 1 : (int)ceil(support);
+}
+
+static void axis_build(int in_size, int out, double lo, double hi, img_filter_t type,
+		       double support, axis_t *a)
+{
+	double scale = (hi - lo) / out, half = support / 2;
+	int taps = a->taps, mn = in_size, mx = 0;
+	for (int x = 0; x < out; x++) {
+		int32_t *ix = a->idx + (size_t)x * taps;
+		float *wx = a->w + (size_t)x * taps;
+		double c = lo + (x + 0.5) * scale; /* continuous source coordinate */
+		if (type == IMG_FILTER_NN) {
+			int i = (int)floor(c);
+			ix[0] = i < 0 ? 0 : i >= in_size ? in_size - 1 : i;
+			wx[0] = 1;
+		} else {
+			double ci = c - 0.5; /* in index space: pixel i is centred at i */
+			int first = (int)ceil(ci - half);
+			double sum = 0;
+			for (int k = 0; k < taps; k++) {
+				int i = first + k;
+				double v = kernel(type, i - ci, half);
+				sum += v;
+				wx[k] = (float)v;
+				ix[k] = i < 0 ? 0 : i >= in_size ? in_size - 1 : i;
+			}
+			if (sum != 0)
+				for (int k = 0; k < taps; k++)
+					wx[k] = (float)(wx[k] / sum);
+		}
+		for (int k = 0; k < taps; k++) {
+			mn = ix[k] < mn ? ix[k] : mn;
+			mx = ix[k] > mx ? ix[k] : mx;
+		}
+	}
+	a->lo = mn;
+	a->hi = mx + 1;
+	for (size_t k = 0; k < (size_t)out * taps; k++)
+		a->idx[k] -= mn;
+}
+
+/* ---- row kernels ------------------------------------------------------------------------- */
+/* GCC/Clang vector extensions, 4 lanes (one SSE / NEON register), so the hot loops need
+ * neither intrinsics nor -O3. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+typedef uint8_t v4u8 __attribute__((vector_size(4)));
+typedef int16_t v4i16 __attribute__((vector_size(8)));
+typedef uint16_t v4u16 __attribute__((vector_size(8)));
+
+/* Eight elements as two float vectors. uint8 uses SSE2 unpacking on x86 (the generic
+ * conversion compiles to per-lane code there). */
+static inline void load8_u8(const uint8_t *p, v4f *lo, v4f *hi)
+{
+#ifdef __SSE2__
+	const __m128i zero = _mm_setzero_si128();
+	__m128i w = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p), zero);
+	*lo = (v4f)_mm_cvtepi32_ps(_mm_unpacklo_epi16(w, zero));
+	*hi = (v4f)_mm_cvtepi32_ps(_mm_unpackhi_epi16(w, zero));
+#else
+	v4u8 a, b;
+	memcpy(&a, p, sizeof a);
+	memcpy(&b, p + 4, sizeof b);
+	*lo = __builtin_convertvector(a, v4f);
+	*hi = __builtin_convertvector(b, v4f);
+#endif
+}
+
+#define DEFINE_LOAD8(name, T, VT)                                                             \
+	static inline void name(const T *p, v4f *lo, v4f *hi)                                 \
+	{                                                                                     \
+		VT a, b;                                                                      \
+		memcpy(&a, p, sizeof a);                                                      \
+		memcpy(&b, p + 4, sizeof b);                                                  \
+		*lo = __builtin_convertvector(a, v4f);                                        \
+		*hi = __builtin_convertvector(b, v4f);                                        \
+	}
+DEFINE_LOAD8(load8_i16, int16_t, v4i16)
+DEFINE_LOAD8(load8_u16, uint16_t, v4u16)
+
+static inline void load8_f32(const float *p, v4f *lo, v4f *hi)
+{
+	memcpy(lo, p, sizeof *lo);
+	memcpy(hi, p + 4, sizeof *hi);
+}
+
+static inline v4f load4_f32(const float *p)
+{
+	v4f v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* acc[0..n) = sum_k w[k] * rows[k][0..n): 8 columns at a time, all taps accumulated in
+ * registers; common tap counts are compiled separately so the weights stay in registers. */
+#define DEFINE_VSUM_TAPS(name, T, load8, TAPS)                                               \
+	static void name(float *restrict acc, const void *const *rows, const float *w, int taps, \
+			 int n)                                                                  \
+	{                                                                                        \
+		if (TAPS > 0)                                                                    \
+			taps = TAPS;                                                             \
+		int j = 0;                                                                       \
+		for (; j + 8 <= n; j += 8) {                                                     \
+			v4f a, b, s0 = {0, 0, 0, 0}, s1 = {0, 0, 0, 0};                          \
+			_Pragma("GCC unroll 4") for (int k = 0; k < taps; k++)                   \
+			{                                                                        \
+				load8((const T *)rows[k] + j, &a, &b);                           \
+				s0 += w[k] * a;                                                  \
+				s1 += w[k] * b;                                                  \
+			}                                                                        \
+			memcpy(acc + j, &s0, sizeof s0);                                         \
+			memcpy(acc + j + 4, &s1, sizeof s1);                                     \
+		}                                                                                \
+		for (; j < n; j++) {                                                             \
+			float s = 0;                                                             \
+			for (int k = 0; k < taps; k++)                                           \
+				s += w[k] * (float)((const T *)rows[k])[j];                      \
+			acc[j] = s;                                                              \
+		}                                                                                \
+	}
+#define DEFINE_VSUM(name, T, load8)                                                          \
+	DEFINE_VSUM_TAPS(name##_1, T, load8, 1)                                                  \
+	DEFINE_VSUM_TAPS(name##_2, T, load8, 2)                                                  \
+	DEFINE_VSUM_TAPS(name##_3, T, load8, 3)                                                  \
+	DEFINE_VSUM_TAPS(name##_4, T, load8, 4)                                                  \
+	DEFINE_VSUM_TAPS(name##_n, T, load8, 0)                                                  \
+	static void name(float *restrict acc, const void *const *rows, const float *w, int taps, \
+			 int n)                                                                  \
+	{                                                                                        \
+		switch (taps) {                                                                  \
+		case 1: name##_1(acc, rows, w, taps, n); break;                                  \
+		case 2: name##_2(acc, rows, w, taps, n); break;                                  \
+		case 3: name##_3(acc, rows, w, taps, n); break;                                  \
+		case 4: name##_4(acc, rows, w, taps, n); break;                                  \
+		default: name##_n(acc, rows, w, taps, n); break;                                 \
+		}                                                                                \
+	}
+DEFINE_VSUM(vsum_u8, uint8_t, load8_u8)
+DEFINE_VSUM(vsum_i16, int16_t, load8_i16)
+DEFINE_VSUM(vsum_u16, uint16_t, load8_u16)
+DEFINE_VSUM(vsum_f32, float, load8_f32)
+
+typedef void (*vsum_fn)(float *, const void *const *, const float *, int, int);
+
+static vsum_fn vsum_for(dalic_dtype_t t)
+{
+	switch (t) {
+	case DALIC_UINT8: return vsum_u8;
+	case DALIC_INT16: return vsum_i16;
+	case DALIC_UINT16: return vsum_u16;
+	default: return vsum_f32;
+	}
+}
+
+/* 3 or 4 channels: one 4-lane multiply-add per tap. Reads and writes one float past the last
+ * pixel when C == 3 (buffers carry HSUM_SLACK floats of slack), and writes pixels in order
+ * so each spill is overwritten by the next pixel. */
+#define HSUM_SLACK 4
+#define DEFINE_HSUM4(name, TAPS)                                                             \
+	static void name(const float *restrict in, int C, const axis_t *a, float *restrict out) \
+	{                                                                                        \
+		const int taps = TAPS > 0 ? TAPS : a->taps;                                      \
+		const int32_t *idx = a->idx;                                                     \
+		const v4f *w = (const v4f *)a->w4;                                               \
+		for (int x = 0; x < a->out; x++, idx += taps, w += taps) {                       \
+			v4f s = {0, 0, 0, 0};                                                    \
+			_Pragma("GCC unroll 4") for (int k = 0; k < taps; k++)                   \
+			{                                                                        \
+				v4f p;                                                           \
+				memcpy(&p, in + idx[k], sizeof p);                               \
+				s += w[k] * p;                                                   \
+			}                                                                        \
+			memcpy(out + C * x, &s, sizeof s);                                       \
+		}                                                                                \
+	}
+DEFINE_HSUM4(hsum4_1, 1)
+DEFINE_HSUM4(hsum4_2, 2)
+DEFINE_HSUM4(hsum4_3, 3)
+DEFINE_HSUM4(hsum4_4, 4)
+DEFINE_HSUM4(hsum4_n, 0)
+
+/* out[x] = sum_k w * in[idx] per channel; `in` is a float row starting at the axis' lo and
+ * the horizontal indices are premultiplied by the channel count. */
+static void hsum(const float *restrict in, int C, const axis_t *a, float *restrict out)
+{
+	if (C == 3 || C == 4) {
+		switch (a->taps) {
+		case 1: hsum4_1(in, C, a, out); return;
+		case 2: hsum4_2(in, C, a, out); return;
+		case 3: hsum4_3(in, C, a, out); return;
+		case 4: hsum4_4(in, C, a, out); return;
+		default: hsum4_n(in, C, a, out); return;
+		}
+	}
+	const int taps = a->taps;
+	const int32_t *idx = a->idx;
+	const float *w = a->w;
+	for (int x = 0; x < a->out; x++, idx += taps, w += taps)
+		for (int c = 0; c < C; c++) {
+			float s = 0;
+			for (int k = 0; k < taps; k++)
+				s += w[k] * in[idx[k] + c];
+			out[C * x + c] = s;
+		}
+}
+
+#ifndef __SSE2__
+/* Rounds like DALI (+ 0.5, clamp, truncate) into [lo, hi]: 4 lanes through int32. */
+static inline v4i round_clamp4(v4f v, int32_t lo, int32_t hi)
+{
+	v4i i = __builtin_convertvector(v + 0.5f, v4i); /* truncates toward zero */
+	v4i under = i < lo, over = i > hi;
+	i = (i & ~under) | ((v4i){lo, lo, lo, lo} & under);
+	return (i & ~over) | ((v4i){hi, hi, hi, hi} & over);
+}
+#endif
+
+/* Float row to the output type. */
+static void store_row(dalic_dtype_t t, void *dst, const float *src, int n)
+{
+	int j = 0;
+	switch (t) {
+	case DALIC_UINT8:
+#ifdef __SSE2__
+		/* + 0.5, truncate, then saturating packs clamp to [0, 255]; values from uint8
+		 * sources stay far inside the int32 range the conversion needs. */
+		for (; j + 16 <= n; j += 16) {
+			const __m128 h = _mm_set1_ps(0.5f);
+			__m128i a = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j), h));
+			__m128i b = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j + 4), h));
+			__m128i c = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j + 8), h));
+			__m128i d = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(src + j + 12), h));
+			_mm_storeu_si128((__m128i *)((uint8_t *)dst + j),
+					 _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
+		}
+#else
+		for (; j + 4 <= n; j += 4) {
+			v4u8 b = __builtin_convertvector(round_clamp4(load4_f32(src + j), 0, 255),
+							 v4u8);
+			memcpy((uint8_t *)dst + j, &b, sizeof b);
+		}
+#endif
+		for (; j < n; j++) {
+			float v = src[j] + 0.5f;
+			((uint8_t *)dst)[j] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+		}
+		break;
+	case DALIC_INT16:
+		for (; j < n; j++) {
+			float v = src[j] + 0.5f;
+			((int16_t *)dst)[j] = v <= -32768 ? -32768 : v >= 32767 ? 32767 : (int16_t)v;
+		}
+		break;
+	case DALIC_UINT16:
+		for (; j < n; j++) {
+			float v = src[j] + 0.5f;
+			((uint16_t *)dst)[j] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
+		}
+		break;
+	default:
+		memcpy(dst, src, sizeof(float) * (size_t)n);
+		break;
+	}
+}
+
+/* Input row (from column lo, n elements) as floats. */
+static void load_row(dalic_dtype_t t, const void *src, float *dst, int n)
+{
+	const float one = 1;
+	const void *rows[1] = {src};
+	vsum_for(t)(dst, rows, &one, 1, n);
+}
+
+/* ---- the two pass orders ----------------------------------------------------------------- */
+int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
+{
+	const int C = j->channels;
+	const size_t in_es = dalic_dtype_size(j->in_type), out_es = dalic_dtype_size(j->out_type);
+	img_filter_t ty, tx;
+	double sy, sx;
+	axis_filter(j->out_h, j->y0, j->y1, &j->filters, &ty, &sy);
+	axis_filter(j->out_w, j->x0, j->x1, &j->filters, &tx, &sx);
+	axis_t ay = {.out = j->out_h, .taps = axis_taps(ty, sy)};
+	axis_t ax = {.out = j->out_w, .taps = axis_taps(tx, sx)};
+	size_t ny = (size_t)ay.out * ay.taps, nx = (size_t)ax.out * ax.taps;
+	/* one block: w4 (16-byte aligned at the start), weights, indices, row pointers */
+	uint8_t *t = img_scratch_get(&ws->taps, nx * 4 * sizeof(float) +
+							 (ny + nx) * (sizeof(int32_t) + sizeof(float)) +
+							 sizeof(void *) * (size_t)ay.taps);
+	if (!t)
+		return -1;
+	ax.w4 = (float *)t;
+	ay.w = ax.w4 + nx * 4;
+	ax.w = ay.w + ny;
+	ay.idx = (int32_t *)(ax.w + nx);
+	ax.idx = ay.idx + ny;
+	const void **rows = (const void **)(ax.idx + nx); /* 8(ny + nx) bytes in: aligned */
+	axis_build(j->in_h, j->out_h, j->y0, j->y1, ty, sy, &ay);
+	axis_build(j->in_w, j->out_w, j->x0, j->x1, tx, sx, &ax);
+	for (size_t k = 0; k < nx; k++) {
+		ax.idx[k] *= C;
+		for (int l = 0; l < 4; l++)
+			ax.w4[4 * k + l] = ax.w[k];
+	}
+
+	const int xw = ax.hi - ax.lo, yh = ay.hi - ay.lo;
+	const size_t in_stride = (size_t)j->in_w * C, out_row = (size_t)j->out_w * C;
+	const uint8_t *in = j->in;
+	uint8_t *out = j->out;
+	/* Multiplications of each order; the intermediate is float either way, so the order
+	 * changes rounding only at float precision. */
+	double vert_first = (double)ay.out * xw * ay.taps + (double)ay.out * ax.out * ax.taps;
+	double horz_first = (double)yh * ax.out * ax.taps + (double)ay.out * ax.out * ay.taps;
+	if (vert_first <= horz_first) {
+		float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
+								       2 * HSUM_SLACK));
+		if (!buf)
+			return -1;
+		float *col = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
+		/* hsum reads up to HSUM_SLACK past the row (zero-weight taps): keep it 0, not
+		 * garbage that could be NaN */
+		memset(col + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK);
+		vsum_fn vsum = vsum_for(j->in_type);
+		for (int y = 0; y < ay.out; y++) {
+			for (int k = 0; k < ay.taps; k++) {
+				size_t r = (size_t)(ay.lo + ay.idx[(size_t)y * ay.taps + k]);
+				rows[k] = in + (r * in_stride + (size_t)ax.lo * C) * in_es;
+			}
+			vsum(col, (const void *const *)rows, ay.w + (size_t)y * ay.taps, ay.taps,
+			     xw * C);
+			hsum(col, C, &ax, res);
+			store_row(j->out_type, out + (size_t)y * out_row * out_es, res, (int)out_row);
+		}
+		return 0;
+	}
+	float *tmp = img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
+	float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
+							       2 * HSUM_SLACK));
+	if (!tmp || !buf)
+		return -1;
+	float *line = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
+	memset(line + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK); /* as above */
+	for (int r = 0; r < yh; r++) {
+		const uint8_t *src = in + ((size_t)(ay.lo + r) * in_stride + (size_t)ax.lo * C) * in_es;
+		load_row(j->in_type, src, line, xw * C);
+		hsum(line, C, &ax, tmp + (size_t)r * out_row);
+	}
+	for (int y = 0; y < ay.out; y++) {
+		for (int k = 0; k < ay.taps; k++)
+			rows[k] = tmp + (size_t)ay.idx[(size_t)y * ay.taps + k] * out_row;
+		vsum_f32(res, (const void *const *)rows, ay.w + (size_t)y * ay.taps, ay.taps,
+			 (int)out_row);
+		store_row(j->out_type, out + (size_t)y * out_row * out_es, res, (int)out_row);
+	}
+	return 0;
+}

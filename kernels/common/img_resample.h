@@ -1,0 +1,66 @@
+/*
+ * Separable image resampling (DALI's resampling kernels, CPU variant) shared by resize,
+ * random_resized_crop and anything else that scales HWC images.
+ *
+ * Geometry: output pixel x covers source coordinate lo + (x + 0.5) * (hi - lo) / out, with
+ * pixel centres at i + 0.5; a source window [lo, hi) with hi < lo flips the axis. Source
+ * indices are clamped at the borders (edge replication).
+ *
+ * Filters, as DALI builds them: NN picks floor(coordinate); LINEAR is a triangle of radius 1;
+ * TRIANGULAR, GAUSSIAN, CUBIC (Keys, a = -0.5) and LANCZOS3 widen by in/out when scaling down
+ * with antialias (LINEAR becomes TRIANGULAR then). The filter of an axis is min_filter when the
+ * output is smaller than the source window, mag_filter otherwise. Weights are normalised to
+ * sum 1 per output pixel and computed once per axis (not per pixel): resampling is one
+ * weighted sum per tap along each axis, in the order that costs fewer multiplications.
+ * Integer outputs are rounded like DALI (add 0.5, clamp, truncate).
+ *
+ * Types: input UINT8, INT16, UINT16 or FLOAT; output the input type or FLOAT.
+ */
+#ifndef DALIC_KERNELS_IMG_RESAMPLE_H
+#define DALIC_KERNELS_IMG_RESAMPLE_H
+
+#include "dalic.h"
+#include "kernels/common/img_scratch.h"
+
+#include <stdbool.h>
+
+typedef enum {
+	IMG_FILTER_NN,
+	IMG_FILTER_LINEAR,
+	IMG_FILTER_TRIANGULAR,
+	IMG_FILTER_GAUSSIAN,
+	IMG_FILTER_CUBIC,
+	IMG_FILTER_LANCZOS3,
+} img_filter_t;
+
+/* The filter for a DALIInterpType (DALIC_INTERP_*), or -1 if it is not one. */
+int img_filter_from_interp(int64_t interp);
+
+typedef struct img_filters {
+	img_filter_t min, mag; /* downscaling / upscaling */
+	bool antialias;        /* widen min_filter by the downscaling factor */
+} img_filters_t;
+
+typedef struct img_resample_job {
+	const void *in;
+	dalic_dtype_t in_type;
+	int in_h, in_w, channels; /* contiguous HWC */
+	void *out;
+	dalic_dtype_t out_type;
+	int out_h, out_w;
+	double y0, y1, x0, x1; /* source window in pixels; y1 < y0 (x1 < x0) flips */
+	img_filters_t filters;
+} img_resample_job_t;
+
+/* One thread's buffers: filter tables, the intermediate image, a row. */
+typedef struct img_resample_ws {
+	img_scratch_t taps, tmp, row;
+} img_resample_ws_t;
+
+void img_resample_ws_free(img_resample_ws_t *ws);
+
+bool img_resample_supports(dalic_dtype_t in, dalic_dtype_t out);
+/* Returns 0, or -1 when out of memory. */
+int img_resample(img_resample_ws_t *ws, const img_resample_job_t *job);
+
+#endif

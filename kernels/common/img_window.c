@@ -1,0 +1,195 @@
+/* Crop windows and the window copy (see img_window.h). */
+#include "kernels/common/img_window.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out)
+{
+	const char *s = dalic_arg_string(ctx, "out_of_bounds_policy");
+	if (s && !strcmp(s, "error"))
+		*out = IMG_OOB_ERROR;
+	else if (s && !strcmp(s, "pad"))
+		*out = IMG_OOB_PAD;
+	else if (s && !strcmp(s, "trim_to_shape"))
+		*out = IMG_OOB_TRIM;
+	else
+		return dalic_op_fail(ctx, NULL, -1, "Unsupported out_of_bounds_policy '%s'; use "
+						    "'error', 'pad' or 'trim_to_shape'",
+				     s ? s : "None");
+	const char *r = dalic_arg_string(ctx, "rounding");
+	if (!r || (strcmp(r, "round") && strcmp(r, "truncate")))
+		return dalic_op_fail(ctx, NULL, -1, "Unsupported rounding '%s'; use 'round' or "
+						    "'truncate'",
+				     r ? r : "None");
+	return DALIC_OK;
+}
+
+static bool present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)
+{
+	return dalic_arg_given(ctx, name) || dalic_arg_input(ws, name);
+}
+
+static int extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
+		      int64_t *out)
+{
+	double v;
+	int rc = dalic_arg_float_at(ctx, ws, name, i, &v);
+	*out = (int64_t)v; /* DALI: static_cast<int> */
+	return rc;
+}
+
+int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+			  const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
+			  img_window_t *w)
+{
+	const char *ph = strchr(layout, 'H'), *pw = strchr(layout, 'W');
+	const char *pd = strchr(layout, 'D'), *pf = strchr(layout, 'F');
+	if (!ph || !pw)
+		return dalic_op_fail(ctx, ws, i, "[H]eight and [W]idth must be present in the "
+						 "layout. Got: %s", layout);
+	int hd = (int)(ph - layout), wd = (int)(pw - layout);
+	int dd = pd ? (int)(pd - layout) : -1, fd = pf ? (int)(pf - layout) : -1;
+	bool has_crop = present(ctx, ws, "crop"), has_w = present(ctx, ws, "crop_w");
+	bool has_h = present(ctx, ws, "crop_h"), has_d = present(ctx, ws, "crop_d");
+	if (has_w != has_h)
+		return dalic_op_fail(ctx, ws, -1, "`crop_w` and `crop_h` arguments must be provided "
+						  "together");
+	if (has_d && !has_w)
+		return dalic_op_fail(ctx, ws, -1, "`crop_d` argument must be provided together "
+						  "with `crop_w` and `crop_h`");
+	if (has_crop && (has_w || has_d))
+		return dalic_op_fail(ctx, ws, -1, "`crop` argument is not compatible with `crop_h`, "
+						  "`crop_w`, `crop_d`");
+	int64_t ch = -1, cw = -1, cd = -1;
+	int rc = DALIC_OK;
+	if (has_crop) {
+		double v[3];
+		int n;
+		if ((rc = dalic_arg_floats_at(ctx, ws, "crop", i, v, 3, &n)))
+			return rc;
+		if (n < 2)
+			return dalic_op_fail(ctx, ws, i, "`crop` argument should have 2 or 3 elements "
+							 "depending on the input data shape");
+		if (n == 3)
+			cd = (int64_t)v[0];
+		ch = (int64_t)v[n - 2];
+		cw = (int64_t)v[n - 1];
+	} else if (has_w) {
+		if ((rc = extent_arg(ctx, ws, i, "crop_w", &cw)) ||
+		    (rc = extent_arg(ctx, ws, i, "crop_h", &ch)) ||
+		    (has_d && (rc = extent_arg(ctx, ws, i, "crop_d", &cd))))
+			return rc;
+	}
+	double norm[DALIC_MAX_NDIM];
+	for (int d = 0; d < ndim; d++) {
+		w->shape[d] = shape[d];
+		norm[d] = 0.5;
+	}
+	double v;
+	if (ch > 0) {
+		w->shape[hd] = ch;
+		if ((rc = dalic_arg_float_at(ctx, ws, "crop_pos_y", i, &v)))
+			return rc;
+		norm[hd] = v;
+	}
+	if (cw > 0) {
+		w->shape[wd] = cw;
+		if ((rc = dalic_arg_float_at(ctx, ws, "crop_pos_x", i, &v)))
+			return rc;
+		norm[wd] = v;
+	}
+	int zd = dd >= 0 ? dd : fd; /* crop_d crops frames when there is no depth */
+	if (cd > 0 && zd >= 0) {
+		w->shape[zd] = cd;
+		if ((rc = dalic_arg_float_at(ctx, ws, "crop_pos_z", i, &v)))
+			return rc;
+		norm[zd] = v;
+	}
+	bool truncate = !strcmp(dalic_arg_string(ctx, "rounding"), "truncate");
+	bool outside = false;
+	for (int d = 0; d < ndim; d++) {
+		if (!(norm[d] >= 0 && norm[d] <= 1))
+			return dalic_op_fail(ctx, ws, i, "Anchor for dimension %d (%f) is out of range "
+							 "[0.0, 1.0]", d, norm[d]);
+		double a = (float)norm[d] * (float)(shape[d] - w->shape[d]);
+		w->anchor[d] = (int64_t)(truncate ? trunc(a) : round(a));
+		outside |= w->anchor[d] < 0 || w->anchor[d] + w->shape[d] > shape[d];
+	}
+	if (!outside || oob == IMG_OOB_PAD)
+		return DALIC_OK;
+	if (oob == IMG_OOB_ERROR) {
+		char msg[256];
+		int n = 0;
+		for (int d = 0; d < ndim; d++)
+			n += snprintf(msg + n, sizeof msg - (size_t)n, "%s[%lld, %lld)", d ? " x " : "",
+				      (long long)w->anchor[d], (long long)(w->anchor[d] + w->shape[d]));
+		return dalic_op_fail(ctx, ws, i, "Crop window %s is out of bounds of the input (%s "
+						 "shape); use out_of_bounds_policy 'pad' or "
+						 "'trim_to_shape'",
+				     msg, layout);
+	}
+	for (int d = 0; d < ndim; d++) { /* trim_to_shape */
+		int64_t lo = w->anchor[d] < 0 ? 0 : w->anchor[d];
+		int64_t hi = w->anchor[d] + w->shape[d];
+		hi = hi > shape[d] ? shape[d] : hi;
+		w->anchor[d] = lo;
+		w->shape[d] = hi > lo ? hi - lo : 0;
+	}
+	return DALIC_OK;
+}
+
+void img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
+		     size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim)
+{
+	int64_t total = 1, rows = 1;
+	for (int d = 0; d < ndim; d++)
+		total *= w->shape[d];
+	if (total == 0)
+		return;
+	for (int d = 0; d + 1 < ndim; d++)
+		rows *= w->shape[d];
+	const int last = ndim - 1;
+	const int64_t n = w->shape[last], a = w->anchor[last], in_n = in_shape[last];
+	int64_t in_stride[DALIC_MAX_NDIM], pos[DALIC_MAX_NDIM] = {0};
+	in_stride[last] = 1;
+	for (int d = last - 1; d >= 0; d--)
+		in_stride[d] = in_stride[d + 1] * in_shape[d + 1];
+	/* the inside part of every row along the last dim */
+	int64_t lead = a < 0 ? -a : 0, end = a + n > in_n ? in_n - a : n;
+	if (lead > n)
+		lead = n;
+	if (end < lead)
+		end = lead;
+	uint8_t *o = out;
+	for (int64_t r = 0; r < rows; r++, o += (size_t)n * esize) {
+		bool inside = true;
+		int64_t off = 0;
+		for (int d = 0; d < last; d++) {
+			int64_t s = w->anchor[d] + pos[d];
+			inside &= s >= 0 && s < in_shape[d];
+			off += s * in_stride[d];
+		}
+		int64_t from = inside ? lead : n, to = inside ? end : n;
+		for (int64_t k = 0; k < n; k++) {
+			if (k == from) { /* the inside run, in one copy */
+				memcpy(o + (size_t)k * esize,
+				       (const uint8_t *)in + (size_t)(off + a + k) * esize,
+				       (size_t)(to - from) * esize);
+				k = to - 1;
+				continue;
+			}
+			/* channels are never cropped, so the output coordinate is the channel */
+			int c = nfill <= 1 || channel_dim < 0 ? 0
+				: channel_dim == last ? (int)(k % nfill)
+						      : (int)(pos[channel_dim] % nfill);
+			memcpy(o + (size_t)k * esize, fill + (size_t)c * esize, esize);
+		}
+		for (int d = last - 1; d >= 0; d--) { /* odometer over the outer dims */
+			if (++pos[d] < w->shape[d])
+				break;
+			pos[d] = 0;
+		}
+	}
+}

@@ -1,0 +1,398 @@
+/*
+ * crop_mirror_normalize (DALI's CropMirrorNormalize): crops a window (img_window.c, as crop),
+ * optionally mirrors it horizontally (mirror, per sample), normalises every value as
+ * (in - mean[c]) * scale / std[c] + shift, optionally pads the channels to a power of two
+ * (pad_output), and writes it in output_layout (CHW by default, or HWC) as dtype (FLOAT by
+ * default, FLOAT16, INT8 or UINT8; integers round half away from zero and saturate).
+ * Regions outside the input (out_of_bounds_policy "pad") and padded channels take
+ * fill_values. Inputs: HWC or CHW images, or HW.
+ *
+ * The normalisation is one multiply-add per value (in * scale / std + shift - mean * scale /
+ * std). uint8 HWC windows inside the image go straight to float output in one pass; every
+ * other case builds each output row in float, pixel-interleaved, then stores it in the output
+ * layout and type.
+ */
+#include "engine/dtype.h"
+#include "engine/kernel.h"
+#include "kernels/common/img_scratch.h"
+#include "kernels/common/img_window.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#define MAX_CH 64
+
+typedef struct cmn {
+	img_oob_t oob;
+	dalic_dtype_t out_type;
+	bool out_hwc, pad_output;
+	float scale, shift;
+	img_window_t *win;
+	img_scratch_t *threads;
+	int num_threads;
+} cmn_t;
+
+static void fini(dalic_op_ctx_t *ctx);
+
+static int init_state(dalic_op_ctx_t *ctx)
+{
+	cmn_t *s = ctx->state;
+	int rc = img_oob_parse(ctx, &s->oob);
+	if (rc)
+		return rc;
+	bool has_dtype = dalic_arg_given(ctx, "dtype"), has_old = dalic_arg_given(ctx, "output_dtype");
+	if (has_dtype && has_old)
+		return dalic_op_fail(ctx, NULL, -1, "TypeError: arguments `dtype` and `output_dtype` "
+						    "cannot be used together (`output_dtype` is a "
+						    "deprecated alias of `dtype`)");
+	s->out_type = (dalic_dtype_t)dalic_arg_int(ctx, has_old ? "output_dtype" : "dtype");
+	if (s->out_type != DALIC_FLOAT && s->out_type != DALIC_FLOAT16 &&
+	    s->out_type != DALIC_INT8 && s->out_type != DALIC_UINT8)
+		return dalic_op_fail(ctx, NULL, -1, "Output type %s is not supported; use FLOAT, "
+						    "FLOAT16, INT8 or UINT8",
+				     dalic_dtype_name(s->out_type));
+	const char *ol = dalic_arg_string(ctx, "output_layout");
+	if (!ol || (strcmp(ol, "CHW") && strcmp(ol, "HWC")))
+		return dalic_op_fail(ctx, NULL, -1, "output_layout '%s' is not supported; use 'CHW' "
+						    "or 'HWC'",
+				     ol ? ol : "");
+	s->out_hwc = !strcmp(ol, "HWC");
+	s->pad_output = dalic_arg_bool(ctx, "pad_output");
+	s->scale = (float)dalic_arg_float(ctx, "scale");
+	s->shift = (float)dalic_arg_float(ctx, "shift");
+	s->win = calloc((size_t)ctx->max_batch_size, sizeof *s->win);
+	s->num_threads = ctx->num_threads + 1;
+	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
+	return s->win && s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+}
+
+/* The engine calls fini only after a successful init: a failing init cleans up itself. */
+static int init(dalic_op_ctx_t *ctx)
+{
+	int rc = init_state(ctx);
+	if (rc)
+		fini(ctx);
+	return rc;
+}
+
+typedef struct geom {
+	int h_dim, w_dim, c_dim; /* c_dim < 0: no channel dim (HW) */
+} geom_t;
+
+static int geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
+		    geom_t *g, const char **layout)
+{
+	*layout = in->layout[0] ? in->layout : in->ndim == 2 ? "HW" : "HWC";
+	const char *l = *layout;
+	if (strcmp(l, "HWC") && strcmp(l, "CHW") && strcmp(l, "HW"))
+		return dalic_op_fail(ctx, ws, -1, "input layout '%s' is not supported; use HWC, CHW "
+						  "or HW", l);
+	if ((int)strlen(l) != in->ndim)
+		return dalic_op_fail(ctx, ws, -1, "layout %s does not fit %d-D data", l, in->ndim);
+	g->h_dim = (int)(strchr(l, 'H') - l);
+	g->w_dim = (int)(strchr(l, 'W') - l);
+	g->c_dim = strchr(l, 'C') ? (int)(strchr(l, 'C') - l) : -1;
+	return DALIC_OK;
+}
+
+static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+{
+	cmn_t *s = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	geom_t g;
+	const char *layout;
+	int rc = geometry(ctx, ws, in, &g, &layout);
+	if (!rc && !dalic_dtype_is_numeric(in->dtype))
+		rc = dalic_op_fail(ctx, ws, -1, "cannot normalize %s data",
+				   dalic_dtype_name(in->dtype));
+	if (!rc)
+		rc = dalic_batch_set_meta(out, ws->batch_size, s->out_type, in->ndim);
+	if (rc)
+		return rc;
+	dalic_batch_set_layout(out, g.c_dim < 0 ? "HW" : s->out_hwc ? "HWC" : "CHW");
+	for (int i = 0; i < ws->batch_size; i++) {
+		const int64_t *shape = dalic_batch_shape(in, i);
+		if ((rc = img_window_for_sample(ctx, ws, i, layout, in->ndim, shape, s->oob,
+						&s->win[i])))
+			return rc;
+		int64_t C = g.c_dim < 0 ? 1 : shape[g.c_dim], oc = C;
+		if (C > MAX_CH)
+			return dalic_op_fail(ctx, ws, i, "%lld channels; at most %d supported",
+					     (long long)C, MAX_CH);
+		while (s->pad_output && (oc & (oc - 1)))
+			oc++;
+		int64_t h = s->win[i].shape[g.h_dim], w = s->win[i].shape[g.w_dim];
+		int64_t *os = dalic_batch_shape_mut(out, i);
+		if (g.c_dim < 0)
+			os[0] = h, os[1] = w;
+		else if (s->out_hwc)
+			os[0] = h, os[1] = w, os[2] = oc;
+		else
+			os[0] = oc, os[1] = h, os[2] = w;
+		out->sources[i] = in->sources[i];
+	}
+	return DALIC_OK;
+}
+
+/* mean / std for C channels: one value (broadcast) or one per channel. */
+static int per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
+		       int64_t C, float *out)
+{
+	double v[MAX_CH];
+	int n;
+	int rc = dalic_arg_floats_at(ctx, ws, name, i, v, MAX_CH, &n);
+	if (rc)
+		return rc;
+	if (n != 1 && n != C)
+		return dalic_op_fail(ctx, ws, i, "`%s` has %d values; expected 1 or %lld (channels)",
+				     name, n, (long long)C);
+	for (int64_t c = 0; c < C; c++)
+		out[c] = (float)v[n == 1 ? 0 : c];
+	return DALIC_OK;
+}
+
+static inline float load_elem(dalic_dtype_t t, const void *p, int64_t k)
+{
+	switch (t) {
+	case DALIC_UINT8: return ((const uint8_t *)p)[k];
+	case DALIC_FLOAT: return ((const float *)p)[k];
+	case DALIC_INT16: return ((const int16_t *)p)[k];
+	default: return (float)dalic_load_f64(t, p, k);
+	}
+}
+
+/* Stores n floats read `step` apart into consecutive elements of type t. */
+static void store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step, int64_t n)
+{
+	switch (t) {
+	case DALIC_FLOAT:
+		for (int64_t k = 0; k < n; k++)
+			((float *)dst)[k] = src[k * step];
+		break;
+	case DALIC_FLOAT16:
+		for (int64_t k = 0; k < n; k++)
+			((uint16_t *)dst)[k] = dalic_float_to_half(src[k * step]);
+		break;
+	case DALIC_UINT8:
+		for (int64_t k = 0; k < n; k++) {
+			float v = roundf(src[k * step]);
+			((uint8_t *)dst)[k] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+		}
+		break;
+	default: /* INT8 */
+		for (int64_t k = 0; k < n; k++) {
+			float v = roundf(src[k * step]);
+			((int8_t *)dst)[k] = v <= -128 ? -128 : v >= 127 ? 127 : (int8_t)v;
+		}
+		break;
+	}
+}
+
+#ifdef __SSE2__
+/* One output row of the ResNet case (3 channels, CHW) four pixels at a time: 12 bytes load,
+ * widen to three float vectors of interleaved RGB, shuffle into R, G and B (reversed for a
+ * mirror), then the same multiply and add per value as the scalar loop, so the results are
+ * bit-identical. Returns how many pixels it wrote; the caller finishes the row. */
+static int64_t rgb_row_sse2(const uint8_t *row, int64_t ow, bool mirror, const float *mul,
+			    const float *add, float *o0, float *o1, float *o2)
+{
+	const __m128i zero = _mm_setzero_si128();
+	const __m128 m0 = _mm_set1_ps(mul[0]), m1 = _mm_set1_ps(mul[1]), m2 = _mm_set1_ps(mul[2]);
+	const __m128 a0 = _mm_set1_ps(add[0]), a1 = _mm_set1_ps(add[1]), a2 = _mm_set1_ps(add[2]);
+	int64_t x = 0;
+	for (; x + 4 <= ow; x += 4) {
+		/* the four source pixels, left to right: a mirrored row reads them from the end */
+		const uint8_t *p = row + (mirror ? ow - 4 - x : x) * 3;
+		int32_t tail;
+		memcpy(&tail, p + 8, sizeof tail); /* exactly 12 bytes: no read past the image */
+		__m128i b = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p),
+					       _mm_cvtsi32_si128(tail));
+		__m128i lo = _mm_unpacklo_epi8(b, zero), hi = _mm_unpackhi_epi8(b, zero);
+		__m128 v0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)); /* r0 g0 b0 r1 */
+		__m128 v1 = _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)); /* g1 b1 r2 g2 */
+		__m128 v2 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)); /* b2 r3 g3 b3 */
+		__m128 t = _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(0, 1, 0, 2));
+		__m128 r = _mm_shuffle_ps(v0, t, _MM_SHUFFLE(2, 0, 3, 0));
+		__m128 g = _mm_shuffle_ps(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(0, 0, 0, 1)),
+					  _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(0, 2, 0, 3)),
+					  _MM_SHUFFLE(2, 0, 2, 0));
+		__m128 bl = _mm_shuffle_ps(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(0, 1, 0, 2)), v2,
+					   _MM_SHUFFLE(3, 0, 2, 0));
+		if (mirror) {
+			r = _mm_shuffle_ps(r, r, _MM_SHUFFLE(0, 1, 2, 3));
+			g = _mm_shuffle_ps(g, g, _MM_SHUFFLE(0, 1, 2, 3));
+			bl = _mm_shuffle_ps(bl, bl, _MM_SHUFFLE(0, 1, 2, 3));
+		}
+		_mm_storeu_ps(o0 + x, _mm_add_ps(_mm_mul_ps(r, m0), a0));
+		_mm_storeu_ps(o1 + x, _mm_add_ps(_mm_mul_ps(g, m1), a1));
+		_mm_storeu_ps(o2 + x, _mm_add_ps(_mm_mul_ps(bl, m2), a2));
+	}
+	return x;
+}
+#endif
+
+/* The ResNet case: uint8 HWC inside the image to float, one pass, no per-element dispatch. */
+static void fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, int64_t ay,
+			int64_t ow, int64_t oh, bool mirror, bool out_hwc, const float *mul,
+			const float *add, float *dst)
+{
+	const int64_t step = mirror ? -C : C;
+	for (int64_t y = 0; y < oh; y++) {
+		const uint8_t *p = src + ((ay + y) * W + ax + (mirror ? ow - 1 : 0)) * C;
+		if (out_hwc) {
+			float *o = dst + y * ow * C;
+			for (int64_t x = 0; x < ow; x++, p += step, o += C)
+				for (int64_t c = 0; c < C; c++)
+					o[c] = p[c] * mul[c] + add[c];
+		} else if (C == 3) {
+			float *o0 = dst + y * ow, *o1 = o0 + oh * ow, *o2 = o1 + oh * ow;
+			const float m0 = mul[0], m1 = mul[1], m2 = mul[2];
+			const float a0 = add[0], a1 = add[1], a2 = add[2];
+			int64_t x = 0;
+#ifdef __SSE2__
+			x = rgb_row_sse2(src + ((ay + y) * W + ax) * C, ow, mirror, mul, add, o0, o1,
+					 o2);
+			p += x * step;
+#endif
+			for (; x < ow; x++, p += step) {
+				o0[x] = p[0] * m0 + a0;
+				o1[x] = p[1] * m1 + a1;
+				o2[x] = p[2] * m2 + a2;
+			}
+		} else {
+			for (int64_t x = 0; x < ow; x++, p += step)
+				for (int64_t c = 0; c < C; c++)
+					dst[(c * oh + y) * ow + x] = p[c] * mul[c] + add[c];
+		}
+	}
+}
+
+static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	cmn_t *s = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	geom_t g;
+	const char *layout;
+	int rc = geometry(ctx, ws, in, &g, &layout);
+	if (rc)
+		return rc;
+	const int64_t *shape = dalic_batch_shape(in, i);
+	const img_window_t *w = &s->win[i];
+	const int64_t C = g.c_dim < 0 ? 1 : shape[g.c_dim];
+	const int64_t H = shape[g.h_dim], W = shape[g.w_dim];
+	const int64_t oh = w->shape[g.h_dim], ow = w->shape[g.w_dim];
+	int64_t oc = C;
+	while (s->pad_output && (oc & (oc - 1)))
+		oc++;
+	float mean[MAX_CH], mul[MAX_CH], fill[MAX_CH];
+	double mirror;
+	if ((rc = per_channel(ctx, ws, i, "mean", C, mean)) ||
+	    (rc = per_channel(ctx, ws, i, "std", C, mul)) ||
+	    (rc = dalic_arg_float_at(ctx, ws, "mirror", i, &mirror)))
+		return rc;
+	/* (in - mean) * scale / std + shift as one multiply-add: in * mul + add */
+	float add[MAX_CH];
+	for (int64_t c = 0; c < C; c++) {
+		mul[c] = s->scale / mul[c];
+		add[c] = s->shift - mean[c] * mul[c];
+	}
+	const dalic_value_t *fv = dalic_arg(ctx, "fill_values");
+	for (int64_t c = 0; c < oc; c++)
+		fill[c] = fv->n <= 1 ? (float)dalic_value_get_f(fv, 0)
+				     : c < fv->n ? (float)dalic_value_get_f(fv, (int)c) : 0;
+	if (thread < 0 || thread >= s->num_threads)
+		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
+				     s->num_threads);
+	float *row = img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
+	if (!row)
+		return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-pixel row", (long long)ow);
+	/* element strides of the input in pixels, channels and rows */
+	const int64_t px = g.c_dim == 2 ? C : 1, chs = g.c_dim == 0 ? H * W : 1;
+	const int64_t rows = g.c_dim == 2 ? W * C : W;
+	const int64_t ax = w->anchor[g.w_dim], ay = w->anchor[g.h_dim];
+	const size_t es = dalic_dtype_size(out->dtype);
+	const dalic_dtype_t it = in->dtype;
+	const void *src = in->ptrs[i];
+	uint8_t *dst = out->ptrs[i];
+	bool inside = ax >= 0 && ay >= 0 && ax + ow <= W && ay + oh <= H;
+	if (inside && it == DALIC_UINT8 && out->dtype == DALIC_FLOAT && g.c_dim == 2 && oc == C) {
+		fast_u8_hwc(src, W, C, ax, ay, ow, oh, mirror != 0, s->out_hwc, mul, add, (float *)dst);
+		return DALIC_OK;
+	}
+	for (int64_t y = 0; y < oh; y++) {
+		int64_t sy = ay + y;
+		for (int64_t x = 0; x < ow; x++) {
+			int64_t sx = ax + (mirror != 0 ? ow - 1 - x : x);
+			float *o = row + x * oc;
+			if (sy < 0 || sy >= H || sx < 0 || sx >= W) {
+				memcpy(o, fill, sizeof(float) * (size_t)oc);
+				continue;
+			}
+			int64_t base = sy * rows + sx * px;
+			for (int64_t c = 0; c < C; c++)
+				o[c] = load_elem(it, src, base + c * chs) * mul[c] + add[c];
+			for (int64_t c = C; c < oc; c++)
+				o[c] = fill[c];
+		}
+		if (g.c_dim < 0 || s->out_hwc)
+			store_run(out->dtype, dst + (size_t)(y * ow * oc) * es, row, 1, ow * oc);
+		else
+			for (int64_t c = 0; c < oc; c++)
+				store_run(out->dtype, dst + (size_t)((c * oh + y) * ow) * es, row + c, oc,
+					  ow);
+	}
+	return DALIC_OK;
+}
+
+static void fini(dalic_op_ctx_t *ctx)
+{
+	cmn_t *s = ctx->state;
+	for (int t = 0; s->threads && t < s->num_threads; t++)
+		img_scratch_free(&s->threads[t]);
+	free(s->threads);
+	free(s->win);
+}
+
+static const dalic_arg_schema_t args[] = {
+	IMG_CROP_WINDOW_ARGS,
+	{"mirror", DALIC_ARG_INT, "0", "Flip the window horizontally (1) or not (0).",
+	 .tensor = true},
+	{"mean", DALIC_ARG_FLOAT_LIST, "[0.0]", "Mean per channel (or one for all).",
+	 .tensor = true},
+	{"std", DALIC_ARG_FLOAT_LIST, "[1.0]", "Standard deviation per channel (or one).",
+	 .tensor = true},
+	{"scale", DALIC_ARG_FLOAT, "1.0", "Multiplies (in - mean) / std."},
+	{"shift", DALIC_ARG_FLOAT, "0.0", "Added after scaling."},
+	{"output_layout", DALIC_ARG_LAYOUT, "'CHW'", "CHW or HWC."},
+	{"dtype", DALIC_ARG_DTYPE, "FLOAT", "FLOAT, FLOAT16, INT8 or UINT8."},
+	{"output_dtype", DALIC_ARG_DTYPE, "None", "Deprecated alias of dtype."},
+	{"pad_output", DALIC_ARG_BOOL, "False", "Pad channels to a power of two with fill_values."},
+	{"image_type", DALIC_ARG_IMAGE_TYPE, "RGB", "Deprecated; ignored."},
+	{0},
+};
+
+static const dalic_kernel_t kernel = {
+	.state_size = sizeof(cmn_t),
+	.init = init,
+	.setup = setup,
+	.run_sample = run_sample,
+	.fini = fini,
+};
+
+DALIC_OPERATOR(CropMirrorNormalize) = {
+	.name = "CropMirrorNormalize",
+	.fn = "crop_mirror_normalize",
+	.doc = "Crops, mirrors and normalizes images, changing layout and type.",
+	.min_inputs = 1,
+	.max_inputs = 1,
+	.num_outputs = 1,
+	.devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+	.args = args,
+	.cpu = &kernel,
+};
