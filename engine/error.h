@@ -6,6 +6,14 @@
 
 #define DALIC_ERRMSG_MAX 2048
 
+/* Returns the status of `x` from the enclosing function when it is not DALIC_OK. */
+#define DALIC_TRY(x)                                                                               \
+	do {                                                                                       \
+		int dalic_try_rc_ = (x);                                                           \
+		if (dalic_try_rc_)                                                                 \
+			return dalic_try_rc_;                                                      \
+	} while (0)
+
 /* Records a formatted message for dalic_last_error() on this thread; returns `code`. */
 int dalic_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prepends "prefix: " to the current message (adds context as an error travels up). */
