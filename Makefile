@@ -67,7 +67,7 @@ LDLIBS   := $(PKG_LIBS) $(LDLIBS)
 # --- sources -------------------------------------------------------------------------------
 OP_SRC     := $(sort $(wildcard kernels/cpu/*/*.c))
 KERNEL_SRC := $(OP_SRC) $(sort $(wildcard kernels/common/*.c))
-LIB_SRC    := $(sort $(wildcard engine/*.c frontend/*.c frontend/*/*.c debugmode/*.c stats/*.c)) $(KERNEL_SRC)
+LIB_SRC    := $(sort $(wildcard engine/*.c frontend/*.c frontend/*/*.c frontend/*/*/*.c debugmode/*.c stats/*.c)) $(KERNEL_SRC)
 PROTO_SRC  := $(wildcard frontend/proto/*.proto)
 GEN_SRC    := $(BUILD)/gen/ops_table.c $(PROTO_SRC:frontend/proto/%.proto=$(BUILD)/gen/%.pb-c.c)
 CLI_SRC    := $(sort $(wildcard cli/*.c tui/*.c))

@@ -64,6 +64,20 @@ const dalic_schema_t *const *dalic_schema_all(void)
 	return sorted;
 }
 
+static const dalic_schema_t *registry_find_exact(const char *name)
+{
+	const dalic_schema_t *const *all = dalic_schema_all();
+	for (int i = 0; all[i]; i++) {
+		const dalic_schema_t *s = all[i];
+		if (!strcmp(s->name, name) || (s->fn && !strcmp(s->fn, name)))
+			return s;
+		for (int a = 0; a < 4 && s->aliases[a]; a++)
+			if (!strcmp(s->aliases[a], name))
+				return s;
+	}
+	return NULL;
+}
+
 const dalic_schema_t *dalic_schema_find(const char *name)
 {
 	if (!name)
@@ -77,26 +91,25 @@ const dalic_schema_t *dalic_schema_find(const char *name)
 			break;
 		}
 	}
-	const dalic_schema_t *const *all = dalic_schema_all();
-	for (int i = 0; all[i]; i++) {
-		const dalic_schema_t *s = all[i];
-		if (!strcmp(s->name, name) || (s->fn && !strcmp(s->fn, name)))
-			return s;
-		for (int a = 0; a < 4 && s->aliases[a]; a++)
-			if (!strcmp(s->aliases[a], name))
-				return s;
-	}
-	/* ops API spells modules with dots and CamelCase: readers.File -> readers__File */
+	const dalic_schema_t *s = registry_find_exact(name);
+	if (s || !strchr(name, '.'))
+		return s;
+	/* ops API spells modules with dots and CamelCase: readers.File -> readers__File. No
+	 * schema name fills the buffer, so a name that would overflow it is simply unknown. */
 	char buf[256];
-	snprintf(buf, sizeof buf, "%s", name);
-	for (char *p = buf; *p; p++)
+	size_t o = 0;
+	for (const char *p = name; *p; p++) {
+		if (o + 2 >= sizeof buf)
+			return NULL;
 		if (*p == '.') {
-			memmove(p + 2, p + 1, strlen(p + 1) + 1);
-			p[0] = p[1] = '_';
+			buf[o++] = '_';
+			buf[o++] = '_';
+		} else {
+			buf[o++] = *p;
 		}
-	if (strcmp(buf, name))
-		return dalic_schema_find(buf);
-	return NULL;
+	}
+	buf[o] = 0;
+	return registry_find_exact(buf);
 }
 
 const dalic_arg_schema_t *dalic_schema_arg(const dalic_schema_t *s, const char *arg)
