@@ -93,7 +93,7 @@ LIB_SO  := $(BUILD)/libdalic.so
 DALIC   := $(BUILD)/dalic
 TESTBIN := $(BUILD)/tests/dalic_tests
 
-.PHONY: all test run install clean distclean compdb bench fuzz
+.PHONY: all test run install clean distclean compdb bench fuzz check-dali
 all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc
 
 # Every object depends on the configuration (flags, CUDA switch) and waits for the
@@ -197,6 +197,10 @@ endif
 RUN_PIPELINE ?= samples/scripts/getting_started.py
 run: all
 	$(Q)if [ -t 1 ]; then $(DALIC) tui $(RUN_PIPELINE); else $(DALIC) run $(RUN_PIPELINE) -n 20; fi
+
+# The oracle suite against real NVIDIA DALI from PyPI (not part of `test`: it downloads ~200 MB).
+check-dali: all
+	$(Q)sh tests/dali/check.sh
 
 # Benchmarks print ratios to a reference measured in the same run (never timed tests).
 bench: all

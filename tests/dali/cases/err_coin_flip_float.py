@@ -1,0 +1,12 @@
+# oracle: dali_error=Supported types
+# oracle: dalic_error=coin_flip
+# random.coin_flip refuses a float output type.
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=1)
+def oracle_pipe():
+    return fn.random.coin_flip(dtype=types.FLOAT)
+
+
+pipe = oracle_pipe()
