@@ -13,17 +13,9 @@ TestSuite(stats_images, .timeout = 60);
 
 static dalic_pipeline_t *stats_images_image_pipeline(const tl_mode_t *m, bool gpu)
 {
-	dalic_pipeline_params_t prm;
-	dalic_pipeline_params_init(&prm);
-	prm.batch_size = 10;
-	prm.num_threads = 2;
+	dalic_pipeline_params_t prm = tl_mode_params(m, 10, 2);
 	prm.device_id = gpu ? 0 : DALIC_CPU_ONLY_DEVICE_ID;
 	prm.seed = 3;
-	prm.exec_pipelined = m->pipelined;
-	prm.exec_async = m->async;
-	prm.separated_queues = m->separated;
-	prm.prefetch_cpu = m->cpu;
-	prm.prefetch_gpu = m->gpu;
 	prm.enable_memory_stats = true;
 	dalic_pipeline_t *p;
 	ASSERT_OK(dalic_pipeline_create(&prm, &p));

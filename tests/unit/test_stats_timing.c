@@ -16,20 +16,11 @@ TestSuite(stats_timing, .timeout = 60);
  * cpu, mixed and gpu stages all have work. */
 static dalic_pipeline_t *stats_timing_slow_pipeline(const tl_mode_t *m, int64_t sleep_us)
 {
-	dalic_pipeline_t *p = tl_stats_pipeline(m, 4, true);
-	dalic_pipeline_destroy(p);
-	dalic_pipeline_params_t prm;
-	dalic_pipeline_params_init(&prm);
-	prm.batch_size = 4;
-	prm.num_threads = 2;
+	dalic_pipeline_params_t prm = tl_mode_params(m, 4, 2);
 	prm.device_id = 0; /* gpu stages: emulated on the cpu when there is no GPU */
 	prm.seed = 7;
-	prm.exec_pipelined = m->pipelined;
-	prm.exec_async = m->async;
-	prm.separated_queues = m->separated;
-	prm.prefetch_cpu = m->cpu;
-	prm.prefetch_gpu = m->gpu;
 	prm.enable_memory_stats = true;
+	dalic_pipeline_t *p;
 	ASSERT_OK(dalic_pipeline_create(&prm, &p));
 	dalic_op_t *coin = tl_stats_op(p, "random.coin_flip", NULL);
 	ASSERT_OK(dalic_op_set_name(coin, "coin"));
