@@ -72,7 +72,7 @@ PROTO_SRC  := $(wildcard frontend/proto/*.proto)
 GEN_SRC    := $(BUILD)/gen/ops_table.c $(PROTO_SRC:frontend/proto/%.proto=$(BUILD)/gen/%.pb-c.c)
 CLI_SRC    := $(sort $(wildcard cli/*.c tui/*.c))
 CMD_SRC    := $(sort $(wildcard cli/cmd_*.c))
-TEST_SRC   := $(sort $(wildcard tests/unit/*.c tests/integration/*.c tests/tui/*.c))
+TEST_SRC   := $(sort $(wildcard tests/testlib/*.c tests/unit/*.c tests/integration/*.c tests/tui/*.c))
 SAMPLE_SRC := $(sort $(wildcard samples/c/*.c))
 CUDA_SRC   := $(if $(HAVE_CUDA),$(sort $(wildcard kernels/cuda/*.cu)))
 

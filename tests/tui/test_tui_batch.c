@@ -3,12 +3,12 @@
  * dtype, statistics and source file; non-image tensors are shown as values; any node can be
  * looked at in the debug engine; the arrows pick a sample.
  */
-#include "tui_test.h"
+#include "tests/testlib/tui.h"
 
 TestSuite(tui_batch, .timeout = 60);
 
 /* Cells drawn with block elements (U+2580..U+259F): how much picture there is. */
-static int block_cells(const char *dump)
+static int tui_batch_block_cells(const char *dump)
 {
 	int n = 0;
 	for (const unsigned char *p = (const unsigned char *)dump; p[0]; p++)
@@ -19,54 +19,56 @@ static int block_cells(const char *dump)
 
 Test(tui_batch, images_have_thumbnails_and_provenance)
 {
-	tui_run_t r = tui_run("samples/scripts/getting_started.py", "n\ndump\nq\n", NULL);
+	tl_tui_t r = tl_tui_run("samples/scripts/getting_started.py", "n\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	tui_expect_has(&r, 1, "__CropMirrorNormalize_3");
-	tui_expect_has(&r, 1, "FLOAT CHW");
-	tui_expect_has(&r, 1, "[3, 224, 224]");
-	tui_expect_has(&r, 1, "[#0]");
-	cr_expect(strstr(tui_dump(&r, 1), "cat/") || strstr(tui_dump(&r, 1), "coffee/") ||
-	              strstr(tui_dump(&r, 1), "space/"),
-	          "no source file:\n%s", tui_dump(&r, 1));
-	cr_expect_gt(block_cells(tui_dump(&r, 1)), 40, "no thumbnails:\n%s", tui_dump(&r, 1));
-	tui_run_free(&r);
+	tl_tui_expect_has(&r, 1, "__CropMirrorNormalize_3");
+	tl_tui_expect_has(&r, 1, "FLOAT CHW");
+	tl_tui_expect_has(&r, 1, "[3, 224, 224]");
+	tl_tui_expect_has(&r, 1, "[#0]");
+	cr_expect(strstr(tl_tui_dump(&r, 1), "cat/") || strstr(tl_tui_dump(&r, 1), "coffee/") ||
+	              strstr(tl_tui_dump(&r, 1), "space/"),
+	          "no source file:\n%s", tl_tui_dump(&r, 1));
+	cr_expect_gt(tui_batch_block_cells(tl_tui_dump(&r, 1)), 40, "no thumbnails:\n%s",
+	             tl_tui_dump(&r, 1));
+	tl_tui_free(&r);
 }
 
 Test(tui_batch, debug_engine_shows_any_node)
 {
 	/* from crop_mirror_normalize two operators back: the decoder's output */
-	tui_run_t r = tui_run("samples/scripts/getting_started.py",
-	                      "e\nn\n[\n[\ndump\n[\nv\ndump\nq\n", NULL);
+	tl_tui_t r = tl_tui_run("samples/scripts/getting_started.py",
+	                        "e\nn\n[\n[\ndump\n[\nv\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	tui_expect_has(&r, 1, "__Image_1");
-	tui_expect_has(&r, 1, "it 0 UINT8 HWC");
-	cr_expect_gt(block_cells(tui_dump(&r, 1)), 40, "no thumbnails:\n%s", tui_dump(&r, 1));
+	tl_tui_expect_has(&r, 1, "__Image_1");
+	tl_tui_expect_has(&r, 1, "it 0 UINT8 HWC");
+	cr_expect_gt(tui_batch_block_cells(tl_tui_dump(&r, 1)), 40, "no thumbnails:\n%s",
+	             tl_tui_dump(&r, 1));
 	/* the reader's second output: labels, as values */
-	tui_expect_has(&r, 2, "output 2/2");
-	tui_expect_has(&r, 2, "INT32");
-	tui_expect_has(&r, 2, "#0");
-	tui_run_free(&r);
+	tl_tui_expect_has(&r, 2, "output 2/2");
+	tl_tui_expect_has(&r, 2, "INT32");
+	tl_tui_expect_has(&r, 2, "#0");
+	tl_tui_free(&r);
 }
 
 Test(tui_batch, tensors_are_shown_as_values)
 {
-	tui_run_t r = tui_run("@arith", "n\ndump\nq\n", NULL);
+	tl_tui_t r = tl_tui_run("@arith", "n\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	tui_expect_has(&r, 1, "__Uniform_0");
-	tui_expect_has(&r, 1, "it 0 FLOAT cpu, 32 samples");
-	tui_expect_has(&r, 1, "#0   [] = ");
-	tui_expect_has(&r, 1, "#5   [] = ");
-	tui_run_free(&r);
+	tl_tui_expect_has(&r, 1, "__Uniform_0");
+	tl_tui_expect_has(&r, 1, "it 0 FLOAT cpu, 32 samples");
+	tl_tui_expect_has(&r, 1, "#0   [] = ");
+	tl_tui_expect_has(&r, 1, "#5   [] = ");
+	tl_tui_free(&r);
 }
 
 Test(tui_batch, arrows_pick_a_sample)
 {
-	tui_run_t r = tui_run("samples/scripts/getting_started.py",
-	                      "n\n<Tab>\n<Tab>\n<Tab>\ndump\n<Right>\ndump\nq\n", NULL);
+	tl_tui_t r = tl_tui_run("samples/scripts/getting_started.py",
+	                        "n\n<Tab>\n<Tab>\n<Tab>\ndump\n<Right>\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	tui_expect_has(&r, 1, "[#0]");
-	tui_expect_has(&r, 1, "#0 [3, 224, 224] FLOAT min");
-	tui_expect_has(&r, 2, "[#1]");
-	tui_expect_has(&r, 2, "#1 [3, 224, 224] FLOAT min");
-	tui_run_free(&r);
+	tl_tui_expect_has(&r, 1, "[#0]");
+	tl_tui_expect_has(&r, 1, "#0 [3, 224, 224] FLOAT min");
+	tl_tui_expect_has(&r, 2, "[#1]");
+	tl_tui_expect_has(&r, 2, "#1 [3, 224, 224] FLOAT min");
+	tl_tui_free(&r);
 }

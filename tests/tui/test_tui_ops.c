@@ -2,14 +2,14 @@
  * OPERATORS pane: a row per operator with time, share and memory (executor_statistics are
  * on in the workbench), the slowest operator named, all columns when zoomed, sortable.
  */
-#include "tui_test.h"
+#include "tests/testlib/tui.h"
 
 #include <math.h>
 
 TestSuite(tui_ops, .timeout = 60);
 
 /* "123.4us" -> nanoseconds; -1 when s is not a time. */
-static double parse_ns(const char *s)
+static double tui_ops_parse_ns(const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
@@ -27,7 +27,7 @@ static double parse_ns(const char *s)
 }
 
 /* Mean times of the table rows, top to bottom (the first time on each row). */
-static int row_means(const char *dump, double *means, int max)
+static int tui_ops_row_means(const char *dump, double *means, int max)
 {
 	int n = 0;
 	for (const char *p = dump; (p = strstr(p, "\xe2\x94\x82__")) && n < max; p++) {
@@ -35,7 +35,7 @@ static int row_means(const char *dump, double *means, int max)
 		for (const char *q = p + 3; q && q < eol; q++) {
 			if (q[-1] != ' ' || *q == ' ')
 				continue;
-			double ns = parse_ns(q);
+			double ns = tui_ops_parse_ns(q);
 			if (ns >= 0) {
 				means[n++] = ns;
 				break;
@@ -47,49 +47,49 @@ static int row_means(const char *dump, double *means, int max)
 
 Test(tui_ops, rows_have_time_share_and_memory)
 {
-	tui_run_t r = tui_run("@arith", "dump\nn\nn\ndump\nq\n", NULL);
+	tl_tui_t r = tl_tui_run("@arith", "dump\nn\nn\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	for (const char *p = "OPERATORS\0mean\0p99\0share\0real\0reserved\0__Uniform_0\0__Cast_4\0"
 	                     "__MakeContiguous\0";
 	     *p; p += strlen(p) + 1)
-		tui_expect_has(&r, 2, p);
-	tui_expect_has(&r, 1, "no timings yet");
-	tui_expect_has(&r, 2, "slowest: __");
-	tui_expect_has(&r, 2, "128B"); /* 32 x 4-byte scalars per output */
+		tl_tui_expect_has(&r, 2, p);
+	tl_tui_expect_has(&r, 1, "no timings yet");
+	tl_tui_expect_has(&r, 2, "slowest: __");
+	tl_tui_expect_has(&r, 2, "128B"); /* 32 x 4-byte scalars per output */
 	double means[16];
-	int n = row_means(tui_dump(&r, 2), means, 16);
-	cr_expect_eq(n, 7, "%d timed rows:\n%s", n, tui_dump(&r, 2));
+	int n = tui_ops_row_means(tl_tui_dump(&r, 2), means, 16);
+	cr_expect_eq(n, 7, "%d timed rows:\n%s", n, tl_tui_dump(&r, 2));
 	for (int i = 0; i < n; i++)
 		cr_expect_gt(means[i], 0);
-	tui_run_free(&r);
+	tl_tui_free(&r);
 }
 
 Test(tui_ops, zoom_shows_every_column)
 {
-	tui_run_t r = tui_run("@arith", "n\n<Tab>\nz\ndump\nq\n", NULL);
+	tl_tui_t r = tl_tui_run("@arith", "n\n<Tab>\nz\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	for (const char *p = "schema\0dev\0hint\0allocs\0"; *p; p += strlen(p) + 1)
-		tui_expect_has(&r, 1, p);
+		tl_tui_expect_has(&r, 1, p);
 	/* schema names, cut with an ellipsis where the column is too narrow */
-	tui_expect_has(&r, 1, "__Cast_4            Cast ");
-	tui_expect_has(&r, 1, "random__Unifo\xe2\x80\xa6");
-	tui_run_free(&r);
+	tl_tui_expect_has(&r, 1, "__Cast_4            Cast ");
+	tl_tui_expect_has(&r, 1, "random__Unifo\xe2\x80\xa6");
+	tl_tui_free(&r);
 }
 
 Test(tui_ops, sort_by_mean_time)
 {
-	tui_run_t r =
-	    tui_run("samples/scripts/getting_started.py", "n\nn\no\ndump\nO\ndump\nq\n", NULL);
+	tl_tui_t r =
+	    tl_tui_run("samples/scripts/getting_started.py", "n\nn\no\ndump\nO\ndump\nq\n", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	tui_expect_has(&r, 1, "mean\xe2\x96\xbc");
-	tui_expect_has(&r, 2, "mean\xe2\x96\xb2");
+	tl_tui_expect_has(&r, 1, "mean\xe2\x96\xbc");
+	tl_tui_expect_has(&r, 2, "mean\xe2\x96\xb2");
 	double m[16];
-	int n = row_means(tui_dump(&r, 1), m, 16);
-	cr_expect_geq(n, 5, "%s", tui_dump(&r, 1));
+	int n = tui_ops_row_means(tl_tui_dump(&r, 1), m, 16);
+	cr_expect_geq(n, 5, "%s", tl_tui_dump(&r, 1));
 	for (int i = 1; i < n; i++)
-		cr_expect_geq(m[i - 1], m[i], "row %d not sorted:\n%s", i, tui_dump(&r, 1));
-	n = row_means(tui_dump(&r, 2), m, 16);
+		cr_expect_geq(m[i - 1], m[i], "row %d not sorted:\n%s", i, tl_tui_dump(&r, 1));
+	n = tui_ops_row_means(tl_tui_dump(&r, 2), m, 16);
 	for (int i = 1; i < n; i++)
-		cr_expect_leq(m[i - 1], m[i], "row %d not sorted up:\n%s", i, tui_dump(&r, 2));
-	tui_run_free(&r);
+		cr_expect_leq(m[i - 1], m[i], "row %d not sorted up:\n%s", i, tl_tui_dump(&r, 2));
+	tl_tui_free(&r);
 }

@@ -5,20 +5,21 @@
  * (SIGSEGV: the handler restores the terminal and re-raises, so the exit status stays 139).
  * Skipped, with a message, where tmux is not installed.
  */
-#include "tui_test.h"
+#include "tests/testlib/tui.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 #include <time.h>
 
 TestSuite(tui_tmux, .timeout = 60);
 
-typedef struct tmux {
+typedef struct tui_tmux_tmux {
 	char socket[64];
 	char dir[64];
-} tmux_t;
+} tui_tmux_t;
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
+static void tui_tmux_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void tui_tmux_sh(const char *fmt, ...)
 {
 	char cmd[4096];
 	va_list ap;
@@ -30,13 +31,13 @@ static void sh(const char *fmt, ...)
 }
 
 /* Starts `inner` (a shell command) in a detached 100x30 session on a private server. */
-static tmux_t start(const char *inner)
+static tui_tmux_t tui_tmux_start(const char *inner)
 {
 	if (system("command -v tmux >/dev/null 2>&1"))
 		cr_skip_test("tmux is not installed: the end-to-end terminal test is skipped");
 	if (!getenv("DALIC_BIN"))
 		cr_skip_test("DALIC_BIN is not set (run through `make test`)");
-	tmux_t t;
+	tui_tmux_t t;
 	snprintf(t.socket, sizeof t.socket, "dalic-test-%d", (int)getpid());
 	snprintf(t.dir, sizeof t.dir, "/tmp/dalic_tmux_XXXXXX");
 	cr_assert_not_null(mkdtemp(t.dir));
@@ -50,18 +51,19 @@ static tmux_t start(const char *inner)
 	    "sleep 60\n",
 	    getcwd((char[1024]){0}, 1024), inner);
 	fclose(f);
-	sh("tmux -L %s -f /dev/null new-session -d -x 100 -y 30 -s t 'TERM=xterm-256color sh %s'",
-	   t.socket, script);
+	tui_tmux_sh(
+	    "tmux -L %s -f /dev/null new-session -d -x 100 -y 30 -s t 'TERM=xterm-256color sh %s'",
+	    t.socket, script);
 	return t;
 }
 
-static void stop(tmux_t *t)
+static void tui_tmux_stop(tui_tmux_t *t)
 {
-	sh("tmux -L %s kill-server 2>/dev/null", t->socket);
-	sh("rm -rf %s", t->dir);
+	tui_tmux_sh("tmux -L %s kill-server 2>/dev/null", t->socket);
+	tui_tmux_sh("rm -rf %s", t->dir);
 }
 
-static char *capture(const tmux_t *t)
+static char *tui_tmux_capture(const tui_tmux_t *t)
 {
 	char cmd[256];
 	snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p -t t", t->socket);
@@ -82,11 +84,11 @@ static char *capture(const tmux_t *t)
 
 /* Polls the screen until it contains `needle` (true) or 15 s pass (false); *screen keeps
  * the last capture. */
-static bool wait_for(const tmux_t *t, const char *needle, char **screen)
+static bool tui_tmux_wait_for(const tui_tmux_t *t, const char *needle, char **screen)
 {
 	for (int i = 0; i < 300; i++) {
 		free(*screen);
-		*screen = capture(t);
+		*screen = tui_tmux_capture(t);
 		if (strstr(*screen, needle))
 			return true;
 		nanosleep(&(struct timespec){0, 50000000}, NULL);
@@ -94,9 +96,9 @@ static bool wait_for(const tmux_t *t, const char *needle, char **screen)
 	return false;
 }
 
-static void keys(const tmux_t *t, const char *k)
+static void tui_tmux_keys(const tui_tmux_t *t, const char *k)
 {
-	sh("tmux -L %s send-keys -t t %s", t->socket, k);
+	tui_tmux_sh("tmux -L %s send-keys -t t %s", t->socket, k);
 }
 
 Test(tui_tmux, drive_the_workbench_in_a_terminal)
@@ -104,58 +106,63 @@ Test(tui_tmux, drive_the_workbench_in_a_terminal)
 	char inner[512];
 	snprintf(inner, sizeof inner, "'%s' tui @arith",
 	         getenv("DALIC_BIN") ? getenv("DALIC_BIN") : "");
-	tmux_t t = start(inner);
+	tui_tmux_t t = tui_tmux_start(inner);
 	char *s = NULL;
-	cr_expect(wait_for(&t, "ready: n runs", &s), "the workbench did not come up:\n%s", s);
-	cr_expect(strstr(s, "GRAPH") && strstr(s, "OPERATORS") && strstr(s, "QUEUES") &&
-	              strstr(s, "BATCH"),
-	          "%s", s);
-	keys(&t, "n");
-	cr_expect(wait_for(&t, "\xe2\x94\x82 it 1 \xe2\x94\x82", &s), "n did not step:\n%s", s);
-	keys(&t, "'?'");
-	cr_expect(wait_for(&t, "HELP", &s), "no help screen:\n%s", s);
-	keys(&t, "Escape");
-	cr_expect(wait_for(&t, "OPERATORS", &s), "help did not close:\n%s", s);
-	keys(&t, "Space");
-	cr_expect(wait_for(&t, "\xe2\x96\xb6 running", &s), "Space did not run:\n%s", s);
-	keys(&t, "q");
-	cr_expect(wait_for(&t, "EXIT=0", &s), "q did not quit cleanly:\n%s", s);
+	cr_expect(tui_tmux_wait_for(&t, "ready: n runs", &s), "the workbench did not come up:\n%s",
+	          s);
+	EXPECT_HAS(s, "GRAPH");
+	EXPECT_HAS(s, "OPERATORS");
+	EXPECT_HAS(s, "QUEUES");
+	EXPECT_HAS(s, "BATCH");
+	tui_tmux_keys(&t, "n");
+	cr_expect(tui_tmux_wait_for(&t, "\xe2\x94\x82 it 1 \xe2\x94\x82", &s),
+	          "n did not step:\n%s", s);
+	tui_tmux_keys(&t, "'?'");
+	cr_expect(tui_tmux_wait_for(&t, "HELP", &s), "no help screen:\n%s", s);
+	tui_tmux_keys(&t, "Escape");
+	cr_expect(tui_tmux_wait_for(&t, "OPERATORS", &s), "help did not close:\n%s", s);
+	tui_tmux_keys(&t, "Space");
+	cr_expect(tui_tmux_wait_for(&t, "\xe2\x96\xb6 running", &s), "Space did not run:\n%s", s);
+	tui_tmux_keys(&t, "q");
+	cr_expect(tui_tmux_wait_for(&t, "EXIT=0", &s), "q did not quit cleanly:\n%s", s);
 	/* icanon (not -icanon): the terminal is back in its normal line mode */
-	cr_expect(wait_for(&t, "\nicanon", &s), "terminal not restored:\n%s", s);
+	cr_expect(tui_tmux_wait_for(&t, "\nicanon", &s), "terminal not restored:\n%s", s);
 	cr_expect(!strstr(s, "GRAPH"), "the workbench is still on screen:\n%s", s);
 	free(s);
-	stop(&t);
+	tui_tmux_stop(&t);
 }
 
 /* Runs the workbench with its pid written to a file, sends `sig`, checks the exit status and
  * that the terminal came back. */
-static void signal_restores(int sig, const char *status, const char *message)
+static void tui_tmux_signal_restores(int sig, const char *status, const char *message)
 {
 	char inner[700];
 	const char *bin = getenv("DALIC_BIN") ? getenv("DALIC_BIN") : "";
 	snprintf(inner, sizeof inner,
 	         "sh -c 'echo $$ > /tmp/dalic_tmux_pid_%d; exec \"%s\" tui @arith'", (int)getpid(),
 	         bin);
-	tmux_t t = start(inner);
+	tui_tmux_t t = tui_tmux_start(inner);
 	char *s = NULL;
-	cr_expect(wait_for(&t, "ready: n runs", &s), "the workbench did not come up:\n%s", s);
-	sh("kill -%d $(cat /tmp/dalic_tmux_pid_%d)", sig, (int)getpid());
-	cr_expect(wait_for(&t, status, &s), "no %s after signal %d:\n%s", status, sig, s);
-	cr_expect(wait_for(&t, "\nicanon", &s), "terminal not restored after signal %d:\n%s", sig,
+	cr_expect(tui_tmux_wait_for(&t, "ready: n runs", &s), "the workbench did not come up:\n%s",
 	          s);
+	tui_tmux_sh("kill -%d $(cat /tmp/dalic_tmux_pid_%d)", sig, (int)getpid());
+	cr_expect(tui_tmux_wait_for(&t, status, &s), "no %s after signal %d:\n%s", status, sig, s);
+	cr_expect(tui_tmux_wait_for(&t, "\nicanon", &s),
+	          "terminal not restored after signal %d:\n%s", sig, s);
 	if (message)
-		cr_expect(strstr(s, message), "no '%s':\n%s", message, s);
-	sh("rm -f /tmp/dalic_tmux_pid_%d", (int)getpid());
+		EXPECT_HAS(s, message, "no '%s'", message);
+	tui_tmux_sh("rm -f /tmp/dalic_tmux_pid_%d", (int)getpid());
 	free(s);
-	stop(&t);
+	tui_tmux_stop(&t);
 }
 
 Test(tui_tmux, sigterm_quits_cleanly_and_restores_the_terminal)
 {
-	signal_restores(15, "EXIT=143", NULL); /* 128 + SIGTERM, after a clean shutdown */
+	tui_tmux_signal_restores(15, "EXIT=143", NULL); /* 128 + SIGTERM, after a clean shutdown */
 }
 
 Test(tui_tmux, crash_restores_the_terminal_and_keeps_the_signal)
 {
-	signal_restores(11, "EXIT=139", "dalic tui: crashed (SIGSEGV); the terminal was restored");
+	tui_tmux_signal_restores(11, "EXIT=139",
+	                         "dalic tui: crashed (SIGSEGV); the terminal was restored");
 }

@@ -1,5 +1,5 @@
 /* Unit tests: the accounting allocation layer, DALI's growth/shrink rule, batches. */
-#include <criterion/criterion.h>
+#include "tests/testlib.h"
 
 #include "engine/batch.h"
 #include "engine/memory.h"
@@ -18,17 +18,17 @@ Test(core_memory, growth_uses_factor_and_counts)
 	dalic_mem_counter_t c = {0};
 	dalic_buffer_t b;
 	dalic_buffer_init(&b, DALIC_MEM_HOST, &c);
-	cr_assert_eq(dalic_buffer_resize(&b, 100), 0);
+	ASSERT_OK(dalic_buffer_resize(&b, 100));
 	cr_expect_eq(b.capacity, 100);
-	cr_assert_eq(dalic_buffer_resize(&b, 150), 0);
+	ASSERT_OK(dalic_buffer_resize(&b, 150));
 	cr_expect_eq(b.capacity, 200, "max(150, 100*2)");
-	cr_assert_eq(dalic_buffer_resize(&b, 120), 0);
+	ASSERT_OK(dalic_buffer_resize(&b, 120));
 	cr_expect_eq(b.capacity, 200, "above the shrink threshold: kept");
 	cr_expect_eq(c.allocations, 2);
 	cr_expect_eq(c.bytes_live, 200);
-	cr_assert_eq(dalic_buffer_resize(&b, 50), 0);
+	ASSERT_OK(dalic_buffer_resize(&b, 50));
 	cr_expect_eq(b.capacity, 50, "below capacity*0.5: host buffers shrink to exact");
-	cr_assert_eq(dalic_buffer_resize(&b, 0), 0);
+	ASSERT_OK(dalic_buffer_resize(&b, 0));
 	cr_expect_eq(b.capacity, 50, "size 0 never frees");
 	dalic_buffer_free(&b);
 	cr_expect_eq(c.bytes_live, 0);
@@ -51,8 +51,8 @@ Test(core_memory, growth_factor_is_clamped_and_pinned_never_shrinks)
 
 	dalic_buffer_t b;
 	dalic_buffer_init(&b, DALIC_MEM_PINNED, NULL);
-	cr_assert_eq(dalic_buffer_resize(&b, 1000), 0);
-	cr_assert_eq(dalic_buffer_resize(&b, 10), 0);
+	ASSERT_OK(dalic_buffer_resize(&b, 1000));
+	ASSERT_OK(dalic_buffer_resize(&b, 10));
 	cr_expect_eq(b.capacity, 1000);
 	dalic_buffer_free(&b);
 }
@@ -63,11 +63,11 @@ Test(core_memory, batch_contiguous_and_per_sample)
 	dalic_batch_t b;
 	for (int contiguous = 0; contiguous < 2; contiguous++) {
 		dalic_batch_init(&b, DALIC_MEM_HOST, contiguous, &c);
-		cr_assert_eq(dalic_batch_set_meta(&b, 3, DALIC_FLOAT, 2), 0);
+		ASSERT_OK(dalic_batch_set_meta(&b, 3, DALIC_FLOAT, 2));
 		dalic_batch_set_layout(&b, "HW");
 		for (int i = 0; i < 3; i++)
 			dalic_batch_set_shape(&b, i, (const int64_t[]){i + 1, 4});
-		cr_assert_eq(dalic_batch_alloc(&b), 0);
+		ASSERT_OK(dalic_batch_alloc(&b));
 		cr_expect_eq(dalic_batch_nbytes(&b), (1 + 2 + 3) * 4 * 4);
 		cr_expect_eq(dalic_batch_max_sample_bytes(&b), 3 * 4 * 4);
 		cr_expect_not(dalic_batch_uniform_shape(&b));
@@ -76,7 +76,7 @@ Test(core_memory, batch_contiguous_and_per_sample)
 		cr_expect_eq(((unsigned char *)dalic_batch_data(&b, 2))[47], 3);
 		cr_expect_str_eq(dalic_batch_layout(&b), "HW");
 		int64_t allocs = c.allocations;
-		cr_assert_eq(dalic_batch_alloc(&b), 0);
+		ASSERT_OK(dalic_batch_alloc(&b));
 		cr_expect_eq(c.allocations, allocs, "same shapes: no new allocation");
 		dalic_batch_free(&b);
 	}
@@ -88,13 +88,13 @@ Test(core_memory, batch_share_borrows_without_allocating)
 	dalic_batch_t src, dst;
 	dalic_batch_init(&src, DALIC_MEM_HOST, false, NULL);
 	dalic_batch_init(&dst, DALIC_MEM_HOST, false, NULL);
-	cr_assert_eq(dalic_batch_set_meta(&src, 2, DALIC_INT32, 1), 0);
+	ASSERT_OK(dalic_batch_set_meta(&src, 2, DALIC_INT32, 1));
 	dalic_batch_set_uniform_shape(&src, (const int64_t[]){5});
-	cr_assert_eq(dalic_batch_alloc(&src), 0);
+	ASSERT_OK(dalic_batch_alloc(&src));
 	src.sources[1] = "dir/file.jpg";
-	cr_assert_eq(dalic_batch_set_meta(&dst, 1, DALIC_INT32, 1), 0);
+	ASSERT_OK(dalic_batch_set_meta(&dst, 1, DALIC_INT32, 1));
 	dalic_batch_share_sample(&dst, 0, &src, 1);
-	cr_assert_eq(dalic_batch_alloc(&dst), 0);
+	ASSERT_OK(dalic_batch_alloc(&dst));
 	cr_expect_eq(dalic_batch_data(&dst, 0), dalic_batch_data(&src, 1));
 	cr_expect_eq(dalic_batch_capacity(&dst), 0);
 	cr_expect_str_eq(dalic_batch_source(&dst, 0), "dir/file.jpg");

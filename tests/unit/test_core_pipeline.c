@@ -1,15 +1,13 @@
 /* The pipeline object in its default mode: feeding, end of data, declared outputs, the
  * steady-state zero-allocation rule, reproducibility. (Every executor mode is covered by the
  * executor tests.) */
-#include <criterion/criterion.h>
-
-#include "dalic.h"
+#include "tests/testlib.h"
 
 #include <string.h>
 
 TestSuite(core_pipeline, .timeout = 20);
 
-static dalic_pipeline_t *new_pipe(int batch, int64_t seed)
+static dalic_pipeline_t *core_pipeline_new_pipe(int batch, int64_t seed)
 {
 	dalic_pipeline_params_t p;
 	dalic_pipeline_params_init(&p);
@@ -17,7 +15,7 @@ static dalic_pipeline_t *new_pipe(int batch, int64_t seed)
 	p.device_id = DALIC_CPU_ONLY_DEVICE_ID;
 	p.seed = seed;
 	dalic_pipeline_t *pipe;
-	cr_assert_eq(dalic_pipeline_create(&p, &pipe), 0, "%s", dalic_last_error());
+	ASSERT_OK(dalic_pipeline_create(&p, &pipe));
 	return pipe;
 }
 
@@ -26,15 +24,15 @@ Test(core_pipeline, invalid_parameters_use_dali_messages)
 	dalic_pipeline_params_t p;
 	dalic_pipeline_params_init(&p);
 	dalic_pipeline_t *pipe;
-	cr_expect_eq(dalic_pipeline_create(&p, &pipe), DALIC_EINVAL);
+	EXPECT_STATUS(dalic_pipeline_create(&p, &pipe), DALIC_EINVAL);
 	cr_expect_str_eq(dalic_last_error(), "Invalid batch size: 0. Please set a positive integer.");
 	p.batch_size = 2;
 	p.prefetch_cpu = 3;
-	cr_expect_eq(dalic_pipeline_create(&p, &pipe), DALIC_EINVAL);
-	cr_expect(strstr(dalic_last_error(), "must be the same for CPU and GPU"));
+	EXPECT_STATUS(dalic_pipeline_create(&p, &pipe), DALIC_EINVAL);
+	EXPECT_ERROR_HAS("must be the same for CPU and GPU");
 }
 
-static int count_source(void *user, int64_t iteration, dalic_feed_t *feed)
+static int core_pipeline_count_source(void *user, int64_t iteration, dalic_feed_t *feed)
 {
 	int *left = user;
 	if (*left == 0)
@@ -47,47 +45,47 @@ static int count_source(void *user, int64_t iteration, dalic_feed_t *feed)
 
 Test(core_pipeline, source_callback_and_end_of_data)
 {
-	dalic_pipeline_t *p = new_pipe(3, 1);
+	dalic_pipeline_t *p = core_pipeline_new_pipe(3, 1);
 	dalic_op_t *src;
-	cr_assert_eq(dalic_pipeline_add_op(p, "external_source", NULL, &src), 0);
-	dalic_op_set_name(src, "src");
-	dalic_pipeline_add_output(p, "src", NULL);
+	ASSERT_OK(dalic_pipeline_add_op(p, "external_source", NULL, &src));
+	ASSERT_OK(dalic_op_set_name(src, "src"));
+	ASSERT_OK(dalic_pipeline_add_output(p, "src", NULL));
 	int left = 3;
-	cr_assert_eq(dalic_pipeline_set_source(p, "src", count_source, &left), 0);
+	ASSERT_OK(dalic_pipeline_set_source(p, "src", core_pipeline_count_source, &left));
 	for (int it = 0; it < 3; it++) {
-		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		ASSERT_OK(dalic_pipeline_run(p));
 		const dalic_batch_t *b = dalic_pipeline_output(p, 0);
 		cr_expect_eq(dalic_batch_num_samples(b), 3);
 		cr_expect_str_eq(dalic_batch_layout(b), "X");
 		cr_expect_eq(*(const int32_t *)dalic_batch_data(b, 2), it * 100);
 	}
-	cr_expect_eq(dalic_pipeline_run(p), DALIC_EEND);
-	cr_expect_eq(dalic_pipeline_run(p), DALIC_EEND);
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_EEND);
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_EEND);
 	/* next epoch after reset */
 	left = 1;
-	cr_assert_eq(dalic_pipeline_reset(p), 0);
-	cr_expect_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
-	cr_expect_eq(dalic_pipeline_run(p), DALIC_EEND);
+	ASSERT_OK(dalic_pipeline_reset(p));
+	EXPECT_OK(dalic_pipeline_run(p));
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_EEND);
 	dalic_pipeline_destroy(p);
 }
 
 Test(core_pipeline, feed_input_variable_batch_and_validation)
 {
-	dalic_pipeline_t *p = new_pipe(4, 1);
+	dalic_pipeline_t *p = core_pipeline_new_pipe(4, 1);
 	dalic_op_t *src;
-	cr_assert_eq(dalic_pipeline_add_op(p, "external_source", NULL, &src), 0);
-	dalic_op_set_name(src, "in");
-	dalic_op_set_int(src, "dtype", DALIC_UINT8);
-	dalic_pipeline_add_output(p, "in", NULL);
+	ASSERT_OK(dalic_pipeline_add_op(p, "external_source", NULL, &src));
+	ASSERT_OK(dalic_op_set_name(src, "in"));
+	ASSERT_OK(dalic_op_set_int(src, "dtype", DALIC_UINT8));
+	ASSERT_OK(dalic_pipeline_add_output(p, "in", NULL));
 	const uint8_t data[] = {1, 2, 3, 4, 5, 6};
 	const int64_t shapes[] = {2, 4};
-	cr_assert_eq(dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 2, shapes, data, NULL), 0);
-	cr_assert_eq(dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 2, shapes, data, NULL), 0);
-	cr_expect_eq(dalic_pipeline_feed_input(p, "nope", DALIC_UINT8, 1, 2, shapes, data, NULL),
-		     DALIC_EINVAL);
-	cr_expect_eq(dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 5, shapes, data, NULL),
-		     DALIC_EINVAL, "batch above max batch size");
-	cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+	ASSERT_OK(dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 2, shapes, data, NULL));
+	ASSERT_OK(dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 2, shapes, data, NULL));
+	EXPECT_STATUS(dalic_pipeline_feed_input(p, "nope", DALIC_UINT8, 1, 2, shapes, data, NULL),
+	              DALIC_EINVAL);
+	EXPECT_STATUS(dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 5, shapes, data, NULL),
+	              DALIC_EINVAL, "batch above max batch size");
+	ASSERT_OK(dalic_pipeline_run(p));
 	const dalic_batch_t *b = dalic_pipeline_output(p, 0);
 	cr_expect_eq(dalic_batch_num_samples(b), 2);
 	cr_expect_eq(dalic_batch_shape(b, 1)[0], 4);
@@ -95,28 +93,29 @@ Test(core_pipeline, feed_input_variable_batch_and_validation)
 	dalic_pipeline_destroy(p);
 
 	/* a declared dtype that does not match what is fed fails in the operator */
-	p = new_pipe(4, 1);
-	cr_assert_eq(dalic_pipeline_add_op(p, "external_source", NULL, &src), 0);
-	dalic_op_set_name(src, "in");
-	dalic_op_set_int(src, "dtype", DALIC_FLOAT);
-	dalic_pipeline_add_output(p, "in", NULL);
+	p = core_pipeline_new_pipe(4, 1);
+	ASSERT_OK(dalic_pipeline_add_op(p, "external_source", NULL, &src));
+	ASSERT_OK(dalic_op_set_name(src, "in"));
+	ASSERT_OK(dalic_op_set_int(src, "dtype", DALIC_FLOAT));
+	ASSERT_OK(dalic_pipeline_add_output(p, "in", NULL));
 	for (int i = 0; i < 2; i++)
-		dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 2, shapes, data, NULL);
-	cr_expect_eq(dalic_pipeline_run(p), DALIC_EOP);
-	cr_expect(strstr(dalic_last_error(), "'in'") && strstr(dalic_last_error(), "FLOAT"),
-		  "%s", dalic_last_error());
-	cr_expect_eq(dalic_pipeline_run(p), DALIC_EBROKEN);
+		ASSERT_OK(
+		    dalic_pipeline_feed_input(p, "in", DALIC_UINT8, 1, 2, shapes, data, NULL));
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_EOP);
+	EXPECT_ERROR_HAS("'in'");
+	EXPECT_ERROR_HAS("FLOAT");
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_EBROKEN);
 	dalic_pipeline_destroy(p);
 }
 
 Test(core_pipeline, declared_output_dtype_is_checked)
 {
-	dalic_pipeline_t *p = new_pipe(2, 1);
+	dalic_pipeline_t *p = core_pipeline_new_pipe(2, 1);
 	dalic_op_t *c;
-	dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c);
-	dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL);
-	cr_assert_eq(dalic_pipeline_set_output_desc(p, 0, DALIC_FLOAT, -1, NULL), 0);
-	cr_expect_eq(dalic_pipeline_run(p), DALIC_EOUTPUT);
+	ASSERT_OK(dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c));
+	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL));
+	ASSERT_OK(dalic_pipeline_set_output_desc(p, 0, DALIC_FLOAT, -1, NULL));
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_EOUTPUT);
 	cr_expect_str_eq(dalic_last_error(), "Data type in the output_idx=0 does not match. "
 					     "Expected: FLOAT. Received: INT32.");
 	dalic_pipeline_destroy(p);
@@ -124,30 +123,30 @@ Test(core_pipeline, declared_output_dtype_is_checked)
 
 Test(core_pipeline, api_types_cannot_be_mixed)
 {
-	dalic_pipeline_t *p = new_pipe(2, 1);
+	dalic_pipeline_t *p = core_pipeline_new_pipe(2, 1);
 	dalic_op_t *c;
-	dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c);
-	dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL);
-	cr_assert_eq(dalic_pipeline_run(p), 0);
-	cr_expect_eq(dalic_pipeline_schedule_run(p), DALIC_ESTATE);
-	cr_expect(strstr(dalic_last_error(), "Mixing pipeline API type"));
+	ASSERT_OK(dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c));
+	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL));
+	ASSERT_OK(dalic_pipeline_run(p));
+	EXPECT_STATUS(dalic_pipeline_schedule_run(p), DALIC_ESTATE);
+	EXPECT_ERROR_HAS("Mixing pipeline API type");
 	dalic_pipeline_destroy(p);
 
-	p = new_pipe(2, 1);
-	dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c);
-	dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL);
-	cr_expect_eq(dalic_pipeline_release_outputs(p), DALIC_ESTATE, "nothing shared yet");
-	cr_assert_eq(dalic_pipeline_schedule_run(p), 0);
-	cr_assert_eq(dalic_pipeline_share_outputs(p), 0);
-	cr_assert_eq(dalic_pipeline_release_outputs(p), 0);
-	cr_expect_eq(dalic_pipeline_run(p), DALIC_ESTATE);
+	p = core_pipeline_new_pipe(2, 1);
+	ASSERT_OK(dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c));
+	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL));
+	EXPECT_STATUS(dalic_pipeline_release_outputs(p), DALIC_ESTATE, "nothing shared yet");
+	ASSERT_OK(dalic_pipeline_schedule_run(p));
+	ASSERT_OK(dalic_pipeline_share_outputs(p));
+	ASSERT_OK(dalic_pipeline_release_outputs(p));
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_ESTATE);
 	dalic_pipeline_destroy(p);
 }
 
-static void collect(dalic_pipeline_t *p, int iters, int32_t *out, int batch)
+static void core_pipeline_collect(dalic_pipeline_t *p, int iters, int32_t *out, int batch)
 {
 	for (int it = 0; it < iters; it++) {
-		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		ASSERT_OK(dalic_pipeline_run(p));
 		const dalic_batch_t *b = dalic_pipeline_output(p, 0);
 		for (int i = 0; i < batch; i++)
 			out[it * batch + i] = *(const int32_t *)dalic_batch_data(b, i);
@@ -158,11 +157,11 @@ Test(core_pipeline, same_seed_same_values)
 {
 	int32_t a[64], b[64], c[64];
 	for (int k = 0; k < 3; k++) {
-		dalic_pipeline_t *p = new_pipe(8, k < 2 ? 99 : 100);
+		dalic_pipeline_t *p = core_pipeline_new_pipe(8, k < 2 ? 99 : 100);
 		dalic_op_t *op;
-		dalic_pipeline_add_op(p, "random.coin_flip", NULL, &op);
-		dalic_pipeline_add_output(p, dalic_op_output(op, 0), NULL);
-		collect(p, 8, k == 0 ? a : k == 1 ? b : c, 8);
+		ASSERT_OK(dalic_pipeline_add_op(p, "random.coin_flip", NULL, &op));
+		ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(op, 0), NULL));
+		core_pipeline_collect(p, 8, k == 0 ? a : k == 1 ? b : c, 8);
 		dalic_pipeline_destroy(p);
 	}
 	cr_expect_arr_eq(a, b, sizeof a);
@@ -175,17 +174,17 @@ Test(core_pipeline, same_seed_same_values)
 
 Test(core_pipeline, steady_state_allocates_nothing)
 {
-	dalic_pipeline_t *p = new_pipe(16, 5);
+	dalic_pipeline_t *p = core_pipeline_new_pipe(16, 5);
 	dalic_op_t *c;
-	dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c);
-	dalic_op_set_ints(c, "shape", 2, (const int64_t[]){7, 3});
-	dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL);
+	ASSERT_OK(dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c));
+	ASSERT_OK(dalic_op_set_ints(c, "shape", 2, (const int64_t[]){7, 3}));
+	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(c, 0), NULL));
 	for (int i = 0; i < 5; i++)
-		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		ASSERT_OK(dalic_pipeline_run(p));
 	dalic_mem_totals_t before, after;
 	dalic_mem_totals(0, &before);
 	for (int i = 0; i < 200; i++)
-		cr_assert_eq(dalic_pipeline_run(p), 0);
+		ASSERT_OK(dalic_pipeline_run(p));
 	dalic_mem_totals(0, &after);
 	cr_expect_eq(after.allocations, before.allocations);
 	cr_expect_eq(after.bytes_live, before.bytes_live);

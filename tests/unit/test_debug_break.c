@@ -7,81 +7,81 @@
  *
  * The pipeline: a = external_source (float, shape [n]); m = a * 2; outputs m. Batch 2.
  */
-#include "test_debug_util.h"
+#include "tests/testlib.h"
 
 TestSuite(debug_break, .timeout = 60);
 
-static dalic_pipeline_t *make_pipeline(void)
+static dalic_pipeline_t *debug_break_make_pipeline(void)
 {
-	dalic_pipeline_t *p = th_pipeline(2);
-	th_source(p, "a");
-	dalic_op_t *m = th_op(p, "ArithmeticGenericOp");
-	th_input(m, "a");
-	cr_assert_eq(dalic_op_set_string(m, "expression_desc", "mul(&0 $0:float32)"), DALIC_OK);
-	cr_assert_eq(dalic_op_set_floats(m, "real_constants", 1, (const double[]){2}), DALIC_OK);
-	th_output(p, m);
+	dalic_pipeline_t *p = tl_pipeline(2);
+	tl_source(p, "a");
+	dalic_op_t *m = tl_op(p, "ArithmeticGenericOp");
+	tl_input(m, "a");
+	ASSERT_OK(dalic_op_set_string(m, "expression_desc", "mul(&0 $0:float32)"));
+	ASSERT_OK(dalic_op_set_floats(m, "real_constants", 1, (const double[]){2}));
+	tl_output(p, m);
 	return p;
 }
 
 /* Feeds `iterations` batches of two samples [k, k + 0.5] of length 1. */
-static dalic_debug_t *open_fed(dalic_pipeline_t *p, int iterations)
+static dalic_debug_t *debug_break_open_fed(dalic_pipeline_t *p, int iterations)
 {
-	dalic_debug_t *s = td_open(p);
+	dalic_debug_t *s = tl_debug_open(p);
 	for (int k = 0; k < iterations; k++)
-		td_feed_floats(s, "a", 2, (const float[]){(float)k, (float)k + 0.5f});
+		tl_debug_feed_floats(s, "a", 2, (const float[]){(float)k, (float)k + 0.5f});
 	return s;
 }
 
 Test(debug_break, operator_breakpoints_stop_before_the_operator_once_per_visit)
 {
-	dalic_pipeline_t *p = make_pipeline();
-	dalic_debug_t *s = open_fed(p, 3);
+	dalic_pipeline_t *p = debug_break_make_pipeline();
+	dalic_debug_t *s = debug_break_open_fed(p, 3);
 	int id;
-	td_ok(s, dalic_debug_break_op(s, "__ArithmeticGenericOp_1", &id));
+	ASSERT_DEBUG_OK(s, dalic_debug_break_op(s, "__ArithmeticGenericOp_1", &id));
 	cr_expect_gt(id, 0);
-	td_ok(s, dalic_debug_continue(s, -1));
-	dalic_debug_status_t st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_BREAK_OP);
 	cr_expect_eq(st.break_id, id);
 	cr_expect_str_eq(st.stop_op, "__ArithmeticGenericOp_1");
 	cr_expect_str_eq(st.next_op_name, "__ArithmeticGenericOp_1");
 	cr_expect_eq(st.iteration, 0);
 	cr_expect_null(dalic_debug_node(s, "__ArithmeticGenericOp_1", NULL), "not run yet");
-	td_ok(s, dalic_debug_continue(s, -1));
-	st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_BREAK_OP, "the same stop is not repeated");
 	cr_expect_eq(st.iteration, 1);
 	/* iteration 0's value until it runs again */
-	th_expect_values(dalic_debug_node(s, "__ArithmeticGenericOp_1", NULL), 1, 1,
+	tl_expect_values(dalic_debug_node(s, "__ArithmeticGenericOp_1", NULL), 1, 1,
 	                 (const double[]){1});
 	/* step runs the operator despite the breakpoint */
-	td_ok(s, dalic_debug_step(s));
-	cr_expect_eq(td_status(s).stop, DALIC_DEBUG_STOP_STEP);
-	td_ok(s, dalic_debug_delete(s, id));
+	ASSERT_DEBUG_OK(s, dalic_debug_step(s));
+	cr_expect_eq(tl_debug_status(s).stop, DALIC_DEBUG_STOP_STEP);
+	ASSERT_DEBUG_OK(s, dalic_debug_delete(s, id));
 	cr_expect_eq(dalic_debug_num_breaks(s), 0);
-	cr_expect_eq(dalic_debug_continue(s, -1), DALIC_EEND, "no breakpoint left: end of data");
-	cr_expect_eq(td_status(s).iterations_done, 3);
+	EXPECT_STATUS(dalic_debug_continue(s, -1), DALIC_EEND, "no breakpoint left: end of data");
+	cr_expect_eq(tl_debug_status(s).iterations_done, 3);
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }
 
 Test(debug_break, operators_are_matched_by_schema_and_fn_names_and_checked)
 {
-	dalic_pipeline_t *p = make_pipeline();
-	dalic_debug_t *s = open_fed(p, 2);
-	cr_expect_eq(dalic_debug_break_op(s, "Rotate", NULL), DALIC_EINVAL);
-	cr_expect(strstr(dalic_debug_last_error(s), "Rotate"), "%s", dalic_debug_last_error(s));
-	cr_expect_eq(dalic_debug_break_op(s, "__Nope_3", NULL), DALIC_EINVAL);
+	dalic_pipeline_t *p = debug_break_make_pipeline();
+	dalic_debug_t *s = debug_break_open_fed(p, 2);
+	EXPECT_STATUS(dalic_debug_break_op(s, "Rotate", NULL), DALIC_EINVAL);
+	EXPECT_DEBUG_ERROR_HAS(s, "Rotate");
+	EXPECT_STATUS(dalic_debug_break_op(s, "__Nope_3", NULL), DALIC_EINVAL);
 	cr_expect_eq(dalic_debug_num_breaks(s), 0);
-	td_ok(s, dalic_debug_break_op(s, "external_source", NULL));
-	td_ok(s, dalic_debug_continue(s, -1));
-	cr_expect_str_eq(td_status(s).stop_op, "a", "fn name");
-	td_ok(s, dalic_debug_delete(s, 0));
-	td_ok(s, dalic_debug_break_op(s, "ArithmeticGenericOp", NULL));
-	td_ok(s, dalic_debug_continue(s, -1));
-	cr_expect_str_eq(td_status(s).stop_op, "__ArithmeticGenericOp_1", "schema name");
+	ASSERT_DEBUG_OK(s, dalic_debug_break_op(s, "external_source", NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	cr_expect_str_eq(tl_debug_status(s).stop_op, "a", "fn name");
+	ASSERT_DEBUG_OK(s, dalic_debug_delete(s, 0));
+	ASSERT_DEBUG_OK(s, dalic_debug_break_op(s, "ArithmeticGenericOp", NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	cr_expect_str_eq(tl_debug_status(s).stop_op, "__ArithmeticGenericOp_1", "schema name");
 	dalic_debug_break_t b;
-	cr_assert_eq(dalic_debug_break_get(s, 0, &b), DALIC_OK);
+	ASSERT_OK(dalic_debug_break_get(s, 0, &b));
 	cr_expect_eq(b.kind, DALIC_DEBUG_BREAK_OP);
 	cr_expect_str_eq(b.text, "ArithmeticGenericOp");
 	cr_expect_eq(b.hits, 1);
@@ -91,37 +91,37 @@ Test(debug_break, operators_are_matched_by_schema_and_fn_names_and_checked)
 
 Test(debug_break, iteration_breakpoints_stop_before_the_iteration_starts)
 {
-	dalic_pipeline_t *p = make_pipeline();
-	dalic_debug_t *s = open_fed(p, 4);
-	td_ok(s, dalic_debug_break_iter(s, 2, NULL));
-	td_ok(s, dalic_debug_continue(s, -1));
-	dalic_debug_status_t st = td_status(s);
+	dalic_pipeline_t *p = debug_break_make_pipeline();
+	dalic_debug_t *s = debug_break_open_fed(p, 4);
+	ASSERT_DEBUG_OK(s, dalic_debug_break_iter(s, 2, NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_BREAK_ITER);
 	cr_expect_eq(st.iteration, 2);
 	cr_expect_eq(st.next_op, 0);
 	cr_expect_eq(st.iterations_done, 2);
-	td_ok(s, dalic_debug_next(s));
-	st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_STEP);
 	cr_expect_eq(st.iteration, 2);
-	th_expect_values(dalic_debug_output(s, 0), 0, 1, (const double[]){4});
-	cr_expect_eq(dalic_debug_break_iter(s, -1, NULL), DALIC_EINVAL);
+	tl_expect_values(dalic_debug_output(s, 0), 0, 1, (const double[]){4});
+	EXPECT_STATUS(dalic_debug_break_iter(s, -1, NULL), DALIC_EINVAL);
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }
 
 Test(debug_break, conditions_stop_after_the_operator_on_the_first_matching_sample)
 {
-	dalic_pipeline_t *p = make_pipeline();
-	dalic_debug_t *s = td_open(p);
-	td_feed_floats(s, "a", 2, (const float[]){1, 2});
-	td_feed_floats(s, "a", 2, (const float[]){3, NAN});
-	td_feed_floats(s, "a", 2, (const float[]){6, 7});
+	dalic_pipeline_t *p = debug_break_make_pipeline();
+	dalic_debug_t *s = tl_debug_open(p);
+	tl_debug_feed_floats(s, "a", 2, (const float[]){1, 2});
+	tl_debug_feed_floats(s, "a", 2, (const float[]){3, NAN});
+	tl_debug_feed_floats(s, "a", 2, (const float[]){6, 7});
 	int nan_id, max_id;
-	td_ok(s, dalic_debug_break_cond(s, "any NaN", &nan_id));
-	td_ok(s, dalic_debug_break_cond(s, "__ArithmeticGenericOp_1: max > 13", &max_id));
-	td_ok(s, dalic_debug_continue(s, -1));
-	dalic_debug_status_t st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_break_cond(s, "any NaN", &nan_id));
+	ASSERT_DEBUG_OK(s, dalic_debug_break_cond(s, "__ArithmeticGenericOp_1: max > 13", &max_id));
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_COND);
 	cr_expect_eq(st.break_id, nan_id);
 	cr_expect_eq(st.iteration, 1);
@@ -129,12 +129,12 @@ Test(debug_break, conditions_stop_after_the_operator_on_the_first_matching_sampl
 	cr_expect_str_eq(st.stop_op, "a");
 	cr_expect_eq(st.stop_sample, 1);
 	cr_expect_eq(st.next_op, 1, "stops right after the operator ran");
-	td_ok(s, dalic_debug_continue(s, -1));
-	st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	st = tl_debug_status(s);
 	cr_expect_eq(st.break_id, nan_id, "NaN * 2 is NaN too");
 	cr_expect_str_eq(st.stop_node, "__ArithmeticGenericOp_1");
-	td_ok(s, dalic_debug_continue(s, -1));
-	st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	st = tl_debug_status(s);
 	cr_expect_eq(st.break_id, max_id, "7 * 2 = 14 > 13; a's max of 7 is not checked");
 	cr_expect_eq(st.iteration, 2);
 	cr_expect_eq(st.stop_sample, 1);
@@ -144,24 +144,24 @@ Test(debug_break, conditions_stop_after_the_operator_on_the_first_matching_sampl
 
 Test(debug_break, shape_conditions_and_combinations)
 {
-	dalic_pipeline_t *p = make_pipeline();
-	dalic_debug_t *s = td_open(p);
+	dalic_pipeline_t *p = debug_break_make_pipeline();
+	dalic_debug_t *s = tl_debug_open(p);
 	float data[8] = {0};
 	for (int k = 1; k <= 3; k++) {
 		int64_t shapes[2] = {1, k};
-		cr_assert_eq(dalic_debug_feed_input(s, "a", DALIC_FLOAT, 1, 2, shapes, data, NULL),
-		             DALIC_OK, "%s", dalic_last_error());
+		ASSERT_OK(dalic_debug_feed_input(s, "a", DALIC_FLOAT, 1, 2, shapes, data, NULL));
 	}
-	td_ok(s, dalic_debug_break_cond(s, "a: shape[0] > 2 or shape[1] > 0", NULL));
-	td_ok(s, dalic_debug_break_cond(s, "ndim == 1 and numel >= 2 and mean == 0", NULL));
-	td_ok(s, dalic_debug_continue(s, -1));
-	dalic_debug_status_t st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_break_cond(s, "a: shape[0] > 2 or shape[1] > 0", NULL));
+	ASSERT_DEBUG_OK(s,
+	                dalic_debug_break_cond(s, "ndim == 1 and numel >= 2 and mean == 0", NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.break_id, 2, "sample 1 of iteration 1 has 2 zeros");
 	cr_expect_eq(st.iteration, 1);
 	cr_expect_eq(st.stop_sample, 1);
-	td_ok(s, dalic_debug_delete(s, 2));
-	td_ok(s, dalic_debug_continue(s, -1));
-	st = td_status(s);
+	ASSERT_DEBUG_OK(s, dalic_debug_delete(s, 2));
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	st = tl_debug_status(s);
 	cr_expect_eq(st.break_id, 1);
 	cr_expect_eq(st.iteration, 2);
 	dalic_debug_close(s);
@@ -170,28 +170,29 @@ Test(debug_break, shape_conditions_and_combinations)
 
 Test(debug_break, malformed_conditions_are_refused)
 {
-	dalic_pipeline_t *p = make_pipeline();
-	dalic_debug_t *s = open_fed(p, 1);
+	dalic_pipeline_t *p = debug_break_make_pipeline();
+	dalic_debug_t *s = debug_break_open_fed(p, 1);
 	const char *bad[] = {"",        "max >",         "foo > 1", "shape[x] > 1",
 	                     "any dog", "max > 1 maybe", "max 1",   "nope: max > 1"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		cr_expect_eq(dalic_debug_break_cond(s, bad[i], NULL), DALIC_EINVAL, "'%s'", bad[i]);
+		EXPECT_STATUS(dalic_debug_break_cond(s, bad[i], NULL), DALIC_EINVAL, "'%s'",
+		              bad[i]);
 		cr_expect(strlen(dalic_debug_last_error(s)) > 0);
 	}
 	cr_expect_eq(dalic_debug_num_breaks(s), 0);
-	cr_expect(strstr(dalic_debug_last_error(s), "nope"), "%s", dalic_debug_last_error(s));
+	EXPECT_DEBUG_ERROR_HAS(s, "nope");
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }
 
-typedef struct endless {
+typedef struct debug_break_endless {
 	dalic_debug_t *s;
 	int64_t stop_at;
-} endless_t;
+} debug_break_endless_t;
 
-static int endless_source(void *user, int64_t iteration, dalic_feed_t *feed)
+static int debug_break_endless_source(void *user, int64_t iteration, dalic_feed_t *feed)
 {
-	endless_t *e = user;
+	debug_break_endless_t *e = user;
 	if (iteration == e->stop_at)
 		dalic_debug_interrupt(e->s);
 	float v[2] = {(float)iteration, 0};
@@ -201,18 +202,18 @@ static int endless_source(void *user, int64_t iteration, dalic_feed_t *feed)
 
 Test(debug_break, an_interrupt_stops_continue)
 {
-	dalic_pipeline_t *p = make_pipeline();
-	dalic_debug_t *s = td_open(p);
-	endless_t e = {s, 5};
-	td_ok(s, dalic_debug_set_source(s, "a", endless_source, &e));
-	td_ok(s, dalic_debug_continue(s, -1));
-	dalic_debug_status_t st = td_status(s);
+	dalic_pipeline_t *p = debug_break_make_pipeline();
+	dalic_debug_t *s = tl_debug_open(p);
+	debug_break_endless_t e = {s, 5};
+	ASSERT_DEBUG_OK(s, dalic_debug_set_source(s, "a", debug_break_endless_source, &e));
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
+	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_INTERRUPT);
 	cr_expect_eq(st.iteration, 5);
 	cr_expect_eq(st.next_op, 1, "after the operator that was running");
-	td_ok(s, dalic_debug_continue(s, 3));
-	cr_expect_eq(td_status(s).stop, DALIC_DEBUG_STOP_LIMIT);
-	cr_expect_eq(td_status(s).iterations_done, 8);
+	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, 3));
+	cr_expect_eq(tl_debug_status(s).stop, DALIC_DEBUG_STOP_LIMIT);
+	cr_expect_eq(tl_debug_status(s).iterations_done, 8);
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }

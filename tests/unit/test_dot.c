@@ -6,37 +6,36 @@
  */
 #include "frontend/dot.h"
 #include "frontend/proto/proto.h"
-#include "tests/unit/test_proto_util.h"
+#include "tests/testlib/proto.h"
 
-#include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-TestSuite(dot, .timeout = 20);
+TestSuite(dot, .timeout = 20, .fini = tl_tmpdir_remove);
 
 static char *dot_text(const dalic_graph_t *g, bool show_tensors, bool use_colors)
 {
 	char *text = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
-	cr_assert_eq(dalic_dot_write(g, f, show_tensors, use_colors), DALIC_OK);
+	ASSERT_OK(dalic_dot_write(g, f, show_tensors, use_colors));
 	fclose(f);
 	return text;
 }
 
-static dalic_graph_t *built_coin_cast(dalic_graphdef_t **def)
+static dalic_graph_t *dot_built_coin_cast(dalic_graphdef_t **def)
 {
-	*def = proto_test_coin_cast();
+	*def = tl_proto_coin_cast();
 	dalic_graph_t *g;
-	cr_assert_eq(dalic_graph_build(*def, &g), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(dalic_graph_build(*def, &g));
 	return g;
 }
 
 Test(dot, coin_cast_plain)
 {
 	dalic_graphdef_t *def;
-	dalic_graph_t *g = built_coin_cast(&def);
+	dalic_graph_t *g = dot_built_coin_cast(&def);
 	char *text = dot_text(g, false, false);
 	cr_expect_str_eq(text, "digraph graphname {\n"
 	                       "__CoinFlip_0 -> to_float;\n"
@@ -55,7 +54,7 @@ Test(dot, coin_cast_plain)
 Test(dot, coin_cast_tensors_and_colors)
 {
 	dalic_graphdef_t *def;
-	dalic_graph_t *g = built_coin_cast(&def);
+	dalic_graph_t *g = dot_built_coin_cast(&def);
 	char *text = dot_text(g, true, true);
 	cr_expect_str_eq(text,
 	                 "digraph graphname {\n"
@@ -161,28 +160,14 @@ Test(dot, escaping_stages_children_and_argument_inputs)
 	free(text);
 }
 
-static char *tmp_path(const char *ext)
-{
-	static char buf[128];
-	snprintf(buf, sizeof buf, "/tmp/dalic_dot_%d%s", (int)getpid(), ext);
-	return buf;
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	uint8_t *b = proto_test_read_file(path, len);
-	unlink(path);
-	return b;
-}
-
 Test(dot, render_dot_file_equals_text)
 {
 	dalic_graphdef_t *def;
-	dalic_graph_t *g = built_coin_cast(&def);
-	const char *path = tmp_path(".dot");
-	cr_assert_eq(dalic_dot_render(g, path, true, false), DALIC_OK, "%s", dalic_last_error());
+	dalic_graph_t *g = dot_built_coin_cast(&def);
+	const char *path = tl_tmp_path("graph.dot");
+	ASSERT_OK(dalic_dot_render(g, path, true, false));
 	size_t len;
-	char *file = (char *)slurp(path, &len), *text = dot_text(g, true, false);
+	char *file = tl_read_file(path, &len), *text = dot_text(g, true, false);
 	cr_expect_eq(len, strlen(text));
 	cr_expect_eq(memcmp(file, text, len), 0);
 	free(file);
@@ -194,13 +179,11 @@ Test(dot, render_dot_file_equals_text)
 Test(dot, render_svg)
 {
 	dalic_graphdef_t *def;
-	dalic_graph_t *g = built_coin_cast(&def);
-	const char *path = tmp_path(".svg");
-	cr_assert_eq(dalic_dot_render(g, path, false, true), DALIC_OK, "%s", dalic_last_error());
+	dalic_graph_t *g = dot_built_coin_cast(&def);
+	const char *path = tl_tmp_path("graph.svg");
+	ASSERT_OK(dalic_dot_render(g, path, false, true));
 	size_t len;
-	char *svg = (char *)slurp(path, &len);
-	svg = realloc(svg, len + 1);
-	svg[len] = 0;
+	char *svg = tl_read_file(path, &len);
 	/* XML: optional prolog, comments and doctype, then the root element <svg ...> */
 	const char *p = svg;
 	while (*p) {
@@ -219,15 +202,15 @@ Test(dot, render_svg)
 	while (end > svg && strchr(" \t\r\n", end[-1]))
 		end--;
 	cr_expect(end - svg > 6 && !strncmp(end - 6, "</svg>", 6), "not closed by </svg>");
-	cr_expect(strstr(svg, "<title>to_float</title>"), "node to_float missing");
-	cr_expect(strstr(svg, "<title>__CoinFlip_0&#45;&gt;to_float</title>"), "edge missing");
-	cr_expect(strstr(svg, "stroke=\"blue\""), "use_colors: cpu nodes are blue");
+	EXPECT_HAS(svg, "<title>to_float</title>", "node to_float missing");
+	EXPECT_HAS(svg, "<title>__CoinFlip_0&#45;&gt;to_float</title>", "edge missing");
+	EXPECT_HAS(svg, "stroke=\"blue\"", "use_colors: cpu nodes are blue");
 	free(svg);
 	dalic_graph_free(g);
 	dalic_graphdef_free(def);
 }
 
-static uint32_t be32(const uint8_t *p)
+static uint32_t dot_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
@@ -235,17 +218,17 @@ static uint32_t be32(const uint8_t *p)
 Test(dot, render_png)
 {
 	dalic_graphdef_t *def;
-	dalic_graph_t *g = built_coin_cast(&def);
-	const char *path = tmp_path(".png");
-	cr_assert_eq(dalic_dot_render(g, path, true, true), DALIC_OK, "%s", dalic_last_error());
+	dalic_graph_t *g = dot_built_coin_cast(&def);
+	const char *path = tl_tmp_path("graph.png");
+	ASSERT_OK(dalic_dot_render(g, path, true, true));
 	size_t len;
-	uint8_t *png = slurp(path, &len);
+	uint8_t *png = tl_read_file(path, &len);
 	static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 	cr_assert_gt(len, 33u + 12u);
 	cr_expect_eq(memcmp(png, sig, 8), 0, "PNG signature");
-	cr_expect_eq(be32(png + 8), 13u, "IHDR length");
+	cr_expect_eq(dot_be32(png + 8), 13u, "IHDR length");
 	cr_expect_eq(memcmp(png + 12, "IHDR", 4), 0);
-	uint32_t w = be32(png + 16), h = be32(png + 20);
+	uint32_t w = dot_be32(png + 16), h = dot_be32(png + 20);
 	/* six nodes in three ranks at Graphviz's default 96 dpi: well over 100 px each way */
 	cr_expect(w > 100 && w < 10000 && h > 100 && h < 10000, "size %ux%u", w, h);
 	cr_expect_eq(memcmp(png + len - 8, "IEND", 4), 0, "IEND chunk last");
@@ -257,12 +240,11 @@ Test(dot, render_png)
 Test(dot, bad_extension_and_unwritable_path)
 {
 	dalic_graphdef_t *def;
-	dalic_graph_t *g = built_coin_cast(&def);
-	cr_expect_eq(dalic_dot_render(g, "/tmp/graph.pdf", false, false), DALIC_EINVAL);
-	cr_expect(strstr(dalic_last_error(), ".svg"), "%s", dalic_last_error());
-	cr_expect_eq(dalic_dot_render(g, "/nonexistent/dir/graph.dot", false, false), DALIC_EIO);
-	cr_expect(strstr(dalic_last_error(), "/nonexistent/dir/graph.dot"), "%s",
-	          dalic_last_error());
+	dalic_graph_t *g = dot_built_coin_cast(&def);
+	EXPECT_STATUS(dalic_dot_render(g, "/tmp/graph.pdf", false, false), DALIC_EINVAL);
+	EXPECT_ERROR_HAS(".svg");
+	EXPECT_STATUS(dalic_dot_render(g, "/nonexistent/dir/graph.dot", false, false), DALIC_EIO);
+	EXPECT_ERROR_HAS("/nonexistent/dir/graph.dot");
 	dalic_graph_free(g);
 	dalic_graphdef_free(def);
 }

@@ -4,11 +4,10 @@
  * first run fills the queues in DALI's order, buffers stay valid until released, and the
  * observer hooks fire from the right places.
  */
-#include <criterion/criterion.h>
 
 #include "engine/executor.h"
 #include "engine/pipeline.h"
-#include "test_exec_util.h"
+#include "tests/testlib/exec.h"
 
 #include <string.h>
 
@@ -18,20 +17,20 @@ static const char *const devices[] = {"cpu", "gpu"};
 
 Test(exec_modes, outputs_in_iteration_order)
 {
-	FOR_EACH_MODE(m)
+	TL_FOR_EACH_MODE(m)
 	for (int d = 0; d < 2; d++) {
-		test_source_t src;
-		test_source_init(&src, 5);
-		dalic_pipeline_params_t params = test_params(m, 5, 3);
-		dalic_pipeline_t *p = test_pipe_sleep(&params, devices[d], &src, "max_us", 200, NULL);
-		test_log_t log;
-		test_log_init(&log, 3);
-		dalic_observer_t obs = test_log_observer(&log);
+		tl_seq_source_t src;
+		tl_seq_source_init(&src, 5);
+		dalic_pipeline_params_t params = tl_mode_params(m, 5, 3);
+		dalic_pipeline_t *p =
+		    tl_sleep_pipeline(&params, devices[d], &src, "max_us", 200, NULL);
+		tl_log_t log;
+		tl_log_init(&log, 3);
+		dalic_observer_t obs = tl_log_observer(&log);
 		dalic_pipeline_set_observer(p, &obs);
 		for (int k = 0; k < 20; k++) {
-			cr_assert_eq(dalic_pipeline_run(p), 0, "%s/%s: %s", m->name, devices[d],
-				     dalic_last_error());
-			test_expect_source_values(p, k, 5, m->name);
+			ASSERT_OK(dalic_pipeline_run(p), "%s/%s", m->name, devices[d]);
+			tl_expect_seq_values(p, k, 5, m->name);
 			cr_expect_str_eq(dalic_batch_device(dalic_pipeline_output(p, 0)),
 					 devices[d]);
 		}
@@ -59,25 +58,25 @@ Test(exec_modes, outputs_in_iteration_order)
  * later run schedules one. Callbacks run on schedule, so the counts are exact in every mode. */
 Test(exec_modes, first_run_fills_the_queue)
 {
-	FOR_EACH_MODE(m)
+	TL_FOR_EACH_MODE(m)
 	{
-		test_source_t src;
-		test_source_init(&src, 2);
-		dalic_pipeline_params_t params = test_params(m, 2, 2);
-		dalic_pipeline_t *p = test_pipe_sleep(&params, "gpu", &src, NULL);
-		test_log_t log;
-		test_log_init(&log, 2);
-		dalic_observer_t obs = test_log_observer(&log);
+		tl_seq_source_t src;
+		tl_seq_source_init(&src, 2);
+		dalic_pipeline_params_t params = tl_mode_params(m, 2, 2);
+		dalic_pipeline_t *p = tl_sleep_pipeline(&params, "gpu", &src, NULL);
+		tl_log_t log;
+		tl_log_init(&log, 2);
+		dalic_observer_t obs = tl_log_observer(&log);
 		dalic_pipeline_set_observer(p, &obs);
-		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		ASSERT_OK(dalic_pipeline_run(p));
 		int fill = m->pipelined ? m->cpu : 1;
 		cr_expect_eq(atomic_load(&src.calls), fill, "%s", m->name);
-		test_expect_source_values(p, 0, 2, m->name);
+		tl_expect_seq_values(p, 0, 2, m->name);
 		/* the queue fills: min(cpu, gpu) full iterations, then cpu-only ones */
 		int full = fill < m->gpu ? fill : m->gpu;
-		cr_expect_eq(test_wait_stage_runs(&log, 0, fill), fill, "%s", m->name);
-		cr_expect_eq(test_wait_stage_runs(&log, 2, full), full, "%s", m->name);
-		test_sleep_ms(20);
+		cr_expect_eq(tl_wait_stage_runs(&log, 0, fill), fill, "%s", m->name);
+		cr_expect_eq(tl_wait_stage_runs(&log, 2, full), full, "%s", m->name);
+		tl_sleep_ms(20);
 		cr_expect_eq(atomic_load(&log.stage_runs[0]), fill, "%s: cpu ran ahead", m->name);
 		cr_expect_eq(atomic_load(&log.stage_runs[2]), full, "%s: gpu ran ahead", m->name);
 		if (!m->async) { /* sync: whole iterations, one after the other */
@@ -87,8 +86,8 @@ Test(exec_modes, first_run_fills_the_queue)
 			pthread_mutex_unlock(&log.mu);
 		}
 		for (int k = 1; k < 6; k++) {
-			cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
-			test_expect_source_values(p, k, 2, m->name);
+			ASSERT_OK(dalic_pipeline_run(p));
+			tl_expect_seq_values(p, k, 2, m->name);
 			cr_expect_eq(atomic_load(&src.calls), fill + k, "%s", m->name);
 		}
 		dalic_pipeline_destroy(p);
@@ -98,40 +97,39 @@ Test(exec_modes, first_run_fills_the_queue)
 /* Shared outputs stay valid — and unchanged — while the pipeline runs ahead, until released. */
 Test(exec_modes, buffers_valid_until_released)
 {
-	FOR_EACH_MODE(m)
+	TL_FOR_EACH_MODE(m)
 	{
-		test_source_t src;
-		test_source_init(&src, 4);
-		dalic_pipeline_params_t params = test_params(m, 4, 2);
-		dalic_pipeline_t *p = test_pipe_sleep(&params, "gpu", &src, NULL);
-		cr_assert_eq(dalic_pipeline_schedule_run(p), 0, "%s", dalic_last_error());
-		cr_assert_eq(dalic_pipeline_share_outputs(p), 0, "%s", dalic_last_error());
+		tl_seq_source_t src;
+		tl_seq_source_init(&src, 4);
+		dalic_pipeline_params_t params = tl_mode_params(m, 4, 2);
+		dalic_pipeline_t *p = tl_sleep_pipeline(&params, "gpu", &src, NULL);
+		ASSERT_OK(dalic_pipeline_schedule_run(p));
+		ASSERT_OK(dalic_pipeline_share_outputs(p));
 		const dalic_batch_t *b0 = dalic_pipeline_output(p, 0);
 		const int64_t *d0[4];
 		for (int i = 0; i < 4; i++)
 			d0[i] = dalic_batch_data(b0, i);
-		test_expect_source_values(p, 0, 4, m->name);
+		tl_expect_seq_values(p, 0, 4, m->name);
 		/* let the pipeline run as far as it can while iteration 0 is held */
 		for (int k = 0; k < 3; k++) {
 			int rc = dalic_pipeline_schedule_run(p);
-			cr_assert(rc == 0 || (rc == DALIC_ESTATE && !m->async), "%s: %s", m->name,
-				  dalic_last_error());
+			if (rc != DALIC_ESTATE || m->async)
+				ASSERT_OK(rc, "schedule_run in mode %s", m->name);
 		}
-		test_sleep_ms(30);
+		tl_sleep_ms(30);
 		cr_expect_eq(dalic_pipeline_output(p, 0), b0, "%s", m->name);
 		for (int i = 0; i < 4; i++)
 			cr_expect_eq(*d0[i], i, "%s: held output overwritten", m->name);
 		/* a second share holds two iterations at once; the newest is the one visible */
 		if (m->pipelined) {
-			cr_assert_eq(dalic_pipeline_share_outputs(p), 0, "%s: %s", m->name,
-				     dalic_last_error());
-			test_expect_source_values(p, 1, 4, m->name);
+			ASSERT_OK(dalic_pipeline_share_outputs(p), "%s", m->name);
+			tl_expect_seq_values(p, 1, 4, m->name);
 			cr_expect_neq(dalic_pipeline_output(p, 0), b0, "%s", m->name);
 			cr_expect_eq(*d0[3], 3, "%s", m->name);
-			cr_assert_eq(dalic_pipeline_release_outputs(p), 0);
-			test_expect_source_values(p, 1, 4, m->name);
+			ASSERT_OK(dalic_pipeline_release_outputs(p));
+			tl_expect_seq_values(p, 1, 4, m->name);
 		}
-		cr_assert_eq(dalic_pipeline_release_outputs(p), 0, "%s", dalic_last_error());
+		ASSERT_OK(dalic_pipeline_release_outputs(p));
 		cr_expect_null(dalic_pipeline_output(p, 0), "%s: nothing shared", m->name);
 		dalic_pipeline_destroy(p);
 	}
@@ -139,35 +137,31 @@ Test(exec_modes, buffers_valid_until_released)
 
 Test(exec_modes, schedule_share_release_in_order)
 {
-	FOR_EACH_MODE(m)
+	TL_FOR_EACH_MODE(m)
 	{
-		test_source_t src;
-		test_source_init(&src, 3);
-		dalic_pipeline_params_t params = test_params(m, 3, 2);
-		dalic_pipeline_t *p = test_pipe_sleep(&params, "cpu", &src, "max_us", 100, NULL);
+		tl_seq_source_t src;
+		tl_seq_source_init(&src, 3);
+		dalic_pipeline_params_t params = tl_mode_params(m, 3, 2);
+		dalic_pipeline_t *p = tl_sleep_pipeline(&params, "cpu", &src, "max_us", 100, NULL);
 		int64_t next = 0;
 		for (int round = 0; round < 10; round++) {
-			cr_assert_eq(dalic_pipeline_schedule_run(p), 0, "%s: %s", m->name,
-				     dalic_last_error());
-			cr_assert_eq(dalic_pipeline_share_outputs(p), 0, "%s: %s", m->name,
-				     dalic_last_error());
-			test_expect_source_values(p, next++, 3, m->name);
-			cr_assert_eq(dalic_pipeline_release_outputs(p), 0);
+			ASSERT_OK(dalic_pipeline_schedule_run(p), "%s", m->name);
+			ASSERT_OK(dalic_pipeline_share_outputs(p), "%s", m->name);
+			tl_expect_seq_values(p, next++, 3, m->name);
+			ASSERT_OK(dalic_pipeline_release_outputs(p));
 		}
 		/* outputs() = release (if shared) + share */
-		cr_assert_eq(dalic_pipeline_schedule_run(p), 0);
-		cr_assert_eq(dalic_pipeline_outputs(p), 0);
-		test_expect_source_values(p, next++, 3, m->name);
+		ASSERT_OK(dalic_pipeline_schedule_run(p));
+		ASSERT_OK(dalic_pipeline_outputs(p));
+		tl_expect_seq_values(p, next++, 3, m->name);
 		if (m->pipelined) { /* the prefetched extra iterations are still queued */
-			cr_assert_eq(dalic_pipeline_outputs(p), 0, "%s: %s", m->name,
-				     dalic_last_error());
-			test_expect_source_values(p, next++, 3, m->name);
+			ASSERT_OK(dalic_pipeline_outputs(p), "%s", m->name);
+			tl_expect_seq_values(p, next++, 3, m->name);
 		}
-		cr_assert_eq(dalic_pipeline_release_outputs(p), 0);
-		cr_assert_eq(dalic_pipeline_schedule_run(p), 0, "%s: %s", m->name,
-			     dalic_last_error());
-		cr_assert_eq(dalic_pipeline_outputs(p), 0);
-		test_expect_source_values(p, next++, 3, m->name);
+		ASSERT_OK(dalic_pipeline_release_outputs(p));
+		ASSERT_OK(dalic_pipeline_schedule_run(p), "%s", m->name);
+		ASSERT_OK(dalic_pipeline_outputs(p));
+		tl_expect_seq_values(p, next++, 3, m->name);
 		dalic_pipeline_destroy(p);
 	}
 }
@@ -177,9 +171,9 @@ Test(exec_modes, mode_names_and_queue_depths)
 	const char *names[] = {"simple", "pipelined", "async pipelined",
 			       "async separated pipelined"};
 	for (int i = 0; i < 4; i++) {
-		const exec_mode_t *m = &test_exec_modes[i];
-		dalic_pipeline_params_t params = test_params(m, 2, 1);
-		dalic_pipeline_t *p = test_pipe_sleep(&params, "gpu", NULL, NULL);
+		const tl_mode_t *m = &tl_modes[i];
+		dalic_pipeline_params_t params = tl_mode_params(m, 2, 1);
+		dalic_pipeline_t *p = tl_sleep_pipeline(&params, "gpu", NULL, NULL);
 		struct dalic_exec *e = dalic_pipeline_exec(p);
 		cr_expect_str_eq(dalic_exec_mode(e), names[i]);
 		cr_expect_eq(dalic_exec_queue_depth(e, DALIC_QUEUE_CPU), m->cpu);

@@ -4,11 +4,10 @@
  * once; the lowest failing item is reported with its message; set_affinity and
  * DALI_AFFINITY_MASK pin worker i to the i-th listed CPU and nothing else.
  */
-#include <criterion/criterion.h>
 
 #include "engine/affinity.h"
 #include "engine/threadpool.h"
-#include "test_exec_util.h"
+#include "tests/testlib/exec.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -18,40 +17,43 @@
 
 TestSuite(exec_pool, .timeout = 60);
 
-typedef struct count_job {
+typedef struct exec_pool_count_job {
 	atomic_int runs[1000];
 	atomic_int bad_thread;
 	int threads;
 	atomic_int chunk_items;
-} count_job_t;
+} exec_pool_count_job_t;
 
-static int count_item(void *arg, int item, int thread)
+static int exec_pool_count_item(void *arg, int item, int thread)
 {
-	count_job_t *j = arg;
+	exec_pool_count_job_t *j = arg;
 	atomic_fetch_add(&j->runs[item], 1);
 	if (thread < 0 || thread >= j->threads)
 		atomic_fetch_add(&j->bad_thread, 1);
 	return DALIC_OK;
 }
 
-static void count_chunk(void *arg, int thread, int first, int count, int64_t t0, int64_t t1)
+static void exec_pool_count_chunk(void *arg, int thread, int first, int count, int64_t t0,
+                                  int64_t t1)
 {
-	atomic_fetch_add(&((count_job_t *)arg)->chunk_items, count);
+	atomic_fetch_add(&((exec_pool_count_job_t *)arg)->chunk_items, count);
 }
 
 Test(exec_pool, every_item_once_on_a_worker)
 {
 	dalic_pool_t *pool;
-	cr_assert_eq(dalic_pool_create(3, NULL, &pool), 0);
+	ASSERT_OK(dalic_pool_create(3, NULL, &pool));
 	cr_expect_eq(dalic_pool_size(pool), 3);
 	const int counts[] = {0, 1, 2, 7, 64, 1000};
 	for (int c = 0; c < 6; c++) {
-		static count_job_t j;
+		static exec_pool_count_job_t j;
 		memset(&j, 0, sizeof j);
 		j.threads = 3;
-		dalic_pool_job_t job = {.fn = count_item, .chunk_done = count_chunk, .arg = &j,
-					.count = counts[c]};
-		cr_assert_eq(dalic_pool_run(pool, &job), 0);
+		dalic_pool_job_t job = {.fn = exec_pool_count_item,
+		                        .chunk_done = exec_pool_count_chunk,
+		                        .arg = &j,
+		                        .count = counts[c]};
+		ASSERT_OK(dalic_pool_run(pool, &job));
 		for (int i = 0; i < counts[c]; i++)
 			cr_expect_eq(atomic_load(&j.runs[i]), 1, "count %d item %d", counts[c], i);
 		cr_expect_eq(atomic_load(&j.bad_thread), 0);
@@ -61,17 +63,17 @@ Test(exec_pool, every_item_once_on_a_worker)
 }
 
 /* Two items that each wait for the other to start: only parallel workers finish them. */
-typedef struct meet {
+typedef struct exec_pool_meet {
 	atomic_int started;
 	atomic_int timed_out;
-} meet_t;
+} exec_pool_meet_t;
 
-static int meet_item(void *arg, int item, int thread)
+static int exec_pool_meet_item(void *arg, int item, int thread)
 {
-	meet_t *m = arg;
+	exec_pool_meet_t *m = arg;
 	atomic_fetch_add(&m->started, 1);
 	for (int i = 0; i < 5000 && atomic_load(&m->started) < 2; i++)
-		test_sleep_ms(1);
+		tl_sleep_ms(1);
 	if (atomic_load(&m->started) < 2)
 		atomic_fetch_add(&m->timed_out, 1);
 	return DALIC_OK;
@@ -80,15 +82,15 @@ static int meet_item(void *arg, int item, int thread)
 Test(exec_pool, items_run_in_parallel)
 {
 	dalic_pool_t *pool;
-	cr_assert_eq(dalic_pool_create(2, NULL, &pool), 0);
-	meet_t m = {0};
-	dalic_pool_job_t job = {.fn = meet_item, .arg = &m, .count = 2};
-	cr_assert_eq(dalic_pool_run(pool, &job), 0);
+	ASSERT_OK(dalic_pool_create(2, NULL, &pool));
+	exec_pool_meet_t m = {0};
+	dalic_pool_job_t job = {.fn = exec_pool_meet_item, .arg = &m, .count = 2};
+	ASSERT_OK(dalic_pool_run(pool, &job));
 	cr_expect_eq(atomic_load(&m.timed_out), 0, "the two items did not overlap");
 	dalic_pool_destroy(pool);
 }
 
-static int fail_item(void *arg, int item, int thread)
+static int exec_pool_fail_item(void *arg, int item, int thread)
 {
 	if (item == 5 || item == 9)
 		return dalic_fail(DALIC_EOP, "item %d failed", item);
@@ -98,35 +100,35 @@ static int fail_item(void *arg, int item, int thread)
 Test(exec_pool, lowest_failing_item_is_reported)
 {
 	dalic_pool_t *pool;
-	cr_assert_eq(dalic_pool_create(4, NULL, &pool), 0);
+	ASSERT_OK(dalic_pool_create(4, NULL, &pool));
 	for (int round = 0; round < 50; round++) {
-		dalic_pool_job_t job = {.fn = fail_item, .count = 20};
+		dalic_pool_job_t job = {.fn = exec_pool_fail_item, .count = 20};
 		dalic_error_clear();
-		cr_assert_eq(dalic_pool_run(pool, &job), DALIC_EOP);
+		ASSERT_STATUS(dalic_pool_run(pool, &job), DALIC_EOP);
 		/* the lowest of the failing items that ran: 9 may fail and cancel 5's chunk */
 		cr_expect(!strcmp(dalic_last_error(), "item 5 failed") ||
 				  !strcmp(dalic_last_error(), "item 9 failed"),
 			  "%s", dalic_last_error());
 	}
-	dalic_pool_job_t job = {.fn = count_item, .count = 0};
-	cr_expect_eq(dalic_pool_run(pool, &job), 0, "the pool still works");
+	dalic_pool_job_t job = {.fn = exec_pool_count_item, .count = 0};
+	EXPECT_OK(dalic_pool_run(pool, &job), "the pool still works");
 	dalic_pool_destroy(pool);
 }
 
-typedef struct submitter {
+typedef struct exec_pool_submitter {
 	dalic_pool_t *pool;
 	int ok;
-} submitter_t;
+} exec_pool_submitter_t;
 
-static void *submit_many(void *arg)
+static void *exec_pool_submit_many(void *arg)
 {
-	submitter_t *s = arg;
-	static _Thread_local count_job_t j;
+	exec_pool_submitter_t *s = arg;
+	static _Thread_local exec_pool_count_job_t j;
 	s->ok = 1;
 	for (int r = 0; r < 200; r++) {
 		memset(&j, 0, sizeof j);
 		j.threads = 2;
-		dalic_pool_job_t job = {.fn = count_item, .arg = &j, .count = 1 + r % 17};
+		dalic_pool_job_t job = {.fn = exec_pool_count_item, .arg = &j, .count = 1 + r % 17};
 		if (dalic_pool_run(s->pool, &job))
 			s->ok = 0;
 		for (int i = 0; i < job.count; i++)
@@ -139,12 +141,12 @@ static void *submit_many(void *arg)
 Test(exec_pool, concurrent_submitters)
 {
 	dalic_pool_t *pool;
-	cr_assert_eq(dalic_pool_create(2, NULL, &pool), 0);
+	ASSERT_OK(dalic_pool_create(2, NULL, &pool));
 	pthread_t t[3];
-	submitter_t s[3];
+	exec_pool_submitter_t s[3];
 	for (int i = 0; i < 3; i++) {
 		s[i].pool = pool;
-		pthread_create(&t[i], NULL, submit_many, &s[i]);
+		pthread_create(&t[i], NULL, exec_pool_submit_many, &s[i]);
 	}
 	for (int i = 0; i < 3; i++) {
 		pthread_join(t[i], NULL);
@@ -155,24 +157,27 @@ Test(exec_pool, concurrent_submitters)
 
 /* A thread index is never in use by two threads at once, even while submitters borrow
  * the indices of idle workers to help with their own jobs. */
-static atomic_int index_busy[2];
-static atomic_int index_clash;
+static atomic_int exec_pool_index_busy[2];
+static atomic_int exec_pool_index_clash;
 
-static int exclusive_item(void *arg, int item, int thread)
+static int exec_pool_exclusive_item(void *arg, int item, int thread)
 {
-	if (atomic_exchange(&index_busy[thread], 1))
-		atomic_fetch_add(&index_clash, 1);
+	if (atomic_exchange(&exec_pool_index_busy[thread], 1))
+		atomic_fetch_add(&exec_pool_index_clash, 1);
 	for (volatile int spin = 0; spin < 200; spin++)
 		;
-	atomic_store(&index_busy[thread], 0);
+	atomic_store(&exec_pool_index_busy[thread], 0);
 	return DALIC_OK;
 }
 
-static void *submit_exclusive(void *arg)
+static atomic_int exec_pool_exclusive_failures;
+
+static void *exec_pool_submit_exclusive(void *arg)
 {
 	for (int r = 0; r < 300; r++) {
-		dalic_pool_job_t job = {.fn = exclusive_item, .count = 1 + r % 9};
-		dalic_pool_run(arg, &job);
+		dalic_pool_job_t job = {.fn = exec_pool_exclusive_item, .count = 1 + r % 9};
+		if (dalic_pool_run(arg, &job))
+			atomic_fetch_add(&exec_pool_exclusive_failures, 1);
 	}
 	return NULL;
 }
@@ -180,13 +185,14 @@ static void *submit_exclusive(void *arg)
 Test(exec_pool, an_index_is_never_used_twice_at_once)
 {
 	dalic_pool_t *pool;
-	cr_assert_eq(dalic_pool_create(2, NULL, &pool), 0);
+	ASSERT_OK(dalic_pool_create(2, NULL, &pool));
 	pthread_t t[3];
 	for (int i = 0; i < 3; i++)
-		pthread_create(&t[i], NULL, submit_exclusive, pool);
+		pthread_create(&t[i], NULL, exec_pool_submit_exclusive, pool);
 	for (int i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
-	cr_expect_eq(atomic_load(&index_clash), 0);
+	cr_expect_eq(atomic_load(&exec_pool_index_clash), 0);
+	cr_expect_eq(atomic_load(&exec_pool_exclusive_failures), 0, "a job failed");
 	dalic_pool_destroy(pool);
 }
 
@@ -200,12 +206,12 @@ Test(exec_pool, affinity_mask_parsing)
 	cr_expect_eq(cpus[2], 5);
 	cr_expect_eq(dalic_affinity_parse("1,2,3,4,5", cpus, 4), 5, "entries beyond max counted");
 	cr_expect_eq(dalic_affinity_parse("1,a", cpus, 4), -1);
-	cr_expect(strstr(dalic_last_error(), "entry 1") != NULL, "%s", dalic_last_error());
+	EXPECT_ERROR_HAS("entry 1");
 	cr_expect_eq(dalic_affinity_parse("-1", cpus, 4), -1);
 	cr_expect_eq(dalic_affinity_parse("1;2", cpus, 4), -1);
 }
 
-static int first_allowed_cpu(void)
+static int exec_pool_first_allowed_cpu(void)
 {
 	cpu_set_t s;
 	cr_assert_eq(sched_getaffinity(0, sizeof s, &s), 0);
@@ -217,31 +223,31 @@ static int first_allowed_cpu(void)
 
 Test(exec_pool, affinity_plan_follows_set_affinity)
 {
-	int cpu = first_allowed_cpu();
+	int cpu = exec_pool_first_allowed_cpu();
 	char mask[16];
 	snprintf(mask, sizeof mask, "%d", cpu);
 	setenv("DALI_AFFINITY_MASK", mask, 1);
 	int cpus[3];
-	cr_assert_eq(dalic_affinity_plan(false, 3, cpus), 0);
+	ASSERT_OK(dalic_affinity_plan(false, 3, cpus));
 	cr_expect(cpus[0] == -1 && cpus[1] == -1 && cpus[2] == -1, "no set_affinity: unpinned");
-	cr_assert_eq(dalic_affinity_plan(true, 3, cpus), 0);
+	ASSERT_OK(dalic_affinity_plan(true, 3, cpus));
 	cr_expect_eq(cpus[0], cpu);
 	cr_expect(cpus[1] == -1 && cpus[2] == -1, "beyond the mask: unpinned (no NVML)");
 	setenv("DALI_AFFINITY_MASK", "100000", 1);
-	cr_expect_eq(dalic_affinity_plan(true, 1, cpus), DALIC_EINVAL);
+	EXPECT_STATUS(dalic_affinity_plan(true, 1, cpus), DALIC_EINVAL);
 	unsetenv("DALI_AFFINITY_MASK");
-	cr_assert_eq(dalic_affinity_plan(true, 2, cpus), 0);
+	ASSERT_OK(dalic_affinity_plan(true, 2, cpus));
 	cr_expect(cpus[0] == -1 && cpus[1] == -1, "set_affinity without a mask: unpinned");
 }
 
-typedef struct seen_cpus {
+typedef struct exec_pool_seen_cpus {
 	int count[2]; /* CPUs allowed for worker 0 and 1 */
 	int only[2];  /* the CPU when exactly one */
-} seen_cpus_t;
+} exec_pool_seen_cpus_t;
 
-static int record_affinity(void *arg, int item, int thread)
+static int exec_pool_record_affinity(void *arg, int item, int thread)
 {
-	seen_cpus_t *s = arg;
+	exec_pool_seen_cpus_t *s = arg;
 	cpu_set_t set;
 	pthread_getaffinity_np(pthread_self(), sizeof set, &set);
 	s->count[thread] = CPU_COUNT(&set);
@@ -253,15 +259,15 @@ static int record_affinity(void *arg, int item, int thread)
 
 Test(exec_pool, workers_pin_to_the_planned_cpus)
 {
-	int cpu = first_allowed_cpu();
+	int cpu = exec_pool_first_allowed_cpu();
 	int cpus[2] = {cpu, -1};
 	dalic_pool_t *pool;
-	cr_assert_eq(dalic_pool_create(2, cpus, &pool), 0, "%s", dalic_last_error());
-	seen_cpus_t seen = {{-1, -1}, {-1, -1}};
+	ASSERT_OK(dalic_pool_create(2, cpus, &pool));
+	exec_pool_seen_cpus_t seen = {{-1, -1}, {-1, -1}};
 	/* enough items that both workers take some */
 	for (int r = 0; r < 200 && (seen.count[0] < 0 || seen.count[1] < 0); r++) {
-		dalic_pool_job_t job = {.fn = record_affinity, .arg = &seen, .count = 64};
-		cr_assert_eq(dalic_pool_run(pool, &job), 0);
+		dalic_pool_job_t job = {.fn = exec_pool_record_affinity, .arg = &seen, .count = 64};
+		ASSERT_OK(dalic_pool_run(pool, &job));
 	}
 	cr_expect_eq(seen.count[0], 1, "worker 0 pinned to one CPU");
 	cr_expect_eq(seen.only[0], cpu);

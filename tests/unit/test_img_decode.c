@@ -4,31 +4,37 @@
  * against DALI's conversion formula; all eight EXIF orientations; PNG against files written
  * here; and errors for truncated and non-image files that name the file and the sample.
  */
-#include "test_img_util.h"
+#include "tests/testlib/image.h"
 
-TestSuite(img_decode, .timeout = 30, .fini = it_rmtree);
+TestSuite(img_decode, .timeout = 30, .fini = tl_tmpdir_remove);
 
-static const char *jpegs[] = {
-	"cat/chelsea.jpg",       "cat/chelsea_411.jpg",      "cat/chelsea_440.jpg",
-	"cat/chelsea_gray.jpg",  "cat/chelsea_progressive.jpg", "coffee/coffee_422.jpg",
-	"coffee/coffee_444.jpg", "space/astronaut_444_progressive.jpg", "space/rocket.jpg",
-	"space/rocket_gray_progressive.jpg",
+static const char *img_decode_jpegs[] = {
+    "cat/chelsea.jpg",
+    "cat/chelsea_411.jpg",
+    "cat/chelsea_440.jpg",
+    "cat/chelsea_gray.jpg",
+    "cat/chelsea_progressive.jpg",
+    "coffee/coffee_422.jpg",
+    "coffee/coffee_444.jpg",
+    "space/astronaut_444_progressive.jpg",
+    "space/rocket.jpg",
+    "space/rocket_gray_progressive.jpg",
 };
-#define NJPEG ((int)(sizeof jpegs / sizeof jpegs[0]))
+#define NJPEG ((int)(sizeof img_decode_jpegs / sizeof img_decode_jpegs[0]))
 
 /* Decodes all sample JPEGs with `output_type`; compares with djpeg `args` (BGR: swapped). */
-static void compare_with_djpeg(int output_type, const char *args, bool swap_rb)
+static void img_decode_compare_with_djpeg(int output_type, const char *args, bool swap_rb)
 {
-	if (!it_have_djpeg())
+	if (!tl_have_djpeg())
 		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
-	dalic_pipeline_t *p =
-		it_decode_pipeline("samples/images", NJPEG, jpegs, "decoders.image", output_type, NULL);
-	const dalic_batch_t *b = th_run(p, 0);
+	dalic_pipeline_t *p = tl_decode_pipeline("samples/images", NJPEG, img_decode_jpegs,
+	                                         "decoders.image", output_type, NULL);
+	const dalic_batch_t *b = tl_run(p, 0);
 	cr_expect_str_eq(dalic_batch_layout(b), "HWC");
 	for (int i = 0; i < NJPEG; i++) {
 		char path[256];
-		snprintf(path, sizeof path, "samples/images/%s", jpegs[i]);
-		it_image_t want = it_djpeg(args, path), got = it_sample(b, i);
+		snprintf(path, sizeof path, "samples/images/%s", img_decode_jpegs[i]);
+		tl_image_t want = tl_djpeg(args, path), got = tl_image_sample(b, i);
 		if (swap_rb)
 			for (size_t k = 0; k < (size_t)want.w * want.h; k++) {
 				uint8_t t = want.px[3 * k];
@@ -36,11 +42,11 @@ static void compare_with_djpeg(int output_type, const char *args, bool swap_rb)
 				want.px[3 * k + 2] = t;
 			}
 		cr_assert(got.w == want.w && got.h == want.h && got.c == want.c,
-			  "%s: %dx%dx%d, djpeg %dx%dx%d", jpegs[i], got.h, got.w, got.c, want.h,
-			  want.w, want.c);
+		          "%s: %dx%dx%d, djpeg %dx%dx%d", img_decode_jpegs[i], got.h, got.w, got.c,
+		          want.h, want.w, want.c);
 		size_t n = (size_t)want.w * want.h * want.c;
-		cr_expect_eq(memcmp(got.px, want.px, n), 0, "%s differs from djpeg %s", jpegs[i],
-			     args);
+		cr_expect_eq(memcmp(got.px, want.px, n), 0, "%s differs from djpeg %s",
+		             img_decode_jpegs[i], args);
 		free(want.px);
 	}
 	dalic_pipeline_destroy(p);
@@ -48,33 +54,33 @@ static void compare_with_djpeg(int output_type, const char *args, bool swap_rb)
 
 Test(img_decode, rgb_is_bit_exact_with_djpeg)
 {
-	compare_with_djpeg(DALIC_RGB, "-rgb", false);
+	img_decode_compare_with_djpeg(DALIC_RGB, "-rgb", false);
 }
 
 Test(img_decode, bgr_is_bit_exact_with_djpeg)
 {
-	compare_with_djpeg(DALIC_BGR, "-rgb", true);
+	img_decode_compare_with_djpeg(DALIC_BGR, "-rgb", true);
 }
 
 Test(img_decode, gray_is_bit_exact_with_djpeg_grayscale)
 {
-	compare_with_djpeg(DALIC_GRAY, "-grayscale", false);
+	img_decode_compare_with_djpeg(DALIC_GRAY, "-grayscale", false);
 }
 
 Test(img_decode, any_data_keeps_the_file_channels)
 {
-	if (!it_have_djpeg())
+	if (!tl_have_djpeg())
 		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
 	const char *files[] = {"cat/chelsea_gray.jpg", "cat/chelsea.jpg"};
 	dalic_pipeline_t *p =
-		it_decode_pipeline("samples/images", 2, files, "decoders.image", DALIC_ANY_DATA, NULL);
-	const dalic_batch_t *b = th_run(p, 0);
+	    tl_decode_pipeline("samples/images", 2, files, "decoders.image", DALIC_ANY_DATA, NULL);
+	const dalic_batch_t *b = tl_run(p, 0);
 	for (int i = 0; i < 2; i++) {
 		char path[256];
 		snprintf(path, sizeof path, "samples/images/%s", files[i]);
-		it_image_t want = it_djpeg("", path), got = it_sample(b, i);
+		tl_image_t want = tl_djpeg("", path), got = tl_image_sample(b, i);
 		cr_expect_eq(got.c, i == 0 ? 1 : 3, "%s", files[i]);
-		cr_expect_eq(it_max_diff(&got, &want, 0, NULL), 0, "%s", files[i]);
+		cr_expect_eq(tl_image_max_diff(&got, &want, 0, NULL), 0, "%s", files[i]);
 		free(want.px);
 	}
 	dalic_pipeline_destroy(p);
@@ -85,13 +91,13 @@ Test(img_decode, any_data_keeps_the_file_channels)
  * other way, hence a tolerance of 1 level. */
 Test(img_decode, ycbcr_follows_dali_conversion)
 {
-	if (!it_have_djpeg())
+	if (!tl_have_djpeg())
 		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
 	const char *files[] = {"coffee/coffee_444.jpg"};
 	dalic_pipeline_t *p =
-		it_decode_pipeline("samples/images", 1, files, "decoders.image", DALIC_YCbCr, NULL);
-	it_image_t got = it_sample(th_run(p, 0), 0);
-	it_image_t rgb = it_djpeg("", "samples/images/coffee/coffee_444.jpg");
+	    tl_decode_pipeline("samples/images", 1, files, "decoders.image", DALIC_YCbCr, NULL);
+	tl_image_t got = tl_image_sample(tl_run(p, 0), 0);
+	tl_image_t rgb = tl_djpeg("", "samples/images/coffee/coffee_444.jpg");
 	for (size_t k = 0; k < (size_t)rgb.w * rgb.h; k++) {
 		double r = rgb.px[3 * k], g = rgb.px[3 * k + 1], bl = rgb.px[3 * k + 2];
 		double y = 0.299 * r + 0.587 * g + 0.114 * bl;
@@ -101,16 +107,16 @@ Test(img_decode, ycbcr_follows_dali_conversion)
 		rgb.px[3 * k + 1] = (uint8_t)floor(cb + 0.5);
 		rgb.px[3 * k + 2] = (uint8_t)floor(cr + 0.5);
 	}
-	cr_expect_leq(it_max_diff(&got, &rgb, 1, NULL), 1);
+	cr_expect_leq(tl_image_max_diff(&got, &rgb, 1, NULL), 1);
 	free(rgb.px);
 	dalic_pipeline_destroy(p);
 }
 
 /* Copies chelsea.jpg with an EXIF APP1 (IFD0: Orientation = o) after the JFIF APP0. */
-static void write_with_orientation(const char *dir, int o, bool big_endian)
+static void img_decode_write_with_orientation(const char *dir, int o, bool big_endian)
 {
 	size_t n;
-	uint8_t *src = it_read_file("samples/images/cat/chelsea.jpg", &n);
+	uint8_t *src = tl_read_file("samples/images/cat/chelsea.jpg", &n);
 	size_t app0 = 4 + (size_t)(src[4] << 8 | src[5]);
 	uint8_t seg[36] = {0xFF, 0xE1, 0, 34, 'E', 'x', 'i', 'f', 0, 0};
 	uint8_t *t = seg + 10;
@@ -129,13 +135,13 @@ static void write_with_orientation(const char *dir, int o, bool big_endian)
 	memcpy(dst + app0 + sizeof seg, src + app0, n - app0);
 	char path[512];
 	snprintf(path, sizeof path, "%s/o%d.jpg", dir, o);
-	it_write_file(path, dst, n + sizeof seg);
+	tl_write_file(path, dst, n + sizeof seg);
 	free(src);
 	free(dst);
 }
 
 /* Pixel of the displayed image at (x, y) for EXIF orientation o, from the stored image. */
-static const uint8_t *oriented_px(const it_image_t *raw, int o, int x, int y)
+static const uint8_t *img_decode_oriented_px(const tl_image_t *raw, int o, int x, int y)
 {
 	int w = raw->w, h = raw->h, rx, ry;
 	switch (o) {
@@ -153,22 +159,22 @@ static const uint8_t *oriented_px(const it_image_t *raw, int o, int x, int y)
 
 Test(img_decode, exif_orientations)
 {
-	if (!it_have_djpeg())
+	if (!tl_have_djpeg())
 		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
-	const char *dir = it_tmpdir();
+	const char *dir = tl_tmpdir();
 	const char *files[8] = {"o1.jpg", "o2.jpg", "o3.jpg", "o4.jpg",
 				"o5.jpg", "o6.jpg", "o7.jpg", "o8.jpg"};
 	for (int o = 1; o <= 8; o++)
-		write_with_orientation(dir, o, o % 2 == 0);
-	it_image_t raw = it_djpeg("", "samples/images/cat/chelsea.jpg");
+		img_decode_write_with_orientation(dir, o, o % 2 == 0);
+	tl_image_t raw = tl_djpeg("", "samples/images/cat/chelsea.jpg");
 	for (int adjust = 0; adjust < 2; adjust++) {
 		dalic_op_t *dec;
 		dalic_pipeline_t *p =
-			it_decode_pipeline(dir, 8, files, "decoders.image", DALIC_RGB, &dec);
-		dalic_op_set_bool(dec, "adjust_orientation", adjust);
-		const dalic_batch_t *b = th_run(p, 0);
+		    tl_decode_pipeline(dir, 8, files, "decoders.image", DALIC_RGB, &dec);
+		ASSERT_OK(dalic_op_set_bool(dec, "adjust_orientation", adjust));
+		const dalic_batch_t *b = tl_run(p, 0);
 		for (int o = 1; o <= 8; o++) {
-			it_image_t got = it_sample(b, o - 1);
+			tl_image_t got = tl_image_sample(b, o - 1);
 			int eff = adjust ? o : 1;
 			bool swap = eff >= 5;
 			cr_assert_eq(got.w, swap ? raw.h : raw.w, "orientation %d", o);
@@ -176,8 +182,9 @@ Test(img_decode, exif_orientations)
 			long bad = 0;
 			for (int y = 0; y < got.h; y++)
 				for (int x = 0; x < got.w; x++)
-					bad += memcmp(got.px + ((size_t)y * got.w + x) * 3,
-						      oriented_px(&raw, eff, x, y), 3) != 0;
+					bad +=
+					    memcmp(got.px + ((size_t)y * got.w + x) * 3,
+					           img_decode_oriented_px(&raw, eff, x, y), 3) != 0;
 			cr_expect_eq(bad, 0, "orientation %d (adjust %d): %ld pixels differ", o,
 				     adjust, bad);
 		}
@@ -190,18 +197,18 @@ Test(img_decode, sample_with_exif_is_shown_upright)
 {
 	const char *files[] = {"cat/chelsea_exif6.jpg", "cat/chelsea.jpg"};
 	dalic_pipeline_t *p =
-		it_decode_pipeline("samples/images", 2, files, "decoders.image", DALIC_RGB, NULL);
-	const dalic_batch_t *b = th_run(p, 0);
-	th_expect_shape(b, 0, 3, (const int64_t[]){451, 300, 3});
-	th_expect_shape(b, 1, 3, (const int64_t[]){300, 451, 3});
-	it_image_t rot = it_sample(b, 0), up = it_sample(b, 1);
+	    tl_decode_pipeline("samples/images", 2, files, "decoders.image", DALIC_RGB, NULL);
+	const dalic_batch_t *b = tl_run(p, 0);
+	tl_expect_shape(b, 0, 3, (const int64_t[]){451, 300, 3});
+	tl_expect_shape(b, 1, 3, (const int64_t[]){300, 451, 3});
+	tl_image_t rot = tl_image_sample(b, 0), up = tl_image_sample(b, 1);
 	/* Rotated 90 degrees clockwise: the stored bottom-left pixel is shown top-left. */
 	cr_expect_eq(memcmp(rot.px, up.px + (size_t)299 * 451 * 3, 3), 0);
 	dalic_pipeline_destroy(p);
 }
 
 /* ---- PNG ------------------------------------------------------------------------------- */
-static uint32_t crc32_of(const uint8_t *d, size_t n, uint32_t c)
+static uint32_t img_decode_crc32_of(const uint8_t *d, size_t n, uint32_t c)
 {
 	c = ~c;
 	for (size_t i = 0; i < n; i++) {
@@ -212,21 +219,21 @@ static uint32_t crc32_of(const uint8_t *d, size_t n, uint32_t c)
 	return ~c;
 }
 
-static size_t put_chunk(uint8_t *out, const char *type, const uint8_t *d, size_t n)
+static size_t img_decode_put_chunk(uint8_t *out, const char *type, const uint8_t *d, size_t n)
 {
 	out[0] = (uint8_t)(n >> 24), out[1] = (uint8_t)(n >> 16), out[2] = (uint8_t)(n >> 8);
 	out[3] = (uint8_t)n;
 	memcpy(out + 4, type, 4);
 	if (n)
 		memcpy(out + 8, d, n);
-	uint32_t c = crc32_of(out + 4, n + 4, 0);
+	uint32_t c = img_decode_crc32_of(out + 4, n + 4, 0);
 	out[8 + n] = (uint8_t)(c >> 24), out[9 + n] = (uint8_t)(c >> 16);
 	out[10 + n] = (uint8_t)(c >> 8), out[11 + n] = (uint8_t)c;
 	return n + 12;
 }
 
 /* An 8-bit PNG of colour type `ct` with zlib "stored" (uncompressed) deflate blocks. */
-static size_t make_png(uint8_t *out, int w, int h, int ct, int ch, const uint8_t *px)
+static size_t img_decode_make_png(uint8_t *out, int w, int h, int ct, int ch, const uint8_t *px)
 {
 	size_t raw_n = (size_t)h * (1 + (size_t)w * ch), pos = 0;
 	uint8_t *z = malloc(raw_n + 16);
@@ -247,16 +254,16 @@ static size_t make_png(uint8_t *out, int w, int h, int ct, int ch, const uint8_t
 	uint8_t ihdr[13] = {0, 0, 0, (uint8_t)w, 0, 0, 0, (uint8_t)h, 8, (uint8_t)ct, 0, 0, 0};
 	size_t n = 8;
 	memcpy(out, "\x89PNG\r\n\x1a\n", 8);
-	n += put_chunk(out + n, "IHDR", ihdr, 13);
-	n += put_chunk(out + n, "IDAT", z, pos);
-	n += put_chunk(out + n, "IEND", NULL, 0);
+	n += img_decode_put_chunk(out + n, "IHDR", ihdr, 13);
+	n += img_decode_put_chunk(out + n, "IDAT", z, pos);
+	n += img_decode_put_chunk(out + n, "IEND", NULL, 0);
 	free(z);
 	return n;
 }
 
 Test(img_decode, png_layouts_and_output_types)
 {
-	const char *dir = it_tmpdir();
+	const char *dir = tl_tmpdir();
 	enum { W = 7, H = 5 };
 	uint8_t rgba[W * H * 4], rgb[W * H * 3], gray[W * H];
 	for (int k = 0; k < W * H; k++) {
@@ -273,15 +280,16 @@ Test(img_decode, png_layouts_and_output_types)
 	const int ct[3] = {2, 6, 0}, ch[3] = {3, 4, 1};
 	for (int f = 0; f < 3; f++) {
 		snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-		it_write_file(path, buf, make_png(buf, W, H, ct[f], ch[f], px[f]));
+		tl_write_file(path, buf, img_decode_make_png(buf, W, H, ct[f], ch[f], px[f]));
 	}
 	/* ANY_DATA keeps the stored channels; RGB drops alpha and replicates gray. */
 	for (int type = 0; type < 2; type++) {
 		int out_type = type ? DALIC_RGB : DALIC_ANY_DATA;
-		dalic_pipeline_t *p = it_decode_pipeline(dir, 3, files, "decoders.image", out_type, NULL);
-		const dalic_batch_t *b = th_run(p, 0);
+		dalic_pipeline_t *p =
+		    tl_decode_pipeline(dir, 3, files, "decoders.image", out_type, NULL);
+		const dalic_batch_t *b = tl_run(p, 0);
 		for (int f = 0; f < 3; f++) {
-			it_image_t got = it_sample(b, f);
+			tl_image_t got = tl_image_sample(b, f);
 			int want_c = out_type == DALIC_RGB ? 3 : ch[f];
 			cr_assert(got.w == W && got.h == H && got.c == want_c, "%s: %dx%dx%d",
 				  files[f], got.h, got.w, got.c);
@@ -295,8 +303,8 @@ Test(img_decode, png_layouts_and_output_types)
 		dalic_pipeline_destroy(p);
 	}
 	/* GRAY from colour uses DALI's 0.299 / 0.587 / 0.114 weights. */
-	dalic_pipeline_t *p = it_decode_pipeline(dir, 1, files, "decoders.image", DALIC_GRAY, NULL);
-	it_image_t g = it_sample(th_run(p, 0), 0);
+	dalic_pipeline_t *p = tl_decode_pipeline(dir, 1, files, "decoders.image", DALIC_GRAY, NULL);
+	tl_image_t g = tl_image_sample(tl_run(p, 0), 0);
 	for (int k = 0; k < W * H; k++) {
 		double y = 0.299 * rgb[3 * k] + 0.587 * rgb[3 * k + 1] + 0.114 * rgb[3 * k + 2];
 		cr_expect_leq(fabs(g.px[k] - floor(y + 0.5)), 1, "pixel %d", k);
@@ -308,16 +316,16 @@ Test(img_decode, real_png_photo)
 {
 	const char *files[] = {"coffee/coffee_cup.png"};
 	dalic_pipeline_t *p =
-		it_decode_pipeline("samples/images", 1, files, "decoders.image", DALIC_RGB, NULL);
-	const dalic_batch_t *b = th_run(p, 0);
-	th_expect_shape(b, 0, 3, (const int64_t[]){200, 300, 3});
+	    tl_decode_pipeline("samples/images", 1, files, "decoders.image", DALIC_RGB, NULL);
+	const dalic_batch_t *b = tl_run(p, 0);
+	tl_expect_shape(b, 0, 3, (const int64_t[]){200, 300, 3});
 	/* The crop of coffee.png at (150, 100) is the same photo as coffee_444.jpg, which is
 	 * lossy: the two agree within JPEG's error. */
-	it_image_t png = it_sample(b, 0);
+	tl_image_t png = tl_image_sample(b, 0);
 	const char *jf[] = {"coffee/coffee_444.jpg"};
 	dalic_pipeline_t *q =
-		it_decode_pipeline("samples/images", 1, jf, "decoders.image", DALIC_RGB, NULL);
-	it_image_t jpg = it_sample(th_run(q, 0), 0);
+	    tl_decode_pipeline("samples/images", 1, jf, "decoders.image", DALIC_RGB, NULL);
+	tl_image_t jpg = tl_image_sample(tl_run(q, 0), 0);
 	double sum = 0;
 	for (int y = 0; y < 200; y++)
 		for (int x = 0; x < 300 * 3; x++)
@@ -329,39 +337,39 @@ Test(img_decode, real_png_photo)
 }
 
 /* ---- errors ---------------------------------------------------------------------------- */
-static void expect_failure(const char *file, const char *why)
+static void img_decode_expect_failure(const char *file, const char *why)
 {
 	const char *files[] = {"samples/images/cat/chelsea.jpg", file};
-	dalic_pipeline_t *p = it_decode_pipeline(".", 2, files, "decoders.image", DALIC_RGB, NULL);
-	const char *msg = th_run_fails(p, DALIC_EOP);
-	cr_expect(strstr(msg, "Decoder"), "names the operator: %s", msg);
-	cr_expect(strstr(msg, "sample 1"), "names the sample: %s", msg);
-	cr_expect(strstr(msg, file), "names the file: %s", msg);
-	cr_expect(strstr(msg, why), "says why (%s): %s", why, msg);
+	dalic_pipeline_t *p = tl_decode_pipeline(".", 2, files, "decoders.image", DALIC_RGB, NULL);
+	const char *msg = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(msg, "Decoder", "names the operator");
+	EXPECT_HAS(msg, "sample 1", "names the sample");
+	EXPECT_HAS(msg, file, "names the file");
+	EXPECT_HAS(msg, why, "says why (%s)", why);
 	dalic_pipeline_destroy(p);
 }
 
 Test(img_decode, truncated_jpeg_fails)
 {
-	expect_failure("tests/data/truncated.jpg", "Premature end of JPEG file");
+	img_decode_expect_failure("tests/data/truncated.jpg", "Premature end of JPEG file");
 }
 
 Test(img_decode, non_image_fails)
 {
-	expect_failure("tests/data/not_an_image.jpg", "not an image");
+	img_decode_expect_failure("tests/data/not_an_image.jpg", "not an image");
 }
 
 Test(img_decode, unsupported_format_is_named)
 {
-	const char *dir = it_tmpdir();
+	const char *dir = tl_tmpdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/x.bmp", dir);
-	it_write_file(path, "BM\x3a\0\0\0\0\0\0\0\x36\0\0\0", 14);
+	tl_write_file(path, "BM\x3a\0\0\0\0\0\0\0\x36\0\0\0", 14);
 	const char *files[] = {"x.bmp"};
-	dalic_pipeline_t *p = it_decode_pipeline(dir, 1, files, "decoders.image", DALIC_RGB, NULL);
-	const char *msg = th_run_fails(p, DALIC_EOP);
-	cr_expect(strstr(msg, "unsupported image format BMP"), "%s", msg);
-	cr_expect(strstr(msg, "x.bmp"), "%s", msg);
+	dalic_pipeline_t *p = tl_decode_pipeline(dir, 1, files, "decoders.image", DALIC_RGB, NULL);
+	const char *msg = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(msg, "unsupported image format BMP");
+	EXPECT_HAS(msg, "x.bmp");
 	dalic_pipeline_destroy(p);
 }
 
@@ -378,19 +386,18 @@ Test(img_decode, mixed_device_decodes_the_same_pixels)
 	params.exec_async = false;
 	params.prefetch_cpu = params.prefetch_gpu = 1;
 	dalic_pipeline_t *p;
-	cr_assert_eq(dalic_pipeline_create(&params, &p), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(dalic_pipeline_create(&params, &p));
 	dalic_op_t *rd, *mixed, *cpu;
-	cr_assert_eq(dalic_pipeline_add_op(p, "readers.file", "cpu", &rd), DALIC_OK);
-	dalic_op_set_string(rd, "file_root", "samples/images");
-	dalic_op_set_strings(rd, "files", 1, files);
-	cr_assert_eq(dalic_pipeline_add_op(p, "decoders.image", "mixed", &mixed), DALIC_OK, "%s",
-		     dalic_last_error());
-	cr_assert_eq(dalic_pipeline_add_op(p, "decoders.image", "cpu", &cpu), DALIC_OK);
-	th_input(mixed, dalic_op_output(rd, 0));
-	th_input(cpu, dalic_op_output(rd, 0));
-	th_output(p, mixed);
-	th_output(p, cpu);
-	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(dalic_pipeline_add_op(p, "readers.file", "cpu", &rd));
+	ASSERT_OK(dalic_op_set_string(rd, "file_root", "samples/images"));
+	ASSERT_OK(dalic_op_set_strings(rd, "files", 1, files));
+	ASSERT_OK(dalic_pipeline_add_op(p, "decoders.image", "mixed", &mixed));
+	ASSERT_OK(dalic_pipeline_add_op(p, "decoders.image", "cpu", &cpu));
+	tl_input(mixed, dalic_op_output(rd, 0));
+	tl_input(cpu, dalic_op_output(rd, 0));
+	tl_output(p, mixed);
+	tl_output(p, cpu);
+	ASSERT_OK(dalic_pipeline_run(p));
 	const dalic_batch_t *g = dalic_pipeline_output(p, 0), *c = dalic_pipeline_output(p, 1);
 	cr_expect_str_eq(dalic_batch_device(g), "gpu");
 	cr_assert_eq(dalic_batch_sample_bytes(g, 0), dalic_batch_sample_bytes(c, 0));

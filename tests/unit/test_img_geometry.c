@@ -5,12 +5,12 @@
  * random.coin_flip, rotate's canvas size and parity rule, exact 90-degree rotations, fill
  * values, and arbitrary angles against a double-precision reference.
  */
-#include "test_img_util.h"
+#include "tests/testlib/image.h"
 
 TestSuite(img_geometry, .timeout = 30);
 
 /* A uint8 H x W x 2 image: channel 0 = y * W + x, channel 1 = 255 - that. */
-static uint8_t *position_image(int H, int W)
+static uint8_t *img_geometry_position_image(int H, int W)
 {
 	uint8_t *p = malloc((size_t)H * W * 2);
 	for (int y = 0; y < H; y++)
@@ -22,24 +22,26 @@ static uint8_t *position_image(int H, int W)
 }
 
 /* external_source "in" -> op; output 0 is the op's output. */
-static dalic_pipeline_t *one_op(const char *name, dalic_op_t **op, int batch)
+static dalic_pipeline_t *img_geometry_one_op(const char *name, dalic_op_t **op, int batch)
 {
-	dalic_pipeline_t *p = th_pipeline(batch);
-	th_source(p, "in");
-	*op = th_op(p, name);
-	th_input(*op, "in");
-	th_output(p, *op);
+	dalic_pipeline_t *p = tl_pipeline(batch);
+	tl_source(p, "in");
+	*op = tl_op(p, name);
+	tl_input(*op, "in");
+	tl_output(p, *op);
 	return p;
 }
 
-static const dalic_batch_t *run_on(dalic_pipeline_t *p, const uint8_t *img, int H, int W)
+static const dalic_batch_t *img_geometry_run_on(dalic_pipeline_t *p, const uint8_t *img, int H,
+                                                int W)
 {
-	th_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 2}, img, "HWC");
-	return th_run(p, 0);
+	tl_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 2}, img, "HWC");
+	return tl_run(p, 0);
 }
 
 /* Checks out == in[y0 + y][x0 + x] over the output's extent. */
-static void expect_window(const dalic_batch_t *b, const uint8_t *img, int W, int y0, int x0)
+static void img_geometry_expect_window(const dalic_batch_t *b, const uint8_t *img, int W, int y0,
+                                       int x0)
 {
 	const int64_t *s = dalic_batch_shape(b, 0);
 	const uint8_t *o = dalic_batch_data(b, 0);
@@ -52,7 +54,7 @@ static void expect_window(const dalic_batch_t *b, const uint8_t *img, int W, int
 Test(img_geometry, crop_anchor_is_rounded_position_times_slack)
 {
 	const int H = 10, W = 20;
-	uint8_t *img = position_image(H, W);
+	uint8_t *img = img_geometry_position_image(H, W);
 	struct {
 		double px, py;
 		const char *rounding;
@@ -66,23 +68,23 @@ Test(img_geometry, crop_anchor_is_rounded_position_times_slack)
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		dalic_op_t *op;
-		dalic_pipeline_t *p = one_op("crop", &op, 1);
-		dalic_op_set_floats(op, "crop", 2, (const double[]){4, 6});
-		dalic_op_set_float(op, "crop_pos_x", cases[k].px);
-		dalic_op_set_float(op, "crop_pos_y", cases[k].py);
-		dalic_op_set_string(op, "rounding", cases[k].rounding);
-		const dalic_batch_t *b = run_on(p, img, H, W);
-		th_expect_shape(b, 0, 3, (const int64_t[]){4, 6, 2});
+		dalic_pipeline_t *p = img_geometry_one_op("crop", &op, 1);
+		ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){4, 6}));
+		ASSERT_OK(dalic_op_set_float(op, "crop_pos_x", cases[k].px));
+		ASSERT_OK(dalic_op_set_float(op, "crop_pos_y", cases[k].py));
+		ASSERT_OK(dalic_op_set_string(op, "rounding", cases[k].rounding));
+		const dalic_batch_t *b = img_geometry_run_on(p, img, H, W);
+		tl_expect_shape(b, 0, 3, (const int64_t[]){4, 6, 2});
 		cr_expect_str_eq(dalic_batch_layout(b), "HWC");
-		expect_window(b, img, W, cases[k].ay, cases[k].ax);
+		img_geometry_expect_window(b, img, W, cases[k].ay, cases[k].ax);
 		dalic_pipeline_destroy(p);
 	}
 	/* crop_w / crop_h is the same as crop = [h, w]. */
 	dalic_op_t *op;
-	dalic_pipeline_t *p = one_op("crop", &op, 1);
-	dalic_op_set_float(op, "crop_w", 6);
-	dalic_op_set_float(op, "crop_h", 4);
-	expect_window(run_on(p, img, H, W), img, W, 3, 7);
+	dalic_pipeline_t *p = img_geometry_one_op("crop", &op, 1);
+	ASSERT_OK(dalic_op_set_float(op, "crop_w", 6));
+	ASSERT_OK(dalic_op_set_float(op, "crop_h", 4));
+	img_geometry_expect_window(img_geometry_run_on(p, img, H, W), img, W, 3, 7);
 	dalic_pipeline_destroy(p);
 	free(img);
 }
@@ -90,22 +92,22 @@ Test(img_geometry, crop_anchor_is_rounded_position_times_slack)
 Test(img_geometry, crop_out_of_bounds_policies)
 {
 	const int H = 10, W = 20;
-	uint8_t *img = position_image(H, W);
+	uint8_t *img = img_geometry_position_image(H, W);
 	dalic_op_t *op;
 	/* 12 rows from 10: anchor round(0.5 * -2) = -1. */
-	dalic_pipeline_t *p = one_op("crop", &op, 1);
-	dalic_op_set_floats(op, "crop", 2, (const double[]){12, 4});
-	th_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 2}, img, "HWC");
-	const char *msg = th_run_fails(p, DALIC_EOP);
-	cr_expect(strstr(msg, "out of bounds"), "%s", msg);
+	dalic_pipeline_t *p = img_geometry_one_op("crop", &op, 1);
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){12, 4}));
+	tl_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 2}, img, "HWC");
+	const char *msg = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(msg, "out of bounds");
 	dalic_pipeline_destroy(p);
 
-	p = one_op("crop", &op, 1);
-	dalic_op_set_floats(op, "crop", 2, (const double[]){12, 4});
-	dalic_op_set_string(op, "out_of_bounds_policy", "pad");
-	dalic_op_set_floats(op, "fill_values", 2, (const double[]){7, 9});
-	const dalic_batch_t *b = run_on(p, img, H, W);
-	th_expect_shape(b, 0, 3, (const int64_t[]){12, 4, 2});
+	p = img_geometry_one_op("crop", &op, 1);
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){12, 4}));
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
+	ASSERT_OK(dalic_op_set_floats(op, "fill_values", 2, (const double[]){7, 9}));
+	const dalic_batch_t *b = img_geometry_run_on(p, img, H, W);
+	tl_expect_shape(b, 0, 3, (const int64_t[]){12, 4, 2});
 	const uint8_t *o = dalic_batch_data(b, 0);
 	for (int y = 0; y < 12; y++)
 		for (int x = 0; x < 4; x++) {
@@ -116,21 +118,20 @@ Test(img_geometry, crop_out_of_bounds_policies)
 		}
 	dalic_pipeline_destroy(p);
 
-	p = one_op("crop", &op, 1);
-	dalic_op_set_floats(op, "crop", 2, (const double[]){12, 4});
-	dalic_op_set_string(op, "out_of_bounds_policy", "trim_to_shape");
-	b = run_on(p, img, H, W);
-	th_expect_shape(b, 0, 3, (const int64_t[]){10, 4, 2});
-	expect_window(b, img, W, 0, 8);
+	p = img_geometry_one_op("crop", &op, 1);
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){12, 4}));
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "trim_to_shape"));
+	b = img_geometry_run_on(p, img, H, W);
+	tl_expect_shape(b, 0, 3, (const int64_t[]){10, 4, 2});
+	img_geometry_expect_window(b, img, W, 0, 8);
 	dalic_pipeline_destroy(p);
 
-	p = one_op("crop", &op, 1);
-	dalic_op_set_floats(op, "crop", 2, (const double[]){4, 4});
-	dalic_op_set_float(op, "crop_pos_x", 1.5);
-	th_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 2}, img, "HWC");
-	msg = th_run_fails(p, DALIC_EOP);
-	cr_expect(strstr(msg, "Anchor for dimension 1 (1.500000) is out of range [0.0, 1.0]"), "%s",
-		  msg);
+	p = img_geometry_one_op("crop", &op, 1);
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){4, 4}));
+	ASSERT_OK(dalic_op_set_float(op, "crop_pos_x", 1.5));
+	tl_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 2}, img, "HWC");
+	msg = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(msg, "Anchor for dimension 1 (1.500000) is out of range [0.0, 1.0]");
 	dalic_pipeline_destroy(p);
 	free(img);
 }
@@ -143,24 +144,24 @@ Test(img_geometry, crop_per_sample_positions_chw_and_dtype)
 	for (int s = 0; s < 2; s++)
 		for (int k = 0; k < C * H * W; k++)
 			chw[s * C * H * W + k] = (uint8_t)(k + s);
-	dalic_pipeline_t *p = th_pipeline(2);
-	th_source(p, "in");
-	th_source(p, "pos");
-	dalic_op_t *op = th_op(p, "crop");
-	th_input(op, "in");
-	cr_assert_eq(dalic_op_set_arg_input(op, "crop_pos_x", "pos"), DALIC_OK);
-	dalic_op_set_floats(op, "crop", 2, (const double[]){2, 3});
-	dalic_op_set_int(op, "dtype", DALIC_FLOAT);
-	th_output(p, op);
+	dalic_pipeline_t *p = tl_pipeline(2);
+	tl_source(p, "in");
+	tl_source(p, "pos");
+	dalic_op_t *op = tl_op(p, "crop");
+	tl_input(op, "in");
+	ASSERT_OK(dalic_op_set_arg_input(op, "crop_pos_x", "pos"));
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){2, 3}));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+	tl_output(p, op);
 	const int64_t shapes[2][3] = {{C, H, W}, {C, H, W}};
-	th_feed(p, "in", DALIC_UINT8, 3, 2, &shapes[0][0], chw, "CHW");
+	tl_feed(p, "in", DALIC_UINT8, 3, 2, &shapes[0][0], chw, "CHW");
 	const float pos[2] = {0.0f, 1.0f};
 	const int64_t no_dims[1] = {0}; /* scalars: 0 dims per sample */
-	th_feed(p, "pos", DALIC_FLOAT, 0, 2, no_dims, pos, NULL);
-	const dalic_batch_t *b = th_run(p, 0);
+	tl_feed(p, "pos", DALIC_FLOAT, 0, 2, no_dims, pos, NULL);
+	const dalic_batch_t *b = tl_run(p, 0);
 	cr_expect_eq(dalic_batch_dtype(b), DALIC_FLOAT);
 	for (int s = 0; s < 2; s++) {
-		th_expect_shape(b, s, 3, (const int64_t[]){2, 2, 3});
+		tl_expect_shape(b, s, 3, (const int64_t[]){2, 2, 3});
 		const float *o = dalic_batch_data(b, s);
 		int ax = s == 0 ? 0 : 5, ay = 2; /* y: round(0.5 * 3) = 2 */
 		for (int c = 0; c < 2; c++)
@@ -176,17 +177,17 @@ Test(img_geometry, crop_per_sample_positions_chw_and_dtype)
 Test(img_geometry, flip_axes_and_layouts)
 {
 	const int H = 3, W = 4;
-	uint8_t *img = position_image(H, W);
+	uint8_t *img = img_geometry_position_image(H, W);
 	struct {
 		int h, v;
 	} cases[] = {{1, 0}, {0, 1}, {1, 1}, {0, 0}};
 	for (size_t k = 0; k < 4; k++) {
 		dalic_op_t *op;
-		dalic_pipeline_t *p = one_op("flip", &op, 1);
+		dalic_pipeline_t *p = img_geometry_one_op("flip", &op, 1);
 		if (k != 0) /* case 0 relies on horizontal's default of 1 */
-			dalic_op_set_int(op, "horizontal", cases[k].h);
-		dalic_op_set_int(op, "vertical", cases[k].v);
-		const uint8_t *o = dalic_batch_data(run_on(p, img, H, W), 0);
+			ASSERT_OK(dalic_op_set_int(op, "horizontal", cases[k].h));
+		ASSERT_OK(dalic_op_set_int(op, "vertical", cases[k].v));
+		const uint8_t *o = dalic_batch_data(img_geometry_run_on(p, img, H, W), 0);
 		for (int y = 0; y < H; y++)
 			for (int x = 0; x < W; x++) {
 				int sy = cases[k].v ? H - 1 - y : y, sx = cases[k].h ? W - 1 - x : x;
@@ -201,10 +202,10 @@ Test(img_geometry, flip_axes_and_layouts)
 	for (int k = 0; k < 24; k++)
 		chw[k] = (float)k;
 	dalic_op_t *op;
-	dalic_pipeline_t *p = one_op("flip", &op, 1);
-	dalic_op_set_int(op, "vertical", 1);
-	th_feed(p, "in", DALIC_FLOAT, 3, 1, (const int64_t[]){2, 3, 4}, chw, "CHW");
-	const float *o = dalic_batch_data(th_run(p, 0), 0);
+	dalic_pipeline_t *p = img_geometry_one_op("flip", &op, 1);
+	ASSERT_OK(dalic_op_set_int(op, "vertical", 1));
+	tl_feed(p, "in", DALIC_FLOAT, 3, 1, (const int64_t[]){2, 3, 4}, chw, "CHW");
+	const float *o = dalic_batch_data(tl_run(p, 0), 0);
 	for (int c = 0; c < 2; c++)
 		for (int y = 0; y < 3; y++)
 			for (int x = 0; x < 4; x++)
@@ -216,26 +217,26 @@ Test(img_geometry, flip_axes_and_layouts)
 Test(img_geometry, flip_per_sample_from_coin_flip)
 {
 	enum { N = 16, H = 2, W = 5 };
-	dalic_pipeline_t *p = th_pipeline(N);
-	th_source(p, "in");
-	dalic_op_t *coin = th_op(p, "random.coin_flip");
-	dalic_op_t *op = th_op(p, "flip");
-	th_input(op, "in");
-	cr_assert_eq(dalic_op_set_arg_input(op, "horizontal", dalic_op_output(coin, 0)), DALIC_OK);
-	th_output(p, op);
-	th_output(p, coin);
-	uint8_t *img = position_image(H, W), data[N][H * W * 2];
+	dalic_pipeline_t *p = tl_pipeline(N);
+	tl_source(p, "in");
+	dalic_op_t *coin = tl_op(p, "random.coin_flip");
+	dalic_op_t *op = tl_op(p, "flip");
+	tl_input(op, "in");
+	ASSERT_OK(dalic_op_set_arg_input(op, "horizontal", dalic_op_output(coin, 0)));
+	tl_output(p, op);
+	tl_output(p, coin);
+	uint8_t *img = img_geometry_position_image(H, W), data[N][H * W * 2];
 	int64_t shapes[N][3];
 	for (int s = 0; s < N; s++) {
 		memcpy(data[s], img, sizeof data[s]);
 		shapes[s][0] = H, shapes[s][1] = W, shapes[s][2] = 2;
 	}
-	th_feed(p, "in", DALIC_UINT8, 3, N, &shapes[0][0], data, "HWC");
-	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	tl_feed(p, "in", DALIC_UINT8, 3, N, &shapes[0][0], data, "HWC");
+	ASSERT_OK(dalic_pipeline_run(p));
 	const dalic_batch_t *b = dalic_pipeline_output(p, 0), *c = dalic_pipeline_output(p, 1);
 	int flipped = 0;
 	for (int s = 0; s < N; s++) {
-		int f = (int)th_at(c, s, 0);
+		int f = (int)tl_at(c, s, 0);
 		flipped += f;
 		const uint8_t *o = dalic_batch_data(b, s);
 		for (int x = 0; x < W; x++)
@@ -247,14 +248,14 @@ Test(img_geometry, flip_per_sample_from_coin_flip)
 }
 
 /* ---- rotate ------------------------------------------------------------------------------- */
-static const int64_t *rotated_shape(double angle, int H, int W)
+static const int64_t *img_geometry_rotated_shape(double angle, int H, int W)
 {
 	static int64_t s[3];
 	dalic_op_t *op;
-	dalic_pipeline_t *p = one_op("rotate", &op, 1);
-	dalic_op_set_float(op, "angle", angle);
-	uint8_t *img = position_image(H, W);
-	const int64_t *o = dalic_batch_shape(run_on(p, img, H, W), 0);
+	dalic_pipeline_t *p = img_geometry_one_op("rotate", &op, 1);
+	ASSERT_OK(dalic_op_set_float(op, "angle", angle));
+	uint8_t *img = img_geometry_position_image(H, W);
+	const int64_t *o = dalic_batch_shape(img_geometry_run_on(p, img, H, W), 0);
 	memcpy(s, o, sizeof s);
 	free(img);
 	dalic_pipeline_destroy(p);
@@ -281,7 +282,8 @@ Test(img_geometry, rotate_canvas_size_and_parity)
 		{0, 7, 5, 7, 5},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-		const int64_t *s = rotated_shape(cases[k].angle, cases[k].H, cases[k].W);
+		const int64_t *s =
+		    img_geometry_rotated_shape(cases[k].angle, cases[k].H, cases[k].W);
 		cr_expect(s[0] == cases[k].oh && s[1] == cases[k].ow && s[2] == 2,
 			  "%g deg on %dx%d: %lldx%lld, expected %dx%d", cases[k].angle, cases[k].H,
 			  cases[k].W, (long long)s[0], (long long)s[1], cases[k].oh, cases[k].ow);
@@ -292,14 +294,15 @@ Test(img_geometry, rotate_canvas_size_and_parity)
 Test(img_geometry, rotate_90_is_exact_and_counter_clockwise)
 {
 	const int H = 3, W = 4;
-	uint8_t *img = position_image(H, W);
+	uint8_t *img = img_geometry_position_image(H, W);
 	for (int interp = 0; interp < 2; interp++) {
 		dalic_op_t *op;
-		dalic_pipeline_t *p = one_op("rotate", &op, 1);
-		dalic_op_set_float(op, "angle", 90);
-		dalic_op_set_int(op, "interp_type", interp ? DALIC_INTERP_LINEAR : DALIC_INTERP_NN);
-		const dalic_batch_t *b = run_on(p, img, H, W);
-		th_expect_shape(b, 0, 3, (const int64_t[]){4, 3, 2});
+		dalic_pipeline_t *p = img_geometry_one_op("rotate", &op, 1);
+		ASSERT_OK(dalic_op_set_float(op, "angle", 90));
+		ASSERT_OK(dalic_op_set_int(op, "interp_type",
+		                           interp ? DALIC_INTERP_LINEAR : DALIC_INTERP_NN));
+		const dalic_batch_t *b = img_geometry_run_on(p, img, H, W);
+		tl_expect_shape(b, 0, 3, (const int64_t[]){4, 3, 2});
 		const uint8_t *o = dalic_batch_data(b, 0);
 		for (int y = 0; y < 4; y++)
 			for (int x = 0; x < 3; x++)
@@ -317,29 +320,29 @@ Test(img_geometry, rotate_fill_keep_size_and_size)
 	memset(img, 100, sizeof img);
 	dalic_op_t *op;
 	/* 45 degrees: the canvas corners lie outside the source. */
-	dalic_pipeline_t *p = one_op("rotate", &op, 1);
-	dalic_op_set_float(op, "angle", 45);
-	dalic_op_set_float(op, "fill_value", 255);
-	const dalic_batch_t *b = run_on(p, img, H, W);
+	dalic_pipeline_t *p = img_geometry_one_op("rotate", &op, 1);
+	ASSERT_OK(dalic_op_set_float(op, "angle", 45));
+	ASSERT_OK(dalic_op_set_float(op, "fill_value", 255));
+	const dalic_batch_t *b = img_geometry_run_on(p, img, H, W);
 	const int64_t *s = dalic_batch_shape(b, 0);
 	const uint8_t *o = dalic_batch_data(b, 0);
 	cr_expect_eq(o[0], 255);
 	cr_expect_eq(o[((s[0] / 2) * s[1] + s[1] / 2) * 2], 100, "centre keeps the image");
 	dalic_pipeline_destroy(p);
 	/* Without fill_value the edge is replicated: everything stays 100. */
-	p = one_op("rotate", &op, 1);
-	dalic_op_set_float(op, "angle", 45);
-	dalic_op_set_bool(op, "keep_size", true);
-	b = run_on(p, img, H, W);
-	th_expect_shape(b, 0, 3, (const int64_t[]){8, 8, 2});
+	p = img_geometry_one_op("rotate", &op, 1);
+	ASSERT_OK(dalic_op_set_float(op, "angle", 45));
+	ASSERT_OK(dalic_op_set_bool(op, "keep_size", true));
+	b = img_geometry_run_on(p, img, H, W);
+	tl_expect_shape(b, 0, 3, (const int64_t[]){8, 8, 2});
 	o = dalic_batch_data(b, 0);
 	for (int k = 0; k < 8 * 8 * 2; k++)
 		cr_expect_eq(o[k], 100, "value %d", k);
 	dalic_pipeline_destroy(p);
-	p = one_op("rotate", &op, 1);
-	dalic_op_set_float(op, "angle", 10);
-	dalic_op_set_floats(op, "size", 2, (const double[]){5, 11});
-	th_expect_shape(run_on(p, img, H, W), 0, 3, (const int64_t[]){5, 11, 2});
+	p = img_geometry_one_op("rotate", &op, 1);
+	ASSERT_OK(dalic_op_set_float(op, "angle", 10));
+	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){5, 11}));
+	tl_expect_shape(img_geometry_run_on(p, img, H, W), 0, 3, (const int64_t[]){5, 11, 2});
 	dalic_pipeline_destroy(p);
 }
 
@@ -347,22 +350,22 @@ Test(img_geometry, rotate_fill_keep_size_and_size)
  * a bilinear weight by ~1e-5, so one level of difference is allowed. */
 Test(img_geometry, rotate_photo_matches_reference)
 {
-	dalic_pipeline_t *p = th_pipeline(1);
-	dalic_op_t *rd = th_op(p, "readers.file");
-	dalic_op_set_string(rd, "file_root", "samples/images");
-	dalic_op_set_strings(rd, "files", 1, (const char *[]){"coffee/coffee_cup.png"});
-	dalic_op_t *dec = th_op(p, "decoders.image");
-	th_input(dec, dalic_op_output(rd, 0));
-	dalic_op_t *rot = th_op(p, "rotate");
-	th_input(rot, dalic_op_output(dec, 0));
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *rd = tl_op(p, "readers.file");
+	ASSERT_OK(dalic_op_set_string(rd, "file_root", "samples/images"));
+	ASSERT_OK(dalic_op_set_strings(rd, "files", 1, (const char *[]){"coffee/coffee_cup.png"}));
+	dalic_op_t *dec = tl_op(p, "decoders.image");
+	tl_input(dec, dalic_op_output(rd, 0));
+	dalic_op_t *rot = tl_op(p, "rotate");
+	tl_input(rot, dalic_op_output(dec, 0));
 	const double angle = 33.3;
-	dalic_op_set_float(rot, "angle", angle);
-	dalic_op_set_float(rot, "fill_value", 0);
-	th_output(p, dec);
-	th_output(p, rot);
-	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
-	it_image_t in = it_sample(dalic_pipeline_output(p, 0), 0);
-	it_image_t out = it_sample(dalic_pipeline_output(p, 1), 0);
+	ASSERT_OK(dalic_op_set_float(rot, "angle", angle));
+	ASSERT_OK(dalic_op_set_float(rot, "fill_value", 0));
+	tl_output(p, dec);
+	tl_output(p, rot);
+	ASSERT_OK(dalic_pipeline_run(p));
+	tl_image_t in = tl_image_sample(dalic_pipeline_output(p, 0), 0);
+	tl_image_t out = tl_image_sample(dalic_pipeline_output(p, 1), 0);
 	double a = angle * M_PI / 180, c = cos(a), s = sin(a);
 	long bad = 0;
 	for (int y = 0; y < out.h; y++)
@@ -392,33 +395,33 @@ Test(img_geometry, rotate_photo_matches_reference)
 Test(img_geometry, rotate_angle_per_sample_from_uniform)
 {
 	enum { N = 8 };
-	dalic_pipeline_t *p = th_pipeline(N);
-	th_source(p, "in");
-	dalic_op_t *u = th_op(p, "random.uniform");
-	dalic_op_set_floats(u, "range", 2, (const double[]){-60, 60});
-	dalic_op_t *rot = th_op(p, "rotate");
-	th_input(rot, "in");
-	cr_assert_eq(dalic_op_set_arg_input(rot, "angle", dalic_op_output(u, 0)), DALIC_OK);
-	th_output(p, rot);
-	th_output(p, u);
+	dalic_pipeline_t *p = tl_pipeline(N);
+	tl_source(p, "in");
+	dalic_op_t *u = tl_op(p, "random.uniform");
+	ASSERT_OK(dalic_op_set_floats(u, "range", 2, (const double[]){-60, 60}));
+	dalic_op_t *rot = tl_op(p, "rotate");
+	tl_input(rot, "in");
+	ASSERT_OK(dalic_op_set_arg_input(rot, "angle", dalic_op_output(u, 0)));
+	tl_output(p, rot);
+	tl_output(p, u);
 	const int H = 30, W = 51;
-	uint8_t *img = position_image(H, W);
+	uint8_t *img = img_geometry_position_image(H, W);
 	static uint8_t data[N][30 * 51 * 2];
 	int64_t shapes[N][3];
 	for (int s = 0; s < N; s++) {
 		memcpy(data[s], img, sizeof data[s]);
 		shapes[s][0] = H, shapes[s][1] = W, shapes[s][2] = 2;
 	}
-	th_feed(p, "in", DALIC_UINT8, 3, N, &shapes[0][0], data, "HWC");
-	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	tl_feed(p, "in", DALIC_UINT8, 3, N, &shapes[0][0], data, "HWC");
+	ASSERT_OK(dalic_pipeline_run(p));
 	const dalic_batch_t *b = dalic_pipeline_output(p, 0), *ang = dalic_pipeline_output(p, 1);
 	for (int s = 0; s < N; s++) {
-		double a = th_at(ang, s, 0) * M_PI / 180, c = fabs(cos(a)), sn = fabs(sin(a));
+		double a = tl_at(ang, s, 0) * M_PI / 180, c = fabs(cos(a)), sn = fabs(sin(a));
 		int ow = (int)ceil(c * W + sn * H - 0.01), oh = (int)ceil(c * H + sn * W - 0.01);
 		int pw = sn <= c ? W % 2 : H % 2, ph = sn <= c ? H % 2 : W % 2;
 		ow += ow % 2 != pw;
 		oh += oh % 2 != ph;
-		th_expect_shape(b, s, 3, (const int64_t[]){oh, ow, 2});
+		tl_expect_shape(b, s, 3, (const int64_t[]){oh, ow, 2});
 	}
 	free(img);
 	dalic_pipeline_destroy(p);

@@ -10,34 +10,35 @@
  * reference sums the 2-D window in double; dalic sums two 1-D passes in float, so uint8
  * results may differ by one level where a value sits at .5 — hence a tolerance of 1.
  */
-#include "test_img_util.h"
+#include "tests/testlib/image.h"
 
 TestSuite(img_resize, .timeout = 30);
 
 /* external_source "in" (uint8 HWC zeros of H x W x 3) -> resize, configured by the caller. */
-static dalic_pipeline_t *zeros_pipeline(dalic_op_t **rs)
+static dalic_pipeline_t *img_resize_zeros_pipeline(dalic_op_t **rs)
 {
-	dalic_pipeline_t *p = th_pipeline(1);
-	th_source(p, "in");
-	*rs = th_op(p, "resize");
-	th_input(*rs, "in");
-	th_output(p, *rs);
+	dalic_pipeline_t *p = tl_pipeline(1);
+	tl_source(p, "in");
+	*rs = tl_op(p, "resize");
+	tl_input(*rs, "in");
+	tl_output(p, *rs);
 	return p;
 }
 
-static const int64_t *out_shape_for(dalic_pipeline_t *p, int64_t h, int64_t w)
+static const int64_t *img_resize_out_shape_for(dalic_pipeline_t *p, int64_t h, int64_t w)
 {
 	uint8_t *zeros = calloc((size_t)(h * w * 3), 1);
 	const int64_t shape[3] = {h, w, 3};
-	th_feed(p, "in", DALIC_UINT8, 3, 1, shape, zeros, "HWC");
+	tl_feed(p, "in", DALIC_UINT8, 3, 1, shape, zeros, "HWC");
 	free(zeros);
-	const dalic_batch_t *b = th_run(p, 0);
+	const dalic_batch_t *b = tl_run(p, 0);
 	return dalic_batch_shape(b, 0);
 }
 
-static void expect_size(dalic_pipeline_t *p, int64_t h, int64_t w, int64_t oh, int64_t ow)
+static void img_resize_expect_size(dalic_pipeline_t *p, int64_t h, int64_t w, int64_t oh,
+                                   int64_t ow)
 {
-	const int64_t *s = out_shape_for(p, h, w);
+	const int64_t *s = img_resize_out_shape_for(p, h, w);
 	cr_expect(s[0] == oh && s[1] == ow && s[2] == 3, "%lldx%lld -> %lldx%lld, expected %lldx%lld",
 		  (long long)h, (long long)w, (long long)s[0], (long long)s[1], (long long)oh,
 		  (long long)ow);
@@ -47,98 +48,99 @@ Test(img_resize, output_size_rules)
 {
 	dalic_op_t *rs;
 	/* DALI's docs: not_smaller, size 800, max_size 1400 on 1200x600 (W x H) -> 1400x700. */
-	dalic_pipeline_t *p = zeros_pipeline(&rs);
-	dalic_op_set_string(rs, "mode", "not_smaller");
-	dalic_op_set_floats(rs, "size", 1, (const double[]){800});
-	dalic_op_set_floats(rs, "max_size", 1, (const double[]){1400});
-	expect_size(p, 600, 1200, 700, 1400);
+	dalic_pipeline_t *p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_string(rs, "mode", "not_smaller"));
+	ASSERT_OK(dalic_op_set_floats(rs, "size", 1, (const double[]){800}));
+	ASSERT_OK(dalic_op_set_floats(rs, "max_size", 1, (const double[]){1400}));
+	img_resize_expect_size(p, 600, 1200, 700, 1400);
 	dalic_pipeline_destroy(p);
 
 	/* resize_shorter 256 on 300x451: 451 * 256 / 300 = 384.85 -> 385. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_float(rs, "resize_shorter", 256);
-	expect_size(p, 300, 451, 256, 385);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_float(rs, "resize_shorter", 256));
+	img_resize_expect_size(p, 300, 451, 256, 385);
 	dalic_pipeline_destroy(p);
 
 	/* resize_longer 100 on 300x451: 300 * 100 / 451 = 66.52 -> 67. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_float(rs, "resize_longer", 100);
-	expect_size(p, 300, 451, 67, 100);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_float(rs, "resize_longer", 100));
+	img_resize_expect_size(p, 300, 451, 67, 100);
 	dalic_pipeline_destroy(p);
 
 	/* default mode, only resize_x: the height scales alike, 300 * 200 / 451 = 133.04. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_float(rs, "resize_x", 200);
-	expect_size(p, 300, 451, 133, 200);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_float(rs, "resize_x", 200));
+	img_resize_expect_size(p, 300, 451, 133, 200);
 	dalic_pipeline_destroy(p);
 
 	/* stretch: the unspecified extent keeps its size. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_float(rs, "resize_x", 200);
-	dalic_op_set_string(rs, "mode", "stretch");
-	expect_size(p, 300, 451, 300, 200);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_float(rs, "resize_x", 200));
+	ASSERT_OK(dalic_op_set_string(rs, "mode", "stretch"));
+	img_resize_expect_size(p, 300, 451, 300, 200);
 	dalic_pipeline_destroy(p);
 
 	/* not_larger 100x100 on 300x451: scale min(1/3, 100/451) -> 66.52 x 100. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_string(rs, "mode", "not_larger");
-	dalic_op_set_floats(rs, "size", 2, (const double[]){100, 100});
-	expect_size(p, 300, 451, 67, 100);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_string(rs, "mode", "not_larger"));
+	ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){100, 100}));
+	img_resize_expect_size(p, 300, 451, 67, 100);
 	dalic_pipeline_destroy(p);
 
 	/* default mode with max_size: only the offending extent is clamped (aspect not kept):
 	 * resize_y 600 doubles the width to 902, capped at 800. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_float(rs, "resize_y", 600);
-	dalic_op_set_floats(rs, "max_size", 2, (const double[]){1000, 800});
-	expect_size(p, 300, 451, 600, 800);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_float(rs, "resize_y", 600));
+	ASSERT_OK(dalic_op_set_floats(rs, "max_size", 2, (const double[]){1000, 800}));
+	img_resize_expect_size(p, 300, 451, 600, 800);
 	dalic_pipeline_destroy(p);
 
 	/* size with a 0 extent: that extent follows the other's scale; 100 * 451 / 300. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_floats(rs, "size", 2, (const double[]){100, 0});
-	expect_size(p, 300, 451, 100, 150);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){100, 0}));
+	img_resize_expect_size(p, 300, 451, 100, 150);
 	dalic_pipeline_destroy(p);
 
 	/* Tiny outputs round up to one pixel. */
-	p = zeros_pipeline(&rs);
-	dalic_op_set_floats(rs, "size", 2, (const double[]){0.2, 0.3});
-	expect_size(p, 300, 451, 1, 1);
+	p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){0.2, 0.3}));
+	img_resize_expect_size(p, 300, 451, 1, 1);
 	dalic_pipeline_destroy(p);
 }
 
 Test(img_resize, conflicting_size_arguments_fail)
 {
 	dalic_op_t *rs;
-	dalic_pipeline_t *p = zeros_pipeline(&rs);
-	dalic_op_set_float(rs, "resize_x", 10);
-	dalic_op_set_float(rs, "resize_shorter", 10);
+	dalic_pipeline_t *p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_float(rs, "resize_x", 10));
+	ASSERT_OK(dalic_op_set_float(rs, "resize_shorter", 10));
 	uint8_t px[12] = {0};
-	th_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){2, 2, 3}, px, "HWC");
-	const char *msg = th_run_fails(p, DALIC_EOP);
-	cr_expect(strstr(msg, "Exactly one method of specifying size must be used"), "%s", msg);
+	tl_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){2, 2, 3}, px, "HWC");
+	const char *msg = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(msg, "Exactly one method of specifying size must be used");
 	dalic_pipeline_destroy(p);
 }
 
 /* One-channel float rows through resize with a given interp and antialias. */
-static const float *resize_row(const float *in, int n, int out, int interp, bool aa,
-			       dalic_pipeline_t **pp)
+static const float *img_resize_row(const float *in, int n, int out, int interp, bool aa,
+                                   dalic_pipeline_t **pp)
 {
 	dalic_op_t *rs;
-	dalic_pipeline_t *p = zeros_pipeline(&rs);
-	dalic_op_set_floats(rs, "size", 2, (const double[]){1, out});
-	dalic_op_set_int(rs, "interp_type", interp);
-	dalic_op_set_bool(rs, "antialias", aa);
-	th_feed(p, "in", DALIC_FLOAT, 3, 1, (const int64_t[]){1, n, 1}, in, "HWC");
+	dalic_pipeline_t *p = img_resize_zeros_pipeline(&rs);
+	ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){1, out}));
+	ASSERT_OK(dalic_op_set_int(rs, "interp_type", interp));
+	ASSERT_OK(dalic_op_set_bool(rs, "antialias", aa));
+	tl_feed(p, "in", DALIC_FLOAT, 3, 1, (const int64_t[]){1, n, 1}, in, "HWC");
 	*pp = p;
-	return dalic_batch_data(th_run(p, 0), 0);
+	return dalic_batch_data(tl_run(p, 0), 0);
 }
 
 Test(img_resize, hand_computed_linear_values)
 {
 	dalic_pipeline_t *p;
 	/* Upscale [0, 100] to 4: centres at -0.25, 0.25, 0.75, 1.25 (clamped at the edges). */
-	const float *o = resize_row((const float[]){0, 100}, 2, 4, DALIC_INTERP_LINEAR, true, &p);
+	const float *o =
+	    img_resize_row((const float[]){0, 100}, 2, 4, DALIC_INTERP_LINEAR, true, &p);
 	const float up[4] = {0, 25, 75, 100};
 	for (int i = 0; i < 4; i++)
 		cr_expect_float_eq(o[i], up[i], 1e-4, "up %d: %g", i, o[i]);
@@ -146,23 +148,23 @@ Test(img_resize, hand_computed_linear_values)
 	/* Downscale [0, 40, 80, 120] to 2 with antialias: a triangle of radius 2 around 0.5
 	 * and 2.5 -> weights 1/8, 3/8, 3/8, 1/8 -> 25 and 95. */
 	const float in4[4] = {0, 40, 80, 120};
-	o = resize_row(in4, 4, 2, DALIC_INTERP_LINEAR, true, &p);
+	o = img_resize_row(in4, 4, 2, DALIC_INTERP_LINEAR, true, &p);
 	cr_expect_float_eq(o[0], 25, 1e-4, "%g", o[0]);
 	cr_expect_float_eq(o[1], 95, 1e-4, "%g", o[1]);
 	dalic_pipeline_destroy(p);
 	/* Without antialias: plain linear between the two nearest pixels -> 20 and 100. */
-	o = resize_row(in4, 4, 2, DALIC_INTERP_LINEAR, false, &p);
+	o = img_resize_row(in4, 4, 2, DALIC_INTERP_LINEAR, false, &p);
 	cr_expect_float_eq(o[0], 20, 1e-4, "%g", o[0]);
 	cr_expect_float_eq(o[1], 100, 1e-4, "%g", o[1]);
 	dalic_pipeline_destroy(p);
 	/* NN picks floor(coordinate): 4 -> 3 samples at 0.67, 2, 3.33 -> pixels 0, 2, 3. */
-	o = resize_row(in4, 4, 3, DALIC_INTERP_NN, true, &p);
+	o = img_resize_row(in4, 4, 3, DALIC_INTERP_NN, true, &p);
 	cr_expect(o[0] == 0 && o[1] == 80 && o[2] == 120, "%g %g %g", o[0], o[1], o[2]);
 	dalic_pipeline_destroy(p);
 }
 
 /* ---- the photo against the 2-D reference ------------------------------------------------ */
-static double kernel(int interp, double t, double h)
+static double img_resize_kernel(int interp, double t, double h)
 {
 	double a = fabs(t) / h;
 	switch (interp) {
@@ -184,15 +186,15 @@ static double kernel(int interp, double t, double h)
 	}
 }
 
-typedef struct ref_axis {
+typedef struct img_resize_ref_axis {
 	int nn;
 	double lo, scale, half;
 	int interp;
-} ref_axis_t;
+} img_resize_ref_axis_t;
 
-static ref_axis_t ref_axis(int in, int out, int interp, bool aa)
+static img_resize_ref_axis_t img_resize_ref_axis(int in, int out, int interp, bool aa)
 {
-	ref_axis_t r = {interp == DALIC_INTERP_NN, 0, (double)in / out, 0, interp};
+	img_resize_ref_axis_t r = {interp == DALIC_INTERP_NN, 0, (double)in / out, 0, interp};
 	bool down = out < in;
 	double k = down && aa ? (double)in / out : 1;
 	double radius = interp == DALIC_INTERP_CUBIC ? 2 : interp == DALIC_INTERP_LANCZOS3 ? 3 : 1;
@@ -208,9 +210,11 @@ static ref_axis_t ref_axis(int in, int out, int interp, bool aa)
 	return r;
 }
 
-static void reference(const it_image_t *in, int oh, int ow, int interp, bool aa, uint8_t *out)
+static void img_resize_reference(const tl_image_t *in, int oh, int ow, int interp, bool aa,
+                                 uint8_t *out)
 {
-	ref_axis_t ay = ref_axis(in->h, oh, interp, aa), ax = ref_axis(in->w, ow, interp, aa);
+	img_resize_ref_axis_t ay = img_resize_ref_axis(in->h, oh, interp, aa),
+	                      ax = img_resize_ref_axis(in->w, ow, interp, aa);
 	for (int y = 0; y < oh; y++)
 		for (int x = 0; x < ow; x++) {
 			double cy = (y + 0.5) * ay.scale, cx = (x + 0.5) * ax.scale;
@@ -228,14 +232,14 @@ static void reference(const it_image_t *in, int oh, int ow, int interp, bool aa,
 				double ty = i - cy;
 				if (ty < -ay.half || ty >= ay.half)
 					continue;
-				double wy = kernel(ay.interp, ty, ay.half);
+				double wy = img_resize_kernel(ay.interp, ty, ay.half);
 				int si = i < 0 ? 0 : i >= in->h ? in->h - 1 : i;
 				for (int j = (int)floor(cx - ax.half) - 1; j <= (int)ceil(cx + ax.half);
 				     j++) {
 					double tx = j - cx;
 					if (tx < -ax.half || tx >= ax.half)
 						continue;
-					double w = wy * kernel(ax.interp, tx, ax.half);
+					double w = wy * img_resize_kernel(ax.interp, tx, ax.half);
 					int sj = j < 0 ? 0 : j >= in->w ? in->w - 1 : j;
 					const uint8_t *p = in->px + ((size_t)si * in->w + sj) * 3;
 					for (int c = 0; c < 3; c++)
@@ -250,29 +254,29 @@ static void reference(const it_image_t *in, int oh, int ow, int interp, bool aa,
 		}
 }
 
-static void compare_photo(int interp, bool aa, int oh, int ow)
+static void img_resize_compare_photo(int interp, bool aa, int oh, int ow)
 {
-	dalic_pipeline_t *p = th_pipeline(1);
-	dalic_op_t *rd = th_op(p, "readers.file");
-	dalic_op_set_string(rd, "file_root", "samples/images");
-	dalic_op_set_strings(rd, "files", 1, (const char *[]){"cat/chelsea.jpg"});
-	dalic_op_t *dec = th_op(p, "decoders.image");
-	th_input(dec, dalic_op_output(rd, 0));
-	dalic_op_t *rs = th_op(p, "resize");
-	th_input(rs, dalic_op_output(dec, 0));
-	dalic_op_set_floats(rs, "size", 2, (const double[]){oh, ow});
-	dalic_op_set_int(rs, "interp_type", interp);
-	dalic_op_set_bool(rs, "antialias", aa);
-	th_output(p, dec);
-	th_output(p, rs);
-	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
-	it_image_t in = it_sample(dalic_pipeline_output(p, 0), 0);
-	it_image_t got = it_sample(dalic_pipeline_output(p, 1), 0);
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *rd = tl_op(p, "readers.file");
+	ASSERT_OK(dalic_op_set_string(rd, "file_root", "samples/images"));
+	ASSERT_OK(dalic_op_set_strings(rd, "files", 1, (const char *[]){"cat/chelsea.jpg"}));
+	dalic_op_t *dec = tl_op(p, "decoders.image");
+	tl_input(dec, dalic_op_output(rd, 0));
+	dalic_op_t *rs = tl_op(p, "resize");
+	tl_input(rs, dalic_op_output(dec, 0));
+	ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){oh, ow}));
+	ASSERT_OK(dalic_op_set_int(rs, "interp_type", interp));
+	ASSERT_OK(dalic_op_set_bool(rs, "antialias", aa));
+	tl_output(p, dec);
+	tl_output(p, rs);
+	ASSERT_OK(dalic_pipeline_run(p));
+	tl_image_t in = tl_image_sample(dalic_pipeline_output(p, 0), 0);
+	tl_image_t got = tl_image_sample(dalic_pipeline_output(p, 1), 0);
 	cr_assert(got.h == oh && got.w == ow, "%dx%d", got.h, got.w);
-	it_image_t want = {ow, oh, 3, malloc((size_t)oh * ow * 3)};
-	reference(&in, oh, ow, interp, aa, want.px);
+	tl_image_t want = {ow, oh, 3, malloc((size_t)oh * ow * 3)};
+	img_resize_reference(&in, oh, ow, interp, aa, want.px);
 	long over = 0;
-	int md = it_max_diff(&got, &want, interp == DALIC_INTERP_NN ? 0 : 1, &over);
+	int md = tl_image_max_diff(&got, &want, interp == DALIC_INTERP_NN ? 0 : 1, &over);
 	cr_expect_eq(over, 0, "interp %d antialias %d %dx%d: %ld values off by more than the "
 			      "tolerance (max %d)",
 		     interp, aa, oh, ow, over, md);
@@ -280,27 +284,27 @@ static void compare_photo(int interp, bool aa, int oh, int ow)
 	dalic_pipeline_destroy(p);
 }
 
-static const int interps[] = {DALIC_INTERP_NN,         DALIC_INTERP_LINEAR,
-			      DALIC_INTERP_CUBIC,      DALIC_INTERP_LANCZOS3,
-			      DALIC_INTERP_TRIANGULAR, DALIC_INTERP_GAUSSIAN};
+static const int img_resize_interps[] = {DALIC_INTERP_NN,         DALIC_INTERP_LINEAR,
+                                         DALIC_INTERP_CUBIC,      DALIC_INTERP_LANCZOS3,
+                                         DALIC_INTERP_TRIANGULAR, DALIC_INTERP_GAUSSIAN};
 
 Test(img_resize, photo_downscale_matches_reference)
 {
 	for (int k = 0; k < 6; k++)
 		for (int aa = 0; aa < 2; aa++)
-			compare_photo(interps[k], aa, 131, 197);
+			img_resize_compare_photo(img_resize_interps[k], aa, 131, 197);
 }
 
 Test(img_resize, photo_upscale_matches_reference)
 {
 	for (int k = 0; k < 6; k++)
-		compare_photo(interps[k], true, 437, 650);
+		img_resize_compare_photo(img_resize_interps[k], true, 437, 650);
 }
 
 Test(img_resize, photo_mixed_scale_matches_reference)
 {
 	for (int k = 0; k < 6; k++)
-		compare_photo(interps[k], true, 97, 700);
+		img_resize_compare_photo(img_resize_interps[k], true, 97, 700);
 }
 
 /* A region with the output's own size copies it; start > end mirrors it. */
@@ -312,12 +316,14 @@ Test(img_resize, roi_copies_and_flips)
 		img[k] = (uint8_t)(k * 37 % 251);
 	for (int flip = 0; flip < 2; flip++) {
 		dalic_op_t *rs;
-		dalic_pipeline_t *p = zeros_pipeline(&rs);
-		dalic_op_set_floats(rs, "size", 2, (const double[]){10, 20});
-		dalic_op_set_floats(rs, "roi_start", 2, (const double[]){5, flip ? 27 : 7});
-		dalic_op_set_floats(rs, "roi_end", 2, (const double[]){15, flip ? 7 : 27});
-		th_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 3}, img, "HWC");
-		it_image_t o = it_sample(th_run(p, 0), 0);
+		dalic_pipeline_t *p = img_resize_zeros_pipeline(&rs);
+		ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){10, 20}));
+		ASSERT_OK(
+		    dalic_op_set_floats(rs, "roi_start", 2, (const double[]){5, flip ? 27 : 7}));
+		ASSERT_OK(
+		    dalic_op_set_floats(rs, "roi_end", 2, (const double[]){15, flip ? 7 : 27}));
+		tl_feed(p, "in", DALIC_UINT8, 3, 1, (const int64_t[]){H, W, 3}, img, "HWC");
+		tl_image_t o = tl_image_sample(tl_run(p, 0), 0);
 		cr_assert(o.h == 10 && o.w == 20);
 		for (int y = 0; y < 10; y++)
 			for (int x = 0; x < 20; x++) {
@@ -346,12 +352,12 @@ Test(img_resize, chw_float_matches_hwc)
 	dalic_pipeline_t *p[2];
 	for (int k = 0; k < 2; k++) {
 		dalic_op_t *rs;
-		p[k] = zeros_pipeline(&rs);
-		dalic_op_set_floats(rs, "size", 2, (const double[]){7, 29});
-		dalic_op_set_int(rs, "interp_type", DALIC_INTERP_CUBIC);
+		p[k] = img_resize_zeros_pipeline(&rs);
+		ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){7, 29}));
+		ASSERT_OK(dalic_op_set_int(rs, "interp_type", DALIC_INTERP_CUBIC));
 		const int64_t shape[2][3] = {{H, W, C}, {C, H, W}};
-		th_feed(p[k], "in", DALIC_FLOAT, 3, 1, shape[k], k ? chw : hwc, k ? "CHW" : "HWC");
-		const dalic_batch_t *b = th_run(p[k], 0);
+		tl_feed(p[k], "in", DALIC_FLOAT, 3, 1, shape[k], k ? chw : hwc, k ? "CHW" : "HWC");
+		const dalic_batch_t *b = tl_run(p[k], 0);
 		cr_expect_str_eq(dalic_batch_layout(b), k ? "CHW" : "HWC");
 		out[k] = dalic_batch_data(b, 0);
 	}
@@ -374,12 +380,12 @@ Test(img_resize, float_output_is_the_unrounded_uint8_output)
 	dalic_pipeline_t *p[2];
 	for (int k = 0; k < 2; k++) {
 		dalic_op_t *rs;
-		p[k] = zeros_pipeline(&rs);
-		dalic_op_set_floats(rs, "size", 2, (const double[]){5, 13});
+		p[k] = img_resize_zeros_pipeline(&rs);
+		ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){5, 13}));
 		if (k)
-			dalic_op_set_int(rs, "dtype", DALIC_FLOAT);
-		th_feed(p[k], "in", DALIC_UINT8, 3, 1, (const int64_t[]){9, 11, 3}, img, "HWC");
-		const dalic_batch_t *b = th_run(p[k], 0);
+			ASSERT_OK(dalic_op_set_int(rs, "dtype", DALIC_FLOAT));
+		tl_feed(p[k], "in", DALIC_UINT8, 3, 1, (const int64_t[]){9, 11, 3}, img, "HWC");
+		const dalic_batch_t *b = tl_run(p[k], 0);
 		cr_expect_eq(dalic_batch_dtype(b), k ? DALIC_FLOAT : DALIC_UINT8);
 		out[k] = dalic_batch_data(b, 0);
 	}

@@ -6,13 +6,13 @@
  * exactly centred), which the tolerances allow. A window forced to the whole image must equal
  * resize to the same size.
  */
-#include "test_img_util.h"
+#include "tests/testlib/image.h"
 
 TestSuite(img_rrc, .timeout = 30);
 
 enum { N = 32, H = 300, W = 400, OH = 64, OW = 80 };
 
-static float *coordinate_image(void)
+static float *img_rrc_coordinate_image(void)
 {
 	float *p = malloc(sizeof(float) * N * H * W * 2);
 	for (int s = 0; s < N; s++)
@@ -24,30 +24,30 @@ static float *coordinate_image(void)
 	return p;
 }
 
-static void feed(dalic_pipeline_t *p, const float *img)
+static void img_rrc_feed(dalic_pipeline_t *p, const float *img)
 {
 	int64_t shapes[N][3];
 	for (int s = 0; s < N; s++)
 		shapes[s][0] = H, shapes[s][1] = W, shapes[s][2] = 2;
-	th_feed(p, "in", DALIC_FLOAT, 3, N, &shapes[0][0], img, "HWC");
+	tl_feed(p, "in", DALIC_FLOAT, 3, N, &shapes[0][0], img, "HWC");
 }
 
 Test(img_rrc, windows_follow_area_and_aspect_rules)
 {
-	float *img = coordinate_image();
-	dalic_pipeline_t *p = th_pipeline(N);
-	th_source(p, "in");
-	dalic_op_t *op = th_op(p, "random_resized_crop");
-	th_input(op, "in");
-	dalic_op_set_floats(op, "size", 2, (const double[]){OH, OW});
-	dalic_op_set_int(op, "seed", 99);
-	th_output(p, op);
+	float *img = img_rrc_coordinate_image();
+	dalic_pipeline_t *p = tl_pipeline(N);
+	tl_source(p, "in");
+	dalic_op_t *op = tl_op(p, "random_resized_crop");
+	tl_input(op, "in");
+	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){OH, OW}));
+	ASSERT_OK(dalic_op_set_int(op, "seed", 99));
+	tl_output(p, op);
 	double sum_area = 0;
 	for (int it = 0; it < 2; it++) {
-		feed(p, img);
-		const dalic_batch_t *b = th_run(p, 0);
+		img_rrc_feed(p, img);
+		const dalic_batch_t *b = tl_run(p, 0);
 		for (int s = 0; s < N; s++) {
-			th_expect_shape(b, s, 3, (const int64_t[]){OH, OW, 2});
+			tl_expect_shape(b, s, 3, (const int64_t[]){OH, OW, 2});
 			const float *o = dalic_batch_data(b, s);
 			/* value = lo + (j + 0.5) * step - 0.5 away from the window's edges */
 			double sx = (o[(32 * OW + 60) * 2] - o[(32 * OW + 20) * 2]) / 40;
@@ -73,23 +73,24 @@ Test(img_rrc, windows_follow_area_and_aspect_rules)
 
 Test(img_rrc, whole_image_window_equals_resize)
 {
-	float *img = coordinate_image();
-	dalic_pipeline_t *p = th_pipeline(N);
-	th_source(p, "in");
-	dalic_op_t *op = th_op(p, "random_resized_crop");
-	th_input(op, "in");
-	dalic_op_set_floats(op, "size", 2, (const double[]){OH, OW});
-	dalic_op_set_floats(op, "random_area", 2, (const double[]){1, 1});
-	dalic_op_set_floats(op, "random_aspect_ratio", 2, (const double[]){4.0 / 3, 4.0 / 3});
-	dalic_op_set_int(op, "interp_type", DALIC_INTERP_CUBIC);
-	dalic_op_t *rs = th_op(p, "resize");
-	th_input(rs, "in");
-	dalic_op_set_floats(rs, "size", 2, (const double[]){OH, OW});
-	dalic_op_set_int(rs, "interp_type", DALIC_INTERP_CUBIC);
-	th_output(p, op);
-	th_output(p, rs);
-	feed(p, img);
-	cr_assert_eq(dalic_pipeline_run(p), DALIC_OK, "%s", dalic_last_error());
+	float *img = img_rrc_coordinate_image();
+	dalic_pipeline_t *p = tl_pipeline(N);
+	tl_source(p, "in");
+	dalic_op_t *op = tl_op(p, "random_resized_crop");
+	tl_input(op, "in");
+	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){OH, OW}));
+	ASSERT_OK(dalic_op_set_floats(op, "random_area", 2, (const double[]){1, 1}));
+	ASSERT_OK(
+	    dalic_op_set_floats(op, "random_aspect_ratio", 2, (const double[]){4.0 / 3, 4.0 / 3}));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_CUBIC));
+	dalic_op_t *rs = tl_op(p, "resize");
+	tl_input(rs, "in");
+	ASSERT_OK(dalic_op_set_floats(rs, "size", 2, (const double[]){OH, OW}));
+	ASSERT_OK(dalic_op_set_int(rs, "interp_type", DALIC_INTERP_CUBIC));
+	tl_output(p, op);
+	tl_output(p, rs);
+	img_rrc_feed(p, img);
+	ASSERT_OK(dalic_pipeline_run(p));
 	const dalic_batch_t *a = dalic_pipeline_output(p, 0), *b = dalic_pipeline_output(p, 1);
 	for (int s = 0; s < N; s++)
 		cr_expect_eq(memcmp(dalic_batch_data(a, s), dalic_batch_data(b, s),

@@ -1,29 +1,28 @@
 /* random.uniform and random.normal: ranges, discrete values, shapes, per-sample arguments,
  * dtypes, reproducibility for a seed, and argument errors. */
-#include "helpers.h"
+#include "tests/testlib.h"
 
 TestSuite(ops_random, .timeout = 20);
 
-static dalic_op_t *rng_op(dalic_pipeline_t *p, const char *name, int64_t n)
+static dalic_op_t *ops_random_rng_op(dalic_pipeline_t *p, const char *name, int64_t n)
 {
-	dalic_op_t *op = th_op(p, name);
-	dalic_op_set_name(op, "rng");
+	dalic_op_t *op = tl_op(p, name);
+	ASSERT_OK(dalic_op_set_name(op, "rng"));
 	if (n > 0)
-		cr_assert_eq(dalic_op_set_ints(op, "shape", 1, &n), DALIC_OK, "%s",
-		             dalic_last_error());
-	th_output(p, op);
+		ASSERT_OK(dalic_op_set_ints(op, "shape", 1, &n));
+	tl_output(p, op);
 	return op;
 }
 
 Test(ops_random, uniform_defaults_to_float_scalars_in_minus_one_one)
 {
-	dalic_pipeline_t *p = th_pipeline(4);
-	rng_op(p, "random.uniform", 0);
-	const dalic_batch_t *out = th_run(p, 0);
+	dalic_pipeline_t *p = tl_pipeline(4);
+	ops_random_rng_op(p, "random.uniform", 0);
+	const dalic_batch_t *out = tl_run(p, 0);
 	cr_expect_eq(dalic_batch_dtype(out), DALIC_FLOAT);
 	cr_expect_eq(dalic_batch_ndim(out), 0);
 	for (int i = 0; i < 4; i++) {
-		double v = th_at(out, i, 0);
+		double v = tl_at(out, i, 0);
 		cr_expect(v >= -1 && v < 1, "sample %d: %g", i, v);
 	}
 	dalic_pipeline_destroy(p);
@@ -31,14 +30,14 @@ Test(ops_random, uniform_defaults_to_float_scalars_in_minus_one_one)
 
 Test(ops_random, uniform_range_shape_and_spread)
 {
-	dalic_pipeline_t *p = th_pipeline(2);
-	dalic_op_t *op = rng_op(p, "Uniform", 4000);
-	dalic_op_set_floats(op, "range", 2, (double[]){2, 3});
-	const dalic_batch_t *out = th_run(p, 0);
-	th_expect_shape(out, 1, 1, (int64_t[]){4000});
+	dalic_pipeline_t *p = tl_pipeline(2);
+	dalic_op_t *op = ops_random_rng_op(p, "Uniform", 4000);
+	ASSERT_OK(dalic_op_set_floats(op, "range", 2, (double[]){2, 3}));
+	const dalic_batch_t *out = tl_run(p, 0);
+	tl_expect_shape(out, 1, 1, (int64_t[]){4000});
 	double sum = 0, lo = 3, hi = 2;
 	for (int k = 0; k < 4000; k++) {
-		double v = th_at(out, 1, k);
+		double v = tl_at(out, 1, k);
 		cr_assert(v >= 2 && v < 3, "element %d: %g", k, v);
 		sum += v;
 		lo = v < lo ? v : lo;
@@ -46,19 +45,19 @@ Test(ops_random, uniform_range_shape_and_spread)
 	}
 	cr_expect(fabs(sum / 4000 - 2.5) < 0.03, "mean %g", sum / 4000);
 	cr_expect(lo < 2.01 && hi > 2.99, "spread [%g, %g]", lo, hi);
-	cr_expect_neq(th_at(out, 0, 0), th_at(out, 1, 0), "samples draw different values");
+	cr_expect_neq(tl_at(out, 0, 0), tl_at(out, 1, 0), "samples draw different values");
 	dalic_pipeline_destroy(p);
 }
 
 Test(ops_random, uniform_discrete_values_and_integer_dtype)
 {
-	dalic_pipeline_t *p = th_pipeline(1);
-	dalic_op_t *op = rng_op(p, "random.uniform", 600);
-	dalic_op_set_floats(op, "values", 3, (double[]){-1, 0.5, 7});
-	const dalic_batch_t *out = th_run(p, 0);
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *op = ops_random_rng_op(p, "random.uniform", 600);
+	ASSERT_OK(dalic_op_set_floats(op, "values", 3, (double[]){-1, 0.5, 7}));
+	const dalic_batch_t *out = tl_run(p, 0);
 	int seen[3] = {0};
 	for (int k = 0; k < 600; k++) {
-		double v = th_at(out, 0, k);
+		double v = tl_at(out, 0, k);
 		int which = v == -1 ? 0 : v == 0.5 ? 1 : v == 7 ? 2 : -1;
 		cr_assert(which >= 0, "element %d: %g is not one of the values", k, v);
 		seen[which]++;
@@ -67,15 +66,15 @@ Test(ops_random, uniform_discrete_values_and_integer_dtype)
 		cr_expect(seen[w] > 120, "value %d picked %d times of 600", w, seen[w]);
 	dalic_pipeline_destroy(p);
 
-	p = th_pipeline(1);
-	op = rng_op(p, "random.uniform", 500);
-	dalic_op_set_floats(op, "range", 2, (double[]){0, 4});
-	dalic_op_set_int(op, "dtype", DALIC_INT32);
-	out = th_run(p, 0);
+	p = tl_pipeline(1);
+	op = ops_random_rng_op(p, "random.uniform", 500);
+	ASSERT_OK(dalic_op_set_floats(op, "range", 2, (double[]){0, 4}));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT32));
+	out = tl_run(p, 0);
 	cr_expect_eq(dalic_batch_dtype(out), DALIC_INT32);
 	int hits[5] = {0};
 	for (int k = 0; k < 500; k++) {
-		double v = th_at(out, 0, k);
+		double v = tl_at(out, 0, k);
 		cr_assert(v >= 0 && v <= 4 && v == (int)v, "element %d: %g", k, v);
 		hits[(int)v]++;
 	}
@@ -86,23 +85,22 @@ Test(ops_random, uniform_discrete_values_and_integer_dtype)
 
 Test(ops_random, uniform_range_per_sample_from_argument_input)
 {
-	dalic_pipeline_t *p = th_pipeline(2);
-	th_source(p, "ranges");
-	dalic_op_t *op = rng_op(p, "random.uniform", 100);
-	cr_assert_eq(dalic_op_set_arg_input(op, "range", "ranges"), DALIC_OK, "%s",
-	             dalic_last_error());
+	dalic_pipeline_t *p = tl_pipeline(2);
+	tl_source(p, "ranges");
+	dalic_op_t *op = ops_random_rng_op(p, "random.uniform", 100);
+	ASSERT_OK(dalic_op_set_arg_input(op, "range", "ranges"));
 	const float ranges[] = {10, 11, -5, -4};
-	th_feed(p, "ranges", DALIC_FLOAT, 1, 2, (int64_t[]){2, 2}, ranges, NULL);
-	const dalic_batch_t *out = th_run(p, 0);
+	tl_feed(p, "ranges", DALIC_FLOAT, 1, 2, (int64_t[]){2, 2}, ranges, NULL);
+	const dalic_batch_t *out = tl_run(p, 0);
 	for (int k = 0; k < 100; k++) {
-		cr_assert(th_at(out, 0, k) >= 10 && th_at(out, 0, k) < 11);
-		cr_assert(th_at(out, 1, k) >= -5 && th_at(out, 1, k) < -4);
+		cr_assert(tl_at(out, 0, k) >= 10 && tl_at(out, 0, k) < 11);
+		cr_assert(tl_at(out, 1, k) >= -5 && tl_at(out, 1, k) < -4);
 	}
 	dalic_pipeline_destroy(p);
 }
 
 /* The first value of sample 0 and 1 over two iterations, for a pipeline seeded `seed`. */
-static void draws(const char *op_name, int64_t seed, double out[4])
+static void ops_random_draws(const char *op_name, int64_t seed, double out[4])
 {
 	dalic_pipeline_params_t params;
 	dalic_pipeline_params_init(&params);
@@ -110,12 +108,12 @@ static void draws(const char *op_name, int64_t seed, double out[4])
 	params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
 	params.seed = seed;
 	dalic_pipeline_t *p;
-	cr_assert_eq(dalic_pipeline_create(&params, &p), DALIC_OK, "%s", dalic_last_error());
-	rng_op(p, op_name, 0);
+	ASSERT_OK(dalic_pipeline_create(&params, &p));
+	ops_random_rng_op(p, op_name, 0);
 	for (int it = 0; it < 2; it++) {
-		const dalic_batch_t *b = th_run(p, 0);
-		out[2 * it] = th_at(b, 0, 0);
-		out[2 * it + 1] = th_at(b, 1, 0);
+		const dalic_batch_t *b = tl_run(p, 0);
+		out[2 * it] = tl_at(b, 0, 0);
+		out[2 * it + 1] = tl_at(b, 1, 0);
 	}
 	dalic_pipeline_destroy(p);
 }
@@ -125,9 +123,9 @@ Test(ops_random, same_seed_same_values)
 	const char *ops[] = {"random.uniform", "random.normal"};
 	for (int o = 0; o < 2; o++) {
 		double a[4], b[4], c[4];
-		draws(ops[o], 1234, a);
-		draws(ops[o], 1234, b);
-		draws(ops[o], 99, c);
+		ops_random_draws(ops[o], 1234, a);
+		ops_random_draws(ops[o], 1234, b);
+		ops_random_draws(ops[o], 99, c);
 		for (int k = 0; k < 4; k++)
 			cr_expect_eq(a[k], b[k], "%s draw %d", ops[o], k);
 		cr_expect(a[0] != c[0] || a[1] != c[1], "%s: another seed, other values", ops[o]);
@@ -137,20 +135,19 @@ Test(ops_random, same_seed_same_values)
 
 Test(ops_random, normal_moments_and_per_sample_mean)
 {
-	dalic_pipeline_t *p = th_pipeline(2);
-	th_source(p, "means");
-	dalic_op_t *op = rng_op(p, "NormalDistribution", 5000);
-	cr_assert_eq(dalic_op_set_arg_input(op, "mean", "means"), DALIC_OK, "%s",
-	             dalic_last_error());
-	dalic_op_set_float(op, "stddev", 2.0);
+	dalic_pipeline_t *p = tl_pipeline(2);
+	tl_source(p, "means");
+	dalic_op_t *op = ops_random_rng_op(p, "NormalDistribution", 5000);
+	ASSERT_OK(dalic_op_set_arg_input(op, "mean", "means"));
+	ASSERT_OK(dalic_op_set_float(op, "stddev", 2.0));
 	const double means[] = {10, -3};
-	th_feed(p, "means", DALIC_FLOAT64, 1, 2, (int64_t[]){1, 1}, means, NULL);
-	const dalic_batch_t *out = th_run(p, 0);
+	tl_feed(p, "means", DALIC_FLOAT64, 1, 2, (int64_t[]){1, 1}, means, NULL);
+	const dalic_batch_t *out = tl_run(p, 0);
 	cr_expect_eq(dalic_batch_dtype(out), DALIC_FLOAT);
 	for (int i = 0; i < 2; i++) {
 		double sum = 0, sq = 0;
 		for (int k = 0; k < 5000; k++) {
-			double v = th_at(out, i, k);
+			double v = tl_at(out, i, k);
 			sum += v;
 			sq += v * v;
 		}
@@ -160,58 +157,60 @@ Test(ops_random, normal_moments_and_per_sample_mean)
 	}
 	dalic_pipeline_destroy(p);
 
-	p = th_pipeline(1);
-	op = rng_op(p, "random.normal", 200);
-	dalic_op_set_float(op, "mean", 100);
-	dalic_op_set_float(op, "stddev", 0);
-	dalic_op_set_int(op, "dtype", DALIC_UINT8);
-	out = th_run(p, 0);
+	p = tl_pipeline(1);
+	op = ops_random_rng_op(p, "random.normal", 200);
+	ASSERT_OK(dalic_op_set_float(op, "mean", 100));
+	ASSERT_OK(dalic_op_set_float(op, "stddev", 0));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_UINT8));
+	out = tl_run(p, 0);
 	cr_expect_eq(dalic_batch_dtype(out), DALIC_UINT8);
 	for (int k = 0; k < 200; k++)
-		cr_assert_eq(th_at(out, 0, k), 100);
+		cr_assert_eq(tl_at(out, 0, k), 100);
 	dalic_pipeline_destroy(p);
 }
 
 Test(ops_random, shape_like_input)
 {
-	dalic_pipeline_t *p = th_pipeline(1);
-	th_source(p, "like");
-	dalic_op_t *op = rng_op(p, "random.normal", 0);
-	th_input(op, "like");
+	dalic_pipeline_t *p = tl_pipeline(1);
+	tl_source(p, "like");
+	dalic_op_t *op = ops_random_rng_op(p, "random.normal", 0);
+	tl_input(op, "like");
 	const uint8_t img[24] = {0};
-	th_feed(p, "like", DALIC_UINT8, 3, 1, (int64_t[]){2, 4, 3}, img, NULL);
-	th_expect_shape(th_run(p, 0), 0, 3, (int64_t[]){2, 4, 3});
+	tl_feed(p, "like", DALIC_UINT8, 3, 1, (int64_t[]){2, 4, 3}, img, NULL);
+	tl_expect_shape(tl_run(p, 0), 0, 3, (int64_t[]){2, 4, 3});
 	dalic_pipeline_destroy(p);
 }
 
 Test(ops_random, argument_errors)
 {
-	dalic_pipeline_t *p = th_pipeline(1);
-	dalic_op_t *op = rng_op(p, "random.uniform", 0);
-	dalic_op_set_floats(op, "range", 2, (double[]){0, 1});
-	dalic_op_set_floats(op, "values", 2, (double[]){0, 1});
-	cr_expect_eq(dalic_pipeline_build(p), DALIC_EINVAL);
-	cr_expect(strstr(dalic_last_error(), "'rng'") && strstr(dalic_last_error(), "exclusive"),
-	          "%s", dalic_last_error());
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *op = ops_random_rng_op(p, "random.uniform", 0);
+	ASSERT_OK(dalic_op_set_floats(op, "range", 2, (double[]){0, 1}));
+	ASSERT_OK(dalic_op_set_floats(op, "values", 2, (double[]){0, 1}));
+	EXPECT_STATUS(dalic_pipeline_build(p), DALIC_EINVAL);
+	EXPECT_ERROR_HAS("'rng'");
+	EXPECT_ERROR_HAS("exclusive");
 	dalic_pipeline_destroy(p);
 
-	p = th_pipeline(1);
-	op = rng_op(p, "random.uniform", 0);
-	dalic_op_set_floats(op, "range", 3, (double[]){0, 1, 2});
-	const char *msg = th_run_fails(p, DALIC_EOP);
-	cr_expect(strstr(msg, "'rng'") && strstr(msg, "'range'") && strstr(msg, "sample 0"), "%s",
-	          msg);
+	p = tl_pipeline(1);
+	op = ops_random_rng_op(p, "random.uniform", 0);
+	ASSERT_OK(dalic_op_set_floats(op, "range", 3, (double[]){0, 1, 2}));
+	const char *msg = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(msg, "'rng'");
+	EXPECT_HAS(msg, "'range'");
+	EXPECT_HAS(msg, "sample 0");
 	dalic_pipeline_destroy(p);
 
-	p = th_pipeline(1);
-	op = rng_op(p, "random.normal", 0);
-	cr_expect_eq(dalic_op_set_string(op, "mean", "zero"), DALIC_EARG_TYPE);
-	cr_expect(strstr(dalic_last_error(), "'mean'"), "%s", dalic_last_error());
-	cr_expect_eq(dalic_op_set_float(op, "sigma", 1), DALIC_EUNKNOWN_ARG);
-	cr_expect(strstr(dalic_last_error(), "'rng'") && strstr(dalic_last_error(), "sigma"), "%s",
-	          dalic_last_error());
-	dalic_op_set_float(op, "stddev", -1);
-	msg = th_run_fails(p, DALIC_EOP);
-	cr_expect(strstr(msg, "'rng'") && strstr(msg, "stddev"), "%s", msg);
+	p = tl_pipeline(1);
+	op = ops_random_rng_op(p, "random.normal", 0);
+	EXPECT_STATUS(dalic_op_set_string(op, "mean", "zero"), DALIC_EARG_TYPE);
+	EXPECT_ERROR_HAS("'mean'");
+	EXPECT_STATUS(dalic_op_set_float(op, "sigma", 1), DALIC_EUNKNOWN_ARG);
+	EXPECT_ERROR_HAS("'rng'");
+	EXPECT_ERROR_HAS("sigma");
+	ASSERT_OK(dalic_op_set_float(op, "stddev", -1));
+	msg = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(msg, "'rng'");
+	EXPECT_HAS(msg, "stddev");
 	dalic_pipeline_destroy(p);
 }

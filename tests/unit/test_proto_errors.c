@@ -5,53 +5,53 @@
  * hand-made bytes where protobuf-c could not write the damage.
  */
 #include "frontend/proto/proto.h"
-#include "tests/unit/test_proto_util.h"
+#include "tests/testlib/proto.h"
 
-#include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 TestSuite(proto_errors, .timeout = 20);
 
-static void expect_error(void (*edit)(DaliProto__PipelineDef *), int status, const char *a,
-                         const char *b)
+static void proto_errors_expect_error(void (*edit)(DaliProto__PipelineDef *), int status,
+                                      const char *a, const char *b)
 {
-	dalic_graphdef_t *g = proto_test_coin_cast(), *out = NULL;
-	int rc = proto_test_edit_and_read(g, edit, &out);
-	const char *msg = dalic_last_error();
-	cr_expect_eq(rc, status, "status %d (%s), expected %d; message: %s", rc, dalic_strerror(rc),
-	             status, msg);
-	cr_expect(strstr(msg, a), "message '%s' does not name '%s'", msg, a);
-	cr_expect(!b || strstr(msg, b), "message '%s' does not name '%s'", msg, b ? b : "");
+	dalic_graphdef_t *g = tl_proto_coin_cast(), *out = NULL;
+	int rc = tl_proto_edit_and_read(g, edit, &out);
+	EXPECT_STATUS(rc, status);
+	EXPECT_ERROR_HAS(a);
+	if (b)
+		EXPECT_ERROR_HAS(b);
 	if (!rc)
 		dalic_graphdef_free(out);
 	dalic_graphdef_free(g);
 }
 
-static void unknown_op(DaliProto__PipelineDef *m)
+static void proto_errors_unknown_op(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&m->op[1]->name, "NoSuchOperator");
+	tl_proto_set_str(&m->op[1]->name, "NoSuchOperator");
 }
 
 Test(proto_errors, unknown_operator)
 {
-	expect_error(unknown_op, DALIC_EUNKNOWN_OP, "NoSuchOperator", "to_float");
+	proto_errors_expect_error(proto_errors_unknown_op, DALIC_EUNKNOWN_OP, "NoSuchOperator",
+	                          "to_float");
 }
 
-static void unknown_arg(DaliProto__PipelineDef *m)
+static void proto_errors_unknown_arg(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&proto_test_arg(m, 1, "dtype")->name, "frobnicate");
+	tl_proto_set_str(&tl_proto_arg(m, 1, "dtype")->name, "frobnicate");
 }
 
 Test(proto_errors, unknown_argument)
 {
-	expect_error(unknown_arg, DALIC_EUNKNOWN_ARG, "frobnicate", "to_float");
+	proto_errors_expect_error(proto_errors_unknown_arg, DALIC_EUNKNOWN_ARG, "frobnicate",
+	                          "to_float");
 }
 
-static void string_for_float(DaliProto__PipelineDef *m)
+static void proto_errors_string_for_float(DaliProto__PipelineDef *m)
 {
-	DaliProto__Argument *a = proto_test_arg(m, 0, "probability");
-	proto_test_set_str(&a->type, "string");
+	DaliProto__Argument *a = tl_proto_arg(m, 0, "probability");
+	tl_proto_set_str(&a->type, "string");
 	a->n_floats = 0;
 	a->n_strings = 1;
 	a->strings = calloc(1, sizeof *a->strings);
@@ -60,14 +60,15 @@ static void string_for_float(DaliProto__PipelineDef *m)
 
 Test(proto_errors, wrong_argument_type)
 {
-	expect_error(string_for_float, DALIC_EARG_TYPE, "probability", "__CoinFlip_0");
+	proto_errors_expect_error(proto_errors_string_for_float, DALIC_EARG_TYPE, "probability",
+	                          "__CoinFlip_0");
 }
 
-static void list_for_scalar(DaliProto__PipelineDef *m)
+static void proto_errors_list_for_scalar(DaliProto__PipelineDef *m)
 {
 	/* shape's element encoding under the name of a scalar argument */
-	DaliProto__Argument *a = proto_test_arg(m, 1, "dtype");
-	DaliProto__Argument *shape = proto_test_arg(m, 0, "shape");
+	DaliProto__Argument *a = tl_proto_arg(m, 1, "dtype");
+	DaliProto__Argument *shape = tl_proto_arg(m, 0, "shape");
 	a->is_vector = true;
 	a->n_ints = 0;
 	a->extra_args = shape->extra_args;
@@ -78,33 +79,36 @@ static void list_for_scalar(DaliProto__PipelineDef *m)
 
 Test(proto_errors, list_given_for_a_scalar)
 {
-	expect_error(list_for_scalar, DALIC_EARG_TYPE, "dtype", "got a list");
+	proto_errors_expect_error(proto_errors_list_for_scalar, DALIC_EARG_TYPE, "dtype",
+	                          "got a list");
 }
 
-static void bad_type_tag(DaliProto__PipelineDef *m)
+static void proto_errors_bad_type_tag(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&proto_test_arg(m, 0, "probability")->type, "double");
+	tl_proto_set_str(&tl_proto_arg(m, 0, "probability")->type, "double");
 }
 
 Test(proto_errors, invalid_type_tag)
 {
-	expect_error(bad_type_tag, DALIC_EPARSE, "Invalid argument \"type\"", "probability");
+	proto_errors_expect_error(proto_errors_bad_type_tag, DALIC_EPARSE,
+	                          "Invalid argument \"type\"", "probability");
 }
 
-static void scalar_without_value(DaliProto__PipelineDef *m)
+static void proto_errors_scalar_without_value(DaliProto__PipelineDef *m)
 {
-	proto_test_arg(m, 0, "probability")->n_floats = 0;
+	tl_proto_arg(m, 0, "probability")->n_floats = 0;
 }
 
-Test(proto_errors, scalar_without_value)
+Test(proto_errors, proto_errors_scalar_without_value)
 {
-	expect_error(scalar_without_value, DALIC_EPARSE, "probability", "exactly one value");
+	proto_errors_expect_error(proto_errors_scalar_without_value, DALIC_EPARSE, "probability",
+	                          "exactly one value");
 }
 
-static void mixed_list(DaliProto__PipelineDef *m)
+static void proto_errors_mixed_list(DaliProto__PipelineDef *m)
 {
-	DaliProto__Argument *e = proto_test_arg(m, 0, "shape")->extra_args[1];
-	proto_test_set_str(&e->type, "float");
+	DaliProto__Argument *e = tl_proto_arg(m, 0, "shape")->extra_args[1];
+	tl_proto_set_str(&e->type, "float");
 	e->n_ints = 0;
 	e->n_floats = 1;
 	e->floats = calloc(1, sizeof *e->floats);
@@ -112,30 +116,31 @@ static void mixed_list(DaliProto__PipelineDef *m)
 
 Test(proto_errors, list_element_of_another_type)
 {
-	expect_error(mixed_list, DALIC_EPARSE, "shape", "list element 1");
+	proto_errors_expect_error(proto_errors_mixed_list, DALIC_EPARSE, "shape", "list element 1");
 }
 
-static void dangling(DaliProto__PipelineDef *m)
+static void proto_errors_dangling(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&m->op[1]->input[0]->name, "nowhere");
+	tl_proto_set_str(&m->op[1]->input[0]->name, "nowhere");
 }
 
 Test(proto_errors, dangling_input)
 {
-	expect_error(dangling, DALIC_EGRAPH, "\"nowhere\"", "to_float");
+	proto_errors_expect_error(proto_errors_dangling, DALIC_EGRAPH, "\"nowhere\"", "to_float");
 }
 
-static void dangling_output(DaliProto__PipelineDef *m)
+static void proto_errors_dangling_output(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&m->pipe_outputs[1]->name, "not_there");
+	tl_proto_set_str(&m->pipe_outputs[1]->name, "not_there");
 }
 
 Test(proto_errors, unknown_pipeline_output)
 {
-	expect_error(dangling_output, DALIC_EGRAPH, "not_there", "not known");
+	proto_errors_expect_error(proto_errors_dangling_output, DALIC_EGRAPH, "not_there",
+	                          "not known");
 }
 
-static void consumer_first(DaliProto__PipelineDef *m)
+static void proto_errors_consumer_first(DaliProto__PipelineDef *m)
 {
 	DaliProto__OpDef *t = m->op[0];
 	m->op[0] = m->op[1];
@@ -144,31 +149,33 @@ static void consumer_first(DaliProto__PipelineDef *m)
 
 Test(proto_errors, consumer_before_producer)
 {
-	expect_error(consumer_first, DALIC_EGRAPH, "__CoinFlip_0", "to_float");
+	proto_errors_expect_error(proto_errors_consumer_first, DALIC_EGRAPH, "__CoinFlip_0",
+	                          "to_float");
 }
 
-static void duplicate_name(DaliProto__PipelineDef *m)
+static void proto_errors_duplicate_name(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&m->op[1]->inst_name, "__CoinFlip_0");
+	tl_proto_set_str(&m->op[1]->inst_name, "__CoinFlip_0");
 }
 
 Test(proto_errors, duplicate_instance_name)
 {
-	expect_error(duplicate_name, DALIC_EGRAPH, "Duplicate operator instance name",
-	             "__CoinFlip_0");
+	proto_errors_expect_error(proto_errors_duplicate_name, DALIC_EGRAPH,
+	                          "Duplicate operator instance name", "__CoinFlip_0");
 }
 
-static void duplicate_arg(DaliProto__PipelineDef *m)
+static void proto_errors_duplicate_arg(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&proto_test_arg(m, 0, "shape")->name, "probability");
+	tl_proto_set_str(&tl_proto_arg(m, 0, "shape")->name, "probability");
 }
 
 Test(proto_errors, argument_given_twice)
 {
-	expect_error(duplicate_arg, DALIC_EPARSE, "probability", "given twice");
+	proto_errors_expect_error(proto_errors_duplicate_arg, DALIC_EPARSE, "probability",
+	                          "given twice");
 }
 
-static void extra_output(DaliProto__PipelineDef *m)
+static void proto_errors_extra_output(DaliProto__PipelineDef *m)
 {
 	DaliProto__OpDef *op = m->op[0];
 	op->output = realloc(op->output, 2 * sizeof *op->output);
@@ -181,47 +188,49 @@ static void extra_output(DaliProto__PipelineDef *m)
 
 Test(proto_errors, output_count_differs_from_schema)
 {
-	expect_error(extra_output, DALIC_EGRAPH, "__CoinFlip_0", "2 outputs");
+	proto_errors_expect_error(proto_errors_extra_output, DALIC_EGRAPH, "__CoinFlip_0",
+	                          "2 outputs");
 }
 
-static void gpu_output_of_cpu_op(DaliProto__PipelineDef *m)
+static void proto_errors_gpu_output_of_cpu_op(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&m->op[0]->output[0]->device, "gpu");
+	tl_proto_set_str(&m->op[0]->output[0]->device, "gpu");
 }
 
 Test(proto_errors, output_on_the_wrong_device)
 {
-	expect_error(gpu_output_of_cpu_op, DALIC_EPARSE, "__CoinFlip_0", "gpu");
+	proto_errors_expect_error(proto_errors_gpu_output_of_cpu_op, DALIC_EPARSE, "__CoinFlip_0",
+	                          "gpu");
 }
 
-static void bad_input_device(DaliProto__PipelineDef *m)
+static void proto_errors_bad_input_device(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&m->op[1]->input[0]->device, "tpu");
+	tl_proto_set_str(&m->op[1]->input[0]->device, "tpu");
 }
 
 Test(proto_errors, invalid_input_device)
 {
-	expect_error(bad_input_device, DALIC_EPARSE, "tpu", "to_float");
+	proto_errors_expect_error(proto_errors_bad_input_device, DALIC_EPARSE, "tpu", "to_float");
 }
 
-static void bad_op_device(DaliProto__PipelineDef *m)
+static void proto_errors_bad_op_device(DaliProto__PipelineDef *m)
 {
-	proto_test_set_str(&proto_test_arg(m, 1, "device")->strings[0], "mixed");
+	tl_proto_set_str(&tl_proto_arg(m, 1, "device")->strings[0], "mixed");
 }
 
 Test(proto_errors, device_the_operator_lacks)
 {
-	expect_error(bad_op_device, DALIC_EINVAL, "mixed", "Cast");
+	proto_errors_expect_error(proto_errors_bad_op_device, DALIC_EINVAL, "mixed", "Cast");
 }
 
-static void gpu_argument_input(DaliProto__PipelineDef *m)
+static void proto_errors_gpu_argument_input(DaliProto__PipelineDef *m)
 {
 	/* cast's input becomes the coin's probability argument input, on gpu */
 	DaliProto__InputOutput *in = m->op[1]->input[0];
 	in->is_argument_input = true;
 	in->arg_name = strdup("probability");
-	proto_test_set_str(&m->op[1]->name, "random__CoinFlip");
-	proto_test_set_str(&in->device, "gpu");
+	tl_proto_set_str(&m->op[1]->name, "random__CoinFlip");
+	tl_proto_set_str(&in->device, "gpu");
 	for (size_t i = 0; i < m->op[1]->n_args; i++)
 		if (!strcmp(m->op[1]->args[i]->name, "dtype"))
 			m->op[1]->args[i]->ints[0] = DALIC_FLOAT; /* still valid for CoinFlip */
@@ -229,54 +238,58 @@ static void gpu_argument_input(DaliProto__PipelineDef *m)
 
 Test(proto_errors, argument_input_on_gpu)
 {
-	expect_error(gpu_argument_input, DALIC_EGRAPH, "probability", "must be CPU");
+	proto_errors_expect_error(proto_errors_gpu_argument_input, DALIC_EGRAPH, "probability",
+	                          "must be CPU");
 }
 
-static void argument_input_unnamed(DaliProto__PipelineDef *m)
+static void proto_errors_argument_input_unnamed(DaliProto__PipelineDef *m)
 {
 	m->op[1]->input[0]->is_argument_input = true;
 }
 
 Test(proto_errors, argument_input_without_name)
 {
-	expect_error(argument_input_unnamed, DALIC_EPARSE, "arg_name", "to_float");
+	proto_errors_expect_error(proto_errors_argument_input_unnamed, DALIC_EPARSE, "arg_name",
+	                          "to_float");
 }
 
-static void mixed_logical_id(DaliProto__PipelineDef *m)
+static void proto_errors_mixed_logical_id(DaliProto__PipelineDef *m)
 {
 	m->op[1]->logical_id = m->op[0]->logical_id;
 }
 
 Test(proto_errors, logical_id_shared_by_different_operators)
 {
-	expect_error(mixed_logical_id, DALIC_EGRAPH, "logical id", "to_float");
+	proto_errors_expect_error(proto_errors_mixed_logical_id, DALIC_EGRAPH, "logical id",
+	                          "to_float");
 }
 
-static void bad_output_ndim(DaliProto__PipelineDef *m)
+static void proto_errors_bad_output_ndim(DaliProto__PipelineDef *m)
 {
 	m->pipe_outputs[0]->ndim = -7;
 }
 
 Test(proto_errors, invalid_output_ndim)
 {
-	expect_error(bad_output_ndim, DALIC_EPARSE, "ndim", "__CoinFlip_0");
+	proto_errors_expect_error(proto_errors_bad_output_ndim, DALIC_EPARSE, "ndim",
+	                          "__CoinFlip_0");
 }
 
-static void bad_output_dtype(DaliProto__PipelineDef *m)
+static void proto_errors_bad_output_dtype(DaliProto__PipelineDef *m)
 {
 	m->pipe_outputs[1]->dtype = 999;
 }
 
 Test(proto_errors, invalid_output_dtype)
 {
-	expect_error(bad_output_dtype, DALIC_EPARSE, "999", "to_float");
+	proto_errors_expect_error(proto_errors_bad_output_dtype, DALIC_EPARSE, "999", "to_float");
 }
 
-static uint8_t *coin_cast_bytes(size_t *len)
+static uint8_t *proto_errors_coin_cast_bytes(size_t *len)
 {
-	dalic_graphdef_t *g = proto_test_coin_cast();
+	dalic_graphdef_t *g = tl_proto_coin_cast();
 	uint8_t *buf;
-	cr_assert_eq(dalic_proto_write(g, &buf, len), DALIC_OK);
+	ASSERT_OK(dalic_proto_write(g, &buf, len));
 	dalic_graphdef_free(g);
 	return buf;
 }
@@ -284,22 +297,20 @@ static uint8_t *coin_cast_bytes(size_t *len)
 Test(proto_errors, truncated_inside_an_operator)
 {
 	size_t len;
-	uint8_t *buf = coin_cast_bytes(&len);
+	uint8_t *buf = proto_errors_coin_cast_bytes(&len);
 	dalic_graphdef_t *g;
 	/* bytes 0..3 are num_threads and batch_size; op[0] starts at byte 4 */
-	int rc = dalic_proto_read(buf, 40, &g);
-	cr_expect_eq(rc, DALIC_EPARSE);
-	const char *msg = dalic_last_error();
-	cr_expect(strstr(msg, "Error parsing serialized pipeline"), "%s", msg);
-	cr_expect(strstr(msg, "op[0]"), "%s", msg);
-	cr_expect(strstr(msg, "runs past the end"), "%s", msg);
+	EXPECT_STATUS(dalic_proto_read(buf, 40, &g), DALIC_EPARSE);
+	EXPECT_ERROR_HAS("Error parsing serialized pipeline");
+	EXPECT_ERROR_HAS("op[0]");
+	EXPECT_ERROR_HAS("runs past the end");
 	free(buf);
 }
 
 Test(proto_errors, every_truncation_fails_cleanly_or_loads)
 {
 	size_t len;
-	uint8_t *buf = coin_cast_bytes(&len);
+	uint8_t *buf = proto_errors_coin_cast_bytes(&len);
 	int failures = 0;
 	for (size_t n = 0; n < len; n++) {
 		uint8_t *copy = malloc(n + 1); /* exact size, so ASan sees any overread */
@@ -329,25 +340,25 @@ Test(proto_errors, missing_required_field)
 	                                '6',  '4',  0x20, 0x09, 0x2a, 0x01, 'x'};
 	dalic_graphdef_t *g;
 	int rc = dalic_proto_read(bytes, sizeof bytes, &g);
-	cr_expect_eq(rc, DALIC_EPARSE);
-	cr_expect(strstr(dalic_last_error(), "op[0].args[0]"), "%s", dalic_last_error());
-	cr_expect(strstr(dalic_last_error(), "'is_vector'"), "%s", dalic_last_error());
+	EXPECT_STATUS(rc, DALIC_EPARSE);
+	EXPECT_ERROR_HAS("op[0].args[0]");
+	EXPECT_ERROR_HAS("'is_vector'");
 }
 
 Test(proto_errors, batch_size_missing)
 {
 	static const uint8_t bytes[] = {0x08, 0x04}; /* num_threads only */
 	dalic_graphdef_t *g;
-	cr_expect_eq(dalic_proto_read(bytes, sizeof bytes, &g), DALIC_EPARSE);
-	cr_expect(strstr(dalic_last_error(), "'batch_size'"), "%s", dalic_last_error());
+	EXPECT_STATUS(dalic_proto_read(bytes, sizeof bytes, &g), DALIC_EPARSE);
+	EXPECT_ERROR_HAS("'batch_size'");
 }
 
 Test(proto_errors, wrong_wire_type)
 {
 	static const uint8_t bytes[] = {0x12, 0x01, 0x04}; /* batch_size as a string */
 	dalic_graphdef_t *g;
-	cr_expect_eq(dalic_proto_read(bytes, sizeof bytes, &g), DALIC_EPARSE);
-	cr_expect(strstr(dalic_last_error(), "batch_size: wire type 2"), "%s", dalic_last_error());
+	EXPECT_STATUS(dalic_proto_read(bytes, sizeof bytes, &g), DALIC_EPARSE);
+	EXPECT_ERROR_HAS("batch_size: wire type 2");
 }
 
 Test(proto_errors, nesting_too_deep)
@@ -384,8 +395,8 @@ Test(proto_errors, nesting_too_deep)
 	} while (l);
 	memcpy(msg + k, inner, n);
 	dalic_graphdef_t *g;
-	cr_expect_eq(dalic_proto_read(msg, k + n, &g), DALIC_EPARSE);
-	cr_expect(strstr(dalic_last_error(), "nested more than"), "%s", dalic_last_error());
+	EXPECT_STATUS(dalic_proto_read(msg, k + n, &g), DALIC_EPARSE);
+	EXPECT_ERROR_HAS("nested more than");
 	free(inner);
 	free(outer);
 	free(msg);
@@ -396,7 +407,7 @@ Test(proto_errors, garbage_and_null)
 	dalic_graphdef_t *g;
 	static const uint8_t junk[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	                               0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
-	cr_expect_eq(dalic_proto_read(junk, sizeof junk, &g), DALIC_EPARSE);
-	cr_expect_eq(dalic_proto_read(NULL, 0, &g), DALIC_EPARSE, "empty: batch_size missing");
-	cr_expect_eq(dalic_proto_read(NULL, 5, &g), DALIC_EINVAL);
+	EXPECT_STATUS(dalic_proto_read(junk, sizeof junk, &g), DALIC_EPARSE);
+	EXPECT_STATUS(dalic_proto_read(NULL, 0, &g), DALIC_EPARSE, "empty: batch_size missing");
+	EXPECT_STATUS(dalic_proto_read(NULL, 5, &g), DALIC_EINVAL);
 }

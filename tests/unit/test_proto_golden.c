@@ -7,9 +7,8 @@
  * compared with the golden ones message by message (argument order is not meaningful).
  */
 #include "frontend/proto/proto.h"
-#include "tests/unit/test_proto_util.h"
+#include "tests/testlib/proto.h"
 
-#include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,9 +20,9 @@ TestSuite(proto_golden, .timeout = 20);
 Test(proto_golden, parses_to_the_api_built_definition)
 {
 	dalic_graphdef_t *g;
-	cr_assert_eq(dalic_proto_load_file(GOLDEN, &g), DALIC_OK, "%s", dalic_last_error());
-	dalic_graphdef_t *want = proto_test_coin_cast();
-	proto_test_expect_same(want, g);
+	ASSERT_OK(dalic_proto_load_file(GOLDEN, &g));
+	dalic_graphdef_t *want = tl_proto_coin_cast();
+	tl_expect_same_def(want, g);
 	/* and the values the reference tables give, spelled out */
 	cr_expect_eq(g->params.batch_size, 4);
 	cr_expect_eq(g->params.num_threads, 2);
@@ -51,8 +50,8 @@ Test(proto_golden, parses_to_the_api_built_definition)
 	dalic_graphdef_free(want);
 }
 
-static void expect_same_io(const char *what, const DaliProto__InputOutput *a,
-                           const DaliProto__InputOutput *b)
+static void proto_golden_expect_same_io(const char *what, const DaliProto__InputOutput *a,
+                                        const DaliProto__InputOutput *b)
 {
 	cr_expect_str_eq(a->name, b->name, "%s name", what);
 	cr_expect_str_eq(a->device, b->device, "%s device", what);
@@ -66,8 +65,8 @@ static void expect_same_io(const char *what, const DaliProto__InputOutput *a,
 	cr_expect_eq(a->ndim, b->ndim, "%s ndim", what);
 }
 
-static void expect_same_value(const char *op, const DaliProto__Argument *a,
-                              const DaliProto__Argument *b)
+static void proto_golden_expect_same_value(const char *op, const DaliProto__Argument *a,
+                                           const DaliProto__Argument *b)
 {
 	cr_expect_str_eq(a->type, b->type, "%s.%s type", op, a->name);
 	cr_expect_eq(a->is_vector, b->is_vector, "%s.%s is_vector", op, a->name);
@@ -86,11 +85,11 @@ static void expect_same_value(const char *op, const DaliProto__Argument *a,
 	cr_assert_eq(a->n_extra_args, b->n_extra_args, "%s.%s elements", op, a->name);
 	for (size_t i = 0; i < a->n_extra_args; i++) {
 		cr_expect_str_eq(a->extra_args[i]->name, b->extra_args[i]->name);
-		expect_same_value(op, a->extra_args[i], b->extra_args[i]);
+		proto_golden_expect_same_value(op, a->extra_args[i], b->extra_args[i]);
 	}
 }
 
-static void expect_same_op(const DaliProto__OpDef *a, const DaliProto__OpDef *b)
+static void proto_golden_expect_same_op(const DaliProto__OpDef *a, const DaliProto__OpDef *b)
 {
 	cr_expect_str_eq(a->name, b->name);
 	cr_expect_str_eq(a->inst_name, b->inst_name);
@@ -98,10 +97,10 @@ static void expect_same_op(const DaliProto__OpDef *a, const DaliProto__OpDef *b)
 	cr_expect_eq(a->logical_id, b->logical_id);
 	cr_assert_eq(a->n_input, b->n_input);
 	for (size_t i = 0; i < a->n_input; i++)
-		expect_same_io("input", a->input[i], b->input[i]);
+		proto_golden_expect_same_io("input", a->input[i], b->input[i]);
 	cr_assert_eq(a->n_output, b->n_output);
 	for (size_t i = 0; i < a->n_output; i++)
-		expect_same_io("output", a->output[i], b->output[i]);
+		proto_golden_expect_same_io("output", a->output[i], b->output[i]);
 	cr_assert_eq(a->n_args, b->n_args, "%s: %zu args written, %zu in the golden file",
 	             a->inst_name, a->n_args, b->n_args);
 	for (size_t i = 0; i < a->n_args; i++) {
@@ -111,16 +110,16 @@ static void expect_same_op(const DaliProto__OpDef *a, const DaliProto__OpDef *b)
 				match = b->args[k];
 		cr_assert(match, "%s: argument %s is not in the golden file", a->inst_name,
 		          a->args[i]->name);
-		expect_same_value(a->inst_name, a->args[i], match);
+		proto_golden_expect_same_value(a->inst_name, a->args[i], match);
 	}
 }
 
 Test(proto_golden, writer_matches_the_golden_message)
 {
 	size_t glen, wlen;
-	uint8_t *gbuf = proto_test_read_file(GOLDEN, &glen), *wbuf;
-	dalic_graphdef_t *g = proto_test_coin_cast();
-	cr_assert_eq(dalic_proto_write(g, &wbuf, &wlen), DALIC_OK, "%s", dalic_last_error());
+	uint8_t *gbuf = tl_read_file(GOLDEN, &glen), *wbuf;
+	dalic_graphdef_t *g = tl_proto_coin_cast();
+	ASSERT_OK(dalic_proto_write(g, &wbuf, &wlen));
 	DaliProto__PipelineDef *want = dali_proto__pipeline_def__unpack(NULL, glen, gbuf);
 	DaliProto__PipelineDef *got = dali_proto__pipeline_def__unpack(NULL, wlen, wbuf);
 	cr_assert(want && got);
@@ -152,10 +151,11 @@ Test(proto_golden, writer_matches_the_golden_message)
 #undef FIELD
 	cr_assert_eq(got->n_op, want->n_op);
 	for (size_t i = 0; i < got->n_op; i++)
-		expect_same_op(got->op[i], want->op[i]);
+		proto_golden_expect_same_op(got->op[i], want->op[i]);
 	cr_assert_eq(got->n_pipe_outputs, want->n_pipe_outputs);
 	for (size_t i = 0; i < got->n_pipe_outputs; i++)
-		expect_same_io("pipe_output", got->pipe_outputs[i], want->pipe_outputs[i]);
+		proto_golden_expect_same_io("pipe_output", got->pipe_outputs[i],
+		                            want->pipe_outputs[i]);
 	/* with one argument order fixed the bytes are the same size: no stray fields */
 	cr_expect_eq(wlen, glen, "%zu bytes written, golden file has %zu", wlen, glen);
 	dali_proto__pipeline_def__free_unpacked(want, NULL);
@@ -168,7 +168,7 @@ Test(proto_golden, writer_matches_the_golden_message)
 Test(proto_golden, legacy_names_load)
 {
 	dalic_graphdef_t *g;
-	cr_assert_eq(dalic_proto_load_file(LEGACY, &g), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(dalic_proto_load_file(LEGACY, &g));
 	cr_expect_eq(g->params.batch_size, 8);
 	cr_expect_eq(g->params.num_threads, 4, "absent: DALI's default");
 	cr_expect_eq(g->params.device_id, DALIC_CPU_ONLY_DEVICE_ID, "negative device_id: unset");
@@ -202,7 +202,7 @@ Test(proto_golden, legacy_names_load)
 Test(proto_golden, sniff_tells_pipelines_from_other_bytes)
 {
 	size_t len;
-	uint8_t *buf = proto_test_read_file(GOLDEN, &len);
+	uint8_t *buf = tl_read_file(GOLDEN, &len);
 	cr_expect(dalic_proto_sniff(buf, len));
 	cr_expect(!dalic_proto_sniff(buf, len - 3), "truncated");
 	cr_expect(!dalic_proto_sniff(buf, 0), "empty: batch_size is required");

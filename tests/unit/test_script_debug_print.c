@@ -1,8 +1,7 @@
 /* print() in a debug=True pipeline: recorded when traced, replayed by debug mode with the
  * values of every iteration (DALI's debug-mode behaviour). */
-#include <criterion/criterion.h>
+#include "tests/testlib.h"
 
-#include "dalic_debug.h"
 #include "engine/graphdef.h"
 #include "frontend/script.h"
 
@@ -11,7 +10,7 @@
 
 TestSuite(script_debug_print, .timeout = 20);
 
-static void capture(void *user, const char *text)
+static void script_debug_print_capture(void *user, const char *text)
 {
 	char *buf = user;
 	strncat(buf, text, 8191 - strlen(buf));
@@ -20,8 +19,7 @@ static void capture(void *user, const char *text)
 Test(script_debug_print, prints_are_recorded_and_replayed_each_iteration)
 {
 	dalic_graphdef_t *def;
-	cr_assert_eq(dalic_script_load("samples/scripts/debug_print.py", NULL, &def), 0, "%s",
-		     dalic_last_error());
+	ASSERT_OK(dalic_script_load("samples/scripts/debug_print.py", NULL, &def));
 	cr_expect(def->debug);
 	cr_assert_eq(def->num_prints, 2);
 	cr_expect_str_eq(def->prints[0].text, "y:");
@@ -32,15 +30,15 @@ Test(script_debug_print, prints_are_recorded_and_replayed_each_iteration)
 	cr_expect_not(def->prints[1].get);
 
 	dalic_debug_t *s;
-	cr_assert_eq(dalic_debug_open_def(def, &s), 0, "%s", dalic_last_error());
+	ASSERT_OK(dalic_debug_open_def(def, &s));
 	static char out[8192];
 	out[0] = 0;
-	dalic_debug_set_print(s, capture, out);
-	cr_assert_eq(dalic_debug_next(s), 0, "%s", dalic_debug_last_error(s));
-	cr_expect(strstr(out, "y: TensorListCPU("), "%s", out);
-	cr_expect(strstr(out, "DataNodeDebug(\n    name=\"__CoinFlip_3\""), "%s", out);
+	dalic_debug_set_print(s, script_debug_print_capture, out);
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	EXPECT_HAS(out, "y: TensorListCPU(");
+	EXPECT_HAS(out, "DataNodeDebug(\n    name=\"__CoinFlip_3\"");
 	char *first = strdup(out);
-	cr_assert_eq(dalic_debug_next(s), 0);
+	ASSERT_OK(dalic_debug_next(s));
 	cr_expect_gt(strlen(out), strlen(first) + 10, "printed again in iteration 1");
 	free(first);
 	dalic_debug_close(s);
@@ -49,17 +47,16 @@ Test(script_debug_print, prints_are_recorded_and_replayed_each_iteration)
 
 Test(script_debug_print, get_outside_debug_mode_is_an_error)
 {
-	FILE *f = fopen("/tmp/dalic_get_not_debug.py", "w");
-	cr_assert(f);
-	fputs("from nvidia.dali import pipeline_def\nimport nvidia.dali.fn as fn\n"
-	      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
-	      "def p():\n    x = fn.random.uniform()\n    print(x.get())\n    return x\n"
-	      "pipe = p()\n",
-	      f);
-	fclose(f);
+	const char *path = tl_write_temp(
+	    "get_not_debug", ".py",
+	    "from nvidia.dali import pipeline_def\nimport nvidia.dali.fn as fn\n"
+	    "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	    "def p():\n    x = fn.random.uniform()\n    print(x.get())\n    return x\n"
+	    "pipe = p()\n");
 	dalic_graphdef_t *def = NULL;
-	cr_expect_neq(dalic_script_load("/tmp/dalic_get_not_debug.py", NULL, &def), 0);
-	cr_expect(strstr(dalic_last_error(), ":6:") && strstr(dalic_last_error(), "debug mode"),
-		  "%s", dalic_last_error());
+	cr_expect_neq(dalic_script_load(path, NULL, &def), 0);
+	unlink(path);
+	EXPECT_ERROR_HAS(":6:");
+	EXPECT_ERROR_HAS("debug mode");
 	dalic_graphdef_free(def);
 }

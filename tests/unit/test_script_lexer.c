@@ -1,7 +1,6 @@
 /* Unit tests: the pipeline-script tokenizer (indentation, continuation, literals). */
-#include <criterion/criterion.h>
+#include "tests/testlib.h"
 
-#include "dalic.h"
 #include "frontend/script_lexer.h"
 
 #include <stdio.h>
@@ -10,22 +9,22 @@
 
 TestSuite(script_lexer, .timeout = 20);
 
-typedef struct lexed {
+typedef struct script_lexer_lexed {
 	script_arena_t *a;
 	script_src_t src;
 	script_token_t *t;
 	int n;
-} lexed_t;
+} script_lexer_lexed_t;
 
-static lexed_t lex(const char *text)
+static script_lexer_lexed_t script_lexer_lex(const char *text)
 {
-	lexed_t L = {.a = script_arena_new(0), .src = {"t.py", text, strlen(text)}};
-	cr_assert_eq(script_lex(L.a, &L.src, &L.t, &L.n), DALIC_OK, "%s", dalic_last_error());
+	script_lexer_lexed_t L = {.a = script_arena_new(0), .src = {"t.py", text, strlen(text)}};
+	ASSERT_OK(script_lex(L.a, &L.src, &L.t, &L.n));
 	return L;
 }
 
 /* Compact rendering: names and operators as text, N=NEWLINE, I=INDENT, D=DEDENT. */
-static const char *render(const lexed_t *L)
+static const char *script_lexer_render(const script_lexer_lexed_t *L)
 {
 	static char buf[1024];
 	size_t k = 0;
@@ -66,10 +65,12 @@ static const char *render(const lexed_t *L)
 
 Test(script_lexer, indentation_and_logical_lines)
 {
-	lexed_t L = lex("def f(a,\n      b):\n    # comment\n\n    if a:\n        return b\n"
-	                "    return \\\n  a\nx = f(1, 2)\n");
-	cr_expect_str_eq(render(&L), "def f ( a , b ) : N I if a : N I return b N D return a N D "
-	                             "x = f ( 1 , 2 ) N EOF");
+	script_lexer_lexed_t L =
+	    script_lexer_lex("def f(a,\n      b):\n    # comment\n\n    if a:\n        return b\n"
+	                     "    return \\\n  a\nx = f(1, 2)\n");
+	cr_expect_str_eq(script_lexer_render(&L),
+	                 "def f ( a , b ) : N I if a : N I return b N D return a N D "
+	                 "x = f ( 1 , 2 ) N EOF");
 	cr_expect_eq(L.t[0].kw, KW_DEF);
 	cr_expect_eq(L.t[1].kw, KW_NONE);
 	script_arena_free(L.a);
@@ -77,7 +78,7 @@ Test(script_lexer, indentation_and_logical_lines)
 
 Test(script_lexer, positions_are_line_and_character_column)
 {
-	lexed_t L = lex("a = 'ü'\nbb  =  c\n");
+	script_lexer_lexed_t L = script_lexer_lex("a = 'ü'\nbb  =  c\n");
 	cr_expect_eq(L.t[0].line, 1);
 	cr_expect_eq(L.t[0].col, 1);
 	cr_expect_eq(L.t[4].line, 2);
@@ -89,15 +90,16 @@ Test(script_lexer, positions_are_line_and_character_column)
 
 Test(script_lexer, numbers)
 {
-	lexed_t L = lex("1_000 0x1F 0o17 0b101 1.5 .25 3e2 2.5E-1 7.\n");
-	cr_expect_str_eq(render(&L), "1000 31 15 5 1.5 0.25 300 0.25 7 N EOF");
+	script_lexer_lexed_t L = script_lexer_lex("1_000 0x1F 0o17 0b101 1.5 .25 3e2 2.5E-1 7.\n");
+	cr_expect_str_eq(script_lexer_render(&L), "1000 31 15 5 1.5 0.25 300 0.25 7 N EOF");
 	cr_expect_eq(L.t[8].kind, TK_FLOAT);
 	script_arena_free(L.a);
 }
 
 Test(script_lexer, strings_escapes_prefixes_and_triple_quotes)
 {
-	lexed_t L = lex("'a\\tb' \"q'\\\"\" r'\\n' b'x' f'{x}' '''multi\nline''' '\\x41\\u00e9'\n");
+	script_lexer_lexed_t L = script_lexer_lex(
+	    "'a\\tb' \"q'\\\"\" r'\\n' b'x' f'{x}' '''multi\nline''' '\\x41\\u00e9'\n");
 	cr_expect_str_eq(L.t[0].str, "a\tb");
 	cr_expect_str_eq(L.t[1].str, "q'\"");
 	cr_expect_str_eq(L.t[2].str, "\\n");
@@ -112,8 +114,8 @@ Test(script_lexer, strings_escapes_prefixes_and_triple_quotes)
 
 Test(script_lexer, operators_take_the_longest_match)
 {
-	lexed_t L = lex("a **= b // c >>= d != e := f -> ... @\n");
-	cr_expect_str_eq(render(&L), "a **= b // c >>= d != e := f -> ... @ N EOF");
+	script_lexer_lexed_t L = script_lexer_lex("a **= b // c >>= d != e := f -> ... @\n");
+	cr_expect_str_eq(script_lexer_render(&L), "a **= b // c >>= d != e := f -> ... @ N EOF");
 	cr_expect_eq(L.t[1].op, OP_DSTAREQ);
 	cr_expect_eq(L.t[9].op, OP_WALRUS);
 	script_arena_free(L.a);
@@ -140,8 +142,7 @@ Test(script_lexer, errors_are_located)
 		script_token_t *t;
 		int n;
 		cr_expect_neq(script_lex(a, &src, &t, &n), DALIC_OK, "%s", cases[i].text);
-		cr_expect(strstr(dalic_last_error(), cases[i].msg) == dalic_last_error(),
-		          "%s -> %s", cases[i].text, dalic_last_error());
+		EXPECT_STARTS(dalic_last_error(), cases[i].msg, "%s", cases[i].text);
 		script_arena_free(a);
 	}
 }

@@ -1,6 +1,6 @@
 /* Unit tests: the pipeline-script parser (syntax tree shape, precedence, statements, the
  * return rewrite and the liveness facts conditionals rely on). */
-#include <criterion/criterion.h>
+#include "tests/testlib.h"
 
 #include "frontend/script_ast.h"
 #include "frontend/script_value.h"
@@ -10,20 +10,20 @@
 
 TestSuite(script_parser, .timeout = 20);
 
-static script_arena_t *arena;
+static script_arena_t *script_parser_arena;
 
-static script_module_t *parse(const char *text)
+static script_module_t *script_parser_parse(const char *text)
 {
-	arena = script_arena_new(0);
+	script_parser_arena = script_arena_new(0);
 	static script_src_t src;
 	src = (script_src_t){"t.py", text, strlen(text)};
 	script_module_t *m;
-	cr_assert_eq(script_parse(arena, &src, &m), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(script_parse(script_parser_arena, &src, &m));
 	return m;
 }
 
 /* S-expression rendering of an expression. */
-static void show(char *buf, size_t n, const snode_t *e)
+static void script_parser_show(char *buf, size_t n, const snode_t *e)
 {
 	size_t k = strlen(buf);
 	switch (e->kind) {
@@ -38,56 +38,56 @@ static void show(char *buf, size_t n, const snode_t *e)
 		break;
 	case N_BINOP:
 		snprintf(buf + k, n - k, "(%s ", script_op_text(e->bin.op));
-		show(buf, n, e->bin.left);
+		script_parser_show(buf, n, e->bin.left);
 		strcat(buf, " ");
-		show(buf, n, e->bin.right);
+		script_parser_show(buf, n, e->bin.right);
 		strcat(buf, ")");
 		break;
 	case N_UNARY:
 		snprintf(buf + k, n - k, "(%s ",
 		         (const char *[]){"neg", "pos", "inv", "not"}[e->unary.op]);
-		show(buf, n, e->unary.operand);
+		script_parser_show(buf, n, e->unary.operand);
 		strcat(buf, ")");
 		break;
 	case N_BOOLOP:
 		snprintf(buf + k, n - k, "(%s", e->boolop.op == B_AND ? "and" : "or");
 		for (int i = 0; i < e->boolop.values.n; i++) {
 			strcat(buf, " ");
-			show(buf, n, e->boolop.values.v[i]);
+			script_parser_show(buf, n, e->boolop.values.v[i]);
 		}
 		strcat(buf, ")");
 		break;
 	case N_COMPARE:
 		strcat(buf, "(cmp ");
-		show(buf, n, e->cmp.left);
+		script_parser_show(buf, n, e->cmp.left);
 		for (int i = 0; i < e->cmp.rest.n; i++) {
 			snprintf(buf + strlen(buf), n - strlen(buf), " %d ", e->cmp.ops[i]);
-			show(buf, n, e->cmp.rest.v[i]);
+			script_parser_show(buf, n, e->cmp.rest.v[i]);
 		}
 		strcat(buf, ")");
 		break;
 	case N_CALL:
 		strcat(buf, "(call ");
-		show(buf, n, e->call.func);
+		script_parser_show(buf, n, e->call.func);
 		for (int i = 0; i < e->call.args.n; i++) {
 			strcat(buf, " ");
-			show(buf, n, e->call.args.v[i]);
+			script_parser_show(buf, n, e->call.args.v[i]);
 		}
 		for (int i = 0; i < e->call.kwargs.n; i++) {
 			snprintf(buf + strlen(buf), n - strlen(buf), " %s=",
 			         e->call.kwargs.v[i]->kw.arg ? e->call.kwargs.v[i]->kw.arg : "**");
-			show(buf, n, e->call.kwargs.v[i]->kw.value);
+			script_parser_show(buf, n, e->call.kwargs.v[i]->kw.value);
 		}
 		strcat(buf, ")");
 		break;
 	case N_ATTR:
-		show(buf, n, e->attr.value);
+		script_parser_show(buf, n, e->attr.value);
 		snprintf(buf + strlen(buf), n - strlen(buf), ".%s", e->attr.attr);
 		break;
 	case N_SUBSCRIPT:
-		show(buf, n, e->sub.value);
+		script_parser_show(buf, n, e->sub.value);
 		strcat(buf, "[");
-		show(buf, n, e->sub.index);
+		script_parser_show(buf, n, e->sub.index);
 		strcat(buf, "]");
 		break;
 	case N_SLICE:
@@ -95,24 +95,24 @@ static void show(char *buf, size_t n, const snode_t *e)
 		break;
 	case N_STARRED:
 		strcat(buf, "*");
-		show(buf, n, e->starred.value);
+		script_parser_show(buf, n, e->starred.value);
 		break;
 	case N_TUPLE:
 	case N_LIST:
 		strcat(buf, e->kind == N_TUPLE ? "(tuple" : "(list");
 		for (int i = 0; i < e->elts.n; i++) {
 			strcat(buf, " ");
-			show(buf, n, e->elts.v[i]);
+			script_parser_show(buf, n, e->elts.v[i]);
 		}
 		strcat(buf, ")");
 		break;
 	case N_IFEXP:
 		strcat(buf, "(ifexp ");
-		show(buf, n, e->ifexp.test);
+		script_parser_show(buf, n, e->ifexp.test);
 		strcat(buf, " ");
-		show(buf, n, e->ifexp.body);
+		script_parser_show(buf, n, e->ifexp.body);
 		strcat(buf, " ");
-		show(buf, n, e->ifexp.orelse);
+		script_parser_show(buf, n, e->ifexp.orelse);
 		strcat(buf, ")");
 		break;
 	default:
@@ -120,65 +120,69 @@ static void show(char *buf, size_t n, const snode_t *e)
 	}
 }
 
-static const char *expr(const char *text)
+static const char *script_parser_expr(const char *text)
 {
 	static char src[256], buf[1024];
 	snprintf(src, sizeof src, "%s\n", text);
-	script_module_t *m = parse(src);
+	script_module_t *m = script_parser_parse(src);
 	cr_assert_eq(m->body.n, 1);
 	cr_assert_eq(m->body.v[0]->kind, S_EXPR);
 	buf[0] = 0;
-	show(buf, sizeof buf, m->body.v[0]->expr.value);
-	script_arena_free(arena);
+	script_parser_show(buf, sizeof buf, m->body.v[0]->expr.value);
+	script_arena_free(script_parser_arena);
 	return buf;
 }
 
 Test(script_parser, precedence_and_associativity)
 {
-	cr_expect_str_eq(expr("a + b * c - d"), "(- (+ a (* b c)) d)");
-	cr_expect_str_eq(expr("-a ** -b"), "(neg (** a (neg b)))");
-	cr_expect_str_eq(expr("a | b ^ c & d << 1"), "(| a (^ b (& c (<< d 1))))");
-	cr_expect_str_eq(expr("not a and b or c"), "(or (and (not a) b) c)");
-	cr_expect_str_eq(expr("a < b <= c is not d not in e"), "(cmp a 2 b 3 c 9 d 7 e)");
-	cr_expect_str_eq(expr("x if c else y if d else z"), "(ifexp c x (ifexp d y z))");
-	cr_expect_str_eq(expr("a // b % c / d"), "(/ (% (// a b) c) d)");
+	cr_expect_str_eq(script_parser_expr("a + b * c - d"), "(- (+ a (* b c)) d)");
+	cr_expect_str_eq(script_parser_expr("-a ** -b"), "(neg (** a (neg b)))");
+	cr_expect_str_eq(script_parser_expr("a | b ^ c & d << 1"), "(| a (^ b (& c (<< d 1))))");
+	cr_expect_str_eq(script_parser_expr("not a and b or c"), "(or (and (not a) b) c)");
+	cr_expect_str_eq(script_parser_expr("a < b <= c is not d not in e"),
+	                 "(cmp a 2 b 3 c 9 d 7 e)");
+	cr_expect_str_eq(script_parser_expr("x if c else y if d else z"),
+	                 "(ifexp c x (ifexp d y z))");
+	cr_expect_str_eq(script_parser_expr("a // b % c / d"), "(/ (% (// a b) c) d)");
 }
 
 Test(script_parser, calls_subscripts_attributes)
 {
-	cr_expect_str_eq(expr("fn.readers.file(x, *rest, file_root=r, **kw)[0].gpu()"),
-	                 "(call (call fn.readers.file x *rest file_root=r **=kw)[0].gpu)");
-	cr_expect_str_eq(expr("x[1:2, ::3]"), "x[(tuple slice slice)]");
-	cr_expect_str_eq(expr("f(a)(b)"), "(call (call f a) b)");
-	cr_expect_str_eq(expr("(1,)"), "(tuple 1)");
-	cr_expect_str_eq(expr("[*a, b]"), "(list *a b)");
-	cr_expect_str_eq(expr("'a' 'b' \"c\""), "'abc'");
+	cr_expect_str_eq(
+	    script_parser_expr("fn.readers.file(x, *rest, file_root=r, **kw)[0].gpu()"),
+	    "(call (call fn.readers.file x *rest file_root=r **=kw)[0].gpu)");
+	cr_expect_str_eq(script_parser_expr("x[1:2, ::3]"), "x[(tuple slice slice)]");
+	cr_expect_str_eq(script_parser_expr("f(a)(b)"), "(call (call f a) b)");
+	cr_expect_str_eq(script_parser_expr("(1,)"), "(tuple 1)");
+	cr_expect_str_eq(script_parser_expr("[*a, b]"), "(list *a b)");
+	cr_expect_str_eq(script_parser_expr("'a' 'b' \"c\""), "'abc'");
 }
 
 Test(script_parser, statements_and_positions)
 {
-	script_module_t *m = parse("import nvidia.dali.fn as fn, os\n"
-	                           "from nvidia.dali import (pipeline_def,\n    types as t)\n"
-	                           "@pipeline_def(batch_size=2)\n"
-	                           "def pipe(a, b=1, *args, c, **kw) -> int:\n"
-	                           "    x, *y = a\n"
-	                           "    x += 1; y: int = 2\n"
-	                           "    with open(f) as h, g:\n"
-	                           "        pass\n"
-	                           "    for i in range(3):\n"
-	                           "        continue\n"
-	                           "    else:\n"
-	                           "        del x\n"
-	                           "    try:\n"
-	                           "        raise ValueError('x') from None\n"
-	                           "    except (KeyError, ValueError) as e:\n"
-	                           "        assert e, 'msg'\n"
-	                           "    finally:\n"
-	                           "        global q\n"
-	                           "    while False: break\n"
-	                           "    return lambda v, w=2: v + w\n"
-	                           "class C(B, metaclass=M):\n"
-	                           "    z = [i * 2 for i in range(3) if i]\n");
+	script_module_t *m =
+	    script_parser_parse("import nvidia.dali.fn as fn, os\n"
+	                        "from nvidia.dali import (pipeline_def,\n    types as t)\n"
+	                        "@pipeline_def(batch_size=2)\n"
+	                        "def pipe(a, b=1, *args, c, **kw) -> int:\n"
+	                        "    x, *y = a\n"
+	                        "    x += 1; y: int = 2\n"
+	                        "    with open(f) as h, g:\n"
+	                        "        pass\n"
+	                        "    for i in range(3):\n"
+	                        "        continue\n"
+	                        "    else:\n"
+	                        "        del x\n"
+	                        "    try:\n"
+	                        "        raise ValueError('x') from None\n"
+	                        "    except (KeyError, ValueError) as e:\n"
+	                        "        assert e, 'msg'\n"
+	                        "    finally:\n"
+	                        "        global q\n"
+	                        "    while False: break\n"
+	                        "    return lambda v, w=2: v + w\n"
+	                        "class C(B, metaclass=M):\n"
+	                        "    z = [i * 2 for i in range(3) if i]\n");
 	cr_assert_eq(m->body.n, 4);
 	const snode_t *imp = m->body.v[0];
 	cr_expect_eq(imp->kind, S_IMPORT);
@@ -207,12 +211,12 @@ Test(script_parser, statements_and_positions)
 	cr_expect_eq(cls->cls.bases.n, 1);
 	cr_expect_eq(cls->cls.keywords.n, 1);
 	cr_expect_eq(cls->cls.body.v[0]->assign.value->kind, N_LISTCOMP);
-	script_arena_free(arena);
+	script_arena_free(script_parser_arena);
 }
 
 Test(script_parser, fstrings_split_into_parts)
 {
-	script_module_t *m = parse("s = f'a{x!r:>{w}}b{{c}}{y + 1}'\n");
+	script_module_t *m = script_parser_parse("s = f'a{x!r:>{w}}b{{c}}{y + 1}'\n");
 	const snode_t *f = m->body.v[0]->assign.value;
 	cr_assert_eq(f->kind, N_FSTRING);
 	cr_assert_eq(f->parts.n, 4);
@@ -223,18 +227,18 @@ Test(script_parser, fstrings_split_into_parts)
 	cr_expect_str_eq(f->parts.v[2]->str.s, "b{c}");
 	cr_expect_eq(f->parts.v[3]->fvalue.value->kind, N_BINOP);
 	cr_expect_eq(f->parts.v[3]->fvalue.value->col, 25, "located inside the string");
-	script_arena_free(arena);
+	script_arena_free(script_parser_arena);
 }
 
 Test(script_parser, elif_nests_and_returns_are_rewritten)
 {
-	script_module_t *m = parse("def f(c, d):\n"
-	                           "    if c:\n"
-	                           "        return 1\n"
-	                           "    elif d:\n"
-	                           "        x = 2\n"
-	                           "    y = 3\n"
-	                           "    return y\n");
+	script_module_t *m = script_parser_parse("def f(c, d):\n"
+	                                         "    if c:\n"
+	                                         "        return 1\n"
+	                                         "    elif d:\n"
+	                                         "        x = 2\n"
+	                                         "    y = 3\n"
+	                                         "    return y\n");
 	const snode_t *def = m->body.v[0];
 	/* after `if c: return`, the rest moves into the else branch (AutoGraph's rewrite) */
 	cr_assert_eq(def->def.body.n, 1);
@@ -243,10 +247,10 @@ Test(script_parser, elif_nests_and_returns_are_rewritten)
 	cr_expect_eq(outer->if_.orelse.v[0]->kind, S_IF);
 	cr_expect_eq(outer->if_.orelse.v[0]->line, 4);
 	cr_expect_eq(outer->if_.orelse.v[2]->kind, S_RETURN);
-	script_arena_free(arena);
+	script_arena_free(script_parser_arena);
 }
 
-static const char *names(const char **v, int n)
+static const char *script_parser_names(const char **v, int n)
 {
 	static char buf[256];
 	buf[0] = 0;
@@ -257,44 +261,46 @@ static const char *names(const char **v, int n)
 
 Test(script_parser, liveness_picks_the_merged_variables)
 {
-	script_module_t *m = parse("def f(p, x):\n"
-	                           "    tmp = 0\n"
-	                           "    if p:\n"
-	                           "        b = x\n"
-	                           "        a = x\n"
-	                           "        tmp = 1\n"
-	                           "        local = 2\n"
-	                           "    else:\n"
-	                           "        b = 3\n"
-	                           "        a = 4\n"
-	                           "    print(tmp)\n"
-	                           "    if p:\n"
-	                           "        return a\n"
-	                           "    else:\n"
-	                           "        return b\n");
+	script_module_t *m = script_parser_parse("def f(p, x):\n"
+	                                         "    tmp = 0\n"
+	                                         "    if p:\n"
+	                                         "        b = x\n"
+	                                         "        a = x\n"
+	                                         "        tmp = 1\n"
+	                                         "        local = 2\n"
+	                                         "    else:\n"
+	                                         "        b = 3\n"
+	                                         "        a = 4\n"
+	                                         "    print(tmp)\n"
+	                                         "    if p:\n"
+	                                         "        return a\n"
+	                                         "    else:\n"
+	                                         "        return b\n");
 	const snode_t *def = m->body.v[0];
 	const sif_info_t *first = def->def.body.v[1]->if_.info;
 	cr_assert_not_null(first);
-	cr_expect_str_eq(names(first->outputs, first->noutputs), "a,b,tmp");
+	cr_expect_str_eq(script_parser_names(first->outputs, first->noutputs), "a,b,tmp");
 	cr_expect_eq(first->ninputs_only, 0);
 	cr_expect(!first->has_return);
 	const sif_info_t *second = def->def.body.v[3]->if_.info;
-	cr_expect_str_eq(names(second->outputs, second->noutputs), "do_return,retval_");
+	cr_expect_str_eq(script_parser_names(second->outputs, second->noutputs),
+	                 "do_return,retval_");
 	cr_expect(second->has_return);
-	script_arena_free(arena);
+	script_arena_free(script_parser_arena);
 }
 
 Test(script_parser, loops_keep_variables_live)
 {
-	script_module_t *m = parse("def f(p, xs):\n"
-	                           "    acc = 0\n"
-	                           "    for x in xs:\n"
-	                           "        if p:\n"
-	                           "            acc = acc + x\n"
-	                           "            t = 1\n"
-	                           "    return 0\n");
+	script_module_t *m = script_parser_parse("def f(p, xs):\n"
+	                                         "    acc = 0\n"
+	                                         "    for x in xs:\n"
+	                                         "        if p:\n"
+	                                         "            acc = acc + x\n"
+	                                         "            t = 1\n"
+	                                         "    return 0\n");
 	const snode_t *loop = m->body.v[0]->def.body.v[1];
 	const sif_info_t *info = loop->for_.body.v[0]->if_.info;
-	cr_expect_str_eq(names(info->outputs, info->noutputs), "acc", "read by the next iteration");
-	script_arena_free(arena);
+	cr_expect_str_eq(script_parser_names(info->outputs, info->noutputs), "acc",
+	                 "read by the next iteration");
+	script_arena_free(script_parser_arena);
 }

@@ -3,7 +3,7 @@
  * within 3% of exact ones, exact min/max/mean) and the lock-free trace ring, both hammered
  * by several threads at once to show that no update is lost and no event comes back torn.
  */
-#include <criterion/criterion.h>
+#include "tests/testlib.h"
 
 #include "stats/histogram.h"
 #include "stats/trace_ring.h"
@@ -50,7 +50,7 @@ Test(stats_histogram, buckets_contain_their_values)
 	}
 }
 
-static int cmp64(const void *a, const void *b)
+static int stats_histogram_cmp64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return (x > y) - (x < y);
@@ -70,7 +70,7 @@ Test(stats_histogram, percentiles_close_to_exact)
 		sum += v[i];
 		dalic_hist_record(&h, v[i]);
 	}
-	qsort(v, N, sizeof v[0], cmp64);
+	qsort(v, N, sizeof v[0], stats_histogram_cmp64);
 	dalic_stats_timing_t t;
 	dalic_hist_summary(&h, &t);
 	cr_expect_eq(t.count, N);
@@ -100,15 +100,15 @@ Test(stats_histogram, percentiles_close_to_exact)
 
 enum { THREADS = 4, PER_THREAD = 200000 };
 
-typedef struct hammer {
+typedef struct stats_histogram_hammer {
 	dalic_hist_t *h;
 	dalic_trace_ring_t *r;
 	int id;
-} hammer_t;
+} stats_histogram_hammer_t;
 
-static void *hammer(void *arg)
+static void *stats_histogram_hammer(void *arg)
 {
-	hammer_t *a = arg;
+	stats_histogram_hammer_t *a = arg;
 	for (int i = 0; i < PER_THREAD; i++) {
 		int64_t v = (int64_t)(a->id + 1) * 1000 + i % 1000;
 		dalic_hist_record(a->h, v);
@@ -126,16 +126,16 @@ static void *hammer(void *arg)
 	return NULL;
 }
 
-static int torn;
-static int64_t delivered;
+static int stats_histogram_torn;
+static int64_t stats_histogram_delivered;
 
-static void check_event(void *user, const dalic_trace_event_t *ev)
+static void stats_histogram_check_event(void *user, const dalic_trace_event_t *ev)
 {
 	(void)user;
-	delivered++;
+	stats_histogram_delivered++;
 	if (ev->t1 - ev->t0 != ev->iteration * 3 + ev->id || ev->a != (int)ev->iteration ||
 	    ev->b != -ev->a || ev->thread != ev->id || ev->type != DALIC_TRACE_NODE)
-		torn++;
+		stats_histogram_torn++;
 }
 
 Test(stats_histogram, concurrent_writers_lose_nothing_and_tear_nothing)
@@ -143,16 +143,16 @@ Test(stats_histogram, concurrent_writers_lose_nothing_and_tear_nothing)
 	static dalic_hist_t h;
 	dalic_hist_init(&h);
 	dalic_trace_ring_t r;
-	cr_assert_eq(dalic_trace_ring_init(&r, 1 << 14), 0);
+	ASSERT_OK(dalic_trace_ring_init(&r, 1 << 14));
 	pthread_t th[THREADS];
-	hammer_t args[THREADS];
+	stats_histogram_hammer_t args[THREADS];
 	for (int i = 0; i < THREADS; i++) {
-		args[i] = (hammer_t){&h, &r, i};
-		pthread_create(&th[i], NULL, hammer, &args[i]);
+		args[i] = (stats_histogram_hammer_t){&h, &r, i};
+		pthread_create(&th[i], NULL, stats_histogram_hammer, &args[i]);
 	}
 	/* read while they write: whatever comes back must be whole */
 	for (int k = 0; k < 20; k++)
-		dalic_trace_ring_each(&r, check_event, NULL);
+		dalic_trace_ring_each(&r, stats_histogram_check_event, NULL);
 	for (int i = 0; i < THREADS; i++)
 		pthread_join(th[i], NULL);
 	dalic_stats_timing_t t;
@@ -164,10 +164,10 @@ Test(stats_histogram, concurrent_writers_lose_nothing_and_tear_nothing)
 	for (int b = 0; b < DALIC_HIST_BUCKETS; b++)
 		buckets += atomic_load(&h.buckets[b]);
 	cr_expect_eq(buckets, THREADS * PER_THREAD);
-	cr_expect_eq(torn, 0, "%d torn events", torn);
+	cr_expect_eq(stats_histogram_torn, 0, "%d torn events", stats_histogram_torn);
 	cr_expect_eq(dalic_trace_ring_recorded(&r), THREADS * PER_THREAD);
-	delivered = 0;
-	int64_t n = dalic_trace_ring_each(&r, check_event, NULL);
+	stats_histogram_delivered = 0;
+	int64_t n = dalic_trace_ring_each(&r, stats_histogram_check_event, NULL);
 	/* a writer stalled for a whole lap of the ring loses its event (or leaves an older one
 	 * in its slot): at most one per writer in flight is missing, and counted as dropped */
 	cr_expect_leq(n, 1 << 14);
@@ -175,8 +175,8 @@ Test(stats_histogram, concurrent_writers_lose_nothing_and_tear_nothing)
 	int64_t dropped = dalic_trace_ring_dropped(&r);
 	cr_expect_geq(dropped, THREADS * PER_THREAD - (1 << 14));
 	cr_expect_leq(dropped, THREADS * PER_THREAD - (1 << 14) + 1000);
-	cr_expect_eq(torn, 0);
+	cr_expect_eq(stats_histogram_torn, 0);
 	dalic_trace_ring_reset(&r);
-	cr_expect_eq(dalic_trace_ring_each(&r, check_event, NULL), 0);
+	cr_expect_eq(dalic_trace_ring_each(&r, stats_histogram_check_event, NULL), 0);
 	dalic_trace_ring_free(&r);
 }

@@ -4,8 +4,8 @@
  * matching the snapshot, the schema itself checked by a full JSON Schema validator when
  * python3-jsonschema is installed, and the plain-text report parsed as `key: value` sections.
  */
-#include "test_stats_schema_check.h"
-#include "test_stats_util.h"
+#include "tests/testlib/schema_check.h"
+#include "tests/testlib.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -14,27 +14,27 @@ TestSuite(stats_json, .timeout = 60);
 
 #define SCHEMA_MD "docs/stats-schema.md"
 
-static dalic_stats_snapshot_t *sample_snapshot(const stats_mode_t *m, bool mem)
+static dalic_stats_snapshot_t *stats_json_sample_snapshot(const tl_mode_t *m, bool mem)
 {
-	dalic_pipeline_t *p = stats_pipeline(m, 6, mem);
-	dalic_op_t *coin = stats_op(p, "random.coin_flip", NULL);
-	cr_assert_eq(dalic_op_set_name(coin, "coin"), 0);
-	dalic_op_t *cast = stats_op(p, "cast", "coin");
-	cr_assert_eq(dalic_op_set_name(cast, "wide"), 0);
-	cr_assert_eq(dalic_op_set_int(cast, "dtype", DALIC_INT64), 0, "%s", dalic_last_error());
-	cr_assert_eq(dalic_pipeline_add_output(p, "wide", NULL), 0);
-	cr_assert_eq(dalic_pipeline_add_output(p, "coin", NULL), 0);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 5);
-	stats_wait_idle(s, m, 5);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	dalic_pipeline_t *p = tl_stats_pipeline(m, 6, mem);
+	dalic_op_t *coin = tl_stats_op(p, "random.coin_flip", NULL);
+	ASSERT_OK(dalic_op_set_name(coin, "coin"));
+	dalic_op_t *cast = tl_stats_op(p, "cast", "coin");
+	ASSERT_OK(dalic_op_set_name(cast, "wide"));
+	ASSERT_OK(dalic_op_set_int(cast, "dtype", DALIC_INT64));
+	ASSERT_OK(dalic_pipeline_add_output(p, "wide", NULL));
+	ASSERT_OK(dalic_pipeline_add_output(p, "coin", NULL));
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 5);
+	tl_stats_wait_idle(s, m, 5);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 	dalic_stats_destroy(s);
 	return snap;
 }
 
-static cJSON *schema(void)
+static cJSON *stats_json_schema(void)
 {
-	cJSON *sc = stats_schema_load(SCHEMA_MD);
+	cJSON *sc = tl_schema_load(SCHEMA_MD);
 	cr_assert(sc, "no ```json schema block in %s (tests run from the repository root)",
 	          SCHEMA_MD);
 	return sc;
@@ -42,24 +42,23 @@ static cJSON *schema(void)
 
 Test(stats_json, document_matches_its_schema_in_every_mode)
 {
-	cJSON *sc = schema();
-	for (int m = 0; m < STATS_NUM_MODES; m++)
+	cJSON *sc = stats_json_schema();
+	for (int m = 0; m < TL_NUM_MODES; m++)
 		for (int mem = 0; mem < 2; mem++) {
-			dalic_stats_snapshot_t *snap = sample_snapshot(&stats_modes[m], mem);
+			dalic_stats_snapshot_t *snap =
+			    stats_json_sample_snapshot(&tl_modes[m], mem);
 			char *text = dalic_stats_json(snap);
 			cr_assert(text);
 			cJSON *doc = cJSON_Parse(text);
 			cr_assert(doc, "not JSON: %.200s", text);
 			char err[512];
-			cr_expect(stats_schema_validate(sc, sc, doc, err, sizeof err),
-			          "%s (%s): %s", stats_modes[m].name,
-			          mem ? "memory stats" : "no memory stats", err);
+			cr_expect(tl_schema_validate(sc, sc, doc, err, sizeof err), "%s (%s): %s",
+			          tl_modes[m].name, mem ? "memory stats" : "no memory stats", err);
 			cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
 			cr_expect_eq(v->valueint, DALIC_STATS_SCHEMA_VERSION);
 			cJSON *es = cJSON_GetObjectItemCaseSensitive(doc, "executor_statistics");
 			/* coin, wide and the two MakeContiguous */
-			cr_expect_eq(cJSON_GetArraySize(es), mem ? 4 : 0, "%s",
-			             stats_modes[m].name);
+			cr_expect_eq(cJSON_GetArraySize(es), mem ? 4 : 0, "%s", tl_modes[m].name);
 			if (mem) {
 				cJSON *w = cJSON_GetObjectItemCaseSensitive(es, "CPU_wide");
 				cr_assert(w, "CPU_wide missing");
@@ -79,29 +78,29 @@ Test(stats_json, document_matches_its_schema_in_every_mode)
 
 Test(stats_json, validator_rejects_broken_documents)
 {
-	cJSON *sc = schema();
-	dalic_stats_snapshot_t *snap = sample_snapshot(&stats_modes[0], true);
+	cJSON *sc = stats_json_schema();
+	dalic_stats_snapshot_t *snap = stats_json_sample_snapshot(&tl_modes[0], true);
 	char *text = dalic_stats_json(snap);
 	char err[512];
 	/* a missing required key */
 	cJSON *doc = cJSON_Parse(text);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "iterations");
-	cr_expect(!stats_schema_validate(sc, sc, doc, err, sizeof err));
-	cr_expect(strstr(err, "iterations"), "%s", err);
+	cr_expect(!tl_schema_validate(sc, sc, doc, err, sizeof err));
+	EXPECT_HAS(err, "iterations");
 	cJSON_Delete(doc);
 	/* a wrong type deep inside */
 	doc = cJSON_Parse(text);
 	cJSON *ops = cJSON_GetObjectItemCaseSensitive(doc, "operators");
 	cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ops, 0), "time");
 	cJSON_ReplaceItemInObjectCaseSensitive(t, "p99_ns", cJSON_CreateString("fast"));
-	cr_expect(!stats_schema_validate(sc, sc, doc, err, sizeof err));
-	cr_expect(strstr(err, "p99_ns"), "%s", err);
+	cr_expect(!tl_schema_validate(sc, sc, doc, err, sizeof err));
+	EXPECT_HAS(err, "p99_ns");
 	cJSON_Delete(doc);
 	/* an executor_statistics key that is not <STAGE>_<name> */
 	doc = cJSON_Parse(text);
 	cJSON *es = cJSON_GetObjectItemCaseSensitive(doc, "executor_statistics");
 	cJSON_AddItemToObject(es, "coin", cJSON_CreateObject());
-	cr_expect(!stats_schema_validate(sc, sc, doc, err, sizeof err));
+	cr_expect(!tl_schema_validate(sc, sc, doc, err, sizeof err));
 	cJSON_Delete(doc);
 	/* a negative size */
 	doc = cJSON_Parse(text);
@@ -109,7 +108,7 @@ Test(stats_json, validator_rejects_broken_documents)
 	cJSON *real = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(es, "CPU_coin"), "real_memory_size");
 	cJSON_ReplaceItemInArray(real, 0, cJSON_CreateNumber(-1));
-	cr_expect(!stats_schema_validate(sc, sc, doc, err, sizeof err));
+	cr_expect(!tl_schema_validate(sc, sc, doc, err, sizeof err));
 	cJSON_Delete(doc);
 	free(text);
 	dalic_stats_snapshot_free(snap);
@@ -118,7 +117,7 @@ Test(stats_json, validator_rejects_broken_documents)
 
 Test(stats_json, json_numbers_match_the_snapshot)
 {
-	dalic_stats_snapshot_t *snap = sample_snapshot(&stats_modes[1], true);
+	dalic_stats_snapshot_t *snap = stats_json_sample_snapshot(&tl_modes[1], true);
 	char *text = dalic_stats_json(snap);
 	cJSON *doc = cJSON_Parse(text);
 	cr_expect_eq(cJSON_GetObjectItemCaseSensitive(doc, "iterations")->valuedouble,
@@ -150,22 +149,14 @@ Test(stats_json, schema_is_valid_json_schema)
 {
 	if (system("python3 -c 'import jsonschema' 2>/dev/null") != 0)
 		cr_skip_test("python3-jsonschema is not installed");
-	cJSON *sc = schema();
+	cJSON *sc = stats_json_schema();
 	char *text = cJSON_PrintUnformatted(sc);
-	char path[] = "/tmp/dalic-stats-schema-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
+	char path[128];
+	snprintf(path, sizeof path, "%s", tl_write_temp("stats_schema", ".json", text));
 	/* the document of a real run also passes the full validator */
-	dalic_stats_snapshot_t *snap = sample_snapshot(&stats_modes[2], true);
+	dalic_stats_snapshot_t *snap = stats_json_sample_snapshot(&tl_modes[2], true);
 	char *doc = dalic_stats_json(snap);
-	char dpath[] = "/tmp/dalic-stats-doc-XXXXXX";
-	fd = mkstemp(dpath);
-	f = fdopen(fd, "w");
-	fputs(doc, f);
-	fclose(f);
+	const char *dpath = tl_write_temp("stats_doc", ".json", doc);
 	char cmd[512];
 	snprintf(cmd, sizeof cmd,
 	         "python3 -c 'import json,sys,jsonschema; s=json.load(open(\"%s\")); "
@@ -183,11 +174,11 @@ Test(stats_json, schema_is_valid_json_schema)
 
 Test(stats_json, report_is_key_value_sections)
 {
-	dalic_stats_snapshot_t *snap = sample_snapshot(&stats_modes[0], true);
+	dalic_stats_snapshot_t *snap = stats_json_sample_snapshot(&tl_modes[0], true);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	cr_assert_eq(dalic_stats_write_report(snap, f), 0);
+	ASSERT_OK(dalic_stats_write_report(snap, f));
 	fclose(f);
 	int sections = 0, keys = 0;
 	char seen[64][96];

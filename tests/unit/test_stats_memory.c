@@ -5,14 +5,14 @@
  * the largest sample). Also: nothing is collected without enable_memory_stats, the hint
  * suggestion, allocation counts reaching a steady state, and buffer growth events.
  */
-#include "test_stats_util.h"
+#include "tests/testlib.h"
 
 #include <cjson/cJSON.h>
 
 TestSuite(stats_memory, .timeout = 60);
 
-static void expect_sizes(const dalic_stats_output_t *o, int64_t real, int64_t max_real,
-                         int64_t reserved, int64_t max_reserved, const char *what)
+static void stats_memory_expect_sizes(const dalic_stats_output_t *o, int64_t real, int64_t max_real,
+                                      int64_t reserved, int64_t max_reserved, const char *what)
 {
 	cr_expect_eq(o->real_memory_size, real, "%s real_memory_size %lld != %lld", what,
 	             (long long)o->real_memory_size, (long long)real);
@@ -27,29 +27,29 @@ static void expect_sizes(const dalic_stats_output_t *o, int64_t real, int64_t ma
 
 Test(stats_memory, coin_flip_batch_10_is_40_bytes_in_every_mode)
 {
-	for (int m = 0; m < STATS_NUM_MODES; m++) {
-		dalic_pipeline_t *p = stats_pipeline(&stats_modes[m], 10, true);
-		dalic_op_t *coin = stats_op(p, "random.coin_flip", NULL);
+	for (int m = 0; m < TL_NUM_MODES; m++) {
+		dalic_pipeline_t *p = tl_stats_pipeline(&tl_modes[m], 10, true);
+		dalic_op_t *coin = tl_stats_op(p, "random.coin_flip", NULL);
 		char name[64];
 		snprintf(name, sizeof name, "%s", dalic_op_name(coin));
-		cr_assert_eq(dalic_pipeline_add_output(p, dalic_op_output(coin, 0), NULL), 0);
-		dalic_stats_t *s = stats_attach(p, false);
-		stats_run(p, 4);
-		dalic_stats_snapshot_t *snap = stats_finish(s, p);
-		const dalic_stats_operator_t *op = stats_find(snap, name);
+		ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(coin, 0), NULL));
+		dalic_stats_t *s = tl_stats_attach(p, false);
+		tl_stats_run(p, 4);
+		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
+		const dalic_stats_operator_t *op = tl_stats_find(snap, name);
 		char key[80];
 		snprintf(key, sizeof key, "CPU_%s", name);
-		cr_expect_str_eq(op->key, key, "%s", stats_modes[m].name);
+		cr_expect_str_eq(op->key, key, "%s", tl_modes[m].name);
 		cr_assert_eq(op->num_outputs, 1);
 		/* INT32 per sample, per-sample storage on the cpu: the largest sample is 4 */
-		expect_sizes(&op->outputs[0], 40, 4, 40, 4, stats_modes[m].name);
+		stats_memory_expect_sizes(&op->outputs[0], 40, 4, 40, 4, tl_modes[m].name);
 		cr_expect_eq(op->outputs[0].suggested_hint, 4);
 		/* the output's MakeContiguous: contiguous, ceil(40 / 10); its storage puts each
 		 * sample at a 64-byte boundary (engine/batch.c), so 10 x 64 bytes are reserved */
-		const dalic_stats_operator_t *mc = stats_find_prefix(snap, "__MakeContiguous");
+		const dalic_stats_operator_t *mc = tl_stats_find_prefix(snap, "__MakeContiguous");
 		cr_expect(mc->internal);
 		cr_expect(!strncmp(mc->key, "CPU___MakeContiguous", 20), "%s", mc->key);
-		expect_sizes(&mc->outputs[0], 40, 4, 640, 64, stats_modes[m].name);
+		stats_memory_expect_sizes(&mc->outputs[0], 40, 4, 640, 64, tl_modes[m].name);
 		/* DALI's dict: exactly these two operators, one integer per output */
 		char *js = dalic_stats_executor_statistics_json(snap);
 		cJSON *es = cJSON_Parse(js);
@@ -69,14 +69,14 @@ Test(stats_memory, coin_flip_batch_10_is_40_bytes_in_every_mode)
 }
 
 /* Feeds uint8 samples whose sizes come from the table row of the iteration. */
-typedef struct sized_feed {
+typedef struct stats_memory_sized_feed {
 	int rows, batch;
 	const int64_t *sizes; /* rows x batch */
-} sized_feed_t;
+} stats_memory_sized_feed_t;
 
-static int sized_source(void *user, int64_t iteration, dalic_feed_t *feed)
+static int stats_memory_sized_source(void *user, int64_t iteration, dalic_feed_t *feed)
 {
-	const sized_feed_t *f = user;
+	const stats_memory_sized_feed_t *f = user;
 	const int64_t *row = f->sizes + (iteration % f->rows) * f->batch;
 	static uint8_t data[4096];
 	int64_t total = 0;
@@ -86,16 +86,16 @@ static int sized_source(void *user, int64_t iteration, dalic_feed_t *feed)
 	return dalic_feed_batch(feed, DALIC_UINT8, 1, f->batch, row, data, "X");
 }
 
-static dalic_pipeline_t *sized_pipeline(const stats_mode_t *m, sized_feed_t *f, bool mem,
-                                        char *src_name)
+static dalic_pipeline_t *stats_memory_sized_pipeline(const tl_mode_t *m,
+                                                     stats_memory_sized_feed_t *f, bool mem,
+                                                     char *src_name)
 {
-	dalic_pipeline_t *p = stats_pipeline(m, f->batch, mem);
-	dalic_op_t *src = stats_op(p, "external_source", NULL);
-	cr_assert_eq(dalic_op_set_name(src, "src"), 0);
-	cr_assert_eq(dalic_op_set_int(src, "dtype", DALIC_UINT8), 0, "%s", dalic_last_error());
-	cr_assert_eq(dalic_pipeline_add_output(p, "src", NULL), 0);
-	cr_assert_eq(dalic_pipeline_set_source(p, "src", sized_source, f), 0, "%s",
-	             dalic_last_error());
+	dalic_pipeline_t *p = tl_stats_pipeline(m, f->batch, mem);
+	dalic_op_t *src = tl_stats_op(p, "external_source", NULL);
+	ASSERT_OK(dalic_op_set_name(src, "src"));
+	ASSERT_OK(dalic_op_set_int(src, "dtype", DALIC_UINT8));
+	ASSERT_OK(dalic_pipeline_add_output(p, "src", NULL));
+	ASSERT_OK(dalic_pipeline_set_source(p, "src", stats_memory_sized_source, f));
 	strcpy(src_name, "src");
 	return p;
 }
@@ -104,29 +104,28 @@ Test(stats_memory, contiguous_and_per_sample_rules_with_running_maxima)
 {
 	/* iteration 0: 10+30+20 = 60 bytes; later iterations smaller: maxima stay */
 	static const int64_t sizes[] = {10, 30, 20, 5, 5, 5};
-	for (int m = 0; m < STATS_NUM_MODES; m++) {
-		sized_feed_t f = {.rows = 2, .batch = 3, .sizes = sizes};
+	for (int m = 0; m < TL_NUM_MODES; m++) {
+		stats_memory_sized_feed_t f = {.rows = 2, .batch = 3, .sizes = sizes};
 		char name[16];
-		dalic_pipeline_t *p = sized_pipeline(&stats_modes[m], &f, true, name);
-		dalic_stats_t *s = stats_attach(p, false);
-		stats_run(p, 4);
-		dalic_stats_snapshot_t *snap = stats_finish(s, p);
-		const dalic_stats_operator_t *src = stats_find(snap, "src");
+		dalic_pipeline_t *p = stats_memory_sized_pipeline(&tl_modes[m], &f, true, name);
+		dalic_stats_t *s = tl_stats_attach(p, false);
+		tl_stats_run(p, 4);
+		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
+		const dalic_stats_operator_t *src = tl_stats_find(snap, "src");
 		const dalic_stats_output_t *o = &src->outputs[0];
-		cr_expect(!o->contiguous, "%s", stats_modes[m].name);
-		cr_expect_eq(o->real_memory_size, 60, "%s", stats_modes[m].name);
-		cr_expect_eq(o->max_real_memory_size, 30, "%s", stats_modes[m].name);
-		cr_expect_geq(o->reserved_memory_size, 60, "%s", stats_modes[m].name);
-		cr_expect_geq(o->max_reserved_memory_size, 30, "%s", stats_modes[m].name);
-		const dalic_stats_operator_t *mc = stats_find_prefix(snap, "__MakeContiguous");
+		cr_expect(!o->contiguous, "%s", tl_modes[m].name);
+		cr_expect_eq(o->real_memory_size, 60, "%s", tl_modes[m].name);
+		cr_expect_eq(o->max_real_memory_size, 30, "%s", tl_modes[m].name);
+		cr_expect_geq(o->reserved_memory_size, 60, "%s", tl_modes[m].name);
+		cr_expect_geq(o->max_reserved_memory_size, 30, "%s", tl_modes[m].name);
+		const dalic_stats_operator_t *mc = tl_stats_find_prefix(snap, "__MakeContiguous");
 		cr_expect(mc->outputs[0].contiguous);
 		/* contiguous: ceil(60 / 3) = 20, not the largest sample */
-		cr_expect_eq(mc->outputs[0].real_memory_size, 60, "%s", stats_modes[m].name);
-		cr_expect_eq(mc->outputs[0].max_real_memory_size, 20, "%s", stats_modes[m].name);
+		cr_expect_eq(mc->outputs[0].real_memory_size, 60, "%s", tl_modes[m].name);
+		cr_expect_eq(mc->outputs[0].max_real_memory_size, 20, "%s", tl_modes[m].name);
 		/* three samples at 64-byte boundaries: 192 reserved, ceil(192 / 3) per sample */
-		cr_expect_eq(mc->outputs[0].reserved_memory_size, 192, "%s", stats_modes[m].name);
-		cr_expect_eq(mc->outputs[0].max_reserved_memory_size, 64, "%s",
-		             stats_modes[m].name);
+		cr_expect_eq(mc->outputs[0].reserved_memory_size, 192, "%s", tl_modes[m].name);
+		cr_expect_eq(mc->outputs[0].max_reserved_memory_size, 64, "%s", tl_modes[m].name);
 		cr_expect_eq(mc->outputs[0].suggested_hint, 20);
 		dalic_stats_snapshot_free(snap);
 		dalic_stats_destroy(s);
@@ -137,21 +136,21 @@ Test(stats_memory, ceil_of_uneven_contiguous_batch)
 {
 	/* 7 + 2 + 1 = 10 bytes in 3 samples: ceil(10 / 3) = 4 (not the largest sample, 7) */
 	static const int64_t sizes[] = {7, 2, 1};
-	sized_feed_t f = {.rows = 1, .batch = 3, .sizes = sizes};
+	stats_memory_sized_feed_t f = {.rows = 1, .batch = 3, .sizes = sizes};
 	char name[16];
-	dalic_pipeline_t *p = sized_pipeline(&stats_modes[0], &f, true, name);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 2);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
-	const dalic_stats_operator_t *mc = stats_find_prefix(snap, "__MakeContiguous");
+	dalic_pipeline_t *p = stats_memory_sized_pipeline(&tl_modes[0], &f, true, name);
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 2);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
+	const dalic_stats_operator_t *mc = tl_stats_find_prefix(snap, "__MakeContiguous");
 	cr_expect_eq(mc->outputs[0].real_memory_size, 10);
 	cr_expect_eq(mc->outputs[0].max_real_memory_size, 4);
-	cr_expect_eq(stats_find(snap, "src")->outputs[0].max_real_memory_size, 7);
+	cr_expect_eq(tl_stats_find(snap, "src")->outputs[0].max_real_memory_size, 7);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
 }
 
-static int float_source(void *user, int64_t iteration, dalic_feed_t *feed)
+static int stats_memory_float_source(void *user, int64_t iteration, dalic_feed_t *feed)
 {
 	static float data[4 * 3 * 5];
 	const int64_t shapes[] = {3, 5, 3, 5, 3, 5, 3, 5};
@@ -160,27 +159,25 @@ static int float_source(void *user, int64_t iteration, dalic_feed_t *feed)
 
 Test(stats_memory, cast_to_float64_counts_eight_bytes_per_element)
 {
-	for (int m = 0; m < STATS_NUM_MODES; m++) {
-		dalic_pipeline_t *p = stats_pipeline(&stats_modes[m], 4, true);
-		dalic_op_t *src = stats_op(p, "external_source", NULL);
-		cr_assert_eq(dalic_op_set_name(src, "x"), 0);
-		dalic_op_t *cast = stats_op(p, "cast", "x");
-		cr_assert_eq(dalic_op_set_int(cast, "dtype", DALIC_FLOAT64), 0, "%s",
-		             dalic_last_error());
+	for (int m = 0; m < TL_NUM_MODES; m++) {
+		dalic_pipeline_t *p = tl_stats_pipeline(&tl_modes[m], 4, true);
+		dalic_op_t *src = tl_stats_op(p, "external_source", NULL);
+		ASSERT_OK(dalic_op_set_name(src, "x"));
+		dalic_op_t *cast = tl_stats_op(p, "cast", "x");
+		ASSERT_OK(dalic_op_set_int(cast, "dtype", DALIC_FLOAT64));
 		char name[64];
 		snprintf(name, sizeof name, "%s", dalic_op_name(cast));
-		cr_assert_eq(dalic_pipeline_add_output(p, dalic_op_output(cast, 0), NULL), 0);
-		cr_assert_eq(dalic_pipeline_set_source(p, "x", float_source, NULL), 0, "%s",
-		             dalic_last_error());
-		dalic_stats_t *s = stats_attach(p, false);
-		stats_run(p, 3);
-		dalic_stats_snapshot_t *snap = stats_finish(s, p);
+		ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(cast, 0), NULL));
+		ASSERT_OK(dalic_pipeline_set_source(p, "x", stats_memory_float_source, NULL));
+		dalic_stats_t *s = tl_stats_attach(p, false);
+		tl_stats_run(p, 3);
+		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 		/* 4 samples x 3x5 x 8 bytes */
-		const dalic_stats_operator_t *c = stats_find(snap, name);
-		cr_expect_eq(c->outputs[0].real_memory_size, 4 * 15 * 8, "%s", stats_modes[m].name);
-		cr_expect_eq(c->outputs[0].max_real_memory_size, 15 * 8, "%s", stats_modes[m].name);
+		const dalic_stats_operator_t *c = tl_stats_find(snap, name);
+		cr_expect_eq(c->outputs[0].real_memory_size, 4 * 15 * 8, "%s", tl_modes[m].name);
+		cr_expect_eq(c->outputs[0].max_real_memory_size, 15 * 8, "%s", tl_modes[m].name);
 		/* the float input: 4 bytes per element */
-		cr_expect_eq(stats_find(snap, "x")->outputs[0].real_memory_size, 4 * 15 * 4);
+		cr_expect_eq(tl_stats_find(snap, "x")->outputs[0].real_memory_size, 4 * 15 * 4);
 		cr_expect_eq(snap->num_operators, 3); /* x, cast, MakeContiguous */
 		dalic_stats_snapshot_free(snap);
 		dalic_stats_destroy(s);
@@ -189,18 +186,18 @@ Test(stats_memory, cast_to_float64_counts_eight_bytes_per_element)
 
 Test(stats_memory, nothing_without_enable_memory_stats)
 {
-	dalic_pipeline_t *p = stats_pipeline(&stats_modes[1], 10, false);
-	dalic_op_t *coin = stats_op(p, "random.coin_flip", NULL);
-	cr_assert_eq(dalic_op_set_name(coin, "coin"), 0);
-	cr_assert_eq(dalic_pipeline_add_output(p, "coin", NULL), 0);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 3);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	dalic_pipeline_t *p = tl_stats_pipeline(&tl_modes[1], 10, false);
+	dalic_op_t *coin = tl_stats_op(p, "random.coin_flip", NULL);
+	ASSERT_OK(dalic_op_set_name(coin, "coin"));
+	ASSERT_OK(dalic_pipeline_add_output(p, "coin", NULL));
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 3);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 	cr_expect(!snap->memory_stats);
 	char *js = dalic_stats_executor_statistics_json(snap);
 	cr_expect_str_eq(js, "{\n}", "DALI returns {} without memory stats, got %s", js);
 	free(js);
-	const dalic_stats_operator_t *op = stats_find(snap, "coin");
+	const dalic_stats_operator_t *op = tl_stats_find(snap, "coin");
 	cr_expect_eq(op->outputs[0].real_memory_size, 0);
 	/* timings and allocations are dalic's own and always on */
 	cr_expect_eq(op->time.count, 3 + 1); /* 3 runs; pipelined prefetch ran one more */
@@ -211,19 +208,19 @@ Test(stats_memory, nothing_without_enable_memory_stats)
 
 Test(stats_memory, fixed_shapes_reach_zero_allocations_per_iteration)
 {
-	for (int m = 0; m < STATS_NUM_MODES; m++) {
-		dalic_pipeline_t *p = stats_pipeline(&stats_modes[m], 8, true);
-		dalic_op_t *coin = stats_op(p, "random.coin_flip", NULL);
-		cr_assert_eq(dalic_pipeline_add_output(p, dalic_op_output(coin, 0), NULL), 0);
-		dalic_stats_t *s = stats_attach(p, false);
-		stats_run(p, 20);
-		dalic_stats_snapshot_t *snap = stats_finish(s, p);
-		cr_expect_gt(snap->allocations, 0, "%s", stats_modes[m].name);
-		cr_expect_eq(snap->last_iteration_allocations, 0, "%s", stats_modes[m].name);
+	for (int m = 0; m < TL_NUM_MODES; m++) {
+		dalic_pipeline_t *p = tl_stats_pipeline(&tl_modes[m], 8, true);
+		dalic_op_t *coin = tl_stats_op(p, "random.coin_flip", NULL);
+		ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(coin, 0), NULL));
+		dalic_stats_t *s = tl_stats_attach(p, false);
+		tl_stats_run(p, 20);
+		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
+		cr_expect_gt(snap->allocations, 0, "%s", tl_modes[m].name);
+		cr_expect_eq(snap->last_iteration_allocations, 0, "%s", tl_modes[m].name);
 		/* every queue slot allocates once, in its first use */
 		cr_expect_geq(snap->last_allocation_iteration, 0);
-		cr_expect_lt(snap->last_allocation_iteration, stats_modes[m].cpu + 1, "%s: %lld",
-		             stats_modes[m].name, (long long)snap->last_allocation_iteration);
+		cr_expect_lt(snap->last_allocation_iteration, tl_modes[m].cpu + 1, "%s: %lld",
+		             tl_modes[m].name, (long long)snap->last_allocation_iteration);
 		cr_expect_gt(snap->bytes_live, 0);
 		dalic_stats_snapshot_free(snap);
 		dalic_stats_destroy(s);
@@ -234,12 +231,12 @@ Test(stats_memory, growth_events_name_iteration_and_sample)
 {
 	/* sample 1 grows at iterations 1 and 2 */
 	static const int64_t sizes[] = {8, 8, 8, 8, 64, 8, 8, 512, 8, 8, 8, 8};
-	sized_feed_t f = {.rows = 4, .batch = 3, .sizes = sizes};
+	stats_memory_sized_feed_t f = {.rows = 4, .batch = 3, .sizes = sizes};
 	char name[16];
-	dalic_pipeline_t *p = sized_pipeline(&stats_modes[0], &f, true, name);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 4);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	dalic_pipeline_t *p = stats_memory_sized_pipeline(&tl_modes[0], &f, true, name);
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 4);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 	int found = 0;
 	for (int i = 0; i < snap->num_growth; i++) {
 		const dalic_stats_growth_t *g = &snap->growth[i];
@@ -253,22 +250,21 @@ Test(stats_memory, growth_events_name_iteration_and_sample)
 	}
 	cr_expect_eq(found, 2, "expected the two growths of src after iteration 0");
 	cr_expect_geq(snap->growth_events, snap->num_growth);
-	cr_expect_gt(stats_find(snap, "src")->outputs[0].growth_events, 2);
+	cr_expect_gt(tl_stats_find(snap, "src")->outputs[0].growth_events, 2);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
 }
 
 Test(stats_memory, reader_growth_names_the_source_file)
 {
-	dalic_pipeline_t *p = stats_pipeline(&stats_modes[0], 2, true);
-	dalic_op_t *rd = stats_op(p, "readers.file", NULL);
-	cr_assert_eq(dalic_op_set_name(rd, "reader"), 0);
-	cr_assert_eq(dalic_op_set_string(rd, "file_root", "samples/images"), 0, "%s",
-	             dalic_last_error());
-	cr_assert_eq(dalic_pipeline_add_output(p, dalic_op_output(rd, 0), NULL), 0);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 6);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	dalic_pipeline_t *p = tl_stats_pipeline(&tl_modes[0], 2, true);
+	dalic_op_t *rd = tl_stats_op(p, "readers.file", NULL);
+	ASSERT_OK(dalic_op_set_name(rd, "reader"));
+	ASSERT_OK(dalic_op_set_string(rd, "file_root", "samples/images"));
+	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(rd, 0), NULL));
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 6);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 	int with_source = 0;
 	for (int i = 0; i < snap->num_growth; i++)
 		if (!strcmp(snap->growth[i].op, "reader") && snap->growth[i].source) {
@@ -285,7 +281,7 @@ Test(stats_memory, reader_growth_names_the_source_file)
 
 /* src -> output on the gpu: the copy and the output's MakeContiguous hold device memory and
  * src's buffers are pinned, the buffers DALI's hints presize. */
-static dalic_pipeline_t *gpu_sized_pipeline(sized_feed_t *f, int64_t hint)
+static dalic_pipeline_t *stats_memory_gpu_sized_pipeline(stats_memory_sized_feed_t *f, int64_t hint)
 {
 	dalic_pipeline_params_t prm;
 	dalic_pipeline_params_init(&prm);
@@ -296,15 +292,14 @@ static dalic_pipeline_t *gpu_sized_pipeline(sized_feed_t *f, int64_t hint)
 	prm.prefetch_cpu = prm.prefetch_gpu = 1;
 	prm.enable_memory_stats = true;
 	dalic_pipeline_t *p;
-	cr_assert_eq(dalic_pipeline_create(&prm, &p), 0, "%s", dalic_last_error());
-	dalic_op_t *src = stats_op(p, "external_source", NULL);
-	cr_assert_eq(dalic_op_set_name(src, "src"), 0);
-	cr_assert_eq(dalic_op_set_int(src, "dtype", DALIC_UINT8), 0);
+	ASSERT_OK(dalic_pipeline_create(&prm, &p));
+	dalic_op_t *src = tl_stats_op(p, "external_source", NULL);
+	ASSERT_OK(dalic_op_set_name(src, "src"));
+	ASSERT_OK(dalic_op_set_int(src, "dtype", DALIC_UINT8));
 	if (hint)
-		cr_assert_eq(dalic_op_set_ints(src, "bytes_per_sample_hint", 1, &hint), 0, "%s",
-		             dalic_last_error());
-	cr_assert_eq(dalic_pipeline_add_output(p, "src", "gpu"), 0, "%s", dalic_last_error());
-	cr_assert_eq(dalic_pipeline_set_source(p, "src", sized_source, f), 0);
+		ASSERT_OK(dalic_op_set_ints(src, "bytes_per_sample_hint", 1, &hint));
+	ASSERT_OK(dalic_pipeline_add_output(p, "src", "gpu"));
+	ASSERT_OK(dalic_pipeline_set_source(p, "src", stats_memory_sized_source, f));
 	return p;
 }
 
@@ -312,12 +307,12 @@ Test(stats_memory, suggested_hint_removes_buffer_growth)
 {
 	/* the largest sample arrives late: src's pinned buffers grow for it without a hint */
 	static const int64_t sizes[] = {8, 8, 8, 8, 64, 8, 8, 8, 512, 8, 8, 8};
-	sized_feed_t f = {.rows = 4, .batch = 3, .sizes = sizes};
-	dalic_pipeline_t *p = gpu_sized_pipeline(&f, 0);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 4);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
-	const dalic_stats_output_t *o = &stats_find(snap, "src")->outputs[0];
+	stats_memory_sized_feed_t f = {.rows = 4, .batch = 3, .sizes = sizes};
+	dalic_pipeline_t *p = stats_memory_gpu_sized_pipeline(&f, 0);
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 4);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
+	const dalic_stats_output_t *o = &tl_stats_find(snap, "src")->outputs[0];
 	cr_expect_eq(o->memory_kind, 1, "src feeds a mixed operator: pinned");
 	cr_expect_gt(o->growth_events, 0);
 	cr_expect_eq(o->last_allocation_iteration, 2);
@@ -328,11 +323,11 @@ Test(stats_memory, suggested_hint_removes_buffer_growth)
 
 	/* with the suggestion as src's bytes_per_sample_hint its buffers are presized at build
 	 * (DALI reserves pinned and device buffers) and never grow or allocate again */
-	p = gpu_sized_pipeline(&f, hint);
-	s = stats_attach(p, false);
-	stats_run(p, 4);
-	snap = stats_finish(s, p);
-	o = &stats_find(snap, "src")->outputs[0];
+	p = stats_memory_gpu_sized_pipeline(&f, hint);
+	s = tl_stats_attach(p, false);
+	tl_stats_run(p, 4);
+	snap = tl_stats_finish(s, p);
+	o = &tl_stats_find(snap, "src")->outputs[0];
 	cr_expect_eq(o->hint, 512);
 	cr_expect_eq(o->growth_events, 0, "%lld growth events with the hint",
 	             (long long)o->growth_events);

@@ -6,7 +6,7 @@
  * exceeds the depth; and the input-bound verdict goes the right way when the pipeline or the
  * consumer is made the slow side.
  */
-#include "test_stats_util.h"
+#include "tests/testlib.h"
 
 #include <time.h>
 
@@ -14,35 +14,26 @@ TestSuite(stats_timing, .timeout = 60);
 
 /* coin -> slow (busy 300 us per sample) -> output on the gpu (emulated without one), so the
  * cpu, mixed and gpu stages all have work. */
-static dalic_pipeline_t *slow_pipeline(const stats_mode_t *m, int64_t sleep_us)
+static dalic_pipeline_t *stats_timing_slow_pipeline(const tl_mode_t *m, int64_t sleep_us)
 {
-	dalic_pipeline_t *p = stats_pipeline(m, 4, true);
-	dalic_pipeline_destroy(p);
-	dalic_pipeline_params_t prm;
-	dalic_pipeline_params_init(&prm);
-	prm.batch_size = 4;
-	prm.num_threads = 2;
+	dalic_pipeline_params_t prm = tl_mode_params(m, 4, 2);
 	prm.device_id = 0; /* gpu stages: emulated on the cpu when there is no GPU */
 	prm.seed = 7;
-	prm.exec_pipelined = m->pipelined;
-	prm.exec_async = m->async;
-	prm.separated_queues = m->separated;
-	prm.prefetch_cpu = m->cpu;
-	prm.prefetch_gpu = m->gpu;
 	prm.enable_memory_stats = true;
-	cr_assert_eq(dalic_pipeline_create(&prm, &p), 0, "%s", dalic_last_error());
-	dalic_op_t *coin = stats_op(p, "random.coin_flip", NULL);
-	cr_assert_eq(dalic_op_set_name(coin, "coin"), 0);
-	dalic_op_t *slow = stats_op(p, "_test__Sleep", "coin");
-	cr_assert_eq(dalic_op_set_name(slow, "slow"), 0);
-	cr_assert_eq(dalic_op_set_string(slow, "output", "copy"), 0, "%s", dalic_last_error());
-	cr_assert_eq(dalic_op_set_int(slow, "sleep_us", sleep_us), 0);
-	cr_assert_eq(dalic_op_set_bool(slow, "busy", true), 0);
-	cr_assert_eq(dalic_pipeline_add_output(p, "slow", "gpu"), 0, "%s", dalic_last_error());
+	dalic_pipeline_t *p;
+	ASSERT_OK(dalic_pipeline_create(&prm, &p));
+	dalic_op_t *coin = tl_stats_op(p, "random.coin_flip", NULL);
+	ASSERT_OK(dalic_op_set_name(coin, "coin"));
+	dalic_op_t *slow = tl_stats_op(p, "_test__Sleep", "coin");
+	ASSERT_OK(dalic_op_set_name(slow, "slow"));
+	ASSERT_OK(dalic_op_set_string(slow, "output", "copy"));
+	ASSERT_OK(dalic_op_set_int(slow, "sleep_us", sleep_us));
+	ASSERT_OK(dalic_op_set_bool(slow, "busy", true));
+	ASSERT_OK(dalic_pipeline_add_output(p, "slow", "gpu"));
 	return p;
 }
 
-static void expect_ordered(const dalic_stats_timing_t *t, const char *what)
+static void stats_timing_expect_ordered(const dalic_stats_timing_t *t, const char *what)
 {
 	cr_expect_leq(t->min_ns, t->p50_ns, "%s", what);
 	cr_expect_leq(t->p50_ns, t->p90_ns, "%s", what);
@@ -56,14 +47,14 @@ static void expect_ordered(const dalic_stats_timing_t *t, const char *what)
 
 Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 {
-	for (int m = 0; m < STATS_NUM_MODES; m++) {
-		const char *mode = stats_modes[m].name;
-		dalic_pipeline_t *p = slow_pipeline(&stats_modes[m], 300);
-		dalic_stats_t *s = stats_attach(p, false);
-		stats_run(p, 12);
+	for (int m = 0; m < TL_NUM_MODES; m++) {
+		const char *mode = tl_modes[m].name;
+		dalic_pipeline_t *p = stats_timing_slow_pipeline(&tl_modes[m], 300);
+		dalic_stats_t *s = tl_stats_attach(p, false);
+		tl_stats_run(p, 12);
 		/* let the prefetched iterations finish, so no stage is cut short at shutdown */
-		stats_wait_idle(s, &stats_modes[m], 12);
-		dalic_stats_snapshot_t *snap = stats_finish(s, p);
+		tl_stats_wait_idle(s, &tl_modes[m], 12);
+		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 
 		cr_expect_geq(snap->iterations, 12, "%s", mode);
 		cr_expect_eq(snap->samples, 4 * snap->iterations, "%s: %lld samples in %lld its",
@@ -76,7 +67,7 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 			stage_shares += stage->share;
 			if (!stage->present)
 				continue;
-			expect_ordered(&stage->time, stage->name);
+			stats_timing_expect_ordered(&stage->time, stage->name);
 			int64_t ops_total = 0;
 			for (int i = 0; i < snap->num_operators; i++)
 				if (snap->operators[i].stage == st)
@@ -92,13 +83,13 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 			const dalic_stats_operator_t *op = &snap->operators[i];
 			cr_expect_geq(op->time.count, snap->iterations, "%s: %s ran %lld times",
 			              mode, op->name, (long long)op->time.count);
-			expect_ordered(&op->time, op->name);
+			stats_timing_expect_ordered(&op->time, op->name);
 			op_shares += op->share;
 		}
 		cr_expect_leq(op_shares, 1.0 + 1e-9, "%s", mode);
 		cr_expect_float_eq(op_shares + snap->overhead_share, 1.0, 1e-9, "%s", mode);
 		/* 4 samples x 300 us on 2 workers: at least 600 us per run of "slow" */
-		const dalic_stats_operator_t *slow = stats_find(snap, "slow");
+		const dalic_stats_operator_t *slow = tl_stats_find(snap, "slow");
 		cr_expect_geq(slow->time.p50_ns, 550000, "%s: slow p50 %lld ns", mode,
 		              (long long)slow->time.p50_ns);
 		cr_assert_geq(snap->bottleneck_operator, 0);
@@ -113,8 +104,7 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 			if (!d->present)
 				continue;
 			queues++;
-			int want =
-			    q == DALIC_STATS_QUEUE_CPU ? stats_modes[m].cpu : stats_modes[m].gpu;
+			int want = q == DALIC_STATS_QUEUE_CPU ? tl_modes[m].cpu : tl_modes[m].gpu;
 			cr_expect_eq(d->depth, want, "%s: %s depth", mode, d->name);
 			cr_expect_leq(d->max_occupancy, d->depth, "%s: %s", mode, d->name);
 			cr_expect_leq(d->occupancy, d->depth, "%s: %s", mode, d->name);
@@ -133,33 +123,27 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 	}
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ms * 1000000};
-	nanosleep(&ts, NULL);
-}
-
 Test(stats_timing, synchronous_consumer_is_input_bound)
 {
-	dalic_pipeline_t *p = slow_pipeline(&stats_modes[0], 200);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 8);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	dalic_pipeline_t *p = stats_timing_slow_pipeline(&tl_modes[0], 200);
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 8);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_INPUT_BOUND, "%s: %s", snap->verdict_name,
 	             snap->verdict_reason);
 	cr_expect(!snap->consumer_wait_measured);
 	cr_expect_gt(snap->consumer_wait_share, 0.5);
-	cr_expect(strstr(snap->verdict_reason, "slow"), "%s", snap->verdict_reason);
+	EXPECT_HAS(snap->verdict_reason, "slow");
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
 }
 
 Test(stats_timing, async_slow_pipeline_is_input_bound)
 {
-	dalic_pipeline_t *p = slow_pipeline(&stats_modes[2], 1000);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 10);
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	dalic_pipeline_t *p = stats_timing_slow_pipeline(&tl_modes[2], 1000);
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 10);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 	cr_expect(snap->consumer_wait_measured);
 	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_INPUT_BOUND, "%s: %s", snap->verdict_name,
 	             snap->verdict_reason);
@@ -169,15 +153,15 @@ Test(stats_timing, async_slow_pipeline_is_input_bound)
 
 Test(stats_timing, async_slow_consumer_is_consumer_bound)
 {
-	dalic_pipeline_t *p = slow_pipeline(&stats_modes[2], 10);
-	dalic_stats_t *s = stats_attach(p, false);
+	dalic_pipeline_t *p = stats_timing_slow_pipeline(&tl_modes[2], 10);
+	dalic_stats_t *s = tl_stats_attach(p, false);
 	for (int i = 0; i < 12; i++) {
-		cr_assert_eq(dalic_pipeline_run(p), 0, "%s", dalic_last_error());
+		ASSERT_OK(dalic_pipeline_run(p));
 		if (i == 1) /* the first batch is always waited for: judge the steady state */
 			dalic_stats_reset(s);
-		sleep_ms(8); /* the "training step": much longer than an iteration */
+		tl_sleep_ms(8); /* the "training step": much longer than an iteration */
 	}
-	dalic_stats_snapshot_t *snap = stats_finish(s, p);
+	dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 	cr_expect_eq(snap->verdict, DALIC_STATS_VERDICT_CONSUMER_BOUND, "%s: %s",
 	             snap->verdict_name, snap->verdict_reason);
 	cr_expect_lt(snap->pipeline_utilization, 0.5, "%.3f", snap->pipeline_utilization);
@@ -187,20 +171,20 @@ Test(stats_timing, async_slow_consumer_is_consumer_bound)
 
 Test(stats_timing, reset_forgets_and_counts_again)
 {
-	dalic_pipeline_t *p = slow_pipeline(&stats_modes[0], 10);
-	dalic_stats_t *s = stats_attach(p, false);
-	stats_run(p, 5);
+	dalic_pipeline_t *p = stats_timing_slow_pipeline(&tl_modes[0], 10);
+	dalic_stats_t *s = tl_stats_attach(p, false);
+	tl_stats_run(p, 5);
 	dalic_stats_reset(s);
-	stats_run(p, 3);
+	tl_stats_run(p, 3);
 	dalic_stats_snapshot_t *snap = NULL;
-	cr_assert_eq(dalic_stats_snapshot(s, &snap), 0);
+	ASSERT_OK(dalic_stats_snapshot(s, &snap));
 	cr_expect_eq(snap->iterations, 3);
-	cr_expect_eq(stats_find(snap, "slow")->time.count, 3);
+	cr_expect_eq(tl_stats_find(snap, "slow")->time.count, 3);
 	/* fixed shapes: everything was allocated before the reset */
 	cr_expect_eq(snap->allocations, 0);
 	cr_expect_eq(snap->last_allocation_iteration, -1);
 	/* memory maxima are measured again from the first run after the reset */
-	cr_expect_eq(stats_find(snap, "coin")->outputs[0].real_memory_size, 16);
+	cr_expect_eq(tl_stats_find(snap, "coin")->outputs[0].real_memory_size, 16);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
 	dalic_pipeline_destroy(p);
@@ -208,10 +192,10 @@ Test(stats_timing, reset_forgets_and_counts_again)
 
 Test(stats_timing, snapshot_before_build_is_empty_and_valid)
 {
-	dalic_pipeline_t *p = slow_pipeline(&stats_modes[1], 10);
-	dalic_stats_t *s = stats_attach(p, false);
+	dalic_pipeline_t *p = stats_timing_slow_pipeline(&tl_modes[1], 10);
+	dalic_stats_t *s = tl_stats_attach(p, false);
 	dalic_stats_snapshot_t *snap = NULL;
-	cr_assert_eq(dalic_stats_snapshot(s, &snap), 0);
+	ASSERT_OK(dalic_stats_snapshot(s, &snap));
 	cr_expect(!snap->built);
 	cr_expect_eq(snap->num_operators, 0);
 	cr_expect_eq(snap->iterations, 0);
@@ -220,8 +204,8 @@ Test(stats_timing, snapshot_before_build_is_empty_and_valid)
 	cr_expect_str_eq(snap->executor_mode, "pipelined");
 	dalic_stats_snapshot_free(snap);
 	/* the layout appears with the build, hooks installed before it still count */
-	stats_run(p, 2);
-	cr_assert_eq(dalic_stats_snapshot(s, &snap), 0);
+	tl_stats_run(p, 2);
+	ASSERT_OK(dalic_stats_snapshot(s, &snap));
 	cr_expect(snap->built);
 	/* coin, slow, the copy to the gpu, the output's MakeContiguous */
 	cr_expect_eq(snap->num_operators, 4);

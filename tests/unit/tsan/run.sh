@@ -17,6 +17,7 @@ mkdir -p "$(dirname "$OUT")"
 PKG_LIBS=$(sed -n 's/^PKG_LIBS := //p' build/san-thread/config.mk)
 cc -std=gnu11 -O1 -g -fsanitize=thread -pthread -D_GNU_SOURCE \
 	-Itests/unit/tsan -Iinclude -I. -Ibuild/san-thread/gen \
-	tests/unit/tsan/runner.c tests/unit/test_exec_*.c \
+	tests/unit/tsan/runner.c tests/unit/test_exec_*.c tests/testlib/core.c tests/testlib/exec.c \
+	tests/testlib/files.c \
 	build/san-thread/libdalic.a $PKG_LIBS -lm -o "$OUT"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" "$OUT" --filter "$FILTER"

@@ -45,6 +45,17 @@ void shim_fail(bool fatal, const char *file, int line, const char *expr, const c
 		exit(1);
 }
 
+void shim_skip(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "[SKIP] %s\n", msg);
+	exit(failures ? 1 : 0);
+}
+
 static int suite_timeout(const char *name)
 {
 	for (shim_suite_t *s = suites; s; s = s->next)

@@ -29,6 +29,8 @@ void shim_register_suite(shim_suite_t *s);
 /* Reports a failed check; `fatal` ends the test. The message is printf-style. */
 void shim_fail(bool fatal, const char *file, int line, const char *expr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Ends the test as passed after printing why it was skipped. */
+void shim_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 #define TestSuite(suite, ...)                                                                      \
 	static shim_suite_t shim_suite_##suite = {#suite, 60};                                     \
@@ -57,6 +59,9 @@ void shim_fail(bool fatal, const char *file, int line, const char *expr, const c
 			shim_fail(fatal, __FILE__, __LINE__, expr, "" __VA_ARGS__);                \
 	} while (0)
 
+#define cr_assert_fail(...) shim_fail(true, __FILE__, __LINE__, "fail", __VA_ARGS__)
+#define cr_expect_fail(...) shim_fail(false, __FILE__, __LINE__, "fail", __VA_ARGS__)
+#define cr_skip_test(...) shim_skip("" __VA_ARGS__)
 #define cr_assert(cond, ...) SHIM_CHECK(true, cond, #cond, ##__VA_ARGS__)
 #define cr_expect(cond, ...) SHIM_CHECK(false, cond, #cond, ##__VA_ARGS__)
 #define cr_assert_eq(a, b, ...) SHIM_CHECK(true, (a) == (b), #a " == " #b, ##__VA_ARGS__)
@@ -67,6 +72,8 @@ void shim_fail(bool fatal, const char *file, int line, const char *expr, const c
 #define cr_expect_geq(a, b, ...) SHIM_CHECK(false, (a) >= (b), #a " >= " #b, ##__VA_ARGS__)
 #define cr_assert_not_null(a, ...) SHIM_CHECK(true, (a) != NULL, #a " != NULL", ##__VA_ARGS__)
 #define cr_expect_null(a, ...) SHIM_CHECK(false, (a) == NULL, #a " == NULL", ##__VA_ARGS__)
+#define cr_assert_leq(a, b, ...) SHIM_CHECK(true, (a) <= (b), #a " <= " #b, ##__VA_ARGS__)
+#define cr_assert_str_eq(a, b, ...) SHIM_CHECK(true, !strcmp((a), (b)), #a " == " #b, ##__VA_ARGS__)
 #define cr_expect_str_eq(a, b, ...)                                                                \
 	SHIM_CHECK(false, !strcmp((a), (b)), #a " == " #b, ##__VA_ARGS__)
 

@@ -1,14 +1,13 @@
-/* Helpers shared by the protobuf tests (see test_proto_util.h). */
-#include "tests/unit/test_proto_util.h"
+/* Shared helpers of the protobuf tests (see tests/testlib/proto.h). */
+#include "tests/testlib/proto.h"
 
 #include "frontend/proto/proto.h"
 
-#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-dalic_graphdef_t *proto_test_coin_cast(void)
+dalic_graphdef_t *tl_proto_coin_cast(void)
 {
 	dalic_pipeline_params_t p;
 	dalic_pipeline_params_init(&p);
@@ -20,58 +19,56 @@ dalic_graphdef_t *proto_test_coin_cast(void)
 	cr_assert(g);
 	dalic_opdef_t *coin, *cast;
 	dalic_value_t v;
-	cr_assert_eq(dalic_graphdef_add_op(g, "random.coin_flip", "cpu", &coin), DALIC_OK, "%s",
-	             dalic_last_error());
-	dalic_value_float(&v, 0.25);
-	cr_assert_eq(dalic_opdef_set_arg(coin, "probability", &v), DALIC_OK);
+	ASSERT_OK(dalic_graphdef_add_op(g, "random.coin_flip", "cpu", &coin));
+	ASSERT_OK(dalic_value_float(&v, 0.25));
+	ASSERT_OK(dalic_opdef_set_arg(coin, "probability", &v));
 	dalic_value_free(&v);
 	int64_t shape[] = {2, 3};
-	dalic_value_list(&v, DALIC_V_INT, 2, shape);
-	cr_assert_eq(dalic_opdef_set_arg(coin, "shape", &v), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(dalic_value_list(&v, DALIC_V_INT, 2, shape));
+	ASSERT_OK(dalic_opdef_set_arg(coin, "shape", &v));
 	dalic_value_free(&v);
-	cr_assert_eq(dalic_graphdef_add_op(g, "cast", "cpu", &cast), DALIC_OK, "%s",
-	             dalic_last_error());
-	cr_assert_eq(dalic_opdef_set_name(cast, "to_float"), DALIC_OK);
-	cr_assert_eq(dalic_opdef_add_input(cast, coin->outputs[0], "cpu"), DALIC_OK);
-	dalic_value_int(&v, DALIC_FLOAT);
-	cr_assert_eq(dalic_opdef_set_arg(cast, "dtype", &v), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(dalic_graphdef_add_op(g, "cast", "cpu", &cast));
+	ASSERT_OK(dalic_opdef_set_name(cast, "to_float"));
+	ASSERT_OK(dalic_opdef_add_input(cast, coin->outputs[0], "cpu"));
+	ASSERT_OK(dalic_value_int(&v, DALIC_FLOAT));
+	ASSERT_OK(dalic_opdef_set_arg(cast, "dtype", &v));
 	dalic_value_free(&v);
-	cr_assert_eq(dalic_graphdef_add_output(g, coin->outputs[0], "cpu"), DALIC_OK);
-	cr_assert_eq(dalic_graphdef_add_output(g, "to_float", "cpu"), DALIC_OK);
-	cr_assert_eq(dalic_graphdef_set_output_desc(g, 1, DALIC_FLOAT, 2, NULL), DALIC_OK);
+	ASSERT_OK(dalic_graphdef_add_output(g, coin->outputs[0], "cpu"));
+	ASSERT_OK(dalic_graphdef_add_output(g, "to_float", "cpu"));
+	ASSERT_OK(dalic_graphdef_set_output_desc(g, 1, DALIC_FLOAT, 2, NULL));
 	return g;
 }
 
-static bool str_same(const char *a, const char *b)
+static bool tl_str_same(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-#define S(x) ((x) ? (x) : "(null)")
+#define TL_S(x) ((x) ? (x) : "(null)")
 
-static void expect_same_io(const char *what, int i, const dalic_io_t *a, const dalic_io_t *b)
+static void tl_expect_same_io(const char *what, int i, const dalic_io_t *a, const dalic_io_t *b)
 {
-	cr_expect(str_same(a->name, b->name), "%s %d name: %s vs %s", what, i, S(a->name),
-	          S(b->name));
-	cr_expect(str_same(a->device, b->device), "%s %d device: %s vs %s", what, i, S(a->device),
-	          S(b->device));
+	cr_expect(tl_str_same(a->name, b->name), "%s %d name: %s vs %s", what, i, TL_S(a->name),
+	          TL_S(b->name));
+	cr_expect(tl_str_same(a->device, b->device), "%s %d device: %s vs %s", what, i,
+	          TL_S(a->device), TL_S(b->device));
 	cr_expect_eq(a->is_arg, b->is_arg, "%s %d is_arg", what, i);
-	cr_expect(str_same(a->arg_name, b->arg_name), "%s %d arg_name: %s vs %s", what, i,
-	          S(a->arg_name), S(b->arg_name));
+	cr_expect(tl_str_same(a->arg_name, b->arg_name), "%s %d arg_name: %s vs %s", what, i,
+	          TL_S(a->arg_name), TL_S(b->arg_name));
 	cr_expect_eq(a->dtype, b->dtype, "%s %d dtype: %d vs %d", what, i, a->dtype, b->dtype);
 	cr_expect_eq(a->ndim, b->ndim, "%s %d ndim: %d vs %d", what, i, a->ndim, b->ndim);
-	cr_expect(str_same(a->layout, b->layout), "%s %d layout: %s vs %s", what, i, S(a->layout),
-	          S(b->layout));
+	cr_expect(tl_str_same(a->layout, b->layout), "%s %d layout: %s vs %s", what, i,
+	          TL_S(a->layout), TL_S(b->layout));
 }
 
-static void expect_same_op(const dalic_opdef_t *a, const dalic_opdef_t *b)
+static void tl_expect_same_op(const dalic_opdef_t *a, const dalic_opdef_t *b)
 {
 	const char *n = a->inst;
 	cr_expect_eq(a->schema, b->schema, "%s: schema %s vs %s", n, a->schema->name,
 	             b->schema->name);
 	cr_expect_str_eq(a->inst, b->inst);
-	cr_expect(str_same(a->device, b->device), "%s device: %s vs %s", n, S(a->device),
-	          S(b->device));
+	cr_expect(tl_str_same(a->device, b->device), "%s device: %s vs %s", n, TL_S(a->device),
+	          TL_S(b->device));
 	cr_expect_eq(a->id, b->id, "%s id: %d vs %d", n, a->id, b->id);
 	cr_expect_eq(a->logical_id, b->logical_id, "%s logical_id: %d vs %d", n, a->logical_id,
 	             b->logical_id);
@@ -80,7 +77,7 @@ static void expect_same_op(const dalic_opdef_t *a, const dalic_opdef_t *b)
 	             b->num_inputs);
 	cr_expect_eq(a->num_regular_inputs, b->num_regular_inputs, "%s regular inputs", n);
 	for (int i = 0; i < a->num_inputs; i++)
-		expect_same_io(n, i, &a->inputs[i], &b->inputs[i]);
+		tl_expect_same_io(n, i, &a->inputs[i], &b->inputs[i]);
 	cr_assert_eq(a->num_args, b->num_args, "%s args: %d vs %d", n, a->num_args, b->num_args);
 	for (int i = 0; i < a->num_args; i++) {
 		const dalic_value_t *vb = dalic_opdef_arg(b, a->args[i].name);
@@ -96,7 +93,7 @@ static void expect_same_op(const dalic_opdef_t *a, const dalic_opdef_t *b)
 		cr_expect_str_eq(a->outputs[i], b->outputs[i]);
 }
 
-void proto_test_expect_same(const dalic_graphdef_t *a, const dalic_graphdef_t *b)
+void tl_expect_same_def(const dalic_graphdef_t *a, const dalic_graphdef_t *b)
 {
 	const dalic_pipeline_params_t *p = &a->params, *q = &b->params;
 	cr_expect_eq(p->batch_size, q->batch_size);
@@ -115,21 +112,21 @@ void proto_test_expect_same(const dalic_graphdef_t *a, const dalic_graphdef_t *b
 	cr_expect_eq(p->output_ndim, q->output_ndim);
 	cr_assert_eq(a->num_ops, b->num_ops, "ops: %d vs %d", a->num_ops, b->num_ops);
 	for (int i = 0; i < a->num_ops; i++)
-		expect_same_op(a->ops[i], b->ops[i]);
+		tl_expect_same_op(a->ops[i], b->ops[i]);
 	cr_assert_eq(a->num_outputs, b->num_outputs, "outputs: %d vs %d", a->num_outputs,
 	             b->num_outputs);
 	for (int i = 0; i < a->num_outputs; i++)
-		expect_same_io("output", i, &a->outputs[i], &b->outputs[i]);
+		tl_expect_same_io("output", i, &a->outputs[i], &b->outputs[i]);
 	cr_expect_eq(a->next_id, b->next_id);
 	cr_expect_eq(a->debug, b->debug);
 }
 
-int proto_test_edit_and_read(const dalic_graphdef_t *g, void (*edit)(DaliProto__PipelineDef *),
-                             dalic_graphdef_t **out)
+int tl_proto_edit_and_read(const dalic_graphdef_t *g, void (*edit)(DaliProto__PipelineDef *),
+                           dalic_graphdef_t **out)
 {
 	uint8_t *buf;
 	size_t len;
-	cr_assert_eq(dalic_proto_write(g, &buf, &len), DALIC_OK, "%s", dalic_last_error());
+	ASSERT_OK(dalic_proto_write(g, &buf, &len));
 	DaliProto__PipelineDef *m = dali_proto__pipeline_def__unpack(NULL, len, buf);
 	cr_assert(m);
 	edit(m);
@@ -143,7 +140,7 @@ int proto_test_edit_and_read(const dalic_graphdef_t *g, void (*edit)(DaliProto__
 	return rc;
 }
 
-DaliProto__Argument *proto_test_arg(DaliProto__PipelineDef *m, size_t op, const char *name)
+DaliProto__Argument *tl_proto_arg(DaliProto__PipelineDef *m, size_t op, const char *name)
 {
 	cr_assert_lt(op, m->n_op);
 	for (size_t i = 0; i < m->op[op]->n_args; i++)
@@ -153,22 +150,8 @@ DaliProto__Argument *proto_test_arg(DaliProto__PipelineDef *m, size_t op, const 
 	return NULL;
 }
 
-void proto_test_set_str(char **field, const char *s)
+void tl_proto_set_str(char **field, const char *s)
 {
 	free(*field);
 	*field = strdup(s);
-}
-
-uint8_t *proto_test_read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert(f, "cannot open %s (tests run from the repository root)", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *buf = malloc((size_t)n + 1);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
 }

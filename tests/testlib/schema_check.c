@@ -1,9 +1,9 @@
 /*
- * The JSON Schema subset checker (see test_stats_schema_check.h). Unknown keywords are
+ * The JSON Schema subset checker (see tests/testlib/schema_check.h). Unknown keywords are
  * ignored, as JSON Schema says; the schema itself is cross-checked with a full validator by
  * a test when python3-jsonschema is installed.
  */
-#include "test_stats_schema_check.h"
+#include "tests/testlib/schema_check.h"
 
 #include <math.h>
 #include <regex.h>
@@ -11,20 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct ctx {
+typedef struct tl_schema_ctx {
 	const cJSON *root;
 	char *err;
 	size_t errlen;
-} ctx_t;
+} tl_schema_ctx_t;
 
-static bool fail(ctx_t *c, const char *path, const char *what, const char *detail)
+static bool tl_schema_fail(tl_schema_ctx_t *c, const char *path, const char *what,
+                           const char *detail)
 {
 	snprintf(c->err, c->errlen, "%s: %s%s%s", *path ? path : "$", what, detail ? " " : "",
 	         detail ? detail : "");
 	return false;
 }
 
-static bool is_type(const cJSON *v, const char *t)
+static bool tl_schema_is_type(const cJSON *v, const char *t)
 {
 	if (!strcmp(t, "object"))
 		return cJSON_IsObject(v);
@@ -43,9 +44,9 @@ static bool is_type(const cJSON *v, const char *t)
 	return false;
 }
 
-static bool check(ctx_t *c, const cJSON *s, const cJSON *v, const char *path);
+static bool tl_schema_check(tl_schema_ctx_t *c, const cJSON *s, const cJSON *v, const char *path);
 
-static const cJSON *resolve(ctx_t *c, const char *ref)
+static const cJSON *tl_schema_resolve(tl_schema_ctx_t *c, const char *ref)
 {
 	if (strncmp(ref, "#/$defs/", 8))
 		return NULL;
@@ -53,28 +54,31 @@ static const cJSON *resolve(ctx_t *c, const char *ref)
 	                                        ref + 8);
 }
 
-static bool check_type(ctx_t *c, const cJSON *t, const cJSON *v, const char *path)
+static bool tl_schema_check_type(tl_schema_ctx_t *c, const cJSON *t, const cJSON *v,
+                                 const char *path)
 {
 	if (cJSON_IsString(t))
-		return is_type(v, t->valuestring) ? true
-		                                  : fail(c, path, "not of type", t->valuestring);
+		return tl_schema_is_type(v, t->valuestring)
+		           ? true
+		           : tl_schema_fail(c, path, "not of type", t->valuestring);
 	const cJSON *e;
 	cJSON_ArrayForEach(e, t)
 	{
-		if (cJSON_IsString(e) && is_type(v, e->valuestring))
+		if (cJSON_IsString(e) && tl_schema_is_type(v, e->valuestring))
 			return true;
 	}
-	return fail(c, path, "not of any listed type", NULL);
+	return tl_schema_fail(c, path, "not of any listed type", NULL);
 }
 
-static bool check_object(ctx_t *c, const cJSON *s, const cJSON *v, const char *path)
+static bool tl_schema_check_object(tl_schema_ctx_t *c, const cJSON *s, const cJSON *v,
+                                   const char *path)
 {
 	char sub[512];
 	const cJSON *req = cJSON_GetObjectItemCaseSensitive(s, "required"), *r;
 	cJSON_ArrayForEach(r, req)
 	{
 		if (!cJSON_GetObjectItemCaseSensitive(v, r->valuestring))
-			return fail(c, path, "missing required key", r->valuestring);
+			return tl_schema_fail(c, path, "missing required key", r->valuestring);
 	}
 	const cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
 	const cJSON *pats = cJSON_GetObjectItemCaseSensitive(s, "patternProperties");
@@ -87,7 +91,7 @@ static bool check_object(ctx_t *c, const cJSON *s, const cJSON *v, const char *p
 		const cJSON *ps = cJSON_GetObjectItemCaseSensitive(props, m->string);
 		if (ps) {
 			matched = true;
-			if (!check(c, ps, m, sub))
+			if (!tl_schema_check(c, ps, m, sub))
 				return false;
 		}
 		const cJSON *p;
@@ -95,34 +99,35 @@ static bool check_object(ctx_t *c, const cJSON *s, const cJSON *v, const char *p
 		{
 			regex_t re;
 			if (regcomp(&re, p->string, REG_EXTENDED | REG_NOSUB))
-				return fail(c, path, "bad pattern in schema", p->string);
+				return tl_schema_fail(c, path, "bad pattern in schema", p->string);
 			bool hit = regexec(&re, m->string, 0, NULL, 0) == 0;
 			regfree(&re);
 			if (hit) {
 				matched = true;
-				if (!check(c, p, m, sub))
+				if (!tl_schema_check(c, p, m, sub))
 					return false;
 			}
 		}
 		if (!matched && addl) {
 			if (cJSON_IsFalse(addl))
-				return fail(c, sub, "key not allowed", NULL);
-			if (cJSON_IsObject(addl) && !check(c, addl, m, sub))
+				return tl_schema_fail(c, sub, "key not allowed", NULL);
+			if (cJSON_IsObject(addl) && !tl_schema_check(c, addl, m, sub))
 				return false;
 		}
 	}
 	return true;
 }
 
-static bool check_array(ctx_t *c, const cJSON *s, const cJSON *v, const char *path)
+static bool tl_schema_check_array(tl_schema_ctx_t *c, const cJSON *s, const cJSON *v,
+                                  const char *path)
 {
 	int n = cJSON_GetArraySize(v);
 	const cJSON *mn = cJSON_GetObjectItemCaseSensitive(s, "minItems");
 	const cJSON *mx = cJSON_GetObjectItemCaseSensitive(s, "maxItems");
 	if (mn && n < mn->valueint)
-		return fail(c, path, "too few items", NULL);
+		return tl_schema_fail(c, path, "too few items", NULL);
 	if (mx && n > mx->valueint)
-		return fail(c, path, "too many items", NULL);
+		return tl_schema_fail(c, path, "too many items", NULL);
 	const cJSON *items = cJSON_GetObjectItemCaseSensitive(s, "items");
 	if (!items)
 		return true;
@@ -132,13 +137,14 @@ static bool check_array(ctx_t *c, const cJSON *s, const cJSON *v, const char *pa
 	cJSON_ArrayForEach(e, v)
 	{
 		snprintf(sub, sizeof sub, "%s[%d]", path, i++);
-		if (!check(c, items, e, sub))
+		if (!tl_schema_check(c, items, e, sub))
 			return false;
 	}
 	return true;
 }
 
-static bool check_enum(ctx_t *c, const cJSON *en, const cJSON *v, const char *path)
+static bool tl_schema_check_enum(tl_schema_ctx_t *c, const cJSON *en, const cJSON *v,
+                                 const char *path)
 {
 	const cJSON *e;
 	cJSON_ArrayForEach(e, en)
@@ -146,59 +152,62 @@ static bool check_enum(ctx_t *c, const cJSON *en, const cJSON *v, const char *pa
 		if (cJSON_Compare(e, v, true))
 			return true;
 	}
-	return fail(c, path, "value not in enum", cJSON_IsString(v) ? v->valuestring : NULL);
+	return tl_schema_fail(c, path, "value not in enum",
+	                      cJSON_IsString(v) ? v->valuestring : NULL);
 }
 
-static bool check(ctx_t *c, const cJSON *s, const cJSON *v, const char *path)
+static bool tl_schema_check(tl_schema_ctx_t *c, const cJSON *s, const cJSON *v, const char *path)
 {
 	const cJSON *ref = cJSON_GetObjectItemCaseSensitive(s, "$ref");
 	if (ref) {
-		const cJSON *target = resolve(c, ref->valuestring);
+		const cJSON *target = tl_schema_resolve(c, ref->valuestring);
 		if (!target)
-			return fail(c, path, "unresolvable $ref", ref->valuestring);
-		if (!check(c, target, v, path))
+			return tl_schema_fail(c, path, "unresolvable $ref", ref->valuestring);
+		if (!tl_schema_check(c, target, v, path))
 			return false;
 	}
 	const cJSON *k;
-	if ((k = cJSON_GetObjectItemCaseSensitive(s, "type")) && !check_type(c, k, v, path))
+	if ((k = cJSON_GetObjectItemCaseSensitive(s, "type")) &&
+	    !tl_schema_check_type(c, k, v, path))
 		return false;
 	if ((k = cJSON_GetObjectItemCaseSensitive(s, "const")) && !cJSON_Compare(k, v, true))
-		return fail(c, path, "not the constant", NULL);
-	if ((k = cJSON_GetObjectItemCaseSensitive(s, "enum")) && !check_enum(c, k, v, path))
+		return tl_schema_fail(c, path, "not the constant", NULL);
+	if ((k = cJSON_GetObjectItemCaseSensitive(s, "enum")) &&
+	    !tl_schema_check_enum(c, k, v, path))
 		return false;
 	if (cJSON_IsNumber(v)) {
 		if ((k = cJSON_GetObjectItemCaseSensitive(s, "minimum")) &&
 		    v->valuedouble < k->valuedouble)
-			return fail(c, path, "below minimum", NULL);
+			return tl_schema_fail(c, path, "below minimum", NULL);
 		if ((k = cJSON_GetObjectItemCaseSensitive(s, "maximum")) &&
 		    v->valuedouble > k->valuedouble)
-			return fail(c, path, "above maximum", NULL);
+			return tl_schema_fail(c, path, "above maximum", NULL);
 	}
 	if (cJSON_IsString(v) && (k = cJSON_GetObjectItemCaseSensitive(s, "pattern"))) {
 		regex_t re;
 		if (regcomp(&re, k->valuestring, REG_EXTENDED | REG_NOSUB))
-			return fail(c, path, "bad pattern in schema", k->valuestring);
+			return tl_schema_fail(c, path, "bad pattern in schema", k->valuestring);
 		bool hit = regexec(&re, v->valuestring, 0, NULL, 0) == 0;
 		regfree(&re);
 		if (!hit)
-			return fail(c, path, "does not match", k->valuestring);
+			return tl_schema_fail(c, path, "does not match", k->valuestring);
 	}
-	if (cJSON_IsObject(v) && !check_object(c, s, v, path))
+	if (cJSON_IsObject(v) && !tl_schema_check_object(c, s, v, path))
 		return false;
-	if (cJSON_IsArray(v) && !check_array(c, s, v, path))
+	if (cJSON_IsArray(v) && !tl_schema_check_array(c, s, v, path))
 		return false;
 	return true;
 }
 
-bool stats_schema_validate(const cJSON *root, const cJSON *schema, const cJSON *doc, char *err,
-                           size_t errlen)
+bool tl_schema_validate(const cJSON *root, const cJSON *schema, const cJSON *doc, char *err,
+                        size_t errlen)
 {
-	ctx_t c = {.root = root, .err = err, .errlen = errlen};
+	tl_schema_ctx_t c = {.root = root, .err = err, .errlen = errlen};
 	err[0] = 0;
-	return check(&c, schema, doc, "$");
+	return tl_schema_check(&c, schema, doc, "$");
 }
 
-cJSON *stats_schema_load(const char *md_path)
+cJSON *tl_schema_load(const char *md_path)
 {
 	FILE *f = fopen(md_path, "r");
 	if (!f)

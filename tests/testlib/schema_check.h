@@ -3,8 +3,10 @@
  * required, properties, additionalProperties, patternProperties, items, minItems, maxItems,
  * minimum, maximum, pattern, $ref to "#/$defs/..."), over cJSON trees, for the stats tests.
  */
-#ifndef DALIC_TEST_STATS_SCHEMA_CHECK_H
-#define DALIC_TEST_STATS_SCHEMA_CHECK_H
+#ifndef DALIC_TESTS_TESTLIB_SCHEMA_CHECK_H
+#define DALIC_TESTS_TESTLIB_SCHEMA_CHECK_H
+
+#include "tests/testlib.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -12,9 +14,9 @@
 
 /* Validates `doc` against `schema` (`root` resolves $ref). On failure returns false and writes
  * the JSON path and the broken rule into err. */
-bool stats_schema_validate(const cJSON *root, const cJSON *schema, const cJSON *doc, char *err,
-                           size_t errlen);
+bool tl_schema_validate(const cJSON *root, const cJSON *schema, const cJSON *doc, char *err,
+                        size_t errlen);
 /* The schema embedded in docs/stats-schema.md (the ```json schema block). New: cJSON_Delete. */
-cJSON *stats_schema_load(const char *md_path);
+cJSON *tl_schema_load(const char *md_path);
 
 #endif
