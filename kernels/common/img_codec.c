@@ -30,9 +30,9 @@ void img_decoder_free(img_decoder_t *d)
 	if (!d)
 		return;
 	img_jpeg_free(d->jpeg);
-	img_scratch_free(&d->region);
-	img_scratch_free(&d->full);
-	img_scratch_free(&d->rows);
+	dalic_img_scratch_free(&d->region);
+	dalic_img_scratch_free(&d->full);
+	dalic_img_scratch_free(&d->rows);
 	free(d);
 }
 
@@ -204,6 +204,26 @@ static img_px_t png_layout(const img_info_t *info)
 	return by_channels[info->channels];
 }
 
+uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const img_rect_t *roi,
+				 uint64_t *library)
+{
+	/* JPEG extents are at most 65535 and libpng's limit is 1e6 per side: no overflow */
+	const uint64_t w = (uint64_t)info->width, h = (uint64_t)info->height;
+	const uint64_t rw = roi ? (uint64_t)roi->w : w, rh = roi ? (uint64_t)roi->h : h;
+	*library = 0;
+	if (info->format == IMG_FMT_PNG) /* the whole image, then its row pointers */
+		return w * h * (uint64_t)info->channels + h * sizeof(void *);
+	img_px_t px = jpeg_layout(info, output_type);
+	uint64_t ch = (uint64_t)img_px_channels(px), bytes = (rw + 64) * ch * 16; /* row buffers */
+	if (info->orientation != 1 || (int)ch != img_output_channels(info, output_type))
+		bytes += rw * rh * ch; /* decoded before orientation / conversion */
+	if (info->progressive) { /* whole-image coefficients, MCUs padded to 32 pixels */
+		uint64_t comps = info->cmyk ? 4 : (uint64_t)info->channels;
+		*library = (w + 31) / 32 * 32 * ((h + 31) / 32 * 32) * comps * 2;
+	}
+	return bytes + *library;
+}
+
 int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
 	       int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn)
 {
@@ -229,9 +249,9 @@ int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t
 		px = jpeg_layout(info, output_type);
 		int ch = img_px_channels(px);
 		bool direct = info->orientation == 1 && ch == out_ch;
-		region = direct ? out : img_scratch_get(&d->region, (size_t)raw.w * raw.h * ch);
+		region = direct ? out : dalic_img_scratch_get(&d->region, (size_t)raw.w * raw.h * ch);
 		if (!region) {
-			snprintf(err, errn, "out of memory for a %dx%d window", raw.w, raw.h);
+			snprintf(err, errn, "a %dx%d window: %s", raw.w, raw.h, dalic_last_error());
 			return -1;
 		}
 		if (img_jpeg_decode(d, data, n, info, px, &raw, region, err, errn))
@@ -239,10 +259,10 @@ int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t
 	} else {
 		px = png_layout(info);
 		int ch = img_px_channels(px);
-		uint8_t *full = img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
+		uint8_t *full = dalic_img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
 		if (!full) {
-			snprintf(err, errn, "out of memory for a %dx%d image", info->width,
-				 info->height);
+			snprintf(err, errn, "a %dx%d image: %s", info->width, info->height,
+				 dalic_last_error());
 			return -1;
 		}
 		if (img_png_decode(d, data, n, info, full, err, errn))

@@ -86,6 +86,14 @@ int img_output_channels(const img_info_t *info, int output_type);
 int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
 	       int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn);
 
+/* Memory img_decode needs besides the output to decode `roi` (NULL = whole image): scratch
+ * buffers plus the codec's own (a progressive JPEG keeps every DCT coefficient of the image,
+ * about 2 bytes per pixel and component). Computed from the header, so a hostile header is
+ * refused before anything is allocated. *library gets the codec's own part, which is not
+ * allocated through dalic (callers charge it against the budget while decoding). */
+uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const img_rect_t *roi,
+				 uint64_t *library);
+
 /* True when windows of JPEGs are decoded without decoding the rest (libjpeg loaded). */
 bool img_jpeg_crop_available(void);
 

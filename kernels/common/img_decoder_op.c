@@ -2,7 +2,9 @@
 #include "kernels/common/img_decoder_op.h"
 
 #include "engine/error.h"
+#include "engine/memory.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 int img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op)
@@ -68,12 +70,29 @@ int img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_
 	return DALIC_OK;
 }
 
-void img_decoder_op_set_shape(const dalic_ws_t *ws, img_decoder_op_t *op, int i)
+int img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
+			     int i)
 {
+	const img_info_t *info = &op->info[i];
+	const img_rect_t *win = &op->window[i];
 	int64_t *shape = dalic_batch_shape_mut(ws->outputs[0], i);
-	shape[0] = op->window[i].h;
-	shape[1] = op->window[i].w;
-	shape[2] = img_output_channels(&op->info[i], op->output_type);
+	shape[0] = win->h;
+	shape[1] = win->w;
+	shape[2] = img_output_channels(info, op->output_type);
+	uint64_t library;
+	uint64_t need = (uint64_t)win->w * (uint64_t)win->h * (uint64_t)shape[2] +
+			dalic_img_decode_memory(info, op->output_type, win, &library);
+	if (need > SIZE_MAX || dalic_mem_charge((size_t)need)) {
+		char size[64];
+		snprintf(size, sizeof size, "%llu bytes are too many", (unsigned long long)need);
+		return dalic_op_fail(ctx, ws, i, "cannot decode a %dx%d %s%s image into %lld "
+				     "channels: %s",
+				     info->width, info->height, info->progressive ? "progressive " : "",
+				     img_format_name(info->format), (long long)shape[2],
+				     need > SIZE_MAX ? size : dalic_last_error());
+	}
+	dalic_mem_uncharge((size_t)need); /* a check: the buffers are charged when allocated */
+	return DALIC_OK;
 }
 
 int img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
@@ -86,9 +105,17 @@ int img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op
 		return dalic_op_fail(ctx, ws, i, "out of memory for a decoder");
 	const dalic_batch_t *in = ws->inputs[0];
 	char err[512];
-	if (img_decode(op->threads[thread], in->ptrs[i], (size_t)dalic_batch_sample_elems(in, i),
-		       &op->info[i], op->output_type, &op->window[i], ws->outputs[0]->ptrs[i], err,
-		       sizeof err))
+	/* the codec's own allocations are not dalic's: charge them for the decode's duration */
+	uint64_t library;
+	dalic_img_decode_memory(&op->info[i], op->output_type, &op->window[i], &library);
+	if (dalic_mem_charge((size_t)library))
+		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: the decoder's memory: %s",
+				     img_format_name(op->info[i].format), dalic_last_error());
+	int rc = img_decode(op->threads[thread], in->ptrs[i],
+			    (size_t)dalic_batch_sample_elems(in, i), &op->info[i], op->output_type,
+			    &op->window[i], ws->outputs[0]->ptrs[i], err, sizeof err);
+	dalic_mem_uncharge((size_t)library);
+	if (rc)
 		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: %s",
 				     img_format_name(op->info[i].format), err);
 	return DALIC_OK;

@@ -2,6 +2,9 @@
  * FileLabelLoader's list parsing, including their error texts. */
 #include "kernels/common/img_files.h"
 
+#include "engine/error.h"
+#include "engine/memory.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -16,14 +19,17 @@ void img_file_list_free(img_file_list_t *l)
 {
 	for (int i = 0; i < l->n; i++) {
 		img_file_entry_t *e = &l->v[i];
-		if (e->cache && e->cache_mapped)
+		if (e->cache && e->cache_mapped) {
 			munmap(e->cache, (size_t)e->size);
-		else
+		} else if (e->cache) {
 			free(e->cache);
+			dalic_mem_uncharge((size_t)e->size); /* charged by readers.file */
+		}
 		free(e->path);
 		free(e->full);
 	}
 	free(l->v);
+	dalic_mem_uncharge(l->charged);
 	memset(l, 0, sizeof *l);
 }
 
@@ -46,23 +52,43 @@ static char *join_path(const char *dir, const char *path)
 	return s;
 }
 
+/* Charges `bytes` more of list metadata against the memory budget. */
+static int files_charge(img_file_list_t *l, size_t bytes)
+{
+	if (dalic_mem_charge(bytes))
+		return -1;
+	l->charged += bytes;
+	return 0;
+}
+
 int img_file_list_add(img_file_list_t *l, const char *root, const char *path, int32_t label)
 {
 	if (l->n == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 64;
-		img_file_entry_t *v = realloc(l->v, sizeof *v * (size_t)cap);
-		if (!v)
+		if (l->cap > (1 << 29)) {
+			dalic_fail(DALIC_ENOMEM, "more than %d files", l->cap);
 			return -1;
+		}
+		int cap = l->cap ? l->cap * 2 : 64;
+		if (files_charge(l, sizeof *l->v * (size_t)(cap - l->cap)))
+			return -1;
+		img_file_entry_t *v = realloc(l->v, sizeof *v * (size_t)cap);
+		if (!v) {
+			dalic_fail(DALIC_ENOMEM, "out of memory for %d file entries", cap);
+			return -1;
+		}
 		l->v = v;
 		l->cap = cap;
 	}
 	img_file_entry_t *e = &l->v[l->n];
 	memset(e, 0, sizeof *e);
+	if (files_charge(l, 2 * strlen(path) + (root ? strlen(root) : 0) + 4))
+		return -1;
 	e->path = strdup(path);
 	e->full = join_path(root, path);
 	if (!e->path || !e->full) {
 		free(e->path);
 		free(e->full);
+		dalic_fail(DALIC_ENOMEM, "out of memory for file names");
 		return -1;
 	}
 	e->label = label;
@@ -187,7 +213,8 @@ int img_file_list_scan(img_file_list_t *l, const char *root, const char *const *
 		for (int i = 0; !rc && i < files.n; i++) {
 			char *rel = join_path(subdirs.v[k], files.v[i]);
 			if (!rel || img_file_list_add(l, root, rel, k)) {
-				snprintf(err, errn, "out of memory listing %s", root);
+				snprintf(err, errn, "listing %s: %s", root,
+					 rel ? dalic_last_error() : "out of memory");
 				rc = -1;
 			}
 			free(rel);
@@ -211,34 +238,45 @@ int img_file_list_parse(img_file_list_t *l, const char *list_path, const char *r
 	size_t cap = 0;
 	ssize_t len;
 	int rc = 0;
-	for (int n = 1; !rc && (len = getline(&line, &cap, f)) >= 0; n++) {
-		int i = (int)len - 1;
+	for (int64_t n = 1; !rc && (len = getline(&line, &cap, f)) >= 0; n++) {
+		ssize_t i = len - 1;
 		while (i >= 0 && isspace((unsigned char)line[i]))
 			i--;
-		int label_end = i + 1;
+		ssize_t label_end = i + 1;
 		if (i < 0)
 			continue; /* empty line */
 		while (i >= 0 && isdigit((unsigned char)line[i]))
 			i--;
-		int label_start = i + 1;
+		ssize_t label_start = i + 1;
 		while (i >= 0 && isspace((unsigned char)line[i]))
 			i--;
-		int name_end = i + 1;
+		ssize_t name_end = i + 1;
 		if (!(name_end > 0 && name_end < label_start && label_start >= 2 &&
 		      label_end > label_start)) {
 			line[label_end] = 0;
 			snprintf(err, errn,
-				 "Incorrect format of the list file \"%s\":%d expected file name "
+				 "Incorrect format of the list file \"%s\":%lld expected file name "
 				 "followed by a label; got: %s",
-				 list_path, n, line);
+				 list_path, (long long)n, line);
 			rc = -1;
 			break;
 		}
 		line[label_end] = 0;
+		/* digits only, so the label is >= 0; it must fit DALI's int label */
+		int64_t label = 0;
+		for (ssize_t k = label_start; k < label_end && label <= INT32_MAX; k++)
+			label = label * 10 + (line[k] - '0');
+		if (label > INT32_MAX) {
+			snprintf(err, errn,
+				 "Incorrect format of the list file \"%s\":%lld the label %s is out of "
+				 "range (labels are 32-bit integers, at most 2147483647); got: %s",
+				 list_path, (long long)n, line + label_start, line);
+			rc = -1;
+			break;
+		}
 		line[name_end] = 0;
-		long label = strtol(line + label_start, NULL, 10);
 		if (img_file_list_add(l, root, line, (int32_t)label)) {
-			snprintf(err, errn, "out of memory reading %s", list_path);
+			snprintf(err, errn, "reading %s: %s", list_path, dalic_last_error());
 			rc = -1;
 		}
 	}

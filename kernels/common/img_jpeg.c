@@ -16,6 +16,8 @@
  */
 #include "kernels/common/img_codec_impl.h"
 
+#include "dalic.h"
+
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -291,10 +293,10 @@ static int lj_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t p
 	bool direct = lead == 0 && w == (JDIMENSION)r->w;
 	/* Up to ROWS scanlines per call: libjpeg hands out a whole upsampled row group at once. */
 	enum { ROWS = 16 };
-	uint8_t *tmp = img_scratch_get(&d->rows, wide * ROWS);
+	uint8_t *tmp = dalic_img_scratch_get(&d->rows, wide * ROWS);
 	if (!tmp) {
 		lj.abort(c);
-		snprintf(err, errn, "out of memory for a %u-pixel row", (unsigned)w);
+		snprintf(err, errn, "%u-pixel rows: %s", (unsigned)w, dalic_last_error());
 		return -1;
 	}
 	for (int y = ey0; y < r->y + r->h;) {
@@ -329,9 +331,10 @@ int img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_i
 		return tj_decode(d->jpeg, data, n, info, px, out, err, errn);
 	/* No libjpeg: decode everything, keep the window. */
 	size_t ch = (size_t)img_px_channels(px);
-	uint8_t *full = img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
+	uint8_t *full = dalic_img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
 	if (!full) {
-		snprintf(err, errn, "out of memory for a %dx%d image", info->width, info->height);
+		snprintf(err, errn, "a %dx%d image: %s", info->width, info->height,
+			 dalic_last_error());
 		return -1;
 	}
 	if (tj_decode(d->jpeg, data, n, info, px, full, err, errn))

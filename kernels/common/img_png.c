@@ -6,6 +6,8 @@
  */
 #include "kernels/common/img_codec_impl.h"
 
+#include "dalic.h"
+
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -96,11 +98,11 @@ int img_png_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_in
 		snprintf(err, errn, "out of memory for a PNG reader");
 		return -1;
 	}
-	png_bytep *rows = (png_bytep *)img_scratch_get(&d->rows, sizeof(png_bytep) *
+	png_bytep *rows = (png_bytep *)dalic_img_scratch_get(&d->rows, sizeof(png_bytep) *
 								  (size_t)info->height);
 	if (!rows) {
 		png_destroy_read_struct(&png, &pi, NULL);
-		snprintf(err, errn, "out of memory for %d PNG rows", info->height);
+		snprintf(err, errn, "%d PNG rows: %s", info->height, dalic_last_error());
 		return -1;
 	}
 	if (setjmp(png_jmpbuf(png))) {

@@ -5,6 +5,9 @@
  */
 #include "kernels/common/img_resample.h"
 
+#include "engine/dtype.h"
+#include "engine/error.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -23,9 +26,9 @@ int img_filter_from_interp(int64_t interp)
 
 void img_resample_ws_free(img_resample_ws_t *ws)
 {
-	img_scratch_free(&ws->taps);
-	img_scratch_free(&ws->tmp);
-	img_scratch_free(&ws->row);
+	dalic_img_scratch_free(&ws->taps);
+	dalic_img_scratch_free(&ws->tmp);
+	dalic_img_scratch_free(&ws->row);
 }
 
 bool img_resample_supports(dalic_dtype_t in, dalic_dtype_t out)
@@ -33,6 +36,20 @@ bool img_resample_supports(dalic_dtype_t in, dalic_dtype_t out)
 	bool ok_in = in == DALIC_UINT8 || in == DALIC_INT16 || in == DALIC_UINT16 ||
 		     in == DALIC_FLOAT;
 	return ok_in && (out == in || out == DALIC_FLOAT);
+}
+
+int dalic_img_resample_fits(int64_t in_h, int64_t in_w, int64_t channels, int64_t out_h,
+			    int64_t out_w)
+{
+	const int64_t max = INT32_MAX;
+	if (in_h <= max && in_w <= max && channels <= max && out_h <= max && out_w <= max &&
+	    in_w * channels <= max && out_w * channels <= max)
+		return DALIC_OK;
+	return dalic_fail(DALIC_EUNSUPPORTED,
+			  "resampling %lldx%lld to %lldx%lld with %lld channels: extents and rows "
+			  "(width x channels) are limited to %lld values",
+			  (long long)in_h, (long long)in_w, (long long)out_h, (long long)out_w,
+			  (long long)channels, (long long)max);
 }
 
 /* ---- filter tables ----------------------------------------------------------------------- */
@@ -376,13 +393,26 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	const size_t in_es = dalic_dtype_size(j->in_type), out_es = dalic_dtype_size(j->out_type);
 	img_filter_t ty, tx;
 	double sy, sx;
+	/* Source coordinates, tap positions and counts are ints: a window past +-2**30 or a
+	 * filter wider than 2**24 taps cannot be tabulated. */
+	const double far = 1073741824.0;
+	if (!(fabs(j->y0) <= far && fabs(j->y1) <= far && fabs(j->x0) <= far &&
+	      fabs(j->x1) <= far)) {
+		dalic_fail(DALIC_EINVAL, "source window [%g, %g) x [%g, %g) is out of range", j->y0,
+			   j->y1, j->x0, j->x1);
+		return -1;
+	}
 	axis_filter(j->out_h, j->y0, j->y1, &j->filters, &ty, &sy);
 	axis_filter(j->out_w, j->x0, j->x1, &j->filters, &tx, &sx);
+	if (sy > 16777216.0 || sx > 16777216.0) {
+		dalic_fail(DALIC_EINVAL, "a filter of %g x %g source pixels is too wide", sy, sx);
+		return -1;
+	}
 	axis_t ay = {.out = j->out_h, .taps = axis_taps(ty, sy)};
 	axis_t ax = {.out = j->out_w, .taps = axis_taps(tx, sx)};
 	size_t ny = (size_t)ay.out * ay.taps, nx = (size_t)ax.out * ax.taps;
 	/* one block: w4 (16-byte aligned at the start), weights, indices, row pointers */
-	uint8_t *t = img_scratch_get(&ws->taps, nx * 4 * sizeof(float) +
+	uint8_t *t = dalic_img_scratch_get(&ws->taps, nx * 4 * sizeof(float) +
 							 (ny + nx) * (sizeof(int32_t) + sizeof(float)) +
 							 sizeof(void *) * (size_t)ay.taps);
 	if (!t)
@@ -410,7 +440,7 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	double vert_first = (double)ay.out * xw * ay.taps + (double)ay.out * ax.out * ax.taps;
 	double horz_first = (double)yh * ax.out * ax.taps + (double)ay.out * ax.out * ay.taps;
 	if (vert_first <= horz_first) {
-		float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
+		float *buf = dalic_img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
 								       2 * HSUM_SLACK));
 		if (!buf)
 			return -1;
@@ -431,8 +461,8 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 		}
 		return 0;
 	}
-	float *tmp = img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
-	float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
+	float *tmp = dalic_img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
+	float *buf = dalic_img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
 							       2 * HSUM_SLACK));
 	if (!tmp || !buf)
 		return -1;

@@ -60,7 +60,13 @@ typedef struct img_resample_ws {
 void img_resample_ws_free(img_resample_ws_t *ws);
 
 bool img_resample_supports(dalic_dtype_t in, dalic_dtype_t out);
-/* Returns 0, or -1 when out of memory. */
+/* Whether extents fit the int arithmetic of img_resample: every extent and every row of
+ * values (width x channels) at most INT_MAX. DALIC_OK, or DALIC_EUNSUPPORTED with a message
+ * (callers prepend the operator and sample). */
+int dalic_img_resample_fits(int64_t in_h, int64_t in_w, int64_t channels, int64_t out_h,
+			    int64_t out_w);
+/* Returns 0, or -1 with dalic_last_error() set: out of memory or over the memory budget, or a
+ * source window too far outside the image (beyond +-2**30) for its filter tables. */
 int img_resample(img_resample_ws_t *ws, const img_resample_job_t *job);
 
 #endif

@@ -105,6 +105,11 @@ int img_resize_calc(int ndim, const float *requested, const float *in_lo, const 
 	int min_size = empty_input ? 0 : 1;
 	for (int d = 0; d < ndim; d++) {
 		float out_sz = req[d];
+		if (!(fabsf(out_sz) < 2147483520.0f)) { /* NaN too: lroundf would be undefined */
+			snprintf(err, errn, "output size %g in dim %d is out of range (at most %d)",
+				 (double)out_sz, d, 2147483520);
+			return -1;
+		}
 		long rounded = lroundf(fabsf(out_sz));
 		plan->out[d] = rounded > min_size ? (int)rounded : min_size;
 		plan->lo[d] = lo[d];

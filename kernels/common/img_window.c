@@ -1,6 +1,9 @@
 /* Crop windows and the window copy (see img_window.h). */
 #include "kernels/common/img_window.h"
 
+#include "engine/checked.h"
+#include "kernels/common/arg_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,8 +39,7 @@ static int extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, co
 {
 	double v;
 	int rc = dalic_arg_float_at(ctx, ws, name, i, &v);
-	*out = (int64_t)v; /* DALI: static_cast<int> */
-	return rc;
+	return rc ? rc : dalic_argck_to_i64(ctx, ws, i, name, v, out); /* DALI: static_cast<int> */
 }
 
 int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
@@ -72,10 +74,10 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 		if (n < 2)
 			return dalic_op_fail(ctx, ws, i, "`crop` argument should have 2 or 3 elements "
 							 "depending on the input data shape");
-		if (n == 3)
-			cd = (int64_t)v[0];
-		ch = (int64_t)v[n - 2];
-		cw = (int64_t)v[n - 1];
+		if ((n == 3 && (rc = dalic_argck_to_i64(ctx, ws, i, "crop", v[0], &cd))) ||
+		    (rc = dalic_argck_to_i64(ctx, ws, i, "crop", v[n - 2], &ch)) ||
+		    (rc = dalic_argck_to_i64(ctx, ws, i, "crop", v[n - 1], &cw)))
+			return rc;
 	} else if (has_w) {
 		if ((rc = extent_arg(ctx, ws, i, "crop_w", &cw)) ||
 		    (rc = extent_arg(ctx, ws, i, "crop_h", &ch)) ||
@@ -114,7 +116,10 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 			return dalic_op_fail(ctx, ws, i, "Anchor for dimension %d (%f) is out of range "
 							 "[0.0, 1.0]", d, norm[d]);
 		double a = (float)norm[d] * (float)(shape[d] - w->shape[d]);
-		w->anchor[d] = (int64_t)(truncate ? trunc(a) : round(a));
+		/* extents are below 2**62, so a bounded anchor keeps anchor + extent in range */
+		if (!dalic_ck_double_to_i64(truncate ? trunc(a) : round(a), &w->anchor[d]))
+			return dalic_op_fail(ctx, ws, i, "Anchor for dimension %d (%g) is out of range",
+					     d, a);
 		outside |= w->anchor[d] < 0 || w->anchor[d] + w->shape[d] > shape[d];
 	}
 	if (!outside || oob == IMG_OOB_PAD)

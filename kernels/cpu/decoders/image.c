@@ -30,7 +30,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	img_decoder_op_t *op = ctx->state;
 	int rc = img_decoder_op_setup(ctx, ws, op);
 	for (int i = 0; !rc && i < ws->batch_size; i++)
-		img_decoder_op_set_shape(ws, op, i);
+		rc = img_decoder_op_set_shape(ctx, ws, op, i);
 	return rc;
 }
 

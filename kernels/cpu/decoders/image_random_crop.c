@@ -43,7 +43,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		const img_info_t *info = &s->dec.info[i];
 		s->dec.window[i] = img_random_crop_window(&ctx->rng[i], img_oriented_h(info),
 							  img_oriented_w(info), &s->crop);
-		img_decoder_op_set_shape(ws, &s->dec, i);
+		rc = img_decoder_op_set_shape(ctx, ws, &s->dec, i);
 	}
 	return rc;
 }

@@ -7,9 +7,11 @@
  * The sample is built once at init with DALI's ConvertSat; fdata values pass through float32
  * first, because DALI stores `fdata` as a float list. Each iteration copies it to the output.
  */
+#include "engine/checked.h"
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "engine/memory.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +22,7 @@ typedef struct constant_state {
 	dalic_dtype_t dtype;
 	int ndim;
 	int64_t shape[DALIC_MAX_NDIM];
-	void *data; /* one sample */
+	void *data; /* one sample, charged against the memory budget */
 	size_t bytes;
 } constant_state_t;
 
@@ -67,9 +69,15 @@ static int init(dalic_op_ctx_t *ctx)
 				return bad_arg(ctx, "shape", "negative extent %lld in dim %d",
 				               (long long)shape->i[d], d);
 			st->shape[d] = shape->i[d];
-			volume *= shape->i[d];
 		}
 	}
+	if (!dalic_ck_shape_bytes(st->shape, st->ndim, dalic_dtype_size(st->dtype), &st->bytes)) {
+		char s[256];
+		dalic_batch_format_shape(st->shape, st->ndim, "[]", s, sizeof s);
+		return bad_arg(ctx, "shape", "%s of %s is too large: its size in bytes overflows "
+		               "63 bits", s, dalic_dtype_name(st->dtype));
+	}
+	dalic_ck_volume(st->shape, st->ndim, &volume);
 	if (values->n != volume && values->n != 1)
 		return bad_arg(ctx, has_f ? "fdata" : "idata",
 		               "%d values do not fill a shape of %lld elements", values->n,
@@ -77,10 +85,15 @@ static int init(dalic_op_ctx_t *ctx)
 	const char *layout = dalic_arg_string(ctx, "layout");
 	if (layout && layout[0] && (int)strlen(layout) != st->ndim)
 		return bad_arg(ctx, "layout", "'%s' does not fit a %d-dim shape", layout, st->ndim);
-	st->bytes = (size_t)volume * dalic_dtype_size(st->dtype);
+	if (dalic_mem_charge(st->bytes))
+		return dalic_fail_wrap(DALIC_ENOMEM, "operator '%s' (%s): the constant sample",
+		                       ctx->inst, ctx->schema->name);
 	st->data = malloc(st->bytes ? st->bytes : 1);
-	if (!st->data)
-		return dalic_fail(DALIC_ENOMEM, "operator '%s': out of memory", ctx->inst);
+	if (!st->data) {
+		dalic_mem_uncharge(st->bytes);
+		return dalic_fail(DALIC_ENOMEM, "operator '%s' (%s): cannot allocate %zu bytes",
+		                  ctx->inst, ctx->schema->name, st->bytes);
+	}
 	for (int64_t k = 0; k < volume; k++) {
 		int src = values->n == 1 ? 0 : (int)k;
 		if (has_f)
@@ -93,7 +106,10 @@ static int init(dalic_op_ctx_t *ctx)
 
 static void fini(dalic_op_ctx_t *ctx)
 {
-	free(((constant_state_t *)ctx->state)->data);
+	constant_state_t *st = ctx->state;
+	free(st->data);
+	if (st->data)
+		dalic_mem_uncharge(st->bytes);
 }
 
 static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
@@ -111,7 +127,8 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const constant_state_t *st = ctx->state;
-	memcpy(ws->outputs[0]->ptrs[i], st->data, st->bytes);
+	if (st->bytes) /* an empty sample may have no storage at all */
+		memcpy(ws->outputs[0]->ptrs[i], st->data, st->bytes);
 	return DALIC_OK;
 }
 

@@ -11,10 +11,12 @@
  * Without `layout` the input layout is kept when it still has as many dims as the output.
  * Semantics and checks follow DALI's dali/operators/generic/reshape.cc.
  */
+#include "engine/checked.h"
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
+#include "kernels/common/arg_check.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -102,11 +104,13 @@ static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *
 		if ((rc = dalic_arg_floats_at(ctx, ws, "shape", i, v, DALIC_MAX_NDIM, n)))
 			return rc;
 		for (int d = 0; d < *n; d++)
-			ext[d] = (int64_t)v[d];
+			if ((rc = dalic_argck_to_i64(ctx, ws, i, "shape", v[d], &ext[d])))
+				return rc;
 		return DALIC_OK;
 	}
 	if (dalic_arg_given(ctx, "rel_shape")) {
-		if ((rc = dalic_arg_floats_at(ctx, ws, "rel_shape", i, v, DALIC_MAX_NDIM, n)))
+		if ((rc = dalic_arg_floats_at(ctx, ws, "rel_shape", i, v, DALIC_MAX_NDIM, n)) ||
+		    (rc = dalic_argck_finite(ctx, ws, i, "rel_shape", v, *n)))
 			return rc;
 		if (src_dims->n ? *n != src_dims->n : *n > in->ndim)
 			return dalic_op_fail(ctx, ws, i,
@@ -117,9 +121,12 @@ static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *
 			                           "input has dims; use `src_dims` to add dims");
 		for (int d = 0; d < *n; d++) {
 			int src = src_dims->n ? (int)src_dims->i[d] : d;
-			ext[d] = v[d] < 0
-			             ? -1
-			             : (int64_t)roundf((float)(v[d] * (src < 0 ? 1 : ish[src])));
+			float e = roundf((float)(v[d] * (double)(src < 0 ? 1 : ish[src])));
+			if (v[d] < 0)
+				ext[d] = -1;
+			else if (!dalic_ck_double_to_i64(e, &ext[d]))
+				return dalic_op_fail(ctx, ws, i, "rel_shape[%d] = %g makes an extent of "
+				                     "%g, too large", d, v[d], (double)e);
 		}
 		return DALIC_OK;
 	}
@@ -134,24 +141,16 @@ static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *
 	return DALIC_OK;
 }
 
-static void format_shape(const int64_t *s, int n, char *buf, size_t len)
-{
-	size_t k = (size_t)snprintf(buf, len, "(");
-	for (int d = 0; d < n && k < len; d++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%lld", d ? ", " : "", (long long)s[d]);
-	if (k < len)
-		snprintf(buf + k, len - k, ")");
-}
-
 /* Resolves the wildcard and checks that sample i keeps its element count. */
 static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int n)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	int64_t volume = dalic_batch_sample_elems(in, i), other = 1;
 	int wildcard = -1;
+	bool overflow = false;
 	for (int d = 0; d < n; d++) {
 		if (ext[d] >= 0) {
-			other *= ext[d];
+			overflow |= !dalic_ck_mul_i64(other, ext[d], &other);
 			continue;
 		}
 		if (wildcard >= 0)
@@ -160,7 +159,7 @@ static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ex
 			                     "extent");
 		wildcard = d;
 	}
-	if (wildcard >= 0) {
+	if (wildcard >= 0 && !overflow) {
 		if (other == 0)
 			return dalic_op_fail(ctx, ws, i,
 			                     "cannot infer the extent of dim %d when the other "
@@ -169,12 +168,18 @@ static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ex
 		ext[wildcard] = volume / other;
 	}
 	int64_t count = 1;
-	for (int d = 0; d < n; d++)
-		count *= ext[d];
-	if (count != volume) {
+	size_t bytes;
+	overflow |= !dalic_ck_volume(ext, n, &count) ||
+	            !dalic_ck_shape_bytes(ext, n, dalic_dtype_size(in->dtype), &bytes);
+	if (overflow || count != volume) {
 		char a[160], b[160];
-		format_shape(dalic_batch_shape(in, i), in->ndim, a, sizeof a);
-		format_shape(ext, n, b, sizeof b);
+		dalic_batch_format_shape(dalic_batch_shape(in, i), in->ndim, "()", a, sizeof a);
+		dalic_batch_format_shape(ext, n, "()", b, sizeof b);
+		if (overflow)
+			return dalic_op_fail(ctx, ws, i,
+			                     "cannot reshape %s (%lld elements) to %s: its size "
+			                     "overflows",
+			                     a, (long long)volume, b);
 		return dalic_op_fail(ctx, ws, i,
 		                     "cannot reshape %s (%lld elements) to %s (%lld elements)", a,
 		                     (long long)volume, b, (long long)count);

@@ -119,15 +119,6 @@ static int value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int part, int d, 
 	return DALIC_OK;
 }
 
-static void format_shape(const int64_t *s, int n, char *buf, size_t len)
-{
-	size_t k = (size_t)snprintf(buf, len, "(");
-	for (int d = 0; d < n && k < len; d++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%lld", d ? ", " : "", (long long)s[d]);
-	if (k < len)
-		snprintf(buf + k, len - k, ")");
-}
-
 /* Python's slice.indices(): start and count of lo:hi:step over an extent. */
 static void clamp_range(int64_t extent, bool has_lo, int64_t lo, bool has_hi, int64_t hi,
                         int64_t step, int64_t *start, int64_t *count)
@@ -143,9 +134,14 @@ static void clamp_range(int64_t extent, bool has_lo, int64_t lo, bool has_hi, in
 		hi += extent;
 	lo = lo < min ? min : lo > max ? max : lo;
 	hi = hi < min ? min : hi > max ? max : hi;
-	int64_t n = step > 0 ? (hi - lo + step - 1) / step : (lo - hi - step - 1) / -step;
+	/* lo and hi are within [-1, extent] now; the step may be anything, even INT64_MIN */
+	int64_t n = 0;
+	if (step > 0 && hi > lo)
+		n = (hi - lo - 1) / step + 1;
+	else if (step < 0 && lo > hi)
+		n = (int64_t)((uint64_t)(lo - hi - 1) / (0 - (uint64_t)step)) + 1;
 	*start = lo;
-	*count = n > 0 ? n : 0;
+	*count = n;
 }
 
 /* The start, step and count of every input dim of sample i. */
@@ -168,7 +164,7 @@ static int plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, subscri
 			int64_t idx = v[AT] < 0 ? shape[d] + v[AT] : v[AT];
 			if (idx < 0 || idx >= shape[d]) {
 				char s[160];
-				format_shape(shape, in->ndim, s, sizeof s);
+				dalic_batch_format_shape(shape, in->ndim, "()", s, sizeof s);
 				return dalic_op_fail(
 				    ctx, ws, i,
 				    "Index %lld is out of range for axis %d of length "
@@ -241,13 +237,15 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		const int64_t *shape = dalic_batch_shape(in, i);
 		p->borrowed = contiguous(p, shape, in->ndim);
 		if (p->borrowed) {
-			int64_t offset = 0, stride = 1;
+			/* the input passed dalic_batch_alloc, so its strides fit int64_t */
+			int64_t offset = 0, stride = 1, selected = 1;
 			for (int d = in->ndim - 1; d >= 0; d--) {
 				offset += p->start[d] * stride;
 				stride *= shape[d];
+				selected *= p->count[d];
 			}
-			if (stride == 0)
-				offset = 0; /* empty input: start may equal an extent of 0 */
+			if (selected == 0)
+				offset = 0; /* nothing selected: start may be -1 or an extent */
 			dalic_batch_share_sample(out, i, in, i);
 			out->ptrs[i] = (char *)in->ptrs[i] + (size_t)offset * elem;
 		}

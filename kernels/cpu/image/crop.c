@@ -104,10 +104,10 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     c->num_threads);
 	int64_t n = dalic_batch_sample_elems(out, i);
-	void *tmp = img_scratch_get(&c->threads[thread], (size_t)n * es + 1);
+	void *tmp = dalic_img_scratch_get(&c->threads[thread], (size_t)n * es + 1);
 	if (!tmp)
-		return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-element window",
-				     (long long)n);
+		return dalic_op_fail(ctx, ws, i, "a %lld-element window: %s", (long long)n,
+				     dalic_last_error());
 	img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i], es, tmp,
 			c->fill, c->nfill, channel_dim);
 	for (int64_t k = 0; k < n; k++)
@@ -119,7 +119,7 @@ static void fini(dalic_op_ctx_t *ctx)
 {
 	crop_t *c = ctx->state;
 	for (int t = 0; c->threads && t < c->num_threads; t++)
-		img_scratch_free(&c->threads[t]);
+		dalic_img_scratch_free(&c->threads[t]);
 	free(c->threads);
 	free(c->win);
 }

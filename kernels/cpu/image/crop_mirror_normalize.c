@@ -180,14 +180,14 @@ static void store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step
 		break;
 	case DALIC_UINT8:
 		for (int64_t k = 0; k < n; k++) {
-			float v = roundf(src[k * step]);
-			((uint8_t *)dst)[k] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+			float v = roundf(src[k * step]); /* NaN (a NaN mean or std) gives 0 */
+			((uint8_t *)dst)[k] = !(v > 0) ? 0 : v >= 255 ? 255 : (uint8_t)v;
 		}
 		break;
 	default: /* INT8 */
 		for (int64_t k = 0; k < n; k++) {
 			float v = roundf(src[k * step]);
-			((int8_t *)dst)[k] = v <= -128 ? -128 : v >= 127 ? 127 : (int8_t)v;
+			((int8_t *)dst)[k] = v != v ? 0 : v <= -128 ? -128 : v >= 127 ? 127 : (int8_t)v;
 		}
 		break;
 	}
@@ -309,9 +309,10 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	if (thread < 0 || thread >= s->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     s->num_threads);
-	float *row = img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
+	float *row = dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
 	if (!row)
-		return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-pixel row", (long long)ow);
+		return dalic_op_fail(ctx, ws, i, "a %lld-pixel row: %s", (long long)ow,
+				     dalic_last_error());
 	/* element strides of the input in pixels, channels and rows */
 	const int64_t px = g.c_dim == 2 ? C : 1, chs = g.c_dim == 0 ? H * W : 1;
 	const int64_t rows = g.c_dim == 2 ? W * C : W;
@@ -354,7 +355,7 @@ static void fini(dalic_op_ctx_t *ctx)
 {
 	cmn_t *s = ctx->state;
 	for (int t = 0; s->threads && t < s->num_threads; t++)
-		img_scratch_free(&s->threads[t]);
+		dalic_img_scratch_free(&s->threads[t]);
 	free(s->threads);
 	free(s->win);
 }

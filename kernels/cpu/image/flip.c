@@ -55,7 +55,9 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	size_t total = (size_t)dalic_batch_sample_elems(in, i) * dalic_dtype_size(in->dtype);
 	const uint8_t *src = in->ptrs[i];
 	uint8_t *dst = ws->outputs[0]->ptrs[i];
-	if (last_flipped < 0 || total == 0) {
+	if (total == 0)
+		return DALIC_OK;
+	if (last_flipped < 0) {
 		memcpy(dst, src, total);
 		return DALIC_OK;
 	}

@@ -6,6 +6,7 @@
  * per-sample generators and depend only on (seed, iteration, sample).
  */
 #include "engine/kernel.h"
+#include "kernels/common/arg_check.h"
 #include "kernels/common/img_crop_window.h"
 #include "kernels/common/img_resize_attr.h"
 
@@ -33,11 +34,16 @@ static int init_state(dalic_op_ctx_t *ctx)
 	const dalic_value_t *size = dalic_arg(ctx, "size");
 	if (size->n != 2 && size->n != 1)
 		return dalic_op_fail(ctx, NULL, -1, "`size` needs 2 values [H, W], got %d", size->n);
-	r->out_h = (int)lround(dalic_value_get_f(size, 0));
-	r->out_w = (int)lround(dalic_value_get_f(size, size->n - 1));
-	if (r->out_h < 1 || r->out_w < 1)
-		return dalic_op_fail(ctx, NULL, -1, "`size` must be positive, got [%d, %d]", r->out_h,
-				     r->out_w);
+	double hw[2] = {dalic_value_get_f(size, 0), dalic_value_get_f(size, size->n - 1)};
+	int64_t ext[2];
+	for (int d = 0; d < 2; d++)
+		if ((rc = dalic_argck_to_i64(ctx, NULL, -1, "size", round(hw[d]), &ext[d])))
+			return rc;
+	if (ext[0] < 1 || ext[1] < 1 || ext[0] > INT32_MAX || ext[1] > INT32_MAX)
+		return dalic_op_fail(ctx, NULL, -1, "`size` must be positive extents below 2**31, "
+				     "got [%g, %g]", hw[0], hw[1]);
+	r->out_h = (int)ext[0];
+	r->out_w = (int)ext[1];
 	r->win = calloc((size_t)ctx->max_batch_size, sizeof *r->win);
 	r->filters = calloc((size_t)ctx->max_batch_size, sizeof *r->filters);
 	r->num_threads = ctx->num_threads + 1;
@@ -75,6 +81,8 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if (shape[0] < 1 || shape[1] < 1)
 			return dalic_op_fail(ctx, ws, i, "cannot crop an empty %lldx%lld image",
 					     (long long)shape[0], (long long)shape[1]);
+		if (dalic_img_resample_fits(shape[0], shape[1], shape[2], r->out_h, r->out_w))
+			return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
 		r->win[i] = img_random_crop_window(&ctx->rng[i], (int)shape[0], (int)shape[1],
 						   &r->crop);
 		if ((rc = img_filters_for_sample(ctx, ws, i, &r->filters[i])))
@@ -112,8 +120,8 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 		.filters = r->filters[i],
 	};
 	if (img_resample(&r->threads[thread], &job))
-		return dalic_op_fail(ctx, ws, i, "out of memory resampling a %dx%d window", w->h,
-				     w->w);
+		return dalic_op_fail(ctx, ws, i, "resampling a %dx%d window: %s", w->h, w->w,
+				     dalic_last_error());
 	return DALIC_OK;
 }
 

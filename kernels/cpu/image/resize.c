@@ -10,6 +10,7 @@
 #include "engine/error.h"
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
+#include "kernels/common/arg_check.h"
 #include "kernels/common/img_resize_attr.h"
 
 #include <math.h>
@@ -55,8 +56,13 @@ static int init_state(dalic_op_ctx_t *ctx)
 	if (r->has_max_size && max->n > 2)
 		return dalic_op_fail(ctx, NULL, -1, "max_size has %d values; 1 or 2 expected",
 				     max->n);
-	for (int d = 0; r->has_max_size && d < 2; d++)
-		r->max_size[d] = (float)dalic_value_get_f(max, max->n == 1 ? 0 : d);
+	for (int d = 0; r->has_max_size && d < 2; d++) {
+		double v = dalic_value_get_f(max, max->n == 1 ? 0 : d);
+		int rc = dalic_argck_finite(ctx, NULL, -1, "max_size", &v, 1);
+		if (rc)
+			return rc;
+		r->max_size[d] = (float)v;
+	}
 	r->subpixel = dalic_arg_bool(ctx, "subpixel_scale");
 	r->roi_relative = dalic_arg_bool(ctx, "roi_relative");
 	r->plan = calloc((size_t)ctx->max_batch_size, sizeof *r->plan);
@@ -115,25 +121,33 @@ static int requested_size(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, floa
 				     "Exactly one method of specifying size must be used. The "
 				     "available methods: separate resize_x, resize_y arguments; size "
 				     "argument; resize_longer; resize_shorter");
+	/* A NaN or infinite size has no meaning (DALI crashes on NaN): it is an error. */
 	double v[IMG_MAX_SPATIAL];
 	int n, rc = DALIC_OK;
 	if (sep) {
-		req[0] = req[1] = 0;
-		if (img_arg_present(ctx, ws, "resize_y") &&
-		    !(rc = dalic_arg_float_at(ctx, ws, "resize_y", i, &v[0])))
-			req[0] = (float)v[0];
-		if (!rc && img_arg_present(ctx, ws, "resize_x") &&
-		    !(rc = dalic_arg_float_at(ctx, ws, "resize_x", i, &v[0])))
-			req[1] = (float)v[0];
+		static const char *const names[2] = {"resize_y", "resize_x"};
+		for (int d = 0; d < 2; d++) {
+			req[d] = 0;
+			if (!img_arg_present(ctx, ws, names[d]))
+				continue;
+			if ((rc = dalic_arg_float_at(ctx, ws, names[d], i, &v[0])) ||
+			    (rc = dalic_argck_finite(ctx, ws, i, names[d], v, 1)))
+				return rc;
+			req[d] = (float)v[0];
+		}
 	} else if (size) {
 		rc = dalic_arg_floats_at(ctx, ws, "size", i, v, IMG_MAX_SPATIAL, &n);
 		if (!rc && n != 1 && n != 2)
 			return dalic_op_fail(ctx, ws, i, "size has %d values; 2 expected ([H, W])", n);
+		if (!rc)
+			rc = dalic_argck_finite(ctx, ws, i, "size", v, n);
 		for (int d = 0; !rc && d < 2; d++)
 			req[d] = (float)v[n == 1 ? 0 : d];
 	} else {
-		rc = dalic_arg_float_at(ctx, ws, shorter ? "resize_shorter" : "resize_longer", i,
-					&v[0]);
+		const char *name = shorter ? "resize_shorter" : "resize_longer";
+		rc = dalic_arg_float_at(ctx, ws, name, i, &v[0]);
+		if (!rc)
+			rc = dalic_argck_finite(ctx, ws, i, name, v, 1);
 		req[0] = req[1] = (float)v[0];
 	}
 	return rc;
@@ -163,6 +177,9 @@ static int input_region(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const 
 		return rc;
 	if (ns != 2 || ne != 2)
 		return dalic_op_fail(ctx, ws, i, "roi_start / roi_end need 2 values ([y, x])");
+	if ((rc = dalic_argck_finite(ctx, ws, i, "roi_start", s, 2)) ||
+	    (rc = dalic_argck_finite(ctx, ws, i, "roi_end", e, 2)))
+		return rc;
 	for (int d = 0; d < 2; d++) {
 		if (hw[d] <= 0)
 			continue;
@@ -213,6 +230,11 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		memcpy(os, shape, sizeof(int64_t) * (size_t)in->ndim);
 		os[r->h_dim] = r->plan[i].out[0];
 		os[r->h_dim + 1] = r->plan[i].out[1];
+		int64_t channels = 1;
+		for (int d = r->h_dim + 2; d < in->ndim; d++)
+			channels *= shape[d];
+		if (dalic_img_resample_fits(hw[0], hw[1], channels, os[r->h_dim], os[r->h_dim + 1]))
+			return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
 		out->sources[i] = in->sources[i];
 		if (attrs)
 			dalic_batch_shape_mut(attrs, i)[0] = 2;
@@ -265,8 +287,9 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 			.filters = r->filters[i],
 		};
 		if (img_resample(&r->threads[thread], &job))
-			return dalic_op_fail(ctx, ws, i, "out of memory resampling %lldx%lld to %dx%d",
-					     (long long)in_h, (long long)in_w, pl->out[0], pl->out[1]);
+			return dalic_op_fail(ctx, ws, i, "resampling %lldx%lld to %dx%d: %s",
+					     (long long)in_h, (long long)in_w, pl->out[0], pl->out[1],
+					     dalic_last_error());
 	}
 	return DALIC_OK;
 }

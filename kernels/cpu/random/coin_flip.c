@@ -19,7 +19,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	int rc = dalic_arg_float_at(ctx, ws, "probability", i, &p);
 	if (rc)
 		return rc;
-	if (p < 0 || p > 1)
+	if (!(p >= 0 && p <= 1)) /* NaN too */
 		return dalic_op_fail(ctx, ws, i, "probability %g is outside [0, 1]", p);
 	dalic_batch_t *out = ws->outputs[0];
 	int64_t n = dalic_batch_sample_elems(out, i);

@@ -16,6 +16,7 @@
  * path, owned by this operator's state, so errors downstream can name the file.
  */
 #include "engine/kernel.h"
+#include "engine/memory.h"
 #include "kernels/common/img_files.h"
 #include "kernels/common/img_stdrand.h"
 
@@ -216,11 +217,16 @@ static int list_files(dalic_op_ctx_t *ctx, reader_t *r, char *err, size_t errn)
 		if (has_labels && labels->n != files->n)
 			return dalic_op_fail(ctx, NULL, -1, "Provided %d labels for %d files.",
 					     labels->n, files->n);
+		for (int i = 0; i < files->n && has_labels; i++)
+			if (labels->i[i] < INT32_MIN || labels->i[i] > INT32_MAX)
+				return dalic_op_fail(ctx, NULL, -1, "``labels``[%d] = %lld (for '%s') is "
+						    "out of range: labels are 32-bit integers",
+						     i, (long long)labels->i[i], files->s[i]);
 		for (int i = 0; i < files->n && !rc; i++)
 			rc = img_file_list_add(&r->files, root, files->s[i],
 					       has_labels ? (int32_t)labels->i[i] : i);
 		if (rc)
-			snprintf(err, errn, "out of memory");
+			snprintf(err, errn, "%s", dalic_last_error());
 	} else if (list) {
 		if (!*list)
 			return dalic_op_fail(ctx, NULL, -1, "``file_list`` argument cannot be empty");
@@ -335,6 +341,10 @@ static int load_file(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, cha
 	}
 	int rc = 0;
 	size_t size = (size_t)e->size;
+	struct stat st;
+	/* a mapping past the end of a file that shrank since setup's stat would be SIGBUS */
+	if (use_mmap && (fstat(fd, &st) || st.st_size < e->size))
+		use_mmap = false;
 	if (size > 0 && use_mmap) {
 		void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
@@ -370,6 +380,12 @@ static int cache_file(reader_t *r, img_file_entry_t *e, char *err, size_t n)
 		return 0;
 	if (!r->no_mmap) {
 		int fd = open(e->full, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		if (fd >= 0 && (fstat(fd, &st) || st.st_size != e->size)) {
+			close(fd);
+			snprintf(err, n, "'%s' changed size while being read", e->full);
+			return -1;
+		}
 		void *m = fd < 0 ? MAP_FAILED
 				 : mmap(NULL, (size_t)e->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
 					fd, 0);
@@ -383,12 +399,18 @@ static int cache_file(reader_t *r, img_file_entry_t *e, char *err, size_t n)
 		e->cache_mapped = true;
 		return 0;
 	}
+	if (dalic_mem_charge((size_t)e->size)) {
+		snprintf(err, n, "read_ahead copy of '%s': %s", e->full, dalic_last_error());
+		return -1;
+	}
 	uint8_t *copy = malloc((size_t)e->size);
 	if (!copy) {
+		dalic_mem_uncharge((size_t)e->size);
 		snprintf(err, n, "out of memory for '%s'", e->full);
 		return -1;
 	}
 	if (load_file(e, false, copy, err, n)) {
+		dalic_mem_uncharge((size_t)e->size);
 		free(copy);
 		return -1;
 	}

@@ -13,6 +13,7 @@
  * benchmark uses as its "gpu" op.
  * The random delay depends only on (seed, iteration, sample), never on shared state.
  */
+#include "engine/checked.h"
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 
@@ -42,6 +43,10 @@ static int init(dalic_op_ctx_t *ctx)
 				     out);
 	s->sleep_us = dalic_arg_int(ctx, "sleep_us");
 	s->max_us = dalic_arg_int(ctx, "max_us");
+	const int64_t hour = 3600000000;
+	if (s->sleep_us < 0 || s->sleep_us > hour || s->max_us < 0 || s->max_us > hour)
+		return dalic_op_fail(ctx, NULL, -1, "sleep_us and max_us must be within [0, %lld]",
+				     (long long)hour);
 	s->busy = dalic_arg_bool(ctx, "busy");
 	s->fail_iteration = dalic_arg_int(ctx, "fail_iteration");
 	s->fail_sample = dalic_arg_int(ctx, "fail_sample");
@@ -89,9 +94,11 @@ static void wait_us(int64_t us, bool busy)
 
 static int64_t first_element(const dalic_batch_t *b, int i)
 {
-	if (!dalic_batch_sample_elems(b, i) || !dalic_dtype_is_numeric(b->dtype))
+	int64_t v;
+	if (!dalic_batch_sample_elems(b, i) || !dalic_dtype_is_numeric(b->dtype) ||
+	    !dalic_ck_double_to_i64(dalic_load_f64(b->dtype, b->ptrs[i], 0), &v))
 		return INT64_MIN;
-	return (int64_t)dalic_load_f64(b->dtype, b->ptrs[i], 0);
+	return v;
 }
 
 static int64_t sample_us(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
