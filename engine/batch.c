@@ -10,6 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Per-sample bookkeeping: shapes, pointers, flags, sources and buffers. */
+#define BATCH_SLOT_BYTES                                                                          \
+	(sizeof(int64_t) * DALIC_MAX_NDIM + sizeof(void *) + sizeof(bool) + sizeof(char *) +       \
+	 sizeof(dalic_buffer_t))
+
+
 void dalic_batch_init(dalic_batch_t *b, dalic_mem_kind_t mem, bool contiguous,
 		      dalic_mem_counter_t *owner)
 {
@@ -31,6 +37,7 @@ void dalic_batch_free(dalic_batch_t *b)
 		for (int i = 0; i < b->cap_samples; i++)
 			dalic_buffer_free(&b->samples[i]);
 	free(b->samples);
+	dalic_mem_uncharge(BATCH_SLOT_BYTES * (size_t)b->cap_samples);
 	free(b->shapes);
 	free(b->ptrs);
 	free(b->borrowed);
@@ -43,25 +50,28 @@ static int grow_samples(dalic_batch_t *b, int n)
 	if (n <= b->cap_samples)
 		return DALIC_OK;
 	int cap = n;
+	/* the batch size came from outside: its bookkeeping counts against the budget */
+	size_t more = BATCH_SLOT_BYTES * (size_t)(cap - b->cap_samples);
+	if (dalic_mem_charge(more))
+		return dalic_fail_wrap(DALIC_ENOMEM, "bookkeeping for %d samples", n);
 	int64_t *shapes = realloc(b->shapes, sizeof(int64_t) * DALIC_MAX_NDIM * (size_t)cap);
-	if (!shapes)
+	if (shapes)
+		b->shapes = shapes;
+	void **ptrs = shapes ? realloc(b->ptrs, sizeof(void *) * (size_t)cap) : NULL;
+	if (ptrs)
+		b->ptrs = ptrs;
+	bool *borrowed = ptrs ? realloc(b->borrowed, sizeof(bool) * (size_t)cap) : NULL;
+	if (borrowed)
+		b->borrowed = borrowed;
+	const char **sources = borrowed ? realloc(b->sources, sizeof(char *) * (size_t)cap) : NULL;
+	if (sources)
+		b->sources = sources;
+	dalic_buffer_t *samples =
+		sources ? realloc(b->samples, sizeof(dalic_buffer_t) * (size_t)cap) : NULL;
+	if (!samples) {
+		dalic_mem_uncharge(more);
 		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->shapes = shapes;
-	void **ptrs = realloc(b->ptrs, sizeof(void *) * (size_t)cap);
-	if (!ptrs)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->ptrs = ptrs;
-	bool *borrowed = realloc(b->borrowed, sizeof(bool) * (size_t)cap);
-	if (!borrowed)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->borrowed = borrowed;
-	const char **sources = realloc(b->sources, sizeof(char *) * (size_t)cap);
-	if (!sources)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->sources = sources;
-	dalic_buffer_t *samples = realloc(b->samples, sizeof(dalic_buffer_t) * (size_t)cap);
-	if (!samples)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
+	}
 	b->samples = samples;
 	for (int i = b->cap_samples; i < cap; i++) {
 		dalic_buffer_init(&b->samples[i], b->mem, b->owner);

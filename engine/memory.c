@@ -38,7 +38,7 @@ static double env_clamped(const char *name, double def, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-void dalic_mem_config_reload(void)
+static void mem_config_read(void)
 {
 	config.host_shrink_threshold = env_clamped("DALI_HOST_BUFFER_SHRINK_THRESHOLD", 0.5, 0, 1);
 	double g = env_clamped("DALI_BUFFER_GROWTH_FACTOR", 1.1, 1, 4);
@@ -55,9 +55,21 @@ void dalic_mem_config_reload(void)
 	}
 }
 
+static void mem_config_none(void)
+{
+}
+
+/* Reads the environment now, and makes sure the first dalic_mem_config() does not read it a
+ * second time (the DALIC_MAX_MEMORY warning is printed once). */
+void dalic_mem_config_reload(void)
+{
+	pthread_once(&config_once, mem_config_none);
+	mem_config_read();
+}
+
 const dalic_mem_config_t *dalic_mem_config(void)
 {
-	pthread_once(&config_once, dalic_mem_config_reload);
+	pthread_once(&config_once, mem_config_read);
 	return &config;
 }
 

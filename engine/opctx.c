@@ -6,6 +6,7 @@
 
 #include "engine/device.h"
 #include "engine/error.h"
+#include "engine/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,18 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	ctx->num_threads = g->params.num_threads > 0 ? g->params.num_threads : 1;
 	ctx->seed = node->seed;
 	ctx->engine = engine;
-	ctx->rng = calloc((size_t)ctx->max_batch_size + 1, sizeof *ctx->rng);
-	int rc = ctx->rng ? resolve_args(ctx, node) : dalic_fail(DALIC_ENOMEM, "out of memory");
+	/* one generator per sample, all seeded (touched): the batch size decides, so it counts */
+	size_t rng_bytes = ((size_t)ctx->max_batch_size + 1) * sizeof *ctx->rng;
+	int rc = dalic_mem_charge(rng_bytes);
+	if (rc) {
+		dalic_fail_wrap(rc, "operator '%s': generators for %d samples", ctx->inst,
+				ctx->max_batch_size);
+	} else if (!(ctx->rng = calloc(1, rng_bytes))) {
+		dalic_mem_uncharge(rng_bytes);
+		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+	} else {
+		rc = resolve_args(ctx, node);
+	}
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	if (!rc && !k)
 		rc = dalic_fail(DALIC_EUNSUPPORTED, "operator '%s' (%s) has no implementation",
@@ -128,6 +139,8 @@ void dalic_op_ctx_destroy(dalic_op_ctx_t *ctx)
 	free(ctx->arg_values);
 	free(ctx->arg_schemas);
 	free(ctx->arg_given);
+	if (ctx->rng)
+		dalic_mem_uncharge(((size_t)ctx->max_batch_size + 1) * sizeof *ctx->rng);
 	free(ctx->rng);
 	free(ctx);
 }
