@@ -45,7 +45,7 @@ void dalic_batch_free(dalic_batch_t *b)
 	memset(b, 0, sizeof *b);
 }
 
-static int grow_samples(dalic_batch_t *b, int n)
+static int batch_grow_samples(dalic_batch_t *b, int n)
 {
 	if (n <= b->cap_samples)
 		return DALIC_OK;
@@ -88,7 +88,7 @@ int dalic_batch_set_meta(dalic_batch_t *b, int num_samples, dalic_dtype_t dtype,
 	if (num_samples < 0 || ndim < 0 || ndim > DALIC_MAX_NDIM)
 		return dalic_fail(DALIC_EINVAL, "invalid batch: %d samples, %d dims", num_samples,
 				  ndim);
-	int rc = grow_samples(b, num_samples);
+	int rc = batch_grow_samples(b, num_samples);
 	if (rc)
 		return rc;
 	if (ndim != b->ndim)
@@ -286,7 +286,7 @@ int dalic_batch_reserve(dalic_batch_t *b, size_t bytes_per_sample, int max_sampl
 	b->hint_bytes_per_sample = bytes_per_sample;
 	if (!bytes_per_sample)
 		return DALIC_OK;
-	DALIC_TRY(grow_samples(b, max_samples));
+	DALIC_TRY(batch_grow_samples(b, max_samples));
 	size_t total;
 	if (max_samples < 0 || !dalic_ck_mul_size(bytes_per_sample, (size_t)max_samples, &total))
 		return dalic_fail(DALIC_EINVAL, "bytes_per_sample %zu for %d samples overflows",

@@ -26,7 +26,7 @@ static _Atomic uint64_t budget_charged;
 static uint64_t budget_default;
 static pthread_once_t budget_once = PTHREAD_ONCE_INIT;
 
-static double env_clamped(const char *name, double def, double lo, double hi)
+static double mem_env_clamped(const char *name, double def, double lo, double hi)
 {
 	const char *s = getenv(name);
 	if (!s || !*s)
@@ -40,11 +40,11 @@ static double env_clamped(const char *name, double def, double lo, double hi)
 
 static void mem_config_read(void)
 {
-	config.host_shrink_threshold = env_clamped("DALI_HOST_BUFFER_SHRINK_THRESHOLD", 0.5, 0, 1);
-	double g = env_clamped("DALI_BUFFER_GROWTH_FACTOR", 1.1, 1, 4);
-	config.host_growth_factor = env_clamped("DALI_HOST_BUFFER_GROWTH_FACTOR", g, 1, 4);
-	config.device_growth_factor = env_clamped("DALI_DEVICE_BUFFER_GROWTH_FACTOR", g, 1, 4);
-	config.restrict_pinned = env_clamped("DALI_RESTRICT_PINNED_MEM", 0, 0, 1) != 0;
+	config.host_shrink_threshold = mem_env_clamped("DALI_HOST_BUFFER_SHRINK_THRESHOLD", 0.5, 0, 1);
+	double g = mem_env_clamped("DALI_BUFFER_GROWTH_FACTOR", 1.1, 1, 4);
+	config.host_growth_factor = mem_env_clamped("DALI_HOST_BUFFER_GROWTH_FACTOR", g, 1, 4);
+	config.device_growth_factor = mem_env_clamped("DALI_DEVICE_BUFFER_GROWTH_FACTOR", g, 1, 4);
+	config.restrict_pinned = mem_env_clamped("DALI_RESTRICT_PINNED_MEM", 0, 0, 1) != 0;
 	config.max_memory = 0;
 	const char *max = getenv("DALIC_MAX_MEMORY");
 	if (max && *max && (dalic_mem_parse_size(max, &config.max_memory) || !config.max_memory)) {
@@ -130,7 +130,7 @@ void dalic_mem_format_size(uint64_t bytes, char *buf, size_t n)
 }
 
 /* A limit from a cgroup file ("max" or a byte count), or 0. */
-static uint64_t budget_cgroup_limit(const char *path)
+static uint64_t mem_budget_cgroup_limit(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -147,14 +147,14 @@ static uint64_t budget_cgroup_limit(const char *path)
 }
 
 /* 75% of the memory this process can have: physical, or its cgroup's limit when lower. */
-static void budget_init(void)
+static void mem_budget_init(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
 	uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (uint64_t)1 << 32;
 	const char *const cgroups[] = {"/sys/fs/cgroup/memory.max",
 				       "/sys/fs/cgroup/memory/memory.limit_in_bytes"};
 	for (int i = 0; i < 2; i++) {
-		uint64_t c = budget_cgroup_limit(cgroups[i]);
+		uint64_t c = mem_budget_cgroup_limit(cgroups[i]);
 		if (c && c < phys)
 			phys = c;
 	}
@@ -169,7 +169,7 @@ uint64_t dalic_mem_budget(void)
 	uint64_t env = dalic_mem_config()->max_memory;
 	if (env)
 		return env;
-	pthread_once(&budget_once, budget_init);
+	pthread_once(&budget_once, mem_budget_init);
 	return budget_default;
 }
 
@@ -206,12 +206,12 @@ void dalic_mem_uncharge(size_t bytes)
 }
 
 /* Host and pinned memory count; device memory only when it is emulated in host memory. */
-static bool budget_covers(dalic_mem_kind_t kind)
+static bool mem_budget_covers(dalic_mem_kind_t kind)
 {
 	return kind != DALIC_MEM_DEVICE || dalic_device_backend()->emulated;
 }
 
-static void count(dalic_mem_counter_t *c, int64_t delta)
+static void mem_count(dalic_mem_counter_t *c, int64_t delta)
 {
 	if (delta > 0) {
 		atomic_fetch_add(&c->allocations, 1);
@@ -229,7 +229,7 @@ void *dalic_mem_alloc(dalic_mem_kind_t kind, size_t bytes, dalic_mem_counter_t *
 {
 	void *p = NULL;
 	size_t n = bytes ? bytes : 1;
-	bool budgeted = budget_covers(kind);
+	bool budgeted = mem_budget_covers(kind);
 	if (budgeted && dalic_mem_charge(bytes))
 		return NULL;
 	if (n > SIZE_MAX - 256) {
@@ -249,9 +249,9 @@ void *dalic_mem_alloc(dalic_mem_kind_t kind, size_t bytes, dalic_mem_counter_t *
 			   bytes, kind == DALIC_MEM_DEVICE ? "device" : "host");
 		return NULL;
 	}
-	count(&kind_counters[kind], (int64_t)bytes);
+	mem_count(&kind_counters[kind], (int64_t)bytes);
 	if (owner)
-		count(owner, (int64_t)bytes);
+		mem_count(owner, (int64_t)bytes);
 	return p;
 }
 
@@ -268,11 +268,11 @@ void dalic_mem_free(dalic_mem_kind_t kind, void *p, size_t bytes, dalic_mem_coun
 		else
 			dev->free(p);
 	}
-	if (budget_covers(kind))
+	if (mem_budget_covers(kind))
 		dalic_mem_uncharge(bytes);
-	count(&kind_counters[kind], -(int64_t)bytes);
+	mem_count(&kind_counters[kind], -(int64_t)bytes);
 	if (owner)
-		count(owner, -(int64_t)bytes);
+		mem_count(owner, -(int64_t)bytes);
 }
 
 const dalic_mem_counter_t *dalic_mem_kind_counter(dalic_mem_kind_t kind)
@@ -301,7 +301,7 @@ void dalic_buffer_init(dalic_buffer_t *b, dalic_mem_kind_t kind, dalic_mem_count
 
 /* DALI's order: the new storage is allocated before the old is freed. Contents are not kept,
  * so when old and new together do not fit, the old goes first and the new is tried alone. */
-static int realloc_exact(dalic_buffer_t *b, size_t cap)
+static int mem_realloc_exact(dalic_buffer_t *b, size_t cap)
 {
 	void *p = dalic_mem_alloc(b->kind, cap, b->owner);
 	if (!p && b->data) {
@@ -324,14 +324,14 @@ int dalic_buffer_resize(dalic_buffer_t *b, size_t bytes)
 						       : cfg->host_growth_factor;
 		double grown_d = (double)b->capacity * g;
 		size_t grown = grown_d < (double)SIZE_MAX / 2 ? (size_t)grown_d : bytes;
-		int rc = realloc_exact(b, bytes > grown ? bytes : grown);
+		int rc = mem_realloc_exact(b, bytes > grown ? bytes : grown);
 		if (rc && grown > bytes) /* the growth margin did not fit: the request alone may */
-			rc = realloc_exact(b, bytes);
+			rc = mem_realloc_exact(b, bytes);
 		if (rc)
 			return rc;
 	} else if (b->kind == DALIC_MEM_HOST && bytes > 0 &&
 		   (double)bytes < (double)b->capacity * cfg->host_shrink_threshold) {
-		int rc = realloc_exact(b, bytes);
+		int rc = mem_realloc_exact(b, bytes);
 		if (rc)
 			return rc;
 	}
@@ -343,7 +343,7 @@ int dalic_buffer_reserve(dalic_buffer_t *b, size_t bytes)
 {
 	if (bytes <= b->capacity)
 		return DALIC_OK;
-	return realloc_exact(b, bytes);
+	return mem_realloc_exact(b, bytes);
 }
 
 void dalic_buffer_free(dalic_buffer_t *b)

@@ -18,7 +18,7 @@ const dalic_kernel_t *dalic_op_ctx_kernel(const dalic_op_ctx_t *ctx)
 	return ctx->schema->cpu;
 }
 
-static int count_args(const dalic_schema_t *s)
+static int opctx_count_args(const dalic_schema_t *s)
 {
 	int n = 0;
 	for (const dalic_arg_schema_t *a = s->args; a && a->name; a++)
@@ -28,10 +28,10 @@ static int count_args(const dalic_schema_t *s)
 	return n + (s->random ? 1 : 0);
 }
 
-static int resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
+static int opctx_resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
 {
 	const dalic_schema_t *s = ctx->schema;
-	int n = count_args(s);
+	int n = opctx_count_args(s);
 	ctx->arg_schemas = calloc((size_t)n + 1, sizeof *ctx->arg_schemas);
 	ctx->arg_values = calloc((size_t)n + 1, sizeof *ctx->arg_values);
 	ctx->arg_given = calloc((size_t)n + 1, sizeof *ctx->arg_given);
@@ -62,7 +62,7 @@ static int resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
 	return DALIC_OK;
 }
 
-static void seed_rngs(dalic_op_ctx_t *ctx)
+static void opctx_seed_rngs(dalic_op_ctx_t *ctx)
 {
 	for (int i = 0; i < ctx->max_batch_size; i++)
 		dalic_rng_seed(&ctx->rng[i], ctx->seed, (uint64_t)i);
@@ -96,7 +96,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 		dalic_mem_uncharge(rng_bytes);
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	} else {
-		rc = resolve_args(ctx, node);
+		rc = opctx_resolve_args(ctx, node);
 	}
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	if (!rc && !k)
@@ -105,7 +105,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	if (!rc && k->state_size && !(ctx->state = calloc(1, k->state_size)))
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (!rc) {
-		seed_rngs(ctx);
+		opctx_seed_rngs(ctx);
 		if (k->init && (rc = k->init(ctx))) {
 			free(ctx->state);
 			ctx->state = NULL; /* init cleans up after itself on failure */
@@ -121,7 +121,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 
 int dalic_op_ctx_reset(dalic_op_ctx_t *ctx)
 {
-	seed_rngs(ctx);
+	opctx_seed_rngs(ctx);
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	return k && k->reset ? k->reset(ctx) : DALIC_OK;
 }

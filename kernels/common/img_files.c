@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-void img_file_list_free(img_file_list_t *l)
+void dalic_img_file_list_free(img_file_list_t *l)
 {
 	for (int i = 0; i < l->n; i++) {
 		img_file_entry_t *e = &l->v[i];
@@ -34,7 +34,7 @@ void img_file_list_free(img_file_list_t *l)
 }
 
 /* DALI's join_path: an absolute `path` or an empty `dir` leaves `path` alone. */
-static char *join_path(const char *dir, const char *path)
+static char *files_join_path(const char *dir, const char *path)
 {
 	size_t dl = dir ? strlen(dir) : 0, pl = strlen(path);
 	if (dl == 0 || path[0] == '/')
@@ -61,7 +61,7 @@ static int files_charge(img_file_list_t *l, size_t bytes)
 	return 0;
 }
 
-int img_file_list_add(img_file_list_t *l, const char *root, const char *path, int32_t label)
+int dalic_img_file_list_add(img_file_list_t *l, const char *root, const char *path, int32_t label)
 {
 	if (l->n == l->cap) {
 		if (l->cap > (1 << 29)) {
@@ -84,7 +84,7 @@ int img_file_list_add(img_file_list_t *l, const char *root, const char *path, in
 	if (files_charge(l, 2 * strlen(path) + (root ? strlen(root) : 0) + 4))
 		return -1;
 	e->path = strdup(path);
-	e->full = join_path(root, path);
+	e->full = files_join_path(root, path);
 	if (!e->path || !e->full) {
 		free(e->path);
 		free(e->full);
@@ -102,7 +102,7 @@ typedef struct name_vec {
 	int n, cap;
 } name_vec_t;
 
-static int names_push(name_vec_t *nv, const char *s)
+static int files_names_push(name_vec_t *nv, const char *s)
 {
 	if (nv->n == nv->cap) {
 		int cap = nv->cap ? nv->cap * 2 : 32;
@@ -118,7 +118,7 @@ static int names_push(name_vec_t *nv, const char *s)
 	return 0;
 }
 
-static void names_free(name_vec_t *nv)
+static void files_names_free(name_vec_t *nv)
 {
 	for (int i = 0; i < nv->n; i++)
 		free(nv->v[i]);
@@ -127,12 +127,12 @@ static void names_free(name_vec_t *nv)
 }
 
 /* std::sort on std::string orders by unsigned bytes, as strcmp does. */
-static int cmp_names(const void *a, const void *b)
+static int files_cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool matches_any(const char *name, const char *const *filters, int n, bool case_sensitive)
+static bool files_matches_any(const char *name, const char *const *filters, int n, bool case_sensitive)
 {
 	for (int i = 0; i < n; i++)
 		if (fnmatch(filters[i], name, case_sensitive ? 0 : FNM_CASEFOLD) == 0)
@@ -140,7 +140,7 @@ static bool matches_any(const char *name, const char *const *filters, int n, boo
 	return false;
 }
 
-static int list_subdirs(const char *root, const char *const *dir_filters, int ndir,
+static int files_list_subdirs(const char *root, const char *const *dir_filters, int ndir,
 			bool case_sensitive, name_vec_t *out, char *err, size_t errn)
 {
 	DIR *d = opendir(root);
@@ -153,15 +153,15 @@ static int list_subdirs(const char *root, const char *const *dir_filters, int nd
 	while (!rc && (ent = readdir(d))) {
 		if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
 			continue;
-		char *full = join_path(root, ent->d_name);
+		char *full = files_join_path(root, ent->d_name);
 		struct stat st;
 		if (!full || stat(full, &st) != 0) {
 			snprintf(err, errn, "Could not access %s during directory traversal.",
 				 full ? full : ent->d_name);
 			rc = -1;
 		} else if (S_ISDIR(st.st_mode) &&
-			   (ndir == 0 || matches_any(ent->d_name, dir_filters, ndir, case_sensitive))) {
-			if (names_push(out, ent->d_name)) {
+			   (ndir == 0 || files_matches_any(ent->d_name, dir_filters, ndir, case_sensitive))) {
+			if (files_names_push(out, ent->d_name)) {
 				snprintf(err, errn, "out of memory listing %s", root);
 				rc = -1;
 			}
@@ -170,11 +170,11 @@ static int list_subdirs(const char *root, const char *const *dir_filters, int nd
 	}
 	closedir(d);
 	if (out->n > 1)
-		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		qsort(out->v, (size_t)out->n, sizeof *out->v, files_cmp_names);
 	return rc;
 }
 
-static int list_files(const char *dir, const char *const *filters, int nfilters,
+static int files_list_files(const char *dir, const char *const *filters, int nfilters,
 		      bool case_sensitive, name_vec_t *out, char *err, size_t errn)
 {
 	DIR *d = opendir(dir);
@@ -188,45 +188,45 @@ static int list_files(const char *dir, const char *const *filters, int nfilters,
 		/* Regular files and symlinks; DT_UNKNOWN (some file systems) is judged by name. */
 		if (ent->d_type != DT_REG && ent->d_type != DT_LNK && ent->d_type != DT_UNKNOWN)
 			continue;
-		if (matches_any(ent->d_name, filters, nfilters, case_sensitive) &&
-		    names_push(out, ent->d_name)) {
+		if (files_matches_any(ent->d_name, filters, nfilters, case_sensitive) &&
+		    files_names_push(out, ent->d_name)) {
 			snprintf(err, errn, "out of memory listing %s", dir);
 			rc = -1;
 		}
 	}
 	closedir(d);
 	if (out->n > 1)
-		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		qsort(out->v, (size_t)out->n, sizeof *out->v, files_cmp_names);
 	return rc;
 }
 
-int img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
+int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
 		       int nfilters, const char *const *dir_filters, int ndir_filters,
 		       bool case_sensitive, char *err, size_t errn)
 {
 	name_vec_t subdirs = {0};
-	int rc = list_subdirs(root, dir_filters, ndir_filters, case_sensitive, &subdirs, err, errn);
+	int rc = files_list_subdirs(root, dir_filters, ndir_filters, case_sensitive, &subdirs, err, errn);
 	for (int k = 0; !rc && k < subdirs.n; k++) {
-		char *dir = join_path(root, subdirs.v[k]);
+		char *dir = files_join_path(root, subdirs.v[k]);
 		name_vec_t files = {0};
-		rc = dir ? list_files(dir, filters, nfilters, case_sensitive, &files, err, errn) : -1;
+		rc = dir ? files_list_files(dir, filters, nfilters, case_sensitive, &files, err, errn) : -1;
 		for (int i = 0; !rc && i < files.n; i++) {
-			char *rel = join_path(subdirs.v[k], files.v[i]);
-			if (!rel || img_file_list_add(l, root, rel, k)) {
+			char *rel = files_join_path(subdirs.v[k], files.v[i]);
+			if (!rel || dalic_img_file_list_add(l, root, rel, k)) {
 				snprintf(err, errn, "listing %s: %s", root,
 					 rel ? dalic_last_error() : "out of memory");
 				rc = -1;
 			}
 			free(rel);
 		}
-		names_free(&files);
+		files_names_free(&files);
 		free(dir);
 	}
-	names_free(&subdirs);
+	files_names_free(&subdirs);
 	return rc;
 }
 
-int img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
+int dalic_img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
 			char *err, size_t errn)
 {
 	FILE *f = fopen(list_path, "r");
@@ -275,7 +275,7 @@ int img_file_list_parse(img_file_list_t *l, const char *list_path, const char *r
 			break;
 		}
 		line[name_end] = 0;
-		if (img_file_list_add(l, root, line, (int32_t)label)) {
+		if (dalic_img_file_list_add(l, root, line, (int32_t)label)) {
 			snprintf(err, errn, "reading %s: %s", list_path, dalic_last_error());
 			rc = -1;
 		}

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out)
+int dalic_img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out)
 {
 	const char *s = dalic_arg_string(ctx, "out_of_bounds_policy");
 	if (s && !strcmp(s, "error"))
@@ -29,12 +29,12 @@ int img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out)
 	return DALIC_OK;
 }
 
-static bool present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)
+static bool window_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)
 {
 	return dalic_arg_given(ctx, name) || dalic_arg_input(ws, name);
 }
 
-static int extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
+static int window_extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
 		      int64_t *out)
 {
 	double v;
@@ -42,7 +42,7 @@ static int extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, co
 	return rc ? rc : dalic_argck_to_i64(ctx, ws, i, name, v, out); /* DALI: static_cast<int> */
 }
 
-int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 			  const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
 			  img_window_t *w)
 {
@@ -53,8 +53,8 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 						 "layout. Got: %s", layout);
 	int hd = (int)(ph - layout), wd = (int)(pw - layout);
 	int dd = pd ? (int)(pd - layout) : -1, fd = pf ? (int)(pf - layout) : -1;
-	bool has_crop = present(ctx, ws, "crop"), has_w = present(ctx, ws, "crop_w");
-	bool has_h = present(ctx, ws, "crop_h"), has_d = present(ctx, ws, "crop_d");
+	bool has_crop = window_present(ctx, ws, "crop"), has_w = window_present(ctx, ws, "crop_w");
+	bool has_h = window_present(ctx, ws, "crop_h"), has_d = window_present(ctx, ws, "crop_d");
 	if (has_w != has_h)
 		return dalic_op_fail(ctx, ws, -1, "`crop_w` and `crop_h` arguments must be provided "
 						  "together");
@@ -79,9 +79,9 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 		    (rc = dalic_argck_to_i64(ctx, ws, i, "crop", v[n - 1], &cw)))
 			return rc;
 	} else if (has_w) {
-		if ((rc = extent_arg(ctx, ws, i, "crop_w", &cw)) ||
-		    (rc = extent_arg(ctx, ws, i, "crop_h", &ch)) ||
-		    (has_d && (rc = extent_arg(ctx, ws, i, "crop_d", &cd))))
+		if ((rc = window_extent_arg(ctx, ws, i, "crop_w", &cw)) ||
+		    (rc = window_extent_arg(ctx, ws, i, "crop_h", &ch)) ||
+		    (has_d && (rc = window_extent_arg(ctx, ws, i, "crop_d", &cd))))
 			return rc;
 	}
 	double norm[DALIC_MAX_NDIM];
@@ -145,7 +145,7 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 	return DALIC_OK;
 }
 
-void img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
+void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
 		     size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim)
 {
 	int64_t total = 1, rows = 1;

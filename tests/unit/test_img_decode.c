@@ -6,7 +6,7 @@
  */
 #include "test_img_util.h"
 
-TestSuite(img_decode, .timeout = 30, .fini = it_rmtree);
+TestSuite(dalic_img_decode, .timeout = 30, .fini = it_rmtree);
 
 static const char *jpegs[] = {
 	"cat/chelsea.jpg",       "cat/chelsea_411.jpg",      "cat/chelsea_440.jpg",
@@ -46,22 +46,22 @@ static void compare_with_djpeg(int output_type, const char *args, bool swap_rb)
 	dalic_pipeline_destroy(p);
 }
 
-Test(img_decode, rgb_is_bit_exact_with_djpeg)
+Test(dalic_img_decode, rgb_is_bit_exact_with_djpeg)
 {
 	compare_with_djpeg(DALIC_RGB, "-rgb", false);
 }
 
-Test(img_decode, bgr_is_bit_exact_with_djpeg)
+Test(dalic_img_decode, bgr_is_bit_exact_with_djpeg)
 {
 	compare_with_djpeg(DALIC_BGR, "-rgb", true);
 }
 
-Test(img_decode, gray_is_bit_exact_with_djpeg_grayscale)
+Test(dalic_img_decode, gray_is_bit_exact_with_djpeg_grayscale)
 {
 	compare_with_djpeg(DALIC_GRAY, "-grayscale", false);
 }
 
-Test(img_decode, any_data_keeps_the_file_channels)
+Test(dalic_img_decode, any_data_keeps_the_file_channels)
 {
 	if (!it_have_djpeg())
 		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
@@ -83,7 +83,7 @@ Test(img_decode, any_data_keeps_the_file_channels)
 /* DALI's rgb_to_ycbcr (full-range BT.601, chroma centred at 127.5 of 255) on djpeg's RGB.
  * dalic computes in float, this reference in double: a value exactly at .5 may round the
  * other way, hence a tolerance of 1 level. */
-Test(img_decode, ycbcr_follows_dali_conversion)
+Test(dalic_img_decode, ycbcr_follows_dali_conversion)
 {
 	if (!it_have_djpeg())
 		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
@@ -151,7 +151,7 @@ static const uint8_t *oriented_px(const it_image_t *raw, int o, int x, int y)
 	return raw->px + ((size_t)ry * w + rx) * 3;
 }
 
-Test(img_decode, exif_orientations)
+Test(dalic_img_decode, exif_orientations)
 {
 	if (!it_have_djpeg())
 		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
@@ -186,7 +186,7 @@ Test(img_decode, exif_orientations)
 	free(raw.px);
 }
 
-Test(img_decode, sample_with_exif_is_shown_upright)
+Test(dalic_img_decode, sample_with_exif_is_shown_upright)
 {
 	const char *files[] = {"cat/chelsea_exif6.jpg", "cat/chelsea.jpg"};
 	dalic_pipeline_t *p =
@@ -254,7 +254,7 @@ static size_t make_png(uint8_t *out, int w, int h, int ct, int ch, const uint8_t
 	return n;
 }
 
-Test(img_decode, png_layouts_and_output_types)
+Test(dalic_img_decode, png_layouts_and_output_types)
 {
 	const char *dir = it_tmpdir();
 	enum { W = 7, H = 5 };
@@ -304,7 +304,7 @@ Test(img_decode, png_layouts_and_output_types)
 	dalic_pipeline_destroy(p);
 }
 
-Test(img_decode, real_png_photo)
+Test(dalic_img_decode, real_png_photo)
 {
 	const char *files[] = {"coffee/coffee_cup.png"};
 	dalic_pipeline_t *p =
@@ -341,17 +341,17 @@ static void expect_failure(const char *file, const char *why)
 	dalic_pipeline_destroy(p);
 }
 
-Test(img_decode, truncated_jpeg_fails)
+Test(dalic_img_decode, truncated_jpeg_fails)
 {
 	expect_failure("tests/data/truncated.jpg", "Premature end of JPEG file");
 }
 
-Test(img_decode, non_image_fails)
+Test(dalic_img_decode, non_image_fails)
 {
 	expect_failure("tests/data/not_an_image.jpg", "not an image");
 }
 
-Test(img_decode, unsupported_format_is_named)
+Test(dalic_img_decode, unsupported_format_is_named)
 {
 	const char *dir = it_tmpdir();
 	char path[512];
@@ -367,7 +367,7 @@ Test(img_decode, unsupported_format_is_named)
 
 /* device="mixed" runs the same CPU decoder through the emulated device: same pixels, and the
  * output is a "gpu" batch. */
-Test(img_decode, mixed_device_decodes_the_same_pixels)
+Test(dalic_img_decode, mixed_device_decodes_the_same_pixels)
 {
 	const char *files[] = {"cat/chelsea.jpg"};
 	dalic_pipeline_params_t params;

@@ -22,39 +22,39 @@
 #include <stdio.h>
 #include <string.h>
 
-static int bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
+static int reshape_bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
 {
 	return dalic_fail(DALIC_EINVAL, "operator '%s' (%s): argument '%s': %s", ctx->inst,
 	                  ctx->schema->name, arg, msg);
 }
 
 /* A shape given as a scalar list argument: at most one negative wildcard, no zeros. */
-static int check_list(const dalic_op_ctx_t *ctx, const char *arg)
+static int reshape_check_list(const dalic_op_ctx_t *ctx, const char *arg)
 {
 	const dalic_value_t *v = dalic_arg(ctx, arg);
 	if (v->kind == DALIC_V_NONE) /* absent, or given per sample as an argument input */
 		return DALIC_OK;
 	if (v->n == 0 && !strcmp(arg, "rel_shape"))
-		return bad_arg(ctx, arg, "specified as an empty list");
+		return reshape_bad_arg(ctx, arg, "specified as an empty list");
 	if (v->n > DALIC_MAX_NDIM)
-		return bad_arg(ctx, arg, "too many dims");
+		return reshape_bad_arg(ctx, arg, "too many dims");
 	int negative = 0;
 	for (int d = 0; d < v->n; d++) {
 		double e = dalic_value_get_f(v, d);
 		if (e < 0 && ++negative > 1)
-			return bad_arg(ctx, arg, "only one negative extent is allowed");
+			return reshape_bad_arg(ctx, arg, "only one negative extent is allowed");
 		if (e == 0)
-			return bad_arg(ctx, arg, "extent of 0 is illegal");
+			return reshape_bad_arg(ctx, arg, "extent of 0 is illegal");
 	}
 	return DALIC_OK;
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static int reshape_init(dalic_op_ctx_t *ctx)
 {
 	bool shape_input = ctx->def && ctx->def->num_regular_inputs == 2;
 	bool shape = dalic_arg_given(ctx, "shape"), rel = dalic_arg_given(ctx, "rel_shape");
 	if (shape_input + shape + rel > 1)
-		return bad_arg(ctx, shape ? "shape" : "rel_shape",
+		return reshape_bad_arg(ctx, shape ? "shape" : "rel_shape",
 		               "the shape input, `shape` and `rel_shape` are mutually exclusive");
 	if (!shape_input && !shape && !rel && !dalic_arg_given(ctx, "layout") &&
 	    !dalic_arg_given(ctx, "src_dims"))
@@ -62,21 +62,21 @@ static int init(dalic_op_ctx_t *ctx)
 		                  "operator '%s' (%s) is a no-op: arguments specify neither a new "
 		                  "shape nor a layout",
 		                  ctx->inst, ctx->schema->name);
-	int rc = check_list(ctx, "shape");
+	int rc = reshape_check_list(ctx, "shape");
 	if (!rc)
-		rc = check_list(ctx, "rel_shape");
+		rc = reshape_check_list(ctx, "rel_shape");
 	const dalic_value_t *src_dims = dalic_arg(ctx, "src_dims");
 	if (!rc && src_dims->n > DALIC_MAX_NDIM)
-		rc = bad_arg(ctx, "src_dims", "too many dims");
+		rc = reshape_bad_arg(ctx, "src_dims", "too many dims");
 	for (int d = 0; !rc && d < src_dims->n; d++)
 		if (src_dims->i[d] < -1)
-			rc = bad_arg(ctx, "src_dims", "indices must be valid input dims or -1");
+			rc = reshape_bad_arg(ctx, "src_dims", "indices must be valid input dims or -1");
 	return rc;
 }
 
 /* The requested extents of sample i before the wildcard is resolved; *n gets their count.
  * Relative extents are already multiplied out (and rounded like DALI's round_int). */
-static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int *n)
+static int reshape_requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int *n)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	const int64_t *ish = dalic_batch_shape(in, i);
@@ -142,7 +142,7 @@ static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *
 }
 
 /* Resolves the wildcard and checks that sample i keeps its element count. */
-static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int n)
+static int reshape_resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int n)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	int64_t volume = dalic_batch_sample_elems(in, i), other = 1;
@@ -187,7 +187,7 @@ static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ex
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int reshape_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -204,7 +204,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	int ndim = 0, rc;
 	for (int i = 0; i < in->num_samples; i++) {
 		int n;
-		if ((rc = requested(ctx, ws, i, shapes, &n)))
+		if ((rc = reshape_requested(ctx, ws, i, shapes, &n)))
 			return rc;
 		if (i > 0 && n != ndim)
 			return dalic_op_fail(ctx, ws, i,
@@ -214,7 +214,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if (i == 0 && (rc = dalic_batch_set_meta(out, in->num_samples, in->dtype, n)))
 			return rc;
 		ndim = n;
-		if ((rc = resolve(ctx, ws, i, shapes, n)))
+		if ((rc = reshape_resolve(ctx, ws, i, shapes, n)))
 			return rc;
 		dalic_batch_share_sample(out, i, in, i);
 		dalic_batch_set_shape(out, i, shapes);
@@ -232,7 +232,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* The output already points at the input's samples (setup); nothing is copied. */
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int reshape_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return DALIC_OK;
 }
@@ -249,7 +249,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.init = init, .setup = setup, .run = run};
+static const dalic_kernel_t kernel = {.init = reshape_init, .setup = reshape_setup, .run = reshape_run};
 
 DALIC_OPERATOR(Reshape) = {
     .name = "Reshape",

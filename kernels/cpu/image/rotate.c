@@ -31,9 +31,9 @@ typedef struct rotate {
 	float fill;
 } rotate_t;
 
-static void fini(dalic_op_ctx_t *ctx);
+static void rotate_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int rotate_init_state(dalic_op_ctx_t *ctx)
 {
 	rotate_t *r = ctx->state;
 	int64_t interp = dalic_arg_int(ctx, "interp_type");
@@ -49,17 +49,17 @@ static int init_state(dalic_op_ctx_t *ctx)
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int rotate_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = rotate_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		rotate_fini(ctx);
 	return rc;
 }
 
 /* DALI's RotatedCanvasSize with the single-frame parity correction. h and w are below 2**30
  * (checked in setup), so the canvas, at most (h + w) + 1 per side, fits an int. */
-static void canvas(int h, int w, double a, int *oh, int *ow)
+static void rotate_canvas(int h, int w, double a, int *oh, int *ow)
 {
 	double c = fabs(cos(a)), s = fabs(sin(a));
 	int wo = (int)ceil(c * w + s * h - 1e-2), ho = (int)ceil(c * h + s * w - 1e-2);
@@ -68,7 +68,7 @@ static void canvas(int h, int w, double a, int *oh, int *ow)
 	*oh = ho + ((ho % 2) != ph);
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	rotate_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -125,7 +125,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			s->oh = (int)shape[0];
 			s->ow = (int)shape[1];
 		} else {
-			canvas((int)shape[0], (int)shape[1], s->angle, &s->oh, &s->ow);
+			rotate_canvas((int)shape[0], (int)shape[1], s->angle, &s->oh, &s->ow);
 		}
 		if ((shape[0] == 0 || shape[1] == 0) && s->oh > 0 && s->ow > 0 && !r->has_fill)
 			return dalic_op_fail(ctx, ws, i, "cannot fill a %dx%d canvas from an empty "
@@ -141,7 +141,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static inline float px_at(const dalic_batch_t *in, const void *src, int64_t k)
+static inline float rotate_px_at(const dalic_batch_t *in, const void *src, int64_t k)
 {
 	switch (in->dtype) {
 	case DALIC_UINT8: return ((const uint8_t *)src)[k];
@@ -150,7 +150,7 @@ static inline float px_at(const dalic_batch_t *in, const void *src, int64_t k)
 	}
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	rotate_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -179,7 +179,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 				for (int k = 0; k < C; k++)
 					v[k] = out_of && r->has_fill
 						       ? r->fill
-						       : px_at(in, src, ((int64_t)iy * W + ix) * C + k);
+						       : rotate_px_at(in, src, ((int64_t)iy * W + ix) * C + k);
 			} else {
 				float fx = sx - 0.5f, fy = sy - 0.5f;
 				int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
@@ -199,7 +199,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 					ty = ty < 0 ? 0 : ty >= H ? H - 1 : ty;
 					int64_t base = ((int64_t)ty * W + tx) * C;
 					for (int k = 0; k < C; k++)
-						v[k] += wgt * px_at(in, src, base + k);
+						v[k] += wgt * rotate_px_at(in, src, base + k);
 				}
 			}
 			int64_t o = ((int64_t)y * s->ow + x) * C;
@@ -214,7 +214,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void rotate_fini(dalic_op_ctx_t *ctx)
 {
 	rotate_t *r = ctx->state;
 	free(r->s);
@@ -235,10 +235,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(rotate_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = rotate_init,
+	.setup = rotate_setup,
+	.run_sample = rotate_run_sample,
+	.fini = rotate_fini,
 };
 
 DALIC_OPERATOR(Rotate) = {
