@@ -124,7 +124,7 @@ void dalic_batch_set_uniform_shape(dalic_batch_t *b, const int64_t *dims)
 }
 
 void dalic_batch_format_shape(const int64_t *dims, int ndim, const char *brackets, char *buf,
-			      size_t n)
+                              size_t n)
 {
 	size_t k = (size_t)snprintf(buf, n, "%c", brackets[0]);
 	for (int d = 0; d < ndim && k < n; d++)
@@ -143,9 +143,10 @@ int64_t dalic_batch_sample_elems(const dalic_batch_t *b, int i)
 size_t dalic_batch_sample_bytes(const dalic_batch_t *b, int i)
 {
 	size_t n;
-	return dalic_ck_shape_bytes(dalic_batch_shape(b, i), b->ndim, dalic_dtype_size(b->dtype), &n)
-		       ? n
-		       : SIZE_MAX;
+	return dalic_ck_shape_bytes(dalic_batch_shape(b, i), b->ndim, dalic_dtype_size(b->dtype),
+	                            &n)
+	           ? n
+	           : SIZE_MAX;
 }
 
 size_t dalic_batch_nbytes(const dalic_batch_t *b)
@@ -193,8 +194,8 @@ static void batch_describe_sample(const dalic_batch_t *b, int i, char *buf, size
 	char shape[256];
 	dalic_batch_format_shape(dalic_batch_shape(b, i), b->ndim, "[]", shape, sizeof shape);
 	const char *src = b->sources[i];
-	snprintf(buf, n, "sample %d%s%s%s, shape %s of %s", i, src ? " (file '" : "", src ? src : "",
-		 src ? "')" : "", shape, dalic_dtype_name(b->dtype));
+	snprintf(buf, n, "sample %d%s%s%s, shape %s of %s", i, src ? " (file '" : "",
+	         src ? src : "", src ? "')" : "", shape, dalic_dtype_name(b->dtype));
 }
 
 /* Bytes of sample i, or an error when its shape has a negative extent or more bytes than

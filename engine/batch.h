@@ -50,7 +50,7 @@ void dalic_batch_set_uniform_shape(dalic_batch_t *b, const int64_t *dims);
 int64_t dalic_batch_sample_elems(const dalic_batch_t *b, int i);
 /* "[2, 3]" (brackets "[]") or "(2, 3)" (brackets "()") into buf, for messages. */
 void dalic_batch_format_shape(const int64_t *dims, int ndim, const char *brackets, char *buf,
-			      size_t n);
+                              size_t n);
 size_t dalic_batch_nbytes(const dalic_batch_t *b);    /* bytes of all samples */
 size_t dalic_batch_capacity(const dalic_batch_t *b);  /* bytes allocated */
 size_t dalic_batch_max_sample_bytes(const dalic_batch_t *b);

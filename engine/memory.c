@@ -40,7 +40,8 @@ static double mem_env_clamped(const char *name, double def, double lo, double hi
 
 static void mem_config_read(void)
 {
-	config.host_shrink_threshold = mem_env_clamped("DALI_HOST_BUFFER_SHRINK_THRESHOLD", 0.5, 0, 1);
+	config.host_shrink_threshold =
+	    mem_env_clamped("DALI_HOST_BUFFER_SHRINK_THRESHOLD", 0.5, 0, 1);
 	double g = mem_env_clamped("DALI_BUFFER_GROWTH_FACTOR", 1.1, 1, 4);
 	config.host_growth_factor = mem_env_clamped("DALI_HOST_BUFFER_GROWTH_FACTOR", g, 1, 4);
 	config.device_growth_factor = mem_env_clamped("DALI_DEVICE_BUFFER_GROWTH_FACTOR", g, 1, 4);
@@ -150,7 +151,9 @@ static uint64_t mem_budget_cgroup_limit(const char *path)
 static void mem_budget_init(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-	uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (uint64_t)1 << 32;
+	uint64_t phys = (uint64_t)1 << 32; /* when the system does not say */
+	if (pages > 0 && page > 0)
+		phys = (uint64_t)pages * (uint64_t)page;
 	const char *const cgroups[] = {"/sys/fs/cgroup/memory.max",
 				       "/sys/fs/cgroup/memory/memory.limit_in_bytes"};
 	for (int i = 0; i < 2; i++) {

@@ -11,7 +11,7 @@ int dalic_argck_finite(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, c
 	for (int k = 0; k < n; k++)
 		if (!isfinite(v[k]))
 			return dalic_op_fail(ctx, ws, i, "argument '%s': %g is not a finite number",
-					     name, v[k]);
+			                     name, v[k]);
 	return DALIC_OK;
 }
 
@@ -21,7 +21,7 @@ int dalic_argck_to_i64(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, c
 	if (dalic_ck_double_to_i64(v, out))
 		return DALIC_OK;
 	return dalic_op_fail(ctx, ws, i, "argument '%s': %g is not a finite number within +-2**62",
-			     name, v);
+	                     name, v);
 }
 
 int dalic_argck_range(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,

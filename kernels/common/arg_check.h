@@ -15,7 +15,7 @@ int dalic_argck_finite(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, c
 /* v as an integer (truncated toward zero, as C++'s static_cast does), failing unless it is
  * finite and within +-2**62. */
 int dalic_argck_to_i64(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-		       double v, int64_t *out);
+                       double v, int64_t *out);
 /* Fails unless lo <= v <= hi (NaN fails). */
 int dalic_argck_range(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
 		      double v, double lo, double hi);

@@ -68,7 +68,7 @@
  * is what DALI's static_cast to the compute type does; integers only ever meet integer lanes
  * or become floats, so no float is ever narrowed to an integer here). */
 static void arith_load_run(dalic_dtype_t t, const void *base, int64_t off, int n, arith_lane_t lane,
-                     void *dst)
+                           void *dst)
 {
 	switch (lane) {
 	case ARITH_LANE_I64:
@@ -86,7 +86,7 @@ static size_t arith_lane_size(arith_lane_t lane)
 }
 
 static void arith_fill_run(dalic_dtype_t t, const void *base, int64_t off, int n, arith_lane_t lane,
-                     void *dst)
+                           void *dst)
 {
 	arith_load_run(t, base, off, 1, lane, dst);
 	size_t es = arith_lane_size(lane);
@@ -107,12 +107,13 @@ void dalic_arith_round_to_half(float *v, int n)
 
 /* Values of operand `op` at output elements [start, start + n), converted to dtype `to` —
  * read in place when nothing changes, else loaded (and broadcast) into dst. */
-static const void *arith_gather(const arith_operand_t *op, const arith_sample_t *s, int64_t start, int n,
-                          dalic_dtype_t to, void *dst)
+static const void *arith_gather(const arith_operand_t *op, const arith_sample_t *s, int64_t start,
+                                int n, dalic_dtype_t to, void *dst)
 {
 	arith_lane_t lane = dalic_arith_lane(to);
 	bool to_half = to == DALIC_FLOAT16 && op->dtype != DALIC_FLOAT16;
-	if (op->mode == ARITH_SAME && arith_is_lane_native(op->dtype) && dalic_arith_lane(op->dtype) == lane)
+	if (op->mode == ARITH_SAME && arith_is_lane_native(op->dtype) &&
+	    dalic_arith_lane(op->dtype) == lane)
 		return (const char *)op->data + (size_t)start * dalic_dtype_size(op->dtype);
 	if (op->mode == ARITH_SCALAR) {
 		arith_fill_run(op->dtype, op->data, 0, n, lane, dst);
@@ -163,7 +164,8 @@ static const void *arith_gather(const arith_operand_t *op, const arith_sample_t 
 
 /* Operand values of dtype `from` as values of dtype `to` (a static_cast, as DALI does before
  * every operation). Returns src when nothing needs to change. */
-static const void *arith_convert(const void *src, dalic_dtype_t from, dalic_dtype_t to, int n, void *dst)
+static const void *arith_convert(const void *src, dalic_dtype_t from, dalic_dtype_t to, int n,
+                                 void *dst)
 {
 	arith_lane_t lf = dalic_arith_lane(from), lt = dalic_arith_lane(to);
 	if (lf == lt) {
@@ -262,7 +264,7 @@ size_t dalic_arith_scratch_tiles(const arith_expr_t *e)
 }
 
 void dalic_arith_fill_constants(const arith_expr_t *e, const int64_t *ints, const double *reals,
-                          arith_tile_t *const_tiles)
+                                arith_tile_t *const_tiles)
 {
 	for (int j = 0; j < e->num_nodes; j++) {
 		const arith_node_t *n = &e->nodes[j];
@@ -287,7 +289,7 @@ void dalic_arith_fill_constants(const arith_expr_t *e, const int64_t *ints, cons
 
 /* One tile [start, start + len). Returns -1 or the failing node. */
 static int arith_eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64_t start, int len,
-                     arith_tile_t *scratch, const arith_tile_t *const_tiles)
+                           arith_tile_t *scratch, const arith_tile_t *const_tiles)
 {
 	const void *vals[ARITH_MAX_NODES];
 	int root = e->num_nodes - 1;
@@ -298,8 +300,8 @@ static int arith_eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64
 		if (n->kind == ARITH_INPUT) {
 			/* read by the consumer straight into its compute type, see below */
 			if (j == root)
-				vals[j] =
-				    arith_gather(&s->inputs[n->index], s, start, len, n->dtype, res);
+				vals[j] = arith_gather(&s->inputs[n->index], s, start, len,
+				                       n->dtype, res);
 			continue;
 		}
 		if (n->kind == ARITH_CONST) {
@@ -310,11 +312,11 @@ static int arith_eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64
 		for (int a = 0; a < n->num_args; a++) {
 			const arith_node_t *arg = &e->nodes[n->args[a]];
 			if (arg->kind == ARITH_INPUT)
-				v[a] = arith_gather(&s->inputs[arg->index], s, start, len, n->compute,
-				              tiles++);
+				v[a] = arith_gather(&s->inputs[arg->index], s, start, len,
+				                    n->compute, tiles++);
 			else
-				v[a] =
-				    arith_convert(vals[n->args[a]], arg->dtype, n->compute, len, tiles++);
+				v[a] = arith_convert(vals[n->args[a]], arg->dtype, n->compute, len,
+				                     tiles++);
 		}
 		void *out = res;
 		if (j == root && arith_is_lane_native(n->dtype))
@@ -334,7 +336,7 @@ static int arith_eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64
 }
 
 int dalic_arith_eval_sample(const arith_expr_t *e, const arith_sample_t *s, arith_tile_t *scratch,
-                      const arith_tile_t *const_tiles)
+                            const arith_tile_t *const_tiles)
 {
 	for (int64_t start = 0; start < s->elems; start += ARITH_TILE) {
 		int len = s->elems - start < ARITH_TILE ? (int)(s->elems - start) : ARITH_TILE;

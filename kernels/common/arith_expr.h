@@ -123,8 +123,8 @@ dalic_dtype_t dalic_arith_promote(dalic_dtype_t a, dalic_dtype_t b);
 bool dalic_arith_parse(const char *desc, arith_expr_t *e, char *err, size_t errlen);
 /* Fills dtype/compute/cmp of every node from the input dtypes; checks DALI's rules (bitwise
  * ops on integral types only, no arithmetic on booleans except `*`). */
-bool dalic_arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs, char *err,
-                 size_t errlen);
+bool dalic_arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs,
+                       char *err, size_t errlen);
 
 /* ---- operations (arith_ops.c) ---- */
 
@@ -169,10 +169,10 @@ size_t dalic_arith_scratch_tiles(const arith_expr_t *e);
  * constants wrap to their type like DALI's static_cast; real constants go through float32
  * first, because DALI stores `real_constants` as a float list. Indices must be valid. */
 void dalic_arith_fill_constants(const arith_expr_t *e, const int64_t *ints, const double *reals,
-                          arith_tile_t *const_tiles);
+                                arith_tile_t *const_tiles);
 /* Evaluates the whole sample into s->out. Returns -1, or the index of the node that hit an
  * integer division by zero (the output is then incomplete). */
 int dalic_arith_eval_sample(const arith_expr_t *e, const arith_sample_t *s, arith_tile_t *scratch,
-                      const arith_tile_t *const_tiles);
+                            const arith_tile_t *const_tiles);
 
 #endif

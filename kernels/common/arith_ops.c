@@ -139,7 +139,7 @@
 				q[k] = a[k] >= b[k];                                               \
 			break;                                                                     \
 		default:                                                                           \
-			break; /* bitwise ops are rejected on floats by dalic_arith_infer */             \
+			break; /* bitwise ops are rejected on floats by dalic_arith_infer */       \
 		}                                                                                  \
 	}
 
@@ -208,8 +208,8 @@ static int64_t arith_ipow_unsigned(uint64_t x, uint64_t y)
 	break
 
 /* Returns false on integer division by zero. */
-static bool arith_ops_i64(arith_op_t op, bool u, arith_cmp_t cmp, const int64_t *const *v, int64_t *r,
-                    int n)
+static bool arith_ops_i64(arith_op_t op, bool u, arith_cmp_t cmp, const int64_t *const *v,
+                          int64_t *r, int n)
 {
 	const int64_t *a = v[0], *b = v[1], *c = v[2];
 	switch (op) {
@@ -329,7 +329,8 @@ bool dalic_arith_apply(const arith_node_t *n, const void *const *v, void *out, i
 	}
 	default: {
 		const int64_t *i[ARITH_MAX_ARITY] = {v[0], v[1], v[2]};
-		return arith_ops_i64(n->op, !dalic_dtype_is_signed(n->compute), n->cmp, i, out, len);
+		return arith_ops_i64(n->op, !dalic_dtype_is_signed(n->compute), n->cmp, i, out,
+		                     len);
 	}
 	}
 }

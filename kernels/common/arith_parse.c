@@ -260,8 +260,9 @@ static bool arith_parse_expr(parser_t *p, int depth, int *index)
 				n.dtype = types[i];
 		}
 		if (n.dtype == DALIC_NO_TYPE)
-			return arith_fail(p, "unknown constant type (bool, int8..int64, uint8..uint64, "
-			               "float16, float32, float64)");
+			return arith_fail(
+			    p, "unknown constant type (bool, int8..int64, uint8..uint64, "
+			       "float16, float32, float64)");
 		p->pos = end;
 		n.compute = n.dtype;
 		n.slot = p->e->num_constants++;
@@ -287,7 +288,7 @@ bool dalic_arith_parse(const char *desc, arith_expr_t *e, char *err, size_t errl
 /* ---- typing ---- */
 
 static bool arith_type_error(char *err, size_t errlen, const arith_node_t *n, const char *what,
-                       const dalic_dtype_t *types)
+                             const dalic_dtype_t *types)
 {
 	int k = snprintf(err, errlen, "%s `%s` (", what, ops[n->op].name);
 	for (int i = 0; i < n->num_args && k > 0 && (size_t)k < errlen; i++)
@@ -319,8 +320,8 @@ static void arith_type_compare(arith_node_t *n, dalic_dtype_t l, dalic_dtype_t r
 	}
 }
 
-bool dalic_arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs, char *err,
-                 size_t errlen)
+bool dalic_arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs,
+                       char *err, size_t errlen)
 {
 	for (int j = 0; j < e->num_nodes; j++) {
 		arith_node_t *n = &e->nodes[j];

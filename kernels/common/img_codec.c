@@ -65,7 +65,7 @@ img_format_t dalic_img_sniff(const uint8_t *d, size_t n)
 }
 
 int dalic_img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
-	      img_info_t *info, char *err, size_t errn)
+                    img_info_t *info, char *err, size_t errn)
 {
 	memset(info, 0, sizeof *info);
 	info->format = dalic_img_sniff(data, n);
@@ -148,7 +148,7 @@ static inline void codec_px_rgb(const uint8_t *s, img_px_t px, uint8_t rgb[3])
 
 /* Converts n pixels read `step` pixels apart from src (layout px) into dst (output type). */
 static void codec_convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, int output_type,
-			int out_ch, uint8_t *dst, int n)
+                              int out_ch, uint8_t *dst, int n)
 {
 	const int in_ch = img_px_channels(px);
 	const ptrdiff_t sstep = step * in_ch;
@@ -174,8 +174,10 @@ static void codec_convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, i
 			break;
 		case DALIC_YCbCr: /* DALI's rgb_to_y / rgb_to_cb / rgb_to_cr, full range */
 			dst[0] = codec_round_u8(0.299f * r + 0.587f * g + 0.114f * b);
-			dst[1] = codec_round_u8(-0.16873589f * r - 0.33126411f * g + 0.5f * b + 127.5f);
-			dst[2] = codec_round_u8(0.5f * r - 0.41868759f * g - 0.08131241f * b + 127.5f);
+			dst[1] =
+			    codec_round_u8(-0.16873589f * r - 0.33126411f * g + 0.5f * b + 127.5f);
+			dst[2] =
+			    codec_round_u8(0.5f * r - 0.41868759f * g - 0.08131241f * b + 127.5f);
 			break;
 		case DALIC_BGR:
 			dst[0] = p[2], dst[1] = p[1], dst[2] = p[0];
@@ -205,7 +207,7 @@ static img_px_t codec_png_layout(const img_info_t *info)
 }
 
 uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const img_rect_t *roi,
-				 uint64_t *library)
+                                 uint64_t *library)
 {
 	/* JPEG extents are at most 65535 and libpng's limit is 1e6 per side: no overflow */
 	const uint64_t w = (uint64_t)info->width, h = (uint64_t)info->height;
@@ -225,7 +227,7 @@ uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const 
 }
 
 int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-	       int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn)
+                     int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn)
 {
 	const int W = img_oriented_w(info), H = img_oriented_h(info);
 	img_rect_t rect = roi ? *roi : (img_rect_t){0, 0, W, H};
@@ -249,7 +251,8 @@ int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_
 		px = codec_jpeg_layout(info, output_type);
 		int ch = img_px_channels(px);
 		bool direct = info->orientation == 1 && ch == out_ch;
-		region = direct ? out : dalic_img_scratch_get(&d->region, (size_t)raw.w * raw.h * ch);
+		region =
+		    direct ? out : dalic_img_scratch_get(&d->region, (size_t)raw.w * raw.h * ch);
 		if (!region) {
 			snprintf(err, errn, "a %dx%d window: %s", raw.w, raw.h, dalic_last_error());
 			return -1;
@@ -259,7 +262,8 @@ int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_
 	} else {
 		px = codec_png_layout(info);
 		int ch = img_px_channels(px);
-		uint8_t *full = dalic_img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
+		uint8_t *full =
+		    dalic_img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
 		if (!full) {
 			snprintf(err, errn, "a %dx%d image: %s", info->width, info->height,
 				 dalic_last_error());

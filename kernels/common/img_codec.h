@@ -65,7 +65,7 @@ img_format_t dalic_img_sniff(const uint8_t *data, size_t n);
 /* Reads the header. With adjust_orientation false the EXIF orientation is ignored (1).
  * Returns 0, or -1 with a message in err. */
 int dalic_img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
-	      img_info_t *info, char *err, size_t errn);
+                    img_info_t *info, char *err, size_t errn);
 
 /* Extents after orientation (5..8 swap width and height). */
 static inline int img_oriented_w(const img_info_t *i)
@@ -84,7 +84,7 @@ int dalic_img_output_channels(const img_info_t *info, int output_type);
  * with dalic_img_output_channels() channels and roi->w (or oriented width) pixels per row.
  * Returns 0, or -1 with a message in err (truncated or corrupt data, unsupported format). */
 int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-	       int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn);
+                     int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn);
 
 /* Memory dalic_img_decode needs besides the output to decode `roi` (NULL = whole image): scratch
  * buffers plus the codec's own (a progressive JPEG keeps every DCT coefficient of the image,
@@ -92,7 +92,7 @@ int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_
  * refused before anything is allocated. *library gets the codec's own part, which is not
  * allocated through dalic (callers charge it against the budget while decoding). */
 uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const img_rect_t *roi,
-				 uint64_t *library);
+                                 uint64_t *library);
 
 /* True when windows of JPEGs are decoded without decoding the rest (libjpeg loaded). */
 bool dalic_img_jpeg_crop_available(void);

@@ -18,17 +18,17 @@ struct img_decoder {
 img_jpeg_t *dalic_img_jpeg_new(void);
 void dalic_img_jpeg_free(img_jpeg_t *j);
 /* Header: size, channels, subsampling, progressive, EXIF orientation (when adjust). */
-int dalic_img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust, img_info_t *info,
-		   char *err, size_t errn);
+int dalic_img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust,
+                         img_info_t *info, char *err, size_t errn);
 /* Decodes raw (unoriented) rectangle `r` in pixel layout `px` (GRAY, RGB, BGR or CMYK) into
  * `out` with rows of r->w pixels. */
 int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		    img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn);
+                          img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn);
 
 int dalic_img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, size_t errn);
 /* Decodes the whole PNG, 8 bits per channel, in the file's layout (GRAY, GA, RGB or RGBA). */
 int dalic_img_png_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		   uint8_t *out, char *err, size_t errn);
+                         uint8_t *out, char *err, size_t errn);
 
 /* Channels of a pixel layout. */
 static inline int img_px_channels(img_px_t px)

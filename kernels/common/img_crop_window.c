@@ -27,7 +27,8 @@ int dalic_img_crop_params_parse(const dalic_op_ctx_t *ctx, img_crop_params_t *p)
 {
 	int rc = crop_window_range_arg(ctx, "random_area", &p->area_min, &p->area_max);
 	if (!rc)
-		rc = crop_window_range_arg(ctx, "random_aspect_ratio", &p->ratio_min, &p->ratio_max);
+		rc =
+		    crop_window_range_arg(ctx, "random_aspect_ratio", &p->ratio_min, &p->ratio_max);
 	if (rc)
 		return rc;
 	p->num_attempts = (int)dalic_arg_int(ctx, "num_attempts");
@@ -65,7 +66,8 @@ img_rect_t dalic_img_random_crop_window(dalic_rng_t *rng, int H, int W, const im
 		float log_lo = logf(p->ratio_min), log_hi = logf(p->ratio_max);
 		int left = p->num_attempts;
 		for (; left > 0; left--) {
-			float target = crop_window_uniform(rng, p->area_min, p->area_max) * (float)H * (float)W;
+			float target = crop_window_uniform(rng, p->area_min, p->area_max) *
+			               (float)H * (float)W;
 			float ratio = expf(crop_window_uniform(rng, log_lo, log_hi));
 			w = crop_window_extent_of(roundf(sqrtf(target * ratio)));
 			h = crop_window_extent_of(roundf(sqrtf(target / ratio)));

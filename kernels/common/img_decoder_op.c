@@ -71,7 +71,7 @@ int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_de
 }
 
 int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
-			     int i)
+                                   int i)
 {
 	const img_info_t *info = &op->info[i];
 	const img_rect_t *win = &op->window[i];
@@ -85,18 +85,20 @@ int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, im
 	if (need > SIZE_MAX || dalic_mem_charge((size_t)need)) {
 		char size[64];
 		snprintf(size, sizeof size, "%llu bytes are too many", (unsigned long long)need);
-		return dalic_op_fail(ctx, ws, i, "cannot decode a %dx%d %s%s image into %lld "
-				     "channels: %s",
-				     info->width, info->height, info->progressive ? "progressive " : "",
-				     dalic_img_format_name(info->format), (long long)shape[2],
-				     need > SIZE_MAX ? size : dalic_last_error());
+		return dalic_op_fail(ctx, ws, i,
+		                     "cannot decode a %dx%d %s%s image into %lld "
+		                     "channels: %s",
+		                     info->width, info->height,
+		                     info->progressive ? "progressive " : "",
+		                     dalic_img_format_name(info->format), (long long)shape[2],
+		                     need > SIZE_MAX ? size : dalic_last_error());
 	}
 	dalic_mem_uncharge((size_t)need); /* a check: the buffers are charged when allocated */
 	return DALIC_OK;
 }
 
 int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
-		       int thread)
+                             int thread)
 {
 	if (thread < 0 || thread >= op->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,

@@ -29,10 +29,10 @@ int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_de
 /* Output shape of sample i from op->window and the output channels, after checking that the
  * output and the decoder's working memory fit the memory budget (from the header alone). */
 int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
-			     int i);
+                                   int i);
 /* Decodes op->window[i] of sample i into output 0. */
 int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
-		       int thread);
+                             int thread);
 
 /* The arguments both decoders accept; those without an effect on the CPU decoder are
  * accepted so DALI scripts run unchanged. */

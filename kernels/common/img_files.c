@@ -132,7 +132,8 @@ static int files_cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool files_matches_any(const char *name, const char *const *filters, int n, bool case_sensitive)
+static bool files_matches_any(const char *name, const char *const *filters, int n,
+                              bool case_sensitive)
 {
 	for (int i = 0; i < n; i++)
 		if (fnmatch(filters[i], name, case_sensitive ? 0 : FNM_CASEFOLD) == 0)
@@ -141,7 +142,7 @@ static bool files_matches_any(const char *name, const char *const *filters, int 
 }
 
 static int files_list_subdirs(const char *root, const char *const *dir_filters, int ndir,
-			bool case_sensitive, name_vec_t *out, char *err, size_t errn)
+                              bool case_sensitive, name_vec_t *out, char *err, size_t errn)
 {
 	DIR *d = opendir(root);
 	if (!d) {
@@ -160,7 +161,8 @@ static int files_list_subdirs(const char *root, const char *const *dir_filters, 
 				 full ? full : ent->d_name);
 			rc = -1;
 		} else if (S_ISDIR(st.st_mode) &&
-			   (ndir == 0 || files_matches_any(ent->d_name, dir_filters, ndir, case_sensitive))) {
+		           (ndir == 0 ||
+		            files_matches_any(ent->d_name, dir_filters, ndir, case_sensitive))) {
 			if (files_names_push(out, ent->d_name)) {
 				snprintf(err, errn, "out of memory listing %s", root);
 				rc = -1;
@@ -175,7 +177,7 @@ static int files_list_subdirs(const char *root, const char *const *dir_filters, 
 }
 
 static int files_list_files(const char *dir, const char *const *filters, int nfilters,
-		      bool case_sensitive, name_vec_t *out, char *err, size_t errn)
+                            bool case_sensitive, name_vec_t *out, char *err, size_t errn)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -201,15 +203,18 @@ static int files_list_files(const char *dir, const char *const *filters, int nfi
 }
 
 int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
-		       int nfilters, const char *const *dir_filters, int ndir_filters,
-		       bool case_sensitive, char *err, size_t errn)
+                             int nfilters, const char *const *dir_filters, int ndir_filters,
+                             bool case_sensitive, char *err, size_t errn)
 {
 	name_vec_t subdirs = {0};
-	int rc = files_list_subdirs(root, dir_filters, ndir_filters, case_sensitive, &subdirs, err, errn);
+	int rc = files_list_subdirs(root, dir_filters, ndir_filters, case_sensitive, &subdirs, err,
+	                            errn);
 	for (int k = 0; !rc && k < subdirs.n; k++) {
 		char *dir = files_join_path(root, subdirs.v[k]);
 		name_vec_t files = {0};
-		rc = dir ? files_list_files(dir, filters, nfilters, case_sensitive, &files, err, errn) : -1;
+		rc = dir ? files_list_files(dir, filters, nfilters, case_sensitive, &files, err,
+		                            errn)
+		         : -1;
 		for (int i = 0; !rc && i < files.n; i++) {
 			char *rel = files_join_path(subdirs.v[k], files.v[i]);
 			if (!rel || dalic_img_file_list_add(l, root, rel, k)) {
@@ -227,7 +232,7 @@ int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *c
 }
 
 int dalic_img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
-			char *err, size_t errn)
+                              char *err, size_t errn)
 {
 	FILE *f = fopen(list_path, "r");
 	if (!f) {
@@ -267,10 +272,11 @@ int dalic_img_file_list_parse(img_file_list_t *l, const char *list_path, const c
 		for (ssize_t k = label_start; k < label_end && label <= INT32_MAX; k++)
 			label = label * 10 + (line[k] - '0');
 		if (label > INT32_MAX) {
-			snprintf(err, errn,
-				 "Incorrect format of the list file \"%s\":%lld the label %s is out of "
-				 "range (labels are 32-bit integers, at most 2147483647); got: %s",
-				 list_path, (long long)n, line + label_start, line);
+			snprintf(
+			    err, errn,
+			    "Incorrect format of the list file \"%s\":%lld the label %s is out of "
+			    "range (labels are 32-bit integers, at most 2147483647); got: %s",
+			    list_path, (long long)n, line + label_start, line);
 			rc = -1;
 			break;
 		}

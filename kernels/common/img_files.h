@@ -35,14 +35,14 @@ int dalic_img_file_list_add(img_file_list_t *l, const char *root, const char *pa
  * byte-wise, label = index; inside each, regular files/symlinks matching one of `filters`,
  * sorted. `err` receives a message on failure (returns -1). */
 int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
-		       int nfilters, const char *const *dir_filters, int ndir_filters,
-		       bool case_sensitive, char *err, size_t errn);
+                             int nfilters, const char *const *dir_filters, int ndir_filters,
+                             bool case_sensitive, char *err, size_t errn);
 
 /* Parses a `file_list`: per line, from the end: trailing spaces, a decimal label, spaces, the
  * name (inner spaces allowed). Empty lines are skipped. A label past 2**31 - 1 is an error
  * naming the file and line (DALI's atoi would wrap it). Returns -1 with `err` set on failure. */
 int dalic_img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
-			char *err, size_t errn);
+                              char *err, size_t errn);
 
 /* DALI's shard arithmetic (loader.cc): first index of shard `id` of `n` over `size` samples,
  * and the largest shard size ceil(size / n). */

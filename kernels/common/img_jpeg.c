@@ -217,8 +217,8 @@ static int lj_probe(img_jpeg_t *j, const uint8_t *data, size_t n, img_info_t *in
 	return 0;
 }
 
-int dalic_img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust, img_info_t *info,
-		   char *err, size_t errn)
+int dalic_img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust,
+                         img_info_t *info, char *err, size_t errn)
 {
 	int w, h, subsamp, cs;
 	if (tjDecompressHeader3(j->tj, data, (unsigned long)n, &w, &h, &subsamp, &cs) == 0) {
@@ -322,7 +322,7 @@ static int lj_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t p
 }
 
 int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		    img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn)
+                          img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn)
 {
 	bool whole = r->x == 0 && r->y == 0 && r->w == info->width && r->h == info->height;
 	if (d->jpeg->lj_ready && (!whole || info->subsampling < 0))

@@ -66,7 +66,8 @@ static int pngdec_open_png(png_structp png, png_infop pi, img_info_t *info)
 int dalic_img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, size_t errn)
 {
 	png_src_t src = {data, n, 0, err, errn};
-	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, pngdec_on_error, pngdec_on_warning);
+	png_structp png =
+	    png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, pngdec_on_error, pngdec_on_warning);
 	png_infop pi = png ? png_create_info_struct(png) : NULL;
 	if (!pi) {
 		png_destroy_read_struct(&png, NULL, NULL);
@@ -88,10 +89,11 @@ int dalic_img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *e
 }
 
 int dalic_img_png_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		   uint8_t *out, char *err, size_t errn)
+                         uint8_t *out, char *err, size_t errn)
 {
 	png_src_t src = {data, n, 0, err, errn};
-	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, pngdec_on_error, pngdec_on_warning);
+	png_structp png =
+	    png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, pngdec_on_error, pngdec_on_warning);
 	png_infop pi = png ? png_create_info_struct(png) : NULL;
 	if (!pi) {
 		png_destroy_read_struct(&png, NULL, NULL);

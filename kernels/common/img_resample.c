@@ -39,7 +39,7 @@ bool dalic_img_resample_supports(dalic_dtype_t in, dalic_dtype_t out)
 }
 
 int dalic_img_resample_fits(int64_t in_h, int64_t in_w, int64_t channels, int64_t out_h,
-			    int64_t out_w)
+                            int64_t out_w)
 {
 	const int64_t max = INT32_MAX;
 	if (in_h <= max && in_w <= max && channels <= max && out_h <= max && out_w <= max &&
@@ -88,7 +88,7 @@ static double resample_kernel(img_filter_t f, double t, double half_width)
 
 /* The filter an axis uses and its support (window width in source pixels). */
 static void resample_axis_filter(int out, double lo, double hi, const img_filters_t *f,
-			img_filter_t *type, double *support)
+                                 img_filter_t *type, double *support)
 {
 	double extent = fabs(hi - lo);
 	bool down = out < extent;
@@ -112,7 +112,7 @@ static int resample_axis_taps(img_filter_t type, double support)
 }
 
 static void resample_axis_build(int in_size, int out, double lo, double hi, img_filter_t type,
-		       double support, axis_t *a)
+                                double support, axis_t *a)
 {
 	double scale = (hi - lo) / out, half = support / 2;
 	int taps = a->taps, mn = in_size, mx = 0;
@@ -350,8 +350,8 @@ static void resample_store_row(dalic_dtype_t t, void *dst, const float *src, int
 		}
 #else
 		for (; j + 4 <= n; j += 4) {
-			v4u8 b = __builtin_convertvector(resample_round_clamp4(resample_load4_f32(src + j), 0, 255),
-							 v4u8);
+			v4u8 b = __builtin_convertvector(
+			    resample_round_clamp4(resample_load4_f32(src + j), 0, 255), v4u8);
 			memcpy((uint8_t *)dst + j, &b, sizeof b);
 		}
 #endif
@@ -440,13 +440,13 @@ int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	double vert_first = (double)ay.out * xw * ay.taps + (double)ay.out * ax.out * ax.taps;
 	double horz_first = (double)yh * ax.out * ax.taps + (double)ay.out * ax.out * ay.taps;
 	if (vert_first <= horz_first) {
-		float *buf = dalic_img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
-								       2 * HSUM_SLACK));
+		float *buf = dalic_img_scratch_get(
+		    &ws->row, sizeof(float) * ((size_t)xw * C + out_row + 2 * HSUM_SLACK));
 		if (!buf)
 			return -1;
 		float *col = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
-		/* resample_hsum reads up to HSUM_SLACK past the row (zero-weight taps): keep it 0, not
-		 * garbage that could be NaN */
+		/* resample_hsum reads up to HSUM_SLACK past the row (zero-weight taps): keep it 0,
+		 * not garbage that could be NaN */
 		memset(col + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK);
 		vsum_fn vsum = resample_vsum_for(j->in_type);
 		for (int y = 0; y < ay.out; y++) {
@@ -457,11 +457,13 @@ int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 			vsum(col, (const void *const *)rows, ay.w + (size_t)y * ay.taps, ay.taps,
 			     xw * C);
 			resample_hsum(col, C, &ax, res);
-			resample_store_row(j->out_type, out + (size_t)y * out_row * out_es, res, (int)out_row);
+			resample_store_row(j->out_type, out + (size_t)y * out_row * out_es, res,
+			                   (int)out_row);
 		}
 		return 0;
 	}
-	float *tmp = dalic_img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
+	float *tmp =
+	    dalic_img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
 	float *buf = dalic_img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
 							       2 * HSUM_SLACK));
 	if (!tmp || !buf)
@@ -476,9 +478,10 @@ int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	for (int y = 0; y < ay.out; y++) {
 		for (int k = 0; k < ay.taps; k++)
 			rows[k] = tmp + (size_t)ay.idx[(size_t)y * ay.taps + k] * out_row;
-		resample_vsum_f32(res, (const void *const *)rows, ay.w + (size_t)y * ay.taps, ay.taps,
-			 (int)out_row);
-		resample_store_row(j->out_type, out + (size_t)y * out_row * out_es, res, (int)out_row);
+		resample_vsum_f32(res, (const void *const *)rows, ay.w + (size_t)y * ay.taps,
+		                  ay.taps, (int)out_row);
+		resample_store_row(j->out_type, out + (size_t)y * out_row * out_es, res,
+		                   (int)out_row);
 	}
 	return 0;
 }

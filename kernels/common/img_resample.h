@@ -64,7 +64,7 @@ bool dalic_img_resample_supports(dalic_dtype_t in, dalic_dtype_t out);
  * values (width x channels) at most INT_MAX. DALIC_OK, or DALIC_EUNSUPPORTED with a message
  * (callers prepend the operator and sample). */
 int dalic_img_resample_fits(int64_t in_h, int64_t in_w, int64_t channels, int64_t out_h,
-			    int64_t out_w);
+                            int64_t out_w);
 /* Returns 0, or -1 with dalic_last_error() set: out of memory or over the memory budget, or a
  * source window too far outside the image (beyond +-2**30) for its filter tables. */
 int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *job);

@@ -18,8 +18,8 @@ int dalic_img_resize_mode_parse(const char *s)
 }
 
 /* AdjustOutputSize (resize_attr_base.cc). */
-static void resize_attr_adjust_output_size(float *out, const float *in, int ndim, img_resize_mode_t mode,
-			       const float *max_size)
+static void resize_attr_adjust_output_size(float *out, const float *in, int ndim,
+                                           img_resize_mode_t mode, const float *max_size)
 {
 	double scale[IMG_MAX_SPATIAL];
 	bool mask[IMG_MAX_SPATIAL];
@@ -78,8 +78,8 @@ static void resize_attr_adjust_output_size(float *out, const float *in, int ndim
 }
 
 int dalic_img_resize_calc(int ndim, const float *requested, const float *in_lo, const float *in_hi,
-		    img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
-		    bool empty_input, img_resize_plan_t *plan, char *err, size_t errn)
+                          img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
+                          bool empty_input, img_resize_plan_t *plan, char *err, size_t errn)
 {
 	float req[IMG_MAX_SPATIAL], lo[IMG_MAX_SPATIAL], hi[IMG_MAX_SPATIAL], in[IMG_MAX_SPATIAL];
 	for (int d = 0; d < ndim; d++) {
@@ -136,8 +136,8 @@ bool dalic_img_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, cons
 	return dalic_arg_given(ctx, name) || (ws && dalic_arg_input(ws, name));
 }
 
-static int resize_attr_filter_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-		      img_filter_t *out)
+static int resize_attr_filter_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                  const char *name, img_filter_t *out)
 {
 	double v;
 	int rc = dalic_arg_float_at(ctx, ws, name, i, &v);
@@ -151,7 +151,7 @@ static int resize_attr_filter_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *w
 }
 
 int dalic_img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
-			   img_filters_t *out)
+                                 img_filters_t *out)
 {
 	out->antialias = dalic_arg_bool(ctx, "antialias");
 	out->min = out->mag = IMG_FILTER_LINEAR;
@@ -174,7 +174,7 @@ int dalic_img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws
 }
 
 int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t in,
-		       dalic_dtype_t *out)
+                             dalic_dtype_t *out)
 {
 	*out = dalic_arg_given(ctx, "dtype") ? (dalic_dtype_t)dalic_arg_int(ctx, "dtype") : in;
 	if (*out != in && *out != DALIC_FLOAT)

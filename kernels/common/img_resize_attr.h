@@ -34,20 +34,20 @@ typedef struct img_resize_plan {
  * input region (whole extent without roi); max_size: per axis, NULL = none. Returns 0, or -1
  * with a message ("Cannot produce non-empty output from empty input"). */
 int dalic_img_resize_calc(int ndim, const float *requested, const float *in_lo, const float *in_hi,
-		    img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
-		    bool empty_input, img_resize_plan_t *plan, char *err, size_t errn);
+                          img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
+                          bool empty_input, img_resize_plan_t *plan, char *err, size_t errn);
 
 /* Filters of sample i from interp_type, min_filter, mag_filter and antialias (scalar or
  * per-sample arguments), as DALI's PrepareFilterParams. */
 int dalic_img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
-			   img_filters_t *out);
+                                 img_filters_t *out);
 
 /* True if argument `name` was given, as a value or as an argument input. */
 bool dalic_img_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name);
 
 /* Output dtype from the `dtype` argument: input type when absent; must be it or FLOAT. */
 int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t in,
-		       dalic_dtype_t *out);
+                             dalic_dtype_t *out);
 
 /* ResamplingFilterAttr's arguments, for schema tables. */
 #define IMG_RESAMPLING_ARGS                                                                   \

@@ -34,8 +34,8 @@ static bool window_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, cons
 	return dalic_arg_given(ctx, name) || dalic_arg_input(ws, name);
 }
 
-static int window_extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-		      int64_t *out)
+static int window_extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                             const char *name, int64_t *out)
 {
 	double v;
 	int rc = dalic_arg_float_at(ctx, ws, name, i, &v);
@@ -43,8 +43,8 @@ static int window_extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, in
 }
 
 int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
-			  const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
-			  img_window_t *w)
+                                const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
+                                img_window_t *w)
 {
 	const char *ph = strchr(layout, 'H'), *pw = strchr(layout, 'W');
 	const char *pd = strchr(layout, 'D'), *pf = strchr(layout, 'F');
@@ -118,8 +118,8 @@ int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 		double a = (float)norm[d] * (float)(shape[d] - w->shape[d]);
 		/* extents are below 2**62, so a bounded anchor keeps anchor + extent in range */
 		if (!dalic_ck_double_to_i64(truncate ? trunc(a) : round(a), &w->anchor[d]))
-			return dalic_op_fail(ctx, ws, i, "Anchor for dimension %d (%g) is out of range",
-					     d, a);
+			return dalic_op_fail(ctx, ws, i,
+			                     "Anchor for dimension %d (%g) is out of range", d, a);
 		outside |= w->anchor[d] < 0 || w->anchor[d] + w->shape[d] > shape[d];
 	}
 	if (!outside || oob == IMG_OOB_PAD)
@@ -146,7 +146,7 @@ int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 }
 
 void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
-		     size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim)
+                           size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim)
 {
 	int64_t total = 1, rows = 1;
 	for (int d = 0; d < ndim; d++)

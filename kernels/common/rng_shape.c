@@ -36,8 +36,9 @@ int dalic_rng_setup_output(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtyp
 			if (rc)
 				return rc;
 			if (n != ndim)
-				return dalic_op_fail(ctx, ws, i, "shape has %d dims, sample 0 has %lld",
-						     n, (long long)ndim);
+				return dalic_op_fail(ctx, ws, i,
+				                     "shape has %d dims, sample 0 has %lld", n,
+				                     (long long)ndim);
 			for (int d = 0; d < ndim; d++) {
 				if (v[d] < 0)
 					return dalic_op_fail(ctx, ws, i, "negative extent in shape");

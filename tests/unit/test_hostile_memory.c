@@ -245,17 +245,21 @@ Test(hostile_memory, absurd_batch_size_is_refused)
 	hs_expect_mentions(msg, "__CoinFlip_0", "2147483647 samples", "memory budget", NULL);
 }
 
-static const char *hostile_resize_script(void)
+/* A resize to 128 x `width` (uint8 RGB: 384 bytes per column). */
+static const char *hostile_resize_script(int width)
 {
-	const char *text = HS_PIPE("    img = fn.random.uniform(range=[0, 255], shape=[8, 8, 3], "
-				   "dtype=types.UINT8)\n"
-				   "    return fn.resize(img, size=[128, 1000000])");
+	char text[1024];
+	snprintf(text, sizeof text,
+		 HS_PIPE("    img = fn.random.uniform(range=[0, 255], shape=[8, 8, 3], "
+			 "dtype=types.UINT8)\n"
+			 "    return fn.resize(img, size=[128, %d])"),
+		 width);
 	return hs_temp(text, strlen(text), ".py");
 }
 
 Test(hostile_memory, max_memory_flag_sets_the_budget)
 {
-	const char *path = hostile_resize_script();
+	const char *path = hostile_resize_script(1000000);
 	int st = hs_dalic(NULL, "run %s -n 1 --max-memory 256M", path);
 	cr_expect_eq(st, 1, "%s", hs_msg);
 	hs_expect_mentions(hs_msg, "__Resize_", "sample 0", "[128, 1000000, 3]",
@@ -268,11 +272,12 @@ Test(hostile_memory, max_memory_flag_sets_the_budget)
 
 Test(hostile_memory, environment_variable_sets_the_budget_of_the_binary)
 {
-	const char *path = hostile_resize_script();
-	int st = hs_dalic("DALIC_MAX_MEMORY=300M", "run %s -n 1", path);
+	const char *path = hostile_resize_script(100000); /* 38.4 MB out */
+	int st = hs_dalic("DALIC_MAX_MEMORY=30M", "run %s -n 1", path);
 	cr_expect_eq(st, 1, "%s", hs_msg);
-	hs_expect_mentions(hs_msg, "__Resize_", "memory budget of 300.0 MiB", NULL);
-	st = hs_dalic("DALIC_MAX_MEMORY=2G", "run %s -n 1", path);
-	cr_expect_eq(st, 0, "2 GiB holds the 366 MiB output: %s", hs_msg);
+	hs_expect_mentions(hs_msg, "__Resize_", "38400000 bytes", "memory budget of 30.0 MiB",
+			   NULL);
+	st = hs_dalic("DALIC_MAX_MEMORY=200M", "run %s -n 1", path);
+	cr_expect_eq(st, 0, "200 MiB hold the 36.6 MiB output: %s", hs_msg);
 	unlink(path);
 }

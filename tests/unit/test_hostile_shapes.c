@@ -21,7 +21,7 @@ Test(hostile_shapes, checked_shape_bytes_follow_numpys_rule)
 	cr_expect_eq(b, 8);
 	cr_expect(dalic_ck_shape_bytes((const int64_t[]){0, 5}, 2, 4, &b));
 	cr_expect_eq(b, 0);
-	/* 274177 * 67280421310721 = 2**64 + 1: the product wraps to 1 */
+	/* 274177 * 67280421310721 = 2**64 + 1 wraps to 1 */
 	cr_expect_not(dalic_ck_shape_bytes((const int64_t[]){274177, 67280421310721}, 2, 4, &b));
 	cr_expect_not(dalic_ck_shape_bytes((const int64_t[]){4294967296, 4294967296}, 2, 1, &b));
 	/* 65536**4 = 2**64 wraps to 0 */
@@ -56,22 +56,21 @@ Test(hostile_shapes, wrapping_volume_is_an_error_naming_operator_and_shape)
 	    HS_PIPE("    x = fn.random.uniform(range=[0, 1], shape=[274177, 67280421310721])\n"
 		    "    return x[0:1, 0:4]"));
 	hs_expect_mentions(msg, "__Uniform_0", "random__Uniform", "sample 0",
-			   "[274177, 67280421310721]", "FLOAT", "overflows", NULL);
+	                   "[274177, 67280421310721]", "FLOAT", "overflows", NULL);
 }
+
+#define HS_SQUARE "    x = fn.random.uniform(range=[0, 1], shape=[2**32, 2**32])\n"
 
 Test(hostile_shapes, index_into_a_2_32_square_fails_instead_of_crashing)
 {
-	const char *msg =
-	    hs_script_fails(HS_PIPE("    x = fn.random.uniform(range=[0, 1], shape=[2**32, 2**32])\n"
-				    "    return x[5, 7]"));
+	const char *msg = hs_script_fails(HS_PIPE(HS_SQUARE "    return x[5, 7]"));
 	hs_expect_mentions(msg, "__Uniform_0", "[4294967296, 4294967296]", NULL);
 }
 
 Test(hostile_shapes, slice_of_a_2_32_square_fails_instead_of_crashing)
 {
 	const char *msg =
-	    hs_script_fails(HS_PIPE("    x = fn.random.uniform(range=[0, 1], shape=[2**32, 2**32])\n"
-				    "    return x[1:3, 1:3]"));
+	    hs_script_fails(HS_PIPE(HS_SQUARE "    return x[1:3, 1:3]"));
 	hs_expect_mentions(msg, "__Uniform_0", "[4294967296, 4294967296]", NULL);
 }
 

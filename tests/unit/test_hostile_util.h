@@ -4,7 +4,8 @@
  * would. A hostile input must fail with a message; these helpers return that message so a
  * test can check it names the operator, the sample, the file and the size.
  *
- *     const char *msg = hs_script_fails(HS_PIPE("    return fn.random.coin_flip(probability=float('nan'))"));
+ *     const char *msg = hs_script_fails(HS_PIPE("    return
+ * fn.random.coin_flip(probability=float('nan'))"));
  */
 #ifndef DALIC_TESTS_UNIT_TEST_HOSTILE_UTIL_H
 #define DALIC_TESTS_UNIT_TEST_HOSTILE_UTIL_H

@@ -48,7 +48,8 @@ static int image_random_crop_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return rc;
 }
 
-static int image_random_crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int image_random_crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                        int thread)
 {
 	random_crop_decoder_t *s = ctx->state;
 	return dalic_img_decoder_op_run(ctx, ws, &s->dec, i, thread);

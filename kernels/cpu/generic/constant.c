@@ -53,7 +53,8 @@ static int constant_init(dalic_op_ctx_t *ctx)
 	            : has_f                       ? DALIC_FLOAT
 	                                          : DALIC_INT32;
 	if (!dalic_dtype_is_numeric(st->dtype))
-		return constant_bad_arg(ctx, "dtype", "%s is not numeric", dalic_dtype_name(st->dtype));
+		return constant_bad_arg(ctx, "dtype", "%s is not numeric",
+		                        dalic_dtype_name(st->dtype));
 	const dalic_value_t *shape = dalic_arg(ctx, "shape");
 	int64_t volume = 1;
 	if (shape->kind == DALIC_V_NONE) {
@@ -66,16 +67,19 @@ static int constant_init(dalic_op_ctx_t *ctx)
 		st->ndim = shape->n;
 		for (int d = 0; d < shape->n; d++) {
 			if (shape->i[d] < 0)
-				return constant_bad_arg(ctx, "shape", "negative extent %lld in dim %d",
-				               (long long)shape->i[d], d);
+				return constant_bad_arg(ctx, "shape",
+				                        "negative extent %lld in dim %d",
+				                        (long long)shape->i[d], d);
 			st->shape[d] = shape->i[d];
 		}
 	}
 	if (!dalic_ck_shape_bytes(st->shape, st->ndim, dalic_dtype_size(st->dtype), &st->bytes)) {
 		char s[256];
 		dalic_batch_format_shape(st->shape, st->ndim, "[]", s, sizeof s);
-		return constant_bad_arg(ctx, "shape", "%s of %s is too large: its size in bytes overflows "
-		               "63 bits", s, dalic_dtype_name(st->dtype));
+		return constant_bad_arg(ctx, "shape",
+		                        "%s of %s is too large: its size in bytes overflows "
+		                        "63 bits",
+		                        s, dalic_dtype_name(st->dtype));
 	}
 	dalic_ck_volume(st->shape, st->ndim, &volume);
 	if (values->n != volume && values->n != 1)
@@ -84,7 +88,8 @@ static int constant_init(dalic_op_ctx_t *ctx)
 		               (long long)volume);
 	const char *layout = dalic_arg_string(ctx, "layout");
 	if (layout && layout[0] && (int)strlen(layout) != st->ndim)
-		return constant_bad_arg(ctx, "layout", "'%s' does not fit a %d-dim shape", layout, st->ndim);
+		return constant_bad_arg(ctx, "layout", "'%s' does not fit a %d-dim shape", layout,
+		                        st->ndim);
 	if (dalic_mem_charge(st->bytes))
 		return dalic_fail_wrap(DALIC_ENOMEM, "operator '%s' (%s): the constant sample",
 		                       ctx->inst, ctx->schema->name);

@@ -40,7 +40,8 @@ static int expand_dims_init(dalic_op_ctx_t *ctx)
 	for (int k = 0; k < axes->n; k++) {
 		int64_t a = dalic_value_get_i(axes, k);
 		if (a < 0 || a >= DALIC_MAX_NDIM)
-			return expand_dims_bad_arg(ctx, "axes", "axis numbers must be in [0, ndim)");
+			return expand_dims_bad_arg(ctx, "axes",
+			                           "axis numbers must be in [0, ndim)");
 		st->axes[k] = (int)a;
 	}
 	qsort(st->axes, (size_t)axes->n, sizeof(int), expand_dims_compare_ints);
@@ -112,8 +113,10 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {
-    .state_size = sizeof(expand_state_t), .init = expand_dims_init, .setup = expand_dims_setup, .run = expand_dims_run};
+static const dalic_kernel_t kernel = {.state_size = sizeof(expand_state_t),
+                                      .init = expand_dims_init,
+                                      .setup = expand_dims_setup,
+                                      .run = expand_dims_run};
 
 DALIC_OPERATOR(ExpandDims) = {
     .name = "ExpandDims",

@@ -70,7 +70,8 @@ static int reshape_init(dalic_op_ctx_t *ctx)
 		rc = reshape_bad_arg(ctx, "src_dims", "too many dims");
 	for (int d = 0; !rc && d < src_dims->n; d++)
 		if (src_dims->i[d] < -1)
-			rc = reshape_bad_arg(ctx, "src_dims", "indices must be valid input dims or -1");
+			rc = reshape_bad_arg(ctx, "src_dims",
+			                     "indices must be valid input dims or -1");
 	return rc;
 }
 
@@ -125,8 +126,10 @@ static int reshape_requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 			if (v[d] < 0)
 				ext[d] = -1;
 			else if (!dalic_ck_double_to_i64(e, &ext[d]))
-				return dalic_op_fail(ctx, ws, i, "rel_shape[%d] = %g makes an extent of "
-				                     "%g, too large", d, v[d], (double)e);
+				return dalic_op_fail(ctx, ws, i,
+				                     "rel_shape[%d] = %g makes an extent of "
+				                     "%g, too large",
+				                     d, v[d], (double)e);
 		}
 		return DALIC_OK;
 	}
@@ -249,7 +252,8 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.init = reshape_init, .setup = reshape_setup, .run = reshape_run};
+static const dalic_kernel_t kernel = {
+    .init = reshape_init, .setup = reshape_setup, .run = reshape_run};
 
 DALIC_OPERATOR(Reshape) = {
     .name = "Reshape",

@@ -94,7 +94,8 @@ static void subscript_fini(dalic_op_ctx_t *ctx)
 
 /* Subscript argument `part` of dim d for sample i: the argument input's 0D integer, or the
  * scalar argument. */
-static int subscript_value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int part, int d, int i, int64_t *out)
+static int subscript_value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int part, int d, int i,
+                              int64_t *out)
 {
 	char name[16];
 	subscript_arg_name(name, sizeof name, part, d);
@@ -121,7 +122,7 @@ static int subscript_value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int par
 
 /* Python's slice.indices(): start and count of lo:hi:step over an extent. */
 static void subscript_clamp_range(int64_t extent, bool has_lo, int64_t lo, bool has_hi, int64_t hi,
-                        int64_t step, int64_t *start, int64_t *count)
+                                  int64_t step, int64_t *start, int64_t *count)
 {
 	int64_t min = step > 0 ? 0 : -1, max = step > 0 ? extent : extent - 1;
 	if (!has_lo)
@@ -145,7 +146,8 @@ static void subscript_clamp_range(int64_t extent, bool has_lo, int64_t lo, bool 
 }
 
 /* The start, step and count of every input dim of sample i. */
-static int subscript_plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, subscript_plan_t *p)
+static int subscript_plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                 subscript_plan_t *p)
 {
 	const subscript_state_t *st = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -188,8 +190,8 @@ static int subscript_plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int 
 		if (v[STEP] == 0)
 			return dalic_op_fail(ctx, ws, i, "step_%d: the slice step cannot be 0", d);
 		p->step[d] = v[STEP];
-		subscript_clamp_range(shape[d], given[LO], v[LO], given[HI], v[HI], v[STEP], &p->start[d],
-		            &p->count[d]);
+		subscript_clamp_range(shape[d], given[LO], v[LO], given[HI], v[HI], v[STEP],
+		                      &p->start[d], &p->count[d]);
 	}
 	return DALIC_OK;
 }

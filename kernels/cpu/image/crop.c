@@ -78,8 +78,8 @@ static int crop_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		dalic_store_sat(in->dtype, c->fill, k, fill->n ? dalic_value_get_f(fill, k) : 0);
 	for (int i = 0; i < ws->batch_size; i++) {
 		const int64_t *shape = dalic_batch_shape(in, i);
-		if ((rc = dalic_img_window_for_sample(ctx, ws, i, c->layout, in->ndim, shape, c->oob,
-						&c->win[i])))
+		if ((rc = dalic_img_window_for_sample(ctx, ws, i, c->layout, in->ndim, shape,
+		                                      c->oob, &c->win[i])))
 			return rc;
 		dalic_batch_set_shape(out, i, c->win[i].shape);
 		out->sources[i] = in->sources[i];
@@ -96,8 +96,8 @@ static int crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 	int channel_dim = cpos ? (int)(cpos - c->layout) : -1;
 	size_t es = dalic_dtype_size(in->dtype);
 	if (out->dtype == in->dtype) {
-		dalic_img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i], es,
-				out->ptrs[i], c->fill, c->nfill, channel_dim);
+		dalic_img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i],
+		                      es, out->ptrs[i], c->fill, c->nfill, channel_dim);
 		return DALIC_OK;
 	}
 	if (thread < 0 || thread >= c->num_threads)

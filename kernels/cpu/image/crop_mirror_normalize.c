@@ -84,7 +84,7 @@ typedef struct geom {
 } geom_t;
 
 static int cmn_geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
-		    geom_t *g, const char **layout)
+                        geom_t *g, const char **layout)
 {
 	*layout = in->layout[0] ? in->layout : in->ndim == 2 ? "HW" : "HWC";
 	const char *l = *layout;
@@ -141,7 +141,7 @@ static int cmn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 
 /* mean / std for C channels: one value (broadcast) or one per channel. */
 static int cmn_per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-		       int64_t C, float *out)
+                           int64_t C, float *out)
 {
 	double v[MAX_CH];
 	int n;
@@ -187,7 +187,10 @@ static void cmn_store_run(dalic_dtype_t t, void *dst, const float *src, int64_t 
 	default: /* INT8 */
 		for (int64_t k = 0; k < n; k++) {
 			float v = roundf(src[k * step]);
-			((int8_t *)dst)[k] = v != v ? 0 : v <= -128 ? -128 : v >= 127 ? 127 : (int8_t)v;
+			((int8_t *)dst)[k] = v != v      ? 0
+			                     : v <= -128 ? -128
+			                     : v >= 127  ? 127
+			                                 : (int8_t)v;
 		}
 		break;
 	}
@@ -199,7 +202,7 @@ static void cmn_store_run(dalic_dtype_t t, void *dst, const float *src, int64_t 
  * mirror), then the same multiply and add per value as the scalar loop, so the results are
  * bit-identical. Returns how many pixels it wrote; the caller finishes the row. */
 static int64_t cmn_rgb_row_sse2(const uint8_t *row, int64_t ow, bool mirror, const float *mul,
-			    const float *add, float *o0, float *o1, float *o2)
+                                const float *add, float *o0, float *o1, float *o2)
 {
 	const __m128i zero = _mm_setzero_si128();
 	const __m128 m0 = _mm_set1_ps(mul[0]), m1 = _mm_set1_ps(mul[1]), m2 = _mm_set1_ps(mul[2]);
@@ -238,8 +241,8 @@ static int64_t cmn_rgb_row_sse2(const uint8_t *row, int64_t ow, bool mirror, con
 
 /* The ResNet case: uint8 HWC inside the image to float, one pass, no per-element dispatch. */
 static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, int64_t ay,
-			int64_t ow, int64_t oh, bool mirror, bool out_hwc, const float *mul,
-			const float *add, float *dst)
+                            int64_t ow, int64_t oh, bool mirror, bool out_hwc, const float *mul,
+                            const float *add, float *dst)
 {
 	const int64_t step = mirror ? -C : C;
 	for (int64_t y = 0; y < oh; y++) {
@@ -255,8 +258,8 @@ static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax
 			const float a0 = add[0], a1 = add[1], a2 = add[2];
 			int64_t x = 0;
 #ifdef __SSE2__
-			x = cmn_rgb_row_sse2(src + ((ay + y) * W + ax) * C, ow, mirror, mul, add, o0, o1,
-					 o2);
+			x = cmn_rgb_row_sse2(src + ((ay + y) * W + ax) * C, ow, mirror, mul, add,
+			                     o0, o1, o2);
 			p += x * step;
 #endif
 			for (; x < ow; x++, p += step) {
@@ -309,7 +312,8 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 	if (thread < 0 || thread >= s->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     s->num_threads);
-	float *row = dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
+	float *row =
+	    dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
 	if (!row)
 		return dalic_op_fail(ctx, ws, i, "a %lld-pixel row: %s", (long long)ow,
 				     dalic_last_error());
@@ -323,7 +327,8 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 	uint8_t *dst = out->ptrs[i];
 	bool inside = ax >= 0 && ay >= 0 && ax + ow <= W && ay + oh <= H;
 	if (inside && it == DALIC_UINT8 && out->dtype == DALIC_FLOAT && g.c_dim == 2 && oc == C) {
-		cmn_fast_u8_hwc(src, W, C, ax, ay, ow, oh, mirror != 0, s->out_hwc, mul, add, (float *)dst);
+		cmn_fast_u8_hwc(src, W, C, ax, ay, ow, oh, mirror != 0, s->out_hwc, mul, add,
+		                (float *)dst);
 		return DALIC_OK;
 	}
 	for (int64_t y = 0; y < oh; y++) {
@@ -342,11 +347,12 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 				o[c] = fill[c];
 		}
 		if (g.c_dim < 0 || s->out_hwc)
-			cmn_store_run(out->dtype, dst + (size_t)(y * ow * oc) * es, row, 1, ow * oc);
+			cmn_store_run(out->dtype, dst + (size_t)(y * ow * oc) * es, row, 1,
+			              ow * oc);
 		else
 			for (int64_t c = 0; c < oc; c++)
-				cmn_store_run(out->dtype, dst + (size_t)((c * oh + y) * ow) * es, row + c, oc,
-					  ow);
+				cmn_store_run(out->dtype, dst + (size_t)((c * oh + y) * ow) * es,
+				              row + c, oc, ow);
 	}
 	return DALIC_OK;
 }

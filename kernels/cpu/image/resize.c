@@ -84,8 +84,8 @@ static int resize_init(dalic_op_ctx_t *ctx)
 }
 
 /* Position of H in the layout (W follows); checks the layout is one we resample. */
-static int resize_spatial_dims(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
-			int *h_dim)
+static int resize_spatial_dims(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
+                               const dalic_batch_t *in, int *h_dim)
 {
 	const char *l = in->layout;
 	if (!*l) {
@@ -112,7 +112,8 @@ static int resize_spatial_dims(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, 
 /* The requested output extents [H, W] of sample i. */
 static int resize_requested_size(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float req[2])
 {
-	bool sep = dalic_img_arg_present(ctx, ws, "resize_x") || dalic_img_arg_present(ctx, ws, "resize_y");
+	bool sep = dalic_img_arg_present(ctx, ws, "resize_x") ||
+	           dalic_img_arg_present(ctx, ws, "resize_y");
 	bool size = dalic_img_arg_present(ctx, ws, "size");
 	bool shorter = dalic_img_arg_present(ctx, ws, "resize_shorter");
 	bool longer = dalic_img_arg_present(ctx, ws, "resize_longer");
@@ -155,7 +156,7 @@ static int resize_requested_size(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int 
 
 /* The input region of sample i: roi_start / roi_end (absolute or relative) or everything. */
 static int resize_input_region(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const int64_t *hw,
-			float lo[2], float hi[2])
+                               float lo[2], float hi[2])
 {
 	resize_t *r = ctx->state;
 	bool has_start = dalic_img_arg_present(ctx, ws, "roi_start");
@@ -222,9 +223,9 @@ static int resize_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		    (rc = resize_input_region(ctx, ws, i, hw, lo, hi)) ||
 		    (rc = dalic_img_filters_for_sample(ctx, ws, i, &r->filters[i])))
 			return rc;
-		if (dalic_img_resize_calc(2, req, lo, hi, r->mode, r->has_max_size ? r->max_size : NULL,
-				    r->subpixel, dalic_batch_sample_elems(in, i) == 0, &r->plan[i],
-				    err, sizeof err))
+		if (dalic_img_resize_calc(
+		        2, req, lo, hi, r->mode, r->has_max_size ? r->max_size : NULL, r->subpixel,
+		        dalic_batch_sample_elems(in, i) == 0, &r->plan[i], err, sizeof err))
 			return dalic_op_fail(ctx, ws, i, "%s", err);
 		int64_t *os = dalic_batch_shape_mut(out, i);
 		memcpy(os, shape, sizeof(int64_t) * (size_t)in->ndim);
@@ -288,8 +289,8 @@ static int resize_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 		};
 		if (dalic_img_resample(&r->threads[thread], &job))
 			return dalic_op_fail(ctx, ws, i, "resampling %lldx%lld to %dx%d: %s",
-					     (long long)in_h, (long long)in_w, pl->out[0], pl->out[1],
-					     dalic_last_error());
+			                     (long long)in_h, (long long)in_w, pl->out[0],
+			                     pl->out[1], dalic_last_error());
 	}
 	return DALIC_OK;
 }

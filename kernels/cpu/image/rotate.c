@@ -100,10 +100,12 @@ static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		rot_sample_t *s = &r->s[i];
 		const int64_t big = (int64_t)1 << 30, C = in->ndim == 3 ? shape[2] : 1;
 		if (shape[0] >= big || shape[1] >= big || C > 64)
-			return dalic_op_fail(ctx, ws, i, "a %lldx%lld image with %lld channels: rotate "
-							 "supports extents below 2**30 and at most 64 "
-							 "channels",
-					     (long long)shape[0], (long long)shape[1], (long long)C);
+			return dalic_op_fail(ctx, ws, i,
+			                     "a %lldx%lld image with %lld channels: rotate "
+			                     "supports extents below 2**30 and at most 64 "
+			                     "channels",
+			                     (long long)shape[0], (long long)shape[1],
+			                     (long long)C);
 		double deg;
 		if ((rc = dalic_arg_float_at(ctx, ws, "angle", i, &deg)))
 			return rc;
@@ -178,8 +180,9 @@ static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 				iy = iy < 0 ? 0 : iy >= H ? H - 1 : iy;
 				for (int k = 0; k < C; k++)
 					v[k] = out_of && r->has_fill
-						       ? r->fill
-						       : rotate_px_at(in, src, ((int64_t)iy * W + ix) * C + k);
+					           ? r->fill
+					           : rotate_px_at(in, src,
+					                          ((int64_t)iy * W + ix) * C + k);
 			} else {
 				float fx = sx - 0.5f, fy = sy - 0.5f;
 				int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
@@ -189,7 +192,8 @@ static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 				for (int t = 0; t < 4; t++) {
 					int tx = x0 + (t & 1), ty = y0 + (t >> 1);
 					float wgt = ((t & 1) ? qx : 1 - qx) * ((t >> 1) ? qy : 1 - qy);
-					bool out_of = empty || tx < 0 || ty < 0 || tx >= W || ty >= H;
+					bool out_of =
+					    empty || tx < 0 || ty < 0 || tx >= W || ty >= H;
 					if (out_of && r->has_fill) {
 						for (int k = 0; k < C; k++)
 							v[k] += wgt * r->fill;

@@ -55,7 +55,8 @@ static int arithmetic_init(dalic_op_ctx_t *ctx)
 			snprintf(err, sizeof err, "constant $%d:%s needs %d value%s, %d given",
 			         n->index, dalic_dtype_short(n->dtype), n->index + 1,
 			         n->index ? "s" : "", list->n);
-			return arithmetic_bad_arg(ctx, integral ? "integer_constants" : "real_constants", err);
+			return arithmetic_bad_arg(
+			    ctx, integral ? "integer_constants" : "real_constants", err);
 		}
 	}
 	/* one spare scratch set in case the executor runs samples on its own thread too */
@@ -82,7 +83,8 @@ static void arithmetic_fini(dalic_op_ctx_t *ctx)
 
 /* The layout shared by the inputs: non-empty layouts must be suffixes of each other (HWC and
  * C may meet through broadcasting); it is kept only when it spans every output dim. */
-static int arithmetic_common_layout(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int ndim, const char **out)
+static int arithmetic_common_layout(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int ndim,
+                                    const char **out)
 {
 	const arith_expr_t *e = &((arith_state_t *)ctx->state)->expr;
 	const char *best = "";
@@ -178,7 +180,7 @@ static int arithmetic_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 
 /* Strides of input `in` (sample i) seen through the output shape: 0 on broadcast dims. */
 static void arithmetic_operand_for(const dalic_batch_t *in, int i, const dalic_batch_t *out,
-                        arith_operand_t *op)
+                                   arith_operand_t *op)
 {
 	int nd = out->ndim, ind = in->ndim;
 	const int64_t *osh = dalic_batch_shape(out, i), *ish = dalic_batch_shape(in, i);
@@ -220,8 +222,8 @@ static int arithmetic_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int 
 	    .inputs = operands,
 	    .out = out->ptrs[i],
 	};
-	int bad = dalic_arith_eval_sample(e, &s, st->scratch + st->tiles_per_thread * (size_t)thread,
-	                            st->const_tiles);
+	int bad = dalic_arith_eval_sample(
+	    e, &s, st->scratch + st->tiles_per_thread * (size_t)thread, st->const_tiles);
 	if (bad >= 0) {
 		const arith_node_t *n = &e->nodes[bad];
 		return dalic_op_fail(

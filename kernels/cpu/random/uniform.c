@@ -98,7 +98,8 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.init = uniform_init, .setup = uniform_setup, .run_sample = uniform_run_sample};
+static const dalic_kernel_t kernel = {
+    .init = uniform_init, .setup = uniform_setup, .run_sample = uniform_run_sample};
 
 DALIC_OPERATOR(random__Uniform) = {
     .name = "random__Uniform",

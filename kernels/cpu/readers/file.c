@@ -157,9 +157,10 @@ static int32_t reader_read_one(reader_t *r, bool is_new_batch)
 		reader_pop_shard(r);
 		r->returned_counter = 0;
 	}
-	int64_t offset = r->shuffle ? dalic_img_minstd_uniform(&r->pick_rng, 0,
-							 reader_front(r)->end - reader_front(r)->start - 1)
-				    : 0;
+	int64_t offset =
+	    r->shuffle ? dalic_img_minstd_uniform(&r->pick_rng, 0,
+	                                          reader_front(r)->end - reader_front(r)->start - 1)
+	               : 0;
 	int64_t idx = (reader_front(r)->start + offset) % r->buf_size;
 	int64_t head = reader_front(r)->start % r->buf_size;
 	int32_t t = r->buf[idx];
@@ -219,9 +220,10 @@ static int reader_list_files(dalic_op_ctx_t *ctx, reader_t *r, char *err, size_t
 					     labels->n, files->n);
 		for (int i = 0; i < files->n && has_labels; i++)
 			if (labels->i[i] < INT32_MIN || labels->i[i] > INT32_MAX)
-				return dalic_op_fail(ctx, NULL, -1, "``labels``[%d] = %lld (for '%s') is "
-						    "out of range: labels are 32-bit integers",
-						     i, (long long)labels->i[i], files->s[i]);
+				return dalic_op_fail(ctx, NULL, -1,
+				                     "``labels``[%d] = %lld (for '%s') is "
+				                     "out of range: labels are 32-bit integers",
+				                     i, (long long)labels->i[i], files->s[i]);
 		for (int i = 0; i < files->n && !rc; i++)
 			rc = dalic_img_file_list_add(&r->files, root, files->s[i],
 					       has_labels ? (int32_t)labels->i[i] : i);
@@ -332,7 +334,8 @@ static int reader_init(dalic_op_ctx_t *ctx)
 }
 
 /* Reads a whole file into dst (size bytes) or into a new read_ahead copy. */
-static int reader_load_file(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, char *err, size_t n)
+static int reader_load_file(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, char *err,
+                            size_t n)
 {
 	int fd = open(e->full, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

@@ -105,8 +105,9 @@ static int64_t sleep_sample_us(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, 
 	const sleep_state_t *s = ctx->state;
 	int64_t extra = 0;
 	if (s->max_us > 0)
-		extra = (int64_t)(sleep_mix(ctx->seed ^ sleep_mix((uint64_t)ws->iteration * 1024 + (uint64_t)i)) %
-				  (uint64_t)(s->max_us + 1));
+		extra = (int64_t)(sleep_mix(ctx->seed ^ sleep_mix((uint64_t)ws->iteration * 1024 +
+		                                                  (uint64_t)i)) %
+		                  (uint64_t)(s->max_us + 1));
 	return s->sleep_us + extra;
 }
 
