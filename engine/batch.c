@@ -238,8 +238,10 @@ static int batch_alloc_contiguous(dalic_batch_t *b)
 		if (!batch_padded(bytes, &padded) || !dalic_ck_add_size(total, padded, &total))
 			return dalic_fail(DALIC_EINVAL, "%d samples: their total size overflows",
 					  b->num_samples);
-		if (biggest < 0 || bytes > largest)
-			biggest = i, largest = bytes;
+		if (biggest < 0 || bytes > largest) {
+			biggest = i;
+			largest = bytes;
+		}
 	}
 	int rc = dalic_buffer_resize(&b->whole, total);
 	if (rc) {
