@@ -198,6 +198,6 @@ DALIC_COMMAND(run) = {
 		 "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
 		 "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
 		 "  --exec-async=BOOL --bytes-per-sample N --set-affinity --memory-stats\n"
-		 "  --pipeline NAME\n",
+		 "  --pipeline NAME --max-memory SIZE (memory budget, e.g. 8G)\n",
 	.main = run_main,
 };

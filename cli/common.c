@@ -6,6 +6,7 @@
 
 #include "cli/samples.h"
 #include "engine/error.h"
+#include "engine/memory.h"
 #include "engine/pipeline.h"
 #include "frontend/proto/proto.h"
 #include "frontend/script.h"
@@ -146,6 +147,11 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 				return bad("--bytes-per-sample", v);
 			o->params.bytes_per_sample = n;
 			o->set_bytes_per_sample = true;
+		} else if (VALUE("--max-memory")) {
+			uint64_t bytes; /* the process-wide budget: set at once, like the env var */
+			if (!v || dalic_mem_parse_size(v, &bytes) || !bytes)
+				return bad("--max-memory", v);
+			dalic_mem_set_budget(bytes);
 		} else if (VALUE("--pipeline")) {
 			if (!v)
 				return bad("--pipeline", v);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int arg_index(const dalic_op_ctx_t *ctx, const char *name)
+static int args_index(const dalic_op_ctx_t *ctx, const char *name)
 {
 	for (int i = 0; i < ctx->num_args; i++)
 		if (!strcmp(ctx->arg_schemas[i]->name, name))
@@ -25,12 +25,12 @@ static int arg_index(const dalic_op_ctx_t *ctx, const char *name)
 
 const dalic_value_t *dalic_arg(const dalic_op_ctx_t *ctx, const char *name)
 {
-	return &ctx->arg_values[arg_index(ctx, name)];
+	return &ctx->arg_values[args_index(ctx, name)];
 }
 
 bool dalic_arg_given(const dalic_op_ctx_t *ctx, const char *name)
 {
-	return ctx->arg_given[arg_index(ctx, name)];
+	return ctx->arg_given[args_index(ctx, name)];
 }
 
 int64_t dalic_arg_int(const dalic_op_ctx_t *ctx, const char *name)

@@ -1,6 +1,7 @@
 /* Batches (see batch.h). */
 #include "engine/batch.h"
 
+#include "engine/checked.h"
 #include "engine/device.h"
 #include "engine/dtype.h"
 #include "engine/error.h"
@@ -8,6 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Per-sample bookkeeping: shapes, pointers, flags, sources and buffers. */
+#define BATCH_SLOT_BYTES                                                                          \
+	(sizeof(int64_t) * DALIC_MAX_NDIM + sizeof(void *) + sizeof(bool) + sizeof(char *) +       \
+	 sizeof(dalic_buffer_t))
+
 
 void dalic_batch_init(dalic_batch_t *b, dalic_mem_kind_t mem, bool contiguous,
 		      dalic_mem_counter_t *owner)
@@ -30,6 +37,7 @@ void dalic_batch_free(dalic_batch_t *b)
 		for (int i = 0; i < b->cap_samples; i++)
 			dalic_buffer_free(&b->samples[i]);
 	free(b->samples);
+	dalic_mem_uncharge(BATCH_SLOT_BYTES * (size_t)b->cap_samples);
 	free(b->shapes);
 	free(b->ptrs);
 	free(b->borrowed);
@@ -37,30 +45,33 @@ void dalic_batch_free(dalic_batch_t *b)
 	memset(b, 0, sizeof *b);
 }
 
-static int grow_samples(dalic_batch_t *b, int n)
+static int batch_grow_samples(dalic_batch_t *b, int n)
 {
 	if (n <= b->cap_samples)
 		return DALIC_OK;
 	int cap = n;
+	/* the batch size came from outside: its bookkeeping counts against the budget */
+	size_t more = BATCH_SLOT_BYTES * (size_t)(cap - b->cap_samples);
+	if (dalic_mem_charge(more))
+		return dalic_fail_wrap(DALIC_ENOMEM, "bookkeeping for %d samples", n);
 	int64_t *shapes = realloc(b->shapes, sizeof(int64_t) * DALIC_MAX_NDIM * (size_t)cap);
-	if (!shapes)
+	if (shapes)
+		b->shapes = shapes;
+	void **ptrs = shapes ? realloc(b->ptrs, sizeof(void *) * (size_t)cap) : NULL;
+	if (ptrs)
+		b->ptrs = ptrs;
+	bool *borrowed = ptrs ? realloc(b->borrowed, sizeof(bool) * (size_t)cap) : NULL;
+	if (borrowed)
+		b->borrowed = borrowed;
+	const char **sources = borrowed ? realloc(b->sources, sizeof(char *) * (size_t)cap) : NULL;
+	if (sources)
+		b->sources = sources;
+	dalic_buffer_t *samples =
+		sources ? realloc(b->samples, sizeof(dalic_buffer_t) * (size_t)cap) : NULL;
+	if (!samples) {
+		dalic_mem_uncharge(more);
 		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->shapes = shapes;
-	void **ptrs = realloc(b->ptrs, sizeof(void *) * (size_t)cap);
-	if (!ptrs)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->ptrs = ptrs;
-	bool *borrowed = realloc(b->borrowed, sizeof(bool) * (size_t)cap);
-	if (!borrowed)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->borrowed = borrowed;
-	const char **sources = realloc(b->sources, sizeof(char *) * (size_t)cap);
-	if (!sources)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
-	b->sources = sources;
-	dalic_buffer_t *samples = realloc(b->samples, sizeof(dalic_buffer_t) * (size_t)cap);
-	if (!samples)
-		return dalic_fail(DALIC_ENOMEM, "out of memory for batch shapes");
+	}
 	b->samples = samples;
 	for (int i = b->cap_samples; i < cap; i++) {
 		dalic_buffer_init(&b->samples[i], b->mem, b->owner);
@@ -77,7 +88,7 @@ int dalic_batch_set_meta(dalic_batch_t *b, int num_samples, dalic_dtype_t dtype,
 	if (num_samples < 0 || ndim < 0 || ndim > DALIC_MAX_NDIM)
 		return dalic_fail(DALIC_EINVAL, "invalid batch: %d samples, %d dims", num_samples,
 				  ndim);
-	int rc = grow_samples(b, num_samples);
+	int rc = batch_grow_samples(b, num_samples);
 	if (rc)
 		return rc;
 	if (ndim != b->ndim)
@@ -112,26 +123,39 @@ void dalic_batch_set_uniform_shape(dalic_batch_t *b, const int64_t *dims)
 		dalic_batch_set_shape(b, i, dims);
 }
 
+void dalic_batch_format_shape(const int64_t *dims, int ndim, const char *brackets, char *buf,
+                              size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "%c", brackets[0]);
+	for (int d = 0; d < ndim && k < n; d++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%lld", d ? ", " : "", (long long)dims[d]);
+	if (k < n)
+		snprintf(buf + k, n - k, "%c", brackets[1]);
+}
+
+/* Saturating: a shape that passed dalic_batch_alloc never gets near the limits. */
 int64_t dalic_batch_sample_elems(const dalic_batch_t *b, int i)
 {
-	int64_t n = 1;
-	const int64_t *s = b->shapes + (size_t)i * DALIC_MAX_NDIM;
-	for (int d = 0; d < b->ndim; d++)
-		n *= s[d];
-	return n;
+	int64_t n;
+	return dalic_ck_volume(dalic_batch_shape(b, i), b->ndim, &n) ? n : INT64_MAX;
 }
 
 size_t dalic_batch_sample_bytes(const dalic_batch_t *b, int i)
 {
-	return (size_t)dalic_batch_sample_elems(b, i) * dalic_dtype_size(b->dtype);
+	size_t n;
+	return dalic_ck_shape_bytes(dalic_batch_shape(b, i), b->ndim, dalic_dtype_size(b->dtype),
+	                            &n)
+	           ? n
+	           : SIZE_MAX;
 }
 
 size_t dalic_batch_nbytes(const dalic_batch_t *b)
 {
-	int64_t n = 0;
+	size_t n = 0;
 	for (int i = 0; i < b->num_samples; i++)
-		n += dalic_batch_sample_elems(b, i);
-	return (size_t)n * dalic_dtype_size(b->dtype);
+		if (!dalic_ck_add_size(n, dalic_batch_sample_bytes(b, i), &n))
+			return SIZE_MAX;
+	return n;
 }
 
 size_t dalic_batch_capacity(const dalic_batch_t *b)
@@ -164,32 +188,98 @@ bool dalic_batch_uniform_shape(const dalic_batch_t *b)
 	return true;
 }
 
-int dalic_batch_alloc(dalic_batch_t *b)
+/* "sample 3 (file 'a.jpg'), shape [2, 3] of FLOAT" for messages. */
+static void batch_describe_sample(const dalic_batch_t *b, int i, char *buf, size_t n)
 {
-	if (b->contiguous) {
-		size_t total = 0;
-		for (int i = 0; i < b->num_samples; i++)
-			if (!b->borrowed[i])
-				total += (dalic_batch_sample_bytes(b, i) + 63) & ~(size_t)63;
-		int rc = dalic_buffer_resize(&b->whole, total);
-		if (rc)
-			return rc;
-		size_t off = 0;
-		for (int i = 0; i < b->num_samples; i++) {
-			if (b->borrowed[i])
-				continue;
-			b->ptrs[i] = (char *)b->whole.data + off;
-			off += (dalic_batch_sample_bytes(b, i) + 63) & ~(size_t)63;
-		}
+	char shape[256];
+	dalic_batch_format_shape(dalic_batch_shape(b, i), b->ndim, "[]", shape, sizeof shape);
+	const char *src = b->sources[i];
+	snprintf(buf, n, "sample %d%s%s%s, shape %s of %s", i, src ? " (file '" : "",
+	         src ? src : "", src ? "')" : "", shape, dalic_dtype_name(b->dtype));
+}
+
+/* Bytes of sample i, or an error when its shape has a negative extent or more bytes than
+ * an address holds (then no stride or offset of it could be computed either). */
+static int batch_checked_bytes(const dalic_batch_t *b, int i, size_t *out)
+{
+	if (dalic_ck_shape_bytes(dalic_batch_shape(b, i), b->ndim, dalic_dtype_size(b->dtype), out))
 		return DALIC_OK;
+	char what[512];
+	batch_describe_sample(b, i, what, sizeof what);
+	const int64_t *dims = dalic_batch_shape(b, i);
+	for (int d = 0; d < b->ndim; d++)
+		if (dims[d] < 0)
+			return dalic_fail(DALIC_EINVAL, "%s: negative extent in dim %d", what, d);
+	return dalic_fail(DALIC_EINVAL, "%s: too large, its size in bytes overflows 63 bits", what);
+}
+
+/* Sample storage starts on 64-byte boundaries in contiguous batches. */
+static bool batch_padded(size_t bytes, size_t *out)
+{
+	if (!dalic_ck_add_size(bytes, 63, out))
+		return false;
+	*out &= ~(size_t)63;
+	return true;
+}
+
+/* Where samples of 0 bytes point when their storage has none: never NULL, so a kernel's
+ * memcpy(dst, src, 0) stays defined. Nothing is ever written there. */
+static _Alignas(64) char batch_no_bytes[64];
+
+static int batch_alloc_contiguous(dalic_batch_t *b)
+{
+	size_t total = 0, largest = 0;
+	int biggest = -1;
+	for (int i = 0; i < b->num_samples; i++) {
+		size_t bytes, padded;
+		DALIC_TRY(batch_checked_bytes(b, i, &bytes));
+		if (b->borrowed[i])
+			continue;
+		if (!batch_padded(bytes, &padded) || !dalic_ck_add_size(total, padded, &total))
+			return dalic_fail(DALIC_EINVAL, "%d samples: their total size overflows",
+					  b->num_samples);
+		if (biggest < 0 || bytes > largest) {
+			biggest = i;
+			largest = bytes;
+		}
 	}
+	int rc = dalic_buffer_resize(&b->whole, total);
+	if (rc) {
+		char what[512] = "no samples";
+		if (biggest >= 0)
+			batch_describe_sample(b, biggest, what, sizeof what);
+		return dalic_fail_wrap(rc, "output of %d samples, %zu bytes (largest: %s)",
+				       b->num_samples, total, what);
+	}
+	char *base = b->whole.data ? b->whole.data : batch_no_bytes;
+	size_t off = 0;
 	for (int i = 0; i < b->num_samples; i++) {
 		if (b->borrowed[i])
 			continue;
-		int rc = dalic_buffer_resize(&b->samples[i], dalic_batch_sample_bytes(b, i));
-		if (rc)
-			return rc;
-		b->ptrs[i] = b->samples[i].data;
+		size_t padded;
+		batch_padded(dalic_batch_sample_bytes(b, i), &padded);
+		b->ptrs[i] = base + off;
+		off += padded;
+	}
+	return DALIC_OK;
+}
+
+int dalic_batch_alloc(dalic_batch_t *b)
+{
+	if (b->contiguous)
+		return batch_alloc_contiguous(b);
+	for (int i = 0; i < b->num_samples; i++) {
+		size_t bytes;
+		DALIC_TRY(batch_checked_bytes(b, i, &bytes));
+		if (b->borrowed[i])
+			continue;
+		int rc = dalic_buffer_resize(&b->samples[i], bytes);
+		if (rc) {
+			char what[512];
+			batch_describe_sample(b, i, what, sizeof what);
+			return dalic_fail_wrap(rc, "%s", what);
+		}
+		b->ptrs[i] = b->samples[i].data ? b->samples[i].data : batch_no_bytes;
 	}
 	return DALIC_OK;
 }
@@ -199,16 +289,17 @@ int dalic_batch_reserve(dalic_batch_t *b, size_t bytes_per_sample, int max_sampl
 	b->hint_bytes_per_sample = bytes_per_sample;
 	if (!bytes_per_sample)
 		return DALIC_OK;
-	int rc = grow_samples(b, max_samples);
-	if (rc)
-		return rc;
-	if (b->contiguous)
-		return dalic_buffer_reserve(&b->whole, bytes_per_sample * (size_t)max_samples);
-	for (int i = 0; i < max_samples; i++) {
+	DALIC_TRY(batch_grow_samples(b, max_samples));
+	size_t total;
+	if (max_samples < 0 || !dalic_ck_mul_size(bytes_per_sample, (size_t)max_samples, &total))
+		return dalic_fail(DALIC_EINVAL, "bytes_per_sample %zu for %d samples overflows",
+				  bytes_per_sample, max_samples);
+	int rc = b->contiguous ? dalic_buffer_reserve(&b->whole, total) : DALIC_OK;
+	for (int i = 0; !rc && !b->contiguous && i < max_samples; i++)
 		rc = dalic_buffer_reserve(&b->samples[i], bytes_per_sample);
-		if (rc)
-			return rc;
-	}
+	if (rc)
+		return dalic_fail_wrap(rc, "presizing %d samples of %zu bytes (bytes_per_sample)",
+				       max_samples, bytes_per_sample);
 	return DALIC_OK;
 }
 

@@ -46,12 +46,19 @@ static inline int64_t *dalic_batch_shape_mut(dalic_batch_t *b, int i)
 void dalic_batch_set_shape(dalic_batch_t *b, int i, const int64_t *dims);
 /* Same shape for every sample. */
 void dalic_batch_set_uniform_shape(dalic_batch_t *b, const int64_t *dims);
+/* Elements of sample i (INT64_MAX for a shape dalic_batch_alloc would refuse). */
 int64_t dalic_batch_sample_elems(const dalic_batch_t *b, int i);
+/* "[2, 3]" (brackets "[]") or "(2, 3)" (brackets "()") into buf, for messages. */
+void dalic_batch_format_shape(const int64_t *dims, int ndim, const char *brackets, char *buf,
+                              size_t n);
 size_t dalic_batch_nbytes(const dalic_batch_t *b);    /* bytes of all samples */
 size_t dalic_batch_capacity(const dalic_batch_t *b);  /* bytes allocated */
 size_t dalic_batch_max_sample_bytes(const dalic_batch_t *b);
 bool dalic_batch_uniform_shape(const dalic_batch_t *b);
-/* Allocates storage for the shapes set (skipping borrowed samples). */
+/* Allocates storage for the shapes set (skipping borrowed samples). Every sample's shape is
+ * checked first (extents >= 0, bytes representable, numpy's rule: dalic_ck_shape_bytes) and
+ * the storage is charged against the memory budget; a failure names the sample, its file and
+ * shape (the executor adds the operator). */
 int dalic_batch_alloc(dalic_batch_t *b);
 /* Presizes storage for `bytes_per_sample` bytes of `max_samples` samples (DALI's hint). */
 int dalic_batch_reserve(dalic_batch_t *b, size_t bytes_per_sample, int max_samples);

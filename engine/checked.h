@@ -42,15 +42,38 @@ static inline bool dalic_ck_volume(const int64_t *dims, int ndim, int64_t *out)
 	return true;
 }
 
-/* volume(dims) * elem_size as bytes that fit both int64_t and size_t. */
+/* volume(dims) * elem_size as bytes that fit both int64_t and size_t, under numpy's rule: the
+ * product of the non-zero extents times elem_size must fit too, so every stride and offset a
+ * kernel derives from a shape that passed is representable, even when one extent is 0
+ * ([0, 2**40, 2**40] is refused as numpy refuses it). */
 static inline bool dalic_ck_shape_bytes(const int64_t *dims, int ndim, size_t elem_size,
 					size_t *out)
 {
-	int64_t v, b;
-	if (!dalic_ck_volume(dims, ndim, &v) || !dalic_ck_mul_i64(v, (int64_t)elem_size, &b) ||
-	    (uint64_t)b > SIZE_MAX)
+	if ((uint64_t)elem_size > INT64_MAX)
 		return false;
-	*out = (size_t)b;
+	int64_t span = (int64_t)elem_size;
+	bool empty = false;
+	for (int d = 0; d < ndim; d++) {
+		if (dims[d] < 0)
+			return false;
+		if (dims[d] == 0)
+			empty = true;
+		else if (!dalic_ck_mul_i64(span, dims[d], &span))
+			return false;
+	}
+	if ((uint64_t)span > SIZE_MAX)
+		return false;
+	*out = empty ? 0 : (size_t)span;
+	return true;
+}
+
+/* A double argument as an integer extent or count: finite and within +-2**62, truncated
+ * toward zero as C++'s static_cast does (so a NaN or 1e300 never reaches a cast). */
+static inline bool dalic_ck_double_to_i64(double v, int64_t *out)
+{
+	if (!(v > -4611686018427387904.0 && v < 4611686018427387904.0))
+		return false;
+	*out = (int64_t)v;
 	return true;
 }
 

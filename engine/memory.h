@@ -32,6 +32,7 @@ typedef struct dalic_mem_config {
 	double host_growth_factor;      /* DALI_BUFFER_GROWTH_FACTOR / _HOST_, [1,4], 1.1 */
 	double device_growth_factor;    /* DALI_BUFFER_GROWTH_FACTOR / _DEVICE_, [1,4], 1.1 */
 	bool restrict_pinned;           /* DALI_RESTRICT_PINNED_MEM */
+	uint64_t max_memory;            /* DALIC_MAX_MEMORY, 0 when unset or malformed */
 } dalic_mem_config_t;
 
 /* Configuration read from the environment once per process. */
@@ -39,7 +40,29 @@ const dalic_mem_config_t *dalic_mem_config(void);
 /* Re-reads the environment (tests). Not thread-safe against running pipelines. */
 void dalic_mem_config_reload(void);
 
-/* Raw accounted allocation (64-byte aligned host, 256-byte aligned device); owner may be NULL. */
+/*
+ * The memory budget: every byte dalic allocates for data (buffers here, plus kernel scratch,
+ * decoder working memory and cached files charged with dalic_mem_charge) counts against one
+ * process-wide limit, and a request that would pass it is refused before any memory is
+ * touched. Default: 75% of physical memory (or of the cgroup's memory.max when lower);
+ * DALIC_MAX_MEMORY (bytes, or with a K/M/G/T suffix, powers of 1024) or dalic_mem_set_budget
+ * (the CLI's --max-memory) replace it. Device memory counts only when devices are emulated
+ * (it is host memory then).
+ */
+/* Parses "123", "512K", "1.5G" ... (suffixes K, M, G, T, optional "B"/"iB", powers of 1024).
+ * Returns 0, or -1 on malformed text or a value over 2**63. */
+int dalic_mem_parse_size(const char *s, uint64_t *out);
+/* "1.5 GiB" style text of a byte count (for messages). */
+void dalic_mem_format_size(uint64_t bytes, char *buf, size_t n);
+/* Bytes charged against the budget right now. */
+uint64_t dalic_mem_charged(void);
+/* Charges `bytes` against the budget: DALIC_OK, or DALIC_ENOMEM with a message giving the size,
+ * the budget and what is in use (callers prepend what the memory was for). */
+int dalic_mem_charge(size_t bytes);
+void dalic_mem_uncharge(size_t bytes);
+
+/* Raw accounted allocation (64-byte aligned host, 256-byte aligned device); owner may be NULL.
+ * NULL with dalic_last_error() set when the budget refuses or the system is out of memory. */
 void *dalic_mem_alloc(dalic_mem_kind_t kind, size_t bytes, dalic_mem_counter_t *owner);
 void dalic_mem_free(dalic_mem_kind_t kind, void *p, size_t bytes, dalic_mem_counter_t *owner);
 /* Process-wide counter of a kind. */
@@ -54,9 +77,10 @@ typedef struct dalic_buffer {
 } dalic_buffer_t;
 
 void dalic_buffer_init(dalic_buffer_t *b, dalic_mem_kind_t kind, dalic_mem_counter_t *owner);
-/* DALI's rule: grow to max(bytes, capacity*growth) when bytes > capacity; a host (not pinned)
- * buffer shrinks to exactly `bytes` when bytes < capacity*shrink_threshold; size 0 never frees.
- * Contents are not preserved across a reallocation. */
+/* DALI's rule: grow to max(bytes, capacity*growth) when bytes > capacity (just `bytes` when the
+ * grown size would not fit the budget); a host (not pinned) buffer shrinks to exactly `bytes`
+ * when bytes < capacity*shrink_threshold; size 0 never frees. Contents are not preserved across
+ * a reallocation; on failure the buffer may be left empty. */
 int dalic_buffer_resize(dalic_buffer_t *b, size_t bytes);
 /* Ensures capacity >= bytes without changing size (bytes_per_sample presizing). */
 int dalic_buffer_reserve(dalic_buffer_t *b, size_t bytes);

@@ -6,6 +6,7 @@
 
 #include "engine/device.h"
 #include "engine/error.h"
+#include "engine/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ const dalic_kernel_t *dalic_op_ctx_kernel(const dalic_op_ctx_t *ctx)
 	return ctx->schema->cpu;
 }
 
-static int count_args(const dalic_schema_t *s)
+static int opctx_count_args(const dalic_schema_t *s)
 {
 	int n = 0;
 	for (const dalic_arg_schema_t *a = s->args; a && a->name; a++)
@@ -27,10 +28,10 @@ static int count_args(const dalic_schema_t *s)
 	return n + (s->random ? 1 : 0);
 }
 
-static int resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
+static int opctx_resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
 {
 	const dalic_schema_t *s = ctx->schema;
-	int n = count_args(s);
+	int n = opctx_count_args(s);
 	ctx->arg_schemas = calloc((size_t)n + 1, sizeof *ctx->arg_schemas);
 	ctx->arg_values = calloc((size_t)n + 1, sizeof *ctx->arg_values);
 	ctx->arg_given = calloc((size_t)n + 1, sizeof *ctx->arg_given);
@@ -61,7 +62,7 @@ static int resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
 	return DALIC_OK;
 }
 
-static void seed_rngs(dalic_op_ctx_t *ctx)
+static void opctx_seed_rngs(dalic_op_ctx_t *ctx)
 {
 	for (int i = 0; i < ctx->max_batch_size; i++)
 		dalic_rng_seed(&ctx->rng[i], ctx->seed, (uint64_t)i);
@@ -85,8 +86,18 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	ctx->num_threads = g->params.num_threads > 0 ? g->params.num_threads : 1;
 	ctx->seed = node->seed;
 	ctx->engine = engine;
-	ctx->rng = calloc((size_t)ctx->max_batch_size + 1, sizeof *ctx->rng);
-	int rc = ctx->rng ? resolve_args(ctx, node) : dalic_fail(DALIC_ENOMEM, "out of memory");
+	/* one generator per sample, all seeded (touched): the batch size decides, so it counts */
+	size_t rng_bytes = ((size_t)ctx->max_batch_size + 1) * sizeof *ctx->rng;
+	int rc = dalic_mem_charge(rng_bytes);
+	if (rc) {
+		dalic_fail_wrap(rc, "operator '%s': generators for %d samples", ctx->inst,
+				ctx->max_batch_size);
+	} else if (!(ctx->rng = calloc(1, rng_bytes))) {
+		dalic_mem_uncharge(rng_bytes);
+		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+	} else {
+		rc = opctx_resolve_args(ctx, node);
+	}
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	if (!rc && !k)
 		rc = dalic_fail(DALIC_EUNSUPPORTED, "operator '%s' (%s) has no implementation",
@@ -94,7 +105,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	if (!rc && k->state_size && !(ctx->state = calloc(1, k->state_size)))
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (!rc) {
-		seed_rngs(ctx);
+		opctx_seed_rngs(ctx);
 		if (k->init && (rc = k->init(ctx))) {
 			free(ctx->state);
 			ctx->state = NULL; /* init cleans up after itself on failure */
@@ -110,7 +121,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 
 int dalic_op_ctx_reset(dalic_op_ctx_t *ctx)
 {
-	seed_rngs(ctx);
+	opctx_seed_rngs(ctx);
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	return k && k->reset ? k->reset(ctx) : DALIC_OK;
 }
@@ -128,6 +139,8 @@ void dalic_op_ctx_destroy(dalic_op_ctx_t *ctx)
 	free(ctx->arg_values);
 	free(ctx->arg_schemas);
 	free(ctx->arg_given);
+	if (ctx->rng)
+		dalic_mem_uncharge(((size_t)ctx->max_batch_size + 1) * sizeof *ctx->rng);
 	free(ctx->rng);
 	free(ctx);
 }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x)
+static uint64_t rng_splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -16,12 +16,12 @@ void dalic_rng_seed(dalic_rng_t *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ (stream * 0xd1342543de82ef95ull + 0x632be59bd9b4e019ull);
 	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&x);
+		r->s[i] = rng_splitmix64(&x);
 	r->has_spare = 0;
 	r->spare = 0;
 }
 
-static uint64_t rotl(uint64_t x, int k)
+static uint64_t rng_rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
 }
@@ -29,13 +29,13 @@ static uint64_t rotl(uint64_t x, int k)
 uint64_t dalic_rng_u64(dalic_rng_t *r)
 {
 	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	uint64_t result = rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
 	s[2] ^= s[0];
 	s[3] ^= s[1];
 	s[1] ^= s[2];
 	s[0] ^= s[3];
 	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
+	s[3] = rng_rotl(s[3], 45);
 	return result;
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t elem_size(dalic_vkind_t k)
+static size_t value_elem_size(dalic_vkind_t k)
 {
 	switch (k) {
 	case DALIC_V_INT: return sizeof(int64_t);
@@ -26,7 +26,7 @@ int dalic_value_list(dalic_value_t *v, dalic_vkind_t kind, int n, const void *el
 	v->kind = kind;
 	v->is_list = true;
 	v->n = n;
-	size_t es = elem_size(kind);
+	size_t es = value_elem_size(kind);
 	v->p = calloc(n > 0 ? (size_t)n : 1, es ? es : 1);
 	if (!v->p)
 		return dalic_fail(DALIC_ENOMEM, "out of memory for an argument value");
@@ -44,7 +44,7 @@ int dalic_value_list(dalic_value_t *v, dalic_vkind_t kind, int n, const void *el
 	return DALIC_OK;
 }
 
-static int scalar(dalic_value_t *v, dalic_vkind_t k, const void *x)
+static int value_scalar(dalic_value_t *v, dalic_vkind_t k, const void *x)
 {
 	int rc = dalic_value_list(v, k, 1, x);
 	v->is_list = false;
@@ -53,22 +53,22 @@ static int scalar(dalic_value_t *v, dalic_vkind_t k, const void *x)
 
 int dalic_value_int(dalic_value_t *v, int64_t x)
 {
-	return scalar(v, DALIC_V_INT, &x);
+	return value_scalar(v, DALIC_V_INT, &x);
 }
 
 int dalic_value_float(dalic_value_t *v, double x)
 {
-	return scalar(v, DALIC_V_FLOAT, &x);
+	return value_scalar(v, DALIC_V_FLOAT, &x);
 }
 
 int dalic_value_bool(dalic_value_t *v, bool x)
 {
-	return scalar(v, DALIC_V_BOOL, &x);
+	return value_scalar(v, DALIC_V_BOOL, &x);
 }
 
 int dalic_value_string(dalic_value_t *v, const char *x)
 {
-	return scalar(v, DALIC_V_STRING, &x);
+	return value_scalar(v, DALIC_V_STRING, &x);
 }
 
 int dalic_value_copy(dalic_value_t *dst, const dalic_value_t *src)
@@ -103,7 +103,7 @@ bool dalic_value_equal(const dalic_value_t *a, const dalic_value_t *b)
 				return false;
 		return true;
 	}
-	return a->n == 0 || !memcmp(a->p, b->p, (size_t)a->n * elem_size(a->kind));
+	return a->n == 0 || !memcmp(a->p, b->p, (size_t)a->n * value_elem_size(a->kind));
 }
 
 double dalic_value_get_f(const dalic_value_t *v, int i)
@@ -130,7 +130,7 @@ int64_t dalic_value_get_i(const dalic_value_t *v, int i)
 	}
 }
 
-static int format_elem(const dalic_value_t *v, int i, char *buf, size_t n)
+static int value_format_elem(const dalic_value_t *v, int i, char *buf, size_t n)
 {
 	switch (v->kind) {
 	case DALIC_V_INT: return snprintf(buf, n, "%lld", (long long)v->i[i]);
@@ -151,7 +151,7 @@ int dalic_value_format(const dalic_value_t *v, char *buf, size_t n)
 	if (v->kind == DALIC_V_NONE)
 		return snprintf(buf, n, "None");
 	if (!v->is_list)
-		return format_elem(v, 0, buf, n);
+		return value_format_elem(v, 0, buf, n);
 	size_t len = 0;
 	char tmp[256];
 #define PUT(s)                                                                                     \
@@ -167,7 +167,7 @@ int dalic_value_format(const dalic_value_t *v, char *buf, size_t n)
 	for (int i = 0; i < v->n; i++) {
 		if (i)
 			PUT(", ");
-		format_elem(v, i, tmp, sizeof tmp);
+		value_format_elem(v, i, tmp, sizeof tmp);
 		PUT(tmp);
 	}
 	PUT("]");

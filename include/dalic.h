@@ -238,6 +238,16 @@ typedef struct dalic_mem_totals {
 } dalic_mem_totals_t;
 /* Process-wide totals for memory kind 0=host, 1=pinned, 2=device. */
 void dalic_mem_totals(int kind, dalic_mem_totals_t *out);
+/* The memory budget, process-wide, in bytes: every data allocation (batch buffers, kernel
+ * scratch, decoder working memory, cached files; device memory only when emulated) counts
+ * against it, and a request that would pass it fails with DALIC_ENOMEM before any memory is
+ * touched, naming the operator, sample, file and size. Default: 75% of physical memory (or
+ * of the cgroup limit when lower); the DALIC_MAX_MEMORY environment variable ("8G", "512M",
+ * K/M/G/T are powers of 1024) replaces it. */
+uint64_t dalic_mem_budget(void);
+/* Replaces the budget (0 restores the default) for the allocations that follow; memory
+ * already held stays, even when it is over the new budget. */
+void dalic_mem_set_budget(uint64_t bytes);
 
 #ifdef __cplusplus
 }

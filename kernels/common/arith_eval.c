@@ -67,8 +67,8 @@
 /* Elements [off, off + n) of an array of dtype t as values in `lane` (a C conversion, which
  * is what DALI's static_cast to the compute type does; integers only ever meet integer lanes
  * or become floats, so no float is ever narrowed to an integer here). */
-static void load_run(dalic_dtype_t t, const void *base, int64_t off, int n, arith_lane_t lane,
-                     void *dst)
+static void arith_load_run(dalic_dtype_t t, const void *base, int64_t off, int n, arith_lane_t lane,
+                           void *dst)
 {
 	switch (lane) {
 	case ARITH_LANE_I64:
@@ -80,26 +80,26 @@ static void load_run(dalic_dtype_t t, const void *base, int64_t off, int n, arit
 	}
 }
 
-static size_t lane_size(arith_lane_t lane)
+static size_t arith_lane_size(arith_lane_t lane)
 {
 	return lane == ARITH_LANE_F32 ? sizeof(float) : 8;
 }
 
-static void fill_run(dalic_dtype_t t, const void *base, int64_t off, int n, arith_lane_t lane,
-                     void *dst)
+static void arith_fill_run(dalic_dtype_t t, const void *base, int64_t off, int n, arith_lane_t lane,
+                           void *dst)
 {
-	load_run(t, base, off, 1, lane, dst);
-	size_t es = lane_size(lane);
+	arith_load_run(t, base, off, 1, lane, dst);
+	size_t es = arith_lane_size(lane);
 	for (int k = 1; k < n; k++)
 		memcpy((char *)dst + (size_t)k * es, dst, es);
 }
 
-static bool is_lane_native(dalic_dtype_t t)
+static bool arith_is_lane_native(dalic_dtype_t t)
 {
 	return t == DALIC_FLOAT || t == DALIC_FLOAT64 || t == DALIC_INT64 || t == DALIC_UINT64;
 }
 
-void arith_round_to_half(float *v, int n)
+void dalic_arith_round_to_half(float *v, int n)
 {
 	for (int k = 0; k < n; k++)
 		v[k] = dalic_half_to_float(dalic_float_to_half(v[k]));
@@ -107,17 +107,18 @@ void arith_round_to_half(float *v, int n)
 
 /* Values of operand `op` at output elements [start, start + n), converted to dtype `to` —
  * read in place when nothing changes, else loaded (and broadcast) into dst. */
-static const void *gather(const arith_operand_t *op, const arith_sample_t *s, int64_t start, int n,
-                          dalic_dtype_t to, void *dst)
+static const void *arith_gather(const arith_operand_t *op, const arith_sample_t *s, int64_t start,
+                                int n, dalic_dtype_t to, void *dst)
 {
-	arith_lane_t lane = arith_lane(to);
+	arith_lane_t lane = dalic_arith_lane(to);
 	bool to_half = to == DALIC_FLOAT16 && op->dtype != DALIC_FLOAT16;
-	if (op->mode == ARITH_SAME && is_lane_native(op->dtype) && arith_lane(op->dtype) == lane)
+	if (op->mode == ARITH_SAME && arith_is_lane_native(op->dtype) &&
+	    dalic_arith_lane(op->dtype) == lane)
 		return (const char *)op->data + (size_t)start * dalic_dtype_size(op->dtype);
 	if (op->mode == ARITH_SCALAR) {
-		fill_run(op->dtype, op->data, 0, n, lane, dst);
+		arith_fill_run(op->dtype, op->data, 0, n, lane, dst);
 	} else if (op->mode == ARITH_SAME) {
-		load_run(op->dtype, op->data, start, n, lane, dst);
+		arith_load_run(op->dtype, op->data, start, n, lane, dst);
 	} else {
 		/* broadcasting: walk the output coordinates in runs along the innermost dim */
 		int nd = s->ndim;
@@ -126,7 +127,7 @@ static const void *gather(const arith_operand_t *op, const arith_sample_t *s, in
 			coord[d] = rem % s->shape[d];
 			rem /= s->shape[d];
 		}
-		size_t es = lane_size(lane);
+		size_t es = arith_lane_size(lane);
 		for (int done = 0; done < n;) {
 			int64_t off = 0;
 			for (int d = 0; d < nd; d++)
@@ -135,9 +136,9 @@ static const void *gather(const arith_operand_t *op, const arith_sample_t *s, in
 			int run = left < n - done ? (int)left : n - done;
 			void *at = (char *)dst + (size_t)done * es;
 			if (op->strides[nd - 1] == 0)
-				fill_run(op->dtype, op->data, off, run, lane, at);
+				arith_fill_run(op->dtype, op->data, off, run, lane, at);
 			else
-				load_run(op->dtype, op->data, off, run, lane, at);
+				arith_load_run(op->dtype, op->data, off, run, lane, at);
 			done += run;
 			coord[nd - 1] += run;
 			for (int d = nd - 1; d > 0 && coord[d] == s->shape[d]; d--) {
@@ -147,7 +148,7 @@ static const void *gather(const arith_operand_t *op, const arith_sample_t *s, in
 		}
 	}
 	if (to_half)
-		arith_round_to_half(dst, n);
+		dalic_arith_round_to_half(dst, n);
 	return dst;
 }
 
@@ -163,15 +164,16 @@ static const void *gather(const arith_operand_t *op, const arith_sample_t *s, in
 
 /* Operand values of dtype `from` as values of dtype `to` (a static_cast, as DALI does before
  * every operation). Returns src when nothing needs to change. */
-static const void *convert(const void *src, dalic_dtype_t from, dalic_dtype_t to, int n, void *dst)
+static const void *arith_convert(const void *src, dalic_dtype_t from, dalic_dtype_t to, int n,
+                                 void *dst)
 {
-	arith_lane_t lf = arith_lane(from), lt = arith_lane(to);
+	arith_lane_t lf = dalic_arith_lane(from), lt = dalic_arith_lane(to);
 	if (lf == lt) {
 		if (to != DALIC_FLOAT16 || from == DALIC_FLOAT16)
 			return src; /* integer promotions never narrow; uint64 -> int64 keeps bits
 			             */
 		memcpy(dst, src, sizeof(float) * (size_t)n);
-		arith_round_to_half(dst, n);
+		dalic_arith_round_to_half(dst, n);
 		return dst;
 	}
 	bool u64 = from == DALIC_UINT64;
@@ -202,12 +204,12 @@ static const void *convert(const void *src, dalic_dtype_t from, dalic_dtype_t to
 		break;
 	}
 	if (to == DALIC_FLOAT16)
-		arith_round_to_half(dst, n);
+		dalic_arith_round_to_half(dst, n);
 	return dst;
 }
 
 /* Writes lane values of dtype t to the output (the dtype's own representation). */
-static void store(dalic_dtype_t t, const void *src, void *base, int64_t off, int n)
+static void arith_store(dalic_dtype_t t, const void *src, void *base, int64_t off, int n)
 {
 #define STORE(ST, CT)                                                                              \
 	do {                                                                                       \
@@ -253,7 +255,7 @@ static void store(dalic_dtype_t t, const void *src, void *base, int64_t off, int
 #undef STORE
 }
 
-size_t arith_scratch_tiles(const arith_expr_t *e)
+size_t dalic_arith_scratch_tiles(const arith_expr_t *e)
 {
 	size_t n = 0;
 	for (int j = 0; j < e->num_nodes; j++)
@@ -261,8 +263,8 @@ size_t arith_scratch_tiles(const arith_expr_t *e)
 	return n;
 }
 
-void arith_fill_constants(const arith_expr_t *e, const int64_t *ints, const double *reals,
-                          arith_tile_t *const_tiles)
+void dalic_arith_fill_constants(const arith_expr_t *e, const int64_t *ints, const double *reals,
+                                arith_tile_t *const_tiles)
 {
 	for (int j = 0; j < e->num_nodes; j++) {
 		const arith_node_t *n = &e->nodes[j];
@@ -271,23 +273,23 @@ void arith_fill_constants(const arith_expr_t *e, const int64_t *ints, const doub
 		arith_tile_t *t = &const_tiles[n->slot];
 		if (dalic_dtype_is_integral(n->dtype)) {
 			t->i[0] = ints[n->index];
-			arith_normalize(n->dtype, t->i, 1);
+			dalic_arith_normalize(n->dtype, t->i, 1);
 		} else if (n->dtype == DALIC_FLOAT64) {
 			t->d[0] = (float)reals[n->index];
 		} else {
 			t->f[0] = (float)reals[n->index];
 			if (n->dtype == DALIC_FLOAT16)
-				arith_round_to_half(t->f, 1);
+				dalic_arith_round_to_half(t->f, 1);
 		}
-		size_t es = lane_size(arith_lane(n->dtype));
+		size_t es = arith_lane_size(dalic_arith_lane(n->dtype));
 		for (int k = 1; k < ARITH_TILE; k++)
 			memcpy((char *)t + (size_t)k * es, t, es);
 	}
 }
 
 /* One tile [start, start + len). Returns -1 or the failing node. */
-static int eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64_t start, int len,
-                     arith_tile_t *scratch, const arith_tile_t *const_tiles)
+static int arith_eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64_t start, int len,
+                           arith_tile_t *scratch, const arith_tile_t *const_tiles)
 {
 	const void *vals[ARITH_MAX_NODES];
 	int root = e->num_nodes - 1;
@@ -298,8 +300,8 @@ static int eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64_t sta
 		if (n->kind == ARITH_INPUT) {
 			/* read by the consumer straight into its compute type, see below */
 			if (j == root)
-				vals[j] =
-				    gather(&s->inputs[n->index], s, start, len, n->dtype, res);
+				vals[j] = arith_gather(&s->inputs[n->index], s, start, len,
+				                       n->dtype, res);
 			continue;
 		}
 		if (n->kind == ARITH_CONST) {
@@ -310,35 +312,35 @@ static int eval_tile(const arith_expr_t *e, const arith_sample_t *s, int64_t sta
 		for (int a = 0; a < n->num_args; a++) {
 			const arith_node_t *arg = &e->nodes[n->args[a]];
 			if (arg->kind == ARITH_INPUT)
-				v[a] = gather(&s->inputs[arg->index], s, start, len, n->compute,
-				              tiles++);
+				v[a] = arith_gather(&s->inputs[arg->index], s, start, len,
+				                    n->compute, tiles++);
 			else
-				v[a] =
-				    convert(vals[n->args[a]], arg->dtype, n->compute, len, tiles++);
+				v[a] = arith_convert(vals[n->args[a]], arg->dtype, n->compute, len,
+				                     tiles++);
 		}
 		void *out = res;
-		if (j == root && is_lane_native(n->dtype))
+		if (j == root && arith_is_lane_native(n->dtype))
 			out = (char *)s->out + (size_t)start * dalic_dtype_size(n->dtype);
-		if (!arith_apply(n, v, out, len))
+		if (!dalic_arith_apply(n, v, out, len))
 			return j;
 		if (n->dtype == DALIC_FLOAT16)
-			arith_round_to_half(out, len);
-		else if (arith_lane(n->dtype) == ARITH_LANE_I64)
-			arith_normalize(n->dtype, out, len);
+			dalic_arith_round_to_half(out, len);
+		else if (dalic_arith_lane(n->dtype) == ARITH_LANE_I64)
+			dalic_arith_normalize(n->dtype, out, len);
 		vals[j] = out;
 	}
 	const arith_node_t *r = &e->nodes[root];
-	if (r->kind != ARITH_FUNC || !is_lane_native(r->dtype))
-		store(r->dtype, vals[root], s->out, start, len);
+	if (r->kind != ARITH_FUNC || !arith_is_lane_native(r->dtype))
+		arith_store(r->dtype, vals[root], s->out, start, len);
 	return -1;
 }
 
-int arith_eval_sample(const arith_expr_t *e, const arith_sample_t *s, arith_tile_t *scratch,
-                      const arith_tile_t *const_tiles)
+int dalic_arith_eval_sample(const arith_expr_t *e, const arith_sample_t *s, arith_tile_t *scratch,
+                            const arith_tile_t *const_tiles)
 {
 	for (int64_t start = 0; start < s->elems; start += ARITH_TILE) {
 		int len = s->elems - start < ARITH_TILE ? (int)(s->elems - start) : ARITH_TILE;
-		int bad = eval_tile(e, s, start, len, scratch, const_tiles);
+		int bad = arith_eval_tile(e, s, start, len, scratch, const_tiles);
 		if (bad >= 0)
 			return bad;
 	}

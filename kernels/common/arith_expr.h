@@ -95,7 +95,7 @@ typedef struct arith_node {
 	int index;     /* ARITH_INPUT: tensor input; ARITH_CONST: constant index */
 	int num_args;
 	int args[ARITH_MAX_ARITY];
-	dalic_dtype_t dtype;   /* result type (inputs: set by arith_infer) */
+	dalic_dtype_t dtype;   /* result type (inputs: set by dalic_arith_infer) */
 	dalic_dtype_t compute; /* type operands are converted to; differs from dtype only for
 	                          comparisons */
 	arith_cmp_t cmp;       /* integer comparisons */
@@ -111,31 +111,31 @@ typedef struct arith_expr {
 } arith_expr_t;
 
 /* Name of an operation as written in expression_desc ("add"). */
-const char *arith_op_name(arith_op_t op);
+const char *dalic_arith_op_name(arith_op_t op);
 /* The lane that holds values of dtype t. */
-arith_lane_t arith_lane(dalic_dtype_t t);
+arith_lane_t dalic_arith_lane(dalic_dtype_t t);
 /* DALI's binary type promotion (arithmetic_meta.h); commutative. */
-dalic_dtype_t arith_promote(dalic_dtype_t a, dalic_dtype_t b);
+dalic_dtype_t dalic_arith_promote(dalic_dtype_t a, dalic_dtype_t b);
 
 /* Parses DALI's expression_desc grammar:
  *   expr := name "(" expr (" " expr)* ")" | "&" uint | "$" uint ":" type
  * On failure writes a message (with the position) to err and returns false. */
-bool arith_parse(const char *desc, arith_expr_t *e, char *err, size_t errlen);
+bool dalic_arith_parse(const char *desc, arith_expr_t *e, char *err, size_t errlen);
 /* Fills dtype/compute/cmp of every node from the input dtypes; checks DALI's rules (bitwise
  * ops on integral types only, no arithmetic on booleans except `*`). */
-bool arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs, char *err,
-                 size_t errlen);
+bool dalic_arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs,
+                       char *err, size_t errlen);
 
 /* ---- operations (arith_ops.c) ---- */
 
 /* Runs function node n over len elements; v[] are its operands converted to n->compute, out
  * receives values in n->compute's lane (comparisons: bools in the int64 lane). Returns false
  * on an integer division or modulo by zero. */
-bool arith_apply(const arith_node_t *n, const void *const *v, void *out, int len);
+bool dalic_arith_apply(const arith_node_t *n, const void *const *v, void *out, int len);
 /* Wraps int64 lane values to the range of integral dtype t (a static_cast to t). */
-void arith_normalize(dalic_dtype_t t, int64_t *r, int n);
+void dalic_arith_normalize(dalic_dtype_t t, int64_t *r, int n);
 /* Rounds float lane values to the nearest float16 (a static_cast to float16). */
-void arith_round_to_half(float *v, int n);
+void dalic_arith_round_to_half(float *v, int n);
 
 /* ---- evaluation (arith_eval.c) ---- */
 
@@ -164,15 +164,15 @@ typedef struct arith_sample {
 } arith_sample_t;
 
 /* Scratch for one thread: (1 + arity) tiles per node. */
-size_t arith_scratch_tiles(const arith_expr_t *e);
+size_t dalic_arith_scratch_tiles(const arith_expr_t *e);
 /* Fills one tile per constant node (tiles[node.slot]) with its value in its lane. Integer
  * constants wrap to their type like DALI's static_cast; real constants go through float32
  * first, because DALI stores `real_constants` as a float list. Indices must be valid. */
-void arith_fill_constants(const arith_expr_t *e, const int64_t *ints, const double *reals,
-                          arith_tile_t *const_tiles);
+void dalic_arith_fill_constants(const arith_expr_t *e, const int64_t *ints, const double *reals,
+                                arith_tile_t *const_tiles);
 /* Evaluates the whole sample into s->out. Returns -1, or the index of the node that hit an
  * integer division by zero (the output is then incomplete). */
-int arith_eval_sample(const arith_expr_t *e, const arith_sample_t *s, arith_tile_t *scratch,
-                      const arith_tile_t *const_tiles);
+int dalic_arith_eval_sample(const arith_expr_t *e, const arith_sample_t *s, arith_tile_t *scratch,
+                            const arith_tile_t *const_tiles);
 
 #endif

@@ -3,7 +3,7 @@
  * (arith_expr.h). Operands arrive already converted to the node's compute type.
  *
  * Semantics follow DALI's arithm_meta: integer arithmetic wraps (computed in 64 bits, then
- * truncated by arith_normalize, which is the same modulo 2^n); `div` truncates toward zero;
+ * truncated by dalic_arith_normalize, which is the same modulo 2^n); `div` truncates toward zero;
  * integer `mod` is C's %; floating `div` is true division and floating `mod` is IEEE
  * remainder() (std::remainder in DALI); integer `pow` with a negative exponent is 0 (DALI's
  * ipow); `clamp` raises to lo first, then caps at hi; comparisons between a signed integer and
@@ -139,16 +139,16 @@
 				q[k] = a[k] >= b[k];                                               \
 			break;                                                                     \
 		default:                                                                           \
-			break; /* bitwise ops are rejected on floats by arith_infer */             \
+			break; /* bitwise ops are rejected on floats by dalic_arith_infer */       \
 		}                                                                                  \
 	}
 
-FLOAT_OPS(float, F32, ops_f32)
-FLOAT_OPS(double, F64, ops_f64)
+FLOAT_OPS(float, F32, arith_ops_f32)
+FLOAT_OPS(double, F64, arith_ops_f64)
 
 /* ---- integer operations on int64 lanes; `u` selects unsigned semantics ---- */
 
-static int64_t ipow_signed(int64_t x, int64_t y)
+static int64_t arith_ipow_signed(int64_t x, int64_t y)
 {
 	if (y < 0)
 		return 0; /* DALI's ipow */
@@ -161,7 +161,7 @@ static int64_t ipow_signed(int64_t x, int64_t y)
 	return (int64_t)acc;
 }
 
-static int64_t ipow_unsigned(uint64_t x, uint64_t y)
+static int64_t arith_ipow_unsigned(uint64_t x, uint64_t y)
 {
 	uint64_t acc = 1;
 	for (; y > 0; y >>= 1) {
@@ -208,8 +208,8 @@ static int64_t ipow_unsigned(uint64_t x, uint64_t y)
 	break
 
 /* Returns false on integer division by zero. */
-static bool ops_i64(arith_op_t op, bool u, arith_cmp_t cmp, const int64_t *const *v, int64_t *r,
-                    int n)
+static bool arith_ops_i64(arith_op_t op, bool u, arith_cmp_t cmp, const int64_t *const *v,
+                          int64_t *r, int n)
 {
 	const int64_t *a = v[0], *b = v[1], *c = v[2];
 	switch (op) {
@@ -264,8 +264,8 @@ static bool ops_i64(arith_op_t op, bool u, arith_cmp_t cmp, const int64_t *const
 		break;
 	case ARITH_POW:
 		for (int k = 0; k < n; k++)
-			r[k] = u ? ipow_unsigned((uint64_t)a[k], (uint64_t)b[k])
-			         : ipow_signed(a[k], b[k]);
+			r[k] = u ? arith_ipow_unsigned((uint64_t)a[k], (uint64_t)b[k])
+			         : arith_ipow_signed(a[k], b[k]);
 		break;
 	case ARITH_EQ:
 		CMP(==, 0, 0);
@@ -286,7 +286,7 @@ static bool ops_i64(arith_op_t op, bool u, arith_cmp_t cmp, const int64_t *const
 }
 
 /* Wraps int64 lane values to the range of dtype t (the static_cast to the node's type). */
-void arith_normalize(dalic_dtype_t t, int64_t *r, int n)
+void dalic_arith_normalize(dalic_dtype_t t, int64_t *r, int n)
 {
 #define WRAP(CT)                                                                                   \
 	for (int k = 0; k < n; k++)                                                                \
@@ -314,22 +314,23 @@ void arith_normalize(dalic_dtype_t t, int64_t *r, int n)
 }
 
 /* Runs node n on operands already converted to its compute type. False: division by zero. */
-bool arith_apply(const arith_node_t *n, const void *const *v, void *out, int len)
+bool dalic_arith_apply(const arith_node_t *n, const void *const *v, void *out, int len)
 {
-	switch (arith_lane(n->compute)) {
+	switch (dalic_arith_lane(n->compute)) {
 	case ARITH_LANE_F32: {
 		const float *f[ARITH_MAX_ARITY] = {v[0], v[1], v[2]};
-		ops_f32(n->op, f, out, len);
+		arith_ops_f32(n->op, f, out, len);
 		return true;
 	}
 	case ARITH_LANE_F64: {
 		const double *d[ARITH_MAX_ARITY] = {v[0], v[1], v[2]};
-		ops_f64(n->op, d, out, len);
+		arith_ops_f64(n->op, d, out, len);
 		return true;
 	}
 	default: {
 		const int64_t *i[ARITH_MAX_ARITY] = {v[0], v[1], v[2]};
-		return ops_i64(n->op, !dalic_dtype_is_signed(n->compute), n->cmp, i, out, len);
+		return arith_ops_i64(n->op, !dalic_dtype_is_signed(n->compute), n->cmp, i, out,
+		                     len);
 	}
 	}
 }

@@ -77,19 +77,19 @@ static const struct {
     [ARITH_CLAMP] = {"clamp", 3, OPF_ARITHMETIC},
 };
 
-const char *arith_op_name(arith_op_t op)
+const char *dalic_arith_op_name(arith_op_t op)
 {
 	return (unsigned)op < ARITH_NUM_OPS ? ops[op].name : "?";
 }
 
-arith_lane_t arith_lane(dalic_dtype_t t)
+arith_lane_t dalic_arith_lane(dalic_dtype_t t)
 {
 	if (t == DALIC_FLOAT16 || t == DALIC_FLOAT)
 		return ARITH_LANE_F32;
 	return t == DALIC_FLOAT64 ? ARITH_LANE_F64 : ARITH_LANE_I64;
 }
 
-static dalic_dtype_t signed_of_size(size_t bytes)
+static dalic_dtype_t arith_signed_of_size(size_t bytes)
 {
 	switch (bytes) {
 	case 1:
@@ -103,7 +103,7 @@ static dalic_dtype_t signed_of_size(size_t bytes)
 	}
 }
 
-dalic_dtype_t arith_promote(dalic_dtype_t a, dalic_dtype_t b)
+dalic_dtype_t dalic_arith_promote(dalic_dtype_t a, dalic_dtype_t b)
 {
 	if (a == b)
 		return a;
@@ -122,7 +122,7 @@ dalic_dtype_t arith_promote(dalic_dtype_t a, dalic_dtype_t b)
 	if (dalic_dtype_size(s) > dalic_dtype_size(u))
 		return s;
 	/* intX + uintY with X <= Y: int(2Y), capped at int64 */
-	return signed_of_size(2 * dalic_dtype_size(u));
+	return arith_signed_of_size(2 * dalic_dtype_size(u));
 }
 
 /* ---- parser ---- */
@@ -135,7 +135,7 @@ typedef struct parser {
 	size_t errlen;
 } parser_t;
 
-static bool fail(parser_t *p, const char *what)
+static bool arith_fail(parser_t *p, const char *what)
 {
 	if (p->s[p->pos])
 		snprintf(p->err, p->errlen, "%s at position %d ('%c') in \"%s\"", what, p->pos,
@@ -145,50 +145,50 @@ static bool fail(parser_t *p, const char *what)
 	return false;
 }
 
-static void skip_spaces(parser_t *p)
+static void arith_skip_spaces(parser_t *p)
 {
 	while (p->s[p->pos] == ' ')
 		p->pos++;
 }
 
-static bool parse_uint(parser_t *p, int *out)
+static bool arith_parse_uint(parser_t *p, int *out)
 {
 	if (!isdigit((unsigned char)p->s[p->pos]))
-		return fail(p, "expected an unsigned integer");
+		return arith_fail(p, "expected an unsigned integer");
 	long v = 0;
 	while (isdigit((unsigned char)p->s[p->pos])) {
 		v = v * 10 + (p->s[p->pos++] - '0');
 		if (v > 1000000)
-			return fail(p, "index too large");
+			return arith_fail(p, "index too large");
 	}
 	*out = (int)v;
 	return true;
 }
 
-static int word_end(const char *s, int pos)
+static int arith_word_end(const char *s, int pos)
 {
 	while (isalnum((unsigned char)s[pos]))
 		pos++;
 	return pos;
 }
 
-static bool add_node(parser_t *p, const arith_node_t *n, int *index)
+static bool arith_add_node(parser_t *p, const arith_node_t *n, int *index)
 {
 	if (p->e->num_nodes == ARITH_MAX_NODES)
-		return fail(p, "expression has too many nodes (at most 64)");
+		return arith_fail(p, "expression has too many nodes (at most 64)");
 	*index = p->e->num_nodes;
 	p->e->nodes[p->e->num_nodes++] = *n;
 	return true;
 }
 
-static bool parse_expr(parser_t *p, int depth, int *index);
+static bool arith_parse_expr(parser_t *p, int depth, int *index);
 
-static bool parse_call(parser_t *p, int depth, int *index)
+static bool arith_parse_call(parser_t *p, int depth, int *index)
 {
 	arith_node_t n = {.kind = ARITH_FUNC, .pos = p->pos};
 	if (!isalpha((unsigned char)p->s[p->pos]))
-		return fail(p, "expected a function name, \"&\" (input) or \"$\" (constant)");
-	int end = word_end(p->s, p->pos);
+		return arith_fail(p, "expected a function name, \"&\" (input) or \"$\" (constant)");
+	int end = arith_word_end(p->s, p->pos);
 	int len = end - p->pos;
 	int op = -1;
 	for (int i = 0; i < ARITH_NUM_OPS; i++)
@@ -196,23 +196,23 @@ static bool parse_call(parser_t *p, int depth, int *index)
 		    !strncmp(ops[i].name, p->s + p->pos, (size_t)len))
 			op = i;
 	if (op < 0)
-		return fail(p, "unknown operation");
+		return arith_fail(p, "unknown operation");
 	n.op = (arith_op_t)op;
 	p->pos = end;
-	skip_spaces(p);
+	arith_skip_spaces(p);
 	if (p->s[p->pos] != '(')
-		return fail(p, "expected \"(\"");
+		return arith_fail(p, "expected \"(\"");
 	p->pos++;
-	skip_spaces(p);
+	arith_skip_spaces(p);
 	while (p->s[p->pos] != ')') {
 		if (!p->s[p->pos])
-			return fail(p, "expected \")\"");
+			return arith_fail(p, "expected \")\"");
 		if (n.num_args == ARITH_MAX_ARITY)
-			return fail(p, "too many operands");
-		if (!parse_expr(p, depth + 1, &n.args[n.num_args]))
+			return arith_fail(p, "too many operands");
+		if (!arith_parse_expr(p, depth + 1, &n.args[n.num_args]))
 			return false;
 		n.num_args++;
-		skip_spaces(p);
+		arith_skip_spaces(p);
 	}
 	p->pos++;
 	if (n.num_args != ops[op].arity) {
@@ -221,33 +221,33 @@ static bool parse_call(parser_t *p, int depth, int *index)
 		         n.pos, ops[op].arity, ops[op].arity > 1 ? "s" : "", n.num_args, p->s);
 		return false;
 	}
-	return add_node(p, &n, index);
+	return arith_add_node(p, &n, index);
 }
 
-static bool parse_expr(parser_t *p, int depth, int *index)
+static bool arith_parse_expr(parser_t *p, int depth, int *index)
 {
 	if (depth > 32)
-		return fail(p, "expression nested too deeply");
+		return arith_fail(p, "expression nested too deeply");
 	arith_node_t n = {.pos = p->pos};
 	if (p->s[p->pos] == '&') {
 		p->pos++;
 		n.kind = ARITH_INPUT;
-		if (!parse_uint(p, &n.index))
+		if (!arith_parse_uint(p, &n.index))
 			return false;
 		if (n.index >= ARITH_MAX_INPUTS)
-			return fail(p, "input index out of range (at most 63)");
+			return arith_fail(p, "input index out of range (at most 63)");
 		if (n.index > p->e->max_input)
 			p->e->max_input = n.index;
-		return add_node(p, &n, index);
+		return arith_add_node(p, &n, index);
 	}
 	if (p->s[p->pos] == '$') {
 		p->pos++;
 		n.kind = ARITH_CONST;
-		if (!parse_uint(p, &n.index))
+		if (!arith_parse_uint(p, &n.index))
 			return false;
 		if (p->s[p->pos] != ':')
-			return fail(p, "expected \":\" and a type after the constant index");
-		int start = ++p->pos, end = word_end(p->s, start);
+			return arith_fail(p, "expected \":\" and a type after the constant index");
+		int start = ++p->pos, end = arith_word_end(p->s, start);
 		n.dtype = DALIC_NO_TYPE;
 		static const dalic_dtype_t types[] = {DALIC_BOOL,    DALIC_UINT8,  DALIC_UINT16,
 		                                      DALIC_UINT32,  DALIC_UINT64, DALIC_INT8,
@@ -260,34 +260,35 @@ static bool parse_expr(parser_t *p, int depth, int *index)
 				n.dtype = types[i];
 		}
 		if (n.dtype == DALIC_NO_TYPE)
-			return fail(p, "unknown constant type (bool, int8..int64, uint8..uint64, "
-			               "float16, float32, float64)");
+			return arith_fail(
+			    p, "unknown constant type (bool, int8..int64, uint8..uint64, "
+			       "float16, float32, float64)");
 		p->pos = end;
 		n.compute = n.dtype;
 		n.slot = p->e->num_constants++;
-		return add_node(p, &n, index);
+		return arith_add_node(p, &n, index);
 	}
-	return parse_call(p, depth, index);
+	return arith_parse_call(p, depth, index);
 }
 
-bool arith_parse(const char *desc, arith_expr_t *e, char *err, size_t errlen)
+bool dalic_arith_parse(const char *desc, arith_expr_t *e, char *err, size_t errlen)
 {
 	memset(e, 0, sizeof *e);
 	e->max_input = -1;
 	parser_t p = {.s = desc, .e = e, .err = err, .errlen = errlen};
 	int root;
-	if (!parse_expr(&p, 0, &root))
+	if (!arith_parse_expr(&p, 0, &root))
 		return false;
-	skip_spaces(&p);
+	arith_skip_spaces(&p);
 	if (desc[p.pos])
-		return fail(&p, "unexpected text after the expression");
+		return arith_fail(&p, "unexpected text after the expression");
 	return true;
 }
 
 /* ---- typing ---- */
 
-static bool type_error(char *err, size_t errlen, const arith_node_t *n, const char *what,
-                       const dalic_dtype_t *types)
+static bool arith_type_error(char *err, size_t errlen, const arith_node_t *n, const char *what,
+                             const dalic_dtype_t *types)
 {
 	int k = snprintf(err, errlen, "%s `%s` (", what, ops[n->op].name);
 	for (int i = 0; i < n->num_args && k > 0 && (size_t)k < errlen; i++)
@@ -298,7 +299,7 @@ static bool type_error(char *err, size_t errlen, const arith_node_t *n, const ch
 	return false;
 }
 
-static void type_compare(arith_node_t *n, dalic_dtype_t l, dalic_dtype_t r)
+static void arith_type_compare(arith_node_t *n, dalic_dtype_t l, dalic_dtype_t r)
 {
 	n->dtype = DALIC_BOOL;
 	n->cmp = ARITH_CMP_SIGNED;
@@ -319,8 +320,8 @@ static void type_compare(arith_node_t *n, dalic_dtype_t l, dalic_dtype_t r)
 	}
 }
 
-bool arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs, char *err,
-                 size_t errlen)
+bool dalic_arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inputs,
+                       char *err, size_t errlen)
 {
 	for (int j = 0; j < e->num_nodes; j++) {
 		arith_node_t *n = &e->nodes[j];
@@ -351,16 +352,16 @@ bool arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inp
 		}
 		unsigned f = ops[n->op].flags;
 		if ((f & OPF_ARITHMETIC) && n->op != ARITH_MUL && all_bool)
-			return type_error(err, errlen, n,
+			return arith_type_error(err, errlen, n,
 			                  "arithmetic on booleans is not allowed (only `mul` is); "
 			                  "use bitwise operators or a numeric type in",
 			                  t);
 		if ((f & OPF_BITWISE) && !all_integral)
-			return type_error(err, errlen, n,
+			return arith_type_error(err, errlen, n,
 			                  "inputs must be of integral type for bitwise operator",
 			                  t);
 		if (f & OPF_COMPARE) {
-			type_compare(n, t[0], t[1]);
+			arith_type_compare(n, t[0], t[1]);
 			continue;
 		}
 		if ((f & OPF_TO_FLOAT) && all_integral) {
@@ -368,7 +369,7 @@ bool arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int num_inp
 		} else {
 			n->dtype = t[0];
 			for (int a = 1; a < n->num_args; a++)
-				n->dtype = arith_promote(n->dtype, t[a]);
+				n->dtype = dalic_arith_promote(n->dtype, t[a]);
 		}
 		n->compute = n->dtype;
 	}

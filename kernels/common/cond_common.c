@@ -47,7 +47,7 @@ int dalic_cond_predicate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const 
 	return DALIC_OK;
 }
 
-static void preamble(char *buf, size_t n, const char *name, bool enforce_bool)
+static void cond_preamble(char *buf, size_t n, const char *name, bool enforce_bool)
 {
 	if (!strcmp(name, "if"))
 		snprintf(buf, n,
@@ -61,7 +61,7 @@ static void preamble(char *buf, size_t n, const char *name, bool enforce_bool)
 		         name, enforce_bool ? " of `bool` type" : "");
 }
 
-static void where_mention(char *buf, size_t n, const char *name, const char *where)
+static void cond_where_mention(char *buf, size_t n, const char *name, const char *where)
 {
 	if (!strcmp(name, "if"))
 		snprintf(buf, n, " as a condition of the `if` statement.");
@@ -75,8 +75,8 @@ int dalic_cond_check_input(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, cons
                            const char *name, const char *where, bool enforce_bool)
 {
 	char pre[200], at[100];
-	preamble(pre, sizeof pre, name, enforce_bool);
-	where_mention(at, sizeof at, name, where);
+	cond_preamble(pre, sizeof pre, name, enforce_bool);
+	cond_where_mention(at, sizeof at, name, where);
 	if (in->ndim != 0)
 		return dalic_op_fail(ctx, ws, -1, "%s Got a %d-d input%s%s", pre, in->ndim, at,
 		                     SUGGESTION);
@@ -90,7 +90,7 @@ int dalic_cond_gpu_error(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const 
                          const char *where, bool enforce_bool)
 {
 	char pre[200], at[100];
-	preamble(pre, sizeof pre, name, enforce_bool);
-	where_mention(at, sizeof at, name, where);
+	cond_preamble(pre, sizeof pre, name, enforce_bool);
+	cond_where_mention(at, sizeof at, name, where);
 	return dalic_op_fail(ctx, ws, -1, "%s Got a GPU input%s%s", pre, at, SUGGESTION);
 }

@@ -15,35 +15,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-img_decoder_t *img_decoder_new(void)
+img_decoder_t *dalic_img_decoder_new(void)
 {
 	img_decoder_t *d = calloc(1, sizeof *d);
-	if (d && !(d->jpeg = img_jpeg_new())) {
+	if (d && !(d->jpeg = dalic_img_jpeg_new())) {
 		free(d);
 		d = NULL;
 	}
 	return d;
 }
 
-void img_decoder_free(img_decoder_t *d)
+void dalic_img_decoder_free(img_decoder_t *d)
 {
 	if (!d)
 		return;
-	img_jpeg_free(d->jpeg);
-	img_scratch_free(&d->region);
-	img_scratch_free(&d->full);
-	img_scratch_free(&d->rows);
+	dalic_img_jpeg_free(d->jpeg);
+	dalic_img_scratch_free(&d->region);
+	dalic_img_scratch_free(&d->full);
+	dalic_img_scratch_free(&d->rows);
 	free(d);
 }
 
-const char *img_format_name(img_format_t f)
+const char *dalic_img_format_name(img_format_t f)
 {
 	static const char *names[] = {"unknown", "JPEG", "PNG", "BMP", "TIFF",
 				      "JPEG 2000", "WebP", "PNM", "GIF"};
 	return names[f];
 }
 
-img_format_t img_sniff(const uint8_t *d, size_t n)
+img_format_t dalic_img_sniff(const uint8_t *d, size_t n)
 {
 	if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF)
 		return IMG_FMT_JPEG;
@@ -64,18 +64,18 @@ img_format_t img_sniff(const uint8_t *d, size_t n)
 	return IMG_FMT_UNKNOWN;
 }
 
-int img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
-	      img_info_t *info, char *err, size_t errn)
+int dalic_img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
+                    img_info_t *info, char *err, size_t errn)
 {
 	memset(info, 0, sizeof *info);
-	info->format = img_sniff(data, n);
+	info->format = dalic_img_sniff(data, n);
 	int rc;
 	switch (info->format) {
 	case IMG_FMT_JPEG:
-		rc = img_jpeg_probe(d->jpeg, data, n, adjust_orientation, info, err, errn);
+		rc = dalic_img_jpeg_probe(d->jpeg, data, n, adjust_orientation, info, err, errn);
 		break;
 	case IMG_FMT_PNG:
-		rc = img_png_probe(data, n, info, err, errn);
+		rc = dalic_img_png_probe(data, n, info, err, errn);
 		break;
 	case IMG_FMT_UNKNOWN:
 		snprintf(err, errn, "not an image: unrecognized data (%zu bytes); supported formats "
@@ -83,7 +83,7 @@ int img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orien
 		return -1;
 	default:
 		snprintf(err, errn, "unsupported image format %s; supported formats are JPEG and PNG",
-			 img_format_name(info->format));
+			 dalic_img_format_name(info->format));
 		return -1;
 	}
 	if (rc == 0 && (info->width <= 0 || info->height <= 0)) {
@@ -93,7 +93,7 @@ int img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orien
 	return rc;
 }
 
-int img_output_channels(const img_info_t *info, int output_type)
+int dalic_img_output_channels(const img_info_t *info, int output_type)
 {
 	switch (output_type) {
 	case DALIC_GRAY:
@@ -106,7 +106,7 @@ int img_output_channels(const img_info_t *info, int output_type)
 }
 
 /* Raw coordinates of oriented pixel (x, y); w, h are the raw extents. */
-static void to_raw(int orientation, int w, int h, int x, int y, int *rx, int *ry)
+static void codec_to_raw(int orientation, int w, int h, int x, int y, int *rx, int *ry)
 {
 	switch (orientation) {
 	case 2: *rx = w - 1 - x; *ry = y; break;
@@ -120,13 +120,13 @@ static void to_raw(int orientation, int w, int h, int x, int y, int *rx, int *ry
 	}
 }
 
-static inline uint8_t round_u8(float v)
+static inline uint8_t codec_round_u8(float v)
 {
 	return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5f);
 }
 
 /* One pixel of any decoded layout as RGB. CMYK from JPEG is Adobe's inverted convention. */
-static inline void px_rgb(const uint8_t *s, img_px_t px, uint8_t rgb[3])
+static inline void codec_px_rgb(const uint8_t *s, img_px_t px, uint8_t rgb[3])
 {
 	switch (px) {
 	case IMG_PX_GRAY:
@@ -147,8 +147,8 @@ static inline void px_rgb(const uint8_t *s, img_px_t px, uint8_t rgb[3])
 }
 
 /* Converts n pixels read `step` pixels apart from src (layout px) into dst (output type). */
-static void convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, int output_type,
-			int out_ch, uint8_t *dst, int n)
+static void codec_convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, int output_type,
+                              int out_ch, uint8_t *dst, int n)
 {
 	const int in_ch = img_px_channels(px);
 	const ptrdiff_t sstep = step * in_ch;
@@ -166,16 +166,18 @@ static void convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, int out
 			dst[0] = src[0];
 			continue;
 		}
-		px_rgb(src, px, p);
+		codec_px_rgb(src, px, p);
 		float r = p[0], g = p[1], b = p[2];
 		switch (output_type) {
 		case DALIC_GRAY:
-			dst[0] = round_u8(0.299f * r + 0.587f * g + 0.114f * b);
+			dst[0] = codec_round_u8(0.299f * r + 0.587f * g + 0.114f * b);
 			break;
 		case DALIC_YCbCr: /* DALI's rgb_to_y / rgb_to_cb / rgb_to_cr, full range */
-			dst[0] = round_u8(0.299f * r + 0.587f * g + 0.114f * b);
-			dst[1] = round_u8(-0.16873589f * r - 0.33126411f * g + 0.5f * b + 127.5f);
-			dst[2] = round_u8(0.5f * r - 0.41868759f * g - 0.08131241f * b + 127.5f);
+			dst[0] = codec_round_u8(0.299f * r + 0.587f * g + 0.114f * b);
+			dst[1] =
+			    codec_round_u8(-0.16873589f * r - 0.33126411f * g + 0.5f * b + 127.5f);
+			dst[2] =
+			    codec_round_u8(0.5f * r - 0.41868759f * g - 0.08131241f * b + 127.5f);
 			break;
 		case DALIC_BGR:
 			dst[0] = p[2], dst[1] = p[1], dst[2] = p[0];
@@ -188,7 +190,7 @@ static void convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, int out
 }
 
 /* The layout the JPEG decoder should produce for an output type. */
-static img_px_t jpeg_layout(const img_info_t *info, int output_type)
+static img_px_t codec_jpeg_layout(const img_info_t *info, int output_type)
 {
 	if (info->cmyk)
 		return IMG_PX_CMYK;
@@ -197,15 +199,35 @@ static img_px_t jpeg_layout(const img_info_t *info, int output_type)
 	return output_type == DALIC_BGR ? IMG_PX_BGR : IMG_PX_RGB;
 }
 
-static img_px_t png_layout(const img_info_t *info)
+static img_px_t codec_png_layout(const img_info_t *info)
 {
 	static const img_px_t by_channels[] = {IMG_PX_GRAY, IMG_PX_GRAY, IMG_PX_GA, IMG_PX_RGB,
 					       IMG_PX_RGBA};
 	return by_channels[info->channels];
 }
 
-int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-	       int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn)
+uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const img_rect_t *roi,
+                                 uint64_t *library)
+{
+	/* JPEG extents are at most 65535 and libpng's limit is 1e6 per side: no overflow */
+	const uint64_t w = (uint64_t)info->width, h = (uint64_t)info->height;
+	const uint64_t rw = roi ? (uint64_t)roi->w : w, rh = roi ? (uint64_t)roi->h : h;
+	*library = 0;
+	if (info->format == IMG_FMT_PNG) /* the whole image, then its row pointers */
+		return w * h * (uint64_t)info->channels + h * sizeof(void *);
+	img_px_t px = codec_jpeg_layout(info, output_type);
+	uint64_t ch = (uint64_t)img_px_channels(px), bytes = (rw + 64) * ch * 16; /* row buffers */
+	if (info->orientation != 1 || (int)ch != dalic_img_output_channels(info, output_type))
+		bytes += rw * rh * ch; /* decoded before orientation / conversion */
+	if (info->progressive) { /* whole-image coefficients, MCUs padded to 32 pixels */
+		uint64_t comps = info->cmyk ? 4 : (uint64_t)info->channels;
+		*library = (w + 31) / 32 * 32 * ((h + 31) / 32 * 32) * comps * 2;
+	}
+	return bytes + *library;
+}
+
+int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+                     int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn)
 {
 	const int W = img_oriented_w(info), H = img_oriented_h(info);
 	img_rect_t rect = roi ? *roi : (img_rect_t){0, 0, W, H};
@@ -217,35 +239,37 @@ int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t
 	}
 	/* The raw rectangle holding the window: the orientation maps corners to corners. */
 	int ax, ay, bx, by;
-	to_raw(info->orientation, info->width, info->height, rect.x, rect.y, &ax, &ay);
-	to_raw(info->orientation, info->width, info->height, rect.x + rect.w - 1,
+	codec_to_raw(info->orientation, info->width, info->height, rect.x, rect.y, &ax, &ay);
+	codec_to_raw(info->orientation, info->width, info->height, rect.x + rect.w - 1,
 	       rect.y + rect.h - 1, &bx, &by);
 	img_rect_t raw = {ax < bx ? ax : bx, ay < by ? ay : by, abs(bx - ax) + 1, abs(by - ay) + 1};
 
-	const int out_ch = img_output_channels(info, output_type);
+	const int out_ch = dalic_img_output_channels(info, output_type);
 	img_px_t px;
 	uint8_t *region;
 	if (info->format == IMG_FMT_JPEG) {
-		px = jpeg_layout(info, output_type);
+		px = codec_jpeg_layout(info, output_type);
 		int ch = img_px_channels(px);
 		bool direct = info->orientation == 1 && ch == out_ch;
-		region = direct ? out : img_scratch_get(&d->region, (size_t)raw.w * raw.h * ch);
+		region =
+		    direct ? out : dalic_img_scratch_get(&d->region, (size_t)raw.w * raw.h * ch);
 		if (!region) {
-			snprintf(err, errn, "out of memory for a %dx%d window", raw.w, raw.h);
+			snprintf(err, errn, "a %dx%d window: %s", raw.w, raw.h, dalic_last_error());
 			return -1;
 		}
-		if (img_jpeg_decode(d, data, n, info, px, &raw, region, err, errn))
+		if (dalic_img_jpeg_decode(d, data, n, info, px, &raw, region, err, errn))
 			return -1;
 	} else {
-		px = png_layout(info);
+		px = codec_png_layout(info);
 		int ch = img_px_channels(px);
-		uint8_t *full = img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
+		uint8_t *full =
+		    dalic_img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
 		if (!full) {
-			snprintf(err, errn, "out of memory for a %dx%d image", info->width,
-				 info->height);
+			snprintf(err, errn, "a %dx%d image: %s", info->width, info->height,
+				 dalic_last_error());
 			return -1;
 		}
-		if (img_png_decode(d, data, n, info, full, err, errn))
+		if (dalic_img_png_decode(d, data, n, info, full, err, errn))
 			return -1;
 		/* PNG has no random access; the window is addressed inside the whole image. */
 		region = full;
@@ -260,14 +284,14 @@ int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t
 	const int in_ch = img_px_channels(px);
 	for (int y = 0; y < rect.h; y++) {
 		int rx, ry;
-		to_raw(o, info->width, info->height, rect.x, rect.y + y, &rx, &ry);
+		codec_to_raw(o, info->width, info->height, rect.x, rect.y + y, &rx, &ry);
 		const uint8_t *src = region + ((size_t)(ry - raw.y) * raw.w + (rx - raw.x)) * in_ch;
 		uint8_t *dst = out + (size_t)y * rect.w * out_ch;
 		/* Decoded straight into the output: only YCbCr still needs converting (in place,
 		 * pixel by pixel). */
 		if (src == dst && output_type != DALIC_YCbCr)
 			continue;
-		convert_run(src, step, px, output_type, out_ch, dst, rect.w);
+		codec_convert_run(src, step, px, output_type, out_ch, dst, rect.w);
 	}
 	return 0;
 }

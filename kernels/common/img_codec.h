@@ -55,17 +55,17 @@ typedef struct img_rect {
 typedef struct img_decoder img_decoder_t;
 
 /* New per-thread decoder, or NULL when out of memory. */
-img_decoder_t *img_decoder_new(void);
-void img_decoder_free(img_decoder_t *d);
+img_decoder_t *dalic_img_decoder_new(void);
+void dalic_img_decoder_free(img_decoder_t *d);
 
 /* Name of a format ("JPEG", "PNG", ...) for messages. */
-const char *img_format_name(img_format_t f);
-img_format_t img_sniff(const uint8_t *data, size_t n);
+const char *dalic_img_format_name(img_format_t f);
+img_format_t dalic_img_sniff(const uint8_t *data, size_t n);
 
 /* Reads the header. With adjust_orientation false the EXIF orientation is ignored (1).
  * Returns 0, or -1 with a message in err. */
-int img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
-	      img_info_t *info, char *err, size_t errn);
+int dalic_img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
+                    img_info_t *info, char *err, size_t errn);
 
 /* Extents after orientation (5..8 swap width and height). */
 static inline int img_oriented_w(const img_info_t *i)
@@ -78,15 +78,23 @@ static inline int img_oriented_h(const img_info_t *i)
 }
 
 /* Channels of the output for a DALIImageType (DALIC_RGB ... DALIC_ANY_DATA). */
-int img_output_channels(const img_info_t *info, int output_type);
+int dalic_img_output_channels(const img_info_t *info, int output_type);
 
 /* Decodes window `roi` (in oriented coordinates; NULL = whole image) into `out`, HWC uint8
- * with img_output_channels() channels and roi->w (or oriented width) pixels per row.
+ * with dalic_img_output_channels() channels and roi->w (or oriented width) pixels per row.
  * Returns 0, or -1 with a message in err (truncated or corrupt data, unsupported format). */
-int img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-	       int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn);
+int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+                     int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn);
+
+/* Memory dalic_img_decode needs besides the output to decode `roi` (NULL = whole image): scratch
+ * buffers plus the codec's own (a progressive JPEG keeps every DCT coefficient of the image,
+ * about 2 bytes per pixel and component). Computed from the header, so a hostile header is
+ * refused before anything is allocated. *library gets the codec's own part, which is not
+ * allocated through dalic (callers charge it against the budget while decoding). */
+uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const img_rect_t *roi,
+                                 uint64_t *library);
 
 /* True when windows of JPEGs are decoded without decoding the rest (libjpeg loaded). */
-bool img_jpeg_crop_available(void);
+bool dalic_img_jpeg_crop_available(void);
 
 #endif

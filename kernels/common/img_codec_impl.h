@@ -15,20 +15,20 @@ struct img_decoder {
 	img_scratch_t rows;     /* row buffers of the cropped decoder / PNG rows */
 };
 
-img_jpeg_t *img_jpeg_new(void);
-void img_jpeg_free(img_jpeg_t *j);
+img_jpeg_t *dalic_img_jpeg_new(void);
+void dalic_img_jpeg_free(img_jpeg_t *j);
 /* Header: size, channels, subsampling, progressive, EXIF orientation (when adjust). */
-int img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust, img_info_t *info,
-		   char *err, size_t errn);
+int dalic_img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust,
+                         img_info_t *info, char *err, size_t errn);
 /* Decodes raw (unoriented) rectangle `r` in pixel layout `px` (GRAY, RGB, BGR or CMYK) into
  * `out` with rows of r->w pixels. */
-int img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		    img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn);
+int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+                          img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn);
 
-int img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, size_t errn);
+int dalic_img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, size_t errn);
 /* Decodes the whole PNG, 8 bits per channel, in the file's layout (GRAY, GA, RGB or RGBA). */
-int img_png_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		   uint8_t *out, char *err, size_t errn);
+int dalic_img_png_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+                         uint8_t *out, char *err, size_t errn);
 
 /* Channels of a pixel layout. */
 static inline int img_px_channels(img_px_t px)

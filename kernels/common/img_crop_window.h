@@ -22,10 +22,10 @@ typedef struct img_crop_params {
 
 /* Reads random_area, random_aspect_ratio and num_attempts (DALI's RandomCropAttr), checking
  * their ranges; errors name the operator. */
-int img_crop_params_parse(const dalic_op_ctx_t *ctx, img_crop_params_t *p);
+int dalic_img_crop_params_parse(const dalic_op_ctx_t *ctx, img_crop_params_t *p);
 
 /* A window inside an H x W image (H, W > 0). */
-img_rect_t img_random_crop_window(dalic_rng_t *rng, int H, int W, const img_crop_params_t *p);
+img_rect_t dalic_img_random_crop_window(dalic_rng_t *rng, int H, int W, const img_crop_params_t *p);
 
 /* The random-crop arguments, for schemas: {0}-free rows to copy into an args table. */
 #define IMG_CROP_ARGS                                                                        \

@@ -2,10 +2,12 @@
 #include "kernels/common/img_decoder_op.h"
 
 #include "engine/error.h"
+#include "engine/memory.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
-int img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op)
+int dalic_img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op)
 {
 	op->output_type = (int)dalic_arg_int(ctx, "output_type");
 	if (op->output_type < DALIC_RGB || op->output_type > DALIC_ANY_DATA)
@@ -22,23 +24,23 @@ int img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op)
 	op->threads = calloc((size_t)op->num_threads, sizeof *op->threads);
 	op->info = calloc((size_t)ctx->max_batch_size, sizeof *op->info);
 	op->window = calloc((size_t)ctx->max_batch_size, sizeof *op->window);
-	op->probe = img_decoder_new();
+	op->probe = dalic_img_decoder_new();
 	if (!op->threads || !op->info || !op->window || !op->probe)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory for decoder state");
 	return DALIC_OK;
 }
 
-void img_decoder_op_fini(img_decoder_op_t *op)
+void dalic_img_decoder_op_fini(img_decoder_op_t *op)
 {
 	for (int t = 0; op->threads && t < op->num_threads; t++)
-		img_decoder_free(op->threads[t]);
+		dalic_img_decoder_free(op->threads[t]);
 	free(op->threads);
-	img_decoder_free(op->probe);
+	dalic_img_decoder_free(op->probe);
 	free(op->info);
 	free(op->window);
 }
 
-int img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op)
+int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -59,7 +61,7 @@ int img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_
 		out->sources[i] = in->sources[i];
 		const uint8_t *data = in->ptrs[i];
 		size_t n = (size_t)dalic_batch_sample_elems(in, i);
-		if (img_probe(op->probe, data, n, op->adjust_orientation, &op->info[i], err,
+		if (dalic_img_probe(op->probe, data, n, op->adjust_orientation, &op->info[i], err,
 			      sizeof err))
 			return dalic_op_fail(ctx, ws, i, "cannot decode image: %s", err);
 		op->window[i] = (img_rect_t){0, 0, img_oriented_w(&op->info[i]),
@@ -68,28 +70,55 @@ int img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_
 	return DALIC_OK;
 }
 
-void img_decoder_op_set_shape(const dalic_ws_t *ws, img_decoder_op_t *op, int i)
+int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
+                                   int i)
 {
+	const img_info_t *info = &op->info[i];
+	const img_rect_t *win = &op->window[i];
 	int64_t *shape = dalic_batch_shape_mut(ws->outputs[0], i);
-	shape[0] = op->window[i].h;
-	shape[1] = op->window[i].w;
-	shape[2] = img_output_channels(&op->info[i], op->output_type);
+	shape[0] = win->h;
+	shape[1] = win->w;
+	shape[2] = dalic_img_output_channels(info, op->output_type);
+	uint64_t library;
+	uint64_t need = (uint64_t)win->w * (uint64_t)win->h * (uint64_t)shape[2] +
+			dalic_img_decode_memory(info, op->output_type, win, &library);
+	if (need > SIZE_MAX || dalic_mem_charge((size_t)need)) {
+		char size[64];
+		snprintf(size, sizeof size, "%llu bytes are too many", (unsigned long long)need);
+		return dalic_op_fail(ctx, ws, i,
+		                     "cannot decode a %dx%d %s%s image into %lld "
+		                     "channels: %s",
+		                     info->width, info->height,
+		                     info->progressive ? "progressive " : "",
+		                     dalic_img_format_name(info->format), (long long)shape[2],
+		                     need > SIZE_MAX ? size : dalic_last_error());
+	}
+	dalic_mem_uncharge((size_t)need); /* a check: the buffers are charged when allocated */
+	return DALIC_OK;
 }
 
-int img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
-		       int thread)
+int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
+                             int thread)
 {
 	if (thread < 0 || thread >= op->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     op->num_threads);
-	if (!op->threads[thread] && !(op->threads[thread] = img_decoder_new()))
+	if (!op->threads[thread] && !(op->threads[thread] = dalic_img_decoder_new()))
 		return dalic_op_fail(ctx, ws, i, "out of memory for a decoder");
 	const dalic_batch_t *in = ws->inputs[0];
 	char err[512];
-	if (img_decode(op->threads[thread], in->ptrs[i], (size_t)dalic_batch_sample_elems(in, i),
-		       &op->info[i], op->output_type, &op->window[i], ws->outputs[0]->ptrs[i], err,
-		       sizeof err))
+	/* the codec's own allocations are not dalic's: charge them for the decode's duration */
+	uint64_t library;
+	dalic_img_decode_memory(&op->info[i], op->output_type, &op->window[i], &library);
+	if (dalic_mem_charge((size_t)library))
+		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: the decoder's memory: %s",
+				     dalic_img_format_name(op->info[i].format), dalic_last_error());
+	int rc = dalic_img_decode(op->threads[thread], in->ptrs[i],
+			    (size_t)dalic_batch_sample_elems(in, i), &op->info[i], op->output_type,
+			    &op->window[i], ws->outputs[0]->ptrs[i], err, sizeof err);
+	dalic_mem_uncharge((size_t)library);
+	if (rc)
 		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: %s",
-				     img_format_name(op->info[i].format), err);
+				     dalic_img_format_name(op->info[i].format), err);
 	return DALIC_OK;
 }

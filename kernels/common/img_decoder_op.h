@@ -21,16 +21,18 @@ typedef struct img_decoder_op {
 	img_rect_t *window;       /* per sample: the region to decode (oriented coordinates) */
 } img_decoder_op_t;
 
-int img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op);
-void img_decoder_op_fini(img_decoder_op_t *op);
+int dalic_img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op);
+void dalic_img_decoder_op_fini(img_decoder_op_t *op);
 /* Probes every sample of input 0 into op->info, sets op->window to the whole images, and
  * prepares output 0's meta (uint8, HWC) without shapes. */
-int img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op);
-/* Output shape of sample i from op->window and the output channels. */
-void img_decoder_op_set_shape(const dalic_ws_t *ws, img_decoder_op_t *op, int i);
+int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op);
+/* Output shape of sample i from op->window and the output channels, after checking that the
+ * output and the decoder's working memory fit the memory budget (from the header alone). */
+int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
+                                   int i);
 /* Decodes op->window[i] of sample i into output 0. */
-int img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
-		       int thread);
+int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
+                             int thread);
 
 /* The arguments both decoders accept; those without an effect on the CPU decoder are
  * accepted so DALI scripts run unchanged. */

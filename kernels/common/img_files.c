@@ -2,6 +2,9 @@
  * FileLabelLoader's list parsing, including their error texts. */
 #include "kernels/common/img_files.h"
 
+#include "engine/error.h"
+#include "engine/memory.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -12,23 +15,26 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-void img_file_list_free(img_file_list_t *l)
+void dalic_img_file_list_free(img_file_list_t *l)
 {
 	for (int i = 0; i < l->n; i++) {
 		img_file_entry_t *e = &l->v[i];
-		if (e->cache && e->cache_mapped)
+		if (e->cache && e->cache_mapped) {
 			munmap(e->cache, (size_t)e->size);
-		else
+		} else if (e->cache) {
 			free(e->cache);
+			dalic_mem_uncharge((size_t)e->size); /* charged by readers.file */
+		}
 		free(e->path);
 		free(e->full);
 	}
 	free(l->v);
+	dalic_mem_uncharge(l->charged);
 	memset(l, 0, sizeof *l);
 }
 
 /* DALI's join_path: an absolute `path` or an empty `dir` leaves `path` alone. */
-static char *join_path(const char *dir, const char *path)
+static char *files_join_path(const char *dir, const char *path)
 {
 	size_t dl = dir ? strlen(dir) : 0, pl = strlen(path);
 	if (dl == 0 || path[0] == '/')
@@ -46,23 +52,43 @@ static char *join_path(const char *dir, const char *path)
 	return s;
 }
 
-int img_file_list_add(img_file_list_t *l, const char *root, const char *path, int32_t label)
+/* Charges `bytes` more of list metadata against the memory budget. */
+static int files_charge(img_file_list_t *l, size_t bytes)
+{
+	if (dalic_mem_charge(bytes))
+		return -1;
+	l->charged += bytes;
+	return 0;
+}
+
+int dalic_img_file_list_add(img_file_list_t *l, const char *root, const char *path, int32_t label)
 {
 	if (l->n == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 64;
-		img_file_entry_t *v = realloc(l->v, sizeof *v * (size_t)cap);
-		if (!v)
+		if (l->cap > (1 << 29)) {
+			dalic_fail(DALIC_ENOMEM, "more than %d files", l->cap);
 			return -1;
+		}
+		int cap = l->cap ? l->cap * 2 : 64;
+		if (files_charge(l, sizeof *l->v * (size_t)(cap - l->cap)))
+			return -1;
+		img_file_entry_t *v = realloc(l->v, sizeof *v * (size_t)cap);
+		if (!v) {
+			dalic_fail(DALIC_ENOMEM, "out of memory for %d file entries", cap);
+			return -1;
+		}
 		l->v = v;
 		l->cap = cap;
 	}
 	img_file_entry_t *e = &l->v[l->n];
 	memset(e, 0, sizeof *e);
+	if (files_charge(l, 2 * strlen(path) + (root ? strlen(root) : 0) + 4))
+		return -1;
 	e->path = strdup(path);
-	e->full = join_path(root, path);
+	e->full = files_join_path(root, path);
 	if (!e->path || !e->full) {
 		free(e->path);
 		free(e->full);
+		dalic_fail(DALIC_ENOMEM, "out of memory for file names");
 		return -1;
 	}
 	e->label = label;
@@ -76,7 +102,7 @@ typedef struct name_vec {
 	int n, cap;
 } name_vec_t;
 
-static int names_push(name_vec_t *nv, const char *s)
+static int files_names_push(name_vec_t *nv, const char *s)
 {
 	if (nv->n == nv->cap) {
 		int cap = nv->cap ? nv->cap * 2 : 32;
@@ -92,7 +118,7 @@ static int names_push(name_vec_t *nv, const char *s)
 	return 0;
 }
 
-static void names_free(name_vec_t *nv)
+static void files_names_free(name_vec_t *nv)
 {
 	for (int i = 0; i < nv->n; i++)
 		free(nv->v[i]);
@@ -101,12 +127,13 @@ static void names_free(name_vec_t *nv)
 }
 
 /* std::sort on std::string orders by unsigned bytes, as strcmp does. */
-static int cmp_names(const void *a, const void *b)
+static int files_cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool matches_any(const char *name, const char *const *filters, int n, bool case_sensitive)
+static bool files_matches_any(const char *name, const char *const *filters, int n,
+                              bool case_sensitive)
 {
 	for (int i = 0; i < n; i++)
 		if (fnmatch(filters[i], name, case_sensitive ? 0 : FNM_CASEFOLD) == 0)
@@ -114,8 +141,8 @@ static bool matches_any(const char *name, const char *const *filters, int n, boo
 	return false;
 }
 
-static int list_subdirs(const char *root, const char *const *dir_filters, int ndir,
-			bool case_sensitive, name_vec_t *out, char *err, size_t errn)
+static int files_list_subdirs(const char *root, const char *const *dir_filters, int ndir,
+                              bool case_sensitive, name_vec_t *out, char *err, size_t errn)
 {
 	DIR *d = opendir(root);
 	if (!d) {
@@ -127,15 +154,16 @@ static int list_subdirs(const char *root, const char *const *dir_filters, int nd
 	while (!rc && (ent = readdir(d))) {
 		if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
 			continue;
-		char *full = join_path(root, ent->d_name);
+		char *full = files_join_path(root, ent->d_name);
 		struct stat st;
 		if (!full || stat(full, &st) != 0) {
 			snprintf(err, errn, "Could not access %s during directory traversal.",
 				 full ? full : ent->d_name);
 			rc = -1;
 		} else if (S_ISDIR(st.st_mode) &&
-			   (ndir == 0 || matches_any(ent->d_name, dir_filters, ndir, case_sensitive))) {
-			if (names_push(out, ent->d_name)) {
+		           (ndir == 0 ||
+		            files_matches_any(ent->d_name, dir_filters, ndir, case_sensitive))) {
+			if (files_names_push(out, ent->d_name)) {
 				snprintf(err, errn, "out of memory listing %s", root);
 				rc = -1;
 			}
@@ -144,12 +172,12 @@ static int list_subdirs(const char *root, const char *const *dir_filters, int nd
 	}
 	closedir(d);
 	if (out->n > 1)
-		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		qsort(out->v, (size_t)out->n, sizeof *out->v, files_cmp_names);
 	return rc;
 }
 
-static int list_files(const char *dir, const char *const *filters, int nfilters,
-		      bool case_sensitive, name_vec_t *out, char *err, size_t errn)
+static int files_list_files(const char *dir, const char *const *filters, int nfilters,
+                            bool case_sensitive, name_vec_t *out, char *err, size_t errn)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -162,45 +190,49 @@ static int list_files(const char *dir, const char *const *filters, int nfilters,
 		/* Regular files and symlinks; DT_UNKNOWN (some file systems) is judged by name. */
 		if (ent->d_type != DT_REG && ent->d_type != DT_LNK && ent->d_type != DT_UNKNOWN)
 			continue;
-		if (matches_any(ent->d_name, filters, nfilters, case_sensitive) &&
-		    names_push(out, ent->d_name)) {
+		if (files_matches_any(ent->d_name, filters, nfilters, case_sensitive) &&
+		    files_names_push(out, ent->d_name)) {
 			snprintf(err, errn, "out of memory listing %s", dir);
 			rc = -1;
 		}
 	}
 	closedir(d);
 	if (out->n > 1)
-		qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_names);
+		qsort(out->v, (size_t)out->n, sizeof *out->v, files_cmp_names);
 	return rc;
 }
 
-int img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
-		       int nfilters, const char *const *dir_filters, int ndir_filters,
-		       bool case_sensitive, char *err, size_t errn)
+int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
+                             int nfilters, const char *const *dir_filters, int ndir_filters,
+                             bool case_sensitive, char *err, size_t errn)
 {
 	name_vec_t subdirs = {0};
-	int rc = list_subdirs(root, dir_filters, ndir_filters, case_sensitive, &subdirs, err, errn);
+	int rc = files_list_subdirs(root, dir_filters, ndir_filters, case_sensitive, &subdirs, err,
+	                            errn);
 	for (int k = 0; !rc && k < subdirs.n; k++) {
-		char *dir = join_path(root, subdirs.v[k]);
+		char *dir = files_join_path(root, subdirs.v[k]);
 		name_vec_t files = {0};
-		rc = dir ? list_files(dir, filters, nfilters, case_sensitive, &files, err, errn) : -1;
+		rc = dir ? files_list_files(dir, filters, nfilters, case_sensitive, &files, err,
+		                            errn)
+		         : -1;
 		for (int i = 0; !rc && i < files.n; i++) {
-			char *rel = join_path(subdirs.v[k], files.v[i]);
-			if (!rel || img_file_list_add(l, root, rel, k)) {
-				snprintf(err, errn, "out of memory listing %s", root);
+			char *rel = files_join_path(subdirs.v[k], files.v[i]);
+			if (!rel || dalic_img_file_list_add(l, root, rel, k)) {
+				snprintf(err, errn, "listing %s: %s", root,
+					 rel ? dalic_last_error() : "out of memory");
 				rc = -1;
 			}
 			free(rel);
 		}
-		names_free(&files);
+		files_names_free(&files);
 		free(dir);
 	}
-	names_free(&subdirs);
+	files_names_free(&subdirs);
 	return rc;
 }
 
-int img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
-			char *err, size_t errn)
+int dalic_img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
+                              char *err, size_t errn)
 {
 	FILE *f = fopen(list_path, "r");
 	if (!f) {
@@ -211,34 +243,46 @@ int img_file_list_parse(img_file_list_t *l, const char *list_path, const char *r
 	size_t cap = 0;
 	ssize_t len;
 	int rc = 0;
-	for (int n = 1; !rc && (len = getline(&line, &cap, f)) >= 0; n++) {
-		int i = (int)len - 1;
+	for (int64_t n = 1; !rc && (len = getline(&line, &cap, f)) >= 0; n++) {
+		ssize_t i = len - 1;
 		while (i >= 0 && isspace((unsigned char)line[i]))
 			i--;
-		int label_end = i + 1;
+		ssize_t label_end = i + 1;
 		if (i < 0)
 			continue; /* empty line */
 		while (i >= 0 && isdigit((unsigned char)line[i]))
 			i--;
-		int label_start = i + 1;
+		ssize_t label_start = i + 1;
 		while (i >= 0 && isspace((unsigned char)line[i]))
 			i--;
-		int name_end = i + 1;
+		ssize_t name_end = i + 1;
 		if (!(name_end > 0 && name_end < label_start && label_start >= 2 &&
 		      label_end > label_start)) {
 			line[label_end] = 0;
 			snprintf(err, errn,
-				 "Incorrect format of the list file \"%s\":%d expected file name "
+				 "Incorrect format of the list file \"%s\":%lld expected file name "
 				 "followed by a label; got: %s",
-				 list_path, n, line);
+				 list_path, (long long)n, line);
 			rc = -1;
 			break;
 		}
 		line[label_end] = 0;
+		/* digits only, so the label is >= 0; it must fit DALI's int label */
+		int64_t label = 0;
+		for (ssize_t k = label_start; k < label_end && label <= INT32_MAX; k++)
+			label = label * 10 + (line[k] - '0');
+		if (label > INT32_MAX) {
+			snprintf(
+			    err, errn,
+			    "Incorrect format of the list file \"%s\":%lld the label %s is out of "
+			    "range (labels are 32-bit integers, at most 2147483647); got: %s",
+			    list_path, (long long)n, line + label_start, line);
+			rc = -1;
+			break;
+		}
 		line[name_end] = 0;
-		long label = strtol(line + label_start, NULL, 10);
-		if (img_file_list_add(l, root, line, (int32_t)label)) {
-			snprintf(err, errn, "out of memory reading %s", list_path);
+		if (dalic_img_file_list_add(l, root, line, (int32_t)label)) {
+			snprintf(err, errn, "reading %s: %s", list_path, dalic_last_error());
 			rc = -1;
 		}
 	}

@@ -23,23 +23,26 @@ typedef struct img_file_entry {
 typedef struct img_file_list {
 	img_file_entry_t *v;
 	int n, cap;
+	size_t charged; /* bytes of entries and names charged against the memory budget */
 } img_file_list_t;
 
-void img_file_list_free(img_file_list_t *l);
-/* Appends (path, label); `root` (may be NULL) is joined to make the on-disk path. */
-int img_file_list_add(img_file_list_t *l, const char *root, const char *path, int32_t label);
+void dalic_img_file_list_free(img_file_list_t *l);
+/* Appends (path, label); `root` (may be NULL) is joined to make the on-disk path. Returns -1
+ * with dalic_last_error() set when out of memory or over the memory budget. */
+int dalic_img_file_list_add(img_file_list_t *l, const char *root, const char *path, int32_t label);
 
 /* Directory mode: immediate subdirectories of `root` (filtered by dir_filters when any), sorted
  * byte-wise, label = index; inside each, regular files/symlinks matching one of `filters`,
  * sorted. `err` receives a message on failure (returns -1). */
-int img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
-		       int nfilters, const char *const *dir_filters, int ndir_filters,
-		       bool case_sensitive, char *err, size_t errn);
+int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
+                             int nfilters, const char *const *dir_filters, int ndir_filters,
+                             bool case_sensitive, char *err, size_t errn);
 
 /* Parses a `file_list`: per line, from the end: trailing spaces, a decimal label, spaces, the
- * name (inner spaces allowed). Empty lines are skipped. Returns -1 with `err` set on failure. */
-int img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
-			char *err, size_t errn);
+ * name (inner spaces allowed). Empty lines are skipped. A label past 2**31 - 1 is an error
+ * naming the file and line (DALI's atoi would wrap it). Returns -1 with `err` set on failure. */
+int dalic_img_file_list_parse(img_file_list_t *l, const char *list_path, const char *root,
+                              char *err, size_t errn);
 
 /* DALI's shard arithmetic (loader.cc): first index of shard `id` of `n` over `size` samples,
  * and the largest shard size ceil(size / n). */

@@ -16,6 +16,8 @@
  */
 #include "kernels/common/img_codec_impl.h"
 
+#include "dalic.h"
+
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -57,7 +59,7 @@ static void lj_load(void)
 	lj.ok = true;
 }
 
-bool img_jpeg_crop_available(void)
+bool dalic_img_jpeg_crop_available(void)
 {
 	pthread_once(&lj_once, lj_load);
 	return lj.ok;
@@ -103,7 +105,7 @@ static bool lj_create(img_jpeg_t *j)
 	return true;
 }
 
-img_jpeg_t *img_jpeg_new(void)
+img_jpeg_t *dalic_img_jpeg_new(void)
 {
 	img_jpeg_t *j = calloc(1, sizeof *j);
 	if (!j)
@@ -113,12 +115,12 @@ img_jpeg_t *img_jpeg_new(void)
 		free(j);
 		return NULL;
 	}
-	if (img_jpeg_crop_available())
+	if (dalic_img_jpeg_crop_available())
 		j->lj_ready = lj_create(j);
 	return j;
 }
 
-void img_jpeg_free(img_jpeg_t *j)
+void dalic_img_jpeg_free(img_jpeg_t *j)
 {
 	if (!j)
 		return;
@@ -129,12 +131,12 @@ void img_jpeg_free(img_jpeg_t *j)
 }
 
 /* ---- markers: SOF2 and EXIF orientation ----------------------------------------------- */
-static unsigned rd16(const uint8_t *p, bool le)
+static unsigned jpg_rd16(const uint8_t *p, bool le)
 {
 	return le ? (unsigned)(p[0] | p[1] << 8) : (unsigned)(p[0] << 8 | p[1]);
 }
 
-static uint32_t rd32(const uint8_t *p, bool le)
+static uint32_t jpg_rd32(const uint8_t *p, bool le)
 {
 	return le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 			    (uint32_t)p[3] << 24
@@ -142,23 +144,23 @@ static uint32_t rd32(const uint8_t *p, bool le)
 }
 
 /* Orientation tag (0x0112) of IFD0 in a TIFF structure; 1 when absent or malformed. */
-static int tiff_orientation(const uint8_t *t, size_t n)
+static int jpg_tiff_orientation(const uint8_t *t, size_t n)
 {
 	if (n < 8 || !((t[0] == 'I' && t[1] == 'I') || (t[0] == 'M' && t[1] == 'M')))
 		return 1;
 	bool le = t[0] == 'I';
-	if (rd16(t + 2, le) != 42)
+	if (jpg_rd16(t + 2, le) != 42)
 		return 1;
-	uint32_t ifd = rd32(t + 4, le);
+	uint32_t ifd = jpg_rd32(t + 4, le);
 	if (ifd > n - 2)
 		return 1;
-	unsigned count = rd16(t + ifd, le);
+	unsigned count = jpg_rd16(t + ifd, le);
 	for (unsigned k = 0; k < count; k++) {
 		size_t e = (size_t)ifd + 2 + (size_t)k * 12;
 		if (e + 12 > n)
 			break;
-		if (rd16(t + e, le) == 0x0112 && rd16(t + e + 2, le) == 3) {
-			unsigned v = rd16(t + e + 8, le);
+		if (jpg_rd16(t + e, le) == 0x0112 && jpg_rd16(t + e + 2, le) == 3) {
+			unsigned v = jpg_rd16(t + e + 8, le);
 			return v >= 1 && v <= 8 ? (int)v : 1;
 		}
 	}
@@ -166,7 +168,7 @@ static int tiff_orientation(const uint8_t *t, size_t n)
 }
 
 /* Walks the markers before the first scan. */
-static void scan_markers(const uint8_t *d, size_t n, bool *progressive, int *orientation)
+static void jpg_scan_markers(const uint8_t *d, size_t n, bool *progressive, int *orientation)
 {
 	size_t pos = 2;
 	while (pos + 4 <= n && d[pos] == 0xFF) {
@@ -181,7 +183,7 @@ static void scan_markers(const uint8_t *d, size_t n, bool *progressive, int *ori
 		}
 		if (m == 0xDA || m == 0xD9)
 			break;
-		size_t len = rd16(d + pos + 2, false);
+		size_t len = jpg_rd16(d + pos + 2, false);
 		if (len < 2 || pos + 2 + len > n)
 			break;
 		const uint8_t *seg = d + pos + 4;
@@ -189,7 +191,7 @@ static void scan_markers(const uint8_t *d, size_t n, bool *progressive, int *ori
 		if (m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE)
 			*progressive = true;
 		if (m == 0xE1 && seglen >= 14 && !memcmp(seg, "Exif\0\0", 6) && *orientation == 1)
-			*orientation = tiff_orientation(seg + 6, seglen - 6);
+			*orientation = jpg_tiff_orientation(seg + 6, seglen - 6);
 		pos += 2 + len;
 	}
 }
@@ -215,8 +217,8 @@ static int lj_probe(img_jpeg_t *j, const uint8_t *data, size_t n, img_info_t *in
 	return 0;
 }
 
-int img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust, img_info_t *info,
-		   char *err, size_t errn)
+int dalic_img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust,
+                         img_info_t *info, char *err, size_t errn)
 {
 	int w, h, subsamp, cs;
 	if (tjDecompressHeader3(j->tj, data, (unsigned long)n, &w, &h, &subsamp, &cs) == 0) {
@@ -232,7 +234,7 @@ int img_jpeg_probe(img_jpeg_t *j, const uint8_t *data, size_t n, bool adjust, im
 	}
 	info->progressive = false;
 	info->orientation = 1;
-	scan_markers(data, n, &info->progressive, &info->orientation);
+	jpg_scan_markers(data, n, &info->progressive, &info->orientation);
 	if (!adjust)
 		info->orientation = 1;
 	return 0;
@@ -291,10 +293,10 @@ static int lj_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t p
 	bool direct = lead == 0 && w == (JDIMENSION)r->w;
 	/* Up to ROWS scanlines per call: libjpeg hands out a whole upsampled row group at once. */
 	enum { ROWS = 16 };
-	uint8_t *tmp = img_scratch_get(&d->rows, wide * ROWS);
+	uint8_t *tmp = dalic_img_scratch_get(&d->rows, wide * ROWS);
 	if (!tmp) {
 		lj.abort(c);
-		snprintf(err, errn, "out of memory for a %u-pixel row", (unsigned)w);
+		snprintf(err, errn, "%u-pixel rows: %s", (unsigned)w, dalic_last_error());
 		return -1;
 	}
 	for (int y = ey0; y < r->y + r->h;) {
@@ -319,8 +321,8 @@ static int lj_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t p
 	return 0;
 }
 
-int img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		    img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn)
+int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+                          img_px_t px, const img_rect_t *r, uint8_t *out, char *err, size_t errn)
 {
 	bool whole = r->x == 0 && r->y == 0 && r->w == info->width && r->h == info->height;
 	if (d->jpeg->lj_ready && (!whole || info->subsampling < 0))
@@ -329,9 +331,10 @@ int img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_i
 		return tj_decode(d->jpeg, data, n, info, px, out, err, errn);
 	/* No libjpeg: decode everything, keep the window. */
 	size_t ch = (size_t)img_px_channels(px);
-	uint8_t *full = img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
+	uint8_t *full = dalic_img_scratch_get(&d->full, (size_t)info->width * info->height * ch);
 	if (!full) {
-		snprintf(err, errn, "out of memory for a %dx%d image", info->width, info->height);
+		snprintf(err, errn, "a %dx%d image: %s", info->width, info->height,
+			 dalic_last_error());
 		return -1;
 	}
 	if (tj_decode(d->jpeg, data, n, info, px, full, err, errn))

@@ -6,6 +6,8 @@
  */
 #include "kernels/common/img_codec_impl.h"
 
+#include "dalic.h"
+
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -18,7 +20,7 @@ typedef struct png_src {
 	size_t errn;
 } png_src_t;
 
-static void src_read(png_structp png, png_bytep out, png_size_t len)
+static void pngdec_src_read(png_structp png, png_bytep out, png_size_t len)
 {
 	png_src_t *s = png_get_io_ptr(png);
 	if (len > s->n - s->pos)
@@ -27,21 +29,21 @@ static void src_read(png_structp png, png_bytep out, png_size_t len)
 	s->pos += len;
 }
 
-static void on_error(png_structp png, png_const_charp msg)
+static void pngdec_on_error(png_structp png, png_const_charp msg)
 {
 	png_src_t *s = png_get_error_ptr(png);
 	snprintf(s->err, s->errn, "%s", msg);
 	png_longjmp(png, 1);
 }
 
-static void on_warning(png_structp png, png_const_charp msg)
+static void pngdec_on_warning(png_structp png, png_const_charp msg)
 {
 	(void)png;
 	(void)msg; /* ancillary-chunk complaints do not affect pixels */
 }
 
 /* Opens a reader, reads the header and sets the 8-bit expansion; fills info. */
-static int open_png(png_structp png, png_infop pi, img_info_t *info)
+static int pngdec_open_png(png_structp png, png_infop pi, img_info_t *info)
 {
 	png_read_info(png, pi);
 	int type = png_get_color_type(png, pi), depth = png_get_bit_depth(png, pi);
@@ -61,10 +63,11 @@ static int open_png(png_structp png, png_infop pi, img_info_t *info)
 	return 0;
 }
 
-int img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, size_t errn)
+int dalic_img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, size_t errn)
 {
 	png_src_t src = {data, n, 0, err, errn};
-	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, on_error, on_warning);
+	png_structp png =
+	    png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, pngdec_on_error, pngdec_on_warning);
 	png_infop pi = png ? png_create_info_struct(png) : NULL;
 	if (!pi) {
 		png_destroy_read_struct(&png, NULL, NULL);
@@ -75,8 +78,8 @@ int img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, si
 		png_destroy_read_struct(&png, &pi, NULL);
 		return -1;
 	}
-	png_set_read_fn(png, &src, src_read);
-	open_png(png, pi, info);
+	png_set_read_fn(png, &src, pngdec_src_read);
+	pngdec_open_png(png, pi, info);
 	png_destroy_read_struct(&png, &pi, NULL);
 	info->cmyk = false;
 	info->orientation = 1;
@@ -85,31 +88,32 @@ int img_png_probe(const uint8_t *data, size_t n, img_info_t *info, char *err, si
 	return 0;
 }
 
-int img_png_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-		   uint8_t *out, char *err, size_t errn)
+int dalic_img_png_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+                         uint8_t *out, char *err, size_t errn)
 {
 	png_src_t src = {data, n, 0, err, errn};
-	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, on_error, on_warning);
+	png_structp png =
+	    png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, pngdec_on_error, pngdec_on_warning);
 	png_infop pi = png ? png_create_info_struct(png) : NULL;
 	if (!pi) {
 		png_destroy_read_struct(&png, NULL, NULL);
 		snprintf(err, errn, "out of memory for a PNG reader");
 		return -1;
 	}
-	png_bytep *rows = (png_bytep *)img_scratch_get(&d->rows, sizeof(png_bytep) *
+	png_bytep *rows = (png_bytep *)dalic_img_scratch_get(&d->rows, sizeof(png_bytep) *
 								  (size_t)info->height);
 	if (!rows) {
 		png_destroy_read_struct(&png, &pi, NULL);
-		snprintf(err, errn, "out of memory for %d PNG rows", info->height);
+		snprintf(err, errn, "%d PNG rows: %s", info->height, dalic_last_error());
 		return -1;
 	}
 	if (setjmp(png_jmpbuf(png))) {
 		png_destroy_read_struct(&png, &pi, NULL);
 		return -1;
 	}
-	png_set_read_fn(png, &src, src_read);
+	png_set_read_fn(png, &src, pngdec_src_read);
 	img_info_t now;
-	open_png(png, pi, &now);
+	pngdec_open_png(png, pi, &now);
 	if (now.width != info->width || now.height != info->height ||
 	    now.channels != info->channels)
 		png_error(png, "PNG header changed between probe and decode");

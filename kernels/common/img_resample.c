@@ -5,10 +5,13 @@
  */
 #include "kernels/common/img_resample.h"
 
+#include "engine/dtype.h"
+#include "engine/error.h"
+
 #include <math.h>
 #include <string.h>
 
-int img_filter_from_interp(int64_t interp)
+int dalic_img_filter_from_interp(int64_t interp)
 {
 	switch (interp) {
 	case DALIC_INTERP_NN: return IMG_FILTER_NN;
@@ -21,18 +24,32 @@ int img_filter_from_interp(int64_t interp)
 	}
 }
 
-void img_resample_ws_free(img_resample_ws_t *ws)
+void dalic_img_resample_ws_free(img_resample_ws_t *ws)
 {
-	img_scratch_free(&ws->taps);
-	img_scratch_free(&ws->tmp);
-	img_scratch_free(&ws->row);
+	dalic_img_scratch_free(&ws->taps);
+	dalic_img_scratch_free(&ws->tmp);
+	dalic_img_scratch_free(&ws->row);
 }
 
-bool img_resample_supports(dalic_dtype_t in, dalic_dtype_t out)
+bool dalic_img_resample_supports(dalic_dtype_t in, dalic_dtype_t out)
 {
 	bool ok_in = in == DALIC_UINT8 || in == DALIC_INT16 || in == DALIC_UINT16 ||
 		     in == DALIC_FLOAT;
 	return ok_in && (out == in || out == DALIC_FLOAT);
+}
+
+int dalic_img_resample_fits(int64_t in_h, int64_t in_w, int64_t channels, int64_t out_h,
+                            int64_t out_w)
+{
+	const int64_t max = INT32_MAX;
+	if (in_h <= max && in_w <= max && channels <= max && out_h <= max && out_w <= max &&
+	    in_w * channels <= max && out_w * channels <= max)
+		return DALIC_OK;
+	return dalic_fail(DALIC_EUNSUPPORTED,
+			  "resampling %lldx%lld to %lldx%lld with %lld channels: extents and rows "
+			  "(width x channels) are limited to %lld values",
+			  (long long)in_h, (long long)in_w, (long long)out_h, (long long)out_w,
+			  (long long)channels, (long long)max);
 }
 
 /* ---- filter tables ----------------------------------------------------------------------- */
@@ -44,13 +61,13 @@ typedef struct axis {
 	float *w4;       /* horizontal, 3-4 channels: each weight 4 times (one vector load) */
 } axis_t;
 
-static double sinc(double x)
+static double resample_sinc(double x)
 {
 	return x == 0 ? 1.0 : sin(M_PI * x) / (M_PI * x);
 }
 
 /* The filter's value at distance t from the centre; half_width = support / 2. */
-static double kernel(img_filter_t f, double t, double half_width)
+static double resample_kernel(img_filter_t f, double t, double half_width)
 {
 	double a = fabs(t) / half_width;
 	if (a > 1 || (a == 1 && f != IMG_FILTER_GAUSSIAN))
@@ -63,15 +80,15 @@ static double kernel(img_filter_t f, double t, double half_width)
 		return x > 1 ? -0.5 * x3 + 2.5 * x2 - 4 * x + 2 : 1.5 * x3 - 2.5 * x2 + 1;
 	}
 	case IMG_FILTER_LANCZOS3:
-		return sinc(3 * a) * sinc(a);
+		return resample_sinc(3 * a) * resample_sinc(a);
 	default: /* LINEAR, TRIANGULAR */
 		return 1 - a;
 	}
 }
 
 /* The filter an axis uses and its support (window width in source pixels). */
-static void axis_filter(int out, double lo, double hi, const img_filters_t *f,
-			img_filter_t *type, double *support)
+static void resample_axis_filter(int out, double lo, double hi, const img_filters_t *f,
+                                 img_filter_t *type, double *support)
 {
 	double extent = fabs(hi - lo);
 	bool down = out < extent;
@@ -89,13 +106,13 @@ static void axis_filter(int out, double lo, double hi, const img_filters_t *f,
 	}
 }
 
-static int axis_taps(img_filter_t type, double support)
+static int resample_axis_taps(img_filter_t type, double support)
 {
 	return type == IMG_FILTER_NN ? 1 : (int)ceil(support);
 }
 
-static void axis_build(int in_size, int out, double lo, double hi, img_filter_t type,
-		       double support, axis_t *a)
+static void resample_axis_build(int in_size, int out, double lo, double hi, img_filter_t type,
+                                double support, axis_t *a)
 {
 	double scale = (hi - lo) / out, half = support / 2;
 	int taps = a->taps, mn = in_size, mx = 0;
@@ -113,7 +130,7 @@ static void axis_build(int in_size, int out, double lo, double hi, img_filter_t 
 			double sum = 0;
 			for (int k = 0; k < taps; k++) {
 				int i = first + k;
-				double v = kernel(type, i - ci, half);
+				double v = resample_kernel(type, i - ci, half);
 				sum += v;
 				wx[k] = (float)v;
 				ix[k] = i < 0 ? 0 : i >= in_size ? in_size - 1 : i;
@@ -148,7 +165,7 @@ typedef uint16_t v4u16 __attribute__((vector_size(8)));
 
 /* Eight elements as two float vectors. uint8 uses SSE2 unpacking on x86 (the generic
  * conversion compiles to per-lane code there). */
-static inline void load8_u8(const uint8_t *p, v4f *lo, v4f *hi)
+static inline void resample_load8_u8(const uint8_t *p, v4f *lo, v4f *hi)
 {
 #ifdef __SSE2__
 	const __m128i zero = _mm_setzero_si128();
@@ -173,16 +190,16 @@ static inline void load8_u8(const uint8_t *p, v4f *lo, v4f *hi)
 		*lo = __builtin_convertvector(a, v4f);                                        \
 		*hi = __builtin_convertvector(b, v4f);                                        \
 	}
-DEFINE_LOAD8(load8_i16, int16_t, v4i16)
-DEFINE_LOAD8(load8_u16, uint16_t, v4u16)
+DEFINE_LOAD8(resample_load8_i16, int16_t, v4i16)
+DEFINE_LOAD8(resample_load8_u16, uint16_t, v4u16)
 
-static inline void load8_f32(const float *p, v4f *lo, v4f *hi)
+static inline void resample_load8_f32(const float *p, v4f *lo, v4f *hi)
 {
 	memcpy(lo, p, sizeof *lo);
 	memcpy(hi, p + 4, sizeof *hi);
 }
 
-static inline v4f load4_f32(const float *p)
+static inline v4f resample_load4_f32(const float *p)
 {
 	v4f v;
 	memcpy(&v, p, sizeof v);
@@ -233,20 +250,20 @@ static inline v4f load4_f32(const float *p)
 		default: name##_n(acc, rows, w, taps, n); break;                                 \
 		}                                                                                \
 	}
-DEFINE_VSUM(vsum_u8, uint8_t, load8_u8)
-DEFINE_VSUM(vsum_i16, int16_t, load8_i16)
-DEFINE_VSUM(vsum_u16, uint16_t, load8_u16)
-DEFINE_VSUM(vsum_f32, float, load8_f32)
+DEFINE_VSUM(resample_vsum_u8, uint8_t, resample_load8_u8)
+DEFINE_VSUM(resample_vsum_i16, int16_t, resample_load8_i16)
+DEFINE_VSUM(resample_vsum_u16, uint16_t, resample_load8_u16)
+DEFINE_VSUM(resample_vsum_f32, float, resample_load8_f32)
 
 typedef void (*vsum_fn)(float *, const void *const *, const float *, int, int);
 
-static vsum_fn vsum_for(dalic_dtype_t t)
+static vsum_fn resample_vsum_for(dalic_dtype_t t)
 {
 	switch (t) {
-	case DALIC_UINT8: return vsum_u8;
-	case DALIC_INT16: return vsum_i16;
-	case DALIC_UINT16: return vsum_u16;
-	default: return vsum_f32;
+	case DALIC_UINT8: return resample_vsum_u8;
+	case DALIC_INT16: return resample_vsum_i16;
+	case DALIC_UINT16: return resample_vsum_u16;
+	default: return resample_vsum_f32;
 	}
 }
 
@@ -271,23 +288,23 @@ static vsum_fn vsum_for(dalic_dtype_t t)
 			memcpy(out + C * x, &s, sizeof s);                                       \
 		}                                                                                \
 	}
-DEFINE_HSUM4(hsum4_1, 1)
-DEFINE_HSUM4(hsum4_2, 2)
-DEFINE_HSUM4(hsum4_3, 3)
-DEFINE_HSUM4(hsum4_4, 4)
-DEFINE_HSUM4(hsum4_n, 0)
+DEFINE_HSUM4(resample_hsum4_1, 1)
+DEFINE_HSUM4(resample_hsum4_2, 2)
+DEFINE_HSUM4(resample_hsum4_3, 3)
+DEFINE_HSUM4(resample_hsum4_4, 4)
+DEFINE_HSUM4(resample_hsum4_n, 0)
 
 /* out[x] = sum_k w * in[idx] per channel; `in` is a float row starting at the axis' lo and
  * the horizontal indices are premultiplied by the channel count. */
-static void hsum(const float *restrict in, int C, const axis_t *a, float *restrict out)
+static void resample_hsum(const float *restrict in, int C, const axis_t *a, float *restrict out)
 {
 	if (C == 3 || C == 4) {
 		switch (a->taps) {
-		case 1: hsum4_1(in, C, a, out); return;
-		case 2: hsum4_2(in, C, a, out); return;
-		case 3: hsum4_3(in, C, a, out); return;
-		case 4: hsum4_4(in, C, a, out); return;
-		default: hsum4_n(in, C, a, out); return;
+		case 1: resample_hsum4_1(in, C, a, out); return;
+		case 2: resample_hsum4_2(in, C, a, out); return;
+		case 3: resample_hsum4_3(in, C, a, out); return;
+		case 4: resample_hsum4_4(in, C, a, out); return;
+		default: resample_hsum4_n(in, C, a, out); return;
 		}
 	}
 	const int taps = a->taps;
@@ -304,7 +321,7 @@ static void hsum(const float *restrict in, int C, const axis_t *a, float *restri
 
 #ifndef __SSE2__
 /* Rounds like DALI (+ 0.5, clamp, truncate) into [lo, hi]: 4 lanes through int32. */
-static inline v4i round_clamp4(v4f v, int32_t lo, int32_t hi)
+static inline v4i resample_round_clamp4(v4f v, int32_t lo, int32_t hi)
 {
 	v4i i = __builtin_convertvector(v + 0.5f, v4i); /* truncates toward zero */
 	v4i under = i < lo, over = i > hi;
@@ -314,7 +331,7 @@ static inline v4i round_clamp4(v4f v, int32_t lo, int32_t hi)
 #endif
 
 /* Float row to the output type. */
-static void store_row(dalic_dtype_t t, void *dst, const float *src, int n)
+static void resample_store_row(dalic_dtype_t t, void *dst, const float *src, int n)
 {
 	int j = 0;
 	switch (t) {
@@ -333,8 +350,8 @@ static void store_row(dalic_dtype_t t, void *dst, const float *src, int n)
 		}
 #else
 		for (; j + 4 <= n; j += 4) {
-			v4u8 b = __builtin_convertvector(round_clamp4(load4_f32(src + j), 0, 255),
-							 v4u8);
+			v4u8 b = __builtin_convertvector(
+			    resample_round_clamp4(resample_load4_f32(src + j), 0, 255), v4u8);
 			memcpy((uint8_t *)dst + j, &b, sizeof b);
 		}
 #endif
@@ -362,27 +379,40 @@ static void store_row(dalic_dtype_t t, void *dst, const float *src, int n)
 }
 
 /* Input row (from column lo, n elements) as floats. */
-static void load_row(dalic_dtype_t t, const void *src, float *dst, int n)
+static void resample_load_row(dalic_dtype_t t, const void *src, float *dst, int n)
 {
 	const float one = 1;
 	const void *rows[1] = {src};
-	vsum_for(t)(dst, rows, &one, 1, n);
+	resample_vsum_for(t)(dst, rows, &one, 1, n);
 }
 
 /* ---- the two pass orders ----------------------------------------------------------------- */
-int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
+int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 {
 	const int C = j->channels;
 	const size_t in_es = dalic_dtype_size(j->in_type), out_es = dalic_dtype_size(j->out_type);
 	img_filter_t ty, tx;
 	double sy, sx;
-	axis_filter(j->out_h, j->y0, j->y1, &j->filters, &ty, &sy);
-	axis_filter(j->out_w, j->x0, j->x1, &j->filters, &tx, &sx);
-	axis_t ay = {.out = j->out_h, .taps = axis_taps(ty, sy)};
-	axis_t ax = {.out = j->out_w, .taps = axis_taps(tx, sx)};
+	/* Source coordinates, tap positions and counts are ints: a window past +-2**30 or a
+	 * filter wider than 2**24 taps cannot be tabulated. */
+	const double far = 1073741824.0;
+	if (!(fabs(j->y0) <= far && fabs(j->y1) <= far && fabs(j->x0) <= far &&
+	      fabs(j->x1) <= far)) {
+		dalic_fail(DALIC_EINVAL, "source window [%g, %g) x [%g, %g) is out of range", j->y0,
+			   j->y1, j->x0, j->x1);
+		return -1;
+	}
+	resample_axis_filter(j->out_h, j->y0, j->y1, &j->filters, &ty, &sy);
+	resample_axis_filter(j->out_w, j->x0, j->x1, &j->filters, &tx, &sx);
+	if (sy > 16777216.0 || sx > 16777216.0) {
+		dalic_fail(DALIC_EINVAL, "a filter of %g x %g source pixels is too wide", sy, sx);
+		return -1;
+	}
+	axis_t ay = {.out = j->out_h, .taps = resample_axis_taps(ty, sy)};
+	axis_t ax = {.out = j->out_w, .taps = resample_axis_taps(tx, sx)};
 	size_t ny = (size_t)ay.out * ay.taps, nx = (size_t)ax.out * ax.taps;
 	/* one block: w4 (16-byte aligned at the start), weights, indices, row pointers */
-	uint8_t *t = img_scratch_get(&ws->taps, nx * 4 * sizeof(float) +
+	uint8_t *t = dalic_img_scratch_get(&ws->taps, nx * 4 * sizeof(float) +
 							 (ny + nx) * (sizeof(int32_t) + sizeof(float)) +
 							 sizeof(void *) * (size_t)ay.taps);
 	if (!t)
@@ -393,8 +423,8 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	ay.idx = (int32_t *)(ax.w + nx);
 	ax.idx = ay.idx + ny;
 	const void **rows = (const void **)(ax.idx + nx); /* 8(ny + nx) bytes in: aligned */
-	axis_build(j->in_h, j->out_h, j->y0, j->y1, ty, sy, &ay);
-	axis_build(j->in_w, j->out_w, j->x0, j->x1, tx, sx, &ax);
+	resample_axis_build(j->in_h, j->out_h, j->y0, j->y1, ty, sy, &ay);
+	resample_axis_build(j->in_w, j->out_w, j->x0, j->x1, tx, sx, &ax);
 	for (size_t k = 0; k < nx; k++) {
 		ax.idx[k] *= C;
 		for (int l = 0; l < 4; l++)
@@ -410,15 +440,15 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	double vert_first = (double)ay.out * xw * ay.taps + (double)ay.out * ax.out * ax.taps;
 	double horz_first = (double)yh * ax.out * ax.taps + (double)ay.out * ax.out * ay.taps;
 	if (vert_first <= horz_first) {
-		float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
-								       2 * HSUM_SLACK));
+		float *buf = dalic_img_scratch_get(
+		    &ws->row, sizeof(float) * ((size_t)xw * C + out_row + 2 * HSUM_SLACK));
 		if (!buf)
 			return -1;
 		float *col = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
-		/* hsum reads up to HSUM_SLACK past the row (zero-weight taps): keep it 0, not
-		 * garbage that could be NaN */
+		/* resample_hsum reads up to HSUM_SLACK past the row (zero-weight taps): keep it 0,
+		 * not garbage that could be NaN */
 		memset(col + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK);
-		vsum_fn vsum = vsum_for(j->in_type);
+		vsum_fn vsum = resample_vsum_for(j->in_type);
 		for (int y = 0; y < ay.out; y++) {
 			for (int k = 0; k < ay.taps; k++) {
 				size_t r = (size_t)(ay.lo + ay.idx[(size_t)y * ay.taps + k]);
@@ -426,13 +456,15 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 			}
 			vsum(col, (const void *const *)rows, ay.w + (size_t)y * ay.taps, ay.taps,
 			     xw * C);
-			hsum(col, C, &ax, res);
-			store_row(j->out_type, out + (size_t)y * out_row * out_es, res, (int)out_row);
+			resample_hsum(col, C, &ax, res);
+			resample_store_row(j->out_type, out + (size_t)y * out_row * out_es, res,
+			                   (int)out_row);
 		}
 		return 0;
 	}
-	float *tmp = img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
-	float *buf = img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
+	float *tmp =
+	    dalic_img_scratch_get(&ws->tmp, sizeof(float) * ((size_t)yh * out_row + HSUM_SLACK));
+	float *buf = dalic_img_scratch_get(&ws->row, sizeof(float) * ((size_t)xw * C + out_row +
 							       2 * HSUM_SLACK));
 	if (!tmp || !buf)
 		return -1;
@@ -440,15 +472,16 @@ int img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	memset(line + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK); /* as above */
 	for (int r = 0; r < yh; r++) {
 		const uint8_t *src = in + ((size_t)(ay.lo + r) * in_stride + (size_t)ax.lo * C) * in_es;
-		load_row(j->in_type, src, line, xw * C);
-		hsum(line, C, &ax, tmp + (size_t)r * out_row);
+		resample_load_row(j->in_type, src, line, xw * C);
+		resample_hsum(line, C, &ax, tmp + (size_t)r * out_row);
 	}
 	for (int y = 0; y < ay.out; y++) {
 		for (int k = 0; k < ay.taps; k++)
 			rows[k] = tmp + (size_t)ay.idx[(size_t)y * ay.taps + k] * out_row;
-		vsum_f32(res, (const void *const *)rows, ay.w + (size_t)y * ay.taps, ay.taps,
-			 (int)out_row);
-		store_row(j->out_type, out + (size_t)y * out_row * out_es, res, (int)out_row);
+		resample_vsum_f32(res, (const void *const *)rows, ay.w + (size_t)y * ay.taps,
+		                  ay.taps, (int)out_row);
+		resample_store_row(j->out_type, out + (size_t)y * out_row * out_es, res,
+		                   (int)out_row);
 	}
 	return 0;
 }

@@ -34,7 +34,7 @@ typedef enum {
 } img_filter_t;
 
 /* The filter for a DALIInterpType (DALIC_INTERP_*), or -1 if it is not one. */
-int img_filter_from_interp(int64_t interp);
+int dalic_img_filter_from_interp(int64_t interp);
 
 typedef struct img_filters {
 	img_filter_t min, mag; /* downscaling / upscaling */
@@ -57,10 +57,16 @@ typedef struct img_resample_ws {
 	img_scratch_t taps, tmp, row;
 } img_resample_ws_t;
 
-void img_resample_ws_free(img_resample_ws_t *ws);
+void dalic_img_resample_ws_free(img_resample_ws_t *ws);
 
-bool img_resample_supports(dalic_dtype_t in, dalic_dtype_t out);
-/* Returns 0, or -1 when out of memory. */
-int img_resample(img_resample_ws_t *ws, const img_resample_job_t *job);
+bool dalic_img_resample_supports(dalic_dtype_t in, dalic_dtype_t out);
+/* Whether extents fit the int arithmetic of dalic_img_resample: every extent and every row of
+ * values (width x channels) at most INT_MAX. DALIC_OK, or DALIC_EUNSUPPORTED with a message
+ * (callers prepend the operator and sample). */
+int dalic_img_resample_fits(int64_t in_h, int64_t in_w, int64_t channels, int64_t out_h,
+                            int64_t out_w);
+/* Returns 0, or -1 with dalic_last_error() set: out of memory or over the memory budget, or a
+ * source window too far outside the image (beyond +-2**30) for its filter tables. */
+int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *job);
 
 #endif

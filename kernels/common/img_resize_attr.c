@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int img_resize_mode_parse(const char *s)
+int dalic_img_resize_mode_parse(const char *s)
 {
 	static const char *names[] = {"default", "stretch", "not_larger", "not_smaller"};
 	for (int i = 0; i < 4; i++)
@@ -18,8 +18,8 @@ int img_resize_mode_parse(const char *s)
 }
 
 /* AdjustOutputSize (resize_attr_base.cc). */
-static void adjust_output_size(float *out, const float *in, int ndim, img_resize_mode_t mode,
-			       const float *max_size)
+static void resize_attr_adjust_output_size(float *out, const float *in, int ndim,
+                                           img_resize_mode_t mode, const float *max_size)
 {
 	double scale[IMG_MAX_SPATIAL];
 	bool mask[IMG_MAX_SPATIAL];
@@ -77,9 +77,9 @@ static void adjust_output_size(float *out, const float *in, int ndim, img_resize
 		}
 }
 
-int img_resize_calc(int ndim, const float *requested, const float *in_lo, const float *in_hi,
-		    img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
-		    bool empty_input, img_resize_plan_t *plan, char *err, size_t errn)
+int dalic_img_resize_calc(int ndim, const float *requested, const float *in_lo, const float *in_hi,
+                          img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
+                          bool empty_input, img_resize_plan_t *plan, char *err, size_t errn)
 {
 	float req[IMG_MAX_SPATIAL], lo[IMG_MAX_SPATIAL], hi[IMG_MAX_SPATIAL], in[IMG_MAX_SPATIAL];
 	for (int d = 0; d < ndim; d++) {
@@ -96,7 +96,7 @@ int img_resize_calc(int ndim, const float *requested, const float *in_lo, const 
 		}
 		in[d] = sz;
 	}
-	adjust_output_size(req, in, ndim, mode, max_size);
+	resize_attr_adjust_output_size(req, in, ndim, mode, max_size);
 	for (int d = 0; d < ndim; d++)
 		if (lo[d] == hi[d] && req[d] != 0) {
 			snprintf(err, errn, "Cannot produce non-empty output from empty input");
@@ -105,6 +105,11 @@ int img_resize_calc(int ndim, const float *requested, const float *in_lo, const 
 	int min_size = empty_input ? 0 : 1;
 	for (int d = 0; d < ndim; d++) {
 		float out_sz = req[d];
+		if (!(fabsf(out_sz) < 2147483520.0f)) { /* NaN too: lroundf would be undefined */
+			snprintf(err, errn, "output size %g in dim %d is out of range (at most %d)",
+				 (double)out_sz, d, 2147483520);
+			return -1;
+		}
 		long rounded = lroundf(fabsf(out_sz));
 		plan->out[d] = rounded > min_size ? (int)rounded : min_size;
 		plan->lo[d] = lo[d];
@@ -126,40 +131,40 @@ int img_resize_calc(int ndim, const float *requested, const float *in_lo, const 
 	return 0;
 }
 
-bool img_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)
+bool dalic_img_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)
 {
 	return dalic_arg_given(ctx, name) || (ws && dalic_arg_input(ws, name));
 }
 
-static int filter_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-		      img_filter_t *out)
+static int resize_attr_filter_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                  const char *name, img_filter_t *out)
 {
 	double v;
 	int rc = dalic_arg_float_at(ctx, ws, name, i, &v);
 	if (rc)
 		return rc;
-	int f = img_filter_from_interp((int64_t)v);
+	int f = dalic_img_filter_from_interp((int64_t)v);
 	if (f < 0)
 		return dalic_op_fail(ctx, ws, i, "Unknown interpolation type %g in '%s'", v, name);
 	*out = (img_filter_t)f;
 	return DALIC_OK;
 }
 
-int img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
-			   img_filters_t *out)
+int dalic_img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                 img_filters_t *out)
 {
 	out->antialias = dalic_arg_bool(ctx, "antialias");
 	out->min = out->mag = IMG_FILTER_LINEAR;
-	bool interp = img_arg_present(ctx, ws, "interp_type");
+	bool interp = dalic_img_arg_present(ctx, ws, "interp_type");
 	int rc = DALIC_OK;
-	if (img_arg_present(ctx, ws, "min_filter"))
-		rc = filter_arg(ctx, ws, i, "min_filter", &out->min);
+	if (dalic_img_arg_present(ctx, ws, "min_filter"))
+		rc = resize_attr_filter_arg(ctx, ws, i, "min_filter", &out->min);
 	else if (interp)
-		rc = filter_arg(ctx, ws, i, "interp_type", &out->min);
-	if (!rc && img_arg_present(ctx, ws, "mag_filter"))
-		rc = filter_arg(ctx, ws, i, "mag_filter", &out->mag);
+		rc = resize_attr_filter_arg(ctx, ws, i, "interp_type", &out->min);
+	if (!rc && dalic_img_arg_present(ctx, ws, "mag_filter"))
+		rc = resize_attr_filter_arg(ctx, ws, i, "mag_filter", &out->mag);
 	else if (!rc && interp)
-		rc = filter_arg(ctx, ws, i, "interp_type", &out->mag);
+		rc = resize_attr_filter_arg(ctx, ws, i, "interp_type", &out->mag);
 	/* DALI: TRIANGULAR without antialias is LINEAR; magnification never antialiases. */
 	if (!out->antialias && out->min == IMG_FILTER_TRIANGULAR)
 		out->min = IMG_FILTER_LINEAR;
@@ -168,15 +173,15 @@ int img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int 
 	return rc;
 }
 
-int img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t in,
-		       dalic_dtype_t *out)
+int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t in,
+                             dalic_dtype_t *out)
 {
 	*out = dalic_arg_given(ctx, "dtype") ? (dalic_dtype_t)dalic_arg_int(ctx, "dtype") : in;
 	if (*out != in && *out != DALIC_FLOAT)
 		return dalic_op_fail(ctx, ws, -1, "Output type must be same as input type (%s) or "
 						  "float. Got: %s",
 				     dalic_dtype_name(in), dalic_dtype_name(*out));
-	if (!img_resample_supports(in, *out))
+	if (!dalic_img_resample_supports(in, *out))
 		return dalic_op_fail(ctx, ws, -1, "input type %s is not supported (uint8, int16, "
 						  "uint16 or float)",
 				     dalic_dtype_name(in));

@@ -21,7 +21,7 @@ typedef enum {
 } img_resize_mode_t;
 
 /* "default", "stretch", "not_larger", "not_smaller" -> mode, or -1. */
-int img_resize_mode_parse(const char *s);
+int dalic_img_resize_mode_parse(const char *s);
 
 #define IMG_MAX_SPATIAL 3
 
@@ -33,21 +33,21 @@ typedef struct img_resize_plan {
 /* DALI's CalculateSampleParams. requested[d]: 0 = unspecified, < 0 flips; in_lo/in_hi: the
  * input region (whole extent without roi); max_size: per axis, NULL = none. Returns 0, or -1
  * with a message ("Cannot produce non-empty output from empty input"). */
-int img_resize_calc(int ndim, const float *requested, const float *in_lo, const float *in_hi,
-		    img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
-		    bool empty_input, img_resize_plan_t *plan, char *err, size_t errn);
+int dalic_img_resize_calc(int ndim, const float *requested, const float *in_lo, const float *in_hi,
+                          img_resize_mode_t mode, const float *max_size, bool subpixel_scale,
+                          bool empty_input, img_resize_plan_t *plan, char *err, size_t errn);
 
 /* Filters of sample i from interp_type, min_filter, mag_filter and antialias (scalar or
  * per-sample arguments), as DALI's PrepareFilterParams. */
-int img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
-			   img_filters_t *out);
+int dalic_img_filters_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                 img_filters_t *out);
 
 /* True if argument `name` was given, as a value or as an argument input. */
-bool img_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name);
+bool dalic_img_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name);
 
 /* Output dtype from the `dtype` argument: input type when absent; must be it or FLOAT. */
-int img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t in,
-		       dalic_dtype_t *out);
+int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t in,
+                             dalic_dtype_t *out);
 
 /* ResamplingFilterAttr's arguments, for schema tables. */
 #define IMG_RESAMPLING_ARGS                                                                   \

@@ -5,7 +5,7 @@
 
 #include "engine/rng.h"
 
-void img_mt19937_seed(img_mt19937_t *g, uint32_t seed)
+void dalic_img_mt19937_seed(img_mt19937_t *g, uint32_t seed)
 {
 	g->mt[0] = seed;
 	for (int i = 1; i < 624; i++)
@@ -13,7 +13,7 @@ void img_mt19937_seed(img_mt19937_t *g, uint32_t seed)
 	g->index = 624;
 }
 
-static void mt_twist(img_mt19937_t *g)
+static void stdrand_mt_twist(img_mt19937_t *g)
 {
 	for (int i = 0; i < 624; i++) {
 		uint32_t y = (g->mt[i] & 0x80000000u) | (g->mt[(i + 1) % 624] & 0x7fffffffu);
@@ -25,10 +25,10 @@ static void mt_twist(img_mt19937_t *g)
 	g->index = 0;
 }
 
-uint32_t img_mt19937_next(img_mt19937_t *g)
+uint32_t dalic_img_mt19937_next(img_mt19937_t *g)
 {
 	if (g->index >= 624)
-		mt_twist(g);
+		stdrand_mt_twist(g);
 	uint32_t y = g->mt[g->index++];
 	y ^= y >> 11;
 	y ^= (y << 7) & 0x9d2c5680u;
@@ -38,7 +38,7 @@ uint32_t img_mt19937_next(img_mt19937_t *g)
 }
 
 /* linear_congruential_engine::seed(seed_seq&): k = 1 word, taken from the 4th of 4 values. */
-void img_minstd_seed_seq(img_minstd_t *g, int64_t seed)
+void dalic_img_minstd_seed_seq(img_minstd_t *g, int64_t seed)
 {
 	uint32_t arr[4];
 	dalic_seed_seq_generate(seed, arr, 4);
@@ -46,55 +46,55 @@ void img_minstd_seed_seq(img_minstd_t *g, int64_t seed)
 	g->x = s == 0 ? 1 : s;
 }
 
-uint32_t img_minstd_next(img_minstd_t *g)
+uint32_t dalic_img_minstd_next(img_minstd_t *g)
 {
 	g->x = (g->x * 16807u) % 2147483647u;
 	return (uint32_t)g->x;
 }
 
-int64_t img_minstd_uniform(img_minstd_t *g, int64_t a, int64_t b)
+int64_t dalic_img_minstd_uniform(img_minstd_t *g, int64_t a, int64_t b)
 {
 	/* The generator's range (2^31 - 3) is not 2^32 - 1, so libstdc++ downscales by division
 	 * with rejection of the incomplete last bucket. */
 	const uint64_t urngmin = 1, urngrange = 2147483646u - 1;
 	uint64_t urange = (uint64_t)(b - a);
 	if (urange == urngrange)
-		return a + (int64_t)(img_minstd_next(g) - urngmin);
+		return a + (int64_t)(dalic_img_minstd_next(g) - urngmin);
 	uint64_t uerange = urange + 1;
 	uint64_t scaling = urngrange / uerange, past = uerange * scaling, r;
 	do
-		r = img_minstd_next(g) - urngmin;
+		r = dalic_img_minstd_next(g) - urngmin;
 	while (r >= past);
 	return a + (int64_t)(r / scaling);
 }
 
 /* uniform_int_distribution<unsigned long>{0, range - 1} over mt19937: Lemire's nearly
  * divisionless method (the generator's range is exactly 32 bits). */
-static uint64_t mt_below(img_mt19937_t *g, uint64_t range)
+static uint64_t stdrand_mt_below(img_mt19937_t *g, uint64_t range)
 {
 	if (range - 1 == 0xffffffffu)
-		return img_mt19937_next(g);
+		return dalic_img_mt19937_next(g);
 	uint32_t r32 = (uint32_t)range;
-	uint64_t product = (uint64_t)img_mt19937_next(g) * r32;
+	uint64_t product = (uint64_t)dalic_img_mt19937_next(g) * r32;
 	uint32_t low = (uint32_t)product;
 	if (low < r32) {
 		uint32_t threshold = (uint32_t)(-r32) % r32;
 		while (low < threshold) {
-			product = (uint64_t)img_mt19937_next(g) * r32;
+			product = (uint64_t)dalic_img_mt19937_next(g) * r32;
 			low = (uint32_t)product;
 		}
 	}
 	return product >> 32;
 }
 
-static void swap_idx(int32_t *p, size_t i, size_t j)
+static void stdrand_swap_idx(int32_t *p, size_t i, size_t j)
 {
 	int32_t t = p[i];
 	p[i] = p[j];
 	p[j] = t;
 }
 
-void img_mt19937_shuffle(img_mt19937_t *g, int32_t *perm, size_t n)
+void dalic_img_mt19937_shuffle(img_mt19937_t *g, int32_t *perm, size_t n)
 {
 	if (n == 0)
 		return;
@@ -103,17 +103,17 @@ void img_mt19937_shuffle(img_mt19937_t *g, int32_t *perm, size_t n)
 	if (urngrange / urange >= urange) {
 		/* Two positions per draw: x in [0, b0*b1) gives (x / b1, x % b1). */
 		if (urange % 2 == 0)
-			swap_idx(perm, i++, (size_t)mt_below(g, 2));
+			stdrand_swap_idx(perm, i++, (size_t)stdrand_mt_below(g, 2));
 		while (i != n) {
 			uint64_t b0 = i + 1, b1 = b0 + 1;
-			uint64_t x = mt_below(g, b0 * b1);
-			swap_idx(perm, i, (size_t)(x / b1));
+			uint64_t x = stdrand_mt_below(g, b0 * b1);
+			stdrand_swap_idx(perm, i, (size_t)(x / b1));
 			i++;
-			swap_idx(perm, i, (size_t)(x % b1));
+			stdrand_swap_idx(perm, i, (size_t)(x % b1));
 			i++;
 		}
 		return;
 	}
 	for (; i != n; i++)
-		swap_idx(perm, i, (size_t)mt_below(g, i + 1));
+		stdrand_swap_idx(perm, i, (size_t)stdrand_mt_below(g, i + 1));
 }

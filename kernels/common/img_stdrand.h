@@ -21,8 +21,8 @@ typedef struct img_mt19937 {
 	int index;
 } img_mt19937_t;
 
-void img_mt19937_seed(img_mt19937_t *g, uint32_t seed);
-uint32_t img_mt19937_next(img_mt19937_t *g);
+void dalic_img_mt19937_seed(img_mt19937_t *g, uint32_t seed);
+uint32_t dalic_img_mt19937_next(img_mt19937_t *g);
 
 /* std::minstd_rand0 (multiplier 16807, modulus 2^31 - 1): std::default_random_engine. */
 typedef struct img_minstd {
@@ -30,13 +30,13 @@ typedef struct img_minstd {
 } img_minstd_t;
 
 /* default_random_engine(std::seed_seq{seed}), as DALI's Loader constructs it. */
-void img_minstd_seed_seq(img_minstd_t *g, int64_t seed);
-uint32_t img_minstd_next(img_minstd_t *g);
+void dalic_img_minstd_seed_seq(img_minstd_t *g, int64_t seed);
+uint32_t dalic_img_minstd_next(img_minstd_t *g);
 
 /* uniform_int_distribution<int>(a, b)(g) with a minstd_rand0 generator. */
-int64_t img_minstd_uniform(img_minstd_t *g, int64_t a, int64_t b);
+int64_t dalic_img_minstd_uniform(img_minstd_t *g, int64_t a, int64_t b);
 
 /* std::shuffle(perm, perm + n, mt19937) on an array of indices. */
-void img_mt19937_shuffle(img_mt19937_t *g, int32_t *perm, size_t n);
+void dalic_img_mt19937_shuffle(img_mt19937_t *g, int32_t *perm, size_t n);
 
 #endif

@@ -1,11 +1,14 @@
 /* Crop windows and the window copy (see img_window.h). */
 #include "kernels/common/img_window.h"
 
+#include "engine/checked.h"
+#include "kernels/common/arg_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-int img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out)
+int dalic_img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out)
 {
 	const char *s = dalic_arg_string(ctx, "out_of_bounds_policy");
 	if (s && !strcmp(s, "error"))
@@ -26,23 +29,22 @@ int img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out)
 	return DALIC_OK;
 }
 
-static bool present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)
+static bool window_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)
 {
 	return dalic_arg_given(ctx, name) || dalic_arg_input(ws, name);
 }
 
-static int extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-		      int64_t *out)
+static int window_extent_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                             const char *name, int64_t *out)
 {
 	double v;
 	int rc = dalic_arg_float_at(ctx, ws, name, i, &v);
-	*out = (int64_t)v; /* DALI: static_cast<int> */
-	return rc;
+	return rc ? rc : dalic_argck_to_i64(ctx, ws, i, name, v, out); /* DALI: static_cast<int> */
 }
 
-int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
-			  const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
-			  img_window_t *w)
+int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
+                                img_window_t *w)
 {
 	const char *ph = strchr(layout, 'H'), *pw = strchr(layout, 'W');
 	const char *pd = strchr(layout, 'D'), *pf = strchr(layout, 'F');
@@ -51,8 +53,8 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 						 "layout. Got: %s", layout);
 	int hd = (int)(ph - layout), wd = (int)(pw - layout);
 	int dd = pd ? (int)(pd - layout) : -1, fd = pf ? (int)(pf - layout) : -1;
-	bool has_crop = present(ctx, ws, "crop"), has_w = present(ctx, ws, "crop_w");
-	bool has_h = present(ctx, ws, "crop_h"), has_d = present(ctx, ws, "crop_d");
+	bool has_crop = window_present(ctx, ws, "crop"), has_w = window_present(ctx, ws, "crop_w");
+	bool has_h = window_present(ctx, ws, "crop_h"), has_d = window_present(ctx, ws, "crop_d");
 	if (has_w != has_h)
 		return dalic_op_fail(ctx, ws, -1, "`crop_w` and `crop_h` arguments must be provided "
 						  "together");
@@ -72,14 +74,14 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 		if (n < 2)
 			return dalic_op_fail(ctx, ws, i, "`crop` argument should have 2 or 3 elements "
 							 "depending on the input data shape");
-		if (n == 3)
-			cd = (int64_t)v[0];
-		ch = (int64_t)v[n - 2];
-		cw = (int64_t)v[n - 1];
+		if ((n == 3 && (rc = dalic_argck_to_i64(ctx, ws, i, "crop", v[0], &cd))) ||
+		    (rc = dalic_argck_to_i64(ctx, ws, i, "crop", v[n - 2], &ch)) ||
+		    (rc = dalic_argck_to_i64(ctx, ws, i, "crop", v[n - 1], &cw)))
+			return rc;
 	} else if (has_w) {
-		if ((rc = extent_arg(ctx, ws, i, "crop_w", &cw)) ||
-		    (rc = extent_arg(ctx, ws, i, "crop_h", &ch)) ||
-		    (has_d && (rc = extent_arg(ctx, ws, i, "crop_d", &cd))))
+		if ((rc = window_extent_arg(ctx, ws, i, "crop_w", &cw)) ||
+		    (rc = window_extent_arg(ctx, ws, i, "crop_h", &ch)) ||
+		    (has_d && (rc = window_extent_arg(ctx, ws, i, "crop_d", &cd))))
 			return rc;
 	}
 	double norm[DALIC_MAX_NDIM];
@@ -114,7 +116,10 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 			return dalic_op_fail(ctx, ws, i, "Anchor for dimension %d (%f) is out of range "
 							 "[0.0, 1.0]", d, norm[d]);
 		double a = (float)norm[d] * (float)(shape[d] - w->shape[d]);
-		w->anchor[d] = (int64_t)(truncate ? trunc(a) : round(a));
+		/* extents are below 2**62, so a bounded anchor keeps anchor + extent in range */
+		if (!dalic_ck_double_to_i64(truncate ? trunc(a) : round(a), &w->anchor[d]))
+			return dalic_op_fail(ctx, ws, i,
+			                     "Anchor for dimension %d (%g) is out of range", d, a);
 		outside |= w->anchor[d] < 0 || w->anchor[d] + w->shape[d] > shape[d];
 	}
 	if (!outside || oob == IMG_OOB_PAD)
@@ -140,8 +145,8 @@ int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 	return DALIC_OK;
 }
 
-void img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
-		     size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim)
+void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
+                           size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim)
 {
 	int64_t total = 1, rows = 1;
 	for (int d = 0; d < ndim; d++)

@@ -22,18 +22,19 @@ typedef struct img_window {
 } img_window_t;
 
 /* Reads out_of_bounds_policy; errors name the operator. */
-int img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out);
+int dalic_img_oob_parse(const dalic_op_ctx_t *ctx, img_oob_t *out);
 
 /* The window of sample i of a batch with `layout` (must contain H and W) and `shape`. */
-int img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
-			  const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
-			  img_window_t *w);
+int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
+                                img_window_t *w);
 
 /* Copies window `w` of `in` (shape in_shape, ndim dims, elements of `esize` bytes) to the
  * contiguous `out`; elements outside the input take fill[channel] (channel = the coordinate
  * along channel_dim, or 0 when channel_dim < 0 or nfill == 1), already in the element type. */
-void img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
-		     size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim);
+void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
+                           size_t esize, void *out, const uint8_t *fill, int nfill,
+                           int channel_dim);
 
 /* The crop arguments, for schema tables. */
 #define IMG_CROP_WINDOW_ARGS                                                                  \

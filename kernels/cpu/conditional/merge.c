@@ -15,7 +15,7 @@
 	"conditional operation are merged into one batch which must have consistent type, "        \
 	"number of dimensions, layout and other metadata. "
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int merge_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in[2] = {ws->inputs[0], ws->inputs[1]};
 	const dalic_batch_t *pred = dalic_arg_input(ws, "predicate");
@@ -78,7 +78,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup};
+static const dalic_kernel_t kernel = {.setup = merge_setup};
 
 DALIC_OPERATOR(_conditional__Merge) = {
     .name = "_conditional__Merge",

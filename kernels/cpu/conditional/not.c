@@ -7,7 +7,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/cond_common.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int not_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	if (ctx->device != DALIC_DEV_CPU)
 		return dalic_cond_gpu_error(ctx, ws, "not", "", false);
@@ -21,7 +21,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return dalic_batch_set_meta(ws->outputs[0], in->num_samples, DALIC_BOOL, 0);
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int not_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	bool t;
 	int rc = dalic_cond_predicate(ctx, ws, ws->inputs[0], i, &t);
@@ -30,7 +30,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	return rc;
 }
 
-static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
+static const dalic_kernel_t kernel = {.setup = not_setup, .run_sample = not_run_sample};
 
 DALIC_OPERATOR(_conditional__Not_) = {
     .name = "_conditional__Not_",

@@ -10,7 +10,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/cond_common.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int split_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	const dalic_batch_t *pred = dalic_arg_input(ws, "predicate");
@@ -65,7 +65,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup};
+static const dalic_kernel_t kernel = {.setup = split_setup};
 
 DALIC_OPERATOR(_conditional__Split) = {
     .name = "_conditional__Split",

@@ -8,7 +8,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/cond_common.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int validate_logical_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const char *name = dalic_arg_string(ctx, "expression_name");
 	const char *side = dalic_arg_string(ctx, "expression_side");
@@ -38,7 +38,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup};
+static const dalic_kernel_t kernel = {.setup = validate_logical_setup};
 
 DALIC_OPERATOR(_conditional__ValidateLogical) = {
     .name = "_conditional__ValidateLogical",

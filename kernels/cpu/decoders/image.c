@@ -9,39 +9,39 @@
 #include "engine/kernel.h"
 #include "kernels/common/img_decoder_op.h"
 
-static void fini(dalic_op_ctx_t *ctx);
+static void image_decoder_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int image_decoder_init_state(dalic_op_ctx_t *ctx)
 {
-	return img_decoder_op_init(ctx, ctx->state);
+	return dalic_img_decoder_op_init(ctx, ctx->state);
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int image_decoder_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = image_decoder_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		image_decoder_fini(ctx);
 	return rc;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int image_decoder_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	img_decoder_op_t *op = ctx->state;
-	int rc = img_decoder_op_setup(ctx, ws, op);
+	int rc = dalic_img_decoder_op_setup(ctx, ws, op);
 	for (int i = 0; !rc && i < ws->batch_size; i++)
-		img_decoder_op_set_shape(ws, op, i);
+		rc = dalic_img_decoder_op_set_shape(ctx, ws, op, i);
 	return rc;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int image_decoder_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
-	return img_decoder_op_run(ctx, ws, ctx->state, i, thread);
+	return dalic_img_decoder_op_run(ctx, ws, ctx->state, i, thread);
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void image_decoder_fini(dalic_op_ctx_t *ctx)
 {
-	img_decoder_op_fini(ctx->state);
+	dalic_img_decoder_op_fini(ctx->state);
 }
 
 static const dalic_arg_schema_t args[] = {
@@ -51,10 +51,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(img_decoder_op_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = image_decoder_init,
+	.setup = image_decoder_setup,
+	.run_sample = image_decoder_run_sample,
+	.fini = image_decoder_fini,
 };
 
 DALIC_OPERATOR(decoders__Image) = {

@@ -17,47 +17,48 @@ typedef struct random_crop_decoder {
 	img_crop_params_t crop;
 } random_crop_decoder_t;
 
-static void fini(dalic_op_ctx_t *ctx);
+static void image_random_crop_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int image_random_crop_init_state(dalic_op_ctx_t *ctx)
 {
 	random_crop_decoder_t *s = ctx->state;
-	int rc = img_crop_params_parse(ctx, &s->crop);
-	return rc ? rc : img_decoder_op_init(ctx, &s->dec);
+	int rc = dalic_img_crop_params_parse(ctx, &s->crop);
+	return rc ? rc : dalic_img_decoder_op_init(ctx, &s->dec);
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int image_random_crop_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = image_random_crop_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		image_random_crop_fini(ctx);
 	return rc;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int image_random_crop_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	random_crop_decoder_t *s = ctx->state;
-	int rc = img_decoder_op_setup(ctx, ws, &s->dec);
+	int rc = dalic_img_decoder_op_setup(ctx, ws, &s->dec);
 	for (int i = 0; !rc && i < ws->batch_size; i++) {
 		const img_info_t *info = &s->dec.info[i];
-		s->dec.window[i] = img_random_crop_window(&ctx->rng[i], img_oriented_h(info),
+		s->dec.window[i] = dalic_img_random_crop_window(&ctx->rng[i], img_oriented_h(info),
 							  img_oriented_w(info), &s->crop);
-		img_decoder_op_set_shape(ws, &s->dec, i);
+		rc = dalic_img_decoder_op_set_shape(ctx, ws, &s->dec, i);
 	}
 	return rc;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int image_random_crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                        int thread)
 {
 	random_crop_decoder_t *s = ctx->state;
-	return img_decoder_op_run(ctx, ws, &s->dec, i, thread);
+	return dalic_img_decoder_op_run(ctx, ws, &s->dec, i, thread);
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void image_random_crop_fini(dalic_op_ctx_t *ctx)
 {
 	random_crop_decoder_t *s = ctx->state;
-	img_decoder_op_fini(&s->dec);
+	dalic_img_decoder_op_fini(&s->dec);
 }
 
 static const dalic_arg_schema_t args[] = {
@@ -68,10 +69,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(random_crop_decoder_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = image_random_crop_init,
+	.setup = image_random_crop_setup,
+	.run_sample = image_random_crop_run_sample,
+	.fini = image_random_crop_fini,
 };
 
 DALIC_OPERATOR(decoders__ImageRandomCrop) = {

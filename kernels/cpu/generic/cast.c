@@ -25,7 +25,7 @@
 
 typedef enum { WIDE_I64, WIDE_U64, WIDE_F64 } wide_t;
 
-static wide_t wide_kind(dalic_dtype_t t)
+static wide_t cast_wide_kind(dalic_dtype_t t)
 {
 	if (dalic_dtype_is_float(t))
 		return WIDE_F64;
@@ -38,7 +38,7 @@ static wide_t wide_kind(dalic_dtype_t t)
 	break
 
 /* src[0..n) of type t into the wide buffer (int64, uint64 or double). */
-static void widen(dalic_dtype_t t, const void *src, int n, void *wide)
+static void cast_widen(dalic_dtype_t t, const void *src, int n, void *wide)
 {
 	switch (t) {
 	case DALIC_FLOAT16: {
@@ -97,7 +97,7 @@ static void widen(dalic_dtype_t t, const void *src, int n, void *wide)
 #define SAT_F(CT, lo, hi, maxv)                                                                    \
 	(isnan(v) ? 0 : (v = round(v)) <= (lo) ? (CT)(lo) : v >= (hi) ? (CT)(maxv) : (CT)v)
 
-static void narrow_f64(dalic_dtype_t t, const double *w, int n, void *dst)
+static void cast_narrow_f64(dalic_dtype_t t, const double *w, int n, void *dst)
 {
 	typedef double wide;
 	switch (t) {
@@ -133,7 +133,7 @@ static void narrow_f64(dalic_dtype_t t, const double *w, int n, void *dst)
 
 #define SAT_I(lo, hi) (v < (lo) ? (lo) : v > (hi) ? (hi) : v)
 
-static void narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *dst)
+static void cast_narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *dst)
 {
 	typedef int64_t wide;
 	switch (t) {
@@ -168,7 +168,7 @@ static void narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *dst)
 
 #define SAT_U(hi) (v > (hi) ? (hi) : v)
 
-static void narrow_u64(dalic_dtype_t t, const uint64_t *w, int n, void *dst)
+static void cast_narrow_u64(dalic_dtype_t t, const uint64_t *w, int n, void *dst)
 {
 	typedef uint64_t wide;
 	switch (t) {
@@ -201,7 +201,7 @@ static void narrow_u64(dalic_dtype_t t, const uint64_t *w, int n, void *dst)
 	}
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int cast_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_dtype_t to = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
@@ -216,7 +216,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return rc;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int cast_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -231,18 +231,18 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 		uint64_t u[CHUNK];
 		double f[CHUNK];
 	} wide;
-	wide_t kind = wide_kind(in->dtype);
+	wide_t kind = cast_wide_kind(in->dtype);
 	for (int64_t start = 0; start < n; start += CHUNK) {
 		int len = n - start < CHUNK ? (int)(n - start) : CHUNK;
 		const char *src = (const char *)in->ptrs[i] + (size_t)start * in_es;
 		char *dst = (char *)out->ptrs[i] + (size_t)start * out_es;
-		widen(in->dtype, src, len, &wide);
+		cast_widen(in->dtype, src, len, &wide);
 		if (kind == WIDE_F64)
-			narrow_f64(out->dtype, wide.f, len, dst);
+			cast_narrow_f64(out->dtype, wide.f, len, dst);
 		else if (kind == WIDE_U64)
-			narrow_u64(out->dtype, wide.u, len, dst);
+			cast_narrow_u64(out->dtype, wide.u, len, dst);
 		else
-			narrow_i64(out->dtype, wide.i, len, dst);
+			cast_narrow_i64(out->dtype, wide.i, len, dst);
 	}
 	return DALIC_OK;
 }
@@ -252,7 +252,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
+static const dalic_kernel_t kernel = {.setup = cast_setup, .run_sample = cast_run_sample};
 
 DALIC_OPERATOR(Cast) = {
     .name = "Cast",

@@ -7,9 +7,11 @@
  * The sample is built once at init with DALI's ConvertSat; fdata values pass through float32
  * first, because DALI stores `fdata` as a float list. Each iteration copies it to the output.
  */
+#include "engine/checked.h"
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "engine/memory.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,14 +22,14 @@ typedef struct constant_state {
 	dalic_dtype_t dtype;
 	int ndim;
 	int64_t shape[DALIC_MAX_NDIM];
-	void *data; /* one sample */
+	void *data; /* one sample, charged against the memory budget */
 	size_t bytes;
 } constant_state_t;
 
-static int bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *fmt, ...)
+static int constant_bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *fmt, ...)
+static int constant_bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -38,12 +40,12 @@ static int bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *fmt, 
 	                  ctx->schema->name, arg, msg);
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static int constant_init(dalic_op_ctx_t *ctx)
 {
 	constant_state_t *st = ctx->state;
 	bool has_f = dalic_arg_given(ctx, "fdata"), has_i = dalic_arg_given(ctx, "idata");
 	if (has_f == has_i)
-		return bad_arg(ctx, has_f ? "idata" : "fdata",
+		return constant_bad_arg(ctx, has_f ? "idata" : "fdata",
 		               "`fdata` and `idata` are mutually exclusive and one of them is "
 		               "required");
 	const dalic_value_t *values = dalic_arg(ctx, has_f ? "fdata" : "idata");
@@ -51,7 +53,8 @@ static int init(dalic_op_ctx_t *ctx)
 	            : has_f                       ? DALIC_FLOAT
 	                                          : DALIC_INT32;
 	if (!dalic_dtype_is_numeric(st->dtype))
-		return bad_arg(ctx, "dtype", "%s is not numeric", dalic_dtype_name(st->dtype));
+		return constant_bad_arg(ctx, "dtype", "%s is not numeric",
+		                        dalic_dtype_name(st->dtype));
 	const dalic_value_t *shape = dalic_arg(ctx, "shape");
 	int64_t volume = 1;
 	if (shape->kind == DALIC_V_NONE) {
@@ -59,28 +62,43 @@ static int init(dalic_op_ctx_t *ctx)
 		st->shape[0] = volume = values->n;
 	} else {
 		if (shape->n > DALIC_MAX_NDIM)
-			return bad_arg(ctx, "shape", "%d dims, at most %d", shape->n,
+			return constant_bad_arg(ctx, "shape", "%d dims, at most %d", shape->n,
 			               DALIC_MAX_NDIM);
 		st->ndim = shape->n;
 		for (int d = 0; d < shape->n; d++) {
 			if (shape->i[d] < 0)
-				return bad_arg(ctx, "shape", "negative extent %lld in dim %d",
-				               (long long)shape->i[d], d);
+				return constant_bad_arg(ctx, "shape",
+				                        "negative extent %lld in dim %d",
+				                        (long long)shape->i[d], d);
 			st->shape[d] = shape->i[d];
-			volume *= shape->i[d];
 		}
 	}
+	if (!dalic_ck_shape_bytes(st->shape, st->ndim, dalic_dtype_size(st->dtype), &st->bytes)) {
+		char s[256];
+		dalic_batch_format_shape(st->shape, st->ndim, "[]", s, sizeof s);
+		return constant_bad_arg(ctx, "shape",
+		                        "%s of %s is too large: its size in bytes overflows "
+		                        "63 bits",
+		                        s, dalic_dtype_name(st->dtype));
+	}
+	dalic_ck_volume(st->shape, st->ndim, &volume);
 	if (values->n != volume && values->n != 1)
-		return bad_arg(ctx, has_f ? "fdata" : "idata",
+		return constant_bad_arg(ctx, has_f ? "fdata" : "idata",
 		               "%d values do not fill a shape of %lld elements", values->n,
 		               (long long)volume);
 	const char *layout = dalic_arg_string(ctx, "layout");
 	if (layout && layout[0] && (int)strlen(layout) != st->ndim)
-		return bad_arg(ctx, "layout", "'%s' does not fit a %d-dim shape", layout, st->ndim);
-	st->bytes = (size_t)volume * dalic_dtype_size(st->dtype);
+		return constant_bad_arg(ctx, "layout", "'%s' does not fit a %d-dim shape", layout,
+		                        st->ndim);
+	if (dalic_mem_charge(st->bytes))
+		return dalic_fail_wrap(DALIC_ENOMEM, "operator '%s' (%s): the constant sample",
+		                       ctx->inst, ctx->schema->name);
 	st->data = malloc(st->bytes ? st->bytes : 1);
-	if (!st->data)
-		return dalic_fail(DALIC_ENOMEM, "operator '%s': out of memory", ctx->inst);
+	if (!st->data) {
+		dalic_mem_uncharge(st->bytes);
+		return dalic_fail(DALIC_ENOMEM, "operator '%s' (%s): cannot allocate %zu bytes",
+		                  ctx->inst, ctx->schema->name, st->bytes);
+	}
 	for (int64_t k = 0; k < volume; k++) {
 		int src = values->n == 1 ? 0 : (int)k;
 		if (has_f)
@@ -91,12 +109,15 @@ static int init(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void constant_fini(dalic_op_ctx_t *ctx)
 {
-	free(((constant_state_t *)ctx->state)->data);
+	constant_state_t *st = ctx->state;
+	free(st->data);
+	if (st->data)
+		dalic_mem_uncharge(st->bytes);
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int constant_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const constant_state_t *st = ctx->state;
 	dalic_batch_t *out = ws->outputs[0];
@@ -108,10 +129,11 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int constant_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const constant_state_t *st = ctx->state;
-	memcpy(ws->outputs[0]->ptrs[i], st->data, st->bytes);
+	if (st->bytes) /* an empty sample may have no storage at all */
+		memcpy(ws->outputs[0]->ptrs[i], st->data, st->bytes);
 	return DALIC_OK;
 }
 
@@ -127,10 +149,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
     .state_size = sizeof(constant_state_t),
-    .init = init,
-    .setup = setup,
-    .run_sample = run_sample,
-    .fini = fini,
+    .init = constant_init,
+    .setup = constant_setup,
+    .run_sample = constant_run_sample,
+    .fini = constant_fini,
 };
 
 DALIC_OPERATOR(Constant) = {

@@ -18,32 +18,33 @@ typedef struct expand_state {
 	int naxes;
 } expand_state_t;
 
-static int compare_ints(const void *a, const void *b)
+static int expand_dims_compare_ints(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
 }
 
-static int bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
+static int expand_dims_bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
 {
 	return dalic_fail(DALIC_EINVAL, "operator '%s' (%s): argument '%s': %s", ctx->inst,
 	                  ctx->schema->name, arg, msg);
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static int expand_dims_init(dalic_op_ctx_t *ctx)
 {
 	expand_state_t *st = ctx->state;
 	const dalic_value_t *axes = dalic_arg(ctx, "axes");
 	if (axes->n == 0)
-		return bad_arg(ctx, "axes", "axes can't be empty");
+		return expand_dims_bad_arg(ctx, "axes", "axes can't be empty");
 	if (axes->n > DALIC_MAX_NDIM)
-		return bad_arg(ctx, "axes", "too many axes");
+		return expand_dims_bad_arg(ctx, "axes", "too many axes");
 	for (int k = 0; k < axes->n; k++) {
 		int64_t a = dalic_value_get_i(axes, k);
 		if (a < 0 || a >= DALIC_MAX_NDIM)
-			return bad_arg(ctx, "axes", "axis numbers must be in [0, ndim)");
+			return expand_dims_bad_arg(ctx, "axes",
+			                           "axis numbers must be in [0, ndim)");
 		st->axes[k] = (int)a;
 	}
-	qsort(st->axes, (size_t)axes->n, sizeof(int), compare_ints);
+	qsort(st->axes, (size_t)axes->n, sizeof(int), expand_dims_compare_ints);
 	for (int k = 0; k < axes->n; k++)
 		if (!st->naxes || st->axes[st->naxes - 1] != st->axes[k])
 			st->axes[st->naxes++] = st->axes[k];
@@ -56,7 +57,7 @@ static int init(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int expand_dims_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const expand_state_t *st = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -99,7 +100,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* The output already points at the input's samples (setup); nothing is copied. */
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int expand_dims_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return DALIC_OK;
 }
@@ -112,8 +113,10 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {
-    .state_size = sizeof(expand_state_t), .init = init, .setup = setup, .run = run};
+static const dalic_kernel_t kernel = {.state_size = sizeof(expand_state_t),
+                                      .init = expand_dims_init,
+                                      .setup = expand_dims_setup,
+                                      .run = expand_dims_run};
 
 DALIC_OPERATOR(ExpandDims) = {
     .name = "ExpandDims",

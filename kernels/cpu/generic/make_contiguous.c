@@ -5,17 +5,17 @@
  */
 #include "engine/kernel.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int make_contiguous_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return dalic_batch_copy_meta(ws->outputs[0], ws->inputs[0]);
 }
 
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int make_contiguous_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return dalic_batch_copy(ws->outputs[0], ws->inputs[0]);
 }
 
-static const dalic_kernel_t kernel = {.setup = setup, .run = run};
+static const dalic_kernel_t kernel = {.setup = make_contiguous_setup, .run = make_contiguous_run};
 
 DALIC_OPERATOR(MakeContiguous) = {
 	.name = "MakeContiguous",

@@ -11,48 +11,50 @@
  * Without `layout` the input layout is kept when it still has as many dims as the output.
  * Semantics and checks follow DALI's dali/operators/generic/reshape.cc.
  */
+#include "engine/checked.h"
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
+#include "kernels/common/arg_check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static int bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
+static int reshape_bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
 {
 	return dalic_fail(DALIC_EINVAL, "operator '%s' (%s): argument '%s': %s", ctx->inst,
 	                  ctx->schema->name, arg, msg);
 }
 
 /* A shape given as a scalar list argument: at most one negative wildcard, no zeros. */
-static int check_list(const dalic_op_ctx_t *ctx, const char *arg)
+static int reshape_check_list(const dalic_op_ctx_t *ctx, const char *arg)
 {
 	const dalic_value_t *v = dalic_arg(ctx, arg);
 	if (v->kind == DALIC_V_NONE) /* absent, or given per sample as an argument input */
 		return DALIC_OK;
 	if (v->n == 0 && !strcmp(arg, "rel_shape"))
-		return bad_arg(ctx, arg, "specified as an empty list");
+		return reshape_bad_arg(ctx, arg, "specified as an empty list");
 	if (v->n > DALIC_MAX_NDIM)
-		return bad_arg(ctx, arg, "too many dims");
+		return reshape_bad_arg(ctx, arg, "too many dims");
 	int negative = 0;
 	for (int d = 0; d < v->n; d++) {
 		double e = dalic_value_get_f(v, d);
 		if (e < 0 && ++negative > 1)
-			return bad_arg(ctx, arg, "only one negative extent is allowed");
+			return reshape_bad_arg(ctx, arg, "only one negative extent is allowed");
 		if (e == 0)
-			return bad_arg(ctx, arg, "extent of 0 is illegal");
+			return reshape_bad_arg(ctx, arg, "extent of 0 is illegal");
 	}
 	return DALIC_OK;
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static int reshape_init(dalic_op_ctx_t *ctx)
 {
 	bool shape_input = ctx->def && ctx->def->num_regular_inputs == 2;
 	bool shape = dalic_arg_given(ctx, "shape"), rel = dalic_arg_given(ctx, "rel_shape");
 	if (shape_input + shape + rel > 1)
-		return bad_arg(ctx, shape ? "shape" : "rel_shape",
+		return reshape_bad_arg(ctx, shape ? "shape" : "rel_shape",
 		               "the shape input, `shape` and `rel_shape` are mutually exclusive");
 	if (!shape_input && !shape && !rel && !dalic_arg_given(ctx, "layout") &&
 	    !dalic_arg_given(ctx, "src_dims"))
@@ -60,21 +62,22 @@ static int init(dalic_op_ctx_t *ctx)
 		                  "operator '%s' (%s) is a no-op: arguments specify neither a new "
 		                  "shape nor a layout",
 		                  ctx->inst, ctx->schema->name);
-	int rc = check_list(ctx, "shape");
+	int rc = reshape_check_list(ctx, "shape");
 	if (!rc)
-		rc = check_list(ctx, "rel_shape");
+		rc = reshape_check_list(ctx, "rel_shape");
 	const dalic_value_t *src_dims = dalic_arg(ctx, "src_dims");
 	if (!rc && src_dims->n > DALIC_MAX_NDIM)
-		rc = bad_arg(ctx, "src_dims", "too many dims");
+		rc = reshape_bad_arg(ctx, "src_dims", "too many dims");
 	for (int d = 0; !rc && d < src_dims->n; d++)
 		if (src_dims->i[d] < -1)
-			rc = bad_arg(ctx, "src_dims", "indices must be valid input dims or -1");
+			rc = reshape_bad_arg(ctx, "src_dims",
+			                     "indices must be valid input dims or -1");
 	return rc;
 }
 
 /* The requested extents of sample i before the wildcard is resolved; *n gets their count.
  * Relative extents are already multiplied out (and rounded like DALI's round_int). */
-static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int *n)
+static int reshape_requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int *n)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	const int64_t *ish = dalic_batch_shape(in, i);
@@ -102,11 +105,13 @@ static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *
 		if ((rc = dalic_arg_floats_at(ctx, ws, "shape", i, v, DALIC_MAX_NDIM, n)))
 			return rc;
 		for (int d = 0; d < *n; d++)
-			ext[d] = (int64_t)v[d];
+			if ((rc = dalic_argck_to_i64(ctx, ws, i, "shape", v[d], &ext[d])))
+				return rc;
 		return DALIC_OK;
 	}
 	if (dalic_arg_given(ctx, "rel_shape")) {
-		if ((rc = dalic_arg_floats_at(ctx, ws, "rel_shape", i, v, DALIC_MAX_NDIM, n)))
+		if ((rc = dalic_arg_floats_at(ctx, ws, "rel_shape", i, v, DALIC_MAX_NDIM, n)) ||
+		    (rc = dalic_argck_finite(ctx, ws, i, "rel_shape", v, *n)))
 			return rc;
 		if (src_dims->n ? *n != src_dims->n : *n > in->ndim)
 			return dalic_op_fail(ctx, ws, i,
@@ -117,9 +122,14 @@ static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *
 			                           "input has dims; use `src_dims` to add dims");
 		for (int d = 0; d < *n; d++) {
 			int src = src_dims->n ? (int)src_dims->i[d] : d;
-			ext[d] = v[d] < 0
-			             ? -1
-			             : (int64_t)roundf((float)(v[d] * (src < 0 ? 1 : ish[src])));
+			float e = roundf((float)(v[d] * (double)(src < 0 ? 1 : ish[src])));
+			if (v[d] < 0)
+				ext[d] = -1;
+			else if (!dalic_ck_double_to_i64(e, &ext[d]))
+				return dalic_op_fail(ctx, ws, i,
+				                     "rel_shape[%d] = %g makes an extent of "
+				                     "%g, too large",
+				                     d, v[d], (double)e);
 		}
 		return DALIC_OK;
 	}
@@ -134,24 +144,16 @@ static int requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *
 	return DALIC_OK;
 }
 
-static void format_shape(const int64_t *s, int n, char *buf, size_t len)
-{
-	size_t k = (size_t)snprintf(buf, len, "(");
-	for (int d = 0; d < n && k < len; d++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%lld", d ? ", " : "", (long long)s[d]);
-	if (k < len)
-		snprintf(buf + k, len - k, ")");
-}
-
 /* Resolves the wildcard and checks that sample i keeps its element count. */
-static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int n)
+static int reshape_resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int n)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	int64_t volume = dalic_batch_sample_elems(in, i), other = 1;
 	int wildcard = -1;
+	bool overflow = false;
 	for (int d = 0; d < n; d++) {
 		if (ext[d] >= 0) {
-			other *= ext[d];
+			overflow |= !dalic_ck_mul_i64(other, ext[d], &other);
 			continue;
 		}
 		if (wildcard >= 0)
@@ -160,7 +162,7 @@ static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ex
 			                     "extent");
 		wildcard = d;
 	}
-	if (wildcard >= 0) {
+	if (wildcard >= 0 && !overflow) {
 		if (other == 0)
 			return dalic_op_fail(ctx, ws, i,
 			                     "cannot infer the extent of dim %d when the other "
@@ -169,12 +171,18 @@ static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ex
 		ext[wildcard] = volume / other;
 	}
 	int64_t count = 1;
-	for (int d = 0; d < n; d++)
-		count *= ext[d];
-	if (count != volume) {
+	size_t bytes;
+	overflow |= !dalic_ck_volume(ext, n, &count) ||
+	            !dalic_ck_shape_bytes(ext, n, dalic_dtype_size(in->dtype), &bytes);
+	if (overflow || count != volume) {
 		char a[160], b[160];
-		format_shape(dalic_batch_shape(in, i), in->ndim, a, sizeof a);
-		format_shape(ext, n, b, sizeof b);
+		dalic_batch_format_shape(dalic_batch_shape(in, i), in->ndim, "()", a, sizeof a);
+		dalic_batch_format_shape(ext, n, "()", b, sizeof b);
+		if (overflow)
+			return dalic_op_fail(ctx, ws, i,
+			                     "cannot reshape %s (%lld elements) to %s: its size "
+			                     "overflows",
+			                     a, (long long)volume, b);
 		return dalic_op_fail(ctx, ws, i,
 		                     "cannot reshape %s (%lld elements) to %s (%lld elements)", a,
 		                     (long long)volume, b, (long long)count);
@@ -182,7 +190,7 @@ static int resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ex
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int reshape_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -199,7 +207,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	int ndim = 0, rc;
 	for (int i = 0; i < in->num_samples; i++) {
 		int n;
-		if ((rc = requested(ctx, ws, i, shapes, &n)))
+		if ((rc = reshape_requested(ctx, ws, i, shapes, &n)))
 			return rc;
 		if (i > 0 && n != ndim)
 			return dalic_op_fail(ctx, ws, i,
@@ -209,7 +217,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if (i == 0 && (rc = dalic_batch_set_meta(out, in->num_samples, in->dtype, n)))
 			return rc;
 		ndim = n;
-		if ((rc = resolve(ctx, ws, i, shapes, n)))
+		if ((rc = reshape_resolve(ctx, ws, i, shapes, n)))
 			return rc;
 		dalic_batch_share_sample(out, i, in, i);
 		dalic_batch_set_shape(out, i, shapes);
@@ -227,7 +235,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* The output already points at the input's samples (setup); nothing is copied. */
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int reshape_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return DALIC_OK;
 }
@@ -244,7 +252,8 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.init = init, .setup = setup, .run = run};
+static const dalic_kernel_t kernel = {
+    .init = reshape_init, .setup = reshape_setup, .run = reshape_run};
 
 DALIC_OPERATOR(Reshape) = {
     .name = "Reshape",

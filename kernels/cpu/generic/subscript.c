@@ -39,19 +39,19 @@ typedef struct subscript_state {
 static const char *const part_names[4] = {"at", "lo", "hi", "step"};
 enum { AT, LO, HI, STEP };
 
-static void arg_name(char *buf, size_t n, int part, int d)
+static void subscript_arg_name(char *buf, size_t n, int part, int d)
 {
 	snprintf(buf, n, "%s_%d", part_names[part], d);
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static int subscript_init(dalic_op_ctx_t *ctx)
 {
 	subscript_state_t *st = ctx->state;
 	for (int d = 0; d < MAX_SUBSCRIPTS; d++) {
 		bool given[4];
 		for (int p = 0; p < 4; p++) {
 			char name[16];
-			arg_name(name, sizeof name, p, d);
+			subscript_arg_name(name, sizeof name, p, d);
 			given[p] = dalic_arg_given(ctx, name);
 		}
 		if (given[AT] && (given[LO] || given[HI]))
@@ -86,7 +86,7 @@ static int init(dalic_op_ctx_t *ctx)
 	return st->plans ? DALIC_OK : dalic_fail(DALIC_ENOMEM, "out of memory for subscripts");
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void subscript_fini(dalic_op_ctx_t *ctx)
 {
 	subscript_state_t *st = ctx->state;
 	free(st->plans);
@@ -94,10 +94,11 @@ static void fini(dalic_op_ctx_t *ctx)
 
 /* Subscript argument `part` of dim d for sample i: the argument input's 0D integer, or the
  * scalar argument. */
-static int value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int part, int d, int i, int64_t *out)
+static int subscript_value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int part, int d, int i,
+                              int64_t *out)
 {
 	char name[16];
-	arg_name(name, sizeof name, part, d);
+	subscript_arg_name(name, sizeof name, part, d);
 	const dalic_batch_t *arg = dalic_arg_input(ws, name);
 	if (!arg) {
 		*out = dalic_value_get_i(dalic_arg(ctx, name), 0);
@@ -119,18 +120,9 @@ static int value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int part, int d, 
 	return DALIC_OK;
 }
 
-static void format_shape(const int64_t *s, int n, char *buf, size_t len)
-{
-	size_t k = (size_t)snprintf(buf, len, "(");
-	for (int d = 0; d < n && k < len; d++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%lld", d ? ", " : "", (long long)s[d]);
-	if (k < len)
-		snprintf(buf + k, len - k, ")");
-}
-
 /* Python's slice.indices(): start and count of lo:hi:step over an extent. */
-static void clamp_range(int64_t extent, bool has_lo, int64_t lo, bool has_hi, int64_t hi,
-                        int64_t step, int64_t *start, int64_t *count)
+static void subscript_clamp_range(int64_t extent, bool has_lo, int64_t lo, bool has_hi, int64_t hi,
+                                  int64_t step, int64_t *start, int64_t *count)
 {
 	int64_t min = step > 0 ? 0 : -1, max = step > 0 ? extent : extent - 1;
 	if (!has_lo)
@@ -143,13 +135,19 @@ static void clamp_range(int64_t extent, bool has_lo, int64_t lo, bool has_hi, in
 		hi += extent;
 	lo = lo < min ? min : lo > max ? max : lo;
 	hi = hi < min ? min : hi > max ? max : hi;
-	int64_t n = step > 0 ? (hi - lo + step - 1) / step : (lo - hi - step - 1) / -step;
+	/* lo and hi are within [-1, extent] now; the step may be anything, even INT64_MIN */
+	int64_t n = 0;
+	if (step > 0 && hi > lo)
+		n = (hi - lo - 1) / step + 1;
+	else if (step < 0 && lo > hi)
+		n = (int64_t)((uint64_t)(lo - hi - 1) / (0 - (uint64_t)step)) + 1;
 	*start = lo;
-	*count = n > 0 ? n : 0;
+	*count = n;
 }
 
 /* The start, step and count of every input dim of sample i. */
-static int plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, subscript_plan_t *p)
+static int subscript_plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                 subscript_plan_t *p)
 {
 	const subscript_state_t *st = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -163,12 +161,12 @@ static int plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, subscri
 	for (int d = 0; d < st->nsub; d++) {
 		int64_t v[4] = {0, 0, 0, 1};
 		if (st->is_index[d]) {
-			if ((rc = value_at(ctx, ws, AT, d, i, &v[AT])))
+			if ((rc = subscript_value_at(ctx, ws, AT, d, i, &v[AT])))
 				return rc;
 			int64_t idx = v[AT] < 0 ? shape[d] + v[AT] : v[AT];
 			if (idx < 0 || idx >= shape[d]) {
 				char s[160];
-				format_shape(shape, in->ndim, s, sizeof s);
+				dalic_batch_format_shape(shape, in->ndim, "()", s, sizeof s);
 				return dalic_op_fail(
 				    ctx, ws, i,
 				    "Index %lld is out of range for axis %d of length "
@@ -184,23 +182,23 @@ static int plan_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, subscri
 		bool given[4] = {false, false, false, false};
 		for (int part = LO; part <= STEP; part++) {
 			char name[16];
-			arg_name(name, sizeof name, part, d);
+			subscript_arg_name(name, sizeof name, part, d);
 			given[part] = dalic_arg_given(ctx, name);
-			if (given[part] && (rc = value_at(ctx, ws, part, d, i, &v[part])))
+			if (given[part] && (rc = subscript_value_at(ctx, ws, part, d, i, &v[part])))
 				return rc;
 		}
 		if (v[STEP] == 0)
 			return dalic_op_fail(ctx, ws, i, "step_%d: the slice step cannot be 0", d);
 		p->step[d] = v[STEP];
-		clamp_range(shape[d], given[LO], v[LO], given[HI], v[HI], v[STEP], &p->start[d],
-		            &p->count[d]);
+		subscript_clamp_range(shape[d], given[LO], v[LO], given[HI], v[HI], v[STEP],
+		                      &p->start[d], &p->count[d]);
 	}
 	return DALIC_OK;
 }
 
 /* True when the selection is one contiguous run of the input: dims pinned to one position,
  * then at most one partial dim walked with step 1, then whole dims. */
-static bool contiguous(const subscript_plan_t *p, const int64_t *shape, int ndim)
+static bool subscript_contiguous(const subscript_plan_t *p, const int64_t *shape, int ndim)
 {
 	int d = 0;
 	while (d < ndim && p->count[d] == 1)
@@ -213,7 +211,7 @@ static bool contiguous(const subscript_plan_t *p, const int64_t *shape, int ndim
 	return true;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int subscript_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	subscript_state_t *st = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -236,18 +234,20 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	size_t elem = dalic_dtype_size(in->dtype);
 	for (int i = 0; i < in->num_samples; i++) {
 		subscript_plan_t *p = &st->plans[i];
-		if ((rc = plan_sample(ctx, ws, i, p)))
+		if ((rc = subscript_plan_sample(ctx, ws, i, p)))
 			return rc;
 		const int64_t *shape = dalic_batch_shape(in, i);
-		p->borrowed = contiguous(p, shape, in->ndim);
+		p->borrowed = subscript_contiguous(p, shape, in->ndim);
 		if (p->borrowed) {
-			int64_t offset = 0, stride = 1;
+			/* the input passed dalic_batch_alloc, so its strides fit int64_t */
+			int64_t offset = 0, stride = 1, selected = 1;
 			for (int d = in->ndim - 1; d >= 0; d--) {
 				offset += p->start[d] * stride;
 				stride *= shape[d];
+				selected *= p->count[d];
 			}
-			if (stride == 0)
-				offset = 0; /* empty input: start may equal an extent of 0 */
+			if (selected == 0)
+				offset = 0; /* nothing selected: start may be -1 or an extent */
 			dalic_batch_share_sample(out, i, in, i);
 			out->ptrs[i] = (char *)in->ptrs[i] + (size_t)offset * elem;
 		}
@@ -268,7 +268,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 
 /* Strided copy of a sample that could not be borrowed: walks the selection in order, the
  * innermost dim as one memcpy when its step is 1. */
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int subscript_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	(void)thread;
 	const subscript_state_t *st = ctx->state;
@@ -360,10 +360,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
     .state_size = sizeof(subscript_state_t),
-    .init = init,
-    .setup = setup,
-    .run_sample = run_sample,
-    .fini = fini,
+    .init = subscript_init,
+    .setup = subscript_setup,
+    .run_sample = subscript_run_sample,
+    .fini = subscript_fini,
 };
 
 DALIC_OPERATOR(TensorSubscript) = {

@@ -8,7 +8,7 @@
 #include "engine/error.h"
 #include "engine/kernel.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int dim_check_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -26,7 +26,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* The output already points at the input's samples (setup); nothing is copied. */
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int dim_check_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return DALIC_OK;
 }
@@ -37,7 +37,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup, .run = run};
+static const dalic_kernel_t kernel = {.setup = dim_check_setup, .run = dim_check_run};
 
 DALIC_OPERATOR(SubscriptDimCheck) = {
     .name = "SubscriptDimCheck",

@@ -20,7 +20,7 @@ typedef struct transpose_state {
 	int nperm; /* 0 = not given: reverse the input's dims */
 } transpose_state_t;
 
-static int init(dalic_op_ctx_t *ctx)
+static int transpose_init(dalic_op_ctx_t *ctx)
 {
 	transpose_state_t *st = ctx->state;
 	const dalic_value_t *perm = dalic_arg(ctx, "perm");
@@ -51,13 +51,13 @@ static int init(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static void permutation(const transpose_state_t *st, int ndim, int *perm)
+static void transpose_permutation(const transpose_state_t *st, int ndim, int *perm)
 {
 	for (int d = 0; d < ndim; d++)
 		perm[d] = st->nperm ? st->perm[d] : ndim - 1 - d;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int transpose_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const transpose_state_t *st = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -68,7 +68,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		                     "input has different dimensionality (%d) than the length of "
 		                     "the permutation (%d)",
 		                     nd, st->nperm);
-	permutation(st, nd, perm);
+	transpose_permutation(st, nd, perm);
 	const char *out_layout = dalic_arg_string(ctx, "output_layout");
 	if (out_layout && (int)strlen(out_layout) != nd)
 		return dalic_op_fail(ctx, ws, -1, "output_layout '%s' does not have %d dims",
@@ -100,12 +100,12 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		((T *)dst)[done + k] = ((const T *)src)[off + k * inner_stride];                   \
 	break
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int transpose_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
 	int nd = in->ndim, perm[DALIC_MAX_NDIM];
-	permutation(ctx->state, nd, perm);
+	transpose_permutation(ctx->state, nd, perm);
 	const int64_t *ish = dalic_batch_shape(in, i), *osh = dalic_batch_shape(out, i);
 	int64_t in_strides[DALIC_MAX_NDIM], stride = 1;
 	for (int d = nd - 1; d >= 0; d--) {
@@ -180,9 +180,9 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
     .state_size = sizeof(transpose_state_t),
-    .init = init,
-    .setup = setup,
-    .run_sample = run_sample,
+    .init = transpose_init,
+    .setup = transpose_setup,
+    .run_sample = transpose_run_sample,
 };
 
 DALIC_OPERATOR(Transpose) = {

@@ -24,17 +24,17 @@ typedef struct crop {
 	int num_threads;
 } crop_t;
 
-static const char *default_layout(int ndim)
+static const char *crop_default_layout(int ndim)
 {
 	return ndim == 2 ? "HW" : ndim == 3 ? "HWC" : ndim == 4 ? "FHWC" : "";
 }
 
-static void fini(dalic_op_ctx_t *ctx);
+static void crop_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int crop_init_state(dalic_op_ctx_t *ctx)
 {
 	crop_t *c = ctx->state;
-	int rc = img_oob_parse(ctx, &c->oob);
+	int rc = dalic_img_oob_parse(ctx, &c->oob);
 	if (rc)
 		return rc;
 	const dalic_value_t *fill = dalic_arg(ctx, "fill_values");
@@ -48,21 +48,21 @@ static int init_state(dalic_op_ctx_t *ctx)
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int crop_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = crop_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		crop_fini(ctx);
 	return rc;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int crop_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	crop_t *c = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
 	snprintf(c->layout, sizeof c->layout, "%s", in->layout[0] ? in->layout
-								  : default_layout(in->ndim));
+								  : crop_default_layout(in->ndim));
 	if (!dalic_dtype_is_numeric(in->dtype))
 		return dalic_op_fail(ctx, ws, -1, "cannot crop %s data", dalic_dtype_name(in->dtype));
 	dalic_dtype_t ot = dalic_arg_given(ctx, "dtype") ? (dalic_dtype_t)dalic_arg_int(ctx, "dtype")
@@ -78,8 +78,8 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		dalic_store_sat(in->dtype, c->fill, k, fill->n ? dalic_value_get_f(fill, k) : 0);
 	for (int i = 0; i < ws->batch_size; i++) {
 		const int64_t *shape = dalic_batch_shape(in, i);
-		if ((rc = img_window_for_sample(ctx, ws, i, c->layout, in->ndim, shape, c->oob,
-						&c->win[i])))
+		if ((rc = dalic_img_window_for_sample(ctx, ws, i, c->layout, in->ndim, shape,
+		                                      c->oob, &c->win[i])))
 			return rc;
 		dalic_batch_set_shape(out, i, c->win[i].shape);
 		out->sources[i] = in->sources[i];
@@ -87,7 +87,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	crop_t *c = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -96,30 +96,30 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	int channel_dim = cpos ? (int)(cpos - c->layout) : -1;
 	size_t es = dalic_dtype_size(in->dtype);
 	if (out->dtype == in->dtype) {
-		img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i], es,
-				out->ptrs[i], c->fill, c->nfill, channel_dim);
+		dalic_img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i],
+		                      es, out->ptrs[i], c->fill, c->nfill, channel_dim);
 		return DALIC_OK;
 	}
 	if (thread < 0 || thread >= c->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     c->num_threads);
 	int64_t n = dalic_batch_sample_elems(out, i);
-	void *tmp = img_scratch_get(&c->threads[thread], (size_t)n * es + 1);
+	void *tmp = dalic_img_scratch_get(&c->threads[thread], (size_t)n * es + 1);
 	if (!tmp)
-		return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-element window",
-				     (long long)n);
-	img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i], es, tmp,
+		return dalic_op_fail(ctx, ws, i, "a %lld-element window: %s", (long long)n,
+				     dalic_last_error());
+	dalic_img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i], es, tmp,
 			c->fill, c->nfill, channel_dim);
 	for (int64_t k = 0; k < n; k++)
 		dalic_store_sat(out->dtype, out->ptrs[i], k, dalic_load_f64(in->dtype, tmp, k));
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void crop_fini(dalic_op_ctx_t *ctx)
 {
 	crop_t *c = ctx->state;
 	for (int t = 0; c->threads && t < c->num_threads; t++)
-		img_scratch_free(&c->threads[t]);
+		dalic_img_scratch_free(&c->threads[t]);
 	free(c->threads);
 	free(c->win);
 }
@@ -133,10 +133,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(crop_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = crop_init,
+	.setup = crop_setup,
+	.run_sample = crop_run_sample,
+	.fini = crop_fini,
 };
 
 DALIC_OPERATOR(Crop) = {

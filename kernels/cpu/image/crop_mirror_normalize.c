@@ -36,12 +36,12 @@ typedef struct cmn {
 	int num_threads;
 } cmn_t;
 
-static void fini(dalic_op_ctx_t *ctx);
+static void cmn_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int cmn_init_state(dalic_op_ctx_t *ctx)
 {
 	cmn_t *s = ctx->state;
-	int rc = img_oob_parse(ctx, &s->oob);
+	int rc = dalic_img_oob_parse(ctx, &s->oob);
 	if (rc)
 		return rc;
 	bool has_dtype = dalic_arg_given(ctx, "dtype"), has_old = dalic_arg_given(ctx, "output_dtype");
@@ -71,11 +71,11 @@ static int init_state(dalic_op_ctx_t *ctx)
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int cmn_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = cmn_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		cmn_fini(ctx);
 	return rc;
 }
 
@@ -83,8 +83,8 @@ typedef struct geom {
 	int h_dim, w_dim, c_dim; /* c_dim < 0: no channel dim (HW) */
 } geom_t;
 
-static int geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
-		    geom_t *g, const char **layout)
+static int cmn_geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
+                        geom_t *g, const char **layout)
 {
 	*layout = in->layout[0] ? in->layout : in->ndim == 2 ? "HW" : "HWC";
 	const char *l = *layout;
@@ -99,14 +99,14 @@ static int geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int cmn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	cmn_t *s = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
 	geom_t g;
 	const char *layout;
-	int rc = geometry(ctx, ws, in, &g, &layout);
+	int rc = cmn_geometry(ctx, ws, in, &g, &layout);
 	if (!rc && !dalic_dtype_is_numeric(in->dtype))
 		rc = dalic_op_fail(ctx, ws, -1, "cannot normalize %s data",
 				   dalic_dtype_name(in->dtype));
@@ -117,7 +117,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	dalic_batch_set_layout(out, g.c_dim < 0 ? "HW" : s->out_hwc ? "HWC" : "CHW");
 	for (int i = 0; i < ws->batch_size; i++) {
 		const int64_t *shape = dalic_batch_shape(in, i);
-		if ((rc = img_window_for_sample(ctx, ws, i, layout, in->ndim, shape, s->oob,
+		if ((rc = dalic_img_window_for_sample(ctx, ws, i, layout, in->ndim, shape, s->oob,
 						&s->win[i])))
 			return rc;
 		int64_t C = g.c_dim < 0 ? 1 : shape[g.c_dim], oc = C;
@@ -140,8 +140,8 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* mean / std for C channels: one value (broadcast) or one per channel. */
-static int per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-		       int64_t C, float *out)
+static int cmn_per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
+                           int64_t C, float *out)
 {
 	double v[MAX_CH];
 	int n;
@@ -156,7 +156,7 @@ static int per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const c
 	return DALIC_OK;
 }
 
-static inline float load_elem(dalic_dtype_t t, const void *p, int64_t k)
+static inline float cmn_load_elem(dalic_dtype_t t, const void *p, int64_t k)
 {
 	switch (t) {
 	case DALIC_UINT8: return ((const uint8_t *)p)[k];
@@ -167,7 +167,7 @@ static inline float load_elem(dalic_dtype_t t, const void *p, int64_t k)
 }
 
 /* Stores n floats read `step` apart into consecutive elements of type t. */
-static void store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step, int64_t n)
+static void cmn_store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step, int64_t n)
 {
 	switch (t) {
 	case DALIC_FLOAT:
@@ -180,14 +180,17 @@ static void store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step
 		break;
 	case DALIC_UINT8:
 		for (int64_t k = 0; k < n; k++) {
-			float v = roundf(src[k * step]);
-			((uint8_t *)dst)[k] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+			float v = roundf(src[k * step]); /* NaN (a NaN mean or std) gives 0 */
+			((uint8_t *)dst)[k] = !(v > 0) ? 0 : v >= 255 ? 255 : (uint8_t)v;
 		}
 		break;
 	default: /* INT8 */
 		for (int64_t k = 0; k < n; k++) {
 			float v = roundf(src[k * step]);
-			((int8_t *)dst)[k] = v <= -128 ? -128 : v >= 127 ? 127 : (int8_t)v;
+			((int8_t *)dst)[k] = v != v      ? 0
+			                     : v <= -128 ? -128
+			                     : v >= 127  ? 127
+			                                 : (int8_t)v;
 		}
 		break;
 	}
@@ -198,8 +201,8 @@ static void store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step
  * widen to three float vectors of interleaved RGB, shuffle into R, G and B (reversed for a
  * mirror), then the same multiply and add per value as the scalar loop, so the results are
  * bit-identical. Returns how many pixels it wrote; the caller finishes the row. */
-static int64_t rgb_row_sse2(const uint8_t *row, int64_t ow, bool mirror, const float *mul,
-			    const float *add, float *o0, float *o1, float *o2)
+static int64_t cmn_rgb_row_sse2(const uint8_t *row, int64_t ow, bool mirror, const float *mul,
+                                const float *add, float *o0, float *o1, float *o2)
 {
 	const __m128i zero = _mm_setzero_si128();
 	const __m128 m0 = _mm_set1_ps(mul[0]), m1 = _mm_set1_ps(mul[1]), m2 = _mm_set1_ps(mul[2]);
@@ -237,9 +240,9 @@ static int64_t rgb_row_sse2(const uint8_t *row, int64_t ow, bool mirror, const f
 #endif
 
 /* The ResNet case: uint8 HWC inside the image to float, one pass, no per-element dispatch. */
-static void fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, int64_t ay,
-			int64_t ow, int64_t oh, bool mirror, bool out_hwc, const float *mul,
-			const float *add, float *dst)
+static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, int64_t ay,
+                            int64_t ow, int64_t oh, bool mirror, bool out_hwc, const float *mul,
+                            const float *add, float *dst)
 {
 	const int64_t step = mirror ? -C : C;
 	for (int64_t y = 0; y < oh; y++) {
@@ -255,8 +258,8 @@ static void fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, in
 			const float a0 = add[0], a1 = add[1], a2 = add[2];
 			int64_t x = 0;
 #ifdef __SSE2__
-			x = rgb_row_sse2(src + ((ay + y) * W + ax) * C, ow, mirror, mul, add, o0, o1,
-					 o2);
+			x = cmn_rgb_row_sse2(src + ((ay + y) * W + ax) * C, ow, mirror, mul, add,
+			                     o0, o1, o2);
 			p += x * step;
 #endif
 			for (; x < ow; x++, p += step) {
@@ -272,14 +275,14 @@ static void fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, in
 	}
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	cmn_t *s = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
 	geom_t g;
 	const char *layout;
-	int rc = geometry(ctx, ws, in, &g, &layout);
+	int rc = cmn_geometry(ctx, ws, in, &g, &layout);
 	if (rc)
 		return rc;
 	const int64_t *shape = dalic_batch_shape(in, i);
@@ -292,8 +295,8 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 		oc++;
 	float mean[MAX_CH], mul[MAX_CH], fill[MAX_CH];
 	double mirror;
-	if ((rc = per_channel(ctx, ws, i, "mean", C, mean)) ||
-	    (rc = per_channel(ctx, ws, i, "std", C, mul)) ||
+	if ((rc = cmn_per_channel(ctx, ws, i, "mean", C, mean)) ||
+	    (rc = cmn_per_channel(ctx, ws, i, "std", C, mul)) ||
 	    (rc = dalic_arg_float_at(ctx, ws, "mirror", i, &mirror)))
 		return rc;
 	/* (in - mean) * scale / std + shift as one multiply-add: in * mul + add */
@@ -309,9 +312,11 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	if (thread < 0 || thread >= s->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     s->num_threads);
-	float *row = img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
+	float *row =
+	    dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
 	if (!row)
-		return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-pixel row", (long long)ow);
+		return dalic_op_fail(ctx, ws, i, "a %lld-pixel row: %s", (long long)ow,
+				     dalic_last_error());
 	/* element strides of the input in pixels, channels and rows */
 	const int64_t px = g.c_dim == 2 ? C : 1, chs = g.c_dim == 0 ? H * W : 1;
 	const int64_t rows = g.c_dim == 2 ? W * C : W;
@@ -322,7 +327,8 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	uint8_t *dst = out->ptrs[i];
 	bool inside = ax >= 0 && ay >= 0 && ax + ow <= W && ay + oh <= H;
 	if (inside && it == DALIC_UINT8 && out->dtype == DALIC_FLOAT && g.c_dim == 2 && oc == C) {
-		fast_u8_hwc(src, W, C, ax, ay, ow, oh, mirror != 0, s->out_hwc, mul, add, (float *)dst);
+		cmn_fast_u8_hwc(src, W, C, ax, ay, ow, oh, mirror != 0, s->out_hwc, mul, add,
+		                (float *)dst);
 		return DALIC_OK;
 	}
 	for (int64_t y = 0; y < oh; y++) {
@@ -336,25 +342,26 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 			}
 			int64_t base = sy * rows + sx * px;
 			for (int64_t c = 0; c < C; c++)
-				o[c] = load_elem(it, src, base + c * chs) * mul[c] + add[c];
+				o[c] = cmn_load_elem(it, src, base + c * chs) * mul[c] + add[c];
 			for (int64_t c = C; c < oc; c++)
 				o[c] = fill[c];
 		}
 		if (g.c_dim < 0 || s->out_hwc)
-			store_run(out->dtype, dst + (size_t)(y * ow * oc) * es, row, 1, ow * oc);
+			cmn_store_run(out->dtype, dst + (size_t)(y * ow * oc) * es, row, 1,
+			              ow * oc);
 		else
 			for (int64_t c = 0; c < oc; c++)
-				store_run(out->dtype, dst + (size_t)((c * oh + y) * ow) * es, row + c, oc,
-					  ow);
+				cmn_store_run(out->dtype, dst + (size_t)((c * oh + y) * ow) * es,
+				              row + c, oc, ow);
 	}
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void cmn_fini(dalic_op_ctx_t *ctx)
 {
 	cmn_t *s = ctx->state;
 	for (int t = 0; s->threads && t < s->num_threads; t++)
-		img_scratch_free(&s->threads[t]);
+		dalic_img_scratch_free(&s->threads[t]);
 	free(s->threads);
 	free(s->win);
 }
@@ -379,10 +386,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(cmn_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = cmn_init,
+	.setup = cmn_setup,
+	.run_sample = cmn_run_sample,
+	.fini = cmn_fini,
 };
 
 DALIC_OPERATOR(CropMirrorNormalize) = {

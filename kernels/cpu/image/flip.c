@@ -9,18 +9,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *layout_of(const dalic_batch_t *b)
+static const char *flip_layout_of(const dalic_batch_t *b)
 {
 	if (b->layout[0])
 		return b->layout;
 	return b->ndim == 2 ? "HW" : b->ndim == 3 ? "HWC" : b->ndim == 4 ? "FHWC" : "";
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int flip_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
-	const char *l = layout_of(in);
+	const char *l = flip_layout_of(in);
 	if (!strchr(l, 'W') || !strchr(l, 'H'))
 		return dalic_op_fail(ctx, ws, -1, "flip needs a layout with H and W, got '%s'", l);
 	int rc = dalic_batch_copy_meta(out, in);
@@ -31,10 +31,10 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int flip_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const dalic_batch_t *in = ws->inputs[0];
-	const char *l = layout_of(in);
+	const char *l = flip_layout_of(in);
 	static const char axes[3] = {'W', 'H', 'D'};
 	static const char *const names[3] = {"horizontal", "vertical", "depthwise"};
 	bool flip[DALIC_MAX_NDIM] = {false};
@@ -55,7 +55,9 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	size_t total = (size_t)dalic_batch_sample_elems(in, i) * dalic_dtype_size(in->dtype);
 	const uint8_t *src = in->ptrs[i];
 	uint8_t *dst = ws->outputs[0]->ptrs[i];
-	if (last_flipped < 0 || total == 0) {
+	if (total == 0)
+		return DALIC_OK;
+	if (last_flipped < 0) {
 		memcpy(dst, src, total);
 		return DALIC_OK;
 	}
@@ -102,7 +104,7 @@ static const dalic_arg_schema_t args[] = {
 	{0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
+static const dalic_kernel_t kernel = {.setup = flip_setup, .run_sample = flip_run_sample};
 
 DALIC_OPERATOR(Flip) = {
 	.name = "Flip",

@@ -6,6 +6,7 @@
  * per-sample generators and depend only on (seed, iteration, sample).
  */
 #include "engine/kernel.h"
+#include "kernels/common/arg_check.h"
 #include "kernels/common/img_crop_window.h"
 #include "kernels/common/img_resize_attr.h"
 
@@ -22,22 +23,27 @@ typedef struct rrc {
 	int num_threads;
 } rrc_t;
 
-static void fini(dalic_op_ctx_t *ctx);
+static void rrc_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int rrc_init_state(dalic_op_ctx_t *ctx)
 {
 	rrc_t *r = ctx->state;
-	int rc = img_crop_params_parse(ctx, &r->crop);
+	int rc = dalic_img_crop_params_parse(ctx, &r->crop);
 	if (rc)
 		return rc;
 	const dalic_value_t *size = dalic_arg(ctx, "size");
 	if (size->n != 2 && size->n != 1)
 		return dalic_op_fail(ctx, NULL, -1, "`size` needs 2 values [H, W], got %d", size->n);
-	r->out_h = (int)lround(dalic_value_get_f(size, 0));
-	r->out_w = (int)lround(dalic_value_get_f(size, size->n - 1));
-	if (r->out_h < 1 || r->out_w < 1)
-		return dalic_op_fail(ctx, NULL, -1, "`size` must be positive, got [%d, %d]", r->out_h,
-				     r->out_w);
+	double hw[2] = {dalic_value_get_f(size, 0), dalic_value_get_f(size, size->n - 1)};
+	int64_t ext[2];
+	for (int d = 0; d < 2; d++)
+		if ((rc = dalic_argck_to_i64(ctx, NULL, -1, "size", round(hw[d]), &ext[d])))
+			return rc;
+	if (ext[0] < 1 || ext[1] < 1 || ext[0] > INT32_MAX || ext[1] > INT32_MAX)
+		return dalic_op_fail(ctx, NULL, -1, "`size` must be positive extents below 2**31, "
+				     "got [%g, %g]", hw[0], hw[1]);
+	r->out_h = (int)ext[0];
+	r->out_w = (int)ext[1];
 	r->win = calloc((size_t)ctx->max_batch_size, sizeof *r->win);
 	r->filters = calloc((size_t)ctx->max_batch_size, sizeof *r->filters);
 	r->num_threads = ctx->num_threads + 1;
@@ -47,15 +53,15 @@ static int init_state(dalic_op_ctx_t *ctx)
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int rrc_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = rrc_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		rrc_fini(ctx);
 	return rc;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int rrc_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	rrc_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -64,7 +70,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		return dalic_op_fail(ctx, ws, -1, "expects HWC images, got %d-D '%s'", in->ndim,
 				     in->layout);
 	dalic_dtype_t ot;
-	int rc = img_resample_dtype(ctx, ws, in->dtype, &ot);
+	int rc = dalic_img_resample_dtype(ctx, ws, in->dtype, &ot);
 	if (!rc)
 		rc = dalic_batch_set_meta(out, ws->batch_size, ot, 3);
 	if (rc)
@@ -75,9 +81,11 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if (shape[0] < 1 || shape[1] < 1)
 			return dalic_op_fail(ctx, ws, i, "cannot crop an empty %lldx%lld image",
 					     (long long)shape[0], (long long)shape[1]);
-		r->win[i] = img_random_crop_window(&ctx->rng[i], (int)shape[0], (int)shape[1],
+		if (dalic_img_resample_fits(shape[0], shape[1], shape[2], r->out_h, r->out_w))
+			return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
+		r->win[i] = dalic_img_random_crop_window(&ctx->rng[i], (int)shape[0], (int)shape[1],
 						   &r->crop);
-		if ((rc = img_filters_for_sample(ctx, ws, i, &r->filters[i])))
+		if ((rc = dalic_img_filters_for_sample(ctx, ws, i, &r->filters[i])))
 			return rc;
 		dalic_batch_set_shape(out, i, (const int64_t[]){r->out_h, r->out_w, shape[2]});
 		out->sources[i] = in->sources[i];
@@ -85,7 +93,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int rrc_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	rrc_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -111,17 +119,17 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 		.x1 = w->x + w->w,
 		.filters = r->filters[i],
 	};
-	if (img_resample(&r->threads[thread], &job))
-		return dalic_op_fail(ctx, ws, i, "out of memory resampling a %dx%d window", w->h,
-				     w->w);
+	if (dalic_img_resample(&r->threads[thread], &job))
+		return dalic_op_fail(ctx, ws, i, "resampling a %dx%d window: %s", w->h, w->w,
+				     dalic_last_error());
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void rrc_fini(dalic_op_ctx_t *ctx)
 {
 	rrc_t *r = ctx->state;
 	for (int t = 0; r->threads && t < r->num_threads; t++)
-		img_resample_ws_free(&r->threads[t]);
+		dalic_img_resample_ws_free(&r->threads[t]);
 	free(r->threads);
 	free(r->win);
 	free(r->filters);
@@ -136,10 +144,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(rrc_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = rrc_init,
+	.setup = rrc_setup,
+	.run_sample = rrc_run_sample,
+	.fini = rrc_fini,
 };
 
 DALIC_OPERATOR(RandomResizedCrop) = {

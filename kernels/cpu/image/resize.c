@@ -10,6 +10,7 @@
 #include "engine/error.h"
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
+#include "kernels/common/arg_check.h"
 #include "kernels/common/img_resize_attr.h"
 
 #include <math.h>
@@ -29,15 +30,15 @@ typedef struct resize {
 	int num_threads;
 } resize_t;
 
-static int outputs_for(const dalic_opdef_t *def)
+static int resize_outputs_for(const dalic_opdef_t *def)
 {
 	const dalic_value_t *v = dalic_opdef_arg(def, "save_attrs");
 	return v && v->kind != DALIC_V_NONE && dalic_value_get_i(v, 0) ? 2 : 1;
 }
 
-static void fini(dalic_op_ctx_t *ctx);
+static void resize_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int resize_init_state(dalic_op_ctx_t *ctx)
 {
 	resize_t *r = ctx->state;
 	bool shorter = dalic_arg_given(ctx, "resize_shorter");
@@ -45,7 +46,7 @@ static int init_state(dalic_op_ctx_t *ctx)
 	if (shorter + longer + dalic_arg_given(ctx, "mode") > 1)
 		return dalic_op_fail(ctx, NULL, -1, "`resize_shorter`, ``resize_longer`` and "
 						    "``mode`` arguments are mutually exclusive");
-	int mode = img_resize_mode_parse(dalic_arg_string(ctx, "mode"));
+	int mode = dalic_img_resize_mode_parse(dalic_arg_string(ctx, "mode"));
 	if (mode < 0)
 		return dalic_op_fail(ctx, NULL, -1, "Invalid resize mode '%s'",
 				     dalic_arg_string(ctx, "mode"));
@@ -55,8 +56,13 @@ static int init_state(dalic_op_ctx_t *ctx)
 	if (r->has_max_size && max->n > 2)
 		return dalic_op_fail(ctx, NULL, -1, "max_size has %d values; 1 or 2 expected",
 				     max->n);
-	for (int d = 0; r->has_max_size && d < 2; d++)
-		r->max_size[d] = (float)dalic_value_get_f(max, max->n == 1 ? 0 : d);
+	for (int d = 0; r->has_max_size && d < 2; d++) {
+		double v = dalic_value_get_f(max, max->n == 1 ? 0 : d);
+		int rc = dalic_argck_finite(ctx, NULL, -1, "max_size", &v, 1);
+		if (rc)
+			return rc;
+		r->max_size[d] = (float)v;
+	}
 	r->subpixel = dalic_arg_bool(ctx, "subpixel_scale");
 	r->roi_relative = dalic_arg_bool(ctx, "roi_relative");
 	r->plan = calloc((size_t)ctx->max_batch_size, sizeof *r->plan);
@@ -69,17 +75,17 @@ static int init_state(dalic_op_ctx_t *ctx)
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int resize_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = resize_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		resize_fini(ctx);
 	return rc;
 }
 
 /* Position of H in the layout (W follows); checks the layout is one we resample. */
-static int spatial_dims(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
-			int *h_dim)
+static int resize_spatial_dims(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
+                               const dalic_batch_t *in, int *h_dim)
 {
 	const char *l = in->layout;
 	if (!*l) {
@@ -104,48 +110,57 @@ static int spatial_dims(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const d
 }
 
 /* The requested output extents [H, W] of sample i. */
-static int requested_size(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float req[2])
+static int resize_requested_size(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float req[2])
 {
-	bool sep = img_arg_present(ctx, ws, "resize_x") || img_arg_present(ctx, ws, "resize_y");
-	bool size = img_arg_present(ctx, ws, "size");
-	bool shorter = img_arg_present(ctx, ws, "resize_shorter");
-	bool longer = img_arg_present(ctx, ws, "resize_longer");
+	bool sep = dalic_img_arg_present(ctx, ws, "resize_x") ||
+	           dalic_img_arg_present(ctx, ws, "resize_y");
+	bool size = dalic_img_arg_present(ctx, ws, "size");
+	bool shorter = dalic_img_arg_present(ctx, ws, "resize_shorter");
+	bool longer = dalic_img_arg_present(ctx, ws, "resize_longer");
 	if (sep + size + shorter + longer != 1)
 		return dalic_op_fail(ctx, ws, -1,
 				     "Exactly one method of specifying size must be used. The "
 				     "available methods: separate resize_x, resize_y arguments; size "
 				     "argument; resize_longer; resize_shorter");
+	/* A NaN or infinite size has no meaning (DALI crashes on NaN): it is an error. */
 	double v[IMG_MAX_SPATIAL];
 	int n, rc = DALIC_OK;
 	if (sep) {
-		req[0] = req[1] = 0;
-		if (img_arg_present(ctx, ws, "resize_y") &&
-		    !(rc = dalic_arg_float_at(ctx, ws, "resize_y", i, &v[0])))
-			req[0] = (float)v[0];
-		if (!rc && img_arg_present(ctx, ws, "resize_x") &&
-		    !(rc = dalic_arg_float_at(ctx, ws, "resize_x", i, &v[0])))
-			req[1] = (float)v[0];
+		static const char *const names[2] = {"resize_y", "resize_x"};
+		for (int d = 0; d < 2; d++) {
+			req[d] = 0;
+			if (!dalic_img_arg_present(ctx, ws, names[d]))
+				continue;
+			if ((rc = dalic_arg_float_at(ctx, ws, names[d], i, &v[0])) ||
+			    (rc = dalic_argck_finite(ctx, ws, i, names[d], v, 1)))
+				return rc;
+			req[d] = (float)v[0];
+		}
 	} else if (size) {
 		rc = dalic_arg_floats_at(ctx, ws, "size", i, v, IMG_MAX_SPATIAL, &n);
 		if (!rc && n != 1 && n != 2)
 			return dalic_op_fail(ctx, ws, i, "size has %d values; 2 expected ([H, W])", n);
+		if (!rc)
+			rc = dalic_argck_finite(ctx, ws, i, "size", v, n);
 		for (int d = 0; !rc && d < 2; d++)
 			req[d] = (float)v[n == 1 ? 0 : d];
 	} else {
-		rc = dalic_arg_float_at(ctx, ws, shorter ? "resize_shorter" : "resize_longer", i,
-					&v[0]);
+		const char *name = shorter ? "resize_shorter" : "resize_longer";
+		rc = dalic_arg_float_at(ctx, ws, name, i, &v[0]);
+		if (!rc)
+			rc = dalic_argck_finite(ctx, ws, i, name, v, 1);
 		req[0] = req[1] = (float)v[0];
 	}
 	return rc;
 }
 
 /* The input region of sample i: roi_start / roi_end (absolute or relative) or everything. */
-static int input_region(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const int64_t *hw,
-			float lo[2], float hi[2])
+static int resize_input_region(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const int64_t *hw,
+                               float lo[2], float hi[2])
 {
 	resize_t *r = ctx->state;
-	bool has_start = img_arg_present(ctx, ws, "roi_start");
-	if (has_start != img_arg_present(ctx, ws, "roi_end"))
+	bool has_start = dalic_img_arg_present(ctx, ws, "roi_start");
+	if (has_start != dalic_img_arg_present(ctx, ws, "roi_end"))
 		return dalic_op_fail(ctx, ws, -1, "``roi_start`` and ``roi_end`` must be specified "
 						  "together");
 	for (int d = 0; d < 2; d++) {
@@ -163,6 +178,9 @@ static int input_region(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const 
 		return rc;
 	if (ns != 2 || ne != 2)
 		return dalic_op_fail(ctx, ws, i, "roi_start / roi_end need 2 values ([y, x])");
+	if ((rc = dalic_argck_finite(ctx, ws, i, "roi_start", s, 2)) ||
+	    (rc = dalic_argck_finite(ctx, ws, i, "roi_end", e, 2)))
+		return rc;
 	for (int d = 0; d < 2; d++) {
 		if (hw[d] <= 0)
 			continue;
@@ -180,14 +198,14 @@ static int input_region(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const 
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int resize_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	resize_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
-	int rc = spatial_dims(ctx, ws, in, &r->h_dim);
+	int rc = resize_spatial_dims(ctx, ws, in, &r->h_dim);
 	if (!rc)
-		rc = img_resample_dtype(ctx, ws, in->dtype, &r->out_type);
+		rc = dalic_img_resample_dtype(ctx, ws, in->dtype, &r->out_type);
 	if (!rc)
 		rc = dalic_batch_set_meta(out, ws->batch_size, r->out_type, in->ndim);
 	if (rc)
@@ -201,18 +219,23 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		const int64_t *hw = shape + r->h_dim;
 		float req[2], lo[2], hi[2];
 		char err[256];
-		if ((rc = requested_size(ctx, ws, i, req)) ||
-		    (rc = input_region(ctx, ws, i, hw, lo, hi)) ||
-		    (rc = img_filters_for_sample(ctx, ws, i, &r->filters[i])))
+		if ((rc = resize_requested_size(ctx, ws, i, req)) ||
+		    (rc = resize_input_region(ctx, ws, i, hw, lo, hi)) ||
+		    (rc = dalic_img_filters_for_sample(ctx, ws, i, &r->filters[i])))
 			return rc;
-		if (img_resize_calc(2, req, lo, hi, r->mode, r->has_max_size ? r->max_size : NULL,
-				    r->subpixel, dalic_batch_sample_elems(in, i) == 0, &r->plan[i],
-				    err, sizeof err))
+		if (dalic_img_resize_calc(
+		        2, req, lo, hi, r->mode, r->has_max_size ? r->max_size : NULL, r->subpixel,
+		        dalic_batch_sample_elems(in, i) == 0, &r->plan[i], err, sizeof err))
 			return dalic_op_fail(ctx, ws, i, "%s", err);
 		int64_t *os = dalic_batch_shape_mut(out, i);
 		memcpy(os, shape, sizeof(int64_t) * (size_t)in->ndim);
 		os[r->h_dim] = r->plan[i].out[0];
 		os[r->h_dim + 1] = r->plan[i].out[1];
+		int64_t channels = 1;
+		for (int d = r->h_dim + 2; d < in->ndim; d++)
+			channels *= shape[d];
+		if (dalic_img_resample_fits(hw[0], hw[1], channels, os[r->h_dim], os[r->h_dim + 1]))
+			return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
 		out->sources[i] = in->sources[i];
 		if (attrs)
 			dalic_batch_shape_mut(attrs, i)[0] = 2;
@@ -220,7 +243,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int resize_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	resize_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -264,18 +287,19 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 			.x1 = pl->hi[1],
 			.filters = r->filters[i],
 		};
-		if (img_resample(&r->threads[thread], &job))
-			return dalic_op_fail(ctx, ws, i, "out of memory resampling %lldx%lld to %dx%d",
-					     (long long)in_h, (long long)in_w, pl->out[0], pl->out[1]);
+		if (dalic_img_resample(&r->threads[thread], &job))
+			return dalic_op_fail(ctx, ws, i, "resampling %lldx%lld to %dx%d: %s",
+			                     (long long)in_h, (long long)in_w, pl->out[0],
+			                     pl->out[1], dalic_last_error());
 	}
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void resize_fini(dalic_op_ctx_t *ctx)
 {
 	resize_t *r = ctx->state;
 	for (int t = 0; r->threads && t < r->num_threads; t++)
-		img_resample_ws_free(&r->threads[t]);
+		dalic_img_resample_ws_free(&r->threads[t]);
 	free(r->threads);
 	free(r->plan);
 	free(r->filters);
@@ -308,10 +332,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(resize_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = resize_init,
+	.setup = resize_setup,
+	.run_sample = resize_run_sample,
+	.fini = resize_fini,
 };
 
 DALIC_OPERATOR(Resize) = {
@@ -321,7 +345,7 @@ DALIC_OPERATOR(Resize) = {
 	.min_inputs = 1,
 	.max_inputs = 1,
 	.num_outputs = 1,
-	.outputs_for = outputs_for,
+	.outputs_for = resize_outputs_for,
 	.devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
 	.args = args,
 	.cpu = &kernel,

@@ -14,6 +14,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "kernels/common/arg_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,9 +31,9 @@ typedef struct rotate {
 	float fill;
 } rotate_t;
 
-static void fini(dalic_op_ctx_t *ctx);
+static void rotate_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int rotate_init_state(dalic_op_ctx_t *ctx)
 {
 	rotate_t *r = ctx->state;
 	int64_t interp = dalic_arg_int(ctx, "interp_type");
@@ -48,16 +49,17 @@ static int init_state(dalic_op_ctx_t *ctx)
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int rotate_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = rotate_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		rotate_fini(ctx);
 	return rc;
 }
 
-/* DALI's RotatedCanvasSize with the single-frame parity correction. */
-static void canvas(int h, int w, double a, int *oh, int *ow)
+/* DALI's RotatedCanvasSize with the single-frame parity correction. h and w are below 2**30
+ * (checked in setup), so the canvas, at most (h + w) + 1 per side, fits an int. */
+static void rotate_canvas(int h, int w, double a, int *oh, int *ow)
 {
 	double c = fabs(cos(a)), s = fabs(sin(a));
 	int wo = (int)ceil(c * w + s * h - 1e-2), ho = (int)ceil(c * h + s * w - 1e-2);
@@ -66,7 +68,7 @@ static void canvas(int h, int w, double a, int *oh, int *ow)
 	*oh = ho + ((ho % 2) != ph);
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	rotate_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -96,8 +98,19 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	for (int i = 0; i < ws->batch_size; i++) {
 		const int64_t *shape = dalic_batch_shape(in, i);
 		rot_sample_t *s = &r->s[i];
+		const int64_t big = (int64_t)1 << 30, C = in->ndim == 3 ? shape[2] : 1;
+		if (shape[0] >= big || shape[1] >= big || C > 64)
+			return dalic_op_fail(ctx, ws, i,
+			                     "a %lldx%lld image with %lld channels: rotate "
+			                     "supports extents below 2**30 and at most 64 "
+			                     "channels",
+			                     (long long)shape[0], (long long)shape[1],
+			                     (long long)C);
 		double deg;
 		if ((rc = dalic_arg_float_at(ctx, ws, "angle", i, &deg)))
+			return rc;
+		/* DALI fails on a NaN angle too (its canvas size comes out negative) */
+		if ((rc = dalic_argck_finite(ctx, ws, i, "angle", &deg, 1)))
 			return rc;
 		s->angle = deg * M_PI / 180;
 		if (has_size) {
@@ -105,17 +118,21 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			int n;
 			if ((rc = dalic_arg_floats_at(ctx, ws, "size", i, v, 2, &n)))
 				return rc;
-			if (n != 2 || v[0] < 0 || v[1] < 0)
+			if (n != 2 || !(v[0] >= 0 && v[0] < big) || !(v[1] >= 0 && v[1] < big))
 				return dalic_op_fail(ctx, ws, i, "`size` must be 2 non-negative extents "
-								 "[H, W]");
+								 "[H, W] below 2**30");
 			s->oh = (int)lround(v[0]);
 			s->ow = (int)lround(v[1]);
 		} else if (keep) {
 			s->oh = (int)shape[0];
 			s->ow = (int)shape[1];
 		} else {
-			canvas((int)shape[0], (int)shape[1], s->angle, &s->oh, &s->ow);
+			rotate_canvas((int)shape[0], (int)shape[1], s->angle, &s->oh, &s->ow);
 		}
+		if ((shape[0] == 0 || shape[1] == 0) && s->oh > 0 && s->ow > 0 && !r->has_fill)
+			return dalic_op_fail(ctx, ws, i, "cannot fill a %dx%d canvas from an empty "
+							 "image without fill_value",
+					     s->oh, s->ow);
 		int64_t *os = dalic_batch_shape_mut(out, i);
 		os[0] = s->oh;
 		os[1] = s->ow;
@@ -126,7 +143,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static inline float px_at(const dalic_batch_t *in, const void *src, int64_t k)
+static inline float rotate_px_at(const dalic_batch_t *in, const void *src, int64_t k)
 {
 	switch (in->dtype) {
 	case DALIC_UINT8: return ((const uint8_t *)src)[k];
@@ -135,7 +152,7 @@ static inline float px_at(const dalic_batch_t *in, const void *src, int64_t k)
 	}
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	rotate_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
@@ -150,6 +167,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	float v[64];
 	if (C > 64)
 		return dalic_op_fail(ctx, ws, i, "%d channels; at most 64 supported", C);
+	const bool empty = H == 0 || W == 0; /* then every tap is outside: fill_value (setup) */
 	for (int y = 0; y < s->oh; y++) {
 		float dy = y + 0.5f - s->oh * 0.5f;
 		for (int x = 0; x < s->ow; x++) {
@@ -157,13 +175,14 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 			float sx = c * dx - sn * dy + W * 0.5f, sy = sn * dx + c * dy + H * 0.5f;
 			if (!r->linear) {
 				int ix = (int)floorf(sx), iy = (int)floorf(sy);
-				bool out_of = ix < 0 || iy < 0 || ix >= W || iy >= H;
+				bool out_of = empty || ix < 0 || iy < 0 || ix >= W || iy >= H;
 				ix = ix < 0 ? 0 : ix >= W ? W - 1 : ix;
 				iy = iy < 0 ? 0 : iy >= H ? H - 1 : iy;
 				for (int k = 0; k < C; k++)
 					v[k] = out_of && r->has_fill
-						       ? r->fill
-						       : px_at(in, src, ((int64_t)iy * W + ix) * C + k);
+					           ? r->fill
+					           : rotate_px_at(in, src,
+					                          ((int64_t)iy * W + ix) * C + k);
 			} else {
 				float fx = sx - 0.5f, fy = sy - 0.5f;
 				int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
@@ -173,7 +192,8 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 				for (int t = 0; t < 4; t++) {
 					int tx = x0 + (t & 1), ty = y0 + (t >> 1);
 					float wgt = ((t & 1) ? qx : 1 - qx) * ((t >> 1) ? qy : 1 - qy);
-					bool out_of = tx < 0 || ty < 0 || tx >= W || ty >= H;
+					bool out_of =
+					    empty || tx < 0 || ty < 0 || tx >= W || ty >= H;
 					if (out_of && r->has_fill) {
 						for (int k = 0; k < C; k++)
 							v[k] += wgt * r->fill;
@@ -183,7 +203,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 					ty = ty < 0 ? 0 : ty >= H ? H - 1 : ty;
 					int64_t base = ((int64_t)ty * W + tx) * C;
 					for (int k = 0; k < C; k++)
-						v[k] += wgt * px_at(in, src, base + k);
+						v[k] += wgt * rotate_px_at(in, src, base + k);
 				}
 			}
 			int64_t o = ((int64_t)y * s->ow + x) * C;
@@ -198,7 +218,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void rotate_fini(dalic_op_ctx_t *ctx)
 {
 	rotate_t *r = ctx->state;
 	free(r->s);
@@ -219,10 +239,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(rotate_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = rotate_init,
+	.setup = rotate_setup,
+	.run_sample = rotate_run_sample,
+	.fini = rotate_fini,
 };
 
 DALIC_OPERATOR(Rotate) = {

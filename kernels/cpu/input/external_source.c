@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int external_source_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	dalic_feed_queue_t *q = ctx->engine;
 	const dalic_batch_t *in;
@@ -35,7 +35,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return rc;
 }
 
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int external_source_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	dalic_feed_queue_t *q = ctx->engine;
 	const dalic_batch_t *in;
@@ -57,7 +57,7 @@ static const dalic_arg_schema_t args[] = {
 	{0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup, .run = run};
+static const dalic_kernel_t kernel = {.setup = external_source_setup, .run = external_source_run};
 
 DALIC_OPERATOR(ExternalSource) = {
 	.name = "ExternalSource",

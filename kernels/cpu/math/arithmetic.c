@@ -30,19 +30,19 @@ typedef struct arith_state {
 	bool typed;
 } arith_state_t;
 
-static int bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
+static int arithmetic_bad_arg(const dalic_op_ctx_t *ctx, const char *arg, const char *msg)
 {
 	return dalic_fail(DALIC_EINVAL, "operator '%s' (%s): argument '%s': %s", ctx->inst,
 	                  ctx->schema->name, arg, msg);
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static int arithmetic_init(dalic_op_ctx_t *ctx)
 {
 	arith_state_t *st = ctx->state;
 	char err[512];
 	const char *desc = dalic_arg_string(ctx, "expression_desc");
-	if (!desc || !arith_parse(desc, &st->expr, err, sizeof err))
-		return bad_arg(ctx, "expression_desc", desc ? err : "missing");
+	if (!desc || !dalic_arith_parse(desc, &st->expr, err, sizeof err))
+		return arithmetic_bad_arg(ctx, "expression_desc", desc ? err : "missing");
 	const dalic_value_t *ints = dalic_arg(ctx, "integer_constants");
 	const dalic_value_t *reals = dalic_arg(ctx, "real_constants");
 	for (int j = 0; j < st->expr.num_nodes; j++) {
@@ -55,12 +55,13 @@ static int init(dalic_op_ctx_t *ctx)
 			snprintf(err, sizeof err, "constant $%d:%s needs %d value%s, %d given",
 			         n->index, dalic_dtype_short(n->dtype), n->index + 1,
 			         n->index ? "s" : "", list->n);
-			return bad_arg(ctx, integral ? "integer_constants" : "real_constants", err);
+			return arithmetic_bad_arg(
+			    ctx, integral ? "integer_constants" : "real_constants", err);
 		}
 	}
 	/* one spare scratch set in case the executor runs samples on its own thread too */
 	st->scratch_threads = ctx->num_threads + 1;
-	st->tiles_per_thread = arith_scratch_tiles(&st->expr);
+	st->tiles_per_thread = dalic_arith_scratch_tiles(&st->expr);
 	st->scratch =
 	    calloc(st->tiles_per_thread * (size_t)st->scratch_threads, sizeof(arith_tile_t));
 	st->const_tiles = calloc((size_t)st->expr.num_constants + 1, sizeof(arith_tile_t));
@@ -69,11 +70,11 @@ static int init(dalic_op_ctx_t *ctx)
 		free(st->const_tiles);
 		return dalic_fail(DALIC_ENOMEM, "operator '%s': out of memory", ctx->inst);
 	}
-	arith_fill_constants(&st->expr, ints->i, reals->f, st->const_tiles);
+	dalic_arith_fill_constants(&st->expr, ints->i, reals->f, st->const_tiles);
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void arithmetic_fini(dalic_op_ctx_t *ctx)
 {
 	arith_state_t *st = ctx->state;
 	free(st->scratch);
@@ -82,7 +83,8 @@ static void fini(dalic_op_ctx_t *ctx)
 
 /* The layout shared by the inputs: non-empty layouts must be suffixes of each other (HWC and
  * C may meet through broadcasting); it is kept only when it spans every output dim. */
-static int common_layout(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int ndim, const char **out)
+static int arithmetic_common_layout(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int ndim,
+                                    const char **out)
 {
 	const arith_expr_t *e = &((arith_state_t *)ctx->state)->expr;
 	const char *best = "";
@@ -107,7 +109,7 @@ static int common_layout(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int ndim, co
 	return DALIC_OK;
 }
 
-static int retype(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int arithmetic_retype(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	arith_state_t *st = ctx->state;
 	dalic_dtype_t types[ARITH_MAX_INPUTS];
@@ -120,14 +122,14 @@ static int retype(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		return DALIC_OK;
 	char err[512];
 	st->typed = false;
-	if (!arith_infer(&st->expr, types, ws->num_inputs, err, sizeof err))
+	if (!dalic_arith_infer(&st->expr, types, ws->num_inputs, err, sizeof err))
 		return dalic_op_fail(ctx, ws, -1, "%s", err);
 	memcpy(st->typed_for, types, sizeof(dalic_dtype_t) * (size_t)ws->num_inputs);
 	st->typed = true;
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int arithmetic_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	arith_state_t *st = ctx->state;
 	const arith_expr_t *e = &st->expr;
@@ -135,7 +137,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if (ws->inputs[k]->num_samples != ws->batch_size)
 			return dalic_op_fail(ctx, ws, -1, "input %d has %d samples, expected %d", k,
 			                     ws->inputs[k]->num_samples, ws->batch_size);
-	int rc = retype(ctx, ws);
+	int rc = arithmetic_retype(ctx, ws);
 	if (rc)
 		return rc;
 	int ndim = 0;
@@ -143,7 +145,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if (e->nodes[j].kind == ARITH_INPUT && ws->inputs[e->nodes[j].index]->ndim > ndim)
 			ndim = ws->inputs[e->nodes[j].index]->ndim;
 	const char *layout = "";
-	if ((rc = common_layout(ctx, ws, ndim, &layout)))
+	if ((rc = arithmetic_common_layout(ctx, ws, ndim, &layout)))
 		return rc;
 	dalic_batch_t *out = ws->outputs[0];
 	if ((rc =
@@ -177,8 +179,8 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* Strides of input `in` (sample i) seen through the output shape: 0 on broadcast dims. */
-static void operand_for(const dalic_batch_t *in, int i, const dalic_batch_t *out,
-                        arith_operand_t *op)
+static void arithmetic_operand_for(const dalic_batch_t *in, int i, const dalic_batch_t *out,
+                                   arith_operand_t *op)
 {
 	int nd = out->ndim, ind = in->ndim;
 	const int64_t *osh = dalic_batch_shape(out, i), *ish = dalic_batch_shape(in, i);
@@ -200,7 +202,7 @@ static void operand_for(const dalic_batch_t *in, int i, const dalic_batch_t *out
 	}
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int arithmetic_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	arith_state_t *st = ctx->state;
 	const arith_expr_t *e = &st->expr;
@@ -211,7 +213,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	arith_operand_t operands[ARITH_MAX_INPUTS];
 	for (int j = 0; j < e->num_nodes; j++)
 		if (e->nodes[j].kind == ARITH_INPUT)
-			operand_for(ws->inputs[e->nodes[j].index], i, out,
+			arithmetic_operand_for(ws->inputs[e->nodes[j].index], i, out,
 			            &operands[e->nodes[j].index]);
 	arith_sample_t s = {
 	    .ndim = out->ndim,
@@ -220,13 +222,13 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 	    .inputs = operands,
 	    .out = out->ptrs[i],
 	};
-	int bad = arith_eval_sample(e, &s, st->scratch + st->tiles_per_thread * (size_t)thread,
-	                            st->const_tiles);
+	int bad = dalic_arith_eval_sample(
+	    e, &s, st->scratch + st->tiles_per_thread * (size_t)thread, st->const_tiles);
 	if (bad >= 0) {
 		const arith_node_t *n = &e->nodes[bad];
 		return dalic_op_fail(
 		    ctx, ws, i, "integer division by zero in `%s` (position %d of \"%s\")",
-		    arith_op_name(n->op), n->pos, dalic_arg_string(ctx, "expression_desc"));
+		    dalic_arith_op_name(n->op), n->pos, dalic_arg_string(ctx, "expression_desc"));
 	}
 	return DALIC_OK;
 }
@@ -242,10 +244,10 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
     .state_size = sizeof(arith_state_t),
-    .init = init,
-    .setup = setup,
-    .run_sample = run_sample,
-    .fini = fini,
+    .init = arithmetic_init,
+    .setup = arithmetic_setup,
+    .run_sample = arithmetic_run_sample,
+    .fini = arithmetic_fini,
 };
 
 DALIC_OPERATOR(ArithmeticGenericOp) = {

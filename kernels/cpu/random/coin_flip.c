@@ -8,18 +8,18 @@
 #include "engine/kernel.h"
 #include "kernels/common/rng_shape.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int coin_flip_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return dalic_rng_setup_output(ctx, ws, (dalic_dtype_t)dalic_arg_int(ctx, "dtype"));
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int coin_flip_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	double p;
 	int rc = dalic_arg_float_at(ctx, ws, "probability", i, &p);
 	if (rc)
 		return rc;
-	if (p < 0 || p > 1)
+	if (!(p >= 0 && p <= 1)) /* NaN too */
 		return dalic_op_fail(ctx, ws, i, "probability %g is outside [0, 1]", p);
 	dalic_batch_t *out = ws->outputs[0];
 	int64_t n = dalic_batch_sample_elems(out, i);
@@ -35,7 +35,7 @@ static const dalic_arg_schema_t args[] = {
 	{0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
+static const dalic_kernel_t kernel = {.setup = coin_flip_setup, .run_sample = coin_flip_run_sample};
 
 DALIC_OPERATOR(random__CoinFlip) = {
 	.name = "random__CoinFlip",

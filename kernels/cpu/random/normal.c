@@ -9,12 +9,12 @@
 #include "engine/kernel.h"
 #include "kernels/common/rng_shape.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int normal_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return dalic_rng_setup_output(ctx, ws, (dalic_dtype_t)dalic_arg_int(ctx, "dtype"));
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int normal_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	double mean, stddev;
 	int rc = dalic_arg_float_at(ctx, ws, "mean", i, &mean);
@@ -40,7 +40,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
+static const dalic_kernel_t kernel = {.setup = normal_setup, .run_sample = normal_run_sample};
 
 DALIC_OPERATOR(random__Normal) = {
     .name = "random__Normal",

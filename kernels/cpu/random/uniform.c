@@ -16,7 +16,7 @@
 
 #include <math.h>
 
-static int init(dalic_op_ctx_t *ctx)
+static int uniform_init(dalic_op_ctx_t *ctx)
 {
 	if (dalic_arg_given(ctx, "range") && dalic_arg_given(ctx, "values"))
 		return dalic_fail(DALIC_EINVAL,
@@ -31,7 +31,7 @@ static int init(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int uniform_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	dalic_dtype_t dtype = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
 	if (dtype == DALIC_BOOL)
@@ -40,7 +40,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* `values` mode: DALI keeps the list as float32, hence the (float) on every value. */
-static int run_discrete(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
+static int uniform_run_discrete(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
 {
 	dalic_batch_t *out = ws->outputs[0];
 	const dalic_batch_t *vin = dalic_arg_input(ws, "values");
@@ -62,10 +62,10 @@ static int run_discrete(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int uniform_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	if (dalic_arg_given(ctx, "values"))
-		return run_discrete(ctx, ws, i);
+		return uniform_run_discrete(ctx, ws, i);
 	double range[2];
 	int n;
 	int rc = dalic_arg_floats_at(ctx, ws, "range", i, range, 2, &n);
@@ -98,7 +98,8 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.init = init, .setup = setup, .run_sample = run_sample};
+static const dalic_kernel_t kernel = {
+    .init = uniform_init, .setup = uniform_setup, .run_sample = uniform_run_sample};
 
 DALIC_OPERATOR(random__Uniform) = {
     .name = "random__Uniform",

@@ -16,6 +16,7 @@
  * path, owned by this operator's state, so errors downstream can name the file.
  */
 #include "engine/kernel.h"
+#include "engine/memory.h"
 #include "kernels/common/img_files.h"
 #include "kernels/common/img_stdrand.h"
 
@@ -56,128 +57,129 @@ typedef struct reader {
 	int32_t *selected; /* entry per sample of the current batch */
 } reader_t;
 
-static int64_t size_of(const reader_t *r)
+static int64_t reader_size_of(const reader_t *r)
 {
 	return r->files.n;
 }
 
-static shard_span_t *front(reader_t *r)
+static shard_span_t *reader_front(reader_t *r)
 {
 	return &r->shards[r->shard_head];
 }
 
-static shard_span_t *back(reader_t *r)
+static shard_span_t *reader_back(reader_t *r)
 {
 	return &r->shards[(r->shard_head + r->shard_count - 1) % r->shard_cap];
 }
 
-static void push_shard(reader_t *r, int64_t at)
+static void reader_push_shard(reader_t *r, int64_t at)
 {
 	/* Live epochs never outnumber buffered samples + 2, which sized the ring. */
 	r->shards[(r->shard_head + r->shard_count) % r->shard_cap] = (shard_span_t){at, at};
 	r->shard_count++;
 }
 
-static void pop_shard(reader_t *r)
+static void reader_pop_shard(reader_t *r)
 {
 	r->shard_head = (r->shard_head + 1) % r->shard_cap;
 	r->shard_count--;
 }
 
 /* FileLabelLoader::Reset: back to the start of the data or of the (virtual) shard. */
-static void reset_position(reader_t *r, bool wrap_to_shard)
+static void reader_reset_position(reader_t *r, bool wrap_to_shard)
 {
 	r->current_index = wrap_to_shard ? img_shard_start(r->virtual_shard, r->num_shards,
-							   size_of(r))
+							   reader_size_of(r))
 					 : 0;
 	r->current_epoch++;
 	if (r->shuffle_after_epoch) {
 		img_mt19937_t g;
-		img_mt19937_seed(&g, r->epoch_seed_base + (uint32_t)r->current_epoch);
-		img_mt19937_shuffle(&g, r->order, (size_t)r->files.n);
+		dalic_img_mt19937_seed(&g, r->epoch_seed_base + (uint32_t)r->current_epoch);
+		dalic_img_mt19937_shuffle(&g, r->order, (size_t)r->files.n);
 	}
 }
 
-static bool is_next_shard(const reader_t *r, int64_t index)
+static bool reader_is_next_shard(const reader_t *r, int64_t index)
 {
-	return index >= size_of(r) ||
+	return index >= reader_size_of(r) ||
 	       (r->stick && r->shard_id + 1 < r->num_shards &&
-		index >= img_shard_start(r->shard_id + 1, r->num_shards, size_of(r)));
+		index >= img_shard_start(r->shard_id + 1, r->num_shards, reader_size_of(r)));
 }
 
 /* FileLabelLoader::ReadSample: the next entry in dataset order. */
-static int32_t read_sample(reader_t *r)
+static int32_t reader_read_sample(reader_t *r)
 {
 	int32_t e = r->order[r->current_index++];
-	if (is_next_shard(r, r->current_index))
-		reset_position(r, r->stick);
+	if (reader_is_next_shard(r, r->current_index))
+		reader_reset_position(r, r->stick);
 	return e;
 }
 
 /* Loader::IncreaseReadSampleCounter: a sample past the virtual shard starts a new epoch. */
-static void count_read(reader_t *r)
+static void reader_count_read(reader_t *r)
 {
 	r->read_counter++;
 	int64_t at = r->read_counter - 1 + img_shard_start(r->virtual_shard, r->num_shards,
-							   size_of(r));
-	bool next = at >= size_of(r) ||
+							   reader_size_of(r));
+	bool next = at >= reader_size_of(r) ||
 		    (r->virtual_shard + 1 < r->num_shards &&
-		     at >= img_shard_start(r->virtual_shard + 1, r->num_shards, size_of(r)));
+		     at >= img_shard_start(r->virtual_shard + 1, r->num_shards, reader_size_of(r)));
 	if (next) {
 		if (!r->stick)
 			r->virtual_shard++;
 		r->read_counter = 1;
 		if (r->virtual_shard == r->num_shards)
 			r->virtual_shard = 0;
-		push_shard(r, back(r)->end);
+		reader_push_shard(r, reader_back(r)->end);
 	}
 }
 
 /* Loader::ReadOne. */
-static int32_t read_one(reader_t *r, bool is_new_batch)
+static int32_t reader_read_one(reader_t *r, bool is_new_batch)
 {
 	if (!r->filled) {
-		push_shard(r, 0);
+		reader_push_shard(r, 0);
 		for (int i = 0; i < r->buf_size; i++) {
-			r->buf[i] = read_sample(r);
-			count_read(r);
-			back(r)->end++;
+			r->buf[i] = reader_read_sample(r);
+			reader_count_read(r);
+			reader_back(r)->end++;
 		}
 		r->filled = true;
 	}
-	if (front(r)->start == front(r)->end) {
+	if (reader_front(r)->start == reader_front(r)->end) {
 		bool pad = r->pad && (r->returned_counter < img_shard_max_size(r->num_shards,
-									       size_of(r)) ||
+									       reader_size_of(r)) ||
 				      !is_new_batch);
 		if (pad) {
 			r->returned_counter++;
 			return r->last;
 		}
-		pop_shard(r);
+		reader_pop_shard(r);
 		r->returned_counter = 0;
 	}
-	int64_t offset = r->shuffle ? img_minstd_uniform(&r->pick_rng, 0,
-							 front(r)->end - front(r)->start - 1)
-				    : 0;
-	int64_t idx = (front(r)->start + offset) % r->buf_size;
-	int64_t head = front(r)->start % r->buf_size;
+	int64_t offset =
+	    r->shuffle ? dalic_img_minstd_uniform(&r->pick_rng, 0,
+	                                          reader_front(r)->end - reader_front(r)->start - 1)
+	               : 0;
+	int64_t idx = (reader_front(r)->start + offset) % r->buf_size;
+	int64_t head = reader_front(r)->start % r->buf_size;
 	int32_t t = r->buf[idx];
 	r->buf[idx] = r->buf[head];
 	r->buf[head] = t;
-	int32_t fresh = read_sample(r);
-	count_read(r);
-	int64_t slot = back(r)->end % r->buf_size;
+	int32_t fresh = reader_read_sample(r);
+	reader_count_read(r);
+	int64_t slot = reader_back(r)->end % r->buf_size;
 	int32_t picked = r->buf[slot];
 	r->buf[slot] = fresh;
-	back(r)->end++;
+	reader_back(r)->end++;
 	r->last = picked;
-	front(r)->start++;
+	reader_front(r)->start++;
 	r->returned_counter++;
 	return picked;
 }
 
 /* The state right after DALI's PrepareMetadata: the base order and Reset(true). */
-static void restart(dalic_op_ctx_t *ctx, reader_t *r)
+static void reader_restart(dalic_op_ctx_t *ctx, reader_t *r)
 {
 	memcpy(r->order, r->base_order, sizeof(int32_t) * (size_t)r->files.n);
 	r->current_epoch = 0;
@@ -186,11 +188,11 @@ static void restart(dalic_op_ctx_t *ctx, reader_t *r)
 	r->filled = false;
 	r->shard_head = r->shard_count = 0;
 	r->last = 0;
-	img_minstd_seed_seq(&r->pick_rng, (int64_t)ctx->seed);
-	reset_position(r, true);
+	dalic_img_minstd_seed_seq(&r->pick_rng, (int64_t)ctx->seed);
+	reader_reset_position(r, true);
 }
 
-static int list_files(dalic_op_ctx_t *ctx, reader_t *r, char *err, size_t errn)
+static int reader_list_files(dalic_op_ctx_t *ctx, reader_t *r, char *err, size_t errn)
 {
 	const char *root = dalic_arg_string(ctx, "file_root");
 	const char *list = dalic_arg_string(ctx, "file_list");
@@ -216,11 +218,17 @@ static int list_files(dalic_op_ctx_t *ctx, reader_t *r, char *err, size_t errn)
 		if (has_labels && labels->n != files->n)
 			return dalic_op_fail(ctx, NULL, -1, "Provided %d labels for %d files.",
 					     labels->n, files->n);
+		for (int i = 0; i < files->n && has_labels; i++)
+			if (labels->i[i] < INT32_MIN || labels->i[i] > INT32_MAX)
+				return dalic_op_fail(ctx, NULL, -1,
+				                     "``labels``[%d] = %lld (for '%s') is "
+				                     "out of range: labels are 32-bit integers",
+				                     i, (long long)labels->i[i], files->s[i]);
 		for (int i = 0; i < files->n && !rc; i++)
-			rc = img_file_list_add(&r->files, root, files->s[i],
+			rc = dalic_img_file_list_add(&r->files, root, files->s[i],
 					       has_labels ? (int32_t)labels->i[i] : i);
 		if (rc)
-			snprintf(err, errn, "out of memory");
+			snprintf(err, errn, "%s", dalic_last_error());
 	} else if (list) {
 		if (!*list)
 			return dalic_op_fail(ctx, NULL, -1, "``file_list`` argument cannot be empty");
@@ -228,11 +236,11 @@ static int list_files(dalic_op_ctx_t *ctx, reader_t *r, char *err, size_t errn)
 		const char *slash = strrchr(list, '/');
 		if (!root && slash)
 			dir = strndup(list, (size_t)(slash - list));
-		rc = img_file_list_parse(&r->files, list, root ? root : dir, err, errn);
+		rc = dalic_img_file_list_parse(&r->files, list, root ? root : dir, err, errn);
 		free(dir);
 	} else {
 		const dalic_value_t *dirs = dalic_arg(ctx, "dir_filters");
-		rc = img_file_list_scan(&r->files, root, (const char *const *)filters->s,
+		rc = dalic_img_file_list_scan(&r->files, root, (const char *const *)filters->s,
 					filters->n, (const char *const *)dirs->s,
 					dirs->kind == DALIC_V_NONE ? 0 : dirs->n,
 					dalic_arg_bool(ctx, "case_sensitive_filter"), err, errn);
@@ -241,13 +249,13 @@ static int list_files(dalic_op_ctx_t *ctx, reader_t *r, char *err, size_t errn)
 }
 
 /* DALI's PrepareMetadata: list, check, shuffle once, position at the shard start. */
-static int prepare(dalic_op_ctx_t *ctx)
+static int reader_prepare(dalic_op_ctx_t *ctx)
 {
 	reader_t *r = ctx->state;
 	if (r->ready)
 		return DALIC_OK;
 	char err[1024] = "";
-	int rc = list_files(ctx, r, err, sizeof err);
+	int rc = reader_list_files(ctx, r, err, sizeof err);
 	if (rc)
 		return rc;
 	if (r->files.n == 0)
@@ -269,17 +277,17 @@ static int prepare(dalic_op_ctx_t *ctx)
 		r->base_order[i] = (int32_t)i;
 	if (r->shuffle) {
 		img_mt19937_t g;
-		img_mt19937_seed(&g, DALI_DATALOADER_SEED);
-		img_mt19937_shuffle(&g, r->base_order, n);
+		dalic_img_mt19937_seed(&g, DALI_DATALOADER_SEED);
+		dalic_img_mt19937_shuffle(&g, r->base_order, n);
 	}
 	r->ready = true;
-	restart(ctx, r);
+	reader_restart(ctx, r);
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx);
+static void reader_fini(dalic_op_ctx_t *ctx);
 
-static int init_state(dalic_op_ctx_t *ctx)
+static int reader_init_state(dalic_op_ctx_t *ctx)
 {
 	reader_t *r = ctx->state;
 	r->shard_id = (int)dalic_arg_int(ctx, "shard_id");
@@ -313,20 +321,21 @@ static int init_state(dalic_op_ctx_t *ctx)
 	r->selected = calloc((size_t)ctx->max_batch_size, sizeof(int32_t));
 	if (!r->selected)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory");
-	return dalic_arg_bool(ctx, "lazy_init") ? DALIC_OK : prepare(ctx);
+	return dalic_arg_bool(ctx, "lazy_init") ? DALIC_OK : reader_prepare(ctx);
 }
 
 /* The engine calls fini only after a successful init: a failing init cleans up itself. */
-static int init(dalic_op_ctx_t *ctx)
+static int reader_init(dalic_op_ctx_t *ctx)
 {
-	int rc = init_state(ctx);
+	int rc = reader_init_state(ctx);
 	if (rc)
-		fini(ctx);
+		reader_fini(ctx);
 	return rc;
 }
 
 /* Reads a whole file into dst (size bytes) or into a new read_ahead copy. */
-static int load_file(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, char *err, size_t n)
+static int reader_load_file(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, char *err,
+                            size_t n)
 {
 	int fd = open(e->full, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -335,6 +344,10 @@ static int load_file(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, cha
 	}
 	int rc = 0;
 	size_t size = (size_t)e->size;
+	struct stat st;
+	/* a mapping past the end of a file that shrank since setup's stat would be SIGBUS */
+	if (use_mmap && (fstat(fd, &st) || st.st_size < e->size))
+		use_mmap = false;
 	if (size > 0 && use_mmap) {
 		void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
@@ -364,12 +377,18 @@ static int load_file(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, cha
 }
 
 /* read_ahead keeps each file's bytes after its first use (mapped and populated, or read). */
-static int cache_file(reader_t *r, img_file_entry_t *e, char *err, size_t n)
+static int reader_cache_file(reader_t *r, img_file_entry_t *e, char *err, size_t n)
 {
 	if (e->size == 0)
 		return 0;
 	if (!r->no_mmap) {
 		int fd = open(e->full, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		if (fd >= 0 && (fstat(fd, &st) || st.st_size != e->size)) {
+			close(fd);
+			snprintf(err, n, "'%s' changed size while being read", e->full);
+			return -1;
+		}
 		void *m = fd < 0 ? MAP_FAILED
 				 : mmap(NULL, (size_t)e->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
 					fd, 0);
@@ -383,12 +402,18 @@ static int cache_file(reader_t *r, img_file_entry_t *e, char *err, size_t n)
 		e->cache_mapped = true;
 		return 0;
 	}
+	if (dalic_mem_charge((size_t)e->size)) {
+		snprintf(err, n, "read_ahead copy of '%s': %s", e->full, dalic_last_error());
+		return -1;
+	}
 	uint8_t *copy = malloc((size_t)e->size);
 	if (!copy) {
+		dalic_mem_uncharge((size_t)e->size);
 		snprintf(err, n, "out of memory for '%s'", e->full);
 		return -1;
 	}
-	if (load_file(e, false, copy, err, n)) {
+	if (reader_load_file(e, false, copy, err, n)) {
+		dalic_mem_uncharge((size_t)e->size);
 		free(copy);
 		return -1;
 	}
@@ -396,10 +421,10 @@ static int cache_file(reader_t *r, img_file_entry_t *e, char *err, size_t n)
 	return 0;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int reader_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	reader_t *r = ctx->state;
-	int rc = prepare(ctx);
+	int rc = reader_prepare(ctx);
 	if (rc)
 		return rc;
 	dalic_batch_t *data = ws->outputs[0], *label = ws->outputs[1];
@@ -410,7 +435,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	dalic_batch_set_layout(data, "");
 	dalic_batch_set_layout(label, "");
 	for (int i = 0; i < n; i++) {
-		int32_t k = read_one(r, i == 0);
+		int32_t k = reader_read_one(r, i == 0);
 		img_file_entry_t *e = &r->files.v[k];
 		r->selected[i] = k;
 		data->sources[i] = label->sources[i] = e->path;
@@ -422,7 +447,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			e->size = st.st_size;
 		}
 		char err[512];
-		if (r->read_ahead && !e->cache && cache_file(r, e, err, sizeof err))
+		if (r->read_ahead && !e->cache && reader_cache_file(r, e, err, sizeof err))
 			return dalic_op_fail(ctx, ws, i, "%s", err);
 		dalic_batch_shape_mut(data, i)[0] = e->size;
 		dalic_batch_shape_mut(label, i)[0] = 1;
@@ -430,7 +455,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int reader_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	reader_t *r = ctx->state;
 	const img_file_entry_t *e = &r->files.v[r->selected[i]];
@@ -441,7 +466,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 		return DALIC_OK;
 	}
 	char err[512];
-	if (load_file(e, !r->no_mmap, dst, err, sizeof err))
+	if (reader_load_file(e, !r->no_mmap, dst, err, sizeof err))
 		return dalic_op_fail(ctx, ws, i, "%s", err);
 	return DALIC_OK;
 }
@@ -449,10 +474,10 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 static int reader_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
 {
 	reader_t *r = ctx->state;
-	int rc = prepare(ctx);
+	int rc = reader_prepare(ctx);
 	if (rc)
 		return rc;
-	int64_t s = size_of(r);
+	int64_t s = reader_size_of(r);
 	out->epoch_size = s;
 	out->epoch_size_padded = r->pad ? img_shard_max_size(r->num_shards, s) * r->num_shards : s;
 	out->number_of_shards = r->num_shards;
@@ -462,18 +487,18 @@ static int reader_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
 	return DALIC_OK;
 }
 
-static int reset(dalic_op_ctx_t *ctx)
+static int reader_reset(dalic_op_ctx_t *ctx)
 {
 	reader_t *r = ctx->state;
 	if (r->ready)
-		restart(ctx, r);
+		reader_restart(ctx, r);
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void reader_fini(dalic_op_ctx_t *ctx)
 {
 	reader_t *r = ctx->state;
-	img_file_list_free(&r->files);
+	dalic_img_file_list_free(&r->files);
 	free(r->order);
 	free(r->base_order);
 	free(r->buf);
@@ -517,12 +542,12 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(reader_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
-	.fini = fini,
+	.init = reader_init,
+	.setup = reader_setup,
+	.run_sample = reader_run_sample,
+	.fini = reader_fini,
 	.reader_meta = reader_meta,
-	.reset = reset,
+	.reset = reader_reset,
 };
 
 DALIC_OPERATOR(readers__File) = {

@@ -13,6 +13,8 @@
  * benchmark uses as its "gpu" op.
  * The random delay depends only on (seed, iteration, sample), never on shared state.
  */
+#include "engine/checked.h"
+#include "engine/clock.h"
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 
@@ -27,7 +29,7 @@ typedef struct sleep_state {
 	bool busy, has_fail_value;
 } sleep_state_t;
 
-static int init(dalic_op_ctx_t *ctx)
+static int sleep_init(dalic_op_ctx_t *ctx)
 {
 	sleep_state_t *s = ctx->state;
 	const char *out = dalic_arg_string(ctx, "output");
@@ -42,6 +44,10 @@ static int init(dalic_op_ctx_t *ctx)
 				     out);
 	s->sleep_us = dalic_arg_int(ctx, "sleep_us");
 	s->max_us = dalic_arg_int(ctx, "max_us");
+	const int64_t hour = 3600000000;
+	if (s->sleep_us < 0 || s->sleep_us > hour || s->max_us < 0 || s->max_us > hour)
+		return dalic_op_fail(ctx, NULL, -1, "sleep_us and max_us must be within [0, %lld]",
+				     (long long)hour);
 	s->busy = dalic_arg_bool(ctx, "busy");
 	s->fail_iteration = dalic_arg_int(ctx, "fail_iteration");
 	s->fail_sample = dalic_arg_int(ctx, "fail_sample");
@@ -50,7 +56,7 @@ static int init(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int sleep_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const sleep_state_t *s = ctx->state;
 	dalic_batch_t *out = ws->outputs[0];
@@ -63,7 +69,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return dalic_batch_set_meta(out, ws->batch_size, t, 0);
 }
 
-static uint64_t mix(uint64_t x)
+static uint64_t sleep_mix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ull;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -71,47 +77,48 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static void wait_us(int64_t us, bool busy)
+static void sleep_wait_us(int64_t us, bool busy)
 {
 	if (us <= 0)
 		return;
-	struct timespec t0, t;
 	if (!busy) {
 		struct timespec d = {us / 1000000, (us % 1000000) * 1000};
 		nanosleep(&d, NULL);
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1000000 + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+	const int64_t end = dalic_clock_ns() + us * 1000;
+	while (dalic_clock_ns() < end)
+		;
 }
 
-static int64_t first_element(const dalic_batch_t *b, int i)
+static int64_t sleep_first_element(const dalic_batch_t *b, int i)
 {
-	if (!dalic_batch_sample_elems(b, i) || !dalic_dtype_is_numeric(b->dtype))
+	int64_t v;
+	if (!dalic_batch_sample_elems(b, i) || !dalic_dtype_is_numeric(b->dtype) ||
+	    !dalic_ck_double_to_i64(dalic_load_f64(b->dtype, b->ptrs[i], 0), &v))
 		return INT64_MIN;
-	return (int64_t)dalic_load_f64(b->dtype, b->ptrs[i], 0);
+	return v;
 }
 
-static int64_t sample_us(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
+static int64_t sleep_sample_us(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
 {
 	const sleep_state_t *s = ctx->state;
 	int64_t extra = 0;
 	if (s->max_us > 0)
-		extra = (int64_t)(mix(ctx->seed ^ mix((uint64_t)ws->iteration * 1024 + (uint64_t)i)) %
-				  (uint64_t)(s->max_us + 1));
+		extra = (int64_t)(sleep_mix(ctx->seed ^ sleep_mix((uint64_t)ws->iteration * 1024 +
+		                                                  (uint64_t)i)) %
+		                  (uint64_t)(s->max_us + 1));
 	return s->sleep_us + extra;
 }
 
 /* Everything after the wait: the planned failures, then the output. */
-static int finish_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int sleep_finish_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const sleep_state_t *s = ctx->state;
 	if (ws->iteration == s->fail_iteration && i == s->fail_sample)
 		return dalic_op_fail(ctx, ws, i, "failing on purpose (fail_iteration)");
 	if (s->has_fail_value && ws->num_inputs > 0 &&
-	    first_element(ws->inputs[0], i) == s->fail_value)
+	    sleep_first_element(ws->inputs[0], i) == s->fail_value)
 		return dalic_op_fail(ctx, ws, i, "failing on purpose: value %lld",
 				     (long long)s->fail_value);
 	dalic_batch_t *out = ws->outputs[0];
@@ -127,22 +134,22 @@ static int finish_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int t
 	return DALIC_OK;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int sleep_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
-	wait_us(sample_us(ctx, ws, i), ((const sleep_state_t *)ctx->state)->busy);
-	return finish_sample(ctx, ws, i, thread);
+	sleep_wait_us(sleep_sample_us(ctx, ws, i), ((const sleep_state_t *)ctx->state)->busy);
+	return sleep_finish_sample(ctx, ws, i, thread);
 }
 
 /* One wait for the whole batch, as a device kernel is one launch and one sync. */
-static int run_batch(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int sleep_run_batch(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	int64_t us = 0;
 	for (int i = 0; i < ws->batch_size; i++)
-		us += sample_us(ctx, ws, i);
-	wait_us(us, ((const sleep_state_t *)ctx->state)->busy);
+		us += sleep_sample_us(ctx, ws, i);
+	sleep_wait_us(us, ((const sleep_state_t *)ctx->state)->busy);
 	int rc = DALIC_OK;
 	for (int i = 0; !rc && i < ws->batch_size; i++)
-		rc = finish_sample(ctx, ws, i, -1);
+		rc = sleep_finish_sample(ctx, ws, i, -1);
 	return rc;
 }
 
@@ -159,16 +166,16 @@ static const dalic_arg_schema_t args[] = {
 
 static const dalic_kernel_t kernel = {
 	.state_size = sizeof(sleep_state_t),
-	.init = init,
-	.setup = setup,
-	.run_sample = run_sample,
+	.init = sleep_init,
+	.setup = sleep_setup,
+	.run_sample = sleep_run_sample,
 };
 
 static const dalic_kernel_t batch_kernel = {
 	.state_size = sizeof(sleep_state_t),
-	.init = init,
-	.setup = setup,
-	.run = run_batch,
+	.init = sleep_init,
+	.setup = sleep_setup,
+	.run = sleep_run_batch,
 };
 
 DALIC_OPERATOR(_test__Sleep) = {
