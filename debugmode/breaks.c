@@ -160,7 +160,7 @@ int dalic_debug_break_get(const dalic_debug_t *s, int i, dalic_debug_break_t *ou
 
 dalic_breakpoint_t *dalic_debug_break_before(dalic_debug_t *s)
 {
-	const dalic_node_t *n = s->e->nodes[s->e->order[s->pos]].node;
+	const dalic_node_t *n = s->e->g->nodes[s->e->order[s->pos]];
 	for (int i = 0; i < s->num_breaks; i++) {
 		dalic_breakpoint_t *b = &s->breaks[i];
 		if (b->kind == DALIC_DEBUG_BREAK_ITER && s->pos == 0 && !s->begun &&
@@ -175,7 +175,7 @@ dalic_breakpoint_t *dalic_debug_break_before(dalic_debug_t *s)
 dalic_breakpoint_t *dalic_debug_break_after(dalic_debug_t *s, int node_index,
                                             const dalic_edge_t **edge, int *sample)
 {
-	const dalic_node_t *n = s->e->nodes[node_index].node;
+	const dalic_node_t *n = s->e->g->nodes[node_index];
 	for (int i = 0; i < s->num_breaks; i++) {
 		dalic_breakpoint_t *b = &s->breaks[i];
 		if (b->kind != DALIC_DEBUG_BREAK_COND)

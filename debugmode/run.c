@@ -34,13 +34,13 @@ static dalic_eager_node_t *node_at(dalic_debug_t *s, int pos)
 /* Where a failing sample came from: the failing operator's inputs, else its outputs. */
 static const char *sample_source(const dalic_eager_node_t *x, int sample)
 {
-	for (int k = 0; sample >= 0 && k < x->node->num_inputs; k++) {
-		const dalic_batch_t *b = x->in[k];
+	for (int k = 0; sample >= 0 && k < x->x->node->num_inputs; k++) {
+		const dalic_batch_t *b = x->x->in[k];
 		if (b && sample < b->num_samples && b->sources && b->sources[sample])
 			return b->sources[sample];
 	}
-	for (int o = 0; sample >= 0 && o < x->node->num_outputs; o++) {
-		const dalic_batch_t *b = &x->out[o];
+	for (int o = 0; sample >= 0 && o < x->x->num_outputs; o++) {
+		const dalic_batch_t *b = &x->x->bufs[o][0];
 		if (sample < b->num_samples && b->sources && b->sources[sample])
 			return b->sources[sample];
 	}
@@ -54,7 +54,7 @@ static int stop_on_error(dalic_debug_t *s, int rc, int sample)
 	dalic_debug_set_error(s, dalic_last_error());
 	if (s->pos < s->e->num_ops) {
 		const dalic_eager_node_t *x = node_at(s, s->pos);
-		s->stop_op = x->node->inst;
+		s->stop_op = x->x->node->inst;
 		s->stop_sample = sample;
 		const char *src = sample_source(x, sample);
 		s->stop_source = src ? strdup(src) : NULL;
@@ -108,7 +108,7 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 			                                               : DALIC_DEBUG_STOP_BREAK_OP);
 			s->stop_break = bp->id;
 			if (bp->kind == DALIC_DEBUG_BREAK_OP)
-				s->stop_op = node_at(s, s->pos)->node->inst;
+				s->stop_op = node_at(s, s->pos)->x->node->inst;
 			bp->hits++;
 			remember_resume(s);
 			return RUN_STOPPED;
@@ -140,10 +140,10 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	if (bp) {
 		set_stop(s, DALIC_DEBUG_STOP_COND);
 		s->stop_break = bp->id;
-		s->stop_op = s->e->nodes[ran].node->inst;
+		s->stop_op = s->e->g->nodes[ran]->inst;
 		s->stop_node = edge->name;
 		s->stop_sample = sample;
-		const dalic_batch_t *b = &s->e->nodes[ran].out[edge->producer_output];
+		const dalic_batch_t *b = dalic_eager_output(s->e, ran, edge->producer_output);
 		if (sample < b->num_samples && b->sources[sample])
 			s->stop_source = strdup(b->sources[sample]);
 		bp->hits++;

@@ -197,7 +197,7 @@ void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out)
 	out->next_op = s->pos;
 	out->num_ops = s->e->num_ops;
 	out->next_op_name =
-	    s->pos < s->e->num_ops ? s->e->nodes[s->e->order[s->pos]].node->inst : NULL;
+	    s->pos < s->e->num_ops ? s->e->g->nodes[s->e->order[s->pos]]->inst : NULL;
 	out->iterations_done = s->iterations_done;
 	out->batch_size = s->begun ? s->e->batch : 0;
 	out->stop = s->stop;
@@ -226,20 +226,20 @@ int dalic_debug_op_info(const dalic_debug_t *s, int i, dalic_debug_op_info_t *ou
 		return dalic_fail(DALIC_EINVAL, "operator index %d out of range [0, %d)", i,
 		                  s->e->num_ops);
 	const dalic_eager_node_t *x = &s->e->nodes[s->e->order[i]];
-	const dalic_node_t *n = x->node;
+	const dalic_node_t *n = x->x->node;
 	*out = (dalic_debug_op_info_t){
 	    .name = n->inst,
 	    .schema = n->schema->name,
 	    .device = dalic_device_name(n->device),
 	    .internal = n->internal,
-	    .emulated = x->ctx->emulated,
+	    .emulated = x->x->ctx->emulated,
 	    .num_inputs = n->num_inputs + n->num_arg_inputs,
 	    .inputs = x->input_names,
 	    .input_args = x->input_args,
 	    .num_outputs = n->num_outputs,
 	    .outputs = x->output_names,
 	    .last_iteration = x->last_iteration,
-	    .last_ns = x->last_ns,
+	    .last_ns = x->x->last_ns,
 	    .total_ns = x->total_ns,
 	    .runs = x->runs,
 	};
@@ -294,7 +294,7 @@ const dalic_edge_t *dalic_debug_find_edge(const dalic_debug_t *s, const char *na
 const dalic_batch_t *dalic_debug_edge_batch(dalic_debug_t *s, const dalic_edge_t *edge)
 {
 	const dalic_eager_node_t *x = &s->e->nodes[edge->producer->index];
-	const dalic_batch_t *b = &x->out[edge->producer_output];
+	const dalic_batch_t *b = dalic_eager_output(s->e, edge->producer->index, edge->producer_output);
 	if (b->mem != DALIC_MEM_DEVICE || dalic_device_backend()->emulated)
 		return b;
 	/* device memory is not readable from the host: read a copy, refreshed per run */

@@ -11,6 +11,8 @@
  */
 #include "engine/exec_internal.h"
 
+#include "engine/clock.h"
+
 /* Whether an earlier stage (or the schedule queue) holds an iteration stage k will get. */
 static bool upstream_busy(const dalic_exec_t *e, int k)
 {
@@ -68,13 +70,13 @@ static bool wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 			}
 		}
 		if (why >= 0 && !t_wait) {
-			t_wait = dalic_exec_now_ns();
+			t_wait = dalic_clock_ns();
 			kind = why;
 		}
 		pthread_cond_wait(&st->cv, &e->mu);
 	}
 	if (t_wait && e->obs.wait)
-		e->obs.wait(e->obs.user, kind, t_wait, dalic_exec_now_ns());
+		e->obs.wait(e->obs.user, kind, t_wait, dalic_clock_ns());
 	return true;
 }
 

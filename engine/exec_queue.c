@@ -16,6 +16,8 @@
  */
 #include "engine/exec_internal.h"
 
+#include "engine/clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +141,7 @@ static void report_queues(dalic_exec_t *e)
 {
 	if (!e->obs.queue_level)
 		return;
-	int64_t t = dalic_exec_now_ns();
+	int64_t t = dalic_clock_ns();
 	int out = e->ready.count + e->in_use.count;
 	if (!e->g->uses_gpu) {
 		e->obs.queue_level(e->obs.user, DALIC_QUEUE_CPU, out, e->queues[EXEC_QCPU].depth, t);
@@ -251,7 +253,7 @@ static int push_pending(dalic_exec_t *e, int64_t iteration)
 	}
 	exec_pending_t *p = &e->pending[(e->pending_head + e->pending_count++) % e->pending_cap];
 	p->iteration = iteration;
-	p->t_scheduled = dalic_exec_now_ns();
+	p->t_scheduled = dalic_clock_ns();
 	pthread_cond_signal(&e->stages[0].cv);
 	return DALIC_OK;
 }
@@ -282,7 +284,7 @@ void dalic_exec_finish_stage(dalic_exec_t *e, int k, exec_rec_t *rec, int rc)
 		pthread_cond_broadcast(&e->ready_cv);
 		if (!failed && e->obs.iteration_ready)
 			e->obs.iteration_ready(e->obs.user, rec->iteration, rec->t_scheduled,
-					       dalic_exec_now_ns());
+					       dalic_clock_ns());
 	}
 	report_queues(e);
 }
@@ -356,7 +358,7 @@ int dalic_exec_free_slots(const dalic_exec_t *e)
 
 int dalic_exec_share(dalic_exec_t *e)
 {
-	int64_t t0 = dalic_exec_now_ns();
+	int64_t t0 = dalic_clock_ns();
 	bool waited = false;
 	int rc = DALIC_OK;
 	pthread_mutex_lock(&e->mu);
@@ -388,7 +390,7 @@ int dalic_exec_share(dalic_exec_t *e)
 	}
 	pthread_mutex_unlock(&e->mu);
 	if (waited && e->obs.wait)
-		e->obs.wait(e->obs.user, DALIC_WAIT_CONSUMER, t0, dalic_exec_now_ns());
+		e->obs.wait(e->obs.user, DALIC_WAIT_CONSUMER, t0, dalic_clock_ns());
 	return rc;
 }
 
