@@ -9,17 +9,15 @@
  */
 #include "debugmode/session.h"
 
+#include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/pipeline.h"
 
 #include <stdlib.h>
-#include <time.h>
 
-static double now_s(void)
+static double perf_now_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)dalic_clock_ns() * 1e-9;
 }
 
 static int warm_iterations(const dalic_debug_t *s)
@@ -38,14 +36,14 @@ static int time_eager(dalic_debug_t *s, int64_t iterations, double *secs, int64_
 	double t0 = 0;
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
-			t0 = now_s();
+			t0 = perf_now_s();
 		rc = dalic_eager_begin(e, it);
 		for (int k = 0; !rc && k < e->num_ops; k++) {
 			int sample;
 			rc = dalic_eager_run_op(e, k, it, &sample);
 		}
 	}
-	*secs = t0 > 0 ? now_s() - t0 : 0;
+	*secs = t0 > 0 ? perf_now_s() - t0 : 0;
 	if (rc == DALIC_EEND) {
 		rc = DALIC_OK;
 		it--;
@@ -81,10 +79,10 @@ static int time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t
 	double t0 = 0;
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
-			t0 = now_s();
+			t0 = perf_now_s();
 		rc = dalic_pipeline_run(p);
 	}
-	*secs = t0 > 0 ? now_s() - t0 : 0;
+	*secs = t0 > 0 ? perf_now_s() - t0 : 0;
 	if (rc == DALIC_EEND) {
 		rc = DALIC_OK;
 		it--;

@@ -23,12 +23,12 @@
 #include "engine/threadpool.h"
 
 #include "engine/affinity.h"
+#include "engine/clock.h"
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 typedef struct worker {
 	dalic_pool_t *pool;
@@ -53,13 +53,6 @@ struct dalic_pool {
 	bool stop;
 	worker_t *workers;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
 {
@@ -123,14 +116,14 @@ static void run_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int first, int n, 
 	pthread_mutex_unlock(&p->mu);
 	char error[DALIC_ERRMSG_MAX];
 	int status = DALIC_OK, item = first;
-	int64_t t0 = now_ns();
+	int64_t t0 = dalic_clock_ns();
 	for (; item < first + n; item++)
 		if ((status = job->fn(job->arg, item, thread)))
 			break;
 	if (status)
 		dalic_error_save(error, sizeof error);
 	else if (job->chunk_done)
-		job->chunk_done(job->arg, thread, first, n, t0, now_ns());
+		job->chunk_done(job->arg, thread, first, n, t0, dalic_clock_ns());
 	pthread_mutex_lock(&p->mu);
 	finish_chunk(p, job, n, status, item, status ? error : "");
 }

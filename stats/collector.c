@@ -5,6 +5,7 @@
  */
 #include "stats/collector.h"
 
+#include "engine/clock.h"
 #include "engine/device.h"
 #include "engine/error.h"
 #include "engine/pipeline.h"
@@ -12,14 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-int64_t dalic_stats_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 void dalic_stats_options_init(dalic_stats_options_t *o)
 {
@@ -177,7 +170,7 @@ static void clear_globals(dalic_stats_t *s)
 	atomic_store(&s->samples, 0);
 	atomic_store(&s->growth_total, 0);
 	atomic_store(&s->unknown, 0);
-	atomic_store(&s->t0, dalic_stats_now_ns());
+	atomic_store(&s->t0, dalic_clock_ns());
 }
 
 int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, dalic_stats_t **out)

@@ -8,6 +8,7 @@
 #include "stats/collector.h"
 
 #include "engine/batch.h"
+#include "engine/clock.h"
 
 #include <string.h>
 
@@ -156,7 +157,7 @@ static void on_buffer_growth(void *user, const dalic_node_t *node, int output, i
 	if (output >= 0 && output < sn->num_outputs)
 		atomic_fetch_add_explicit(&sn->outputs[output].growth, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&s->growth_total, 1, memory_order_relaxed);
-	int64_t t = dalic_stats_now_ns() - atomic_load_explicit(&s->t0, memory_order_relaxed);
+	int64_t t = dalic_clock_ns() - atomic_load_explicit(&s->t0, memory_order_relaxed);
 	pthread_mutex_lock(&s->lock);
 	int cap = s->opts.growth_history;
 	dalic_stats_grec_t *g = &s->growth[(s->growth_head + s->growth_count) % cap];

@@ -13,6 +13,7 @@
  * benchmark uses as its "gpu" op.
  * The random delay depends only on (seed, iteration, sample), never on shared state.
  */
+#include "engine/clock.h"
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 
@@ -75,16 +76,14 @@ static void wait_us(int64_t us, bool busy)
 {
 	if (us <= 0)
 		return;
-	struct timespec t0, t;
 	if (!busy) {
 		struct timespec d = {us / 1000000, (us % 1000000) * 1000};
 		nanosleep(&d, NULL);
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1000000 + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+	int64_t end = dalic_clock_ns() + us * 1000;
+	while (dalic_clock_ns() < end)
+		;
 }
 
 static int64_t first_element(const dalic_batch_t *b, int i)
