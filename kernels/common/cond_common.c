@@ -23,16 +23,7 @@ static const char *const SUGGESTION =
 
 const char *dalic_cond_type_name(dalic_dtype_t t)
 {
-	switch (t) {
-	case DALIC_FLOAT:
-		return "float";
-	case DALIC_FLOAT64:
-		return "double";
-	case DALIC_STRING:
-		return "string";
-	default:
-		return dalic_dtype_is_numeric(t) ? dalic_dtype_short(t) : dalic_dtype_name(t);
-	}
+	return dalic_dtype_cname(t);
 }
 
 int dalic_cond_predicate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *pred,
