@@ -54,7 +54,7 @@ static int eager_init_node(dalic_eager_t *e, int i, dalic_source_log_t *logs, in
 			if (!strcmp(logs[l].name, n->inst))
 				x->reader.log = &logs[l];
 		if (x->reader.log) {
-			x->feed->fn = dalic_source_log_callback;
+			x->feed->fn = dalic_debug_source_log_callback;
 			x->feed->user = &x->reader;
 		}
 	}

@@ -48,10 +48,10 @@ typedef struct dalic_source_reader {
 
 /* The source callback installed on every queue: the next fed batch, else the user's callback,
  * else end of data. `user` is a dalic_source_reader_t. */
-int dalic_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed);
-int dalic_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
+int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed);
+int dalic_debug_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
                          const int64_t *shapes, const void *data, const char *layout);
-void dalic_source_log_free(dalic_source_log_t *log);
+void dalic_debug_source_log_free(dalic_source_log_t *log);
 
 typedef struct dalic_eager_node {
 	/* the engine's node (executor.h, in dalic_eager_t.xnodes): context, one buffer per

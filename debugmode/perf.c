@@ -20,19 +20,19 @@ static double perf_now_s(void)
 	return (double)dalic_clock_ns() * 1e-9;
 }
 
-static int warm_iterations(const dalic_debug_t *s)
+static int perf_warm_iterations(const dalic_debug_t *s)
 {
 	int depth = s->def->params.prefetch_cpu;
 	return depth > 0 ? depth : 1;
 }
 
-static int time_eager(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
+static int perf_time_eager(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
 {
 	dalic_eager_t *e;
 	int rc = dalic_eager_create(s->def, s->logs, s->num_logs, &e);
 	if (rc)
 		return rc;
-	int64_t warm = warm_iterations(s), it = 0;
+	int64_t warm = perf_warm_iterations(s), it = 0;
 	double t0 = 0;
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
@@ -53,7 +53,7 @@ static int time_eager(dalic_debug_t *s, int64_t iterations, double *secs, int64_
 	return rc;
 }
 
-static int time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
+static int perf_time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
 {
 	dalic_graphdef_t *def = dalic_graphdef_clone(s->def);
 	if (!def)
@@ -73,9 +73,9 @@ static int time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t
 		/* sources pruned from the graph have no queue: nothing to feed */
 		if (dalic_graph_find_node(dalic_pipeline_graph(p), s->logs[i].name))
 			rc = dalic_pipeline_set_source(p, s->logs[i].name,
-			                               dalic_source_log_callback, &readers[i]);
+			                               dalic_debug_source_log_callback, &readers[i]);
 	}
-	int64_t warm = warm_iterations(s), it = 0;
+	int64_t warm = perf_warm_iterations(s), it = 0;
 	double t0 = 0;
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
@@ -102,13 +102,13 @@ int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t
 	for (int round = 0; round < 2; round++) {
 		double secs = 0;
 		int64_t done = 0;
-		int rc = time_full(s, iterations, &secs, &done);
+		int rc = perf_time_full(s, iterations, &secs, &done);
 		if (rc)
 			return dalic_fail_wrap(rc, "measure: full engine");
 		if (!round || secs < best_full)
 			best_full = secs;
 		n_full = done;
-		rc = time_eager(s, iterations, &secs, &done);
+		rc = perf_time_eager(s, iterations, &secs, &done);
 		if (rc)
 			return dalic_fail_wrap(rc, "measure: debug mode");
 		if (!round || secs < best_eager)

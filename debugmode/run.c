@@ -15,7 +15,7 @@
 
 enum { RUN_DONE = 0, RUN_STOPPED = 1 }; /* run_one's result besides a failure status */
 
-static void set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
+static void run_set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
 {
 	s->stop = why;
 	s->stop_break = -1;
@@ -26,13 +26,13 @@ static void set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
 	s->stop_source = NULL;
 }
 
-static dalic_eager_node_t *node_at(dalic_debug_t *s, int pos)
+static dalic_eager_node_t *run_node_at(dalic_debug_t *s, int pos)
 {
 	return &s->e->nodes[s->e->order[pos]];
 }
 
 /* Where a failing sample came from: the failing operator's inputs, else its outputs. */
-static const char *sample_source(const dalic_eager_node_t *x, int sample)
+static const char *run_sample_source(const dalic_eager_node_t *x, int sample)
 {
 	for (int k = 0; sample >= 0 && k < x->x->node->num_inputs; k++) {
 		const dalic_batch_t *b = x->x->in[k];
@@ -47,31 +47,31 @@ static const char *sample_source(const dalic_eager_node_t *x, int sample)
 	return NULL;
 }
 
-static int stop_on_error(dalic_debug_t *s, int rc, int sample)
+static int run_stop_on_error(dalic_debug_t *s, int rc, int sample)
 {
-	set_stop(s, DALIC_DEBUG_STOP_ERROR);
+	run_set_stop(s, DALIC_DEBUG_STOP_ERROR);
 	s->failed = true;
 	dalic_debug_set_error(s, dalic_last_error());
 	if (s->pos < s->e->num_ops) {
-		const dalic_eager_node_t *x = node_at(s, s->pos);
+		const dalic_eager_node_t *x = run_node_at(s, s->pos);
 		s->stop_op = x->x->node->inst;
 		s->stop_sample = sample;
-		const char *src = sample_source(x, sample);
+		const char *src = run_sample_source(x, sample);
 		s->stop_source = src ? strdup(src) : NULL;
 	}
 	return rc;
 }
 
-static int stop_at_end(dalic_debug_t *s)
+static int run_stop_at_end(dalic_debug_t *s)
 {
-	set_stop(s, DALIC_DEBUG_STOP_END);
+	run_set_stop(s, DALIC_DEBUG_STOP_END);
 	s->ended = true;
 	dalic_debug_set_error(s, "end of data: an input has no more batches");
 	return dalic_fail(DALIC_EEND, "end of data at iteration %lld", (long long)s->iteration);
 }
 
 /* Leaves a complete (or failed) iteration for the start of the next one. */
-static void enter_next_iteration(dalic_debug_t *s)
+static void run_enter_next_iteration(dalic_debug_t *s)
 {
 	if (s->pos == s->e->num_ops || s->failed) {
 		s->iteration++;
@@ -82,14 +82,14 @@ static void enter_next_iteration(dalic_debug_t *s)
 	}
 }
 
-static void remember_resume(dalic_debug_t *s)
+static void run_remember_resume(dalic_debug_t *s)
 {
 	s->has_resume = true;
 	s->resume_iteration = s->iteration;
 	s->resume_pos = s->pos;
 }
 
-static bool at_resume(const dalic_debug_t *s)
+static bool run_at_resume(const dalic_debug_t *s)
 {
 	return s->has_resume && s->resume_iteration == s->iteration && s->resume_pos == s->pos;
 }
@@ -99,18 +99,18 @@ static bool at_resume(const dalic_debug_t *s)
 static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 {
 	if (s->ended)
-		return stop_at_end(s);
-	enter_next_iteration(s);
-	if (breaks && !at_resume(s)) {
+		return run_stop_at_end(s);
+	run_enter_next_iteration(s);
+	if (breaks && !run_at_resume(s)) {
 		dalic_breakpoint_t *bp = dalic_debug_break_before(s);
 		if (bp) {
-			set_stop(s, bp->kind == DALIC_DEBUG_BREAK_ITER ? DALIC_DEBUG_STOP_BREAK_ITER
+			run_set_stop(s, bp->kind == DALIC_DEBUG_BREAK_ITER ? DALIC_DEBUG_STOP_BREAK_ITER
 			                                               : DALIC_DEBUG_STOP_BREAK_OP);
 			s->stop_break = bp->id;
 			if (bp->kind == DALIC_DEBUG_BREAK_OP)
-				s->stop_op = node_at(s, s->pos)->x->node->inst;
+				s->stop_op = run_node_at(s, s->pos)->x->node->inst;
 			bp->hits++;
-			remember_resume(s);
+			run_remember_resume(s);
 			return RUN_STOPPED;
 		}
 	}
@@ -118,18 +118,18 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	if (!s->begun) {
 		int rc = dalic_eager_begin(s->e, s->iteration);
 		if (rc == DALIC_EEND)
-			return stop_at_end(s);
+			return run_stop_at_end(s);
 		if (rc)
-			return stop_on_error(s, rc, -1);
+			return run_stop_on_error(s, rc, -1);
 		s->begun = true;
 		dalic_debug_prints_fire(s);
 	}
 	int sample;
 	int rc = dalic_eager_run_op(s->e, s->pos, s->iteration, &sample);
 	if (rc == DALIC_EEND)
-		return stop_at_end(s);
+		return run_stop_at_end(s);
 	if (rc)
-		return stop_on_error(s, rc, sample);
+		return run_stop_on_error(s, rc, sample);
 	int ran = s->e->order[s->pos];
 	s->pos++;
 	dalic_debug_prints_fire(s);
@@ -138,7 +138,7 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	const dalic_edge_t *edge;
 	dalic_breakpoint_t *bp = conds ? dalic_debug_break_after(s, ran, &edge, &sample) : NULL;
 	if (bp) {
-		set_stop(s, DALIC_DEBUG_STOP_COND);
+		run_set_stop(s, DALIC_DEBUG_STOP_COND);
 		s->stop_break = bp->id;
 		s->stop_op = s->e->g->nodes[ran]->inst;
 		s->stop_node = edge->name;
@@ -157,7 +157,7 @@ int dalic_debug_step(dalic_debug_t *s)
 	s->interrupted = 0;
 	int rc = run_one(s, false, true);
 	if (rc == RUN_DONE)
-		set_stop(s, DALIC_DEBUG_STOP_STEP);
+		run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return rc < 0 ? rc : DALIC_OK;
 }
 
@@ -169,11 +169,11 @@ int dalic_debug_next(dalic_debug_t *s)
 		if (rc)
 			return rc < 0 ? rc : DALIC_OK;
 		if (s->interrupted && s->pos < s->e->num_ops) {
-			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+			run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
 			return DALIC_OK;
 		}
 	} while (s->pos < s->e->num_ops);
-	set_stop(s, DALIC_DEBUG_STOP_STEP);
+	run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return DALIC_OK;
 }
 
@@ -183,7 +183,7 @@ int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
 	int64_t done = 0;
 	for (;;) {
 		if (max_iterations >= 0 && done >= max_iterations) {
-			set_stop(s, DALIC_DEBUG_STOP_LIMIT);
+			run_set_stop(s, DALIC_DEBUG_STOP_LIMIT);
 			return DALIC_OK;
 		}
 		int rc = run_one(s, true, true);
@@ -192,7 +192,7 @@ int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
 		if (s->pos == s->e->num_ops)
 			done++;
 		if (s->interrupted) {
-			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+			run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
 			return DALIC_OK;
 		}
 	}
@@ -213,7 +213,7 @@ int dalic_debug_restart(dalic_debug_t *s)
 	s->iterations_done = 0;
 	s->has_resume = false;
 	s->next_print = 0;
-	set_stop(s, DALIC_DEBUG_STOP_NONE);
+	run_set_stop(s, DALIC_DEBUG_STOP_NONE);
 	return DALIC_OK;
 }
 
@@ -231,14 +231,14 @@ int dalic_debug_goto(dalic_debug_t *s, int64_t n)
 	int rc = DALIC_OK;
 	for (;;) {
 		if (s->pos == s->e->num_ops && s->iteration + 1 == n)
-			enter_next_iteration(s);
+			run_enter_next_iteration(s);
 		if (s->iteration == n && s->pos == 0 && !s->begun)
 			break;
 		rc = run_one(s, false, false);
 		if (rc < 0)
 			break;
 		if (s->interrupted) {
-			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+			run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
 			s->prints_muted = false;
 			return DALIC_OK;
 		}
@@ -246,7 +246,7 @@ int dalic_debug_goto(dalic_debug_t *s, int64_t n)
 	s->prints_muted = false;
 	if (rc < 0)
 		return rc;
-	set_stop(s, DALIC_DEBUG_STOP_STEP);
+	run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return DALIC_OK;
 }
 

@@ -11,7 +11,7 @@
 
 #include <signal.h>
 
-typedef struct dalic_cond dalic_cond_t;
+typedef struct dalic_debug_cond dalic_debug_cond_t;
 
 typedef struct dalic_breakpoint {
 	int id;
@@ -19,7 +19,7 @@ typedef struct dalic_breakpoint {
 	char *text;
 	int64_t hits;
 	int64_t iteration;  /* BREAK_ITER */
-	dalic_cond_t *cond; /* BREAK_COND */
+	dalic_debug_cond_t *cond; /* BREAK_COND */
 } dalic_breakpoint_t;
 
 struct dalic_debug {
@@ -92,11 +92,11 @@ void dalic_debug_sample_stats(const dalic_batch_t *b, int sample, bool need_std,
                               dalic_debug_stats_t *out);
 
 /* Conditions (cond.c). */
-int dalic_cond_parse(const char *text, dalic_cond_t **out);
-void dalic_cond_free(dalic_cond_t *c);
+int dalic_debug_cond_parse(const char *text, dalic_debug_cond_t **out);
+void dalic_debug_cond_free(dalic_debug_cond_t *c);
 /* The data node the condition is restricted to ("NODE: ..."), or NULL for every node. */
-const char *dalic_cond_node(const dalic_cond_t *c);
+const char *dalic_debug_cond_node(const dalic_debug_cond_t *c);
 /* First sample of b satisfying c, or -1. */
-int dalic_cond_eval(const dalic_cond_t *c, const dalic_batch_t *b);
+int dalic_debug_cond_eval(const dalic_debug_cond_t *c, const dalic_batch_t *b);
 
 #endif

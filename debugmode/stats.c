@@ -81,7 +81,7 @@ typedef struct acc {
 DALIC_DTYPES_NUMERIC(STATS_DEFINE)
 #undef STATS_DEFINE
 
-static void stats_scan(dalic_dtype_t t, const void *p, int64_t n, acc_t *a)
+static void sample_stats_scan(dalic_dtype_t t, const void *p, int64_t n, acc_t *a)
 {
 	switch (t) {
 #define STATS_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                 \
@@ -92,7 +92,7 @@ static void stats_scan(dalic_dtype_t t, const void *p, int64_t n, acc_t *a)
 	}
 }
 
-static void stats_deviations(dalic_dtype_t t, const void *p, int64_t n, double mean, acc_t *a)
+static void sample_stats_deviations(dalic_dtype_t t, const void *p, int64_t n, double mean, acc_t *a)
 {
 	switch (t) {
 #define STATS_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                 \
@@ -104,16 +104,16 @@ static void stats_deviations(dalic_dtype_t t, const void *p, int64_t n, double m
 }
 
 /* Samples [first, last) of b. */
-static void stats_batch(const dalic_batch_t *b, int first, int last, bool need_std,
+static void sample_stats_batch(const dalic_batch_t *b, int first, int last, bool need_std,
                         dalic_debug_stats_t *out)
 {
 	acc_t a = {.min = INFINITY, .max = -INFINITY};
 	for (int i = first; i < last; i++)
-		stats_scan(b->dtype, b->ptrs[i], dalic_batch_sample_elems(b, i), &a);
+		sample_stats_scan(b->dtype, b->ptrs[i], dalic_batch_sample_elems(b, i), &a);
 	double mean = a.n ? a.sum / (double)a.n : NAN;
 	if (need_std && a.n)
 		for (int i = first; i < last; i++)
-			stats_deviations(b->dtype, b->ptrs[i], dalic_batch_sample_elems(b, i), mean, &a);
+			sample_stats_deviations(b->dtype, b->ptrs[i], dalic_batch_sample_elems(b, i), mean, &a);
 	*out = (dalic_debug_stats_t){
 	    .elements = a.n + a.nan + a.inf,
 	    .min = a.n ? a.min : NAN,
@@ -128,7 +128,7 @@ static void stats_batch(const dalic_batch_t *b, int first, int last, bool need_s
 void dalic_debug_sample_stats(const dalic_batch_t *b, int sample, bool need_std,
                               dalic_debug_stats_t *out)
 {
-	stats_batch(b, sample, sample + 1, need_std, out);
+	sample_stats_batch(b, sample, sample + 1, need_std, out);
 }
 
 int dalic_debug_stats(const dalic_batch_t *b, int sample, dalic_debug_stats_t *out)
@@ -142,8 +142,8 @@ int dalic_debug_stats(const dalic_batch_t *b, int sample, dalic_debug_stats_t *o
 		return dalic_fail(DALIC_EINVAL, "sample %d out of range (batch of %d)", sample,
 		                  b->num_samples);
 	if (sample < 0)
-		stats_batch(b, 0, b->num_samples, true, out);
+		sample_stats_batch(b, 0, b->num_samples, true, out);
 	else
-		stats_batch(b, sample, sample + 1, true, out);
+		sample_stats_batch(b, sample, sample + 1, true, out);
 	return DALIC_OK;
 }

@@ -142,7 +142,7 @@ bool dalic_dtype_is_signed(dalic_dtype_t t)
 	}
 }
 
-float dalic_half_to_float(uint16_t h)
+float dalic_dtype_half_to_float(uint16_t h)
 {
 	uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
 	if (exp == 0) {
@@ -167,7 +167,7 @@ float dalic_half_to_float(uint16_t h)
 	return f;
 }
 
-uint16_t dalic_float_to_half(float f)
+uint16_t dalic_dtype_float_to_half(float f)
 {
 	uint32_t x;
 	memcpy(&x, &f, 4);
@@ -194,7 +194,7 @@ uint16_t dalic_float_to_half(float f)
 	return (uint16_t)half;
 }
 
-double dalic_load_f64(dalic_dtype_t t, const void *base, int64_t i)
+double dalic_dtype_load_f64(dalic_dtype_t t, const void *base, int64_t i)
 {
 	switch (t) {
 #define DTYPE_LOAD_F64(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                             \
@@ -205,7 +205,7 @@ double dalic_load_f64(dalic_dtype_t t, const void *base, int64_t i)
 	}
 }
 
-int64_t dalic_load_i64(dalic_dtype_t t, const void *base, int64_t i)
+int64_t dalic_dtype_load_i64(dalic_dtype_t t, const void *base, int64_t i)
 {
 	switch (t) { /* integers directly, so 64-bit values stay exact */
 #define DTYPE_LOAD_I64(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                             \
@@ -222,9 +222,9 @@ int64_t dalic_load_i64(dalic_dtype_t t, const void *base, int64_t i)
 #define DTYPE_STORE_SINT(CT, LO, HI) DTYPE_STORE_INT(CT, LO, HI)
 #define DTYPE_STORE_BOOL(CT, LO, HI) ((CT *)base)[i] = v != 0
 #define DTYPE_STORE_FLOAT(CT, LO, HI) ((CT *)base)[i] = (CT)v
-#define DTYPE_STORE_HALF(CT, LO, HI) ((CT *)base)[i] = dalic_float_to_half((float)v)
+#define DTYPE_STORE_HALF(CT, LO, HI) ((CT *)base)[i] = dalic_dtype_float_to_half((float)v)
 
-void dalic_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
+void dalic_dtype_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
 {
 	if (t == DALIC_BOOL) { /* static_cast<bool>: any non-zero, NaN included, is true */
 		((uint8_t *)base)[i] = v != 0;
@@ -249,10 +249,10 @@ void dalic_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
 #define DTYPE_STORE_I64_UINT DTYPE_STORE_I64_INT
 #define DTYPE_STORE_I64_SINT DTYPE_STORE_I64_INT
 #define DTYPE_STORE_I64_BOOL(CT, LO, HI) ((CT *)base)[i] = v != 0
-#define DTYPE_STORE_I64_FLOAT(CT, LO, HI) dalic_store_sat(t, base, i, (double)v)
+#define DTYPE_STORE_I64_FLOAT(CT, LO, HI) dalic_dtype_store_sat(t, base, i, (double)v)
 #define DTYPE_STORE_I64_HALF DTYPE_STORE_I64_FLOAT
 
-void dalic_store_i64_sat(dalic_dtype_t t, void *base, int64_t i, int64_t v)
+void dalic_dtype_store_i64_sat(dalic_dtype_t t, void *base, int64_t i, int64_t v)
 {
 	switch (t) {
 #define DTYPE_STORE_I64(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                            \

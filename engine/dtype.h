@@ -57,7 +57,7 @@
 #define DALIC_DTYPE_VALUE_UINT(x) (x)
 #define DALIC_DTYPE_VALUE_SINT(x) (x)
 #define DALIC_DTYPE_VALUE_FLOAT(x) (x)
-#define DALIC_DTYPE_VALUE_HALF(x) dalic_half_to_float(x)
+#define DALIC_DTYPE_VALUE_HALF(x) dalic_dtype_half_to_float(x)
 #define DALIC_DTYPE_VALUE_BOOL(x) ((x) != 0)
 
 /* Class predicates, 0 or 1: DALIC_DTYPE_IS(FLOAT, CLASS). */
@@ -97,15 +97,15 @@ bool dalic_dtype_is_signed(dalic_dtype_t t);   /* signed integers and floats */
 bool dalic_dtype_is_integral(dalic_dtype_t t); /* integers and bool */
 
 /* Element i of a numeric array of type t, as double / int64 (exact for integers). */
-double dalic_load_f64(dalic_dtype_t t, const void *base, int64_t i);
-int64_t dalic_load_i64(dalic_dtype_t t, const void *base, int64_t i);
+double dalic_dtype_load_f64(dalic_dtype_t t, const void *base, int64_t i);
+int64_t dalic_dtype_load_i64(dalic_dtype_t t, const void *base, int64_t i);
 /* Stores v into element i converting like DALI's ConvertSat: floats to integers round half
  * away from zero and saturate; NaN becomes 0. */
-void dalic_store_sat(dalic_dtype_t t, void *base, int64_t i, double v);
-void dalic_store_i64_sat(dalic_dtype_t t, void *base, int64_t i, int64_t v);
+void dalic_dtype_store_sat(dalic_dtype_t t, void *base, int64_t i, double v);
+void dalic_dtype_store_i64_sat(dalic_dtype_t t, void *base, int64_t i, int64_t v);
 
 /* float16 <-> float32 (IEEE half, round to nearest even). */
-float dalic_half_to_float(uint16_t h);
-uint16_t dalic_float_to_half(float f);
+float dalic_dtype_half_to_float(uint16_t h);
+uint16_t dalic_dtype_float_to_half(float f);
 
 #endif

@@ -14,7 +14,7 @@
 #include "engine/clock.h"
 
 /* Whether an earlier stage (or the schedule queue) holds an iteration stage k will get. */
-static bool upstream_busy(const dalic_exec_t *e, int k)
+static bool exec_upstream_busy(const dalic_exec_t *e, int k)
 {
 	if (e->pending_count > 0)
 		return true;
@@ -25,7 +25,7 @@ static bool upstream_busy(const dalic_exec_t *e, int k)
 }
 
 /* Takes the next iteration for stage st into *rec, with its slot; false when stopping. */
-static bool wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
+static bool exec_wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 {
 	int64_t t_wait = 0;
 	int kind = -1;
@@ -65,7 +65,7 @@ static bool wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 					break;
 				}
 				why = DALIC_WAIT_FREE_SLOT;
-			} else if (upstream_busy(e, st->index)) {
+			} else if (exec_upstream_busy(e, st->index)) {
 				why = DALIC_WAIT_INPUT;
 			}
 		}
@@ -80,13 +80,13 @@ static bool wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 	return true;
 }
 
-static void *stage_main(void *arg)
+static void *exec_stage_main(void *arg)
 {
 	exec_stage_t *st = arg;
 	dalic_exec_t *e = st->exec;
 	exec_rec_t rec;
 	pthread_mutex_lock(&e->mu);
-	while (wait_for_work(e, st, &rec)) {
+	while (exec_wait_for_work(e, st, &rec)) {
 		bool skip = dalic_exec_is_failed(e, &rec);
 		st->running = true;
 		pthread_mutex_unlock(&e->mu);
@@ -103,7 +103,7 @@ int dalic_exec_async_start(dalic_exec_t *e)
 {
 	for (int k = 0; k < e->num_stages; k++) {
 		exec_stage_t *st = &e->stages[k];
-		if (pthread_create(&st->tid, NULL, stage_main, st))
+		if (pthread_create(&st->tid, NULL, exec_stage_main, st))
 			return dalic_fail(DALIC_ENOMEM, "cannot start the %s stage thread",
 					  dalic_stage_name(st->stage));
 		st->thread_started = true;

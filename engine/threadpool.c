@@ -54,7 +54,7 @@ struct dalic_pool {
 	worker_t *workers;
 };
 
-static void unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
+static void pool_unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
 {
 	dalic_pool_job_t **pp = &p->head, *prev = NULL;
 	while (*pp && *pp != job) {
@@ -69,7 +69,7 @@ static void unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
 }
 
 /* Hands out the next chunk of `job` (mu held): *first and the count, 0 when none is left. */
-static int take_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int *first)
+static int pool_take_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int *first)
 {
 	if (job->next >= job->count)
 		return 0;
@@ -77,11 +77,11 @@ static int take_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int *first)
 	int n = job->count - job->next < job->chunk ? job->count - job->next : job->chunk;
 	job->next += n;
 	if (job->next == job->count)
-		unlink_job(p, job);
+		pool_unlink_job(p, job);
 	return n;
 }
 
-static bool wake_one(dalic_pool_t *p)
+static bool pool_wake_one(dalic_pool_t *p)
 {
 	if (!p->num_idle)
 		return false;
@@ -92,7 +92,7 @@ static bool wake_one(dalic_pool_t *p)
 }
 
 /* Accounts for a finished chunk (mu held); a failure cancels what is not handed out. */
-static void finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int status,
+static void pool_finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int status,
 			 int item, const char *error)
 {
 	if (status && (job->status == DALIC_OK || item < job->failed_item)) {
@@ -103,7 +103,7 @@ static void finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int 
 	if (status && job->next < job->count) {
 		count += job->count - job->next;
 		job->next = job->count;
-		unlink_job(p, job);
+		pool_unlink_job(p, job);
 	}
 	job->done += count;
 	if (job->done == job->count)
@@ -111,7 +111,7 @@ static void finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int 
 }
 
 /* Runs one chunk unlocked (mu held on entry and exit). */
-static void run_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int first, int n, int thread)
+static void pool_run_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int first, int n, int thread)
 {
 	pthread_mutex_unlock(&p->mu);
 	char error[DALIC_ERRMSG_MAX];
@@ -125,10 +125,10 @@ static void run_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int first, int n, 
 	else if (job->chunk_done)
 		job->chunk_done(job->arg, thread, first, n, t0, dalic_clock_ns());
 	pthread_mutex_lock(&p->mu);
-	finish_chunk(p, job, n, status, item, status ? error : "");
+	pool_finish_chunk(p, job, n, status, item, status ? error : "");
 }
 
-static void *worker_main(void *arg)
+static void *pool_worker_main(void *arg)
 {
 	worker_t *w = arg;
 	dalic_pool_t *p = w->pool;
@@ -147,7 +147,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		dalic_pool_job_t *job = p->head;
-		int first = 0, n = take_chunk(p, job, &first);
+		int first = 0, n = pool_take_chunk(p, job, &first);
 		if (p->head == job && job->link) { /* jobs take turns, chunk by chunk */
 			p->head = job->link;
 			p->tail->link = job;
@@ -155,8 +155,8 @@ static void *worker_main(void *arg)
 			job->link = NULL;
 		}
 		if (p->head) /* chunks left: another idle worker may help */
-			wake_one(p);
-		run_chunk(p, job, first, n, w->index);
+			pool_wake_one(p);
+		pool_run_chunk(p, job, first, n, w->index);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -191,7 +191,7 @@ int dalic_pool_create(int num_threads, const int *cpus, dalic_pool_t **out)
 		if (w->cpu >= 0)
 			p->may_borrow = false;
 		pthread_cond_init(&w->cv, NULL);
-		if (pthread_create(&w->tid, NULL, worker_main, w)) {
+		if (pthread_create(&w->tid, NULL, pool_worker_main, w)) {
 			rc = dalic_fail(DALIC_ENOMEM, "thread pool: cannot start worker %d of %d", i,
 					num_threads);
 			break;
@@ -259,16 +259,16 @@ int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
 	int chunks = (job->count + job->chunk - 1) / job->chunk - (me >= 0);
 	if (me >= 0 && job->solo)
 		chunks = 0;
-	for (int i = 0; i < chunks && wake_one(p); i++)
+	for (int i = 0; i < chunks && pool_wake_one(p); i++)
 		;
 	if (me >= 0) {
 		int first = 0, n;
-		while ((n = take_chunk(p, job, &first)))
-			run_chunk(p, job, first, n, me);
+		while ((n = pool_take_chunk(p, job, &first)))
+			pool_run_chunk(p, job, first, n, me);
 		/* give the index back: to the idle stack, or to other jobs' work */
 		p->idle[p->num_idle++] = me;
 		if (p->head)
-			wake_one(p);
+			pool_wake_one(p);
 	}
 	while (job->done < job->count)
 		pthread_cond_wait(&p->done, &p->mu);

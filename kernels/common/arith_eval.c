@@ -86,7 +86,7 @@ static bool is_lane_native(dalic_dtype_t t)
 void arith_round_to_half(float *v, int n)
 {
 	for (int k = 0; k < n; k++)
-		v[k] = dalic_half_to_float(dalic_float_to_half(v[k]));
+		v[k] = dalic_dtype_half_to_float(dalic_dtype_float_to_half(v[k]));
 }
 
 /* Values of operand `op` at output elements [start, start + n), converted to dtype `to` —
@@ -211,7 +211,7 @@ static void store(dalic_dtype_t t, const void *src, void *base, int64_t off, int
 		const float *s_ = src;                                                             \
 		CT *d_ = (CT *)base + off;                                                         \
 		for (int k = 0; k < n; k++)                                                        \
-			d_[k] = dalic_float_to_half(s_[k]);                                        \
+			d_[k] = dalic_dtype_float_to_half(s_[k]);                                        \
 	} while (0);                                                                               \
 	break
 #define STORE_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                 \

@@ -2,7 +2,7 @@
  * cast: converts every element to `dtype` with DALI's ConvertSat (include/dali/core/convert.h):
  * floating point to integer rounds half away from zero (std::round) and then saturates to
  * the target range; integer narrowing saturates; anything to bool is "nonzero after
- * rounding"; to floating point is a plain conversion. NaN becomes 0, as dalic_store_sat does.
+ * rounding"; to floating point is a plain conversion. NaN becomes 0, as dalic_dtype_store_sat does.
  * Shape and layout pass through unchanged.
  *
  * Elements go through a small stack buffer in chunks: integer sources are widened to int64
@@ -78,7 +78,7 @@ static void cast_widen(dalic_dtype_t t, const void *src, int n, cast_wide_t *w)
 #define CAST_F64_UINT(CT, LO, HI) CAST_SAT_F(CT, LO, HI)
 #define CAST_F64_SINT(CT, LO, HI) CAST_SAT_F(CT, LO, HI)
 #define CAST_F64_BOOL(CT, LO, HI) (!isnan(v) && round(v) != 0)
-#define CAST_F64_HALF(CT, LO, HI) dalic_float_to_half((float)v)
+#define CAST_F64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
 #define CAST_F64_FLOAT(CT, LO, HI) v
 
 static void cast_narrow_f64(dalic_dtype_t t, const double *w, int n, void *dst)
@@ -97,7 +97,7 @@ static void cast_narrow_f64(dalic_dtype_t t, const double *w, int n, void *dst)
 #define CAST_I64_UINT(CT, LO, HI) DALIC_SAT_FROM_I64(CT, LO, HI, v)
 #define CAST_I64_SINT(CT, LO, HI) DALIC_SAT_FROM_I64(CT, LO, HI, v)
 #define CAST_I64_BOOL(CT, LO, HI) v != 0
-#define CAST_I64_HALF(CT, LO, HI) dalic_float_to_half((float)v)
+#define CAST_I64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
 #define CAST_I64_FLOAT(CT, LO, HI) v
 
 static void cast_narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *dst)
@@ -117,7 +117,7 @@ static void cast_narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *dst)
 #define CAST_U64_UINT(CT, LO, HI) (v > (uint64_t)(HI) ? (CT)(HI) : (CT)v)
 #define CAST_U64_SINT(CT, LO, HI) CAST_U64_UINT(CT, LO, HI)
 #define CAST_U64_BOOL(CT, LO, HI) v != 0
-#define CAST_U64_HALF(CT, LO, HI) dalic_float_to_half((float)v)
+#define CAST_U64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
 #define CAST_U64_FLOAT(CT, LO, HI) v
 
 static void cast_narrow_u64(dalic_dtype_t t, const uint64_t *w, int n, void *dst)

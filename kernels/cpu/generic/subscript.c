@@ -115,7 +115,7 @@ static int value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int part, int d, 
 		return dalic_op_fail(ctx, ws, i,
 		                     "argument `%s`: array index must be of integral type, got %s",
 		                     name, dalic_dtype_name(arg->dtype));
-	*out = dalic_load_i64(arg->dtype, arg->ptrs[i], 0);
+	*out = dalic_dtype_load_i64(arg->dtype, arg->ptrs[i], 0);
 	return DALIC_OK;
 }
 

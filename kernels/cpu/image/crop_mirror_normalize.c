@@ -181,7 +181,7 @@ static inline float load_elem(dalic_dtype_t t, const void *p, int64_t k)
 		((CT *)dst)[k] = (CT)src[k * step];
 #define CMN_STORE_HALF(CT, LO, HI)                                                                 \
 	for (int64_t k = 0; k < n; k++)                                                            \
-		((CT *)dst)[k] = dalic_float_to_half(src[k * step]);
+		((CT *)dst)[k] = dalic_dtype_float_to_half(src[k * step]);
 
 /* Stores n floats read `step` apart into consecutive elements of type t (setup allows FLOAT,
  * FLOAT16, INT8 and UINT8). */

@@ -191,7 +191,7 @@ static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thre
 			int64_t o = ((int64_t)y * s->ow + x) * C;
 			for (int k = 0; k < C; k++) {
 				if (integral)
-					dalic_store_sat(out->dtype, dst, o + k, v[k]);
+					dalic_dtype_store_sat(out->dtype, dst, o + k, v[k]);
 				else
 					((float *)dst)[o + k] = v[k];
 			}

@@ -90,7 +90,7 @@ static int64_t first_element(const dalic_batch_t *b, int i)
 {
 	if (!dalic_batch_sample_elems(b, i) || !dalic_dtype_is_numeric(b->dtype))
 		return INT64_MIN;
-	return (int64_t)dalic_load_f64(b->dtype, b->ptrs[i], 0);
+	return (int64_t)dalic_dtype_load_f64(b->dtype, b->ptrs[i], 0);
 }
 
 static int64_t sample_us(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
