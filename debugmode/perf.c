@@ -20,6 +20,12 @@ static double perf_now_s(void)
 	return (double)dalic_clock_ns() * 1e-9;
 }
 
+/* An interrupt ends a measurement: its numbers would be of an arbitrary run length. */
+static int perf_interrupted(void)
+{
+	return dalic_fail(DALIC_ESTATE, "interrupted");
+}
+
 static int perf_warm_iterations(const dalic_debug_t *s)
 {
 	int depth = s->def->params.prefetch_cpu;
@@ -37,7 +43,10 @@ static int perf_time_eager(dalic_debug_t *s, int64_t iterations, double *secs, i
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
 			t0 = perf_now_s();
-		rc = dalic_eager_begin(e, it);
+		if (dalic_debug_take_interrupt(s))
+			rc = perf_interrupted();
+		if (!rc)
+			rc = dalic_eager_begin(e, it);
 		for (int k = 0; !rc && k < e->num_ops; k++) {
 			int sample;
 			rc = dalic_eager_run_op(e, k, it, &sample);
@@ -80,7 +89,7 @@ static int perf_time_full(dalic_debug_t *s, int64_t iterations, double *secs, in
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
 			t0 = perf_now_s();
-		rc = dalic_pipeline_run(p);
+		rc = dalic_debug_take_interrupt(s) ? perf_interrupted() : dalic_pipeline_run(p);
 	}
 	*secs = t0 > 0 ? perf_now_s() - t0 : 0;
 	if (rc == DALIC_EEND) {
@@ -93,10 +102,11 @@ static int perf_time_full(dalic_debug_t *s, int64_t iterations, double *secs, in
 	return rc;
 }
 
-int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out)
+static int perf_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out)
 {
-	if (iterations <= 0)
-		return dalic_fail(DALIC_EINVAL, "measure: iterations must be positive");
+	if (iterations <= 0 || iterations > DALIC_DEBUG_MAX_ITERATIONS)
+		return dalic_fail(DALIC_EINVAL, "measure: %lld iterations: give 1 to %d",
+		                  (long long)iterations, DALIC_DEBUG_MAX_ITERATIONS);
 	double best_full = 0, best_eager = 0;
 	int64_t n_full = 0, n_eager = 0;
 	for (int round = 0; round < 2; round++) {
@@ -126,4 +136,11 @@ int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t
 	    .slowdown = best_full > 0 ? best_eager / best_full : 0,
 	};
 	return DALIC_OK;
+}
+
+int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out)
+{
+	int rc = perf_measure(s, iterations, out);
+	dalic_debug_take_interrupt(s); /* one that came as it finished goes with it */
+	return rc;
 }

@@ -5,6 +5,11 @@
  * checks the breakpoints that stop before an operator, runs it, replays the prints that became
  * ready and checks conditions on its outputs. The position model and stop rules are those of
  * include/dalic_debug.h.
+ *
+ * Interrupts (Ctrl-C in `dalic debug`) are honoured between operators: the operator running
+ * when one arrives finishes its batch — kernels are not cancellable, and a half-written
+ * output would be a state no position describes — and the command stops before the next
+ * one, exactly as at a breakpoint, so step/next/continue resume the iteration in flight.
  */
 #include "debugmode/session.h"
 
@@ -152,34 +157,49 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	return RUN_DONE;
 }
 
-int dalic_debug_step(dalic_debug_t *s)
+bool dalic_debug_take_interrupt(dalic_debug_t *s)
 {
-	s->interrupted = 0;
+	return atomic_exchange_explicit(&s->interrupted, 0, memory_order_relaxed) != 0;
+}
+
+/* After an operator ran: stops the command when an interrupt is pending. */
+static bool run_interrupted(dalic_debug_t *s)
+{
+	if (!dalic_debug_take_interrupt(s))
+		return false;
+	run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+	return true;
+}
+
+static int run_step(dalic_debug_t *s)
+{
 	int rc = run_one(s, false, true);
-	if (rc == RUN_DONE)
+	if (rc == RUN_DONE && !run_interrupted(s))
 		run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return rc < 0 ? rc : DALIC_OK;
 }
 
-int dalic_debug_next(dalic_debug_t *s)
+static int run_next(dalic_debug_t *s)
 {
-	s->interrupted = 0;
 	do {
 		int rc = run_one(s, true, true);
 		if (rc)
 			return rc < 0 ? rc : DALIC_OK;
-		if (s->interrupted && s->pos < s->e->num_ops) {
-			run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+		if (run_interrupted(s))
 			return DALIC_OK;
-		}
 	} while (s->pos < s->e->num_ops);
 	run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return DALIC_OK;
 }
 
-int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
+static int run_continue(dalic_debug_t *s, int64_t max_iterations)
 {
-	s->interrupted = 0;
+	if (max_iterations > DALIC_DEBUG_MAX_ITERATIONS)
+		return dalic_fail(DALIC_EINVAL,
+		                  "continue: %lld iterations is more than one command may run "
+		                  "(%d); without a count it runs until a breakpoint, the end of "
+		                  "data or an interrupt",
+		                  (long long)max_iterations, DALIC_DEBUG_MAX_ITERATIONS);
 	int64_t done = 0;
 	for (;;) {
 		if (max_iterations >= 0 && done >= max_iterations) {
@@ -191,10 +211,8 @@ int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
 			return rc < 0 ? rc : DALIC_OK;
 		if (s->pos == s->e->num_ops)
 			done++;
-		if (s->interrupted) {
-			run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+		if (run_interrupted(s))
 			return DALIC_OK;
-		}
 	}
 }
 
@@ -217,11 +235,15 @@ int dalic_debug_restart(dalic_debug_t *s)
 	return DALIC_OK;
 }
 
-int dalic_debug_goto(dalic_debug_t *s, int64_t n)
+static int run_goto(dalic_debug_t *s, int64_t n)
 {
 	if (n < 0)
 		return dalic_fail(DALIC_EINVAL, "goto: iteration %lld is negative", (long long)n);
-	s->interrupted = 0;
+	if (n > DALIC_DEBUG_MAX_ITERATIONS)
+		return dalic_fail(DALIC_EINVAL,
+		                  "goto: iteration %lld is out of reach: one command runs at most "
+		                  "%d iterations",
+		                  (long long)n, DALIC_DEBUG_MAX_ITERATIONS);
 	if (n < s->iteration || (n == s->iteration && (s->pos > 0 || s->begun))) {
 		int rc = dalic_debug_restart(s);
 		if (rc)
@@ -237,8 +259,7 @@ int dalic_debug_goto(dalic_debug_t *s, int64_t n)
 		rc = run_one(s, false, false);
 		if (rc < 0)
 			break;
-		if (s->interrupted) {
-			run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+		if (run_interrupted(s)) {
 			s->prints_muted = false;
 			return DALIC_OK;
 		}
@@ -250,7 +271,37 @@ int dalic_debug_goto(dalic_debug_t *s, int64_t n)
 	return DALIC_OK;
 }
 
+/* An interrupt that arrives while a command is returning is dropped with it: the command
+ * has stopped already. */
+static int run_done(dalic_debug_t *s, int rc)
+{
+	atomic_store_explicit(&s->interrupted, 0, memory_order_relaxed);
+	return rc;
+}
+
+int dalic_debug_step(dalic_debug_t *s)
+{
+	return run_done(s, run_step(s));
+}
+
+int dalic_debug_next(dalic_debug_t *s)
+{
+	return run_done(s, run_next(s));
+}
+
+int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
+{
+	return run_done(s, run_continue(s, max_iterations));
+}
+
+int dalic_debug_goto(dalic_debug_t *s, int64_t n)
+{
+	return run_done(s, run_goto(s, n));
+}
+
 void dalic_debug_interrupt(dalic_debug_t *s)
 {
-	s->interrupted = 1;
+	/* pending until a run command honours it, so a caller repeating step or next never
+	 * loses one that arrives between two calls */
+	atomic_store_explicit(&s->interrupted, 1, memory_order_relaxed);
 }

@@ -9,7 +9,7 @@
 #include "dalic_debug.h"
 #include "debugmode/eager.h"
 
-#include <signal.h>
+#include <stdatomic.h>
 
 typedef struct dalic_debug_cond dalic_debug_cond_t;
 
@@ -52,7 +52,9 @@ struct dalic_debug {
 	bool has_resume;
 	int64_t resume_iteration;
 	int resume_pos;
-	volatile sig_atomic_t interrupted;
+	/* dalic_debug_interrupt: set from a signal handler or another thread, consumed by the
+	 * run check that honours it (dalic_debug_take_interrupt) */
+	atomic_int interrupted;
 
 	/* print() replay of debug=True scripts */
 	dalic_debug_print_fn print_fn;
@@ -65,6 +67,13 @@ struct dalic_debug {
 	dalic_batch_t *host;
 	int64_t *host_runs; /* producer run count the copy was made at, -1 none */
 };
+
+/* The most iterations one run command may go through (goto's target, continue's and
+ * measure's counts): a bound a person can wait for, so a typo cannot start an endless run. */
+#define DALIC_DEBUG_MAX_ITERATIONS 1000000000
+
+/* Whether an interrupt is pending; clears it. */
+bool dalic_debug_take_interrupt(dalic_debug_t *s);
 
 /* Records `msg` as the session's error message (copies). */
 void dalic_debug_set_error(dalic_debug_t *s, const char *msg);

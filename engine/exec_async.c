@@ -103,7 +103,7 @@ int dalic_exec_async_start(dalic_exec_t *e)
 {
 	for (int k = 0; k < e->num_stages; k++) {
 		exec_stage_t *st = &e->stages[k];
-		if (pthread_create(&st->tid, NULL, exec_stage_main, st))
+		if (dalic_pool_thread_create(&st->tid, exec_stage_main, st))
 			return dalic_fail(DALIC_ENOMEM, "cannot start the %s stage thread",
 					  dalic_stage_name(st->stage));
 		st->thread_started = true;

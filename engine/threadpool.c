@@ -26,6 +26,7 @@
 #include "engine/clock.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,7 +192,7 @@ int dalic_pool_create(int num_threads, const int *cpus, dalic_pool_t **out)
 		if (w->cpu >= 0)
 			p->may_borrow = false;
 		pthread_cond_init(&w->cv, NULL);
-		if (pthread_create(&w->tid, NULL, pool_worker_main, w)) {
+		if (dalic_pool_thread_create(&w->tid, pool_worker_main, w)) {
 			rc = dalic_fail(DALIC_ENOMEM, "thread pool: cannot start worker %d of %d", i,
 					num_threads);
 			break;
@@ -276,6 +277,21 @@ int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
 	if (job->status)
 		return dalic_fail(job->status, "%s", job->error);
 	return DALIC_OK;
+}
+
+int dalic_pool_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGWINCH);
+	pthread_sigmask(SIG_BLOCK, &block, &old); /* a new thread inherits the mask */
+	int rc = pthread_create(tid, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 int dalic_pool_size(const dalic_pool_t *p)
