@@ -11,6 +11,7 @@
 #include "cli/cmd_debug.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,13 @@ typedef struct command {
 	command_fn fn;
 } command_t;
 
-static dalic_debug_t *interrupt_target;
+/* The session of the command running now: Ctrl-C interrupts it (NULL at the prompt, where
+ * Ctrl-C does nothing, so no interrupt waits for the next command). */
+static dalic_debug_t *volatile interrupt_target;
+
+/* Counts and iteration numbers above this are refused: debug mode runs at most this many
+ * iterations per command (debugmode/session.h). */
+#define CMD_DEBUG_MAX_COUNT 1000000000LL
 
 static void on_sigint(int sig)
 {
@@ -47,11 +54,17 @@ static bool parse_count(const char *arg, long *n)
 		return true;
 	}
 	char *end;
+	errno = 0;
 	*n = strtol(arg, &end, 10);
 	while (isspace((unsigned char)*end))
 		end++;
 	if (*end || *n <= 0) {
 		fprintf(stderr, "error: '%s' is not a positive count\n", arg);
+		return false;
+	}
+	if (errno == ERANGE || *n > CMD_DEBUG_MAX_COUNT) {
+		fprintf(stderr, "error: %s is too many: one command runs at most %lld\n", arg,
+		        CMD_DEBUG_MAX_COUNT);
 		return false;
 	}
 	return true;
@@ -209,9 +222,15 @@ static int cmd_restart(repl_t *r, const char *arg)
 static int cmd_goto(repl_t *r, const char *arg)
 {
 	char *end;
+	errno = 0;
 	long long n = strtoll(arg, &end, 10);
 	if (!*arg || *end || n < 0) {
 		fprintf(stderr, "error: usage: goto N (N >= 0)\n");
+		return DALIC_EINVAL;
+	}
+	if (errno == ERANGE || n > CMD_DEBUG_MAX_COUNT) {
+		fprintf(stderr, "error: goto %s: iterations go up to %lld in debug mode\n", arg,
+		        CMD_DEBUG_MAX_COUNT);
 		return DALIC_EINVAL;
 	}
 	int rc = dalic_debug_goto(r->s, n);
@@ -342,7 +361,10 @@ static int run_line(repl_t *r, char *line, char *last)
 	} else {
 		last[0] = 0;
 	}
-	return c->fn(r, arg);
+	interrupt_target = r->s;
+	int rc = c->fn(r, arg);
+	interrupt_target = NULL;
+	return rc;
 }
 
 /* Reads and runs commands from f until quit or end of file. Returns the number of
@@ -397,7 +419,6 @@ static int debug_main(int argc, char **argv)
 		dalic_cli_error(rc);
 		return 1;
 	}
-	interrupt_target = r.s;
 	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

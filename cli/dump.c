@@ -15,28 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *npy_descr(dalic_dtype_t t)
-{
-	switch (t) {
-	case DALIC_UINT8: return "|u1";
-	case DALIC_UINT16: return "<u2";
-	case DALIC_UINT32: return "<u4";
-	case DALIC_UINT64: return "<u8";
-	case DALIC_INT8: return "|i1";
-	case DALIC_INT16: return "<i2";
-	case DALIC_INT32: return "<i4";
-	case DALIC_INT64: return "<i8";
-	case DALIC_FLOAT16: return "<f2";
-	case DALIC_FLOAT: return "<f4";
-	case DALIC_FLOAT64: return "<f8";
-	case DALIC_BOOL: return "|b1";
-	default: return NULL;
-	}
-}
-
 int dalic_dump_npy(const char *path, const dalic_batch_t *b, int i)
 {
-	const char *descr = npy_descr(dalic_batch_dtype(b));
+	const char *descr = dalic_dtype_npy_descr(dalic_batch_dtype(b));
 	if (!descr)
 		return dalic_fail(DALIC_EUNSUPPORTED, "%s: dtype %s has no .npy form", path,
 				  dalic_dtype_name(dalic_batch_dtype(b)));

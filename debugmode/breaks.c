@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool op_matches(const dalic_node_t *n, const char *name)
+static bool breaks_op_matches(const dalic_node_t *n, const char *name)
 {
 	if (!strcmp(n->inst, name))
 		return true;
 	return !n->internal && dalic_schema_find(name) == n->schema;
 }
 
-static int add_break(dalic_debug_t *s, dalic_debug_break_kind_t kind, const char *text,
+static int breaks_add_break(dalic_debug_t *s, dalic_debug_break_kind_t kind, const char *text,
                      dalic_breakpoint_t **out)
 {
 	if (s->num_breaks == s->cap_breaks) {
@@ -44,7 +44,7 @@ static int add_break(dalic_debug_t *s, dalic_debug_break_kind_t kind, const char
 	return DALIC_OK;
 }
 
-static int failed(dalic_debug_t *s, int rc)
+static int breaks_failed(dalic_debug_t *s, int rc)
 {
 	dalic_debug_set_error(s, dalic_last_error());
 	return rc;
@@ -54,16 +54,16 @@ int dalic_debug_break_op(dalic_debug_t *s, const char *op, int *id)
 {
 	bool known = false;
 	for (int i = 0; op && i < s->e->g->num_nodes && !known; i++)
-		known = op_matches(s->e->g->nodes[i], op);
+		known = breaks_op_matches(s->e->g->nodes[i], op);
 	if (!known)
-		return failed(s, dalic_fail(DALIC_EINVAL,
+		return breaks_failed(s, dalic_fail(DALIC_EINVAL,
 		                            "break: no operator '%s' in the pipeline (give an "
 		                            "instance name such as __Rotate_6 or an operator name)",
 		                            op ? op : ""));
 	dalic_breakpoint_t *b;
-	int rc = add_break(s, DALIC_DEBUG_BREAK_OP, op, &b);
+	int rc = breaks_add_break(s, DALIC_DEBUG_BREAK_OP, op, &b);
 	if (rc)
-		return failed(s, rc);
+		return breaks_failed(s, rc);
 	if (id)
 		*id = b->id;
 	return DALIC_OK;
@@ -72,14 +72,14 @@ int dalic_debug_break_op(dalic_debug_t *s, const char *op, int *id)
 int dalic_debug_break_iter(dalic_debug_t *s, int64_t iteration, int *id)
 {
 	if (iteration < 0)
-		return failed(s, dalic_fail(DALIC_EINVAL, "break iter: iteration %lld is negative",
+		return breaks_failed(s, dalic_fail(DALIC_EINVAL, "break iter: iteration %lld is negative",
 		                            (long long)iteration));
 	char text[32];
 	snprintf(text, sizeof text, "%lld", (long long)iteration);
 	dalic_breakpoint_t *b;
-	int rc = add_break(s, DALIC_DEBUG_BREAK_ITER, text, &b);
+	int rc = breaks_add_break(s, DALIC_DEBUG_BREAK_ITER, text, &b);
 	if (rc)
-		return failed(s, rc);
+		return breaks_failed(s, rc);
 	b->iteration = iteration;
 	if (id)
 		*id = b->id;
@@ -88,21 +88,21 @@ int dalic_debug_break_iter(dalic_debug_t *s, int64_t iteration, int *id)
 
 int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id)
 {
-	dalic_cond_t *c;
-	int rc = dalic_cond_parse(expr ? expr : "", &c);
+	dalic_debug_cond_t *c;
+	int rc = dalic_debug_cond_parse(expr ? expr : "", &c);
 	if (rc)
-		return failed(s, rc);
-	const char *node = dalic_cond_node(c);
+		return breaks_failed(s, rc);
+	const char *node = dalic_debug_cond_node(c);
 	if (node && !dalic_debug_find_edge(s, node)) {
 		rc = dalic_fail(DALIC_EINVAL, "cond: no data node '%s' in the pipeline", node);
-		dalic_cond_free(c);
-		return failed(s, rc);
+		dalic_debug_cond_free(c);
+		return breaks_failed(s, rc);
 	}
 	dalic_breakpoint_t *b;
-	rc = add_break(s, DALIC_DEBUG_BREAK_COND, expr, &b);
+	rc = breaks_add_break(s, DALIC_DEBUG_BREAK_COND, expr, &b);
 	if (rc) {
-		dalic_cond_free(c);
-		return failed(s, rc);
+		dalic_debug_cond_free(c);
+		return breaks_failed(s, rc);
 	}
 	b->cond = c;
 	if (id)
@@ -110,10 +110,10 @@ int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id)
 	return DALIC_OK;
 }
 
-static void break_free(dalic_breakpoint_t *b)
+static void breaks_free_one(dalic_breakpoint_t *b)
 {
 	free(b->text);
-	dalic_cond_free(b->cond);
+	dalic_debug_cond_free(b->cond);
 }
 
 int dalic_debug_delete(dalic_debug_t *s, int id)
@@ -125,19 +125,19 @@ int dalic_debug_delete(dalic_debug_t *s, int id)
 	for (int i = 0; i < s->num_breaks; i++) {
 		if (s->breaks[i].id != id)
 			continue;
-		break_free(&s->breaks[i]);
+		breaks_free_one(&s->breaks[i]);
 		memmove(&s->breaks[i], &s->breaks[i + 1],
 		        sizeof *s->breaks * (size_t)(s->num_breaks - i - 1));
 		s->num_breaks--;
 		return DALIC_OK;
 	}
-	return failed(s, dalic_fail(DALIC_EINVAL, "delete: no breakpoint %d", id));
+	return breaks_failed(s, dalic_fail(DALIC_EINVAL, "delete: no breakpoint %d", id));
 }
 
 void dalic_debug_breaks_free(dalic_debug_t *s)
 {
 	for (int i = 0; i < s->num_breaks; i++)
-		break_free(&s->breaks[i]);
+		breaks_free_one(&s->breaks[i]);
 	free(s->breaks);
 	s->breaks = NULL;
 	s->num_breaks = s->cap_breaks = 0;
@@ -160,13 +160,13 @@ int dalic_debug_break_get(const dalic_debug_t *s, int i, dalic_debug_break_t *ou
 
 dalic_breakpoint_t *dalic_debug_break_before(dalic_debug_t *s)
 {
-	const dalic_node_t *n = s->e->nodes[s->e->order[s->pos]].node;
+	const dalic_node_t *n = s->e->g->nodes[s->e->order[s->pos]];
 	for (int i = 0; i < s->num_breaks; i++) {
 		dalic_breakpoint_t *b = &s->breaks[i];
 		if (b->kind == DALIC_DEBUG_BREAK_ITER && s->pos == 0 && !s->begun &&
 		    b->iteration == s->iteration)
 			return b;
-		if (b->kind == DALIC_DEBUG_BREAK_OP && op_matches(n, b->text))
+		if (b->kind == DALIC_DEBUG_BREAK_OP && breaks_op_matches(n, b->text))
 			return b;
 	}
 	return NULL;
@@ -175,12 +175,12 @@ dalic_breakpoint_t *dalic_debug_break_before(dalic_debug_t *s)
 dalic_breakpoint_t *dalic_debug_break_after(dalic_debug_t *s, int node_index,
                                             const dalic_edge_t **edge, int *sample)
 {
-	const dalic_node_t *n = s->e->nodes[node_index].node;
+	const dalic_node_t *n = s->e->g->nodes[node_index];
 	for (int i = 0; i < s->num_breaks; i++) {
 		dalic_breakpoint_t *b = &s->breaks[i];
 		if (b->kind != DALIC_DEBUG_BREAK_COND)
 			continue;
-		const char *only = dalic_cond_node(b->cond);
+		const char *only = dalic_debug_cond_node(b->cond);
 		/* copies inserted by the build hold what their input held: a stop there is
 		 * noise, unless asked for by name */
 		if (!only && n->internal)
@@ -190,7 +190,7 @@ dalic_breakpoint_t *dalic_debug_break_after(dalic_debug_t *s, int node_index,
 			if (only && target != n->outputs[o])
 				continue;
 			const dalic_batch_t *batch = dalic_debug_edge_batch(s, n->outputs[o]);
-			int hit = batch ? dalic_cond_eval(b->cond, batch) : -1;
+			int hit = batch ? dalic_debug_cond_eval(b->cond, batch) : -1;
 			if (hit >= 0) {
 				*edge = n->outputs[o];
 				*sample = hit;

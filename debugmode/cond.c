@@ -33,7 +33,7 @@ typedef struct term {
 	bool or_before; /* this term starts a new clause */
 } term_t;
 
-struct dalic_cond {
+struct dalic_debug_cond {
 	char *node;
 	term_t *terms;
 	int num_terms;
@@ -44,22 +44,22 @@ typedef struct lexer {
 	const char *text, *p;
 } lexer_t;
 
-static void skip_space(lexer_t *l)
+static void cond_skip_space(lexer_t *l)
 {
 	while (isspace((unsigned char)*l->p))
 		l->p++;
 }
 
-static int syntax(lexer_t *l, const char *what)
+static int cond_syntax(lexer_t *l, const char *what)
 {
 	return dalic_fail(DALIC_EINVAL, "cond: %s at column %d of \"%s\"", what,
 	                  (int)(l->p - l->text) + 1, l->text);
 }
 
-/* Reads a word of letters, digits and underscores into buf. */
-static bool word(lexer_t *l, char *buf, size_t n)
+/* Reads a cond_word of letters, digits and underscores into buf. */
+static bool cond_word(lexer_t *l, char *buf, size_t n)
 {
-	skip_space(l);
+	cond_skip_space(l);
 	size_t k = 0;
 	while ((isalnum((unsigned char)*l->p) || *l->p == '_') && k + 1 < n)
 		buf[k++] = *l->p++;
@@ -67,20 +67,20 @@ static bool word(lexer_t *l, char *buf, size_t n)
 	return k > 0;
 }
 
-static bool accept(lexer_t *l, const char *tok)
+static bool cond_accept(lexer_t *l, const char *tok)
 {
-	skip_space(l);
+	cond_skip_space(l);
 	size_t n = strlen(tok);
 	if (strncasecmp(l->p, tok, n))
 		return false;
-	/* a word must end there: "and" is not the start of "android" */
+	/* a cond_word must end there: "and" is not the start of "android" */
 	if (isalpha((unsigned char)tok[0]) && (isalnum((unsigned char)l->p[n]) || l->p[n] == '_'))
 		return false;
 	l->p += n;
 	return true;
 }
 
-static int parse_quantity(lexer_t *l, term_t *t)
+static int cond_parse_quantity(lexer_t *l, term_t *t)
 {
 	static const struct {
 		const char *name;
@@ -91,17 +91,17 @@ static int parse_quantity(lexer_t *l, term_t *t)
 	             {"ndim", Q_NDIM}};
 	const char *start = l->p;
 	char w[32];
-	if (!word(l, w, sizeof w))
-		return syntax(l, "expected a quantity (min, max, mean, std, nan, inf, numel, "
+	if (!cond_word(l, w, sizeof w))
+		return cond_syntax(l, "expected a quantity (min, max, mean, std, nan, inf, numel, "
 		                 "ndim, shape[d]) or 'any'");
 	if (!strcasecmp(w, "shape")) {
 		char *end;
-		skip_space(l);
+		cond_skip_space(l);
 		if (*l->p != '[')
-			return syntax(l, "expected '[' after shape");
+			return cond_syntax(l, "expected '[' after shape");
 		t->dim = (int)strtol(l->p + 1, &end, 10);
 		if (end == l->p + 1 || *end != ']' || t->dim < 0 || t->dim >= DALIC_MAX_NDIM)
-			return syntax(l, "expected a dimension index such as shape[0]");
+			return cond_syntax(l, "expected a dimension index such as shape[0]");
 		l->p = end + 1;
 		t->quantity = Q_SHAPE;
 		return DALIC_OK;
@@ -112,22 +112,22 @@ static int parse_quantity(lexer_t *l, term_t *t)
 			return DALIC_OK;
 		}
 	l->p = start;
-	skip_space(l);
-	return syntax(l, "unknown quantity");
+	cond_skip_space(l);
+	return cond_syntax(l, "unknown quantity");
 }
 
-static int parse_term(lexer_t *l, term_t *t)
+static int cond_parse_term(lexer_t *l, term_t *t)
 {
-	if (accept(l, "any")) {
+	if (cond_accept(l, "any")) {
 		char w[16];
-		if (!word(l, w, sizeof w) || (strcasecmp(w, "nan") && strcasecmp(w, "inf")))
-			return syntax(l, "expected NaN or Inf after 'any'");
+		if (!cond_word(l, w, sizeof w) || (strcasecmp(w, "nan") && strcasecmp(w, "inf")))
+			return cond_syntax(l, "expected NaN or Inf after 'any'");
 		t->quantity = strcasecmp(w, "nan") ? Q_INF : Q_NAN;
 		t->cmp = C_GT;
 		t->value = 0;
 		return DALIC_OK;
 	}
-	int rc = parse_quantity(l, t);
+	int rc = cond_parse_quantity(l, t);
 	if (rc)
 		return rc;
 	static const struct {
@@ -137,25 +137,25 @@ static int parse_term(lexer_t *l, term_t *t)
 	           {"!=", C_NE}, {">", C_GT},  {"<", C_LT}};
 	bool found = false;
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !found; i++)
-		if (accept(l, ops[i].tok)) {
+		if (cond_accept(l, ops[i].tok)) {
 			t->cmp = ops[i].cmp;
 			found = true;
 		}
 	if (!found)
-		return syntax(l, "expected a comparison (>, >=, <, <=, ==, !=)");
-	skip_space(l);
+		return cond_syntax(l, "expected a comparison (>, >=, <, <=, ==, !=)");
+	cond_skip_space(l);
 	char *end;
 	t->value = strtod(l->p, &end);
 	if (end == l->p)
-		return syntax(l, "expected a number");
+		return cond_syntax(l, "expected a number");
 	l->p = end;
 	return DALIC_OK;
 }
 
 /* "NODE:" prefix: a name followed by a colon (names never contain spaces or colons). */
-static int parse_node(lexer_t *l, dalic_cond_t *c)
+static int cond_parse_node(lexer_t *l, dalic_debug_cond_t *c)
 {
-	skip_space(l);
+	cond_skip_space(l);
 	const char *colon = strchr(l->p, ':');
 	if (!colon)
 		return DALIC_OK;
@@ -166,7 +166,7 @@ static int parse_node(lexer_t *l, dalic_cond_t *c)
 		if (isspace((unsigned char)*q))
 			return DALIC_OK; /* "shape[0:" is not a node name; let the terms fail */
 	if (end == l->p)
-		return syntax(l, "expected a data node name before ':'");
+		return cond_syntax(l, "expected a data node name before ':'");
 	c->node = strndup(l->p, (size_t)(end - l->p));
 	if (!c->node)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
@@ -174,49 +174,49 @@ static int parse_node(lexer_t *l, dalic_cond_t *c)
 	return DALIC_OK;
 }
 
-int dalic_cond_parse(const char *text, dalic_cond_t **out)
+int dalic_debug_cond_parse(const char *text, dalic_debug_cond_t **out)
 {
 	*out = NULL;
-	dalic_cond_t *c = calloc(1, sizeof *c);
+	dalic_debug_cond_t *c = calloc(1, sizeof *c);
 	lexer_t l = {text, text};
 	size_t cap = strlen(text) / 2 + 2; /* every term takes at least two characters */
 	if (!c || !(c->terms = calloc(cap, sizeof *c->terms))) {
 		free(c);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
-	int rc = parse_node(&l, c);
+	int rc = cond_parse_node(&l, c);
 	bool or_next = false;
 	while (!rc) {
 		term_t *t = &c->terms[c->num_terms];
-		rc = parse_term(&l, t);
+		rc = cond_parse_term(&l, t);
 		if (rc)
 			break;
 		t->or_before = or_next;
 		c->num_terms++;
 		c->values |= t->quantity <= Q_INF;
 		c->std |= t->quantity == Q_STD;
-		if (accept(&l, "and") || accept(&l, "&&")) {
+		if (cond_accept(&l, "and") || cond_accept(&l, "&&")) {
 			or_next = false;
-		} else if (accept(&l, "or") || accept(&l, "||")) {
+		} else if (cond_accept(&l, "or") || cond_accept(&l, "||")) {
 			or_next = true;
 		} else {
-			skip_space(&l);
+			cond_skip_space(&l);
 			if (*l.p)
-				rc = syntax(&l, "expected 'and', 'or' or the end");
+				rc = cond_syntax(&l, "expected 'and', 'or' or the end");
 			break;
 		}
 		if ((size_t)c->num_terms == cap)
-			rc = syntax(&l, "too many terms");
+			rc = cond_syntax(&l, "too many terms");
 	}
 	if (rc) {
-		dalic_cond_free(c);
+		dalic_debug_cond_free(c);
 		return rc;
 	}
 	*out = c;
 	return DALIC_OK;
 }
 
-void dalic_cond_free(dalic_cond_t *c)
+void dalic_debug_cond_free(dalic_debug_cond_t *c)
 {
 	if (!c)
 		return;
@@ -225,12 +225,12 @@ void dalic_cond_free(dalic_cond_t *c)
 	free(c);
 }
 
-const char *dalic_cond_node(const dalic_cond_t *c)
+const char *dalic_debug_cond_node(const dalic_debug_cond_t *c)
 {
 	return c->node;
 }
 
-static bool compare(double a, int cmp, double b)
+static bool cond_compare(double a, int cmp, double b)
 {
 	switch (cmp) {
 	case C_GT:
@@ -248,7 +248,7 @@ static bool compare(double a, int cmp, double b)
 	}
 }
 
-static bool term_holds(const term_t *t, const dalic_batch_t *b, int i,
+static bool cond_term_holds(const term_t *t, const dalic_batch_t *b, int i,
                        const dalic_debug_stats_t *st)
 {
 	double v;
@@ -282,10 +282,10 @@ static bool term_holds(const term_t *t, const dalic_batch_t *b, int i,
 			return false;
 		v = (double)dalic_batch_shape(b, i)[t->dim];
 	}
-	return !isnan(v) && compare(v, t->cmp, t->value);
+	return !isnan(v) && cond_compare(v, t->cmp, t->value);
 }
 
-int dalic_cond_eval(const dalic_cond_t *c, const dalic_batch_t *b)
+int dalic_debug_cond_eval(const dalic_debug_cond_t *c, const dalic_batch_t *b)
 {
 	bool numeric = dalic_dtype_is_numeric(b->dtype);
 	for (int i = 0; i < b->num_samples; i++) {
@@ -299,7 +299,7 @@ int dalic_cond_eval(const dalic_cond_t *c, const dalic_batch_t *b)
 				any |= all;
 				all = true;
 			}
-			all = all && term_holds(&c->terms[k], b, i, &st);
+			all = all && cond_term_holds(&c->terms[k], b, i, &st);
 		}
 		if (any || all)
 			return i;

@@ -1,8 +1,10 @@
 /*
  * The eager executor behind debug mode (private to debugmode/). It builds the graph of a
- * definition, creates one operator context per node with the same kernels the full engine
- * uses, and runs one operator at a time, in definition order, iteration by iteration. Every
- * operator output has exactly one batch, overwritten when the operator runs again, so after an
+ * definition and runs one operator at a time, in definition order, iteration by iteration.
+ * It owns no node code: nodes are created, bound and run by the full engine's node path
+ * (dalic_exec_node_*, executor.h), so debug mode runs the same kernels with the same setup,
+ * buffer placement, per-sample pool, empty-input skip and error attribution. Every operator
+ * output has exactly one buffer, overwritten when the operator runs again, so after an
  * operator ran its outputs hold the current iteration's data until its next run.
  *
  * External sources get an input queue whose callback replays the batches fed to the session
@@ -13,9 +15,9 @@
 #define DALIC_DEBUGMODE_EAGER_H
 
 #include "dalic_debug.h"
+#include "engine/executor.h"
 #include "engine/feed.h"
 #include "engine/graph.h"
-#include "engine/threadpool.h"
 
 /* One batch fed with dalic_debug_feed_input, packed as given. */
 typedef struct dalic_fed_batch {
@@ -46,33 +48,30 @@ typedef struct dalic_source_reader {
 
 /* The source callback installed on every queue: the next fed batch, else the user's callback,
  * else end of data. `user` is a dalic_source_reader_t. */
-int dalic_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed);
-int dalic_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
+int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed);
+int dalic_debug_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
                          const int64_t *shapes, const void *data, const char *layout);
-void dalic_source_log_free(dalic_source_log_t *log);
+void dalic_debug_source_log_free(dalic_source_log_t *log);
 
 typedef struct dalic_eager_node {
-	dalic_node_t *node;
-	dalic_op_ctx_t *ctx;
+	/* the engine's node (executor.h, in dalic_eager_t.xnodes): context, one buffer per
+	 * output, bound workspace; created and run by the engine's own functions */
+	dalic_exec_node_t *x;
 	dalic_feed_queue_t *feed; /* input operators only */
 	dalic_source_reader_t reader;
-	dalic_batch_t *out;       /* one batch per output */
-	dalic_mem_counter_t *mem; /* per output */
-	const dalic_batch_t **in, **arg_in;
-	dalic_batch_t **outp;
 	/* names for dalic_debug_op_info, borrowed from the graph */
 	const char **input_names, **input_args, **output_names;
-	int64_t last_iteration, last_ns, total_ns, runs;
+	int64_t last_iteration, total_ns, runs;
 } dalic_eager_node_t;
 
 typedef struct dalic_eager {
 	dalic_graphdef_t *def; /* owned copy */
 	dalic_graph_t *g;
 	dalic_eager_node_t *nodes; /* parallel to g->nodes */
+	dalic_exec_node_t *xnodes; /* parallel to g->nodes: the engine's nodes */
 	int *order;                /* execution order: indices into nodes */
 	int num_ops;
-	dalic_pool_t *pool;
-	int threads;
+	dalic_pool_t *pool; /* num_threads workers, as the full engine's */
 	int batch; /* current iteration's batch size (0: not begun) */
 } dalic_eager_t;
 
@@ -95,5 +94,11 @@ int dalic_eager_reset(dalic_eager_t *e);
 void dalic_eager_resume_inputs(dalic_eager_t *e);
 /* Node index of an op instance, or -1. */
 int dalic_eager_find_node(const dalic_eager_t *e, const char *inst);
+
+/* Output o of graph node i: the one batch it writes every run. */
+static inline dalic_batch_t *dalic_eager_output(const dalic_eager_t *e, int i, int o)
+{
+	return &e->xnodes[i].bufs[o][0];
+}
 
 #endif

@@ -5,8 +5,8 @@
  * same pipeline prints under DALI:
  *  - one formatter per array, computed over the elements actually shown (the edges when the
  *    array has more than `threshold` elements), so all elements have one width;
- *  - floats: positional with at most 8 fractional digits, the shortest digits that identify
- *    the value in its own type (float16/32/64), decimal points aligned; scientific when the
+ *  - floats: format_positional with at most 8 fractional digits, the format_shortest digits that identify
+ *    the value in its own type (float16/32/64), decimal points aligned; format_scientific when the
  *    largest magnitude is >= 1e8, the smallest non-zero < 1e-4 or their ratio > 1e3;
  *  - rows wrap at 75 columns, nested rows are indented one space per level, and blocks of
  *    higher dimensions are separated by blank lines.
@@ -24,7 +24,7 @@
 
 /* ---- string builder ---- */
 
-static bool sb_reserve(dalic_sb_t *b, size_t more)
+static bool format_sb_reserve(dalic_debug_sb_t *b, size_t more)
 {
 	if (b->oom)
 		return false;
@@ -43,27 +43,27 @@ static bool sb_reserve(dalic_sb_t *b, size_t more)
 	return true;
 }
 
-void dalic_sb_addn(dalic_sb_t *b, const char *s, size_t n)
+void dalic_debug_sb_addn(dalic_debug_sb_t *b, const char *s, size_t n)
 {
-	if (!sb_reserve(b, n))
+	if (!format_sb_reserve(b, n))
 		return;
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = 0;
 }
 
-void dalic_sb_add(dalic_sb_t *b, const char *s)
+void dalic_debug_sb_add(dalic_debug_sb_t *b, const char *s)
 {
-	dalic_sb_addn(b, s, strlen(s));
+	dalic_debug_sb_addn(b, s, strlen(s));
 }
 
-void dalic_sb_printf(dalic_sb_t *b, const char *fmt, ...)
+void dalic_debug_sb_printf(dalic_debug_sb_t *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0 || !sb_reserve(b, (size_t)n))
+	if (n < 0 || !format_sb_reserve(b, (size_t)n))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
@@ -71,16 +71,16 @@ void dalic_sb_printf(dalic_sb_t *b, const char *fmt, ...)
 	b->n += (size_t)n;
 }
 
-void dalic_sb_spaces(dalic_sb_t *b, int n)
+void dalic_debug_sb_spaces(dalic_debug_sb_t *b, int n)
 {
-	if (n <= 0 || !sb_reserve(b, (size_t)n))
+	if (n <= 0 || !format_sb_reserve(b, (size_t)n))
 		return;
 	memset(b->s + b->n, ' ', (size_t)n);
 	b->n += (size_t)n;
 	b->s[b->n] = 0;
 }
 
-char *dalic_sb_take(dalic_sb_t *b)
+char *dalic_debug_sb_take(dalic_debug_sb_t *b)
 {
 	char *s = b->oom ? NULL : b->s;
 	if (b->oom)
@@ -94,52 +94,52 @@ char *dalic_sb_take(dalic_sb_t *b)
 /* ---- element access ---- */
 
 typedef struct arr {
-	const dalic_np_view_t *v;
+	const dalic_debug_np_view_t *v;
 	int64_t stride[DALIC_MAX_NDIM + 1];
 } arr_t;
 
-static const void *part_of(const arr_t *a, int64_t flat, int64_t *within)
+static const void *format_part_of(const arr_t *a, int64_t flat, int64_t *within)
 {
 	int64_t pe = a->v->part_elems > 0 ? a->v->part_elems : 1;
 	*within = flat % pe;
 	return a->v->parts[flat / pe];
 }
 
-static double load_f(const arr_t *a, int64_t flat)
+static double format_load_f(const arr_t *a, int64_t flat)
 {
 	int64_t k;
-	const void *p = part_of(a, flat, &k);
-	return dalic_load_f64(a->v->dtype, p, k);
+	const void *p = format_part_of(a, flat, &k);
+	return dalic_dtype_load_f64(a->v->dtype, p, k);
 }
 
-static int64_t load_i(const arr_t *a, int64_t flat)
+static int64_t format_load_i(const arr_t *a, int64_t flat)
 {
 	int64_t k;
-	const void *p = part_of(a, flat, &k);
-	return dalic_load_i64(a->v->dtype, p, k);
+	const void *p = format_part_of(a, flat, &k);
+	return dalic_dtype_load_i64(a->v->dtype, p, k);
 }
 
-static uint64_t load_u64(const arr_t *a, int64_t flat)
+static uint64_t format_load_u64(const arr_t *a, int64_t flat)
 {
 	int64_t k;
-	const uint64_t *p = part_of(a, flat, &k);
+	const uint64_t *p = format_part_of(a, flat, &k);
 	return p[k];
 }
 
 /* ---- float digits ---- */
 
-static bool same_value(const char *text, double a, dalic_dtype_t t)
+static bool format_same_value(const char *text, double a, dalic_dtype_t t)
 {
 	if (t == DALIC_FLOAT64)
 		return strtod(text, NULL) == a;
 	float f = strtof(text, NULL);
 	if (t == DALIC_FLOAT16)
-		return dalic_float_to_half(f) == dalic_float_to_half((float)a);
+		return dalic_dtype_float_to_half(f) == dalic_dtype_float_to_half((float)a);
 	return f == (float)a;
 }
 
 /* Parses "d.ddde+XX" into significant digits (trailing zeros dropped) and the exponent. */
-static void split_e(const char *buf, char *digits, int *e10)
+static void format_split_e(const char *buf, char *digits, int *e10)
 {
 	const char *e = strchr(buf, 'e');
 	int k = 0;
@@ -153,7 +153,7 @@ static void split_e(const char *buf, char *digits, int *e10)
 }
 
 /* Shortest digits of |v| that read back as the same value of type t (Dragon4's "unique"). */
-static void shortest(double v, dalic_dtype_t t, char *digits, int *e10)
+static void format_shortest(double v, dalic_dtype_t t, char *digits, int *e10)
 {
 	char buf[48];
 	double a = fabs(v);
@@ -164,18 +164,18 @@ static void shortest(double v, dalic_dtype_t t, char *digits, int *e10)
 	}
 	for (int p = 1; p <= 17; p++) {
 		snprintf(buf, sizeof buf, "%.*e", p - 1, a);
-		if (same_value(buf, a, t))
+		if (format_same_value(buf, a, t))
 			break;
 	}
-	split_e(buf, digits, e10);
+	format_split_e(buf, digits, e10);
 }
 
 /* dragon4_positional(v, precision=8, unique=True, trim='.'): "-12.5", "3.", "0.001". */
-static void positional(double v, dalic_dtype_t t, char *out, size_t n)
+static void format_positional(double v, dalic_dtype_t t, char *out, size_t n)
 {
 	char d[40], body[96];
 	int e;
-	shortest(v, t, d, &e);
+	format_shortest(v, t, d, &e);
 	int len = (int)strlen(d), frac = len - 1 - e;
 	if (d[0] == '0' && len == 1) {
 		snprintf(body, sizeof body, "0.");
@@ -207,18 +207,18 @@ static void positional(double v, dalic_dtype_t t, char *out, size_t n)
 
 /* dragon4_scientific(v, precision, unique=True, min_digits): mantissa digits after the point
  * into *frac, e.g. "1.5e-05". exp_digits: at least this many exponent digits (>= 2). */
-static void scientific(double v, dalic_dtype_t t, int precision, int min_digits, int exp_digits,
+static void format_scientific(double v, dalic_dtype_t t, int precision, int min_digits, int exp_digits,
                        char *out, size_t n)
 {
 	char d[40], buf[48];
 	int e;
-	shortest(v, t, d, &e);
+	format_shortest(v, t, d, &e);
 	int len = (int)strlen(d);
 	if (len - 1 > precision || len - 1 < min_digits) {
 		/* rounded, or extended with the exact value's next digits (not zeros) */
 		snprintf(buf, sizeof buf, "%.*e", len - 1 > precision ? precision : min_digits,
 		         fabs(v));
-		split_e(buf, d, &e);
+		format_split_e(buf, d, &e);
 		len = (int)strlen(d);
 	}
 	char mant[64];
@@ -252,7 +252,7 @@ typedef struct fmt {
 typedef void (*visit_fn)(void *ctx, const arr_t *a, int64_t flat);
 
 /* Visits the elements that are shown: all, or `edge` at both ends of every long axis. */
-static void visit(const arr_t *a, int axis, int64_t base, bool summarize, int edge, visit_fn fn,
+static void format_visit(const arr_t *a, int axis, int64_t base, bool summarize, int edge, visit_fn fn,
                   void *ctx)
 {
 	if (axis == a->v->ndim) {
@@ -264,7 +264,7 @@ static void visit(const arr_t *a, int axis, int64_t base, bool summarize, int ed
 	for (int64_t i = 0; i < len; i++) {
 		if (cut && i == edge)
 			i = len - edge;
-		visit(a, axis + 1, base + i * a->stride[axis], summarize, edge, fn, ctx);
+		format_visit(a, axis + 1, base + i * a->stride[axis], summarize, edge, fn, ctx);
 	}
 }
 
@@ -278,26 +278,26 @@ typedef struct scan {
 	dalic_dtype_t t;
 } scan_t;
 
-static void scan_elem(void *ctx, const arr_t *a, int64_t flat)
+static void format_scan_elem(void *ctx, const arr_t *a, int64_t flat)
 {
 	scan_t *s = ctx;
 	switch (s->f->kind) {
 	case K_BOOL:
-		s->any_true |= load_i(a, flat) != 0;
+		s->any_true |= format_load_i(a, flat) != 0;
 		return;
 	case K_U64: {
-		uint64_t u = load_u64(a, flat);
+		uint64_t u = format_load_u64(a, flat);
 		s->umax = u > s->umax ? u : s->umax;
 		return;
 	}
 	case K_INT: {
-		int64_t v = load_i(a, flat);
+		int64_t v = format_load_i(a, flat);
 		s->imin = v < s->imin ? v : s->imin;
 		s->imax = v > s->imax ? v : s->imax;
 		return;
 	}
 	}
-	double v = load_f(a, flat);
+	double v = format_load_f(a, flat);
 	if (!isfinite(v)) {
 		s->any_nonfinite = true;
 		s->neginf |= isinf(v) && v < 0;
@@ -314,9 +314,9 @@ static void scan_elem(void *ctx, const arr_t *a, int64_t flat)
 	}
 	char buf[96];
 	if (s->f->exp)
-		scientific(v, s->t, 8, 0, 0, buf, sizeof buf);
+		format_scientific(v, s->t, 8, 0, 0, buf, sizeof buf);
 	else
-		positional(v, s->t, buf, sizeof buf);
+		format_positional(v, s->t, buf, sizeof buf);
 	const char *dot = strchr(buf, '.');
 	const char *e = strchr(buf, 'e');
 	int int_len = (int)(dot - buf);
@@ -331,13 +331,13 @@ static void scan_elem(void *ctx, const arr_t *a, int64_t flat)
 	}
 }
 
-static int digits_of(int64_t v)
+static int format_digits_of(int64_t v)
 {
 	char buf[32];
 	return snprintf(buf, sizeof buf, "%lld", (long long)v);
 }
 
-static void make_format(const arr_t *a, bool summarize, int edge, fmt_t *f)
+static void format_make_format(const arr_t *a, bool summarize, int edge, fmt_t *f)
 {
 	dalic_dtype_t t = a->v->dtype;
 	memset(f, 0, sizeof *f);
@@ -346,7 +346,7 @@ static void make_format(const arr_t *a, bool summarize, int edge, fmt_t *f)
 	          : dalic_dtype_is_float(t) ? K_FLOAT
 	                                    : K_INT;
 	scan_t s = {.imin = INT64_MAX, .imax = INT64_MIN, .min_nz = INFINITY, .f = f, .t = t};
-	visit(a, 0, 0, summarize, edge, scan_elem, &s);
+	format_visit(a, 0, 0, summarize, edge, format_scan_elem, &s);
 	if (f->kind == K_BOOL) {
 		f->bool_pad = s.any_true && a->v->ndim > 0;
 		return;
@@ -357,7 +357,7 @@ static void make_format(const arr_t *a, bool summarize, int edge, fmt_t *f)
 		return;
 	}
 	if (f->kind == K_INT) {
-		int a1 = digits_of(s.imin), a2 = digits_of(s.imax);
+		int a1 = format_digits_of(s.imin), a2 = format_digits_of(s.imax);
 		f->width = s.imin > s.imax ? 0 : a1 > a2 ? a1 : a2;
 		return;
 	}
@@ -365,7 +365,7 @@ static void make_format(const arr_t *a, bool summarize, int edge, fmt_t *f)
 		f->exp = s.max_nz > 0 &&
 		         (s.max_nz >= 1e8 || s.min_nz < 0.0001 || s.max_nz / s.min_nz > 1000.);
 		s.pass = 1;
-		visit(a, 0, 0, summarize, edge, scan_elem, &s);
+		format_visit(a, 0, 0, summarize, edge, format_scan_elem, &s);
 		if (f->exp)
 			f->pad_right = f->exp_size + 2 + f->precision;
 	}
@@ -378,38 +378,38 @@ static void make_format(const arr_t *a, bool summarize, int edge, fmt_t *f)
 
 static char *format_elem(const arr_t *a, const fmt_t *f, int64_t flat)
 {
-	dalic_sb_t b = {0};
+	dalic_debug_sb_t b = {0};
 	char buf[128];
 	switch (f->kind) {
 	case K_BOOL:
-		dalic_sb_add(&b, load_i(a, flat) ? (f->bool_pad ? " True" : "True") : "False");
-		return dalic_sb_take(&b);
+		dalic_debug_sb_add(&b, format_load_i(a, flat) ? (f->bool_pad ? " True" : "True") : "False");
+		return dalic_debug_sb_take(&b);
 	case K_U64:
-		dalic_sb_printf(&b, "%*llu", f->width, (unsigned long long)load_u64(a, flat));
-		return dalic_sb_take(&b);
+		dalic_debug_sb_printf(&b, "%*llu", f->width, (unsigned long long)format_load_u64(a, flat));
+		return dalic_debug_sb_take(&b);
 	case K_INT:
-		dalic_sb_printf(&b, "%*lld", f->width, (long long)load_i(a, flat));
-		return dalic_sb_take(&b);
+		dalic_debug_sb_printf(&b, "%*lld", f->width, (long long)format_load_i(a, flat));
+		return dalic_debug_sb_take(&b);
 	}
-	double v = load_f(a, flat);
+	double v = format_load_f(a, flat);
 	if (!isfinite(v)) {
 		const char *r = isnan(v) ? "nan" : v < 0 ? "-inf" : "inf";
-		dalic_sb_spaces(&b, f->pad_left + f->pad_right + 1 - (int)strlen(r));
-		dalic_sb_add(&b, r);
-		return dalic_sb_take(&b);
+		dalic_debug_sb_spaces(&b, f->pad_left + f->pad_right + 1 - (int)strlen(r));
+		dalic_debug_sb_add(&b, r);
+		return dalic_debug_sb_take(&b);
 	}
 	if (f->exp)
-		scientific(v, a->v->dtype, f->precision, f->precision, f->exp_size, buf,
+		format_scientific(v, a->v->dtype, f->precision, f->precision, f->exp_size, buf,
 		           sizeof buf);
 	else
-		positional(v, a->v->dtype, buf, sizeof buf);
+		format_positional(v, a->v->dtype, buf, sizeof buf);
 	const char *dot = strchr(buf, '.');
 	int int_len = (int)(dot - buf);
-	dalic_sb_spaces(&b, f->pad_left - int_len);
-	dalic_sb_add(&b, buf);
+	dalic_debug_sb_spaces(&b, f->pad_left - int_len);
+	dalic_debug_sb_add(&b, buf);
 	if (!f->exp)
-		dalic_sb_spaces(&b, f->pad_right - (int)strlen(dot + 1));
-	return dalic_sb_take(&b);
+		dalic_debug_sb_spaces(&b, f->pad_right - (int)strlen(dot + 1));
+	return dalic_debug_sb_take(&b);
 }
 
 /* ---- layout (numpy's _formatArray) ---- */
@@ -421,37 +421,37 @@ typedef struct layout {
 	int edge;
 } layout_t;
 
-static void rstrip_into(dalic_sb_t *s, const dalic_sb_t *line)
+static void format_rstrip_into(dalic_debug_sb_t *s, const dalic_debug_sb_t *line)
 {
 	size_t n = line->n;
 	while (n > 0 && line->s[n - 1] == ' ')
 		n--;
-	dalic_sb_addn(s, line->s ? line->s : "", n);
+	dalic_debug_sb_addn(s, line->s ? line->s : "", n);
 }
 
-static void extend_line(dalic_sb_t *s, dalic_sb_t *line, const char *word, int width, int hang)
+static void format_extend_line(dalic_debug_sb_t *s, dalic_debug_sb_t *line, const char *word, int width, int hang)
 {
 	bool wrap = (int)(line->n + strlen(word)) > width;
 	if ((int)line->n <= hang) /* wrapping would not help */
 		wrap = false;
 	if (wrap) {
-		rstrip_into(s, line);
-		dalic_sb_add(s, "\n");
+		format_rstrip_into(s, line);
+		dalic_debug_sb_add(s, "\n");
 		line->n = 0;
-		dalic_sb_spaces(line, hang);
+		dalic_debug_sb_spaces(line, hang);
 	}
-	dalic_sb_add(line, word);
+	dalic_debug_sb_add(line, word);
 }
 
-static char *recurse(const layout_t *L, int axis, int64_t base, int hang, int width);
+static char *format_recurse(const layout_t *L, int axis, int64_t base, int hang, int width);
 
 /* Index i of the shown items along an axis of length len: leading then trailing ones. */
-static int64_t shown_index(int64_t i, int64_t leading, int64_t len, int64_t count)
+static int64_t format_shown_index(int64_t i, int64_t leading, int64_t len, int64_t count)
 {
 	return i < leading ? i : len - (count - i);
 }
 
-static char *recurse(const layout_t *L, int axis, int64_t base, int hang, int width)
+static char *format_recurse(const layout_t *L, int axis, int64_t base, int hang, int width)
 {
 	const arr_t *a = L->a;
 	int axes_left = a->v->ndim - axis;
@@ -461,55 +461,55 @@ static char *recurse(const layout_t *L, int axis, int64_t base, int hang, int wi
 	bool summary = L->summarize && len > 2 * L->edge;
 	int64_t leading = summary ? L->edge : 0, trailing = summary ? L->edge : len;
 	int64_t count = leading + trailing;
-	dalic_sb_t s = {0};
+	dalic_debug_sb_t s = {0};
 	if (axes_left == 1) {
 		int elem_width = width - 1;
-		dalic_sb_t line = {0};
-		dalic_sb_spaces(&line, hang);
+		dalic_debug_sb_t line = {0};
+		dalic_debug_sb_spaces(&line, hang);
 		for (int64_t i = 0; i < count; i++) {
 			if (summary && i == leading) {
-				extend_line(&s, &line, "...", elem_width, hang);
-				dalic_sb_add(&line, " ");
+				format_extend_line(&s, &line, "...", elem_width, hang);
+				dalic_debug_sb_add(&line, " ");
 			}
-			int64_t idx = shown_index(i, leading, len, count);
+			int64_t idx = format_shown_index(i, leading, len, count);
 			char *w =
-			    recurse(L, axis + 1, base + idx * a->stride[axis], hang + 1, width - 1);
-			extend_line(&s, &line, w ? w : "", elem_width, hang);
+			    format_recurse(L, axis + 1, base + idx * a->stride[axis], hang + 1, width - 1);
+			format_extend_line(&s, &line, w ? w : "", elem_width, hang);
 			free(w);
 			if (i + 1 < count)
-				dalic_sb_add(&line, " ");
+				dalic_debug_sb_add(&line, " ");
 		}
-		dalic_sb_addn(&s, line.s ? line.s : "", line.n);
+		dalic_debug_sb_addn(&s, line.s ? line.s : "", line.n);
 		free(line.s);
 	} else {
 		for (int64_t i = 0; i < count; i++) {
 			if (summary && i == leading) {
-				dalic_sb_spaces(&s, hang);
-				dalic_sb_add(&s, "...");
+				dalic_debug_sb_spaces(&s, hang);
+				dalic_debug_sb_add(&s, "...");
 				for (int k = 0; k < axes_left - 1; k++)
-					dalic_sb_add(&s, "\n");
+					dalic_debug_sb_add(&s, "\n");
 			}
-			int64_t idx = shown_index(i, leading, len, count);
+			int64_t idx = format_shown_index(i, leading, len, count);
 			char *nested =
-			    recurse(L, axis + 1, base + idx * a->stride[axis], hang + 1, width - 1);
-			dalic_sb_spaces(&s, hang);
-			dalic_sb_add(&s, nested ? nested : "");
+			    format_recurse(L, axis + 1, base + idx * a->stride[axis], hang + 1, width - 1);
+			dalic_debug_sb_spaces(&s, hang);
+			dalic_debug_sb_add(&s, nested ? nested : "");
 			free(nested);
 			for (int k = 0; i + 1 < count && k < axes_left - 1; k++)
-				dalic_sb_add(&s, "\n");
+				dalic_debug_sb_add(&s, "\n");
 		}
 	}
 	/* drop the first line's hanging indent and wrap in brackets */
-	dalic_sb_t r = {0};
-	dalic_sb_add(&r, "[");
+	dalic_debug_sb_t r = {0};
+	dalic_debug_sb_add(&r, "[");
 	if (s.n > (size_t)hang)
-		dalic_sb_addn(&r, s.s + hang, s.n - (size_t)hang);
-	dalic_sb_add(&r, "]");
+		dalic_debug_sb_addn(&r, s.s + hang, s.n - (size_t)hang);
+	dalic_debug_sb_add(&r, "]");
 	free(s.s);
-	return dalic_sb_take(&r);
+	return dalic_debug_sb_take(&r);
 }
 
-int dalic_np_array2string(dalic_sb_t *out, const dalic_np_view_t *v, int prefix_len, int edgeitems)
+int dalic_debug_array2string(dalic_debug_sb_t *out, const dalic_debug_np_view_t *v, int prefix_len, int edgeitems)
 {
 	if (!dalic_dtype_is_numeric(v->dtype))
 		return dalic_fail(DALIC_EUNSUPPORTED, "cannot print %s data",
@@ -521,17 +521,17 @@ int dalic_np_array2string(dalic_sb_t *out, const dalic_np_view_t *v, int prefix_
 		size *= v->shape[d];
 	}
 	if (size == 0) {
-		dalic_sb_add(out, "[]");
+		dalic_debug_sb_add(out, "[]");
 		return DALIC_OK;
 	}
 	layout_t L = {.a = &a, .summarize = size > DALIC_NP_THRESHOLD, .edge = edgeitems};
 	fmt_t f;
-	make_format(&a, L.summarize, edgeitems, &f);
+	format_make_format(&a, L.summarize, edgeitems, &f);
 	L.f = &f;
-	char *s = recurse(&L, 0, 0, 1 + prefix_len, DALIC_NP_LINEWIDTH);
+	char *s = format_recurse(&L, 0, 0, 1 + prefix_len, DALIC_NP_LINEWIDTH);
 	if (!s)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	dalic_sb_add(out, s);
+	dalic_debug_sb_add(out, s);
 	free(s);
 	return out->oom ? dalic_fail(DALIC_ENOMEM, "out of memory") : DALIC_OK;
 }

@@ -16,28 +16,28 @@ typedef struct dalic_sb {
 	char *s;
 	size_t n, cap;
 	bool oom; /* an append failed: the text is incomplete */
-} dalic_sb_t;
+} dalic_debug_sb_t;
 
-void dalic_sb_add(dalic_sb_t *b, const char *s);
-void dalic_sb_addn(dalic_sb_t *b, const char *s, size_t n);
-void dalic_sb_printf(dalic_sb_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void dalic_sb_spaces(dalic_sb_t *b, int n);
+void dalic_debug_sb_add(dalic_debug_sb_t *b, const char *s);
+void dalic_debug_sb_addn(dalic_debug_sb_t *b, const char *s, size_t n);
+void dalic_debug_sb_printf(dalic_debug_sb_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dalic_debug_sb_spaces(dalic_debug_sb_t *b, int n);
 /* Hands the text over (new, free()) or NULL after an allocation failure; resets b. */
-char *dalic_sb_take(dalic_sb_t *b);
+char *dalic_debug_sb_take(dalic_debug_sb_t *b);
 
-typedef struct dalic_np_view {
+typedef struct dalic_debug_np_view {
 	dalic_dtype_t dtype;
 	int ndim;
 	int64_t shape[DALIC_MAX_NDIM + 1];
 	const void *const *parts; /* num_parts pointers, part_elems elements each */
 	int num_parts;
 	int64_t part_elems;
-} dalic_np_view_t;
+} dalic_debug_np_view_t;
 
 enum { DALIC_NP_EDGEITEMS = 3, DALIC_NP_THRESHOLD = 1000, DALIC_NP_LINEWIDTH = 75 };
 
 /* np.array2string(a, prefix=' ' * prefix_len, edgeitems=edgeitems) with numpy's defaults
  * (linewidth 75, threshold 1000, precision 8, floatmode 'maxprec'), appended to out. */
-int dalic_np_array2string(dalic_sb_t *out, const dalic_np_view_t *a, int prefix_len, int edgeitems);
+int dalic_debug_array2string(dalic_debug_sb_t *out, const dalic_debug_np_view_t *a, int prefix_len, int edgeitems);
 
 #endif

@@ -9,43 +9,50 @@
  */
 #include "debugmode/session.h"
 
+#include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/pipeline.h"
 
 #include <stdlib.h>
-#include <time.h>
 
-static double now_s(void)
+static double perf_now_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)dalic_clock_ns() * 1e-9;
 }
 
-static int warm_iterations(const dalic_debug_t *s)
+/* An interrupt ends a measurement: its numbers would be of an arbitrary run length. */
+static int perf_interrupted(void)
+{
+	return dalic_fail(DALIC_ESTATE, "interrupted");
+}
+
+static int perf_warm_iterations(const dalic_debug_t *s)
 {
 	int depth = s->def->params.prefetch_cpu;
 	return depth > 0 ? depth : 1;
 }
 
-static int time_eager(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
+static int perf_time_eager(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
 {
 	dalic_eager_t *e;
 	int rc = dalic_eager_create(s->def, s->logs, s->num_logs, &e);
 	if (rc)
 		return rc;
-	int64_t warm = warm_iterations(s), it = 0;
+	int64_t warm = perf_warm_iterations(s), it = 0;
 	double t0 = 0;
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
-			t0 = now_s();
-		rc = dalic_eager_begin(e, it);
+			t0 = perf_now_s();
+		if (dalic_debug_take_interrupt(s))
+			rc = perf_interrupted();
+		if (!rc)
+			rc = dalic_eager_begin(e, it);
 		for (int k = 0; !rc && k < e->num_ops; k++) {
 			int sample;
 			rc = dalic_eager_run_op(e, k, it, &sample);
 		}
 	}
-	*secs = t0 > 0 ? now_s() - t0 : 0;
+	*secs = t0 > 0 ? perf_now_s() - t0 : 0;
 	if (rc == DALIC_EEND) {
 		rc = DALIC_OK;
 		it--;
@@ -55,7 +62,7 @@ static int time_eager(dalic_debug_t *s, int64_t iterations, double *secs, int64_
 	return rc;
 }
 
-static int time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
+static int perf_time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t *done)
 {
 	dalic_graphdef_t *def = dalic_graphdef_clone(s->def);
 	if (!def)
@@ -75,16 +82,16 @@ static int time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t
 		/* sources pruned from the graph have no queue: nothing to feed */
 		if (dalic_graph_find_node(dalic_pipeline_graph(p), s->logs[i].name))
 			rc = dalic_pipeline_set_source(p, s->logs[i].name,
-			                               dalic_source_log_callback, &readers[i]);
+			                               dalic_debug_source_log_callback, &readers[i]);
 	}
-	int64_t warm = warm_iterations(s), it = 0;
+	int64_t warm = perf_warm_iterations(s), it = 0;
 	double t0 = 0;
 	for (; !rc && it < warm + iterations; it++) {
 		if (it == warm)
-			t0 = now_s();
-		rc = dalic_pipeline_run(p);
+			t0 = perf_now_s();
+		rc = dalic_debug_take_interrupt(s) ? perf_interrupted() : dalic_pipeline_run(p);
 	}
-	*secs = t0 > 0 ? now_s() - t0 : 0;
+	*secs = t0 > 0 ? perf_now_s() - t0 : 0;
 	if (rc == DALIC_EEND) {
 		rc = DALIC_OK;
 		it--;
@@ -95,22 +102,23 @@ static int time_full(dalic_debug_t *s, int64_t iterations, double *secs, int64_t
 	return rc;
 }
 
-int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out)
+static int perf_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out)
 {
-	if (iterations <= 0)
-		return dalic_fail(DALIC_EINVAL, "measure: iterations must be positive");
+	if (iterations <= 0 || iterations > DALIC_DEBUG_MAX_ITERATIONS)
+		return dalic_fail(DALIC_EINVAL, "measure: %lld iterations: give 1 to %d",
+		                  (long long)iterations, DALIC_DEBUG_MAX_ITERATIONS);
 	double best_full = 0, best_eager = 0;
 	int64_t n_full = 0, n_eager = 0;
 	for (int round = 0; round < 2; round++) {
 		double secs = 0;
 		int64_t done = 0;
-		int rc = time_full(s, iterations, &secs, &done);
+		int rc = perf_time_full(s, iterations, &secs, &done);
 		if (rc)
 			return dalic_fail_wrap(rc, "measure: full engine");
 		if (!round || secs < best_full)
 			best_full = secs;
 		n_full = done;
-		rc = time_eager(s, iterations, &secs, &done);
+		rc = perf_time_eager(s, iterations, &secs, &done);
 		if (rc)
 			return dalic_fail_wrap(rc, "measure: debug mode");
 		if (!round || secs < best_eager)
@@ -128,4 +136,11 @@ int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t
 	    .slowdown = best_full > 0 ? best_eager / best_full : 0,
 	};
 	return DALIC_OK;
+}
+
+int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out)
+{
+	int rc = perf_measure(s, iterations, out);
+	dalic_debug_take_interrupt(s); /* one that came as it finished goes with it */
+	return rc;
 }

@@ -26,7 +26,7 @@ typedef struct geom {
 	int64_t sh, sw, sc;
 } geom_t;
 
-static bool image_geometry(const dalic_batch_t *b, int i, geom_t *g)
+static bool preview_image_geometry(const dalic_batch_t *b, int i, geom_t *g)
 {
 	const int64_t *s = dalic_batch_shape(b, i);
 	const char *layout = b->layout;
@@ -50,7 +50,7 @@ int dalic_debug_preview(const dalic_batch_t *b, int sample, dalic_debug_image_t 
 	if (!b || sample < 0 || sample >= b->num_samples)
 		return dalic_fail(DALIC_EINVAL, "preview: sample %d out of range", sample);
 	geom_t g;
-	if (!dalic_dtype_is_numeric(b->dtype) || !image_geometry(b, sample, &g))
+	if (!dalic_dtype_is_numeric(b->dtype) || !preview_image_geometry(b, sample, &g))
 		return dalic_fail(DALIC_EUNSUPPORTED,
 		                  "preview: a sample of shape with %d dims, layout \"%s\" and type "
 		                  "%s is not an image (HWC/CHW with 1, 3 or 4 channels, or 2-D)",
@@ -74,7 +74,7 @@ int dalic_debug_preview(const dalic_batch_t *b, int sample, dalic_debug_image_t 
 				int64_t at = y * g.sh + x * g.sw + c * g.sc;
 				double v = b->dtype == DALIC_UINT8
 				               ? ((const uint8_t *)data)[at]
-				               : dalic_load_f64(b->dtype, data, at);
+				               : dalic_dtype_load_f64(b->dtype, data, at);
 				v = isnan(v) ? 0 : v * scale;
 				out->pixels[k++] = (unsigned char)(v < 0     ? 0
 				                                   : v > 255 ? 255
@@ -94,7 +94,7 @@ void dalic_debug_image_free(dalic_debug_image_t *img)
 	memset(img, 0, sizeof *img);
 }
 
-static int write_png(FILE *f, const char *path, const dalic_debug_image_t *img)
+static int preview_write_png(FILE *f, const char *path, const dalic_debug_image_t *img)
 {
 	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -118,7 +118,7 @@ static int write_png(FILE *f, const char *path, const dalic_debug_image_t *img)
 }
 
 /* Netpbm: P6 (RGB; gray is repeated, alpha dropped) or P5 (gray; colour averaged). */
-static int write_pnm(FILE *f, const dalic_debug_image_t *img, bool gray)
+static int preview_write_pnm(FILE *f, const dalic_debug_image_t *img, bool gray)
 {
 	fprintf(f, "%s\n%d %d\n255\n", gray ? "P5" : "P6", img->width, img->height);
 	int c = img->channels;
@@ -135,7 +135,7 @@ static int write_pnm(FILE *f, const dalic_debug_image_t *img, bool gray)
 	return DALIC_OK;
 }
 
-static bool has_ext(const char *path, const char *ext)
+static bool preview_has_ext(const char *path, const char *ext)
 {
 	size_t n = strlen(path), m = strlen(ext);
 	return n > m && !strcasecmp(path + n - m, ext);
@@ -143,7 +143,7 @@ static bool has_ext(const char *path, const char *ext)
 
 int dalic_debug_save_image(const dalic_batch_t *b, int sample, const char *path)
 {
-	bool png = has_ext(path, ".png"), ppm = has_ext(path, ".ppm"), pgm = has_ext(path, ".pgm");
+	bool png = preview_has_ext(path, ".png"), ppm = preview_has_ext(path, ".ppm"), pgm = preview_has_ext(path, ".pgm");
 	if (!png && !ppm && !pgm)
 		return dalic_fail(DALIC_EINVAL, "%s: image files end in .png, .ppm or .pgm", path);
 	dalic_debug_image_t img;
@@ -155,7 +155,7 @@ int dalic_debug_save_image(const dalic_batch_t *b, int sample, const char *path)
 		dalic_debug_image_free(&img);
 		return dalic_fail(DALIC_EIO, "%s: %s", path, strerror(errno));
 	}
-	rc = png ? write_png(f, path, &img) : write_pnm(f, &img, pgm);
+	rc = png ? preview_write_png(f, path, &img) : preview_write_pnm(f, &img, pgm);
 	if (fclose(f) && !rc)
 		rc = dalic_fail(DALIC_EIO, "%s: write failed", path);
 	dalic_debug_image_free(&img);

@@ -52,7 +52,7 @@ int dalic_debug_prints_init(dalic_debug_t *s)
 	return DALIC_OK;
 }
 
-static void emit(dalic_debug_t *s, const char *text)
+static void prints_emit(dalic_debug_t *s, const char *text)
 {
 	if (s->print_fn) {
 		s->print_fn(s->print_user, text);
@@ -62,24 +62,24 @@ static void emit(dalic_debug_t *s, const char *text)
 	}
 }
 
-static char *render(dalic_debug_t *s, const dalic_debug_print_t *r)
+static char *prints_render(dalic_debug_t *s, const dalic_debug_print_t *r)
 {
-	dalic_sb_t out = {0};
-	dalic_sb_add(&out, r->text ? r->text : "");
+	dalic_debug_sb_t out = {0};
+	dalic_debug_sb_add(&out, r->text ? r->text : "");
 	for (int k = 0; k < r->num_nodes; k++) {
 		if (out.n)
-			dalic_sb_add(&out, " ");
+			dalic_debug_sb_add(&out, " ");
 		const dalic_edge_t *e = dalic_debug_find_edge(s, r->nodes[k]);
 		const dalic_batch_t *b = e ? dalic_debug_edge_batch(s, e) : NULL;
 		char *repr = NULL;
 		if (!b || dalic_debug_format_batch(b, r->get ? NULL : r->nodes[k], &repr))
-			dalic_sb_printf(&out, "<%s: %s>", r->nodes[k], dalic_last_error());
+			dalic_debug_sb_printf(&out, "<%s: %s>", r->nodes[k], dalic_last_error());
 		else
-			dalic_sb_add(&out, repr);
+			dalic_debug_sb_add(&out, repr);
 		free(repr);
 	}
-	dalic_sb_add(&out, "\n");
-	return dalic_sb_take(&out);
+	dalic_debug_sb_add(&out, "\n");
+	return dalic_debug_sb_take(&out);
 }
 
 void dalic_debug_prints_fire(dalic_debug_t *s)
@@ -89,9 +89,9 @@ void dalic_debug_prints_fire(dalic_debug_t *s)
 		const dalic_debug_print_t *r = &def->prints[s->next_print++];
 		if (s->prints_muted)
 			continue;
-		char *text = render(s, r);
+		char *text = prints_render(s, r);
 		if (text)
-			emit(s, text);
+			prints_emit(s, text);
 		free(text);
 	}
 }

@@ -24,13 +24,13 @@ typedef struct dim_slice {
 	int64_t start, step, count;
 } dim_slice_t;
 
-static int slice_error(const char *slice, const char *what)
+static int repr_slice_error(const char *slice, const char *what)
 {
 	return dalic_fail(DALIC_EINVAL, "slice [%s]: %s", slice, what);
 }
 
 /* Parses an optional integer; *given says whether one was there. */
-static bool parse_int(const char **p, int64_t *out, bool *given)
+static bool repr_parse_int(const char **p, int64_t *out, bool *given)
 {
 	while (isspace((unsigned char)**p))
 		(*p)++;
@@ -46,7 +46,7 @@ static bool parse_int(const char **p, int64_t *out, bool *given)
 }
 
 /* Python's slice.indices: clamps start/stop for the step's direction and counts items. */
-static void adjust(int64_t len, bool has_start, int64_t start, bool has_stop, int64_t stop,
+static void repr_adjust(int64_t len, bool has_start, int64_t start, bool has_stop, int64_t stop,
                    int64_t step, dim_slice_t *out)
 {
 	if (!has_start)
@@ -69,22 +69,22 @@ static void adjust(int64_t len, bool has_start, int64_t start, bool has_stop, in
 	*out = (dim_slice_t){.start = start, .step = step, .count = count};
 }
 
-static int parse_slice(const char *text, int ndim, const int64_t *shape, dim_slice_t *dims)
+static int repr_parse_slice(const char *text, int ndim, const int64_t *shape, dim_slice_t *dims)
 {
 	const char *p = text;
 	int d = 0;
 	for (; d < ndim; d++)
-		adjust(shape[d], false, 0, false, 0, 1, &dims[d]);
+		repr_adjust(shape[d], false, 0, false, 0, 1, &dims[d]);
 	d = 0;
 	while (*p) {
 		if (d >= ndim)
-			return slice_error(text, "too many indices for the sample's dimensions");
+			return repr_slice_error(text, "too many indices for the sample's dimensions");
 		int64_t a = 0, b = 0, c = 1;
 		bool ha, hb, hc = false;
-		parse_int(&p, &a, &ha);
+		repr_parse_int(&p, &a, &ha);
 		if (*p != ':') {
 			if (!ha)
-				return slice_error(text, "expected an index or a range a:b:c");
+				return repr_slice_error(text, "expected an index or a range a:b:c");
 			if (a < 0)
 				a += shape[d];
 			if (a < 0 || a >= shape[d])
@@ -96,26 +96,26 @@ static int parse_slice(const char *text, int ndim, const int64_t *shape, dim_sli
 			dims[d] = (dim_slice_t){.index = true, .start = a, .step = 1, .count = 1};
 		} else {
 			p++;
-			parse_int(&p, &b, &hb);
+			repr_parse_int(&p, &b, &hb);
 			if (*p == ':') {
 				p++;
-				parse_int(&p, &c, &hc);
+				repr_parse_int(&p, &c, &hc);
 				if (hc && c == 0)
-					return slice_error(text, "slice step cannot be zero");
+					return repr_slice_error(text, "slice step cannot be zero");
 			}
-			adjust(shape[d], ha, a, hb, b, hc ? c : 1, &dims[d]);
+			repr_adjust(shape[d], ha, a, hb, b, hc ? c : 1, &dims[d]);
 		}
 		d++;
 		if (*p == ',')
 			p++;
 		else if (*p)
-			return slice_error(text, "unexpected character");
+			return repr_slice_error(text, "unexpected character");
 	}
 	return DALIC_OK;
 }
 
 /* Copies the selected elements of sample i, row-major, into a new buffer. */
-static int gather(const dalic_batch_t *b, int i, const dim_slice_t *dims, dalic_np_view_t *v,
+static int repr_gather(const dalic_batch_t *b, int i, const dim_slice_t *dims, dalic_debug_np_view_t *v,
                   void **buf)
 {
 	int ndim = b->ndim;
@@ -164,18 +164,18 @@ int dalic_debug_format_sample(const dalic_batch_t *b, int sample, const char *sl
 		return dalic_fail(DALIC_EUNSUPPORTED, "cannot print %s data",
 		                  dalic_dtype_name(b->dtype));
 	dim_slice_t dims[DALIC_MAX_NDIM];
-	int rc = parse_slice(slice ? slice : "", b->ndim, dalic_batch_shape(b, sample), dims);
-	dalic_np_view_t v = {0};
+	int rc = repr_parse_slice(slice ? slice : "", b->ndim, dalic_batch_shape(b, sample), dims);
+	dalic_debug_np_view_t v = {0};
 	void *buf = NULL;
 	if (!rc)
-		rc = gather(b, sample, dims, &v, &buf);
+		rc = repr_gather(b, sample, dims, &v, &buf);
 	const void *parts[1] = {buf};
 	v.parts = parts;
-	dalic_sb_t s = {0};
+	dalic_debug_sb_t s = {0};
 	if (!rc)
-		rc = dalic_np_array2string(&s, &v, 0, DALIC_NP_EDGEITEMS);
+		rc = dalic_debug_array2string(&s, &v, 0, DALIC_NP_EDGEITEMS);
 	free(buf);
-	if (!rc && !(*out = dalic_sb_take(&s)))
+	if (!rc && !(*out = dalic_debug_sb_take(&s)))
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	free(s.s);
 	return rc;
@@ -183,32 +183,32 @@ int dalic_debug_format_sample(const dalic_batch_t *b, int sample, const char *sl
 
 /* ---- batches ---- */
 
-static void shape_tuple(dalic_sb_t *s, const dalic_batch_t *b, int i)
+static void repr_shape_tuple(dalic_debug_sb_t *s, const dalic_batch_t *b, int i)
 {
 	const int64_t *sh = dalic_batch_shape(b, i);
-	dalic_sb_add(s, "(");
+	dalic_debug_sb_add(s, "(");
 	for (int d = 0; d < b->ndim; d++)
-		dalic_sb_printf(s, "%s%lld", d ? ", " : "", (long long)sh[d]);
-	dalic_sb_add(s, b->ndim == 1 ? ",)" : ")");
+		dalic_debug_sb_printf(s, "%s%lld", d ? ", " : "", (long long)sh[d]);
+	dalic_debug_sb_add(s, b->ndim == 1 ? ",)" : ")");
 }
 
 /* Python's _join_string: items joined by sep, the middle replaced by "..." when cropped. */
-static void join_shapes(dalic_sb_t *s, const dalic_batch_t *b, bool crop, const char *sep)
+static void repr_join_shapes(dalic_debug_sb_t *s, const dalic_batch_t *b, bool crop, const char *sep)
 {
 	int n = b->num_samples;
 	for (int i = 0; i < n; i++) {
 		if (crop && i == 2) {
-			dalic_sb_add(s, "...");
-			dalic_sb_add(s, sep);
+			dalic_debug_sb_add(s, "...");
+			dalic_debug_sb_add(s, sep);
 			i = n - 2;
 		}
-		shape_tuple(s, b, i);
+		repr_shape_tuple(s, b, i);
 		if (i + 1 < n)
-			dalic_sb_add(s, sep);
+			dalic_debug_sb_add(s, sep);
 	}
 }
 
-static int sample_view(const dalic_batch_t *b, int i, dalic_np_view_t *v)
+static int repr_sample_view(const dalic_batch_t *b, int i, dalic_debug_np_view_t *v)
 {
 	v->dtype = b->dtype;
 	v->ndim = b->ndim;
@@ -219,21 +219,21 @@ static int sample_view(const dalic_batch_t *b, int i, dalic_np_view_t *v)
 	return DALIC_OK;
 }
 
-static int data_string(dalic_sb_t *s, const dalic_batch_t *b, int indent)
+static int repr_data_string(dalic_debug_sb_t *s, const dalic_batch_t *b, int indent)
 {
 	int n = b->num_samples;
 	if (n == 0) {
-		dalic_sb_add(s, "[]");
+		dalic_debug_sb_add(s, "[]");
 		return DALIC_OK;
 	}
 	if (dalic_batch_uniform_shape(b)) {
-		dalic_np_view_t v = {.dtype = b->dtype, .ndim = b->ndim + 1};
+		dalic_debug_np_view_t v = {.dtype = b->dtype, .ndim = b->ndim + 1};
 		v.shape[0] = n;
 		memcpy(v.shape + 1, dalic_batch_shape(b, 0), sizeof(int64_t) * (size_t)b->ndim);
 		v.parts = (const void *const *)b->ptrs;
 		v.num_parts = n;
 		v.part_elems = dalic_batch_sample_elems(b, 0);
-		return dalic_np_array2string(s, &v, indent, 2);
+		return dalic_debug_array2string(s, &v, indent, 2);
 	}
 	int64_t total = 0;
 	for (int i = 0; i < n; i++) {
@@ -241,84 +241,84 @@ static int data_string(dalic_sb_t *s, const dalic_batch_t *b, int indent)
 		total += e > 1 ? e : 1;
 	}
 	bool crop = n > 5 && total > 1000;
-	dalic_sb_add(s, "[");
+	dalic_debug_sb_add(s, "[");
 	for (int i = 0; i < n; i++) {
 		if (crop && i == 2) {
-			dalic_sb_add(s, "...");
+			dalic_debug_sb_add(s, "...");
 			for (int k = 0; k < b->ndim; k++)
-				dalic_sb_add(s, "\n");
-			dalic_sb_spaces(s, indent);
+				dalic_debug_sb_add(s, "\n");
+			dalic_debug_sb_spaces(s, indent);
 			i = n - 2;
 		}
-		dalic_np_view_t v;
-		sample_view(b, i, &v);
-		int rc = dalic_np_array2string(s, &v, indent, 2);
+		dalic_debug_np_view_t v;
+		repr_sample_view(b, i, &v);
+		int rc = dalic_debug_array2string(s, &v, indent, 2);
 		if (rc)
 			return rc;
 		if (i + 1 < n) {
 			for (int k = 0; k < b->ndim; k++)
-				dalic_sb_add(s, "\n");
-			dalic_sb_spaces(s, indent);
+				dalic_debug_sb_add(s, "\n");
+			dalic_debug_sb_spaces(s, indent);
 		}
 	}
-	dalic_sb_add(s, "]");
+	dalic_debug_sb_add(s, "]");
 	return DALIC_OK;
 }
 
 /* _tensorlist_to_string(batch, indent): `indent` spaces before the nested lines. */
-static int tensorlist_string(dalic_sb_t *s, const dalic_batch_t *b, int indent)
+static int repr_tensorlist_string(dalic_debug_sb_t *s, const dalic_batch_t *b, int indent)
 {
 	int spaces = indent + 4;
-	dalic_sb_printf(s, "TensorList%s(\n", b->gpu ? "GPU" : "CPU");
-	dalic_sb_spaces(s, spaces);
-	int rc = data_string(s, b, spaces);
+	dalic_debug_sb_printf(s, "TensorList%s(\n", b->gpu ? "GPU" : "CPU");
+	dalic_debug_sb_spaces(s, spaces);
+	int rc = repr_data_string(s, b, spaces);
 	if (rc)
 		return rc;
-	dalic_sb_add(s, ",\n");
-	dalic_sb_spaces(s, spaces);
-	dalic_sb_printf(s, "dtype=DALIDataType.%s,\n", dalic_dtype_name(b->dtype));
+	dalic_debug_sb_add(s, ",\n");
+	dalic_debug_sb_spaces(s, spaces);
+	dalic_debug_sb_printf(s, "dtype=DALIDataType.%s,\n", dalic_dtype_name(b->dtype));
 	if (b->layout[0]) {
-		dalic_sb_spaces(s, spaces);
-		dalic_sb_printf(s, "layout=\"%s\",\n", b->layout);
+		dalic_debug_sb_spaces(s, spaces);
+		dalic_debug_sb_printf(s, "layout=\"%s\",\n", b->layout);
 	}
-	dalic_sb_spaces(s, spaces);
-	dalic_sb_printf(s, "num_samples=%d,\n", b->num_samples);
-	dalic_sb_spaces(s, spaces);
+	dalic_debug_sb_spaces(s, spaces);
+	dalic_debug_sb_printf(s, "num_samples=%d,\n", b->num_samples);
+	dalic_debug_sb_spaces(s, spaces);
 	int n = b->num_samples;
 	bool crop = n > 16 || (n > 5 && n * b->ndim > 100);
-	dalic_sb_t shapes = {0};
-	join_shapes(&shapes, b, crop, ", ");
-	dalic_sb_add(s, "shape=[");
+	dalic_debug_sb_t shapes = {0};
+	repr_join_shapes(&shapes, b, crop, ", ");
+	dalic_debug_sb_add(s, "shape=[");
 	if (shapes.n > 75) {
-		dalic_sb_t sep = {0};
-		dalic_sb_add(&sep, ", \n");
-		dalic_sb_spaces(&sep, spaces + 7); /* under the first shape, past "shape=[" */
+		dalic_debug_sb_t sep = {0};
+		dalic_debug_sb_add(&sep, ", \n");
+		dalic_debug_sb_spaces(&sep, spaces + 7); /* under the first shape, past "shape=[" */
 		shapes.n = 0;
-		join_shapes(&shapes, b, crop, sep.s ? sep.s : ", ");
+		repr_join_shapes(&shapes, b, crop, sep.s ? sep.s : ", ");
 		free(sep.s);
 	}
-	dalic_sb_addn(s, shapes.s ? shapes.s : "", shapes.n);
+	dalic_debug_sb_addn(s, shapes.s ? shapes.s : "", shapes.n);
 	free(shapes.s);
-	dalic_sb_add(s, "])");
+	dalic_debug_sb_add(s, "])");
 	return DALIC_OK;
 }
 
 int dalic_debug_format_batch(const dalic_batch_t *b, const char *node_name, char **out)
 {
 	*out = NULL;
-	dalic_sb_t s = {0};
+	dalic_debug_sb_t s = {0};
 	int rc;
 	if (node_name) {
-		dalic_sb_printf(&s, "DataNodeDebug(\n    name=\"%s\",\n    data=", node_name);
-		rc = tensorlist_string(&s, b, 9);
-		dalic_sb_add(&s, ")");
+		dalic_debug_sb_printf(&s, "DataNodeDebug(\n    name=\"%s\",\n    data=", node_name);
+		rc = repr_tensorlist_string(&s, b, 9);
+		dalic_debug_sb_add(&s, ")");
 	} else {
-		rc = tensorlist_string(&s, b, 0);
+		rc = repr_tensorlist_string(&s, b, 0);
 	}
 	if (rc) {
 		free(s.s);
 		return rc;
 	}
-	*out = dalic_sb_take(&s);
+	*out = dalic_debug_sb_take(&s);
 	return *out ? DALIC_OK : dalic_fail(DALIC_ENOMEM, "out of memory");
 }

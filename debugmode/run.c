@@ -5,6 +5,11 @@
  * checks the breakpoints that stop before an operator, runs it, replays the prints that became
  * ready and checks conditions on its outputs. The position model and stop rules are those of
  * include/dalic_debug.h.
+ *
+ * Interrupts (Ctrl-C in `dalic debug`) are honoured between operators: the operator running
+ * when one arrives finishes its batch — kernels are not cancellable, and a half-written
+ * output would be a state no position describes — and the command stops before the next
+ * one, exactly as at a breakpoint, so step/next/continue resume the iteration in flight.
  */
 #include "debugmode/session.h"
 
@@ -15,7 +20,7 @@
 
 enum { RUN_DONE = 0, RUN_STOPPED = 1 }; /* run_one's result besides a failure status */
 
-static void set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
+static void run_set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
 {
 	s->stop = why;
 	s->stop_break = -1;
@@ -26,52 +31,52 @@ static void set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
 	s->stop_source = NULL;
 }
 
-static dalic_eager_node_t *node_at(dalic_debug_t *s, int pos)
+static dalic_eager_node_t *run_node_at(dalic_debug_t *s, int pos)
 {
 	return &s->e->nodes[s->e->order[pos]];
 }
 
 /* Where a failing sample came from: the failing operator's inputs, else its outputs. */
-static const char *sample_source(const dalic_eager_node_t *x, int sample)
+static const char *run_sample_source(const dalic_eager_node_t *x, int sample)
 {
-	for (int k = 0; sample >= 0 && k < x->node->num_inputs; k++) {
-		const dalic_batch_t *b = x->in[k];
+	for (int k = 0; sample >= 0 && k < x->x->node->num_inputs; k++) {
+		const dalic_batch_t *b = x->x->in[k];
 		if (b && sample < b->num_samples && b->sources && b->sources[sample])
 			return b->sources[sample];
 	}
-	for (int o = 0; sample >= 0 && o < x->node->num_outputs; o++) {
-		const dalic_batch_t *b = &x->out[o];
+	for (int o = 0; sample >= 0 && o < x->x->num_outputs; o++) {
+		const dalic_batch_t *b = &x->x->bufs[o][0];
 		if (sample < b->num_samples && b->sources && b->sources[sample])
 			return b->sources[sample];
 	}
 	return NULL;
 }
 
-static int stop_on_error(dalic_debug_t *s, int rc, int sample)
+static int run_stop_on_error(dalic_debug_t *s, int rc, int sample)
 {
-	set_stop(s, DALIC_DEBUG_STOP_ERROR);
+	run_set_stop(s, DALIC_DEBUG_STOP_ERROR);
 	s->failed = true;
 	dalic_debug_set_error(s, dalic_last_error());
 	if (s->pos < s->e->num_ops) {
-		const dalic_eager_node_t *x = node_at(s, s->pos);
-		s->stop_op = x->node->inst;
+		const dalic_eager_node_t *x = run_node_at(s, s->pos);
+		s->stop_op = x->x->node->inst;
 		s->stop_sample = sample;
-		const char *src = sample_source(x, sample);
+		const char *src = run_sample_source(x, sample);
 		s->stop_source = src ? strdup(src) : NULL;
 	}
 	return rc;
 }
 
-static int stop_at_end(dalic_debug_t *s)
+static int run_stop_at_end(dalic_debug_t *s)
 {
-	set_stop(s, DALIC_DEBUG_STOP_END);
+	run_set_stop(s, DALIC_DEBUG_STOP_END);
 	s->ended = true;
 	dalic_debug_set_error(s, "end of data: an input has no more batches");
 	return dalic_fail(DALIC_EEND, "end of data at iteration %lld", (long long)s->iteration);
 }
 
 /* Leaves a complete (or failed) iteration for the start of the next one. */
-static void enter_next_iteration(dalic_debug_t *s)
+static void run_enter_next_iteration(dalic_debug_t *s)
 {
 	if (s->pos == s->e->num_ops || s->failed) {
 		s->iteration++;
@@ -82,14 +87,14 @@ static void enter_next_iteration(dalic_debug_t *s)
 	}
 }
 
-static void remember_resume(dalic_debug_t *s)
+static void run_remember_resume(dalic_debug_t *s)
 {
 	s->has_resume = true;
 	s->resume_iteration = s->iteration;
 	s->resume_pos = s->pos;
 }
 
-static bool at_resume(const dalic_debug_t *s)
+static bool run_at_resume(const dalic_debug_t *s)
 {
 	return s->has_resume && s->resume_iteration == s->iteration && s->resume_pos == s->pos;
 }
@@ -99,18 +104,18 @@ static bool at_resume(const dalic_debug_t *s)
 static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 {
 	if (s->ended)
-		return stop_at_end(s);
-	enter_next_iteration(s);
-	if (breaks && !at_resume(s)) {
+		return run_stop_at_end(s);
+	run_enter_next_iteration(s);
+	if (breaks && !run_at_resume(s)) {
 		dalic_breakpoint_t *bp = dalic_debug_break_before(s);
 		if (bp) {
-			set_stop(s, bp->kind == DALIC_DEBUG_BREAK_ITER ? DALIC_DEBUG_STOP_BREAK_ITER
+			run_set_stop(s, bp->kind == DALIC_DEBUG_BREAK_ITER ? DALIC_DEBUG_STOP_BREAK_ITER
 			                                               : DALIC_DEBUG_STOP_BREAK_OP);
 			s->stop_break = bp->id;
 			if (bp->kind == DALIC_DEBUG_BREAK_OP)
-				s->stop_op = node_at(s, s->pos)->node->inst;
+				s->stop_op = run_node_at(s, s->pos)->x->node->inst;
 			bp->hits++;
-			remember_resume(s);
+			run_remember_resume(s);
 			return RUN_STOPPED;
 		}
 	}
@@ -118,18 +123,18 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	if (!s->begun) {
 		int rc = dalic_eager_begin(s->e, s->iteration);
 		if (rc == DALIC_EEND)
-			return stop_at_end(s);
+			return run_stop_at_end(s);
 		if (rc)
-			return stop_on_error(s, rc, -1);
+			return run_stop_on_error(s, rc, -1);
 		s->begun = true;
 		dalic_debug_prints_fire(s);
 	}
 	int sample;
 	int rc = dalic_eager_run_op(s->e, s->pos, s->iteration, &sample);
 	if (rc == DALIC_EEND)
-		return stop_at_end(s);
+		return run_stop_at_end(s);
 	if (rc)
-		return stop_on_error(s, rc, sample);
+		return run_stop_on_error(s, rc, sample);
 	int ran = s->e->order[s->pos];
 	s->pos++;
 	dalic_debug_prints_fire(s);
@@ -138,12 +143,12 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	const dalic_edge_t *edge;
 	dalic_breakpoint_t *bp = conds ? dalic_debug_break_after(s, ran, &edge, &sample) : NULL;
 	if (bp) {
-		set_stop(s, DALIC_DEBUG_STOP_COND);
+		run_set_stop(s, DALIC_DEBUG_STOP_COND);
 		s->stop_break = bp->id;
-		s->stop_op = s->e->nodes[ran].node->inst;
+		s->stop_op = s->e->g->nodes[ran]->inst;
 		s->stop_node = edge->name;
 		s->stop_sample = sample;
-		const dalic_batch_t *b = &s->e->nodes[ran].out[edge->producer_output];
+		const dalic_batch_t *b = dalic_eager_output(s->e, ran, edge->producer_output);
 		if (sample < b->num_samples && b->sources[sample])
 			s->stop_source = strdup(b->sources[sample]);
 		bp->hits++;
@@ -152,38 +157,53 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	return RUN_DONE;
 }
 
-int dalic_debug_step(dalic_debug_t *s)
+bool dalic_debug_take_interrupt(dalic_debug_t *s)
 {
-	s->interrupted = 0;
+	return atomic_exchange_explicit(&s->interrupted, 0, memory_order_relaxed) != 0;
+}
+
+/* After an operator ran: stops the command when an interrupt is pending. */
+static bool run_interrupted(dalic_debug_t *s)
+{
+	if (!dalic_debug_take_interrupt(s))
+		return false;
+	run_set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+	return true;
+}
+
+static int run_step(dalic_debug_t *s)
+{
 	int rc = run_one(s, false, true);
-	if (rc == RUN_DONE)
-		set_stop(s, DALIC_DEBUG_STOP_STEP);
+	if (rc == RUN_DONE && !run_interrupted(s))
+		run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return rc < 0 ? rc : DALIC_OK;
 }
 
-int dalic_debug_next(dalic_debug_t *s)
+static int run_next(dalic_debug_t *s)
 {
-	s->interrupted = 0;
 	do {
 		int rc = run_one(s, true, true);
 		if (rc)
 			return rc < 0 ? rc : DALIC_OK;
-		if (s->interrupted && s->pos < s->e->num_ops) {
-			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+		if (run_interrupted(s))
 			return DALIC_OK;
-		}
 	} while (s->pos < s->e->num_ops);
-	set_stop(s, DALIC_DEBUG_STOP_STEP);
+	run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return DALIC_OK;
 }
 
-int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
+static int run_continue(dalic_debug_t *s, int64_t max_iterations)
 {
-	s->interrupted = 0;
+	if (max_iterations > DALIC_DEBUG_MAX_ITERATIONS)
+		return dalic_fail(DALIC_EINVAL,
+		                  "continue: %lld iterations is more than one command may run "
+		                  "(%d); without a count it runs until a breakpoint, the end of "
+		                  "data or an interrupt",
+		                  (long long)max_iterations, DALIC_DEBUG_MAX_ITERATIONS);
 	int64_t done = 0;
 	for (;;) {
 		if (max_iterations >= 0 && done >= max_iterations) {
-			set_stop(s, DALIC_DEBUG_STOP_LIMIT);
+			run_set_stop(s, DALIC_DEBUG_STOP_LIMIT);
 			return DALIC_OK;
 		}
 		int rc = run_one(s, true, true);
@@ -191,10 +211,8 @@ int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
 			return rc < 0 ? rc : DALIC_OK;
 		if (s->pos == s->e->num_ops)
 			done++;
-		if (s->interrupted) {
-			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+		if (run_interrupted(s))
 			return DALIC_OK;
-		}
 	}
 }
 
@@ -213,15 +231,19 @@ int dalic_debug_restart(dalic_debug_t *s)
 	s->iterations_done = 0;
 	s->has_resume = false;
 	s->next_print = 0;
-	set_stop(s, DALIC_DEBUG_STOP_NONE);
+	run_set_stop(s, DALIC_DEBUG_STOP_NONE);
 	return DALIC_OK;
 }
 
-int dalic_debug_goto(dalic_debug_t *s, int64_t n)
+static int run_goto(dalic_debug_t *s, int64_t n)
 {
 	if (n < 0)
 		return dalic_fail(DALIC_EINVAL, "goto: iteration %lld is negative", (long long)n);
-	s->interrupted = 0;
+	if (n > DALIC_DEBUG_MAX_ITERATIONS)
+		return dalic_fail(DALIC_EINVAL,
+		                  "goto: iteration %lld is out of reach: one command runs at most "
+		                  "%d iterations",
+		                  (long long)n, DALIC_DEBUG_MAX_ITERATIONS);
 	if (n < s->iteration || (n == s->iteration && (s->pos > 0 || s->begun))) {
 		int rc = dalic_debug_restart(s);
 		if (rc)
@@ -231,14 +253,13 @@ int dalic_debug_goto(dalic_debug_t *s, int64_t n)
 	int rc = DALIC_OK;
 	for (;;) {
 		if (s->pos == s->e->num_ops && s->iteration + 1 == n)
-			enter_next_iteration(s);
+			run_enter_next_iteration(s);
 		if (s->iteration == n && s->pos == 0 && !s->begun)
 			break;
 		rc = run_one(s, false, false);
 		if (rc < 0)
 			break;
-		if (s->interrupted) {
-			set_stop(s, DALIC_DEBUG_STOP_INTERRUPT);
+		if (run_interrupted(s)) {
 			s->prints_muted = false;
 			return DALIC_OK;
 		}
@@ -246,11 +267,41 @@ int dalic_debug_goto(dalic_debug_t *s, int64_t n)
 	s->prints_muted = false;
 	if (rc < 0)
 		return rc;
-	set_stop(s, DALIC_DEBUG_STOP_STEP);
+	run_set_stop(s, DALIC_DEBUG_STOP_STEP);
 	return DALIC_OK;
+}
+
+/* An interrupt that arrives while a command is returning is dropped with it: the command
+ * has stopped already. */
+static int run_done(dalic_debug_t *s, int rc)
+{
+	atomic_store_explicit(&s->interrupted, 0, memory_order_relaxed);
+	return rc;
+}
+
+int dalic_debug_step(dalic_debug_t *s)
+{
+	return run_done(s, run_step(s));
+}
+
+int dalic_debug_next(dalic_debug_t *s)
+{
+	return run_done(s, run_next(s));
+}
+
+int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations)
+{
+	return run_done(s, run_continue(s, max_iterations));
+}
+
+int dalic_debug_goto(dalic_debug_t *s, int64_t n)
+{
+	return run_done(s, run_goto(s, n));
 }
 
 void dalic_debug_interrupt(dalic_debug_t *s)
 {
-	s->interrupted = 1;
+	/* pending until a run command honours it, so a caller repeating step or next never
+	 * loses one that arrives between two calls */
+	atomic_store_explicit(&s->interrupted, 1, memory_order_relaxed);
 }

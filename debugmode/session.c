@@ -25,7 +25,7 @@ void dalic_debug_set_error(dalic_debug_t *s, const char *msg)
 	s->error = copy;
 }
 
-static int preserve_printed(dalic_graphdef_t *def)
+static int session_preserve_printed(dalic_graphdef_t *def)
 {
 	dalic_value_t yes;
 	int rc = dalic_value_bool(&yes, true);
@@ -47,7 +47,7 @@ static int preserve_printed(dalic_graphdef_t *def)
 	return rc;
 }
 
-static int make_logs(dalic_debug_t *s)
+static int session_make_logs(dalic_debug_t *s)
 {
 	int n = 0;
 	for (int i = 0; i < s->def->num_ops; i++)
@@ -65,11 +65,11 @@ static int make_logs(dalic_debug_t *s)
 	return DALIC_OK;
 }
 
-static int open_session(dalic_debug_t *s)
+static int session_open(dalic_debug_t *s)
 {
-	int rc = preserve_printed(s->def);
+	int rc = session_preserve_printed(s->def);
 	if (!rc)
-		rc = make_logs(s);
+		rc = session_make_logs(s);
 	if (!rc)
 		rc = dalic_eager_create(s->def, s->logs, s->num_logs, &s->e);
 	if (rc)
@@ -102,7 +102,7 @@ int dalic_debug_open_def(const struct dalic_graphdef *def, dalic_debug_t **out)
 	if (!s)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	s->def = dalic_graphdef_clone(def);
-	int rc = s->def ? open_session(s) : dalic_fail(DALIC_ENOMEM, "out of memory");
+	int rc = s->def ? session_open(s) : dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (rc) {
 		dalic_debug_close(s);
 		return rc;
@@ -126,7 +126,7 @@ void dalic_debug_close(dalic_debug_t *s)
 		dalic_batch_free(&s->host[i]);
 	dalic_eager_destroy(s->e);
 	for (int i = 0; i < s->num_logs; i++)
-		dalic_source_log_free(&s->logs[i]);
+		dalic_debug_source_log_free(&s->logs[i]);
 	free(s->logs);
 	dalic_debug_breaks_free(s);
 	dalic_graphdef_free(s->def);
@@ -139,7 +139,7 @@ void dalic_debug_close(dalic_debug_t *s)
 	free(s);
 }
 
-static dalic_source_log_t *find_log(dalic_debug_t *s, const char *name)
+static dalic_source_log_t *session_find_log(dalic_debug_t *s, const char *name)
 {
 	for (int i = 0; i < s->num_logs; i++)
 		if (!strcmp(s->logs[i].name, name))
@@ -149,7 +149,7 @@ static dalic_source_log_t *find_log(dalic_debug_t *s, const char *name)
 }
 
 /* More data after the end: the session can go on from where it stopped. */
-static void resume_after_end(dalic_debug_t *s)
+static void session_resume_after_end(dalic_debug_t *s)
 {
 	if (!s->ended)
 		return;
@@ -160,27 +160,27 @@ static void resume_after_end(dalic_debug_t *s)
 int dalic_debug_feed_input(dalic_debug_t *s, const char *name, dalic_dtype_t dtype, int ndim,
                            int batch, const int64_t *shapes, const void *data, const char *layout)
 {
-	dalic_source_log_t *log = find_log(s, name);
+	dalic_source_log_t *log = session_find_log(s, name);
 	if (!log)
 		return DALIC_EINVAL;
 	if (batch > s->e->g->params.batch_size)
 		return dalic_fail(DALIC_EINVAL,
 		                  "external_source '%s': batch of %d samples, max batch size is %d",
 		                  name, batch, s->e->g->params.batch_size);
-	int rc = dalic_source_log_add(log, dtype, ndim, batch, shapes, data, layout);
+	int rc = dalic_debug_source_log_add(log, dtype, ndim, batch, shapes, data, layout);
 	if (!rc)
-		resume_after_end(s);
+		session_resume_after_end(s);
 	return rc;
 }
 
 int dalic_debug_set_source(dalic_debug_t *s, const char *name, dalic_source_fn fn, void *user)
 {
-	dalic_source_log_t *log = find_log(s, name);
+	dalic_source_log_t *log = session_find_log(s, name);
 	if (!log)
 		return DALIC_EINVAL;
 	log->fn = fn;
 	log->user = user;
-	resume_after_end(s);
+	session_resume_after_end(s);
 	return DALIC_OK;
 }
 
@@ -197,7 +197,7 @@ void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out)
 	out->next_op = s->pos;
 	out->num_ops = s->e->num_ops;
 	out->next_op_name =
-	    s->pos < s->e->num_ops ? s->e->nodes[s->e->order[s->pos]].node->inst : NULL;
+	    s->pos < s->e->num_ops ? s->e->g->nodes[s->e->order[s->pos]]->inst : NULL;
 	out->iterations_done = s->iterations_done;
 	out->batch_size = s->begun ? s->e->batch : 0;
 	out->stop = s->stop;
@@ -226,20 +226,20 @@ int dalic_debug_op_info(const dalic_debug_t *s, int i, dalic_debug_op_info_t *ou
 		return dalic_fail(DALIC_EINVAL, "operator index %d out of range [0, %d)", i,
 		                  s->e->num_ops);
 	const dalic_eager_node_t *x = &s->e->nodes[s->e->order[i]];
-	const dalic_node_t *n = x->node;
+	const dalic_node_t *n = x->x->node;
 	*out = (dalic_debug_op_info_t){
 	    .name = n->inst,
 	    .schema = n->schema->name,
 	    .device = dalic_device_name(n->device),
 	    .internal = n->internal,
-	    .emulated = x->ctx->emulated,
+	    .emulated = x->x->ctx->emulated,
 	    .num_inputs = n->num_inputs + n->num_arg_inputs,
 	    .inputs = x->input_names,
 	    .input_args = x->input_args,
 	    .num_outputs = n->num_outputs,
 	    .outputs = x->output_names,
 	    .last_iteration = x->last_iteration,
-	    .last_ns = x->last_ns,
+	    .last_ns = x->x->last_ns,
 	    .total_ns = x->total_ns,
 	    .runs = x->runs,
 	};
@@ -262,7 +262,7 @@ const char *dalic_debug_node_name(const dalic_debug_t *s, int i)
 	return i >= 0 && i < s->e->g->num_edges ? s->e->g->edges[i]->name : NULL;
 }
 
-static bool ends_with(const char *s, size_t n, const char *suffix)
+static bool session_ends_with(const char *s, size_t n, const char *suffix)
 {
 	size_t m = strlen(suffix);
 	return n > m && !memcmp(s + n - m, suffix, m);
@@ -281,8 +281,8 @@ const dalic_edge_t *dalic_debug_find_edge(const dalic_debug_t *s, const char *na
 	if (best)
 		return best;
 	size_t n = strlen(name);
-	bool gpu = ends_with(name, n, "_gpu");
-	if (gpu || ends_with(name, n, "_cpu"))
+	bool gpu = session_ends_with(name, n, "_gpu");
+	if (gpu || session_ends_with(name, n, "_cpu"))
 		for (int i = 0; i < g->num_edges; i++)
 			if (strlen(g->edges[i]->name) == n - 4 &&
 			    !strncmp(g->edges[i]->name, name, n - 4) && g->edges[i]->gpu == gpu)
@@ -294,7 +294,7 @@ const dalic_edge_t *dalic_debug_find_edge(const dalic_debug_t *s, const char *na
 const dalic_batch_t *dalic_debug_edge_batch(dalic_debug_t *s, const dalic_edge_t *edge)
 {
 	const dalic_eager_node_t *x = &s->e->nodes[edge->producer->index];
-	const dalic_batch_t *b = &x->out[edge->producer_output];
+	const dalic_batch_t *b = dalic_eager_output(s->e, edge->producer->index, edge->producer_output);
 	if (b->mem != DALIC_MEM_DEVICE || dalic_device_backend()->emulated)
 		return b;
 	/* device memory is not readable from the host: read a copy, refreshed per run */

@@ -9,9 +9,9 @@
 #include "dalic_debug.h"
 #include "debugmode/eager.h"
 
-#include <signal.h>
+#include <stdatomic.h>
 
-typedef struct dalic_cond dalic_cond_t;
+typedef struct dalic_debug_cond dalic_debug_cond_t;
 
 typedef struct dalic_breakpoint {
 	int id;
@@ -19,7 +19,7 @@ typedef struct dalic_breakpoint {
 	char *text;
 	int64_t hits;
 	int64_t iteration;  /* BREAK_ITER */
-	dalic_cond_t *cond; /* BREAK_COND */
+	dalic_debug_cond_t *cond; /* BREAK_COND */
 } dalic_breakpoint_t;
 
 struct dalic_debug {
@@ -52,7 +52,9 @@ struct dalic_debug {
 	bool has_resume;
 	int64_t resume_iteration;
 	int resume_pos;
-	volatile sig_atomic_t interrupted;
+	/* dalic_debug_interrupt: set from a signal handler or another thread, consumed by the
+	 * run check that honours it (dalic_debug_take_interrupt) */
+	atomic_int interrupted;
 
 	/* print() replay of debug=True scripts */
 	dalic_debug_print_fn print_fn;
@@ -65,6 +67,13 @@ struct dalic_debug {
 	dalic_batch_t *host;
 	int64_t *host_runs; /* producer run count the copy was made at, -1 none */
 };
+
+/* The most iterations one run command may go through (goto's target, continue's and
+ * measure's counts): a bound a person can wait for, so a typo cannot start an endless run. */
+#define DALIC_DEBUG_MAX_ITERATIONS 1000000000
+
+/* Whether an interrupt is pending; clears it. */
+bool dalic_debug_take_interrupt(dalic_debug_t *s);
 
 /* Records `msg` as the session's error message (copies). */
 void dalic_debug_set_error(dalic_debug_t *s, const char *msg);
@@ -92,11 +101,11 @@ void dalic_debug_sample_stats(const dalic_batch_t *b, int sample, bool need_std,
                               dalic_debug_stats_t *out);
 
 /* Conditions (cond.c). */
-int dalic_cond_parse(const char *text, dalic_cond_t **out);
-void dalic_cond_free(dalic_cond_t *c);
+int dalic_debug_cond_parse(const char *text, dalic_debug_cond_t **out);
+void dalic_debug_cond_free(dalic_debug_cond_t *c);
 /* The data node the condition is restricted to ("NODE: ..."), or NULL for every node. */
-const char *dalic_cond_node(const dalic_cond_t *c);
+const char *dalic_debug_cond_node(const dalic_debug_cond_t *c);
 /* First sample of b satisfying c, or -1. */
-int dalic_cond_eval(const dalic_cond_t *c, const dalic_batch_t *b);
+int dalic_debug_cond_eval(const dalic_debug_cond_t *c, const dalic_batch_t *b);
 
 #endif

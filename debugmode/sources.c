@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dalic_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
+int dalic_debug_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
                          const int64_t *shapes, const void *data, const char *layout)
 {
 	size_t elem = dalic_dtype_size(dtype);
@@ -62,7 +62,7 @@ int dalic_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim,
 	return DALIC_OK;
 }
 
-void dalic_source_log_free(dalic_source_log_t *log)
+void dalic_debug_source_log_free(dalic_source_log_t *log)
 {
 	for (int i = 0; i < log->num_fed; i++) {
 		free(log->fed[i].shapes);
@@ -74,7 +74,7 @@ void dalic_source_log_free(dalic_source_log_t *log)
 	memset(log, 0, sizeof *log);
 }
 
-int dalic_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed)
+int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed)
 {
 	dalic_source_reader_t *r = user;
 	dalic_source_log_t *log = r->log;

@@ -81,7 +81,7 @@ int dalic_arg_floats_at(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const c
 					     "argument input '%s' has %lld values, at most %d allowed",
 					     name, (long long)count, max);
 		for (int64_t k = 0; k < count; k++)
-			out[k] = dalic_load_f64(in->dtype, in->ptrs[sample], k);
+			out[k] = dalic_dtype_load_f64(in->dtype, in->ptrs[sample], k);
 		*n = (int)count;
 		return DALIC_OK;
 	}
@@ -106,7 +106,7 @@ int dalic_arg_float_at(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const ch
 					     "argument input '%s' has no numeric value for this "
 					     "sample",
 					     name);
-		*out = dalic_load_f64(in->dtype, in->ptrs[sample], 0);
+		*out = dalic_dtype_load_f64(in->dtype, in->ptrs[sample], 0);
 		return DALIC_OK;
 	}
 	const dalic_value_t *v = dalic_arg(ctx, name);

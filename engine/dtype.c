@@ -8,42 +8,49 @@
 #include <string.h>
 #include <strings.h>
 
-static const struct {
+/* The table of dtype.h, checked against the public enum. */
+#define DTYPE_CHECK_NUMERIC(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                        \
+	_Static_assert(DALIC_##ID == NUM, "DALIC_" #ID " is not DALI's number");                  \
+	_Static_assert(sizeof(CT) <= 8, #ID);
+#define DTYPE_CHECK_OTHER(ID, NUM, SHORT, SIZE, CNAME)                                             \
+	_Static_assert(DALIC_##ID == NUM, "DALIC_" #ID " is not DALI's number");
+DALIC_DTYPES_NUMERIC(DTYPE_CHECK_NUMERIC)
+DALIC_DTYPES_OTHER(DTYPE_CHECK_OTHER)
+
+typedef struct dtype_row {
 	dalic_dtype_t t;
-	const char *name, *short_name;
-	size_t size;
-} table[] = {
-	{DALIC_UINT8, "UINT8", "uint8", 1},       {DALIC_UINT16, "UINT16", "uint16", 2},
-	{DALIC_UINT32, "UINT32", "uint32", 4},    {DALIC_UINT64, "UINT64", "uint64", 8},
-	{DALIC_INT8, "INT8", "int8", 1},          {DALIC_INT16, "INT16", "int16", 2},
-	{DALIC_INT32, "INT32", "int32", 4},       {DALIC_INT64, "INT64", "int64", 8},
-	{DALIC_FLOAT16, "FLOAT16", "float16", 2}, {DALIC_FLOAT, "FLOAT", "float32", 4},
-	{DALIC_FLOAT64, "FLOAT64", "float64", 8}, {DALIC_BOOL, "BOOL", "bool", 1},
-	{DALIC_STRING, "STRING", "string", 0},    {DALIC_IMAGE_TYPE, "IMAGE_TYPE", "image_type", 4},
-	{DALIC_DATA_TYPE, "DATA_TYPE", "data_type", 4},
-	{DALIC_INTERP_TYPE, "INTERP_TYPE", "interp_type", 4},
-	{DALIC_TENSOR_LAYOUT, "TENSOR_LAYOUT", "tensor_layout", 0},
+	const char *name, *short_name, *npy, *cname;
+} dtype_row_t;
+
+static const dtype_row_t dtype_table[] = {
+#define DTYPE_ROW_NUMERIC(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                          \
+	{DALIC_##ID, #ID, SHORT, NPY, CNAME},
+#define DTYPE_ROW_OTHER(ID, NUM, SHORT, SIZE, CNAME) {DALIC_##ID, #ID, SHORT, NULL, CNAME},
+	DALIC_DTYPES_NUMERIC(DTYPE_ROW_NUMERIC) DALIC_DTYPES_OTHER(DTYPE_ROW_OTHER)
+#undef DTYPE_ROW_NUMERIC
+#undef DTYPE_ROW_OTHER
 };
-#define NTYPES (sizeof table / sizeof table[0])
+#define DTYPE_NTYPES (sizeof dtype_table / sizeof dtype_table[0])
+
+static const dtype_row_t *dtype_row(dalic_dtype_t t)
+{
+	for (size_t i = 0; i < DTYPE_NTYPES; i++)
+		if (dtype_table[i].t == t)
+			return &dtype_table[i];
+	return NULL;
+}
 
 size_t dalic_dtype_size(dalic_dtype_t t)
 {
 	switch (t) { /* hot: called per sample by batch sizing */
-	case DALIC_UINT8:
-	case DALIC_INT8:
-	case DALIC_BOOL: return 1;
-	case DALIC_UINT16:
-	case DALIC_INT16:
-	case DALIC_FLOAT16: return 2;
-	case DALIC_UINT32:
-	case DALIC_INT32:
-	case DALIC_FLOAT:
-	case DALIC_IMAGE_TYPE:
-	case DALIC_DATA_TYPE:
-	case DALIC_INTERP_TYPE: return 4;
-	case DALIC_UINT64:
-	case DALIC_INT64:
-	case DALIC_FLOAT64: return 8;
+#define DTYPE_SIZE_NUMERIC(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                         \
+	case DALIC_##ID: return sizeof(CT);
+#define DTYPE_SIZE_OTHER(ID, NUM, SHORT, SIZE, CNAME)                                              \
+	case DALIC_##ID: return SIZE;
+		DALIC_DTYPES_NUMERIC(DTYPE_SIZE_NUMERIC)
+		DALIC_DTYPES_OTHER(DTYPE_SIZE_OTHER)
+#undef DTYPE_SIZE_NUMERIC
+#undef DTYPE_SIZE_OTHER
 	default: return 0;
 	}
 }
@@ -52,18 +59,26 @@ const char *dalic_dtype_name(dalic_dtype_t t)
 {
 	if (t == DALIC_NO_TYPE)
 		return "NO_TYPE";
-	for (size_t i = 0; i < NTYPES; i++)
-		if (table[i].t == t)
-			return table[i].name;
-	return "UNKNOWN";
+	const dtype_row_t *r = dtype_row(t);
+	return r ? r->name : "UNKNOWN";
 }
 
 const char *dalic_dtype_short(dalic_dtype_t t)
 {
-	for (size_t i = 0; i < NTYPES; i++)
-		if (table[i].t == t)
-			return table[i].short_name;
-	return "unknown";
+	const dtype_row_t *r = dtype_row(t);
+	return r ? r->short_name : "unknown";
+}
+
+const char *dalic_dtype_npy_descr(dalic_dtype_t t)
+{
+	const dtype_row_t *r = dtype_row(t);
+	return r ? r->npy : NULL;
+}
+
+const char *dalic_dtype_cname(dalic_dtype_t t)
+{
+	const dtype_row_t *r = dtype_row(t);
+	return r ? r->cname : dalic_dtype_name(t);
 }
 
 dalic_dtype_t dalic_dtype_parse(const char *name)
@@ -78,9 +93,9 @@ dalic_dtype_t dalic_dtype_parse(const char *name)
 			break;
 		}
 	}
-	for (size_t i = 0; i < NTYPES; i++)
-		if (!strcmp(name, table[i].name) || !strcmp(name, table[i].short_name))
-			return table[i].t;
+	for (size_t i = 0; i < DTYPE_NTYPES; i++)
+		if (!strcmp(name, dtype_table[i].name) || !strcmp(name, dtype_table[i].short_name))
+			return dtype_table[i].t;
 	if (!strcmp(name, "FLOAT32") || !strcasecmp(name, "float"))
 		return DALIC_FLOAT;
 	if (!strcmp(name, "float64") || !strcmp(name, "double") || !strcmp(name, "DOUBLE"))
@@ -92,27 +107,42 @@ dalic_dtype_t dalic_dtype_parse(const char *name)
 	return DALIC_NO_TYPE;
 }
 
+/* The class predicates of dtype.h per dtype; false for the non-numeric types. */
+#define DTYPE_PRED(WHAT, ID, CLASS) case DALIC_##ID: return DALIC_DTYPE_IS(WHAT, CLASS);
+#define DTYPE_IS_FLOAT(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME) DTYPE_PRED(FLOAT, ID, CLASS)
+#define DTYPE_IS_SIGNED(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME) DTYPE_PRED(SIGNED, ID, CLASS)
+#define DTYPE_IS_NUMERIC(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME) case DALIC_##ID: return true;
+
 bool dalic_dtype_is_float(dalic_dtype_t t)
 {
-	return t == DALIC_FLOAT16 || t == DALIC_FLOAT || t == DALIC_FLOAT64;
-}
-
-bool dalic_dtype_is_integral(dalic_dtype_t t)
-{
-	return (t >= DALIC_UINT8 && t <= DALIC_INT64) || t == DALIC_BOOL;
+	switch (t) {
+		DALIC_DTYPES_NUMERIC(DTYPE_IS_FLOAT)
+	default: return false;
+	}
 }
 
 bool dalic_dtype_is_numeric(dalic_dtype_t t)
 {
-	return dalic_dtype_is_integral(t) || dalic_dtype_is_float(t);
+	switch (t) {
+		DALIC_DTYPES_NUMERIC(DTYPE_IS_NUMERIC)
+	default: return false;
+	}
+}
+
+bool dalic_dtype_is_integral(dalic_dtype_t t)
+{
+	return dalic_dtype_is_numeric(t) && !dalic_dtype_is_float(t);
 }
 
 bool dalic_dtype_is_signed(dalic_dtype_t t)
 {
-	return (t >= DALIC_INT8 && t <= DALIC_INT64) || dalic_dtype_is_float(t);
+	switch (t) {
+		DALIC_DTYPES_NUMERIC(DTYPE_IS_SIGNED)
+	default: return false;
+	}
 }
 
-float dalic_half_to_float(uint16_t h)
+float dalic_dtype_half_to_float(uint16_t h)
 {
 	uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
 	if (exp == 0) {
@@ -137,7 +167,7 @@ float dalic_half_to_float(uint16_t h)
 	return f;
 }
 
-uint16_t dalic_float_to_half(float f)
+uint16_t dalic_dtype_float_to_half(float f)
 {
 	uint32_t x;
 	memcpy(&x, &f, 4);
@@ -164,43 +194,37 @@ uint16_t dalic_float_to_half(float f)
 	return (uint16_t)half;
 }
 
-double dalic_load_f64(dalic_dtype_t t, const void *base, int64_t i)
+double dalic_dtype_load_f64(dalic_dtype_t t, const void *base, int64_t i)
 {
 	switch (t) {
-	case DALIC_UINT8: return ((const uint8_t *)base)[i];
-	case DALIC_UINT16: return ((const uint16_t *)base)[i];
-	case DALIC_UINT32: return ((const uint32_t *)base)[i];
-	case DALIC_UINT64: return (double)((const uint64_t *)base)[i];
-	case DALIC_INT8: return ((const int8_t *)base)[i];
-	case DALIC_INT16: return ((const int16_t *)base)[i];
-	case DALIC_INT32: return ((const int32_t *)base)[i];
-	case DALIC_INT64: return (double)((const int64_t *)base)[i];
-	case DALIC_FLOAT16: return dalic_half_to_float(((const uint16_t *)base)[i]);
-	case DALIC_FLOAT: return ((const float *)base)[i];
-	case DALIC_FLOAT64: return ((const double *)base)[i];
-	case DALIC_BOOL: return ((const uint8_t *)base)[i] != 0;
+#define DTYPE_LOAD_F64(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                             \
+	case DALIC_##ID: return (double)DALIC_DTYPE_VALUE(CLASS, ((const CT *)base)[i]);
+		DALIC_DTYPES_NUMERIC(DTYPE_LOAD_F64)
+#undef DTYPE_LOAD_F64
 	default: return 0;
 	}
 }
 
-int64_t dalic_load_i64(dalic_dtype_t t, const void *base, int64_t i)
+int64_t dalic_dtype_load_i64(dalic_dtype_t t, const void *base, int64_t i)
 {
-	switch (t) {
-	case DALIC_UINT64: return (int64_t)((const uint64_t *)base)[i];
-	case DALIC_INT64: return ((const int64_t *)base)[i];
-	case DALIC_FLOAT16:
-	case DALIC_FLOAT:
-	case DALIC_FLOAT64: return (int64_t)dalic_load_f64(t, base, i);
-	default: return (int64_t)dalic_load_f64(t, base, i);
+	switch (t) { /* integers directly, so 64-bit values stay exact */
+#define DTYPE_LOAD_I64(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                             \
+	case DALIC_##ID: return (int64_t)DALIC_DTYPE_VALUE(CLASS, ((const CT *)base)[i]);
+		DALIC_DTYPES_NUMERIC(DTYPE_LOAD_I64)
+#undef DTYPE_LOAD_I64
+	default: return 0;
 	}
 }
 
-static double clampd(double v, double lo, double hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
+/* Stores v (already rounded, NaN already 0 for integers) as CT, by class. */
+#define DTYPE_STORE_INT(CT, LO, HI) ((CT *)base)[i] = DALIC_SAT_FROM_F64(CT, LO, HI, v)
+#define DTYPE_STORE_UINT(CT, LO, HI) DTYPE_STORE_INT(CT, LO, HI)
+#define DTYPE_STORE_SINT(CT, LO, HI) DTYPE_STORE_INT(CT, LO, HI)
+#define DTYPE_STORE_BOOL(CT, LO, HI) ((CT *)base)[i] = v != 0
+#define DTYPE_STORE_FLOAT(CT, LO, HI) ((CT *)base)[i] = (CT)v
+#define DTYPE_STORE_HALF(CT, LO, HI) ((CT *)base)[i] = dalic_dtype_float_to_half((float)v)
 
-void dalic_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
+void dalic_dtype_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
 {
 	if (t == DALIC_BOOL) { /* static_cast<bool>: any non-zero, NaN included, is true */
 		((uint8_t *)base)[i] = v != 0;
@@ -212,37 +236,29 @@ void dalic_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
 		v = round(v); /* half away from zero, as std::round */
 	}
 	switch (t) {
-	case DALIC_UINT8: ((uint8_t *)base)[i] = (uint8_t)clampd(v, 0, 255); break;
-	case DALIC_UINT16: ((uint16_t *)base)[i] = (uint16_t)clampd(v, 0, 65535); break;
-	case DALIC_UINT32: ((uint32_t *)base)[i] = (uint32_t)clampd(v, 0, 4294967295.0); break;
-	case DALIC_UINT64:
-		((uint64_t *)base)[i] = v <= 0 ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX
-										: (uint64_t)v;
-		break;
-	case DALIC_INT8: ((int8_t *)base)[i] = (int8_t)clampd(v, -128, 127); break;
-	case DALIC_INT16: ((int16_t *)base)[i] = (int16_t)clampd(v, -32768, 32767); break;
-	case DALIC_INT32:
-		((int32_t *)base)[i] = (int32_t)clampd(v, -2147483648.0, 2147483647.0);
-		break;
-	case DALIC_INT64:
-		((int64_t *)base)[i] = v <= -9223372036854775808.0 ? INT64_MIN
-				       : v >= 9223372036854775807.0 ? INT64_MAX
-								     : (int64_t)v;
-		break;
-	case DALIC_FLOAT16: ((uint16_t *)base)[i] = dalic_float_to_half((float)v); break;
-	case DALIC_FLOAT: ((float *)base)[i] = (float)v; break;
-	case DALIC_FLOAT64: ((double *)base)[i] = v; break;
-	case DALIC_BOOL: ((uint8_t *)base)[i] = v != 0; break;
+#define DTYPE_STORE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                \
+	case DALIC_##ID: DTYPE_STORE_##CLASS(CT, LO, HI); break;
+		DALIC_DTYPES_NUMERIC(DTYPE_STORE)
+#undef DTYPE_STORE
 	default: break;
 	}
 }
 
-void dalic_store_i64_sat(dalic_dtype_t t, void *base, int64_t i, int64_t v)
+/* From int64: integers saturate exactly, floats convert through double as store_sat. */
+#define DTYPE_STORE_I64_INT(CT, LO, HI) ((CT *)base)[i] = DALIC_SAT_FROM_I64(CT, LO, HI, v)
+#define DTYPE_STORE_I64_UINT DTYPE_STORE_I64_INT
+#define DTYPE_STORE_I64_SINT DTYPE_STORE_I64_INT
+#define DTYPE_STORE_I64_BOOL(CT, LO, HI) ((CT *)base)[i] = v != 0
+#define DTYPE_STORE_I64_FLOAT(CT, LO, HI) dalic_dtype_store_sat(t, base, i, (double)v)
+#define DTYPE_STORE_I64_HALF DTYPE_STORE_I64_FLOAT
+
+void dalic_dtype_store_i64_sat(dalic_dtype_t t, void *base, int64_t i, int64_t v)
 {
 	switch (t) {
-	case DALIC_INT64: ((int64_t *)base)[i] = v; break;
-	case DALIC_UINT64: ((uint64_t *)base)[i] = v < 0 ? 0 : (uint64_t)v; break;
-	case DALIC_BOOL: ((uint8_t *)base)[i] = v != 0; break;
-	default: dalic_store_sat(t, base, i, (double)v); break;
+#define DTYPE_STORE_I64(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                            \
+	case DALIC_##ID: DTYPE_STORE_I64_##CLASS(CT, LO, HI); break;
+		DALIC_DTYPES_NUMERIC(DTYPE_STORE_I64)
+#undef DTYPE_STORE_I64
+	default: break;
 	}
 }

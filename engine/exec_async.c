@@ -11,8 +11,10 @@
  */
 #include "engine/exec_internal.h"
 
+#include "engine/clock.h"
+
 /* Whether an earlier stage (or the schedule queue) holds an iteration stage k will get. */
-static bool upstream_busy(const dalic_exec_t *e, int k)
+static bool exec_upstream_busy(const dalic_exec_t *e, int k)
 {
 	if (e->pending_count > 0)
 		return true;
@@ -23,7 +25,7 @@ static bool upstream_busy(const dalic_exec_t *e, int k)
 }
 
 /* Takes the next iteration for stage st into *rec, with its slot; false when stopping. */
-static bool wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
+static bool exec_wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 {
 	int64_t t_wait = 0;
 	int kind = -1;
@@ -63,28 +65,28 @@ static bool wait_for_work(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 					break;
 				}
 				why = DALIC_WAIT_FREE_SLOT;
-			} else if (upstream_busy(e, st->index)) {
+			} else if (exec_upstream_busy(e, st->index)) {
 				why = DALIC_WAIT_INPUT;
 			}
 		}
 		if (why >= 0 && !t_wait) {
-			t_wait = dalic_exec_now_ns();
+			t_wait = dalic_clock_ns();
 			kind = why;
 		}
 		pthread_cond_wait(&st->cv, &e->mu);
 	}
 	if (t_wait && e->obs.wait)
-		e->obs.wait(e->obs.user, kind, t_wait, dalic_exec_now_ns());
+		e->obs.wait(e->obs.user, kind, t_wait, dalic_clock_ns());
 	return true;
 }
 
-static void *stage_main(void *arg)
+static void *exec_stage_main(void *arg)
 {
 	exec_stage_t *st = arg;
 	dalic_exec_t *e = st->exec;
 	exec_rec_t rec;
 	pthread_mutex_lock(&e->mu);
-	while (wait_for_work(e, st, &rec)) {
+	while (exec_wait_for_work(e, st, &rec)) {
 		bool skip = dalic_exec_is_failed(e, &rec);
 		st->running = true;
 		pthread_mutex_unlock(&e->mu);
@@ -101,7 +103,7 @@ int dalic_exec_async_start(dalic_exec_t *e)
 {
 	for (int k = 0; k < e->num_stages; k++) {
 		exec_stage_t *st = &e->stages[k];
-		if (pthread_create(&st->tid, NULL, stage_main, st))
+		if (dalic_pool_thread_create(&st->tid, exec_stage_main, st))
 			return dalic_fail(DALIC_ENOMEM, "cannot start the %s stage thread",
 					  dalic_stage_name(st->stage));
 		st->thread_started = true;

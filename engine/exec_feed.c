@@ -56,7 +56,7 @@ void dalic_exec_note_fed(dalic_exec_t *e, const dalic_feed_queue_t *q)
 			e->inputs[i].fed++;
 }
 
-static int call_source(dalic_exec_t *e, exec_feed_t *in)
+static int exec_call_source(dalic_exec_t *e, exec_feed_t *in)
 {
 	dalic_feed_queue_t *q = in->q;
 	dalic_feed_t f = {.q = q};
@@ -92,7 +92,7 @@ int dalic_exec_feeds_prepare(dalic_exec_t *e)
 					  "external_source '%s': no data was fed for iteration %lld "
 					  "(feed it with feed_input or give it a source)",
 					  in->q->name, (long long)e->epoch_iteration);
-		int rc = call_source(e, in);
+		int rc = exec_call_source(e, in);
 		if (rc == DALIC_EOP)
 			e->epoch_iteration++;
 		if (rc)

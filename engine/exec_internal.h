@@ -116,7 +116,6 @@ struct dalic_exec {
 
 /* exec_node.c */
 int dalic_exec_run_stage(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec);
-int64_t dalic_exec_now_ns(void);
 
 /* exec_queue.c (all with mu held unless stated) */
 int dalic_exec_queues_init(dalic_exec_t *e);

@@ -1,76 +1,170 @@
 /*
- * Running one node, and one stage of one iteration, in whatever thread the mode chose: the
- * caller (simple, pipelined) or the stage's thread (async). A node run is setup -> allocate
- * outputs (DALI's grow/shrink rule, growth reported to the observer with the sample that
- * caused it) -> per-sample work on the pool, or the whole batch on this thread. The slot of
- * the iteration picks which buffer of each output is written and which of each input is read.
+ * One node: its creation, the buffers an iteration binds it to, and its run — the one path
+ * the full engine's stages and debug mode's eager executor share (executor.h). A node run is
+ * setup -> allocate outputs (DALI's grow/shrink rule, growth reported to the observer with
+ * the sample that caused it) -> per-sample work on the pool, or the whole batch on this
+ * thread. The stage run at the bottom is the full engine's: the slot of the iteration picks
+ * which buffer of each output is written and which of each input is read.
  */
 #include "engine/exec_internal.h"
 
+#include "engine/clock.h"
+#include "engine/device.h"
 #include "engine/opctx.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-int64_t dalic_exec_now_ns(void)
+/* ---- creation ---- */
+
+int dalic_exec_node_init(dalic_exec_node_t *x, dalic_graph_t *g, dalic_node_t *n,
+			 dalic_feed_queue_t *feed)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	x->node = n;
+	int rc = dalic_op_ctx_create(n, g, feed, &x->ctx);
+	if (rc)
+		return rc;
+	int no = n->num_outputs;
+	x->num_outputs = no;
+	x->nbuf = calloc((size_t)no + 1, sizeof *x->nbuf);
+	x->bufs = calloc((size_t)no + 1, sizeof *x->bufs);
+	x->mem = calloc((size_t)no + 1, sizeof *x->mem);
+	x->in = calloc((size_t)n->num_inputs + 1, sizeof *x->in);
+	x->out = calloc((size_t)no + 1, sizeof *x->out);
+	x->arg_in = calloc((size_t)n->num_arg_inputs + 1, sizeof *x->arg_in);
+	if (!x->nbuf || !x->bufs || !x->mem || !x->in || !x->out || !x->arg_in)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int o = 0; o < no; o++)
+		x->nbuf[o] = 1;
+	return DALIC_OK;
 }
 
-/* The buffer of output o of node x that iteration `rec` uses: slot of the node's queue. */
-static dalic_batch_t *slot_buffer(const dalic_exec_t *e, dalic_exec_node_t *x, int o,
-				  const exec_rec_t *rec)
+/* Pinned when a cpu buffer feeds a mixed/gpu node (DALI's policy), unless restricted or the
+ * pipeline is CPU-only. */
+static dalic_mem_kind_t exec_output_mem(const dalic_graph_t *g, const dalic_node_t *n,
+					const dalic_edge_t *e)
 {
-	int slot = rec->slot[e->stage_queue[x->node->stage]];
+	if (n->device != DALIC_DEV_CPU) /* an emulated op on a real GPU writes host memory */
+		return dalic_device_backend()->emulated || n->schema->cuda ? DALIC_MEM_DEVICE
+									  : DALIC_MEM_PINNED;
+	if (g->params.device_id == DALIC_CPU_ONLY_DEVICE_ID || dalic_mem_config()->restrict_pinned)
+		return DALIC_MEM_HOST;
+	for (int c = 0; c < e->num_consumers; c++)
+		if (e->consumers[c]->device != DALIC_DEV_CPU)
+			return DALIC_MEM_PINNED;
+	return DALIC_MEM_HOST;
+}
+
+int dalic_exec_node_alloc(dalic_exec_node_t *x, const dalic_graph_t *g, int max_batch)
+{
+	const dalic_node_t *n = x->node;
+	for (int o = 0; o < x->num_outputs; o++) {
+		dalic_edge_t *edge = n->outputs[o];
+		x->bufs[o] = calloc((size_t)x->nbuf[o], sizeof **x->bufs);
+		if (!x->bufs[o])
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		dalic_mem_kind_t mem = exec_output_mem(g, n, edge);
+		bool contiguous = n->device != DALIC_DEV_CPU || n->internal;
+		for (int b = 0; b < x->nbuf[o]; b++) {
+			dalic_batch_init(&x->bufs[o][b], mem, contiguous, &x->mem[o]);
+			x->bufs[o][b].gpu = edge->gpu;
+			/* DALI reserves only device and pinned buffers from the hint */
+			if (n->hints[o] > 0 && mem != DALIC_MEM_HOST) {
+				int rc = dalic_batch_reserve(&x->bufs[o][b], (size_t)n->hints[o],
+							     max_batch);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return DALIC_OK;
+}
+
+void dalic_exec_node_free(dalic_exec_node_t *x)
+{
+	dalic_op_ctx_destroy(x->ctx);
+	for (int o = 0; o < x->num_outputs && x->bufs; o++) {
+		for (int b = 0; x->bufs[o] && b < x->nbuf[o]; b++)
+			dalic_batch_free(&x->bufs[o][b]);
+		free(x->bufs[o]);
+	}
+	free(x->nbuf);
+	free(x->bufs);
+	free(x->mem);
+	free(x->in);
+	free(x->out);
+	free(x->arg_in);
+	memset(x, 0, sizeof *x);
+}
+
+/* ---- binding ---- */
+
+static dalic_batch_t *exec_buffer(dalic_exec_node_t *x, int o, const int *slot_of_stage)
+{
+	int slot = slot_of_stage ? slot_of_stage[x->node->stage] : 0;
 	return &x->bufs[o][slot < 0 ? 0 : slot % x->nbuf[o]];
 }
 
-static dalic_batch_t *edge_buffer(const dalic_exec_t *e, const dalic_edge_t *edge,
-				  const exec_rec_t *rec)
+void dalic_exec_node_bind(dalic_exec_node_t *nodes, dalic_exec_node_t *x,
+			  const int *slot_of_stage)
 {
-	return slot_buffer(e, &e->nodes[edge->producer->index], edge->producer_output, rec);
+	const dalic_node_t *n = x->node;
+	for (int k = 0; k < n->num_inputs; k++) {
+		const dalic_edge_t *edge = n->inputs[k];
+		x->in[k] = exec_buffer(&nodes[edge->producer->index], edge->producer_output,
+				       slot_of_stage);
+	}
+	for (int k = 0; k < n->num_arg_inputs; k++) {
+		const dalic_edge_t *edge = n->arg_inputs[k];
+		x->arg_in[k] = exec_buffer(&nodes[edge->producer->index], edge->producer_output,
+					   slot_of_stage);
+	}
+	for (int o = 0; o < x->num_outputs; o++)
+		x->out[o] = exec_buffer(x, o, slot_of_stage);
 }
 
-static void report_growth(dalic_exec_t *e, const dalic_node_t *n, int o, const dalic_batch_t *b,
-			  int64_t iteration, size_t before, size_t after)
+/* ---- running ---- */
+
+static void exec_report_growth(const dalic_observer_t *obs, const dalic_node_t *n, int o,
+			       const dalic_batch_t *b, int64_t iteration, size_t before,
+			       size_t after)
 {
 	int biggest = 0;
 	for (int i = 1; i < b->num_samples; i++)
 		if (dalic_batch_sample_bytes(b, i) > dalic_batch_sample_bytes(b, biggest))
 			biggest = i;
 	const char *src = b->num_samples ? b->sources[biggest] : NULL;
-	e->obs.buffer_growth(e->obs.user, n, o, iteration, biggest, src, before, after);
+	obs->buffer_growth(obs->user, n, o, iteration, biggest, src, before, after);
 }
 
-/* Per-sample work shorter than this (the whole batch, last iteration) is run by the stage's
- * own thread alone: waking a worker costs several microseconds and a core. The measure is
- * taken again every run, so growing samples bring the workers back. */
-#define SOLO_WORK_NS 20000
+/* Per-sample work shorter than this (the whole batch, last iteration) is run by the
+ * submitting thread alone: waking a worker costs several microseconds and a core. The
+ * measure is taken again every run, so growing samples bring the workers back. */
+#define EXEC_SOLO_WORK_NS 20000
 
-typedef struct sample_job {
-	dalic_exec_t *e;
+typedef struct exec_sample_job {
 	dalic_exec_node_t *x;
 	const dalic_kernel_t *k;
 	const dalic_ws_t *ws;
-} sample_job_t;
+	const dalic_observer_t *obs;
+} exec_sample_job_t;
 
-static int run_one_sample(void *arg, int sample, int thread)
+static int exec_run_one_sample(void *arg, int sample, int thread)
 {
-	sample_job_t *j = arg;
+	exec_sample_job_t *j = arg;
 	return j->k->run_sample(j->x->ctx, j->ws, sample, thread);
 }
 
-static void sample_chunk_done(void *arg, int thread, int first, int count, int64_t t0,
-			      int64_t t1)
+static void exec_sample_chunk_done(void *arg, int thread, int first, int count, int64_t t0,
+				   int64_t t1)
 {
-	sample_job_t *j = arg;
-	j->e->obs.work_chunk(j->e->obs.user, j->x->node, j->ws->iteration, thread, first, count,
-			     t0, t1);
+	exec_sample_job_t *j = arg;
+	j->obs->work_chunk(j->obs->user, j->x->node, j->ws->iteration, thread, first, count, t0,
+			   t1);
 }
 
-static int allocate_outputs(dalic_exec_t *e, dalic_exec_node_t *x, int64_t iteration)
+static int exec_allocate_outputs(dalic_exec_node_t *x, const dalic_exec_run_t *r)
 {
 	for (int o = 0; o < x->num_outputs; o++) {
 		size_t before = dalic_batch_capacity(x->out[o]);
@@ -78,15 +172,16 @@ static int allocate_outputs(dalic_exec_t *e, dalic_exec_node_t *x, int64_t itera
 		if (rc)
 			return rc;
 		size_t after = dalic_batch_capacity(x->out[o]);
-		if (after > before && e->obs.buffer_growth)
-			report_growth(e, x->node, o, x->out[o], iteration, before, after);
+		if (after > before && r->obs && r->obs->buffer_growth)
+			exec_report_growth(r->obs, x->node, o, x->out[o], r->iteration, before,
+					   after);
 	}
 	return DALIC_OK;
 }
 
-static bool all_inputs_empty(const dalic_exec_node_t *x, const dalic_node_t *n)
+static bool exec_all_inputs_empty(const dalic_exec_node_t *x)
 {
-	for (int k = 0; k < n->num_inputs; k++)
+	for (int k = 0; k < x->node->num_inputs; k++)
 		if (x->in[k]->num_samples > 0)
 			return false;
 	return true;
@@ -94,7 +189,7 @@ static bool all_inputs_empty(const dalic_exec_node_t *x, const dalic_node_t *n)
 
 /* DALI: an operator whose inputs are all empty (a branch of a conditional no sample took)
  * is not run; its outputs become empty batches. */
-static int skip_node(dalic_exec_t *e, dalic_exec_node_t *x, const exec_rec_t *rec, int64_t t0)
+static int exec_skip(dalic_exec_node_t *x, const dalic_exec_run_t *r, int64_t t0)
 {
 	for (int o = 0; o < x->num_outputs; o++) {
 		dalic_batch_t *out = x->out[o];
@@ -107,31 +202,58 @@ static int skip_node(dalic_exec_t *e, dalic_exec_node_t *x, const exec_rec_t *re
 		if (!known)
 			dalic_batch_set_layout(out, in->layout);
 	}
-	if (e->observed && e->obs.node_run)
-		e->obs.node_run(e->obs.user, x->node, rec->iteration, 0, t0, dalic_exec_now_ns());
+	int64_t t1 = dalic_clock_ns();
+	x->last_ns = t1 - t0;
+	x->work_ns = 0;
+	if (r->obs && r->obs->node_run)
+		r->obs->node_run(r->obs->user, x->node, r->iteration, 0, t0, t1);
 	return DALIC_OK;
 }
 
-static int run_node(dalic_exec_t *e, int i, const exec_rec_t *rec)
+/* The sample a whole-batch failure names (dalic_op_fail writes ", sample N"), or -1. */
+static int exec_sample_from_message(const char *msg)
 {
-	dalic_exec_node_t *x = &e->nodes[i];
+	const char *p = strstr(msg, ", sample ");
+	int s;
+	return p && sscanf(p, ", sample %d", &s) == 1 ? s : -1;
+}
+
+/* Per-sample work on the pool; the lowest failing sample is the one reported, whatever the
+ * thread timing. */
+static int exec_run_samples(dalic_exec_node_t *x, const dalic_exec_run_t *r,
+			    const dalic_kernel_t *k, const dalic_ws_t *ws, int *failed)
+{
+	exec_sample_job_t sj = {.x = x, .k = k, .ws = ws, .obs = r->obs};
+	dalic_pool_job_t job = {
+		.fn = exec_run_one_sample,
+		.chunk_done = r->obs && r->obs->work_chunk ? exec_sample_chunk_done : NULL,
+		.arg = &sj,
+		.count = ws->batch_size,
+		/* last time the samples took less than a wake-up is worth: no helpers */
+		.solo = x->work_ns > 0 && x->work_ns < EXEC_SOLO_WORK_NS,
+	};
+	int64_t tw = dalic_clock_ns();
+	int rc = dalic_pool_run(r->pool, &job);
+	x->work_ns = dalic_clock_ns() - tw;
+	if (rc)
+		*failed = job.failed_item;
+	return rc;
+}
+
+int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *failed_sample)
+{
 	dalic_node_t *n = x->node;
-	for (int k = 0; k < n->num_inputs; k++)
-		x->in[k] = edge_buffer(e, n->inputs[k], rec);
-	for (int k = 0; k < n->num_arg_inputs; k++)
-		x->arg_in[k] = edge_buffer(e, n->arg_inputs[k], rec);
-	for (int o = 0; o < x->num_outputs; o++)
-		x->out[o] = slot_buffer(e, x, o, rec);
+	int failed = -1;
 	/* DALI: an op's batch size is its first input's, else its first argument input's,
 	 * else the iteration's */
-	int batch = rec->batch >= 0 ? rec->batch : e->max_batch;
+	int batch = r->batch;
 	if (n->num_inputs > 0)
 		batch = x->in[0]->num_samples;
 	else if (n->num_arg_inputs > 0)
 		batch = x->arg_in[0]->num_samples;
 	dalic_ws_t ws = {
 		.batch_size = batch,
-		.iteration = rec->iteration,
+		.iteration = r->iteration,
 		.num_inputs = n->num_inputs,
 		.inputs = x->in,
 		.num_outputs = x->num_outputs,
@@ -141,52 +263,65 @@ static int run_node(dalic_exec_t *e, int i, const exec_rec_t *rec)
 		.arg_inputs = x->arg_in,
 	};
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(x->ctx);
-	int64_t t0 = dalic_exec_now_ns();
-	if (n->num_inputs > 0 && all_inputs_empty(x, n))
-		return skip_node(e, x, rec, t0);
+	int64_t t0 = dalic_clock_ns();
+	if (failed_sample)
+		*failed_sample = -1;
+	if (n->num_inputs > 0 && exec_all_inputs_empty(x))
+		return exec_skip(x, r, t0);
 	int rc = k->setup ? k->setup(x->ctx, &ws) : DALIC_OK;
 	if (!rc)
-		rc = allocate_outputs(e, x, rec->iteration);
+		rc = exec_allocate_outputs(x, r);
+	bool per_sample = false;
 	if (!rc && k->run_sample && batch > 0) {
-		sample_job_t sj = {.e = e, .x = x, .k = k, .ws = &ws};
-		dalic_pool_job_t job = {
-			.fn = run_one_sample,
-			.chunk_done = e->obs.work_chunk ? sample_chunk_done : NULL,
-			.arg = &sj,
-			.count = batch,
-			/* last time the samples took less than a wake-up is worth: no helpers */
-			.solo = x->work_ns > 0 && x->work_ns < SOLO_WORK_NS,
-		};
-		int64_t tw = dalic_exec_now_ns();
-		rc = dalic_pool_run(e->pool, &job);
-		x->work_ns = dalic_exec_now_ns() - tw;
+		rc = exec_run_samples(x, r, k, &ws, &failed);
+		per_sample = rc != DALIC_OK;
 	}
 	if (!rc && k->run)
 		rc = k->run(x->ctx, &ws);
-	int64_t t1 = dalic_exec_now_ns();
+	int64_t t1 = dalic_clock_ns();
 	x->last_ns = t1 - t0;
-	if (!rc && e->observed) {
-		if (e->obs.node_run)
-			e->obs.node_run(e->obs.user, n, rec->iteration, batch, t0, t1);
-		for (int o = 0; e->obs.output_memory && o < x->num_outputs; o++)
-			e->obs.output_memory(e->obs.user, n, o, x->out[o], rec->iteration);
+	if (!rc) {
+		if (r->obs && r->obs->node_run)
+			r->obs->node_run(r->obs->user, n, r->iteration, batch, t0, t1);
+		for (int o = 0; r->obs && r->obs->output_memory && o < x->num_outputs; o++)
+			r->obs->output_memory(r->obs->user, n, o, x->out[o], r->iteration);
+		return DALIC_OK;
 	}
-	if (rc && !strstr(dalic_last_error(), n->inst))
+	if (rc == DALIC_EEND)
+		return rc;
+	if (!per_sample)
+		failed = exec_sample_from_message(dalic_last_error());
+	if (failed_sample)
+		*failed_sample = failed;
+	if (!strstr(dalic_last_error(), n->inst))
 		dalic_fail_wrap(rc, "operator '%s' (%s), iteration %lld", n->inst, n->schema->name,
-				(long long)rec->iteration);
+				(long long)r->iteration);
 	return rc;
 }
 
+/* ---- the full engine's stage ---- */
+
 int dalic_exec_run_stage(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 {
-	int64_t t0 = dalic_exec_now_ns();
+	int64_t t0 = dalic_clock_ns();
+	int slot_of_stage[DALIC_NUM_STAGES];
+	for (int s = 0; s < DALIC_NUM_STAGES; s++)
+		slot_of_stage[s] = rec->slot[e->stage_queue[s]];
 	int rc = dalic_exec_feeds_batch(e, st, rec);
+	dalic_exec_run_t r = {
+		.pool = e->pool,
+		.obs = e->observed ? &e->obs : NULL,
+		.iteration = rec->iteration,
+		/* a stage with a batch size provider set rec->batch */
+		.batch = rec->batch >= 0 ? rec->batch : e->max_batch,
+	};
 	for (int i = st->begin; !rc && i < st->end; i++) {
 		if (atomic_load_explicit(&e->stop_flag, memory_order_relaxed))
 			return dalic_fail(DALIC_ESTATE, "the pipeline is shutting down");
-		rc = run_node(e, i, rec);
+		dalic_exec_node_bind(e->nodes, &e->nodes[i], slot_of_stage);
+		rc = dalic_exec_node_run(&e->nodes[i], &r, NULL);
 	}
 	if (!rc && e->obs.stage_run)
-		e->obs.stage_run(e->obs.user, st->stage, rec->iteration, t0, dalic_exec_now_ns());
+		e->obs.stage_run(e->obs.user, st->stage, rec->iteration, t0, dalic_clock_ns());
 	return rc;
 }

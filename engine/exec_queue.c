@@ -16,13 +16,15 @@
  */
 #include "engine/exec_internal.h"
 
+#include "engine/clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- rings ---- */
 
-static int ring_init(exec_ring_t *r, int cap)
+static int exec_ring_init(exec_ring_t *r, int cap)
 {
 	r->v = calloc((size_t)cap, sizeof *r->v);
 	r->cap = cap;
@@ -53,7 +55,7 @@ void dalic_exec_ring_pop(exec_ring_t *r)
 
 /* Stage index after which slots of the cpu queue can be freed when separated: the last
  * stage reading data the cpu stage wrote; -1 (at release) when a cpu output lives there. */
-static int cpu_release_point(const dalic_exec_t *e)
+static int exec_cpu_release_point(const dalic_exec_t *e)
 {
 	if (!e->g->uses_gpu)
 		return -1;
@@ -97,7 +99,7 @@ int dalic_exec_queues_init(dalic_exec_t *e)
 		}
 	}
 	if (e->separated)
-		e->queues[EXEC_QCPU].release_after = cpu_release_point(e);
+		e->queues[EXEC_QCPU].release_after = exec_cpu_release_point(e);
 	/* The caller blocks further progress once it holds every slot of a queue that is only
 	 * freed by release_outputs. */
 	e->out_limit = 0;
@@ -110,11 +112,11 @@ int dalic_exec_queues_init(dalic_exec_t *e)
 	if (e->out_limit == 0)
 		e->out_limit = e->queues[EXEC_QCPU].depth;
 	total += 4; /* records holding no slot: the failed iteration */
-	int rc = ring_init(&e->ready, total);
+	int rc = exec_ring_init(&e->ready, total);
 	if (!rc)
-		rc = ring_init(&e->in_use, total);
+		rc = exec_ring_init(&e->in_use, total);
 	for (int k = 0; !rc && k < e->num_stages; k++)
-		rc = ring_init(&e->stages[k].in, total);
+		rc = exec_ring_init(&e->stages[k].in, total);
 	e->pending_cap = total;
 	e->pending = calloc((size_t)e->pending_cap, sizeof *e->pending);
 	if (!rc && !e->pending)
@@ -135,11 +137,11 @@ void dalic_exec_queues_free(dalic_exec_t *e)
 
 /* ---- slots and records ---- */
 
-static void report_queues(dalic_exec_t *e)
+static void exec_report_queues(dalic_exec_t *e)
 {
 	if (!e->obs.queue_level)
 		return;
-	int64_t t = dalic_exec_now_ns();
+	int64_t t = dalic_clock_ns();
 	int out = e->ready.count + e->in_use.count;
 	if (!e->g->uses_gpu) {
 		e->obs.queue_level(e->obs.user, DALIC_QUEUE_CPU, out, e->queues[EXEC_QCPU].depth, t);
@@ -160,7 +162,7 @@ int dalic_exec_take_slot(dalic_exec_t *e, int q)
 	return slot;
 }
 
-static void free_slot(dalic_exec_t *e, exec_rec_t *rec, int q)
+static void exec_free_slot(dalic_exec_t *e, exec_rec_t *rec, int q)
 {
 	exec_queue_t *Q = &e->queues[q];
 	Q->free[(Q->free_head + Q->free_count++) % Q->depth] = rec->slot[q];
@@ -173,11 +175,11 @@ static void free_slot(dalic_exec_t *e, exec_rec_t *rec, int q)
 		pthread_cond_signal(&e->stages[Q->acquirer].cv);
 }
 
-static void free_slots(dalic_exec_t *e, exec_rec_t *rec)
+static void exec_free_slots(dalic_exec_t *e, exec_rec_t *rec)
 {
 	for (int q = 0; q < e->num_queues; q++)
 		if (rec->slot[q] >= 0)
-			free_slot(e, rec, q);
+			exec_free_slot(e, rec, q);
 }
 
 bool dalic_exec_is_dropped(const dalic_exec_t *e, const exec_rec_t *rec)
@@ -191,7 +193,7 @@ bool dalic_exec_is_failed(const dalic_exec_t *e, const exec_rec_t *rec)
 }
 
 /* Keeps the earliest failure: iterations come out in order, so that is the one reported. */
-static void record_failure(dalic_exec_t *e, int64_t iteration, int rc, const char *msg)
+static void exec_record_failure(dalic_exec_t *e, int64_t iteration, int rc, const char *msg)
 {
 	if (e->failed && iteration >= e->fail_iter)
 		return;
@@ -206,7 +208,7 @@ static void record_failure(dalic_exec_t *e, int64_t iteration, int rc, const cha
 
 void dalic_exec_drop(dalic_exec_t *e, exec_rec_t *rec)
 {
-	free_slots(e, rec);
+	exec_free_slots(e, rec);
 	e->active--;
 	pthread_cond_broadcast(&e->ready_cv);
 }
@@ -235,7 +237,7 @@ void dalic_exec_drop_pending(dalic_exec_t *e)
 	pthread_cond_broadcast(&e->ready_cv);
 }
 
-static int push_pending(dalic_exec_t *e, int64_t iteration)
+static int exec_push_pending(dalic_exec_t *e, int64_t iteration)
 {
 	if (e->pending_count == e->pending_cap) { /* only when the caller schedules far ahead */
 		int cap = e->pending_cap * 2;
@@ -251,7 +253,7 @@ static int push_pending(dalic_exec_t *e, int64_t iteration)
 	}
 	exec_pending_t *p = &e->pending[(e->pending_head + e->pending_count++) % e->pending_cap];
 	p->iteration = iteration;
-	p->t_scheduled = dalic_exec_now_ns();
+	p->t_scheduled = dalic_clock_ns();
 	pthread_cond_signal(&e->stages[0].cv);
 	return DALIC_OK;
 }
@@ -259,7 +261,7 @@ static int push_pending(dalic_exec_t *e, int64_t iteration)
 void dalic_exec_finish_stage(dalic_exec_t *e, int k, exec_rec_t *rec, int rc)
 {
 	if (rc)
-		record_failure(e, rec->iteration, rc, dalic_last_error());
+		exec_record_failure(e, rec->iteration, rc, dalic_last_error());
 	if (dalic_exec_is_dropped(e, rec)) {
 		dalic_exec_drop(e, rec);
 		return;
@@ -272,7 +274,7 @@ void dalic_exec_finish_stage(dalic_exec_t *e, int k, exec_rec_t *rec, int rc)
 	}
 	for (int q = 0; q < e->num_queues; q++)
 		if (e->queues[q].release_after == k && rec->slot[q] >= 0)
-			free_slot(e, rec, q);
+			exec_free_slot(e, rec, q);
 	if (k + 1 < e->num_stages) {
 		dalic_exec_ring_push(&e->stages[k + 1].in, rec);
 		pthread_cond_signal(&e->stages[k + 1].cv);
@@ -282,15 +284,15 @@ void dalic_exec_finish_stage(dalic_exec_t *e, int k, exec_rec_t *rec, int rc)
 		pthread_cond_broadcast(&e->ready_cv);
 		if (!failed && e->obs.iteration_ready)
 			e->obs.iteration_ready(e->obs.user, rec->iteration, rec->t_scheduled,
-					       dalic_exec_now_ns());
+					       dalic_clock_ns());
 	}
-	report_queues(e);
+	exec_report_queues(e);
 }
 
 /* ---- the run API (caller thread) ---- */
 
 /* Sync modes: the caller runs the iteration through every stage right away. */
-static void run_sync(dalic_exec_t *e)
+static void exec_run_sync(dalic_exec_t *e)
 {
 	exec_rec_t rec;
 	dalic_exec_start_pending(e, &rec);
@@ -317,7 +319,7 @@ int dalic_exec_schedule(dalic_exec_t *e)
 {
 	pthread_mutex_lock(&e->mu);
 	bool failed = e->failed;
-	int free_slots = e->queues[e->stages[0].queue].free_count;
+	int exec_free_slots = e->queues[e->stages[0].queue].free_count;
 	pthread_mutex_unlock(&e->mu);
 	if (failed) /* nothing more runs; the failure comes out of share */
 		return DALIC_OK;
@@ -327,7 +329,7 @@ int dalic_exec_schedule(dalic_exec_t *e)
 		return rc;
 	if (rc && rc != DALIC_EOP) /* a usage error (nothing fed): nothing scheduled */
 		return rc;
-	if (!e->async && free_slots == 0) { /* the caller holds them all: waiting would hang */
+	if (!e->async && exec_free_slots == 0) { /* the caller holds them all: waiting would hang */
 		e->epoch_iteration--; /* the prepared batches stay queued for the next try */
 		return dalic_fail(DALIC_ESTATE,
 				  "all %d output buffers are in use: release_outputs() before "
@@ -337,10 +339,10 @@ int dalic_exec_schedule(dalic_exec_t *e)
 	pthread_mutex_lock(&e->mu);
 	int64_t it = e->next_iteration++;
 	if (rc) /* a source callback failed: this iteration is the failed one */
-		record_failure(e, it, rc, dalic_last_error());
-	int prc = push_pending(e, it);
+		exec_record_failure(e, it, rc, dalic_last_error());
+	int prc = exec_push_pending(e, it);
 	if (!prc && !e->async)
-		run_sync(e);
+		exec_run_sync(e);
 	pthread_mutex_unlock(&e->mu);
 	return prc;
 }
@@ -356,7 +358,7 @@ int dalic_exec_free_slots(const dalic_exec_t *e)
 
 int dalic_exec_share(dalic_exec_t *e)
 {
-	int64_t t0 = dalic_exec_now_ns();
+	int64_t t0 = dalic_clock_ns();
 	bool waited = false;
 	int rc = DALIC_OK;
 	pthread_mutex_lock(&e->mu);
@@ -379,16 +381,16 @@ int dalic_exec_share(dalic_exec_t *e)
 		exec_rec_t rec = *dalic_exec_ring_front(&e->ready);
 		dalic_exec_ring_pop(&e->ready);
 		if (dalic_exec_is_failed(e, &rec)) {
-			free_slots(e, &rec);
+			exec_free_slots(e, &rec);
 			rc = dalic_fail(e->fail_status, "%s", e->fail_msg);
 		} else {
 			dalic_exec_ring_push(&e->in_use, &rec);
 		}
-		report_queues(e);
+		exec_report_queues(e);
 	}
 	pthread_mutex_unlock(&e->mu);
 	if (waited && e->obs.wait)
-		e->obs.wait(e->obs.user, DALIC_WAIT_CONSUMER, t0, dalic_exec_now_ns());
+		e->obs.wait(e->obs.user, DALIC_WAIT_CONSUMER, t0, dalic_clock_ns());
 	return rc;
 }
 
@@ -407,9 +409,9 @@ int dalic_exec_release(dalic_exec_t *e)
 		pthread_mutex_unlock(&e->mu);
 		return dalic_fail(DALIC_ESTATE, "release_outputs: no outputs are shared");
 	}
-	free_slots(e, dalic_exec_ring_front(&e->in_use));
+	exec_free_slots(e, dalic_exec_ring_front(&e->in_use));
 	dalic_exec_ring_pop(&e->in_use);
-	report_queues(e);
+	exec_report_queues(e);
 	pthread_mutex_unlock(&e->mu);
 	return DALIC_OK;
 }
@@ -419,8 +421,8 @@ void dalic_exec_unshare(dalic_exec_t *e)
 	pthread_mutex_lock(&e->mu);
 	if (e->in_use.count) {
 		e->in_use.count--;
-		free_slots(e, &e->in_use.v[(e->in_use.head + e->in_use.count) % e->in_use.cap]);
-		report_queues(e);
+		exec_free_slots(e, &e->in_use.v[(e->in_use.head + e->in_use.count) % e->in_use.cap]);
+		exec_report_queues(e);
 	}
 	pthread_mutex_unlock(&e->mu);
 }
@@ -455,18 +457,18 @@ int dalic_exec_reset_queues(dalic_exec_t *e)
 			exec_rec_t *rec = dalic_exec_ring_front(&e->ready);
 			if (dalic_exec_is_failed(e, rec))
 				rc = dalic_fail(e->fail_status, "%s", e->fail_msg);
-			free_slots(e, rec);
+			exec_free_slots(e, rec);
 			dalic_exec_ring_pop(&e->ready);
 		}
 		while (e->in_use.count) {
-			free_slots(e, dalic_exec_ring_front(&e->in_use));
+			exec_free_slots(e, dalic_exec_ring_front(&e->in_use));
 			dalic_exec_ring_pop(&e->in_use);
 		}
 		if (e->active == 0 || e->stopping)
 			break;
 		pthread_cond_wait(&e->ready_cv, &e->mu);
 	}
-	report_queues(e);
+	exec_report_queues(e);
 	pthread_mutex_unlock(&e->mu);
 	e->epoch_iteration = 0;
 	for (int i = 0; i < e->num_inputs; i++)

@@ -11,29 +11,11 @@
 #include "engine/exec_internal.h"
 
 #include "engine/affinity.h"
-#include "engine/device.h"
-#include "engine/opctx.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Pinned when a cpu buffer feeds a mixed/gpu node (DALI's policy), unless restricted or the
- * pipeline is CPU-only. */
-static dalic_mem_kind_t output_mem(const dalic_graph_t *g, const dalic_node_t *n,
-				   const dalic_edge_t *e)
-{
-	if (n->device != DALIC_DEV_CPU) /* an emulated op on a real GPU writes host memory */
-		return dalic_device_backend()->emulated || n->schema->cuda ? DALIC_MEM_DEVICE
-									  : DALIC_MEM_PINNED;
-	if (g->params.device_id == DALIC_CPU_ONLY_DEVICE_ID || dalic_mem_config()->restrict_pinned)
-		return DALIC_MEM_HOST;
-	for (int c = 0; c < e->num_consumers; c++)
-		if (e->consumers[c]->device != DALIC_DEV_CPU)
-			return DALIC_MEM_PINNED;
-	return DALIC_MEM_HOST;
-}
-
-static bool crosses_stage(const dalic_node_t *n, const dalic_edge_t *e)
+static bool exec_crosses_stage(const dalic_node_t *n, const dalic_edge_t *e)
 {
 	for (int c = 0; c < e->num_consumers; c++)
 		if (e->consumers[c]->stage != n->stage)
@@ -44,68 +26,41 @@ static bool crosses_stage(const dalic_node_t *n, const dalic_edge_t *e)
 /* An edge needs one buffer per slot when it is a pipeline output, when (pipelined) a later
  * stage reads it, or when a pass-through consumer's output needs that — its samples are
  * then read through the borrowed pointers for as long. */
-static bool needs_slots(const dalic_exec_t *e, const dalic_edge_t *edge)
+static bool exec_needs_slots(const dalic_exec_t *e, const dalic_edge_t *edge)
 {
 	if (edge->is_output)
 		return true;
 	if (!e->pipelined)
 		return false;
-	if (crosses_stage(edge->producer, edge))
+	if (exec_crosses_stage(edge->producer, edge))
 		return true;
 	for (int c = 0; c < edge->num_consumers; c++) {
 		const dalic_node_t *cn = edge->consumers[c];
 		if (!cn->schema->passthrough)
 			continue;
 		for (int o = 0; o < cn->num_outputs; o++)
-			if (needs_slots(e, cn->outputs[o]))
+			if (exec_needs_slots(e, cn->outputs[o]))
 				return true;
 	}
 	return false;
 }
 
-static int init_node(dalic_exec_t *e, int i)
+/* The shared node creation (exec_node.c), with this executor's buffer count per output. */
+static int exec_init_node(dalic_exec_t *e, int i)
 {
 	dalic_exec_node_t *x = &e->nodes[i];
 	dalic_node_t *n = e->g->nodes[i];
-	x->node = n;
-	int rc = dalic_op_ctx_create(n, e->g, e->feeds[i], &x->ctx);
+	int rc = dalic_exec_node_init(x, e->g, n, e->feeds[i]);
 	if (rc)
 		return rc;
-	int no = n->num_outputs;
-	x->num_outputs = no;
-	x->nbuf = calloc((size_t)no + 1, sizeof *x->nbuf);
-	x->bufs = calloc((size_t)no + 1, sizeof *x->bufs);
-	x->mem = calloc((size_t)no + 1, sizeof *x->mem);
-	x->in = calloc((size_t)n->num_inputs + 1, sizeof *x->in);
-	x->out = calloc((size_t)no + 1, sizeof *x->out);
-	x->arg_in = calloc((size_t)n->num_arg_inputs + 1, sizeof *x->arg_in);
-	if (!x->nbuf || !x->bufs || !x->mem || !x->in || !x->out || !x->arg_in)
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	int depth = e->queues[e->stage_queue[n->stage]].depth;
-	for (int o = 0; o < no; o++) {
-		dalic_edge_t *edge = n->outputs[o];
-		bool per_slot = needs_slots(e, edge);
-		x->nbuf[o] = per_slot ? depth : 1;
-		x->bufs[o] = calloc((size_t)x->nbuf[o], sizeof **x->bufs);
-		if (!x->bufs[o])
-			return dalic_fail(DALIC_ENOMEM, "out of memory");
-		dalic_mem_kind_t mem = output_mem(e->g, n, edge);
-		bool contiguous = n->device != DALIC_DEV_CPU || n->internal;
-		for (int b = 0; b < x->nbuf[o]; b++) {
-			dalic_batch_init(&x->bufs[o][b], mem, contiguous, &x->mem[o]);
-			x->bufs[o][b].gpu = edge->gpu;
-			/* DALI reserves only device and pinned buffers from the hint */
-			if (n->hints[o] > 0 && mem != DALIC_MEM_HOST &&
-			    (rc = dalic_batch_reserve(&x->bufs[o][b], (size_t)n->hints[o],
-						      e->max_batch)))
-				return rc;
-		}
-	}
-	return DALIC_OK;
+	for (int o = 0; o < x->num_outputs; o++)
+		x->nbuf[o] = exec_needs_slots(e, n->outputs[o]) ? depth : 1;
+	return dalic_exec_node_alloc(x, e->g, e->max_batch);
 }
 
 /* The active stages (those with nodes) and which slot queue each one indexes. */
-static void init_stages(dalic_exec_t *e)
+static void exec_init_stages(dalic_exec_t *e)
 {
 	const dalic_graph_t *g = e->g;
 	for (int s = 0; s < DALIC_NUM_STAGES; s++) {
@@ -126,15 +81,15 @@ static void init_stages(dalic_exec_t *e)
 						  : e->queues[EXEC_QCPU].depth;
 }
 
-static int start_pool(dalic_exec_t *e)
+int dalic_exec_pool_create(const dalic_graph_t *g, dalic_pool_t **out)
 {
-	int n = e->g->params.num_threads > 0 ? e->g->params.num_threads : 1;
+	int n = g->params.num_threads > 0 ? g->params.num_threads : 1;
 	int *cpus = calloc((size_t)n, sizeof *cpus);
 	if (!cpus)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	int rc = dalic_affinity_plan(e->g->params.set_affinity, n, cpus);
+	int rc = dalic_affinity_plan(g->params.set_affinity, n, cpus);
 	if (!rc)
-		rc = dalic_pool_create(n, cpus, &e->pool);
+		rc = dalic_pool_create(n, cpus, out);
 	free(cpus);
 	return rc;
 }
@@ -156,7 +111,7 @@ int dalic_exec_create(dalic_graph_t *g, dalic_feed_queue_t **feeds, dalic_exec_t
 	pthread_cond_init(&e->ready_cv, NULL);
 	for (int s = 0; s < DALIC_NUM_STAGES; s++)
 		pthread_cond_init(&e->stages[s].cv, NULL);
-	init_stages(e);
+	exec_init_stages(e);
 	e->num_nodes = g->num_nodes;
 	e->nodes = calloc((size_t)g->num_nodes + 1, sizeof *e->nodes);
 	e->feeds = calloc((size_t)g->num_nodes + 1, sizeof *e->feeds);
@@ -165,14 +120,14 @@ int dalic_exec_create(dalic_graph_t *g, dalic_feed_queue_t **feeds, dalic_exec_t
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	for (int i = 0; !rc && i < g->num_nodes; i++) {
 		e->feeds[i] = feeds ? feeds[i] : NULL;
-		rc = init_node(e, i);
+		rc = exec_init_node(e, i);
 	}
 	if (!rc)
 		rc = dalic_exec_queues_init(e);
 	if (!rc)
 		rc = dalic_exec_feeds_init(e);
 	if (!rc)
-		rc = start_pool(e);
+		rc = dalic_exec_pool_create(g, &e->pool);
 	if (!rc && e->async)
 		rc = dalic_exec_async_start(e);
 	if (rc) {
@@ -183,22 +138,6 @@ int dalic_exec_create(dalic_graph_t *g, dalic_feed_queue_t **feeds, dalic_exec_t
 	return DALIC_OK;
 }
 
-static void free_node(dalic_exec_node_t *x)
-{
-	dalic_op_ctx_destroy(x->ctx);
-	for (int o = 0; o < x->num_outputs && x->bufs; o++) {
-		for (int b = 0; x->bufs[o] && b < x->nbuf[o]; b++)
-			dalic_batch_free(&x->bufs[o][b]);
-		free(x->bufs[o]);
-	}
-	free(x->nbuf);
-	free(x->bufs);
-	free(x->mem);
-	free(x->in);
-	free(x->out);
-	free(x->arg_in);
-}
-
 void dalic_exec_destroy(dalic_exec_t *e)
 {
 	if (!e)
@@ -206,7 +145,7 @@ void dalic_exec_destroy(dalic_exec_t *e)
 	dalic_exec_async_stop(e); /* first: nothing may run while buffers go away */
 	dalic_pool_destroy(e->pool);
 	for (int i = 0; e->nodes && i < e->num_nodes; i++)
-		free_node(&e->nodes[i]);
+		dalic_exec_node_free(&e->nodes[i]);
 	dalic_exec_feeds_free(e);
 	dalic_exec_queues_free(e);
 	for (int s = 0; s < DALIC_NUM_STAGES; s++)

@@ -24,6 +24,7 @@
 #include "engine/feed.h"
 #include "engine/graph.h"
 #include "engine/observer.h"
+#include "engine/threadpool.h"
 
 typedef struct dalic_exec dalic_exec_t;
 
@@ -43,6 +44,46 @@ typedef struct dalic_exec_node {
 	int64_t last_ns;
 	int64_t work_ns;
 } dalic_exec_node_t;
+
+/*
+ * One node, the one path every executor takes: the full engine's stages and debug mode's
+ * eager executor call these and nothing else to create, bind and run a node, so both run
+ * the same kernels with the same buffers by construction (exec_node.c).
+ */
+
+/* What a node run needs besides the node: the per-sample pool, the observer hooks (NULL:
+ * none), the iteration and its batch size (used by nodes without inputs). */
+typedef struct dalic_exec_run {
+	dalic_pool_t *pool;
+	const dalic_observer_t *obs;
+	int64_t iteration;
+	int batch;
+} dalic_exec_run_t;
+
+/* Creates node n's operator context (`feed`: its input queue, NULL for non-input nodes) and
+ * workspace arrays, with one buffer per output; set x->nbuf[o] before dalic_exec_node_alloc
+ * for more. On failure call dalic_exec_node_free. */
+int dalic_exec_node_init(dalic_exec_node_t *x, dalic_graph_t *g, dalic_node_t *n,
+			 dalic_feed_queue_t *feed);
+/* Creates the output buffers: x->nbuf[o] per output, in the memory DALI places them in
+ * (device for mixed/gpu outputs, pinned when a cpu output feeds one, else host), presized
+ * from the node's bytes_per_sample hint for `max_batch` samples. */
+int dalic_exec_node_alloc(dalic_exec_node_t *x, const dalic_graph_t *g, int max_batch);
+void dalic_exec_node_free(dalic_exec_node_t *x);
+/* The per-sample pool of a graph: num_threads workers, pinned per set_affinity /
+ * DALI_AFFINITY_MASK. */
+int dalic_exec_pool_create(const dalic_graph_t *g, dalic_pool_t **out);
+/* Points the node's inputs and outputs at the buffers an iteration uses: buffer
+ * slot % nbuf of each output, where the slot is slot_of_stage[producer's stage] (negative,
+ * or slot_of_stage NULL: buffer 0). `nodes` is indexed by graph node index. */
+void dalic_exec_node_bind(dalic_exec_node_t *nodes, dalic_exec_node_t *x,
+			  const int *slot_of_stage);
+/* Runs the bound node for one iteration: skips it (empty outputs) when all its inputs are
+ * empty, else setup, output allocation (growth reported to obs), per-sample work on the
+ * pool, whole-batch work, obs hooks. A failure's message names the operator and the
+ * iteration; *failed_sample (may be NULL) gets the failing sample, or -1 when the failure
+ * is not tied to one. DALIC_EEND (end of data) is returned as is. */
+int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *failed_sample);
 
 /* Creates the executor: operator contexts, buffers (presized by hints), slot queues, the
  * worker pool (pinned per set_affinity / DALI_AFFINITY_MASK) and, in async modes, the stage

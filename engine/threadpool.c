@@ -23,12 +23,13 @@
 #include "engine/threadpool.h"
 
 #include "engine/affinity.h"
+#include "engine/clock.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 typedef struct worker {
 	dalic_pool_t *pool;
@@ -54,14 +55,7 @@ struct dalic_pool {
 	worker_t *workers;
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
+static void pool_unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
 {
 	dalic_pool_job_t **pp = &p->head, *prev = NULL;
 	while (*pp && *pp != job) {
@@ -76,7 +70,7 @@ static void unlink_job(dalic_pool_t *p, dalic_pool_job_t *job)
 }
 
 /* Hands out the next chunk of `job` (mu held): *first and the count, 0 when none is left. */
-static int take_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int *first)
+static int pool_take_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int *first)
 {
 	if (job->next >= job->count)
 		return 0;
@@ -84,11 +78,11 @@ static int take_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int *first)
 	int n = job->count - job->next < job->chunk ? job->count - job->next : job->chunk;
 	job->next += n;
 	if (job->next == job->count)
-		unlink_job(p, job);
+		pool_unlink_job(p, job);
 	return n;
 }
 
-static bool wake_one(dalic_pool_t *p)
+static bool pool_wake_one(dalic_pool_t *p)
 {
 	if (!p->num_idle)
 		return false;
@@ -99,7 +93,7 @@ static bool wake_one(dalic_pool_t *p)
 }
 
 /* Accounts for a finished chunk (mu held); a failure cancels what is not handed out. */
-static void finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int status,
+static void pool_finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int status,
 			 int item, const char *error)
 {
 	if (status && (job->status == DALIC_OK || item < job->failed_item)) {
@@ -110,7 +104,7 @@ static void finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int 
 	if (status && job->next < job->count) {
 		count += job->count - job->next;
 		job->next = job->count;
-		unlink_job(p, job);
+		pool_unlink_job(p, job);
 	}
 	job->done += count;
 	if (job->done == job->count)
@@ -118,24 +112,24 @@ static void finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count, int 
 }
 
 /* Runs one chunk unlocked (mu held on entry and exit). */
-static void run_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int first, int n, int thread)
+static void pool_run_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int first, int n, int thread)
 {
 	pthread_mutex_unlock(&p->mu);
 	char error[DALIC_ERRMSG_MAX];
 	int status = DALIC_OK, item = first;
-	int64_t t0 = now_ns();
+	int64_t t0 = dalic_clock_ns();
 	for (; item < first + n; item++)
 		if ((status = job->fn(job->arg, item, thread)))
 			break;
 	if (status)
 		dalic_error_save(error, sizeof error);
 	else if (job->chunk_done)
-		job->chunk_done(job->arg, thread, first, n, t0, now_ns());
+		job->chunk_done(job->arg, thread, first, n, t0, dalic_clock_ns());
 	pthread_mutex_lock(&p->mu);
-	finish_chunk(p, job, n, status, item, status ? error : "");
+	pool_finish_chunk(p, job, n, status, item, status ? error : "");
 }
 
-static void *worker_main(void *arg)
+static void *pool_worker_main(void *arg)
 {
 	worker_t *w = arg;
 	dalic_pool_t *p = w->pool;
@@ -154,7 +148,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		dalic_pool_job_t *job = p->head;
-		int first = 0, n = take_chunk(p, job, &first);
+		int first = 0, n = pool_take_chunk(p, job, &first);
 		if (p->head == job && job->link) { /* jobs take turns, chunk by chunk */
 			p->head = job->link;
 			p->tail->link = job;
@@ -162,8 +156,8 @@ static void *worker_main(void *arg)
 			job->link = NULL;
 		}
 		if (p->head) /* chunks left: another idle worker may help */
-			wake_one(p);
-		run_chunk(p, job, first, n, w->index);
+			pool_wake_one(p);
+		pool_run_chunk(p, job, first, n, w->index);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -198,7 +192,7 @@ int dalic_pool_create(int num_threads, const int *cpus, dalic_pool_t **out)
 		if (w->cpu >= 0)
 			p->may_borrow = false;
 		pthread_cond_init(&w->cv, NULL);
-		if (pthread_create(&w->tid, NULL, worker_main, w)) {
+		if (dalic_pool_thread_create(&w->tid, pool_worker_main, w)) {
 			rc = dalic_fail(DALIC_ENOMEM, "thread pool: cannot start worker %d of %d", i,
 					num_threads);
 			break;
@@ -266,16 +260,16 @@ int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
 	int chunks = (job->count + job->chunk - 1) / job->chunk - (me >= 0);
 	if (me >= 0 && job->solo)
 		chunks = 0;
-	for (int i = 0; i < chunks && wake_one(p); i++)
+	for (int i = 0; i < chunks && pool_wake_one(p); i++)
 		;
 	if (me >= 0) {
 		int first = 0, n;
-		while ((n = take_chunk(p, job, &first)))
-			run_chunk(p, job, first, n, me);
+		while ((n = pool_take_chunk(p, job, &first)))
+			pool_run_chunk(p, job, first, n, me);
 		/* give the index back: to the idle stack, or to other jobs' work */
 		p->idle[p->num_idle++] = me;
 		if (p->head)
-			wake_one(p);
+			pool_wake_one(p);
 	}
 	while (job->done < job->count)
 		pthread_cond_wait(&p->done, &p->mu);
@@ -283,6 +277,21 @@ int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
 	if (job->status)
 		return dalic_fail(job->status, "%s", job->error);
 	return DALIC_OK;
+}
+
+int dalic_pool_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGWINCH);
+	pthread_sigmask(SIG_BLOCK, &block, &old); /* a new thread inherits the mask */
+	int rc = pthread_create(tid, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 int dalic_pool_size(const dalic_pool_t *p)

@@ -18,6 +18,7 @@
 
 #include "engine/error.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,5 +57,11 @@ void dalic_pool_destroy(dalic_pool_t *p);
  * on the calling thread. Thread-safe. */
 int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job);
 int dalic_pool_size(const dalic_pool_t *p);
+
+/* pthread_create for the engine's own threads (workers, stage threads): they start with the
+ * terminal and job-control signals blocked, so SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGWINCH
+ * reach the application's threads and their handlers never race with engine work. Returns
+ * pthread_create's result. */
+int dalic_pool_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg);
 
 #endif

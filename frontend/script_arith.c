@@ -70,34 +70,7 @@ const char *sa_cmp_name(scmp_t op)
 
 static const char *type_desc(int dtype)
 {
-	switch (dtype) {
-	case DALIC_BOOL:
-		return "bool";
-	case DALIC_INT8:
-		return "int8";
-	case DALIC_INT16:
-		return "int16";
-	case DALIC_INT32:
-		return "int32";
-	case DALIC_INT64:
-		return "int64";
-	case DALIC_UINT8:
-		return "uint8";
-	case DALIC_UINT16:
-		return "uint16";
-	case DALIC_UINT32:
-		return "uint32";
-	case DALIC_UINT64:
-		return "uint64";
-	case DALIC_FLOAT16:
-		return "float16";
-	case DALIC_FLOAT:
-		return "float32";
-	case DALIC_FLOAT64:
-		return "float64";
-	default:
-		return NULL;
-	}
+	return dalic_dtype_is_numeric(dtype) ? dalic_dtype_short(dtype) : NULL;
 }
 
 int sa_to_device(sinterp_t *I, const snode_t *at, sv_t *node, const char *device, sv_t **out)

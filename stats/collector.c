@@ -5,6 +5,7 @@
  */
 #include "stats/collector.h"
 
+#include "engine/clock.h"
 #include "engine/device.h"
 #include "engine/error.h"
 #include "engine/pipeline.h"
@@ -12,14 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-int64_t dalic_stats_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 void dalic_stats_options_init(dalic_stats_options_t *o)
 {
@@ -39,7 +32,7 @@ const char *dalic_stats_executor_mode(const dalic_pipeline_params_t *p)
 	return p->separated_queues ? "async separated pipelined" : "async pipelined";
 }
 
-static void output_clear(dalic_stats_out_t *o)
+static void collector_output_clear(dalic_stats_out_t *o)
 {
 	atomic_store(&o->real, 0);
 	atomic_store(&o->max_real, 0);
@@ -55,7 +48,7 @@ static void output_clear(dalic_stats_out_t *o)
 	atomic_store(&o->growth, 0);
 }
 
-static void layout_free(dalic_stats_layout_t *L)
+static void collector_layout_free(dalic_stats_layout_t *L)
 {
 	if (!L)
 		return;
@@ -72,7 +65,7 @@ static void layout_free(dalic_stats_layout_t *L)
 	free(L);
 }
 
-static char *key_of(const dalic_node_t *n)
+static char *collector_key_of(const dalic_node_t *n)
 {
 	const char *stage = dalic_stage_name(n->stage);
 	size_t len = strlen(stage) + strlen(n->inst) + 2;
@@ -82,14 +75,14 @@ static char *key_of(const dalic_node_t *n)
 	return k;
 }
 
-static int init_node(dalic_stats_node_t *sn, const dalic_node_t *n)
+static int collector_init_node(dalic_stats_node_t *sn, const dalic_node_t *n)
 {
 	sn->node = n;
 	sn->stage = n->stage;
 	sn->internal = n->internal;
 	sn->name = strdup(n->inst);
 	sn->op = strdup(n->schema->name);
-	sn->key = key_of(n);
+	sn->key = collector_key_of(n);
 	sn->num_outputs = n->num_outputs;
 	sn->outputs = calloc((size_t)n->num_outputs + 1, sizeof *sn->outputs);
 	if (!sn->name || !sn->op || !sn->key || !sn->outputs)
@@ -104,12 +97,12 @@ static int init_node(dalic_stats_node_t *sn, const dalic_node_t *n)
 		out->hint = n->hints ? n->hints[o] : 0;
 		atomic_init(&out->memory_kind, -1);
 		atomic_init(&out->contiguous, 0);
-		output_clear(out);
+		collector_output_clear(out);
 	}
 	return DALIC_OK;
 }
 
-static dalic_stats_layout_t *layout_create(const dalic_graph_t *g)
+static dalic_stats_layout_t *collector_layout_create(const dalic_graph_t *g)
 {
 	dalic_stats_layout_t *L = calloc(1, sizeof *L);
 	if (!L)
@@ -121,8 +114,8 @@ static dalic_stats_layout_t *layout_create(const dalic_graph_t *g)
 		return NULL;
 	}
 	for (int i = 0; i < g->num_nodes; i++)
-		if (init_node(&L->nodes[i], g->nodes[i])) {
-			layout_free(L);
+		if (collector_init_node(&L->nodes[i], g->nodes[i])) {
+			collector_layout_free(L);
 			return NULL;
 		}
 	for (int s = 0; s < DALIC_NUM_STAGES; s++)
@@ -145,7 +138,7 @@ dalic_stats_layout_t *dalic_stats_layout(dalic_stats_t *s)
 	L = atomic_load_explicit(&s->layout, memory_order_relaxed);
 	const dalic_graph_t *g = L || !s->pipe ? NULL : dalic_pipeline_graph(s->pipe);
 	if (g) {
-		L = layout_create(g);
+		L = collector_layout_create(g);
 		atomic_store_explicit(&s->layout, L, memory_order_release);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -162,7 +155,7 @@ dalic_stats_node_t *dalic_stats_node_of(dalic_stats_t *s, const dalic_node_t *no
 	return NULL;
 }
 
-static void clear_globals(dalic_stats_t *s)
+static void collector_clear_globals(dalic_stats_t *s)
 {
 	for (int i = 0; i < DALIC_NUM_STAGES; i++)
 		dalic_hist_init(&s->stage_time[i]);
@@ -177,7 +170,7 @@ static void clear_globals(dalic_stats_t *s)
 	atomic_store(&s->samples, 0);
 	atomic_store(&s->growth_total, 0);
 	atomic_store(&s->unknown, 0);
-	atomic_store(&s->t0, dalic_stats_now_ns());
+	atomic_store(&s->t0, dalic_clock_ns());
 }
 
 int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, dalic_stats_t **out)
@@ -199,7 +192,7 @@ int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, d
 	if (s->opts.growth_history < 1)
 		s->opts.growth_history = 1;
 	pthread_mutex_init(&s->lock, NULL);
-	clear_globals(s);
+	collector_clear_globals(s);
 	int rc = DALIC_OK;
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		dalic_stats_qstate_t *qs = &s->queues[q];
@@ -235,7 +228,7 @@ void dalic_stats_destroy(dalic_stats_t *s)
 		return;
 	if (s->pipe)
 		dalic_pipeline_set_observer(s->pipe, NULL);
-	layout_free(atomic_load(&s->layout));
+	collector_layout_free(atomic_load(&s->layout));
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		free(s->queues[q].ring);
 		pthread_mutex_destroy(&s->queues[q].lock);
@@ -261,9 +254,9 @@ void dalic_stats_reset(dalic_stats_t *s)
 	for (int i = 0; L && i < L->num_nodes; i++) {
 		dalic_hist_init(&L->nodes[i].time);
 		for (int o = 0; o < L->nodes[i].num_outputs; o++)
-			output_clear(&L->nodes[i].outputs[o]);
+			collector_output_clear(&L->nodes[i].outputs[o]);
 	}
-	clear_globals(s);
+	collector_clear_globals(s);
 	int64_t t0 = atomic_load(&s->t0);
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		dalic_stats_qstate_t *qs = &s->queues[q];

@@ -99,7 +99,6 @@ struct dalic_stats {
 	_Atomic int64_t unknown;
 };
 
-int64_t dalic_stats_now_ns(void);
 /* The layout, created on first use once the pipeline is built; NULL before. */
 dalic_stats_layout_t *dalic_stats_layout(dalic_stats_t *s);
 /* The per-node state for a node reported by a hook, or NULL (counted) if unknown. */

@@ -1,8 +1,8 @@
 /*
- * The stats JSON document (docs/stats-schema.md, docs/stats-schema.json). Keys are a stable
+ * The stats JSON json_document (docs/stats-schema.md, docs/stats-schema.json). Keys are a stable
  * interface: a change that removes or retypes one bumps DALIC_STATS_SCHEMA_VERSION; new keys
- * may appear within a version. "executor_statistics" is keyed and valued exactly as DALI's
- * Pipeline.executor_statistics(): "<STAGE>_<instance>" -> four lists, one integer per output.
+ * may appear within a version. "json_executor_statistics" is keyed and valued exactly as DALI's
+ * Pipeline.json_executor_statistics(): "<STAGE>_<instance>" -> four lists, one integer per output.
  */
 #include "dalic_stats.h"
 
@@ -13,7 +13,7 @@
 
 static const char *const memory_kinds[] = {"host", "pinned", "device"};
 
-static cJSON *timing_json(const dalic_stats_timing_t *t)
+static cJSON *json_timing(const dalic_stats_timing_t *t)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "count", (double)t->count);
@@ -27,7 +27,7 @@ static cJSON *timing_json(const dalic_stats_timing_t *t)
 	return o;
 }
 
-static cJSON *executor_statistics(const dalic_stats_snapshot_t *snap)
+static cJSON *json_executor_statistics(const dalic_stats_snapshot_t *snap)
 {
 	static const char *const keys[4] = {"real_memory_size", "max_real_memory_size",
 	                                    "reserved_memory_size", "max_reserved_memory_size"};
@@ -54,7 +54,7 @@ static cJSON *executor_statistics(const dalic_stats_snapshot_t *snap)
 	return es;
 }
 
-static cJSON *pipeline_json(const dalic_stats_snapshot_t *snap)
+static cJSON *json_pipeline(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *p = cJSON_CreateObject();
 	cJSON_AddStringToObject(p, "executor", snap->executor_mode);
@@ -73,7 +73,7 @@ static cJSON *pipeline_json(const dalic_stats_snapshot_t *snap)
 	return p;
 }
 
-static cJSON *output_json(const dalic_stats_output_t *d)
+static cJSON *json_output(const dalic_stats_output_t *d)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "name", d->name);
@@ -102,7 +102,7 @@ static cJSON *output_json(const dalic_stats_output_t *d)
 	return o;
 }
 
-static cJSON *operators_json(const dalic_stats_snapshot_t *snap)
+static cJSON *json_operators(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *ops = cJSON_CreateArray();
 	for (int i = 0; i < snap->num_operators; i++) {
@@ -113,17 +113,17 @@ static cJSON *operators_json(const dalic_stats_snapshot_t *snap)
 		cJSON_AddStringToObject(o, "key", op->key);
 		cJSON_AddStringToObject(o, "stage", snap->stages[op->stage].name);
 		cJSON_AddBoolToObject(o, "internal", op->internal);
-		cJSON_AddItemToObject(o, "time", timing_json(&op->time));
+		cJSON_AddItemToObject(o, "time", json_timing(&op->time));
 		cJSON_AddNumberToObject(o, "share", op->share);
 		cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
 		for (int k = 0; k < op->num_outputs; k++)
-			cJSON_AddItemToArray(outs, output_json(&op->outputs[k]));
+			cJSON_AddItemToArray(outs, json_output(&op->outputs[k]));
 		cJSON_AddItemToArray(ops, o);
 	}
 	return ops;
 }
 
-static cJSON *stages_json(const dalic_stats_snapshot_t *snap)
+static cJSON *json_stages(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *stages = cJSON_CreateArray();
 	for (int s = 0; s < 3; s++) {
@@ -132,40 +132,40 @@ static cJSON *stages_json(const dalic_stats_snapshot_t *snap)
 		cJSON_AddStringToObject(o, "name", st->name);
 		cJSON_AddBoolToObject(o, "present", st->present);
 		cJSON_AddNumberToObject(o, "operators", st->num_operators);
-		cJSON_AddItemToObject(o, "time", timing_json(&st->time));
+		cJSON_AddItemToObject(o, "time", json_timing(&st->time));
 		cJSON_AddNumberToObject(o, "share", st->share);
 		cJSON_AddItemToArray(stages, o);
 	}
 	return stages;
 }
 
-static cJSON *name_or_null(const char *s)
+static cJSON *json_name_or_null(const char *s)
 {
 	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-static cJSON *bottleneck_json(const dalic_stats_snapshot_t *snap)
+static cJSON *json_bottleneck(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *b = cJSON_CreateObject();
 	const dalic_stats_operator_t *op =
 	    snap->bottleneck_operator >= 0 ? &snap->operators[snap->bottleneck_operator] : NULL;
 	const dalic_stats_stage_t *st =
 	    snap->bottleneck_stage >= 0 ? &snap->stages[snap->bottleneck_stage] : NULL;
-	cJSON_AddItemToObject(b, "operator", name_or_null(op ? op->name : NULL));
+	cJSON_AddItemToObject(b, "operator", json_name_or_null(op ? op->name : NULL));
 	cJSON_AddNumberToObject(b, "operator_share", op ? op->share : 0);
-	cJSON_AddItemToObject(b, "stage", name_or_null(st ? st->name : NULL));
+	cJSON_AddItemToObject(b, "stage", json_name_or_null(st ? st->name : NULL));
 	cJSON_AddNumberToObject(b, "stage_share", st ? st->share : 0);
 	cJSON_AddNumberToObject(b, "overhead_share", snap->overhead_share);
 	return b;
 }
 
-static cJSON *waits_json(const dalic_stats_snapshot_t *snap)
+static cJSON *json_waits(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *w = cJSON_CreateObject();
-	cJSON_AddItemToObject(w, "consumer", timing_json(&snap->waits[DALIC_STATS_WAIT_CONSUMER]));
+	cJSON_AddItemToObject(w, "consumer", json_timing(&snap->waits[DALIC_STATS_WAIT_CONSUMER]));
 	cJSON_AddItemToObject(w, "free_slot",
-	                      timing_json(&snap->waits[DALIC_STATS_WAIT_FREE_SLOT]));
-	cJSON_AddItemToObject(w, "input", timing_json(&snap->waits[DALIC_STATS_WAIT_INPUT]));
+	                      json_timing(&snap->waits[DALIC_STATS_WAIT_FREE_SLOT]));
+	cJSON_AddItemToObject(w, "input", json_timing(&snap->waits[DALIC_STATS_WAIT_INPUT]));
 	cJSON_AddBoolToObject(w, "consumer_wait_measured", snap->consumer_wait_measured);
 	cJSON_AddNumberToObject(w, "consumer_wait_share", snap->consumer_wait_share);
 	cJSON_AddNumberToObject(w, "free_slot_wait_share", snap->free_slot_wait_share);
@@ -176,7 +176,7 @@ static cJSON *waits_json(const dalic_stats_snapshot_t *snap)
 	return w;
 }
 
-static cJSON *queues_json(const dalic_stats_snapshot_t *snap)
+static cJSON *json_queues(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *qs = cJSON_CreateArray();
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
@@ -201,7 +201,7 @@ static cJSON *queues_json(const dalic_stats_snapshot_t *snap)
 	return qs;
 }
 
-static cJSON *allocations_json(const dalic_stats_snapshot_t *snap)
+static cJSON *json_allocations(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *a = cJSON_CreateObject();
 	cJSON_AddNumberToObject(a, "count", (double)snap->allocations);
@@ -224,7 +224,7 @@ static cJSON *allocations_json(const dalic_stats_snapshot_t *snap)
 		cJSON_AddStringToObject(o, "operator", e->op);
 		cJSON_AddNumberToObject(o, "output", e->output);
 		cJSON_AddNumberToObject(o, "sample", e->sample);
-		cJSON_AddItemToObject(o, "source", name_or_null(e->source));
+		cJSON_AddItemToObject(o, "source", json_name_or_null(e->source));
 		cJSON_AddNumberToObject(o, "old_capacity", (double)e->old_capacity);
 		cJSON_AddNumberToObject(o, "new_capacity", (double)e->new_capacity);
 		cJSON_AddItemToArray(ev, o);
@@ -232,26 +232,26 @@ static cJSON *allocations_json(const dalic_stats_snapshot_t *snap)
 	return a;
 }
 
-static cJSON *document(const dalic_stats_snapshot_t *snap)
+static cJSON *json_document(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddNumberToObject(root, "schema_version", DALIC_STATS_SCHEMA_VERSION);
 	cJSON_AddStringToObject(root, "generator", "dalic " DALIC_VERSION);
-	cJSON_AddItemToObject(root, "pipeline", pipeline_json(snap));
+	cJSON_AddItemToObject(root, "pipeline", json_pipeline(snap));
 	cJSON_AddNumberToObject(root, "iterations", (double)snap->iterations);
 	cJSON_AddNumberToObject(root, "samples", (double)snap->samples);
 	cJSON_AddNumberToObject(root, "wall_seconds", snap->wall_s);
 	cJSON_AddNumberToObject(root, "samples_per_second", snap->samples_per_second);
 	cJSON_AddNumberToObject(root, "iterations_per_second", snap->iterations_per_second);
-	cJSON_AddItemToObject(root, "iteration_time", timing_json(&snap->iteration_time));
-	cJSON_AddItemToObject(root, "iteration_interval", timing_json(&snap->iteration_interval));
-	cJSON_AddItemToObject(root, "executor_statistics", executor_statistics(snap));
-	cJSON_AddItemToObject(root, "operators", operators_json(snap));
-	cJSON_AddItemToObject(root, "stages", stages_json(snap));
-	cJSON_AddItemToObject(root, "bottleneck", bottleneck_json(snap));
-	cJSON_AddItemToObject(root, "waits", waits_json(snap));
-	cJSON_AddItemToObject(root, "queues", queues_json(snap));
-	cJSON_AddItemToObject(root, "allocations", allocations_json(snap));
+	cJSON_AddItemToObject(root, "iteration_time", json_timing(&snap->iteration_time));
+	cJSON_AddItemToObject(root, "iteration_interval", json_timing(&snap->iteration_interval));
+	cJSON_AddItemToObject(root, "executor_statistics", json_executor_statistics(snap));
+	cJSON_AddItemToObject(root, "operators", json_operators(snap));
+	cJSON_AddItemToObject(root, "stages", json_stages(snap));
+	cJSON_AddItemToObject(root, "bottleneck", json_bottleneck(snap));
+	cJSON_AddItemToObject(root, "waits", json_waits(snap));
+	cJSON_AddItemToObject(root, "queues", json_queues(snap));
+	cJSON_AddItemToObject(root, "allocations", json_allocations(snap));
 	cJSON *t = cJSON_AddObjectToObject(root, "trace");
 	cJSON_AddNumberToObject(t, "events", (double)snap->trace_events);
 	cJSON_AddNumberToObject(t, "dropped", (double)snap->trace_dropped);
@@ -259,7 +259,7 @@ static cJSON *document(const dalic_stats_snapshot_t *snap)
 	return root;
 }
 
-static char *print_and_free(cJSON *root)
+static char *json_print_and_free(cJSON *root)
 {
 	char *text = root ? cJSON_Print(root) : NULL;
 	cJSON_Delete(root);
@@ -270,12 +270,12 @@ static char *print_and_free(cJSON *root)
 
 char *dalic_stats_json(const dalic_stats_snapshot_t *snap)
 {
-	return print_and_free(document(snap));
+	return json_print_and_free(json_document(snap));
 }
 
 char *dalic_stats_executor_statistics_json(const dalic_stats_snapshot_t *snap)
 {
-	return print_and_free(executor_statistics(snap));
+	return json_print_and_free(json_executor_statistics(snap));
 }
 
 int dalic_stats_write_json(const dalic_stats_snapshot_t *snap, FILE *f)

@@ -8,24 +8,24 @@
 
 #include "engine/error.h"
 
-static double ms(int64_t ns)
+static double report_ms(int64_t ns)
 {
 	return (double)ns * 1e-6;
 }
 
-static void timing(FILE *f, const dalic_stats_timing_t *t)
+static void report_timing(FILE *f, const dalic_stats_timing_t *t)
 {
 	fprintf(f, "count=%lld,mean_ms=%.3f,p50_ms=%.3f,p90_ms=%.3f,p99_ms=%.3f,max_ms=%.3f",
-	        (long long)t->count, t->mean_ns * 1e-6, ms(t->p50_ns), ms(t->p90_ns), ms(t->p99_ns),
-	        ms(t->max_ns));
+	        (long long)t->count, t->mean_ns * 1e-6, report_ms(t->p50_ns), report_ms(t->p90_ns), report_ms(t->p99_ns),
+	        report_ms(t->max_ns));
 }
 
-static const char *yes(bool b)
+static const char *report_yes(bool b)
 {
 	return b ? "yes" : "no";
 }
 
-static void section_pipeline(FILE *f, const dalic_stats_snapshot_t *s)
+static void report_section_pipeline(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Pipeline\nexecutor: %s\nbatch_size: %d\nnum_threads: %d\n", s->executor_mode,
 	        s->batch_size, s->num_threads);
@@ -34,27 +34,27 @@ static void section_pipeline(FILE *f, const dalic_stats_snapshot_t *s)
 		        s->prefetch_gpu);
 	else
 		fprintf(f, "prefetch_queue_depth: %d\n", s->prefetch_cpu);
-	fprintf(f, "cpu_only: %s\n", yes(s->cpu_only));
+	fprintf(f, "cpu_only: %s\n", report_yes(s->cpu_only));
 	fprintf(f, "emulated_device: %s\n",
 	        s->emulated_device ? "yes (EMULATED: gpu and mixed operators run on the CPU)"
 	                           : "no");
-	fprintf(f, "enable_memory_stats: %s\n\n", yes(s->memory_stats));
+	fprintf(f, "enable_memory_stats: %s\n\n", report_yes(s->memory_stats));
 }
 
-static void section_throughput(FILE *f, const dalic_stats_snapshot_t *s)
+static void report_section_throughput(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Throughput\niterations: %lld\nsamples: %lld\nwall_seconds: %.6f\n",
 	        (long long)s->iterations, (long long)s->samples, s->wall_s);
 	fprintf(f, "samples_per_second: %.1f\niterations_per_second: %.2f\n", s->samples_per_second,
 	        s->iterations_per_second);
 	fprintf(f, "iteration_time: ");
-	timing(f, &s->iteration_time);
+	report_timing(f, &s->iteration_time);
 	fprintf(f, "\niteration_interval: ");
-	timing(f, &s->iteration_interval);
+	report_timing(f, &s->iteration_interval);
 	fprintf(f, "\n\n");
 }
 
-static void section_time(FILE *f, const dalic_stats_snapshot_t *s)
+static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Stages\n");
 	for (int i = 0; i < 3; i++) {
@@ -62,15 +62,15 @@ static void section_time(FILE *f, const dalic_stats_snapshot_t *s)
 		if (!st->present)
 			continue;
 		fprintf(f, "stage_%s: operators=%d,", st->name, st->num_operators);
-		timing(f, &st->time);
+		report_timing(f, &st->time);
 		fprintf(f, ",share=%.1f%%\n", 100 * st->share);
 	}
 	fprintf(f, "\n# Operators\n");
 	for (int i = 0; i < s->num_operators; i++) {
 		const dalic_stats_operator_t *op = &s->operators[i];
 		fprintf(f, "%s: op=%s,stage=%s,internal=%s,", op->name, op->op,
-		        s->stages[op->stage].name, yes(op->internal));
-		timing(f, &op->time);
+		        s->stages[op->stage].name, report_yes(op->internal));
+		report_timing(f, &op->time);
 		fprintf(f, ",share=%.1f%%\n", 100 * op->share);
 	}
 	fprintf(f, "\n# Bottleneck\n");
@@ -90,17 +90,17 @@ static void section_time(FILE *f, const dalic_stats_snapshot_t *s)
 	fprintf(f, "executor_overhead_share: %.1f%%\n\n", 100 * s->overhead_share);
 }
 
-static void section_waits(FILE *f, const dalic_stats_snapshot_t *s)
+static void report_section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	static const char *const names[DALIC_STATS_WAITS] = {"consumer_wait", "free_slot_wait",
 	                                                     "input_wait"};
 	fprintf(f, "# Waits\n");
 	for (int w = 0; w < DALIC_STATS_WAITS; w++) {
 		fprintf(f, "%s: total_s=%.6f,", names[w], (double)s->waits[w].total_ns * 1e-9);
-		timing(f, &s->waits[w]);
+		report_timing(f, &s->waits[w]);
 		fprintf(f, "\n");
 	}
-	fprintf(f, "consumer_wait_measured: %s\n", yes(s->consumer_wait_measured));
+	fprintf(f, "consumer_wait_measured: %s\n", report_yes(s->consumer_wait_measured));
 	fprintf(f, "consumer_wait_share: %.1f%%\nfree_slot_wait_share: %.1f%%\n",
 	        100 * s->consumer_wait_share, 100 * s->free_slot_wait_share);
 	fprintf(f, "pipeline_utilization: %.1f%%\n", 100 * s->pipeline_utilization);
@@ -108,7 +108,7 @@ static void section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 	        s->verdict_reason ? s->verdict_reason : "");
 }
 
-static void section_queues(FILE *f, const dalic_stats_snapshot_t *s)
+static void report_section_queues(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Queues\n");
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
@@ -124,7 +124,7 @@ static void section_queues(FILE *f, const dalic_stats_snapshot_t *s)
 	fprintf(f, "\n");
 }
 
-static void int_list(FILE *f, const char *key, const dalic_stats_operator_t *op, int which)
+static void report_int_list(FILE *f, const char *key, const dalic_stats_operator_t *op, int which)
 {
 	fprintf(f, "%s=[", key);
 	for (int o = 0; o < op->num_outputs; o++) {
@@ -139,7 +139,7 @@ static void int_list(FILE *f, const char *key, const dalic_stats_operator_t *op,
 	fprintf(f, "]");
 }
 
-static void section_memory(FILE *f, const dalic_stats_snapshot_t *s)
+static void report_section_memory(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# executor_statistics\n");
 	if (!s->memory_stats) {
@@ -152,17 +152,17 @@ static void section_memory(FILE *f, const dalic_stats_snapshot_t *s)
 		if (op->time.count == 0)
 			continue;
 		fprintf(f, "%s: ", op->key);
-		int_list(f, "real_memory_size", op, 0);
-		int_list(f, ",max_real_memory_size", op, 1);
-		int_list(f, ",reserved_memory_size", op, 2);
-		int_list(f, ",max_reserved_memory_size", op, 3);
-		int_list(f, ",suggested_bytes_per_sample_hint", op, 4);
+		report_int_list(f, "real_memory_size", op, 0);
+		report_int_list(f, ",max_real_memory_size", op, 1);
+		report_int_list(f, ",reserved_memory_size", op, 2);
+		report_int_list(f, ",max_reserved_memory_size", op, 3);
+		report_int_list(f, ",suggested_bytes_per_sample_hint", op, 4);
 		fprintf(f, "\n");
 	}
 	fprintf(f, "reserved_total: %lld\n\n", (long long)s->reserved_total);
 }
 
-static void section_allocations(FILE *f, const dalic_stats_snapshot_t *s)
+static void report_section_allocations(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Allocations\nallocations: %lld\nbytes_allocated: %lld\n",
 	        (long long)s->allocations, (long long)s->bytes_allocated);
@@ -205,13 +205,13 @@ static void section_allocations(FILE *f, const dalic_stats_snapshot_t *s)
 
 int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f)
 {
-	section_pipeline(f, snap);
-	section_throughput(f, snap);
-	section_time(f, snap);
-	section_waits(f, snap);
-	section_queues(f, snap);
-	section_memory(f, snap);
-	section_allocations(f, snap);
+	report_section_pipeline(f, snap);
+	report_section_throughput(f, snap);
+	report_section_time(f, snap);
+	report_section_waits(f, snap);
+	report_section_queues(f, snap);
+	report_section_memory(f, snap);
+	report_section_allocations(f, snap);
 	if (ferror(f))
 		return dalic_fail(DALIC_EIO, "cannot write the stats report");
 	return DALIC_OK;

@@ -1,6 +1,6 @@
 /*
  * Chrome trace-event JSON (the "JSON Object Format" that Perfetto and chrome://tracing open).
- * One process, with tracks (tids): 1-3 the CPU / MIXED / GPU stage threads — a stage's span
+ * One process, with tracks (tids): 1-3 the CPU / MIXED / GPU stage threads — a stage's trace_span
  * per iteration with its operators' spans nested inside —, 10 the consumer's waits for data,
  * 100+k pool worker k's sample chunks. Spans that may overlap on one thread (iterations in
  * flight, stage waits) are async events; queue occupancy is a counter track per queue.
@@ -25,7 +25,7 @@ typedef struct writer {
 	int64_t async_id;
 } writer_t;
 
-static void json_string(FILE *f, const char *s)
+static void trace_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -40,24 +40,24 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void begin(writer_t *w)
+static void trace_begin(writer_t *w)
 {
 	fputs(w->first ? "\n" : ",\n", w->f);
 	w->first = false;
 }
 
-static double us(const writer_t *w, int64_t t)
+static double trace_us(const writer_t *w, int64_t t)
 {
 	return (double)(t - w->t0) * 1e-3;
 }
 
-static void track_name(writer_t *w, int tid, const char *name, int sort)
+static void trace_track_name(writer_t *w, int tid, const char *name, int sort)
 {
-	begin(w);
+	trace_begin(w);
 	fprintf(
 	    w->f,
 	    "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":", tid);
-	json_string(w->f, name);
+	trace_json_string(w->f, name);
 	fputs("}},", w->f);
 	fprintf(w->f,
 	        "\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":"
@@ -65,36 +65,36 @@ static void track_name(writer_t *w, int tid, const char *name, int sort)
 	        tid, sort);
 }
 
-static const char *node_name(const writer_t *w, int id)
+static const char *trace_node_name(const writer_t *w, int id)
 {
 	return w->L && id >= 0 && id < w->L->num_nodes ? w->L->nodes[id].name : "?";
 }
 
-static void span(writer_t *w, int tid, const char *name, const char *cat, int64_t t0, int64_t t1)
+static void trace_span(writer_t *w, int tid, const char *name, const char *cat, int64_t t0, int64_t t1)
 {
-	begin(w);
+	trace_begin(w);
 	fprintf(w->f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"name\":", tid);
-	json_string(w->f, name);
-	fprintf(w->f, ",\"cat\":\"%s\",\"ts\":%.3f,\"dur\":%.3f", cat, us(w, t0),
+	trace_json_string(w->f, name);
+	fprintf(w->f, ",\"cat\":\"%s\",\"ts\":%.3f,\"dur\":%.3f", cat, trace_us(w, t0),
 	        (double)(t1 - t0) * 1e-3);
 }
 
-static void async_pair(writer_t *w, const char *name, const char *cat, int64_t t0, int64_t t1,
+static void trace_async_pair(writer_t *w, const char *name, const char *cat, int64_t t0, int64_t t1,
                        int64_t iteration)
 {
 	int64_t id = ++w->async_id;
-	begin(w);
+	trace_begin(w);
 	fprintf(w->f,
 	        "{\"ph\":\"b\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
 	        "\"ts\":%.3f,\"args\":{\"iteration\":%lld}},",
-	        TID_CONSUMER, name, cat, (long long)id, us(w, t0), (long long)iteration);
+	        TID_CONSUMER, name, cat, (long long)id, trace_us(w, t0), (long long)iteration);
 	fprintf(w->f,
 	        "\n{\"ph\":\"e\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"cat\":\"%s\",\"id\":%lld,"
 	        "\"ts\":%.3f}",
-	        TID_CONSUMER, name, cat, (long long)id, us(w, t1));
+	        TID_CONSUMER, name, cat, (long long)id, trace_us(w, t1));
 }
 
-static void emit(void *user, const dalic_trace_event_t *ev)
+static void trace_emit(void *user, const dalic_trace_event_t *ev)
 {
 	writer_t *w = user;
 	static const char *const stages[3] = {"CPU", "MIXED", "GPU"};
@@ -103,7 +103,7 @@ static void emit(void *user, const dalic_trace_event_t *ev)
 	case DALIC_TRACE_NODE:
 		if (!w->L || ev->id >= w->L->num_nodes)
 			break;
-		span(w, TID_STAGE + w->L->nodes[ev->id].stage, node_name(w, ev->id), "operator",
+		trace_span(w, TID_STAGE + w->L->nodes[ev->id].stage, trace_node_name(w, ev->id), "operator",
 		     ev->t0, ev->t1);
 		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"batch\":%d,\"op\":\"%s\"}}",
 		        (long long)ev->iteration, ev->a, w->L->nodes[ev->id].op);
@@ -113,25 +113,25 @@ static void emit(void *user, const dalic_trace_event_t *ev)
 		    !(w->named[ev->thread / 8] & (1u << (ev->thread % 8)))) {
 			char name[32];
 			snprintf(name, sizeof name, "worker %d", ev->thread);
-			track_name(w, TID_WORKER + ev->thread, name, TID_WORKER + ev->thread);
+			trace_track_name(w, TID_WORKER + ev->thread, name, TID_WORKER + ev->thread);
 			w->named[ev->thread / 8] |= (unsigned char)(1u << (ev->thread % 8));
 		}
-		span(w, TID_WORKER + ev->thread, node_name(w, ev->id), "samples", ev->t0, ev->t1);
+		trace_span(w, TID_WORKER + ev->thread, trace_node_name(w, ev->id), "samples", ev->t0, ev->t1);
 		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"first_sample\":%d,\"samples\":%d}}",
 		        (long long)ev->iteration, ev->a, ev->b);
 		break;
 	case DALIC_TRACE_STAGE:
 		if (ev->id < 0 || ev->id > 2)
 			break;
-		span(w, TID_STAGE + ev->id, stages[ev->id], "stage", ev->t0, ev->t1);
+		trace_span(w, TID_STAGE + ev->id, stages[ev->id], "stage", ev->t0, ev->t1);
 		fprintf(w->f, ",\"args\":{\"iteration\":%lld}}", (long long)ev->iteration);
 		break;
 	case DALIC_TRACE_WAIT:
 		if (ev->id == DALIC_WAIT_CONSUMER) {
-			span(w, TID_CONSUMER, "wait for data", "wait", ev->t0, ev->t1);
+			trace_span(w, TID_CONSUMER, "wait for data", "wait", ev->t0, ev->t1);
 			fputs("}", w->f);
 		} else {
-			async_pair(w,
+			trace_async_pair(w,
 			           ev->id == DALIC_WAIT_FREE_SLOT ? "wait for a free slot"
 			                                          : "wait for input",
 			           "wait", ev->t0, ev->t1, ev->iteration);
@@ -140,14 +140,14 @@ static void emit(void *user, const dalic_trace_event_t *ev)
 	case DALIC_TRACE_QUEUE:
 		if (ev->id < 0 || ev->id > 1)
 			break;
-		begin(w);
+		trace_begin(w);
 		fprintf(w->f,
 		        "{\"ph\":\"C\",\"pid\":1,\"name\":\"%s\",\"ts\":%.3f,\"args\":"
 		        "{\"occupancy\":%d}}",
-		        queues[ev->id], us(w, ev->t0), ev->a);
+		        queues[ev->id], trace_us(w, ev->t0), ev->a);
 		break;
 	case DALIC_TRACE_ITERATION:
-		async_pair(w, "iteration", "iteration", ev->t0, ev->t1, ev->iteration);
+		trace_async_pair(w, "iteration", "iteration", ev->t0, ev->t1, ev->iteration);
 		break;
 	}
 }
@@ -165,16 +165,16 @@ int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
 	w->t0 = atomic_load(&s->t0);
 	w->first = true;
 	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", f);
-	begin(w);
+	trace_begin(w);
 	fputs("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"dalic "
 	      "pipeline\"}}",
 	      f);
 	static const char *const tracks[3] = {"stage CPU", "stage MIXED", "stage GPU"};
 	for (int st = 0; st < 3; st++)
 		if (w->L && w->L->stage_nodes[st] > 0)
-			track_name(w, TID_STAGE + st, tracks[st], TID_STAGE + st);
-	track_name(w, TID_CONSUMER, "consumer", TID_CONSUMER);
-	int64_t n = dalic_trace_ring_each(&s->trace, emit, w);
+			trace_track_name(w, TID_STAGE + st, tracks[st], TID_STAGE + st);
+	trace_track_name(w, TID_CONSUMER, "consumer", TID_CONSUMER);
+	int64_t n = dalic_trace_ring_each(&s->trace, trace_emit, w);
 	fprintf(f,
 	        "\n],\"otherData\":{\"generator\":\"dalic " DALIC_VERSION "\",\"events\":%lld,"
 	        "\"dropped\":%lld}}\n",

@@ -54,7 +54,7 @@ void dalic_hist_record(dalic_hist_t *h, int64_t ns)
 	atomic_fetch_add_explicit(&h->count, 1, memory_order_release);
 }
 
-static int64_t quantile_of(const int64_t *copy, int64_t n, double q, int64_t mn, int64_t mx)
+static int64_t hist_quantile_of(const int64_t *copy, int64_t n, double q, int64_t mn, int64_t mx)
 {
 	if (n == 0)
 		return 0;
@@ -83,7 +83,7 @@ static int64_t quantile_of(const int64_t *copy, int64_t n, double q, int64_t mn,
 	return v;
 }
 
-static int64_t copy_buckets(const dalic_hist_t *h, int64_t *copy)
+static int64_t hist_copy_buckets(const dalic_hist_t *h, int64_t *copy)
 {
 	int64_t n = 0;
 	for (int i = 0; i < DALIC_HIST_BUCKETS; i++) {
@@ -96,8 +96,8 @@ static int64_t copy_buckets(const dalic_hist_t *h, int64_t *copy)
 int64_t dalic_hist_quantile(const dalic_hist_t *h, double q)
 {
 	int64_t copy[DALIC_HIST_BUCKETS];
-	int64_t n = copy_buckets(h, copy);
-	return quantile_of(copy, n, q, atomic_load_explicit(&h->min, memory_order_relaxed),
+	int64_t n = hist_copy_buckets(h, copy);
+	return hist_quantile_of(copy, n, q, atomic_load_explicit(&h->min, memory_order_relaxed),
 	                   atomic_load_explicit(&h->max, memory_order_relaxed));
 }
 
@@ -108,12 +108,12 @@ void dalic_hist_summary(const dalic_hist_t *h, dalic_stats_timing_t *out)
 	if (out->count == 0)
 		return;
 	int64_t copy[DALIC_HIST_BUCKETS];
-	int64_t n = copy_buckets(h, copy);
+	int64_t n = hist_copy_buckets(h, copy);
 	out->total_ns = atomic_load_explicit(&h->total, memory_order_relaxed);
 	out->mean_ns = (double)out->total_ns / (double)out->count;
 	out->min_ns = atomic_load_explicit(&h->min, memory_order_relaxed);
 	out->max_ns = atomic_load_explicit(&h->max, memory_order_relaxed);
-	out->p50_ns = quantile_of(copy, n, 0.50, out->min_ns, out->max_ns);
-	out->p90_ns = quantile_of(copy, n, 0.90, out->min_ns, out->max_ns);
-	out->p99_ns = quantile_of(copy, n, 0.99, out->min_ns, out->max_ns);
+	out->p50_ns = hist_quantile_of(copy, n, 0.50, out->min_ns, out->max_ns);
+	out->p90_ns = hist_quantile_of(copy, n, 0.90, out->min_ns, out->max_ns);
+	out->p99_ns = hist_quantile_of(copy, n, 0.99, out->min_ns, out->max_ns);
 }

@@ -8,10 +8,11 @@
 #include "stats/collector.h"
 
 #include "engine/batch.h"
+#include "engine/clock.h"
 
 #include <string.h>
 
-static void touch(dalic_stats_t *s, int64_t t_start, int64_t t_end)
+static void hooks_touch(dalic_stats_t *s, int64_t t_start, int64_t t_end)
 {
 	int64_t zero = 0;
 	if (atomic_load_explicit(&s->first_t, memory_order_relaxed) == 0)
@@ -19,7 +20,7 @@ static void touch(dalic_stats_t *s, int64_t t_start, int64_t t_end)
 	dalic_atomic_max(&s->last_t, t_end);
 }
 
-static void trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
+static void hooks_trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
                   int64_t t0, int64_t t1)
 {
 	if (!s->tracing)
@@ -35,7 +36,7 @@ static void trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, 
 	dalic_trace_ring_push(&s->trace, &ev);
 }
 
-static void on_node_run(void *user, const dalic_node_t *node, int64_t iteration, int batch,
+static void hooks_on_node_run(void *user, const dalic_node_t *node, int64_t iteration, int batch,
                         int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
@@ -43,31 +44,31 @@ static void on_node_run(void *user, const dalic_node_t *node, int64_t iteration,
 	if (!sn)
 		return;
 	dalic_hist_record(&sn->time, t_end - t_start);
-	touch(s, t_start, t_end);
+	hooks_touch(s, t_start, t_end);
 	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
 	if (node->index == L->sample_node)
 		atomic_fetch_add_explicit(&s->samples, batch, memory_order_relaxed);
-	trace(s, DALIC_TRACE_NODE, node->index, 0, batch, 0, iteration, t_start, t_end);
+	hooks_trace(s, DALIC_TRACE_NODE, node->index, 0, batch, 0, iteration, t_start, t_end);
 }
 
-static void on_work_chunk(void *user, const dalic_node_t *node, int64_t iteration, int thread,
+static void hooks_on_work_chunk(void *user, const dalic_node_t *node, int64_t iteration, int thread,
                           int first, int count, int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
-	trace(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start, t_end);
+	hooks_trace(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start, t_end);
 }
 
-static void on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start, int64_t t_end)
+static void hooks_on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
 	if (stage < 0 || stage >= DALIC_NUM_STAGES)
 		return;
 	dalic_hist_record(&s->stage_time[stage], t_end - t_start);
-	touch(s, t_start, t_end);
-	trace(s, DALIC_TRACE_STAGE, stage, 0, 0, 0, iteration, t_start, t_end);
+	hooks_touch(s, t_start, t_end);
+	hooks_trace(s, DALIC_TRACE_STAGE, stage, 0, 0, 0, iteration, t_start, t_end);
 }
 
-static void on_iteration_ready(void *user, int64_t iteration, int64_t t_scheduled, int64_t t_ready)
+static void hooks_on_iteration_ready(void *user, int64_t iteration, int64_t t_scheduled, int64_t t_ready)
 {
 	dalic_stats_t *s = user;
 	atomic_fetch_add_explicit(&s->iterations, 1, memory_order_relaxed);
@@ -75,13 +76,13 @@ static void on_iteration_ready(void *user, int64_t iteration, int64_t t_schedule
 	int64_t prev = atomic_exchange_explicit(&s->last_ready, t_ready, memory_order_relaxed);
 	if (prev > 0 && t_ready >= prev)
 		dalic_hist_record(&s->iter_interval, t_ready - prev);
-	touch(s, t_scheduled, t_ready);
-	trace(s, DALIC_TRACE_ITERATION, 0, 0, 0, 0, iteration, t_scheduled, t_ready);
+	hooks_touch(s, t_scheduled, t_ready);
+	hooks_trace(s, DALIC_TRACE_ITERATION, 0, 0, 0, 0, iteration, t_scheduled, t_ready);
 }
 
 /* DALI's GetMaxSizes: contiguous batches report ceil(bytes / samples), per-sample batches
  * their largest sample (for capacity: the largest sample buffer). */
-static void per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t cap, int64_t *real,
+static void hooks_per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t cap, int64_t *real,
                            int64_t *reserved)
 {
 	int n = b->num_samples;
@@ -104,7 +105,7 @@ static void per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t cap, in
 	}
 }
 
-static void count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c, int64_t iteration)
+static void hooks_count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c, int64_t iteration)
 {
 	int64_t a = atomic_load_explicit(&c->allocations, memory_order_relaxed);
 	int64_t bytes = atomic_load_explicit(&c->bytes_allocated, memory_order_relaxed);
@@ -121,7 +122,7 @@ static void count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c
 		dalic_atomic_max(&o->last_alloc_iteration, iteration);
 }
 
-static void on_output_memory(void *user, const dalic_node_t *node, int output,
+static void hooks_on_output_memory(void *user, const dalic_node_t *node, int output,
                              const dalic_batch_t *b, int64_t iteration)
 {
 	dalic_stats_t *s = user;
@@ -135,17 +136,17 @@ static void on_output_memory(void *user, const dalic_node_t *node, int output,
 	if (L->memory_stats) {
 		size_t nbytes = dalic_batch_nbytes(b), cap = dalic_batch_capacity(b);
 		int64_t max_real, max_reserved;
-		per_sample_max(b, nbytes, cap, &max_real, &max_reserved);
+		hooks_per_sample_max(b, nbytes, cap, &max_real, &max_reserved);
 		dalic_atomic_max(&o->real, (int64_t)nbytes);
 		dalic_atomic_max(&o->reserved, (int64_t)cap);
 		dalic_atomic_max(&o->max_real, max_real);
 		dalic_atomic_max(&o->max_reserved, max_reserved);
 	}
 	if (b->owner)
-		count_allocations(o, b->owner, iteration);
+		hooks_count_allocations(o, b->owner, iteration);
 }
 
-static void on_buffer_growth(void *user, const dalic_node_t *node, int output, int64_t iteration,
+static void hooks_on_buffer_growth(void *user, const dalic_node_t *node, int output, int64_t iteration,
                              int sample, const char *source, size_t old_capacity,
                              size_t new_capacity)
 {
@@ -156,7 +157,7 @@ static void on_buffer_growth(void *user, const dalic_node_t *node, int output, i
 	if (output >= 0 && output < sn->num_outputs)
 		atomic_fetch_add_explicit(&sn->outputs[output].growth, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&s->growth_total, 1, memory_order_relaxed);
-	int64_t t = dalic_stats_now_ns() - atomic_load_explicit(&s->t0, memory_order_relaxed);
+	int64_t t = dalic_clock_ns() - atomic_load_explicit(&s->t0, memory_order_relaxed);
 	pthread_mutex_lock(&s->lock);
 	int cap = s->opts.growth_history;
 	dalic_stats_grec_t *g = &s->growth[(s->growth_head + s->growth_count) % cap];
@@ -182,7 +183,7 @@ static void on_buffer_growth(void *user, const dalic_node_t *node, int output, i
 	pthread_mutex_unlock(&s->lock);
 }
 
-static void on_queue_level(void *user, int queue, int occupancy, int depth, int64_t t)
+static void hooks_on_queue_level(void *user, int queue, int occupancy, int depth, int64_t t)
 {
 	dalic_stats_t *s = user;
 	if (queue < 0 || queue >= DALIC_STATS_QUEUES)
@@ -211,30 +212,30 @@ static void on_queue_level(void *user, int queue, int occupancy, int depth, int6
 	smp->t_ns = t - t0;
 	smp->occupancy = occupancy;
 	pthread_mutex_unlock(&q->lock);
-	trace(s, DALIC_TRACE_QUEUE, queue, 0, occupancy, depth, -1, t, t);
+	hooks_trace(s, DALIC_TRACE_QUEUE, queue, 0, occupancy, depth, -1, t, t);
 }
 
-static void on_wait(void *user, int kind, int64_t t_start, int64_t t_end)
+static void hooks_on_wait(void *user, int kind, int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
 	if (kind < 0 || kind >= DALIC_STATS_WAITS)
 		return;
 	dalic_hist_record(&s->waits[kind], t_end - t_start);
-	touch(s, t_start, t_end);
-	trace(s, DALIC_TRACE_WAIT, kind, 0, 0, 0, -1, t_start, t_end);
+	hooks_touch(s, t_start, t_end);
+	hooks_trace(s, DALIC_TRACE_WAIT, kind, 0, 0, 0, -1, t_start, t_end);
 }
 
 void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs)
 {
 	*obs = (dalic_observer_t){
 	    .user = s,
-	    .node_run = on_node_run,
-	    .work_chunk = on_work_chunk,
-	    .stage_run = on_stage_run,
-	    .iteration_ready = on_iteration_ready,
-	    .output_memory = on_output_memory,
-	    .buffer_growth = on_buffer_growth,
-	    .queue_level = on_queue_level,
-	    .wait = on_wait,
+	    .node_run = hooks_on_node_run,
+	    .work_chunk = hooks_on_work_chunk,
+	    .stage_run = hooks_on_stage_run,
+	    .iteration_ready = hooks_on_iteration_ready,
+	    .output_memory = hooks_on_output_memory,
+	    .buffer_growth = hooks_on_buffer_growth,
+	    .queue_level = hooks_on_queue_level,
+	    .wait = hooks_on_wait,
 	};
 }

@@ -23,7 +23,7 @@
 
 static const char *const verdict_names[] = {"unknown", "input-bound", "consumer-bound", "balanced"};
 
-static int copy_output(dalic_stats_output_t *d, const dalic_stats_out_t *o)
+static int snapshot_copy_output(dalic_stats_output_t *d, const dalic_stats_out_t *o)
 {
 	d->name = strdup(o->name);
 	if (!d->name)
@@ -48,7 +48,7 @@ static int copy_output(dalic_stats_output_t *d, const dalic_stats_out_t *o)
 	return DALIC_OK;
 }
 
-static int copy_operators(dalic_stats_snapshot_t *snap, const dalic_stats_layout_t *L)
+static int snapshot_copy_operators(dalic_stats_snapshot_t *snap, const dalic_stats_layout_t *L)
 {
 	snap->operators = calloc((size_t)L->num_nodes + 1, sizeof *snap->operators);
 	if (!snap->operators)
@@ -68,7 +68,7 @@ static int copy_operators(dalic_stats_snapshot_t *snap, const dalic_stats_layout
 		op->num_outputs = n->num_outputs;
 		dalic_hist_summary(&n->time, &op->time);
 		for (int o = 0; o < n->num_outputs; o++)
-			if (copy_output(&op->outputs[o], &n->outputs[o]))
+			if (snapshot_copy_output(&op->outputs[o], &n->outputs[o]))
 				return DALIC_ENOMEM;
 	}
 	return DALIC_OK;
@@ -77,7 +77,7 @@ static int copy_operators(dalic_stats_snapshot_t *snap, const dalic_stats_layout
 /* Shares of the busy time and the bottlenecks. A stage's busy time is at least its
  * operators' time: a snapshot taken mid-iteration, or an iteration cut short at shutdown, has
  * reported its operators but not yet its stage. */
-static void derive_shares(dalic_stats_snapshot_t *snap)
+static void snapshot_derive_shares(dalic_stats_snapshot_t *snap)
 {
 	double stage_busy[DALIC_NUM_STAGES] = {0}, busy = 0, op_shares = 0;
 	for (int i = 0; i < snap->num_operators; i++)
@@ -119,8 +119,8 @@ static void derive_shares(dalic_stats_snapshot_t *snap)
 		snap->pipeline_utilization = 1;
 }
 
-static char *format_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *format_reason(const char *fmt, ...)
+static char *snapshot_format_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *snapshot_format_reason(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -130,7 +130,7 @@ static char *format_reason(const char *fmt, ...)
 	return strdup(buf);
 }
 
-static void derive_verdict(dalic_stats_snapshot_t *snap)
+static void snapshot_derive_verdict(dalic_stats_snapshot_t *snap)
 {
 	double wall_ns = snap->wall_s * 1e9;
 	double consumer_ns = (double)snap->waits[DALIC_STATS_WAIT_CONSUMER].total_ns;
@@ -153,11 +153,11 @@ static void derive_verdict(dalic_stats_snapshot_t *snap)
 	    snap->bottleneck_operator >= 0 ? snap->operators[snap->bottleneck_operator].share : 0;
 	if (snap->iterations < 2 || wall_ns <= 0) {
 		snap->verdict = DALIC_STATS_VERDICT_UNKNOWN;
-		snap->verdict_reason = format_reason("%lld iteration(s) observed; need at least 2",
+		snap->verdict_reason = snapshot_format_reason("%lld iteration(s) observed; need at least 2",
 		                                     (long long)snap->iterations);
 	} else if (snap->consumer_wait_share >= INPUT_BOUND_SHARE) {
 		snap->verdict = DALIC_STATS_VERDICT_INPUT_BOUND;
-		snap->verdict_reason = format_reason(
+		snap->verdict_reason = snapshot_format_reason(
 		    "the consumer waited %.0f%% of the time (%.3f s of %.3f s) for data%s; "
 		    "slowest stage %s, slowest operator %s (%.0f%% of the busy time)",
 		    100 * snap->consumer_wait_share, consumer_ns * 1e-9, snap->wall_s,
@@ -169,7 +169,7 @@ static void derive_verdict(dalic_stats_snapshot_t *snap)
 	           (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE ||
 	            snap->pipeline_utilization < IDLE_PIPELINE_UTILIZATION)) {
 		snap->verdict = DALIC_STATS_VERDICT_CONSUMER_BOUND;
-		snap->verdict_reason = format_reason(
+		snap->verdict_reason = snapshot_format_reason(
 		    "the consumer waited %.1f%% of the time for data while the busiest stage "
 		    "worked %.0f%% of it and the pipeline waited %.0f%% for a free queue slot: "
 		    "data is ready before it is asked for; a deeper prefetch queue will not help, "
@@ -178,7 +178,7 @@ static void derive_verdict(dalic_stats_snapshot_t *snap)
 		    100 * snap->free_slot_wait_share);
 	} else {
 		snap->verdict = DALIC_STATS_VERDICT_BALANCED;
-		snap->verdict_reason = format_reason(
+		snap->verdict_reason = snapshot_format_reason(
 		    "the consumer waited %.0f%% of the time for data and the pipeline %.0f%% for "
 		    "a free slot; slowest stage %s, slowest operator %s",
 		    100 * snap->consumer_wait_share, 100 * snap->free_slot_wait_share, stage, op);
@@ -186,7 +186,7 @@ static void derive_verdict(dalic_stats_snapshot_t *snap)
 	snap->verdict_name = verdict_names[snap->verdict];
 }
 
-static int copy_queues(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
+static int snapshot_copy_queues(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
 {
 	static const char *const names[DALIC_STATS_QUEUES] = {"cpu", "gpu"};
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
@@ -212,7 +212,7 @@ static int copy_queues(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
 	return DALIC_OK;
 }
 
-static int copy_growth(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
+static int snapshot_copy_growth(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
 {
 	snap->growth_events = atomic_load(&s->growth_total);
 	snap->growth = calloc((size_t)s->opts.growth_history, sizeof *snap->growth);
@@ -242,7 +242,7 @@ static int copy_growth(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
 	return rc;
 }
 
-static void sum_allocations(dalic_stats_snapshot_t *snap)
+static void snapshot_sum_allocations(dalic_stats_snapshot_t *snap)
 {
 	snap->last_allocation_iteration = -1;
 	for (int i = 0; i < snap->num_operators; i++)
@@ -261,7 +261,7 @@ static void sum_allocations(dalic_stats_snapshot_t *snap)
 		}
 }
 
-static void copy_params(dalic_stats_snapshot_t *snap, const dalic_pipeline_params_t *p,
+static void snapshot_copy_params(dalic_stats_snapshot_t *snap, const dalic_pipeline_params_t *p,
                         bool uses_gpu)
 {
 	snap->batch_size = p->batch_size;
@@ -288,11 +288,11 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 	dalic_stats_layout_t *L = dalic_stats_layout(s);
 	int rc = DALIC_OK;
 	if (L) {
-		copy_params(snap, &L->params, L->uses_gpu);
+		snapshot_copy_params(snap, &L->params, L->uses_gpu);
 		snap->built = true;
-		rc = copy_operators(snap, L);
+		rc = snapshot_copy_operators(snap, L);
 	} else {
-		copy_params(snap, &s->params, false);
+		snapshot_copy_params(snap, &s->params, false);
 	}
 	static const char *const stage_names[DALIC_NUM_STAGES] = {"CPU", "MIXED", "GPU"};
 	for (int st = 0; st < DALIC_NUM_STAGES; st++) {
@@ -314,16 +314,16 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 	for (int w = 0; w < DALIC_STATS_WAITS; w++)
 		dalic_hist_summary(&s->waits[w], &snap->waits[w]);
 	if (!rc)
-		rc = copy_queues(s, snap);
+		rc = snapshot_copy_queues(s, snap);
 	if (!rc)
-		rc = copy_growth(s, snap);
+		rc = snapshot_copy_growth(s, snap);
 	if (rc) {
 		dalic_stats_snapshot_free(snap);
 		return dalic_fail(rc, "out of memory for a stats snapshot");
 	}
-	derive_shares(snap);
-	derive_verdict(snap);
-	sum_allocations(snap);
+	snapshot_derive_shares(snap);
+	snapshot_derive_verdict(snap);
+	snapshot_sum_allocations(snap);
 	if (s->tracing) {
 		snap->trace_events = dalic_trace_ring_recorded(&s->trace);
 		snap->trace_dropped = dalic_trace_ring_dropped(&s->trace);

@@ -66,7 +66,7 @@ void dalic_trace_ring_push(dalic_trace_ring_t *r, const dalic_trace_event_t *ev)
 	atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
 }
 
-static int64_t first_held(const dalic_trace_ring_t *r, int64_t head)
+static int64_t ring_first_held(const dalic_trace_ring_t *r, int64_t head)
 {
 	int64_t start = atomic_load(&r->start);
 	int64_t oldest = head - (r->mask + 1);
@@ -81,14 +81,14 @@ int64_t dalic_trace_ring_recorded(const dalic_trace_ring_t *r)
 int64_t dalic_trace_ring_dropped(const dalic_trace_ring_t *r)
 {
 	int64_t head = atomic_load(&r->head);
-	return first_held(r, head) - atomic_load(&r->start) + atomic_load(&r->lost);
+	return ring_first_held(r, head) - atomic_load(&r->start) + atomic_load(&r->lost);
 }
 
 int64_t dalic_trace_ring_each(const dalic_trace_ring_t *r,
                               void (*fn)(void *user, const dalic_trace_event_t *ev), void *user)
 {
 	int64_t head = atomic_load(&r->head), n = 0;
-	for (int64_t pos = first_held(r, head); pos < head; pos++) {
+	for (int64_t pos = ring_first_held(r, head); pos < head; pos++) {
 		const dalic_trace_slot_t *s = &r->slots[pos & r->mask];
 		if (atomic_load_explicit(&s->seq, memory_order_acquire) != pos + 1)
 			continue; /* still being written, or already overwritten */

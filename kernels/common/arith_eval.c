@@ -34,34 +34,18 @@
 	} while (0);                                                                               \
 	break
 
+/* One case per dtype, loading into the lane type `lane_ct` that LOAD_TO declares. */
+#define ARITH_LOAD_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                            \
+	case DALIC_##ID:                                                                           \
+		LOAD_AS(CT, lane_ct, DALIC_DTYPE_VALUE(CLASS, src_[k]));
 #define LOAD_TO(LT)                                                                                \
-	switch (t) {                                                                               \
-	case DALIC_UINT8:                                                                          \
-		LOAD_AS(uint8_t, LT, src_[k]);                                                     \
-	case DALIC_UINT16:                                                                         \
-		LOAD_AS(uint16_t, LT, src_[k]);                                                    \
-	case DALIC_UINT32:                                                                         \
-		LOAD_AS(uint32_t, LT, src_[k]);                                                    \
-	case DALIC_UINT64:                                                                         \
-		LOAD_AS(uint64_t, LT, src_[k]);                                                    \
-	case DALIC_INT8:                                                                           \
-		LOAD_AS(int8_t, LT, src_[k]);                                                      \
-	case DALIC_INT16:                                                                          \
-		LOAD_AS(int16_t, LT, src_[k]);                                                     \
-	case DALIC_INT32:                                                                          \
-		LOAD_AS(int32_t, LT, src_[k]);                                                     \
-	case DALIC_INT64:                                                                          \
-		LOAD_AS(int64_t, LT, src_[k]);                                                     \
-	case DALIC_FLOAT:                                                                          \
-		LOAD_AS(float, LT, src_[k]);                                                       \
-	case DALIC_FLOAT64:                                                                        \
-		LOAD_AS(double, LT, src_[k]);                                                      \
-	case DALIC_BOOL:                                                                           \
-		LOAD_AS(uint8_t, LT, src_[k] != 0);                                                \
-	case DALIC_FLOAT16:                                                                        \
-		LOAD_AS(uint16_t, LT, dalic_half_to_float(src_[k]));                               \
-	default:                                                                                   \
-		break;                                                                             \
+	{                                                                                          \
+		typedef LT lane_ct;                                                                \
+		switch (t) {                                                                       \
+			DALIC_DTYPES_NUMERIC(ARITH_LOAD_CASE)                                      \
+		default:                                                                           \
+			break;                                                                     \
+		}                                                                                  \
 	}
 
 /* Elements [off, off + n) of an array of dtype t as values in `lane` (a C conversion, which
@@ -102,7 +86,7 @@ static bool arith_is_lane_native(dalic_dtype_t t)
 void dalic_arith_round_to_half(float *v, int n)
 {
 	for (int k = 0; k < n; k++)
-		v[k] = dalic_half_to_float(dalic_float_to_half(v[k]));
+		v[k] = dalic_dtype_half_to_float(dalic_dtype_float_to_half(v[k]));
 }
 
 /* Values of operand `op` at output elements [start, start + n), converted to dtype `to` —
@@ -219,39 +203,32 @@ static void arith_store(dalic_dtype_t t, const void *src, void *base, int64_t of
 			d_[k] = (CT)s_[k];                                                         \
 	} while (0);                                                                               \
 	break
+	/* integers and bool come from the int64 lane, floats from their own */
+#define STORE_UINT(CT) STORE(int64_t, CT)
+#define STORE_SINT(CT) STORE(int64_t, CT)
+#define STORE_BOOL(CT) STORE(int64_t, CT)
+#define STORE_FLOAT(CT) STORE(CT, CT)
+#define STORE_HALF(CT)                                                                             \
+	do {                                                                                       \
+		const float *s_ = src;                                                             \
+		CT *d_ = (CT *)base + off;                                                         \
+		for (int k = 0; k < n; k++)                                                        \
+			d_[k] = dalic_dtype_float_to_half(s_[k]);                                        \
+	} while (0);                                                                               \
+	break
+#define STORE_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                 \
+	case DALIC_##ID: STORE_##CLASS(CT);
 	switch (t) {
-	case DALIC_UINT8:
-		STORE(int64_t, uint8_t);
-	case DALIC_UINT16:
-		STORE(int64_t, uint16_t);
-	case DALIC_UINT32:
-		STORE(int64_t, uint32_t);
-	case DALIC_UINT64:
-		STORE(int64_t, uint64_t);
-	case DALIC_INT8:
-		STORE(int64_t, int8_t);
-	case DALIC_INT16:
-		STORE(int64_t, int16_t);
-	case DALIC_INT32:
-		STORE(int64_t, int32_t);
-	case DALIC_INT64:
-		STORE(int64_t, int64_t);
-	case DALIC_BOOL:
-		STORE(int64_t, uint8_t);
-	case DALIC_FLOAT:
-		STORE(float, float);
-	case DALIC_FLOAT64:
-		STORE(double, double);
-	case DALIC_FLOAT16: {
-		const float *s = src;
-		uint16_t *d = (uint16_t *)base + off;
-		for (int k = 0; k < n; k++)
-			d[k] = dalic_float_to_half(s[k]);
-		break;
-	}
+		DALIC_DTYPES_NUMERIC(STORE_CASE)
 	default:
 		break;
 	}
+#undef STORE_CASE
+#undef STORE_UINT
+#undef STORE_SINT
+#undef STORE_BOOL
+#undef STORE_FLOAT
+#undef STORE_HALF
 #undef STORE
 }
 

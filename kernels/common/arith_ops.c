@@ -292,24 +292,28 @@ void dalic_arith_normalize(dalic_dtype_t t, int64_t *r, int n)
 	for (int k = 0; k < n; k++)                                                                \
 		r[k] = (CT)r[k];                                                                   \
 	break
+	/* 64-bit lanes are already in range; floats never get here */
+#define WRAP_UINT(CT) WRAP(CT)
+#define WRAP_SINT(CT) WRAP(CT)
+#define WRAP_BOOL(CT) WRAP(bool)
+#define WRAP_FLOAT(CT) break
+#define WRAP_HALF(CT) break
+#define WRAP_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
+	case DALIC_##ID:                                                                           \
+		if (sizeof(CT) == 8)                                                               \
+			break;                                                                     \
+		WRAP_##CLASS(CT);
 	switch (t) {
-	case DALIC_INT8:
-		WRAP(int8_t);
-	case DALIC_INT16:
-		WRAP(int16_t);
-	case DALIC_INT32:
-		WRAP(int32_t);
-	case DALIC_UINT8:
-		WRAP(uint8_t);
-	case DALIC_UINT16:
-		WRAP(uint16_t);
-	case DALIC_UINT32:
-		WRAP(uint32_t);
-	case DALIC_BOOL:
-		WRAP(bool);
+		DALIC_DTYPES_NUMERIC(WRAP_CASE)
 	default:
 		break;
 	}
+#undef WRAP_CASE
+#undef WRAP_UINT
+#undef WRAP_SINT
+#undef WRAP_BOOL
+#undef WRAP_FLOAT
+#undef WRAP_HALF
 #undef WRAP
 }
 

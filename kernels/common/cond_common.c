@@ -23,16 +23,7 @@ static const char *const SUGGESTION =
 
 const char *dalic_cond_type_name(dalic_dtype_t t)
 {
-	switch (t) {
-	case DALIC_FLOAT:
-		return "float";
-	case DALIC_FLOAT64:
-		return "double";
-	case DALIC_STRING:
-		return "string";
-	default:
-		return dalic_dtype_is_numeric(t) ? dalic_dtype_short(t) : dalic_dtype_name(t);
-	}
+	return dalic_dtype_cname(t);
 }
 
 int dalic_cond_predicate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *pred,
@@ -43,7 +34,7 @@ int dalic_cond_predicate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const 
 		                     dalic_cond_type_name(pred->dtype));
 	if (dalic_batch_sample_elems(pred, i) < 1)
 		return dalic_op_fail(ctx, ws, i, "the predicate sample is empty");
-	*out = dalic_load_f64(pred->dtype, pred->ptrs[i], 0) != 0;
+	*out = dalic_dtype_load_f64(pred->dtype, pred->ptrs[i], 0) != 0;
 	return DALIC_OK;
 }
 

@@ -35,18 +35,18 @@ Test(core_types, dtype_parse_accepts_dali_and_numpy_spellings)
 Test(core_types, convert_sat_rounds_half_away_and_clamps)
 {
 	uint8_t u8[4];
-	dalic_store_sat(DALIC_UINT8, u8, 0, 300.0);
-	dalic_store_sat(DALIC_UINT8, u8, 1, -5.0);
-	dalic_store_sat(DALIC_UINT8, u8, 2, 2.5);
-	dalic_store_sat(DALIC_UINT8, u8, 3, NAN);
+	dalic_dtype_store_sat(DALIC_UINT8, u8, 0, 300.0);
+	dalic_dtype_store_sat(DALIC_UINT8, u8, 1, -5.0);
+	dalic_dtype_store_sat(DALIC_UINT8, u8, 2, 2.5);
+	dalic_dtype_store_sat(DALIC_UINT8, u8, 3, NAN);
 	cr_expect_eq(u8[0], 255);
 	cr_expect_eq(u8[1], 0);
 	cr_expect_eq(u8[2], 3);
 	cr_expect_eq(u8[3], 0);
 	int32_t i32;
-	dalic_store_sat(DALIC_INT32, &i32, 0, -2.5);
+	dalic_dtype_store_sat(DALIC_INT32, &i32, 0, -2.5);
 	cr_expect_eq(i32, -3);
-	dalic_store_sat(DALIC_INT32, &i32, 0, 1e12);
+	dalic_dtype_store_sat(DALIC_INT32, &i32, 0, 1e12);
 	cr_expect_eq(i32, INT32_MAX);
 }
 
@@ -54,11 +54,11 @@ Test(core_types, half_float_round_trip)
 {
 	const float v[] = {0.0f, 1.0f, -2.5f, 65504.0f, 0.000061035156f, 1.0f / 3.0f};
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-		float back = dalic_half_to_float(dalic_float_to_half(v[i]));
+		float back = dalic_dtype_half_to_float(dalic_dtype_float_to_half(v[i]));
 		cr_expect(fabsf(back - v[i]) <= fabsf(v[i]) * 0.001f, "%g -> %g", v[i], back);
 	}
-	cr_expect_eq(dalic_float_to_half(1.0f), 0x3c00);
-	cr_expect(isinf(dalic_half_to_float(dalic_float_to_half(1e6f))));
+	cr_expect_eq(dalic_dtype_float_to_half(1.0f), 0x3c00);
+	cr_expect(isinf(dalic_dtype_half_to_float(dalic_dtype_float_to_half(1e6f))));
 }
 
 Test(core_types, value_parse_python_literals)

@@ -2,7 +2,7 @@
  * cast: converts every element to `dtype` with DALI's ConvertSat (include/dali/core/convert.h):
  * floating point to integer rounds half away from zero (std::round) and then saturates to
  * the target range; integer narrowing saturates; anything to bool is "nonzero after
- * rounding"; to floating point is a plain conversion. NaN becomes 0, as dalic_store_sat does.
+ * rounding"; to floating point is a plain conversion. NaN becomes 0, as dalic_dtype_store_sat does.
  * Shape and layout pass through unchanged.
  *
  * Elements go through a small stack buffer in chunks: integer sources are widened to int64
@@ -21,187 +21,119 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 
-#define CHUNK 1024
+#define CAST_CHUNK 1024
 
-typedef enum { WIDE_I64, WIDE_U64, WIDE_F64 } wide_t;
+typedef enum { CAST_WIDE_I64, CAST_WIDE_U64, CAST_WIDE_F64 } cast_wide_kind_t;
 
-static wide_t cast_wide_kind(dalic_dtype_t t)
+static cast_wide_kind_t cast_wide_kind(dalic_dtype_t t)
 {
 	if (dalic_dtype_is_float(t))
-		return WIDE_F64;
-	return t == DALIC_UINT64 ? WIDE_U64 : WIDE_I64;
+		return CAST_WIDE_F64;
+	return t == DALIC_UINT64 ? CAST_WIDE_U64 : CAST_WIDE_I64;
 }
 
-#define WIDEN(CT, WT)                                                                              \
-	for (int k = 0; k < n; k++)                                                                \
-		w[k] = (WT)((const CT *)src)[k];                                                   \
-	break
+typedef union cast_wide {
+	int64_t i[CAST_CHUNK];
+	uint64_t u[CAST_CHUNK];
+	double f[CAST_CHUNK];
+} cast_wide_t;
 
-/* src[0..n) of type t into the wide buffer (int64, uint64 or double). */
-static void cast_widen(dalic_dtype_t t, const void *src, int n, void *wide)
+#define CAST_WIDEN_TO(W, CT, CLASS)                                                                \
+	for (int k = 0; k < n; k++)                                                                \
+		(W)[k] = DALIC_DTYPE_VALUE(CLASS, ((const CT *)src)[k]);
+
+/* src[0..n) of type t into the wide buffer of its kind (int64, uint64 or double). */
+static void cast_widen(dalic_dtype_t t, const void *src, int n, cast_wide_t *w)
 {
 	switch (t) {
-	case DALIC_FLOAT16: {
-		double *w = wide;
-		for (int k = 0; k < n; k++)
-			w[k] = dalic_half_to_float(((const uint16_t *)src)[k]);
+#define CAST_WIDEN(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                 \
+	case DALIC_##ID:                                                                           \
+		if (DALIC_DTYPE_IS(FLOAT, CLASS)) {                                                \
+			CAST_WIDEN_TO(w->f, CT, CLASS)                                             \
+		} else if (DALIC_##ID == DALIC_UINT64) {                                           \
+			CAST_WIDEN_TO(w->u, CT, CLASS)                                             \
+		} else {                                                                           \
+			CAST_WIDEN_TO(w->i, CT, CLASS)                                             \
+		}                                                                                  \
 		break;
-	}
-	case DALIC_FLOAT: {
-		double *w = wide;
-		WIDEN(float, double);
-	}
-	case DALIC_FLOAT64:
-		memcpy(wide, src, sizeof(double) * (size_t)n);
+		DALIC_DTYPES_NUMERIC(CAST_WIDEN)
+#undef CAST_WIDEN
+	default:
 		break;
-	case DALIC_UINT64:
-		memcpy(wide, src, sizeof(uint64_t) * (size_t)n);
-		break;
-	default: {
-		int64_t *w = wide;
-		switch (t) {
-		case DALIC_UINT8:
-			WIDEN(uint8_t, int64_t);
-		case DALIC_UINT16:
-			WIDEN(uint16_t, int64_t);
-		case DALIC_UINT32:
-			WIDEN(uint32_t, int64_t);
-		case DALIC_INT8:
-			WIDEN(int8_t, int64_t);
-		case DALIC_INT16:
-			WIDEN(int16_t, int64_t);
-		case DALIC_INT32:
-			WIDEN(int32_t, int64_t);
-		case DALIC_INT64:
-			WIDEN(int64_t, int64_t);
-		case DALIC_BOOL:
-			WIDEN(uint8_t, int64_t);
-		default:
-			break;
-		}
-	}
 	}
 }
 
-/* Narrowing loops: `SAT(v)` saturates one wide value v (of the function's type `wide`) to
- * the target C type CT. */
-#define NARROW(CT, SAT)                                                                            \
+/* Narrowing loops: `SAT` converts one wide value v (of the function's type `wide`) to the
+ * target C type CT. */
+#define CAST_NARROW(CT, SAT)                                                                       \
 	for (int k = 0; k < n; k++) {                                                              \
 		wide v = w[k];                                                                     \
 		((CT *)dst)[k] = (CT)(SAT);                                                        \
 	}                                                                                          \
 	break
 
-/* Round, then clamp to [lo, hi] given as doubles; hi may round up to 2^63 or 2^64, so the
- * comparison is >= and the bound itself is returned as the type's maximum. */
-#define SAT_F(CT, lo, hi, maxv)                                                                    \
-	(isnan(v) ? 0 : (v = round(v)) <= (lo) ? (CT)(lo) : v >= (hi) ? (CT)(maxv) : (CT)v)
+/* From double: NaN is 0, else round half away from zero, then clamp. */
+#define CAST_SAT_F(CT, LO, HI)                                                                     \
+	(isnan(v) ? (CT)0 : (v = round(v), DALIC_SAT_FROM_F64(CT, LO, HI, v)))
+#define CAST_F64_UINT(CT, LO, HI) CAST_SAT_F(CT, LO, HI)
+#define CAST_F64_SINT(CT, LO, HI) CAST_SAT_F(CT, LO, HI)
+#define CAST_F64_BOOL(CT, LO, HI) (!isnan(v) && round(v) != 0)
+#define CAST_F64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
+#define CAST_F64_FLOAT(CT, LO, HI) v
 
 static void cast_narrow_f64(dalic_dtype_t t, const double *w, int n, void *dst)
 {
 	typedef double wide;
 	switch (t) {
-	case DALIC_UINT8:
-		NARROW(uint8_t, SAT_F(uint8_t, 0, 255.0, 255));
-	case DALIC_UINT16:
-		NARROW(uint16_t, SAT_F(uint16_t, 0, 65535.0, 65535));
-	case DALIC_UINT32:
-		NARROW(uint32_t, SAT_F(uint32_t, 0, 4294967295.0, UINT32_MAX));
-	case DALIC_UINT64:
-		NARROW(uint64_t, SAT_F(uint64_t, 0, 18446744073709551615.0, UINT64_MAX));
-	case DALIC_INT8:
-		NARROW(int8_t, SAT_F(int8_t, -128.0, 127.0, 127));
-	case DALIC_INT16:
-		NARROW(int16_t, SAT_F(int16_t, -32768.0, 32767.0, 32767));
-	case DALIC_INT32:
-		NARROW(int32_t, SAT_F(int32_t, -2147483648.0, 2147483647.0, INT32_MAX));
-	case DALIC_INT64:
-		NARROW(int64_t,
-		       SAT_F(int64_t, -9223372036854775808.0, 9223372036854775807.0, INT64_MAX));
-	case DALIC_BOOL:
-		NARROW(uint8_t, !isnan(v) && round(v) != 0);
-	case DALIC_FLOAT16:
-		NARROW(uint16_t, dalic_float_to_half((float)v));
-	case DALIC_FLOAT:
-		NARROW(float, v);
-	case DALIC_FLOAT64:
-		NARROW(double, v);
+#define CAST_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
+	case DALIC_##ID: CAST_NARROW(CT, CAST_F64_##CLASS(CT, LO, HI));
+		DALIC_DTYPES_NUMERIC(CAST_CASE)
+#undef CAST_CASE
 	default:
 		break;
 	}
 }
 
-#define SAT_I(lo, hi) (v < (lo) ? (lo) : v > (hi) ? (hi) : v)
+#define CAST_I64_UINT(CT, LO, HI) DALIC_SAT_FROM_I64(CT, LO, HI, v)
+#define CAST_I64_SINT(CT, LO, HI) DALIC_SAT_FROM_I64(CT, LO, HI, v)
+#define CAST_I64_BOOL(CT, LO, HI) v != 0
+#define CAST_I64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
+#define CAST_I64_FLOAT(CT, LO, HI) v
 
 static void cast_narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *dst)
 {
 	typedef int64_t wide;
 	switch (t) {
-	case DALIC_UINT8:
-		NARROW(uint8_t, SAT_I(0, 255));
-	case DALIC_UINT16:
-		NARROW(uint16_t, SAT_I(0, 65535));
-	case DALIC_UINT32:
-		NARROW(uint32_t, SAT_I(0, (int64_t)UINT32_MAX));
-	case DALIC_UINT64:
-		NARROW(uint64_t, v < 0 ? 0 : v);
-	case DALIC_INT8:
-		NARROW(int8_t, SAT_I(-128, 127));
-	case DALIC_INT16:
-		NARROW(int16_t, SAT_I(-32768, 32767));
-	case DALIC_INT32:
-		NARROW(int32_t, SAT_I((int64_t)INT32_MIN, (int64_t)INT32_MAX));
-	case DALIC_INT64:
-		NARROW(int64_t, v);
-	case DALIC_BOOL:
-		NARROW(uint8_t, v != 0);
-	case DALIC_FLOAT16:
-		NARROW(uint16_t, dalic_float_to_half((float)v));
-	case DALIC_FLOAT:
-		NARROW(float, v);
-	case DALIC_FLOAT64:
-		NARROW(double, v);
+#define CAST_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
+	case DALIC_##ID: CAST_NARROW(CT, CAST_I64_##CLASS(CT, LO, HI));
+		DALIC_DTYPES_NUMERIC(CAST_CASE)
+#undef CAST_CASE
 	default:
 		break;
 	}
 }
 
-#define SAT_U(hi) (v > (hi) ? (hi) : v)
+/* From uint64 (above INT64_MAX included): only HI can bind. */
+#define CAST_U64_UINT(CT, LO, HI) (v > (uint64_t)(HI) ? (CT)(HI) : (CT)v)
+#define CAST_U64_SINT(CT, LO, HI) CAST_U64_UINT(CT, LO, HI)
+#define CAST_U64_BOOL(CT, LO, HI) v != 0
+#define CAST_U64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
+#define CAST_U64_FLOAT(CT, LO, HI) v
 
 static void cast_narrow_u64(dalic_dtype_t t, const uint64_t *w, int n, void *dst)
 {
 	typedef uint64_t wide;
 	switch (t) {
-	case DALIC_UINT8:
-		NARROW(uint8_t, SAT_U(255u));
-	case DALIC_UINT16:
-		NARROW(uint16_t, SAT_U(65535u));
-	case DALIC_UINT32:
-		NARROW(uint32_t, SAT_U(UINT32_MAX));
-	case DALIC_UINT64:
-		NARROW(uint64_t, v);
-	case DALIC_INT8:
-		NARROW(int8_t, SAT_U(127u));
-	case DALIC_INT16:
-		NARROW(int16_t, SAT_U(32767u));
-	case DALIC_INT32:
-		NARROW(int32_t, SAT_U((uint64_t)INT32_MAX));
-	case DALIC_INT64:
-		NARROW(int64_t, SAT_U((uint64_t)INT64_MAX));
-	case DALIC_BOOL:
-		NARROW(uint8_t, v != 0);
-	case DALIC_FLOAT16:
-		NARROW(uint16_t, dalic_float_to_half((float)v));
-	case DALIC_FLOAT:
-		NARROW(float, v);
-	case DALIC_FLOAT64:
-		NARROW(double, v);
+#define CAST_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
+	case DALIC_##ID: CAST_NARROW(CT, CAST_U64_##CLASS(CT, LO, HI));
+		DALIC_DTYPES_NUMERIC(CAST_CASE)
+#undef CAST_CASE
 	default:
 		break;
 	}
 }
 
-static int cast_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_dtype_t to = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
@@ -216,7 +148,7 @@ static int cast_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return rc;
 }
 
-static int cast_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -226,20 +158,16 @@ static int cast_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 		return DALIC_OK;
 	}
 	size_t in_es = dalic_dtype_size(in->dtype), out_es = dalic_dtype_size(out->dtype);
-	union {
-		int64_t i[CHUNK];
-		uint64_t u[CHUNK];
-		double f[CHUNK];
-	} wide;
-	wide_t kind = cast_wide_kind(in->dtype);
-	for (int64_t start = 0; start < n; start += CHUNK) {
-		int len = n - start < CHUNK ? (int)(n - start) : CHUNK;
+	cast_wide_t wide;
+	cast_wide_kind_t kind = cast_wide_kind(in->dtype);
+	for (int64_t start = 0; start < n; start += CAST_CHUNK) {
+		int len = n - start < CAST_CHUNK ? (int)(n - start) : CAST_CHUNK;
 		const char *src = (const char *)in->ptrs[i] + (size_t)start * in_es;
 		char *dst = (char *)out->ptrs[i] + (size_t)start * out_es;
 		cast_widen(in->dtype, src, len, &wide);
-		if (kind == WIDE_F64)
+		if (kind == CAST_WIDE_F64)
 			cast_narrow_f64(out->dtype, wide.f, len, dst);
-		else if (kind == WIDE_U64)
+		else if (kind == CAST_WIDE_U64)
 			cast_narrow_u64(out->dtype, wide.u, len, dst);
 		else
 			cast_narrow_i64(out->dtype, wide.i, len, dst);
@@ -252,7 +180,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = cast_setup, .run_sample = cast_run_sample};
+static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
 
 DALIC_OPERATOR(Cast) = {
     .name = "Cast",

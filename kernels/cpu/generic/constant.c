@@ -102,9 +102,9 @@ static int constant_init(dalic_op_ctx_t *ctx)
 	for (int64_t k = 0; k < volume; k++) {
 		int src = values->n == 1 ? 0 : (int)k;
 		if (has_f)
-			dalic_store_sat(st->dtype, st->data, k, (float)values->f[src]);
+			dalic_dtype_store_sat(st->dtype, st->data, k, (float)values->f[src]);
 		else
-			dalic_store_i64_sat(st->dtype, st->data, k, values->i[src]);
+			dalic_dtype_store_i64_sat(st->dtype, st->data, k, values->i[src]);
 	}
 	return DALIC_OK;
 }

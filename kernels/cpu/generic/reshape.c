@@ -97,7 +97,7 @@ static int reshape_requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 			                     "the shape input has %lld dims, at most %d",
 			                     (long long)count, DALIC_MAX_NDIM);
 		for (int64_t d = 0; d < count; d++)
-			ext[d] = dalic_load_i64(s->dtype, s->ptrs[i], d);
+			ext[d] = dalic_dtype_load_i64(s->dtype, s->ptrs[i], d);
 		*n = (int)count;
 		return DALIC_OK;
 	}

@@ -116,7 +116,7 @@ static int subscript_value_at(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int par
 		return dalic_op_fail(ctx, ws, i,
 		                     "argument `%s`: array index must be of integral type, got %s",
 		                     name, dalic_dtype_name(arg->dtype));
-	*out = dalic_load_i64(arg->dtype, arg->ptrs[i], 0);
+	*out = dalic_dtype_load_i64(arg->dtype, arg->ptrs[i], 0);
 	return DALIC_OK;
 }
 

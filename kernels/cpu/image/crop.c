@@ -75,7 +75,7 @@ static int crop_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	dalic_batch_set_layout(out, in->layout);
 	const dalic_value_t *fill = dalic_arg(ctx, "fill_values");
 	for (int k = 0; k < c->nfill; k++) /* padding is written in the input type, then converted */
-		dalic_store_sat(in->dtype, c->fill, k, fill->n ? dalic_value_get_f(fill, k) : 0);
+		dalic_dtype_store_sat(in->dtype, c->fill, k, fill->n ? dalic_value_get_f(fill, k) : 0);
 	for (int i = 0; i < ws->batch_size; i++) {
 		const int64_t *shape = dalic_batch_shape(in, i);
 		if ((rc = dalic_img_window_for_sample(ctx, ws, i, c->layout, in->ndim, shape,
@@ -111,7 +111,7 @@ static int crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 	dalic_img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i], es, tmp,
 			c->fill, c->nfill, channel_dim);
 	for (int64_t k = 0; k < n; k++)
-		dalic_store_sat(out->dtype, out->ptrs[i], k, dalic_load_f64(in->dtype, tmp, k));
+		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k, dalic_dtype_load_f64(in->dtype, tmp, k));
 	return DALIC_OK;
 }
 

@@ -159,40 +159,43 @@ static int cmn_per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, con
 static inline float cmn_load_elem(dalic_dtype_t t, const void *p, int64_t k)
 {
 	switch (t) {
-	case DALIC_UINT8: return ((const uint8_t *)p)[k];
-	case DALIC_FLOAT: return ((const float *)p)[k];
-	case DALIC_INT16: return ((const int16_t *)p)[k];
-	default: return (float)dalic_load_f64(t, p, k);
+#define CMN_LOAD(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                   \
+	case DALIC_##ID: return (float)(double)DALIC_DTYPE_VALUE(CLASS, ((const CT *)p)[k]);
+		DALIC_DTYPES_NUMERIC(CMN_LOAD)
+#undef CMN_LOAD
+	default: return 0; /* not numeric: refused at setup */
 	}
 }
 
-/* Stores n floats read `step` apart into consecutive elements of type t. */
+/* Per output class: integers round half away from zero and saturate. */
+#define CMN_STORE_INT(CT, LO, HI)                                                                  \
+	for (int64_t k = 0; k < n; k++) {                                                          \
+		float v = roundf(src[k * step]); /* NaN (a NaN mean or std) gives 0 */             \
+		((CT *)dst)[k] = v != v              ? (CT)0                                       \
+		                 : v <= (float)(LO) ? (CT)(LO)                                     \
+		                 : v >= (float)(HI) ? (CT)(HI)                                     \
+		                                    : (CT)v;                                       \
+	}
+#define CMN_STORE_UINT CMN_STORE_INT
+#define CMN_STORE_SINT CMN_STORE_INT
+#define CMN_STORE_BOOL CMN_STORE_INT
+#define CMN_STORE_FLOAT(CT, LO, HI)                                                                \
+	for (int64_t k = 0; k < n; k++)                                                            \
+		((CT *)dst)[k] = (CT)src[k * step];
+#define CMN_STORE_HALF(CT, LO, HI)                                                                 \
+	for (int64_t k = 0; k < n; k++)                                                            \
+		((CT *)dst)[k] = dalic_dtype_float_to_half(src[k * step]);
+
+/* Stores n floats read `step` apart into consecutive elements of type t (setup allows FLOAT,
+ * FLOAT16, INT8 and UINT8). */
 static void cmn_store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step, int64_t n)
 {
 	switch (t) {
-	case DALIC_FLOAT:
-		for (int64_t k = 0; k < n; k++)
-			((float *)dst)[k] = src[k * step];
-		break;
-	case DALIC_FLOAT16:
-		for (int64_t k = 0; k < n; k++)
-			((uint16_t *)dst)[k] = dalic_float_to_half(src[k * step]);
-		break;
-	case DALIC_UINT8:
-		for (int64_t k = 0; k < n; k++) {
-			float v = roundf(src[k * step]); /* NaN (a NaN mean or std) gives 0 */
-			((uint8_t *)dst)[k] = !(v > 0) ? 0 : v >= 255 ? 255 : (uint8_t)v;
-		}
-		break;
-	default: /* INT8 */
-		for (int64_t k = 0; k < n; k++) {
-			float v = roundf(src[k * step]);
-			((int8_t *)dst)[k] = v != v      ? 0
-			                     : v <= -128 ? -128
-			                     : v >= 127  ? 127
-			                                 : (int8_t)v;
-		}
-		break;
+#define CMN_STORE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
+	case DALIC_##ID: CMN_STORE_##CLASS(CT, LO, HI) break;
+		DALIC_DTYPES_NUMERIC(CMN_STORE)
+#undef CMN_STORE
+	default: break;
 	}
 }
 

@@ -146,9 +146,11 @@ static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 static inline float rotate_px_at(const dalic_batch_t *in, const void *src, int64_t k)
 {
 	switch (in->dtype) {
-	case DALIC_UINT8: return ((const uint8_t *)src)[k];
-	case DALIC_FLOAT: return ((const float *)src)[k];
-	default: return (float)dalic_load_f64(in->dtype, src, k);
+#define ROTATE_LOAD(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                \
+	case DALIC_##ID: return (float)(double)DALIC_DTYPE_VALUE(CLASS, ((const CT *)src)[k]);
+		DALIC_DTYPES_NUMERIC(ROTATE_LOAD)
+#undef ROTATE_LOAD
+	default: return 0; /* not numeric: refused at setup */
 	}
 }
 
@@ -209,7 +211,7 @@ static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 			int64_t o = ((int64_t)y * s->ow + x) * C;
 			for (int k = 0; k < C; k++) {
 				if (integral)
-					dalic_store_sat(out->dtype, dst, o + k, v[k]);
+					dalic_dtype_store_sat(out->dtype, dst, o + k, v[k]);
 				else
 					((float *)dst)[o + k] = v[k];
 			}

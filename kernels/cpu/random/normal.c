@@ -27,7 +27,7 @@ static int normal_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 	dalic_batch_t *out = ws->outputs[0];
 	int64_t n = dalic_batch_sample_elems(out, i);
 	for (int64_t k = 0; k < n; k++)
-		dalic_store_sat(out->dtype, out->ptrs[i], k,
+		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k,
 		                mean + stddev * dalic_rng_normal(&ctx->rng[i]));
 	return DALIC_OK;
 }

@@ -55,9 +55,9 @@ static int uniform_run_discrete(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 	int64_t n = dalic_batch_sample_elems(out, i);
 	for (int64_t k = 0; k < n; k++) {
 		int64_t pick = (int64_t)dalic_rng_below(&ctx->rng[i], (uint64_t)count);
-		double v = vin ? dalic_load_f64(vin->dtype, vin->ptrs[i], pick)
+		double v = vin ? dalic_dtype_load_f64(vin->dtype, vin->ptrs[i], pick)
 		               : dalic_value_get_f(list, (int)pick);
-		dalic_store_sat(out->dtype, out->ptrs[i], k, (float)v);
+		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k, (float)v);
 	}
 	return DALIC_OK;
 }
@@ -83,7 +83,7 @@ static int uniform_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, 
 		double v = lo + (hi - lo) * dalic_rng_uniform(&ctx->rng[i]);
 		if (single && lo < hi && (float)v >= (float)hi)
 			v = nextafterf((float)hi, (float)lo);
-		dalic_store_sat(out->dtype, out->ptrs[i], k, v);
+		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k, v);
 	}
 	return DALIC_OK;
 }

@@ -95,7 +95,7 @@ static int64_t sleep_first_element(const dalic_batch_t *b, int i)
 {
 	int64_t v;
 	if (!dalic_batch_sample_elems(b, i) || !dalic_dtype_is_numeric(b->dtype) ||
-	    !dalic_ck_double_to_i64(dalic_load_f64(b->dtype, b->ptrs[i], 0), &v))
+	    !dalic_ck_double_to_i64(dalic_dtype_load_f64(b->dtype, b->ptrs[i], 0), &v))
 		return INT64_MIN;
 	return v;
 }
