@@ -386,12 +386,12 @@ static int debug_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	dalic_graphdef_t *def;
-	int rc = dalic_cli_load(&o, &def);
+	dalic_pipeline_t *p;
+	int rc = dalic_cli_open(&o, &p);
 	repl_t r = {0};
 	if (!rc) {
-		rc = dalic_debug_open_def(def, &r.s);
-		dalic_graphdef_free(def);
+		rc = dalic_debug_open(p, &r.s);
+		dalic_pipeline_destroy(p);
 	}
 	if (rc) {
 		dalic_cli_error(rc);
@@ -433,8 +433,7 @@ DALIC_COMMAND(debug) = {
              "  terminal, or from FILE first (-x FILE). Type help inside for the commands:\n"
              "  step, next, iter, continue, break OP | break iter N, cond EXPR, delete,\n"
              "  print NODE[i][slice], info graph|node|stats|break|error|perf, save NODE[i]\n"
-             "  FILE, restart, goto N, help, quit.\n"
-             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-             "  --prefetch-queue-depth N|cpu=N,gpu=M --bytes-per-sample N --pipeline NAME\n",
+             "  FILE, restart, goto N, help, quit.\n",
+    .pipeline_flags = true,
     .main = debug_main,
 };

@@ -346,11 +346,10 @@ int dalic_cli_debug_save(dalic_debug_t *s, const char *arg)
 	if (!b)
 		return DALIC_EINVAL;
 	size_t n = strlen(file);
-	if (n > 4 && !strcmp(file + n - 4, ".npy"))
-		rc = dalic_dump_npy(file, b, r.sample);
-	else
-		rc = dalic_debug_save_image(b, r.sample, file);
-	if (rc) {
+	if (n > 4 && !strcmp(file + n - 4, ".npy")) {
+		if ((rc = dalic_cli_dump_npy(file, b, r.sample))) /* it printed the error */
+			return rc;
+	} else if ((rc = dalic_debug_save_image(b, r.sample, file))) {
 		fprintf(stderr, "error: %s\n", dalic_last_error());
 		return rc;
 	}

@@ -93,7 +93,7 @@ static int open_session(dalic_debug_t *s)
 	return dalic_debug_prints_init(s);
 }
 
-int dalic_debug_open_def(const struct dalic_graphdef *def, dalic_debug_t **out)
+int dalic_debug_open_def(const dalic_graphdef_t *def, dalic_debug_t **out)
 {
 	if (!def || !out)
 		return dalic_fail(DALIC_EINVAL, "dalic_debug_open_def: NULL argument");

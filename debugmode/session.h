@@ -66,6 +66,9 @@ struct dalic_debug {
 	int64_t *host_runs; /* producer run count the copy was made at, -1 none */
 };
 
+/* dalic_debug_open from a graph definition (copied); for tests and the library's own use. */
+int dalic_debug_open_def(const dalic_graphdef_t *def, dalic_debug_t **out);
+
 /* Records `msg` as the session's error message (copies). */
 void dalic_debug_set_error(dalic_debug_t *s, const char *msg);
 

@@ -17,8 +17,6 @@
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
 
-enum { DALIC_STAGE_CPU = 0, DALIC_STAGE_MIXED = 1, DALIC_STAGE_GPU = 2, DALIC_NUM_STAGES = 3 };
-
 typedef struct dalic_node dalic_node_t;
 
 typedef struct dalic_edge {

@@ -11,12 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum {
-	DALIC_MEM_HOST = 0,
-	DALIC_MEM_PINNED = 1,
-	DALIC_MEM_DEVICE = 2,
-	DALIC_MEM_KINDS = 3,
-} dalic_mem_kind_t;
+#include "dalic.h" /* dalic_mem_kind_t */
 
 /* Counters for one owner (an operator output) or one memory kind. Updated atomically. */
 typedef struct dalic_mem_counter {

@@ -38,9 +38,15 @@ struct dalic_pipeline {
 	bool observed;
 };
 
-void dalic_pipeline_params_init(dalic_pipeline_params_t *p)
+/* The size of the first dalic_pipeline_params_t that carried struct_size: every caller's
+ * struct holds at least these fields. */
+#define PIPELINE_PARAMS_MIN_SIZE                                                                   \
+	(offsetof(dalic_pipeline_params_t, output_ndim) + sizeof(int))
+
+static void pipeline_params_defaults(dalic_pipeline_params_t *p)
 {
 	memset(p, 0, sizeof *p);
+	p->struct_size = sizeof *p;
 	p->num_threads = 4;
 	p->device_id = 0;
 	p->seed = -1;
@@ -50,6 +56,48 @@ void dalic_pipeline_params_init(dalic_pipeline_params_t *p)
 	p->prefetch_gpu = 2;
 	p->output_dtype = DALIC_NO_TYPE;
 	p->output_ndim = -1;
+}
+
+void dalic_pipeline_params_init_sized(dalic_pipeline_params_t *p, size_t size)
+{
+	if (!p || size < sizeof p->struct_size)
+		return;
+	dalic_pipeline_params_t d;
+	pipeline_params_defaults(&d);
+	/* a caller built against newer headers: fields this library does not know stay zero */
+	memcpy(p, &d, size < sizeof d ? size : sizeof d);
+	if (size > sizeof d)
+		memset((char *)p + sizeof d, 0, size - sizeof d);
+	p->struct_size = size;
+}
+
+int dalic_pipeline_params_import(dalic_pipeline_params_t *dst, const dalic_pipeline_params_t *src)
+{
+	size_t n = src->struct_size;
+	if (n < PIPELINE_PARAMS_MIN_SIZE)
+		return dalic_fail(DALIC_EINVAL,
+				  "pipeline parameters not initialised (struct_size %zu): start from "
+				  "dalic_pipeline_params_init()",
+				  n);
+	for (size_t i = sizeof *dst; i < n; i++)
+		if (((const unsigned char *)src)[i])
+			return dalic_fail(DALIC_EUNSUPPORTED,
+					  "pipeline parameters set a field this library (dalic %s) "
+					  "does not know (byte %zu of %zu)",
+					  DALIC_VERSION, i, n);
+	pipeline_params_defaults(dst);
+	memcpy(dst, src, n < sizeof *dst ? n : sizeof *dst);
+	dst->struct_size = sizeof *dst;
+	return DALIC_OK;
+}
+
+const char *dalic_executor_mode_name(const dalic_pipeline_params_t *p)
+{
+	if (!p->exec_pipelined)
+		return "simple";
+	if (!p->exec_async)
+		return "pipelined";
+	return p->separated_queues ? "async separated pipelined" : "async pipelined";
 }
 
 static int validate_params(const dalic_pipeline_params_t *p)
@@ -105,10 +153,13 @@ int dalic_pipeline_create(const dalic_pipeline_params_t *params, dalic_pipeline_
 {
 	if (!params || !out)
 		return dalic_fail(DALIC_EINVAL, "dalic_pipeline_create: NULL argument");
-	int rc = validate_params(params);
+	dalic_pipeline_params_t own;
+	int rc = dalic_pipeline_params_import(&own, params);
+	if (!rc)
+		rc = validate_params(&own);
 	if (rc)
 		return rc;
-	dalic_graphdef_t *def = dalic_graphdef_new(params);
+	dalic_graphdef_t *def = dalic_graphdef_new(&own);
 	if (!def)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	return dalic_pipeline_from_graphdef(def, out);
@@ -268,13 +319,67 @@ int dalic_pipeline_add_output(dalic_pipeline_t *p, const char *node, const char 
 	return rc ? rc : dalic_graphdef_add_output(p->def, node, device);
 }
 
-int dalic_pipeline_set_output_desc(dalic_pipeline_t *p, int i, int dtype, int ndim,
+int dalic_pipeline_set_output_desc(dalic_pipeline_t *p, int i, dalic_dtype_t dtype, int ndim,
 				   const char *layout)
 {
 	int rc = check_editable(p);
 	if (!rc && dtype != DALIC_NO_TYPE && !dalic_dtype_size(dtype) && dtype != DALIC_STRING)
-		rc = dalic_fail(DALIC_EINVAL, "output %d: invalid dtype %d", i, dtype);
+		rc = dalic_fail(DALIC_EINVAL, "output %d: invalid dtype %d", i, (int)dtype);
 	return rc ? rc : dalic_graphdef_set_output_desc(p->def, i, dtype, ndim, layout);
+}
+
+/* ---- the definition as a whole ---- */
+
+int dalic_pipeline_clone(const dalic_pipeline_t *p, const dalic_pipeline_params_t *params,
+			 dalic_pipeline_t **out)
+{
+	*out = NULL;
+	dalic_graphdef_t *def = dalic_graphdef_clone(p->def);
+	if (!def)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	int rc = params ? dalic_pipeline_params_import(&def->params, params) : DALIC_OK;
+	if (rc) {
+		dalic_graphdef_free(def);
+		return rc;
+	}
+	return dalic_pipeline_from_graphdef(def, out);
+}
+
+bool dalic_pipeline_debug_requested(const dalic_pipeline_t *p)
+{
+	return p->def->debug;
+}
+
+int dalic_pipeline_num_ops(const dalic_pipeline_t *p)
+{
+	return p->def->num_ops;
+}
+
+dalic_op_t *dalic_pipeline_op(dalic_pipeline_t *p, int i)
+{
+	return i >= 0 && i < p->def->num_ops ? (dalic_op_t *)p->def->ops[i] : NULL;
+}
+
+dalic_op_t *dalic_pipeline_find_op(dalic_pipeline_t *p, const char *name)
+{
+	return name ? (dalic_op_t *)dalic_graphdef_find_op(p->def, name) : NULL;
+}
+
+const char *dalic_op_schema(const dalic_op_t *op)
+{
+	return ((const dalic_opdef_t *)op)->schema->name;
+}
+
+int dalic_pipeline_validate(dalic_pipeline_t *p)
+{
+	if (p->built)
+		return DALIC_OK;
+	dalic_graph_t *g = NULL;
+	int rc = validate_params(&p->def->params);
+	if (!rc)
+		rc = dalic_graph_build(p->def, &g);
+	dalic_graph_free(g);
+	return rc;
 }
 
 /* ---- build ---- */

@@ -380,7 +380,7 @@ static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spi
 
 int so_invoke(sinterp_t *I, const snode_t *at, const sopcall_t *c, sv_t **out)
 {
-	spipe_t *P;
+	spipe_t *P = NULL; /* GCC cannot see so_current_pipe sets it */
 	TRY(so_current_pipe(I, at, c->api_name, &P));
 	const dalic_schema_t *s = c->schema;
 	if (c->ninputs < s->min_inputs || c->ninputs > s->max_inputs)

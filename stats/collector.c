@@ -30,15 +30,6 @@ void dalic_stats_options_init(dalic_stats_options_t *o)
 	o->growth_history = 64;
 }
 
-const char *dalic_stats_executor_mode(const dalic_pipeline_params_t *p)
-{
-	if (!p->exec_pipelined)
-		return "simple";
-	if (!p->exec_async)
-		return "pipelined";
-	return p->separated_queues ? "async separated pipelined" : "async pipelined";
-}
-
 static void output_clear(dalic_stats_out_t *o)
 {
 	atomic_store(&o->real, 0);

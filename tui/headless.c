@@ -40,19 +40,12 @@ typedef struct driver {
 	double last_frame;
 } driver_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void frame(driver_t *d)
 {
-	double t0 = now_s();
+	double t0 = tui_now();
 	tui_app_refresh(&d->app);
 	tui_app_draw(&d->app);
-	double dt = now_s() - t0;
+	double dt = tui_now() - t0;
 	d->draw_total += dt;
 	if (dt > d->draw_max)
 		d->draw_max = dt;
@@ -76,16 +69,16 @@ static void settle(driver_t *d)
 /* Draws frames on schedule until `until` returns true or `seconds` pass. */
 static bool pump(driver_t *d, double seconds, bool (*until)(driver_t *, long), long arg)
 {
-	double end = now_s() + seconds;
+	double end = tui_now() + seconds;
 	for (;;) {
-		double t = now_s();
+		double t = tui_now();
 		if (t - d->last_frame >= TUI_FRAME_MS / 1000.0)
 			frame(d);
 		if (until && until(d, arg))
 			return true;
 		if (t >= end)
 			return !until;
-		double next = d->last_frame + TUI_FRAME_MS / 1000.0 - now_s();
+		double next = d->last_frame + TUI_FRAME_MS / 1000.0 - tui_now();
 		if (until && next > 0.005)
 			next = 0.005;
 		if (next > 0)
@@ -193,7 +186,7 @@ static int step(driver_t *d, char *line, int lineno)
 	return 0;
 }
 
-int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o)
+int tui_run_headless(const tui_options_t *o)
 {
 	FILE *script = !strcmp(o->keys, "-") ? stdin : fopen(o->keys, "r");
 	if (!script) {
@@ -207,7 +200,7 @@ int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 		return 2;
 	}
 	tui_runner_t *runner;
-	if (tui_runner_start(opts, o->trace, &runner)) {
+	if (tui_runner_start(o, &runner)) {
 		if (script != stdin)
 			fclose(script);
 		return 1;
@@ -219,7 +212,7 @@ int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 			fclose(script);
 		return 1;
 	}
-	d.start = now_s();
+	d.start = tui_now();
 	/* the first model: the pipeline loaded (or failed to) */
 	tui_runner_wait_idle(runner, SETTLE_MS);
 	settle(&d);
@@ -227,18 +220,24 @@ int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 		tui_app_command(&d.app, "run");
 		settle(&d);
 	}
-	char line[512];
+	char *line = NULL; /* lines of any length: a long one must not become two */
+	size_t cap = 0;
 	int lineno = 0, rc = 0;
-	while (fgets(line, sizeof line, script)) {
+	while (getline(&line, &cap, script) >= 0) {
 		int r = step(&d, line, ++lineno);
 		if (r < 0)
 			rc = 2;
 		if (r)
 			break;
 	}
+	if (ferror(script)) {
+		fprintf(stderr, "dalic tui: reading %s: %s\n", o->keys, strerror(errno));
+		rc = 2;
+	}
+	free(line);
 	if (script != stdin)
 		fclose(script);
-	double secs = now_s() - d.start;
+	double secs = tui_now() - d.start;
 	tui_model_t *m = tui_runner_model(runner);
 	printf("frames %llu in %.2f s (%.1f per second), draw mean %.2f ms max %.2f ms, "
 	       "iterations %lld, samples_per_second %.1f (running %.2f s)\n",

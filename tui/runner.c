@@ -7,8 +7,6 @@
  */
 #include "tui/runner_impl.h"
 
-#include "engine/graphdef.h"
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,9 +18,7 @@
 
 double tui_now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)dalic_clock_ns() * 1e-9;
 }
 
 void tui_runner_note(tui_runner_t *r, const char *fmt, ...)
@@ -143,7 +139,7 @@ dalic_stats_snapshot_t *tui_runner_snapshot(tui_runner_t *r)
 /* ---- loading and engines ------------------------------------------------------------------ */
 static void apply_user_params(tui_runner_t *r)
 {
-	dalic_pipeline_params_t p = r->def->params;
+	dalic_pipeline_params_t p = *dalic_pipeline_params(r->def);
 	/* A workbench always wants executor_statistics. */
 	p.enable_memory_stats = true;
 	if (r->user_prefetch) {
@@ -158,12 +154,12 @@ static void apply_user_params(tui_runner_t *r)
 	r->params = p;
 }
 
-dalic_graphdef_t *tui_runner_def_with_params(tui_runner_t *r)
+int tui_runner_instantiate(tui_runner_t *r, dalic_pipeline_t **out)
 {
-	dalic_graphdef_t *def = dalic_graphdef_clone(r->def);
-	if (def)
-		def->params = r->params;
-	return def;
+	int rc = dalic_pipeline_clone(r->def, &r->params, out);
+	if (rc)
+		tui_runner_fail(r, dalic_last_error());
+	return rc;
 }
 
 static void close_engines(tui_runner_t *r)
@@ -197,13 +193,13 @@ static int open_engine(tui_runner_t *r)
 
 static int load(tui_runner_t *r)
 {
-	dalic_graphdef_t *def;
-	int rc = dalic_cli_load(&r->opts, &def);
+	dalic_pipeline_t *def;
+	int rc = dalic_pipeline_load(r->opts.path, r->opts.pipeline, &r->opts.override, &def);
 	if (rc) {
 		tui_runner_fail(r, dalic_last_error());
 		return rc;
 	}
-	dalic_graphdef_free(r->def);
+	dalic_pipeline_destroy(r->def);
 	r->def = def;
 	apply_user_params(r);
 	return DALIC_OK;
@@ -436,14 +432,14 @@ static void *runner_main(void *arg)
 	return NULL;
 }
 
-int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, bool trace, tui_runner_t **out)
+int tui_runner_start(const tui_options_t *opts, tui_runner_t **out)
 {
 	tui_runner_t *r = calloc(1, sizeof *r);
 	if (!r)
 		return DALIC_ENOMEM;
 	r->opts = *opts;
 	r->engine = opts->debug ? TUI_ENGINE_DEBUG : TUI_ENGINE_FULL;
-	r->trace = trace;
+	r->trace = opts->trace;
 	r->sel_window = 8;
 	r->error.sample = -1;
 	dalic_pipeline_params_init(&r->params);
@@ -531,7 +527,7 @@ void tui_runner_stop(tui_runner_t *r)
 	while (!tui_runner_post(r, &(tui_cmd_t){.kind = TUI_CMD_QUIT}))
 		nanosleep(&(struct timespec){0, 1000000}, NULL);
 	pthread_join(r->thread, NULL);
-	dalic_graphdef_free(r->def);
+	dalic_pipeline_destroy(r->def);
 	tui_model_unref(r->published);
 	pthread_mutex_destroy(&r->lock);
 	pthread_mutex_destroy(&r->stats_lock);

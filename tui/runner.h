@@ -10,8 +10,8 @@
 #ifndef DALIC_TUI_RUNNER_H
 #define DALIC_TUI_RUNNER_H
 
-#include "cli/cli.h"
 #include "tui/model.h"
+#include "tui/tui.h"
 
 typedef enum {
 	TUI_CMD_STEP_OP,    /* debug engine: run one operator */
@@ -38,11 +38,14 @@ typedef struct tui_cmd {
 
 typedef struct tui_runner tui_runner_t;
 
+/* Seconds on dalic's monotonic clock (dalic_clock_ns), for the UI's frame timing. */
+double tui_now(void);
+
 /* Starts the thread, which loads and builds the pipeline of `opts` (copied; opts->path is
  * borrowed and must outlive the runner) in the full engine, or the debug engine when
- * opts->debug; `trace`: the stats collector records trace events from the start.
+ * opts->debug; opts->trace: the stats collector records trace events from the start.
  * New: free with tui_runner_stop. */
-int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, bool trace, tui_runner_t **out);
+int tui_runner_start(const tui_options_t *opts, tui_runner_t **out);
 /* Stops the pipeline, joins the thread, frees everything. */
 void tui_runner_stop(tui_runner_t *r);
 

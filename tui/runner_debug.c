@@ -55,14 +55,13 @@ static void on_print(void *user, const char *text)
 
 int tui_debug_open(tui_runner_t *r)
 {
-	dalic_graphdef_t *def = tui_runner_def_with_params(r);
-	if (!def) {
-		tui_runner_fail(r, "out of memory");
-		return DALIC_ENOMEM;
-	}
+	dalic_pipeline_t *def;
+	int rc = tui_runner_instantiate(r, &def);
+	if (rc)
+		return rc;
 	dalic_debug_t *s;
-	int rc = dalic_debug_open_def(def, &s);
-	dalic_graphdef_free(def);
+	rc = dalic_debug_open(def, &s);
+	dalic_pipeline_destroy(def);
 	if (rc) {
 		tui_runner_fail(r, dalic_last_error());
 		return rc;

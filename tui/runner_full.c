@@ -8,9 +8,6 @@
  */
 #include "tui/runner_impl.h"
 
-#include "engine/pipeline.h"
-#include "frontend/dot.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,36 +19,35 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-static tui_graph_t *graph_from_built(const dalic_graph_t *g)
+static tui_graph_t *graph_from_built(const dalic_pipeline_t *p)
 {
-	int ne = 0;
-	for (int i = 0; i < g->num_nodes; i++)
-		ne += g->nodes[i]->num_inputs + g->nodes[i]->num_arg_inputs;
-	tui_graph_t *t = tui_graph_new(g->num_nodes, ne, g->num_outputs);
+	int nn = dalic_pipeline_graph_size(p), ne = 0, no = dalic_pipeline_num_outputs(p);
+	dalic_graph_op_t op;
+	for (int i = 0; i < nn; i++)
+		if (!dalic_pipeline_graph_op(p, i, &op))
+			ne += op.num_inputs;
+	tui_graph_t *t = tui_graph_new(nn, ne, no);
 	if (!t)
 		return NULL;
-	for (int i = 0; i < g->num_nodes; i++) {
-		const dalic_node_t *n = g->nodes[i];
+	for (int i = 0; i < nn && !dalic_pipeline_graph_op(p, i, &op); i++) {
 		tui_gnode_t *tn = &t->nodes[t->num_nodes++];
-		tn->name = dup_or_empty(n->inst);
-		tn->schema = dup_or_empty(n->schema ? n->schema->name : NULL);
-		tn->stage = n->stage;
-		tn->internal = n->internal;
-		tn->outputs = calloc((size_t)n->num_outputs + 1, sizeof *tn->outputs);
-		for (int o = 0; tn->outputs && o < n->num_outputs; o++)
-			tn->outputs[tn->num_outputs++] = dup_or_empty(n->outputs[o]->name);
-		for (int k = 0; k < n->num_inputs + n->num_arg_inputs; k++) {
-			bool arg = k >= n->num_inputs;
-			const dalic_edge_t *e =
-			    arg ? n->arg_inputs[k - n->num_inputs] : n->inputs[k];
-			if (e && e->producer)
+		tn->name = dup_or_empty(op.name);
+		tn->schema = dup_or_empty(op.schema);
+		tn->stage = op.stage;
+		tn->internal = op.internal;
+		tn->outputs = calloc((size_t)op.num_outputs + 1, sizeof *tn->outputs);
+		for (int o = 0; tn->outputs && o < op.num_outputs; o++)
+			tn->outputs[tn->num_outputs++] =
+			    dup_or_empty(dalic_pipeline_graph_output(p, i, o));
+		for (int k = 0; k < op.num_inputs; k++) {
+			dalic_graph_input_t in;
+			if (!dalic_pipeline_graph_input(p, i, k, &in) && in.producer >= 0)
 				t->edges[t->num_edges++] =
-				    (tui_gedge_t){e->producer->index, i, arg};
+				    (tui_gedge_t){in.producer, i, in.arg != NULL};
 		}
 	}
-	for (int i = 0; i < g->num_outputs; i++)
-		t->outputs[t->num_outputs++] =
-		    dup_or_empty(g->output_names ? g->output_names[i] : g->outputs[i]->name);
+	for (int i = 0; i < no; i++)
+		t->outputs[t->num_outputs++] = dup_or_empty(dalic_pipeline_output_name(p, i));
 	return t;
 }
 
@@ -81,17 +77,10 @@ void tui_full_close(tui_runner_t *r)
 
 int tui_full_open(tui_runner_t *r)
 {
-	dalic_graphdef_t *def = tui_runner_def_with_params(r);
-	if (!def) {
-		tui_runner_fail(r, "out of memory");
-		return DALIC_ENOMEM;
-	}
 	dalic_pipeline_t *p;
-	int rc = dalic_pipeline_from_graphdef(def, &p);
-	if (rc) {
-		tui_runner_fail(r, dalic_last_error());
+	int rc = tui_runner_instantiate(r, &p);
+	if (rc)
 		return rc;
-	}
 	dalic_stats_options_t o;
 	dalic_stats_options_init(&o);
 	/* Trace events cost the collector a few hundred ns per operator run — up to a tenth of
@@ -112,7 +101,7 @@ int tui_full_open(tui_runner_t *r)
 		return rc;
 	}
 	r->pipe = p;
-	r->full_graph = graph_from_built(dalic_pipeline_graph(p));
+	r->full_graph = graph_from_built(p);
 	pthread_mutex_lock(&r->stats_lock);
 	r->stats = s;
 	pthread_mutex_unlock(&r->stats_lock);
@@ -274,7 +263,7 @@ int tui_full_save(tui_runner_t *r, const char *dir)
 	if (!failed && r->trace && dalic_stats_save_trace(r->stats, path))
 		failed = "trace.json";
 	snprintf(path, sizeof path, "%s/graph.dot", dir);
-	if (!failed && dalic_dot_render(dalic_pipeline_graph(r->pipe), path, false, true))
+	if (!failed && dalic_pipeline_save_graph(r->pipe, path, DALIC_DOT_USE_COLORS))
 		failed = "graph.dot";
 	if (failed) {
 		snprintf(msg, sizeof msg, "cannot write %s/%s: %s", dir, failed,

@@ -42,8 +42,8 @@ struct tui_runner {
 	dalic_stats_t *stats; /* collector of `pipe`; replaced under stats_lock */
 
 	/* ---- runner thread only ---- */
-	dalic_cli_pipeline_opts_t opts;
-	dalic_graphdef_t *def;          /* as loaded; NULL when loading failed */
+	tui_options_t opts;
+	dalic_pipeline_t *def;          /* as loaded, never built; NULL when loading failed */
 	dalic_pipeline_params_t params; /* in effect: the definition's, then the user's changes */
 	bool user_prefetch, user_bps, user_threads;
 	bool trace; /* the collector records trace events (T, --trace) */
@@ -88,8 +88,6 @@ struct tui_runner {
 	tui_measure_t before;
 };
 
-double tui_now(void);
-
 /* runner.c */
 void tui_runner_publish(tui_runner_t *r);
 tui_model_t *tui_runner_make_model(tui_runner_t *r);
@@ -106,7 +104,8 @@ void tui_full_close(tui_runner_t *r);
 int tui_full_iterate(tui_runner_t *r, int *samples);
 void tui_full_extract(tui_runner_t *r);
 int tui_full_save(tui_runner_t *r, const char *dir);
-dalic_graphdef_t *tui_runner_def_with_params(tui_runner_t *r);
+/* A new, unbuilt pipeline: the loaded definition with the parameters in effect. */
+int tui_runner_instantiate(tui_runner_t *r, dalic_pipeline_t **out);
 
 /* runner_debug.c: the debug engine */
 int tui_debug_open(tui_runner_t *r);

@@ -15,14 +15,7 @@
 #include <stdio.h>
 #include <time.h>
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o)
+int tui_run_terminal(const tui_options_t *o)
 {
 	int colors = tui_term_start();
 	if (colors < 0) {
@@ -30,7 +23,7 @@ int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 		return 2;
 	}
 	tui_runner_t *runner;
-	if (tui_runner_start(opts, o->trace, &runner)) {
+	if (tui_runner_start(o, &runner)) {
 		tui_term_stop();
 		fprintf(stderr, "dalic tui: out of memory\n");
 		return 1;
@@ -50,7 +43,7 @@ int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 	bool quit = false, redraw = true;
 	double next_frame = 0;
 	while (!quit && !tui_term_interrupted()) {
-		double now = now_s();
+		double now = tui_now();
 		if (redraw || now >= next_frame) {
 			tui_app_refresh(&app);
 			tui_app_draw(&app);
@@ -58,7 +51,7 @@ int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 			next_frame = now + TUI_FRAME_MS / 1000.0;
 			redraw = false;
 		}
-		int wait_ms = (int)((next_frame - now_s()) * 1000);
+		int wait_ms = (int)((next_frame - tui_now()) * 1000);
 		int key = tui_term_key(wait_ms > 0 ? wait_ms : 0);
 		if (key == TUI_KEY_NONE)
 			continue;

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include "dalic_debug.h"
+#include "debugmode/session.h"
 #include "engine/graphdef.h"
 #include "frontend/script.h"
 
