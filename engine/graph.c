@@ -25,6 +25,8 @@ typedef struct builder {
 	dalic_graph_t *g;
 	int cap_nodes, cap_edges;
 	bool cpu_only;
+	dalic_strmap_t edges[2];      /* data node name -> edge, on cpu [0] and gpu [1] */
+	dalic_strmap_t contiguous[2]; /* output data node -> its MakeContiguous result */
 } builder_t;
 
 const char *dalic_stage_name(int stage)
@@ -68,23 +70,18 @@ void dalic_graph_free(dalic_graph_t *g)
 	free(g->edges);
 	free(g->outputs);
 	free(g->output_names);
+	dalic_strmap_clear(&g->by_inst);
 	free(g);
 }
 
 dalic_node_t *dalic_graph_find_node(const dalic_graph_t *g, const char *inst)
 {
-	for (int i = 0; i < g->num_nodes; i++)
-		if (!strcmp(g->nodes[i]->inst, inst))
-			return g->nodes[i];
-	return NULL;
+	return dalic_strmap_get(&g->by_inst, inst);
 }
 
-static dalic_edge_t *find_edge(const dalic_graph_t *g, const char *name, bool gpu)
+static dalic_edge_t *find_edge(const builder_t *b, const char *name, bool gpu)
 {
-	for (int i = 0; i < g->num_edges; i++)
-		if (g->edges[i]->gpu == gpu && !strcmp(g->edges[i]->name, name))
-			return g->edges[i];
-	return NULL;
+	return dalic_strmap_get(&b->edges[gpu], name);
 }
 
 static int push_ptr(void ***arr, int *n, int *cap, void *p)
@@ -118,19 +115,30 @@ static dalic_edge_t *new_edge(builder_t *b, const char *name, bool gpu, dalic_no
 		edge_free(e);
 		return NULL;
 	}
+	if (dalic_strmap_put(&b->edges[gpu], e->name, e)) {
+		b->g->num_edges--; /* not reachable by name: drop it again */
+		edge_free(e);
+		return NULL;
+	}
 	return e;
 }
 
 static int add_consumer(dalic_edge_t *e, dalic_node_t *n, int input)
 {
-	dalic_node_t **c = realloc(e->consumers, sizeof *c * (size_t)(e->num_consumers + 1));
-	if (!c)
-		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
-	e->consumers = c;
-	int *ci = realloc(e->consumer_input, sizeof *ci * (size_t)(e->num_consumers + 1));
-	if (!ci)
-		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
-	e->consumer_input = ci;
+	if (e->num_consumers == e->cap_consumers) {
+		int cap = e->cap_consumers ? e->cap_consumers * 2 : 4;
+		dalic_node_t **c = realloc(e->consumers, sizeof *c * (size_t)cap);
+		if (!c)
+			return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+		e->consumers = c;
+		int *ci = realloc(e->consumer_input, sizeof *ci * (size_t)cap);
+		if (!ci)
+			return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+		e->consumer_input = ci;
+		e->cap_consumers = cap;
+	}
+	dalic_node_t **c = e->consumers;
+	int *ci = e->consumer_input;
 	c[e->num_consumers] = n;
 	ci[e->num_consumers] = input;
 	e->num_consumers++;
@@ -169,7 +177,7 @@ static dalic_node_t *new_node(builder_t *b, const dalic_schema_t *s, const dalic
 	}
 	bool gpu_out = device != DALIC_DEV_CPU;
 	for (int i = 0; i < num_outputs; i++) {
-		if (find_edge(b->g, out_names[i], gpu_out)) {
+		if (find_edge(b, out_names[i], gpu_out)) {
 			dalic_fail(DALIC_EGRAPH,
 				   "Output name \"%s\" conflicts with an existing intermediate "
 				   "result name.",
@@ -195,7 +203,7 @@ static int append_node(builder_t *b, dalic_node_t *n)
 /* The gpu copy of cpu data node `src`, inserting `__Copy_CpuToGpu_<name>` once. */
 static dalic_edge_t *gpu_copy_of(builder_t *b, dalic_edge_t *src)
 {
-	dalic_edge_t *e = find_edge(b->g, src->name, true);
+	dalic_edge_t *e = find_edge(b, src->name, true);
 	if (e)
 		return e;
 	const dalic_schema_t *mc = dalic_schema_find("MakeContiguous");
@@ -231,8 +239,8 @@ static int resolve_device(builder_t *b, const dalic_opdef_t *op, int *device)
 		for (int i = 0; i < op->num_regular_inputs; i++) {
 			const dalic_io_t *in = &op->inputs[i];
 			bool gpu = in->device ? !strcmp(in->device, "gpu")
-					      : !find_edge(b->g, in->name, false) &&
-							find_edge(b->g, in->name, true);
+					      : !find_edge(b, in->name, false) &&
+							find_edge(b, in->name, true);
 			if (gpu)
 				dev = DALIC_DEV_GPU;
 		}
@@ -286,7 +294,7 @@ static int unknown_node(const char *node, const dalic_opdef_t *op)
 static int connect_input(builder_t *b, dalic_node_t *n, const dalic_opdef_t *op, int i)
 {
 	const dalic_io_t *in = &op->inputs[i];
-	dalic_edge_t *cpu = find_edge(b->g, in->name, false), *gpu = find_edge(b->g, in->name, true);
+	dalic_edge_t *cpu = find_edge(b, in->name, false), *gpu = find_edge(b, in->name, true);
 	if (!cpu && !gpu)
 		return unknown_node(in->name, op);
 	bool want_gpu = in->device ? !strcmp(in->device, "gpu") : !cpu;
@@ -318,8 +326,8 @@ static int connect_input(builder_t *b, dalic_node_t *n, const dalic_opdef_t *op,
 static int connect_arg_input(builder_t *b, dalic_node_t *n, const dalic_opdef_t *op, int i)
 {
 	const dalic_io_t *in = &op->inputs[i];
-	dalic_edge_t *cpu = find_edge(b->g, in->name, false);
-	if (!cpu && !find_edge(b->g, in->name, true))
+	dalic_edge_t *cpu = find_edge(b, in->name, false);
+	if (!cpu && !find_edge(b, in->name, true))
 		return unknown_node(in->name, op);
 	if (!cpu || (in->device && !strcmp(in->device, "gpu")))
 		return dalic_fail(DALIC_EGRAPH,
@@ -396,7 +404,7 @@ static int add_outputs(builder_t *b)
 	const dalic_schema_t *mc = dalic_schema_find("MakeContiguous");
 	for (int i = 0; i < def->num_outputs; i++) {
 		const dalic_io_t *o = &def->outputs[i];
-		dalic_edge_t *cpu = find_edge(g, o->name, false), *gpu = find_edge(g, o->name, true);
+		dalic_edge_t *cpu = find_edge(b, o->name, false), *gpu = find_edge(b, o->name, true);
 		if (!cpu && !gpu)
 			return dalic_fail(DALIC_EGRAPH,
 					  "Requested output name '%s' is not known to the pipeline.",
@@ -421,6 +429,14 @@ static int add_outputs(builder_t *b)
 					  o->name);
 		if (!src)
 			return DALIC_EGRAPH;
+		/* the same data node returned again reuses its copy (DALI makes one per node) */
+		dalic_edge_t *copy = dalic_strmap_get(&b->contiguous[src->gpu], src->name);
+		if (copy) {
+			g->outputs[i] = copy;
+			g->output_names[i] = o->name;
+			g->num_outputs = i + 1;
+			continue;
+		}
 		char inst[128], name[128];
 		snprintf(inst, sizeof inst, "__MakeContiguous_%s_%d",
 			 want_gpu ? "GpuToGpu" : "CpuToCpu", i);
@@ -441,6 +457,8 @@ static int add_outputs(builder_t *b)
 		/* MakeContiguous inherits the hint of its producer's output (DALI) */
 		n->hints[0] = src->producer ? src->producer->hints[src->producer_output] : 0;
 		n->outputs[0]->is_output = true;
+		if (dalic_strmap_put(&b->contiguous[src->gpu], src->name, n->outputs[0]))
+			return DALIC_ENOMEM;
 		g->outputs[i] = n->outputs[0];
 		g->output_names[i] = o->name;
 		g->num_outputs = i + 1;
@@ -458,11 +476,10 @@ static void prune(dalic_graph_t *g)
 		dalic_node_t *n = g->nodes[i];
 		n->index = i;
 		const dalic_value_t *p = n->def ? dalic_opdef_arg(n->def, "preserve") : NULL;
-		bool preserve = n->schema->no_prune || (p && dalic_value_get_i(p, 0));
-		for (int k = 0; k < g->num_outputs; k++)
-			preserve |= g->outputs[k]->producer == n;
-		keep[i] = preserve;
+		keep[i] = n->schema->no_prune || (p && dalic_value_get_i(p, 0));
 	}
+	for (int k = 0; k < g->num_outputs; k++)
+		keep[g->outputs[k]->producer->index] = true;
 	/* reverse topological sweep: a kept node keeps its producers */
 	for (int i = g->num_nodes - 1; i >= 0; i--) {
 		if (!keep[i])
@@ -474,6 +491,17 @@ static void prune(dalic_graph_t *g)
 		for (int k = 0; k < n->num_arg_inputs; k++)
 			if (n->arg_inputs[k]->producer)
 				keep[n->arg_inputs[k]->producer->index] = true;
+	}
+	/* consumers that are pruned leave their edges (while the nodes still exist to ask) */
+	for (int i = 0; i < g->num_edges; i++) {
+		dalic_edge_t *e = g->edges[i];
+		int wc = 0;
+		for (int c = 0; c < e->num_consumers; c++)
+			if (keep[e->consumers[c]->index]) {
+				e->consumers[wc] = e->consumers[c];
+				e->consumer_input[wc++] = e->consumer_input[c];
+			}
+		e->num_consumers = wc;
 	}
 	int w = 0;
 	for (int i = 0; i < g->num_nodes; i++) {
@@ -488,7 +516,7 @@ static void prune(dalic_graph_t *g)
 	}
 	g->num_nodes = w;
 	free(keep);
-	/* drop edges without a producer, and consumers that were pruned */
+	/* drop edges without a producer */
 	int we = 0;
 	for (int i = 0; i < g->num_edges; i++) {
 		dalic_edge_t *e = g->edges[i];
@@ -496,17 +524,6 @@ static void prune(dalic_graph_t *g)
 			edge_free(e);
 			continue;
 		}
-		int wc = 0;
-		for (int c = 0; c < e->num_consumers; c++) {
-			bool alive = false;
-			for (int k = 0; k < g->num_nodes && !alive; k++)
-				alive = g->nodes[k] == e->consumers[c];
-			if (alive) {
-				e->consumers[wc] = e->consumers[c];
-				e->consumer_input[wc++] = e->consumer_input[c];
-			}
-		}
-		e->num_consumers = wc;
 		e->index = we;
 		g->edges[we++] = e;
 	}
@@ -538,48 +555,88 @@ static int order_by_stage(dalic_graph_t *g)
 	return DALIC_OK;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int op_logical_id(const dalic_opdef_t *op)
+{
+	return op->logical_id >= 0 ? op->logical_id : op->id;
+}
+
 /* DALI: seed_seq{pipeline seed} -> 1024 values, handed out in operator order to each logical
- * id of a random operator; an explicit `seed` argument wins. */
-static void assign_seeds(const dalic_graphdef_t *def, dalic_graph_t *g)
+ * id of a random operator; an explicit `seed` argument wins. An operator sharing a logical
+ * id with earlier ones takes the seed of the last of them still in the graph. */
+static int assign_seeds(const dalic_graphdef_t *def, dalic_graph_t *g)
 {
 	uint32_t seeds[MAX_SEEDS];
 	dalic_seed_seq_generate(g->params.seed, seeds, MAX_SEEDS);
+	/* logical ids -> dense indices (sorted, unique), so each id's state is an array slot */
+	int64_t *ids = calloc((size_t)def->num_ops + 1, sizeof *ids);
+	int n = 0;
+	for (int i = 0; ids && i < def->num_ops; i++)
+		if (def->ops[i]->schema->random)
+			ids[n++] = op_logical_id(def->ops[i]);
+	qsort(ids, (size_t)n, sizeof *ids, cmp_i64);
+	int u = 0;
+	for (int i = 0; i < n; i++)
+		if (!u || ids[u - 1] != ids[i])
+			ids[u++] = ids[i];
+	uint64_t *last = calloc((size_t)u + 1, sizeof *last); /* seed of the last one in graph */
+	bool *seen = calloc((size_t)u + 1, sizeof *seen);
+	if (!ids || !last || !seen) {
+		free(ids);
+		free(last);
+		free(seen);
+		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+	}
 	int next = 0;
 	for (int i = 0; i < def->num_ops; i++) {
 		const dalic_opdef_t *op = def->ops[i];
 		if (!op->schema->random)
 			continue;
-		int lid = op->logical_id >= 0 ? op->logical_id : op->id;
-		uint64_t seed = 0;
-		bool shared = false;
-		for (int k = 0; k < i; k++) {
-			const dalic_opdef_t *o = def->ops[k];
-			if (o->schema->random && (o->logical_id >= 0 ? o->logical_id : o->id) == lid) {
-				shared = true;
-				dalic_node_t *prev = dalic_graph_find_node(g, o->inst);
-				if (prev)
-					seed = prev->seed;
-			}
-		}
-		if (!shared)
-			seed = seeds[next++ % MAX_SEEDS];
+		int64_t lid = op_logical_id(op);
+		const int64_t *slot = bsearch(&lid, ids, (size_t)u, sizeof *ids, cmp_i64);
+		size_t k = (size_t)(slot - ids);
+		uint64_t seed = seen[k] ? last[k] : seeds[next++ % MAX_SEEDS];
 		const dalic_value_t *explicit_seed = dalic_opdef_arg(op, "seed");
 		if (explicit_seed && dalic_value_get_i(explicit_seed, 0) >= 0)
 			seed = (uint64_t)dalic_value_get_i(explicit_seed, 0);
-		dalic_node_t *n = dalic_graph_find_node(g, op->inst);
-		if (n)
-			n->seed = seed;
+		dalic_node_t *node = dalic_graph_find_node(g, op->inst);
+		if (node) {
+			node->seed = seed;
+			last[k] = seed;
+		}
+		seen[k] = true;
 	}
+	free(ids);
+	free(last);
+	free(seen);
+	return DALIC_OK;
 }
 
 static int check_names(const dalic_graphdef_t *def)
 {
-	for (int i = 0; i < def->num_ops; i++)
-		for (int k = 0; k < i; k++)
-			if (!strcmp(def->ops[i]->inst, def->ops[k]->inst))
-				return dalic_fail(DALIC_EGRAPH,
-						  "Duplicate operator instance name: \"%s\".",
-						  def->ops[i]->inst);
+	dalic_strmap_t names = {0};
+	int rc = DALIC_OK;
+	for (int i = 0; i < def->num_ops && !rc; i++) {
+		if (dalic_strmap_has(&names, def->ops[i]->inst))
+			rc = dalic_fail(DALIC_EGRAPH, "Duplicate operator instance name: \"%s\".",
+					def->ops[i]->inst);
+		else
+			rc = dalic_strmap_put(&names, def->ops[i]->inst, def->ops[i]);
+	}
+	dalic_strmap_clear(&names);
+	return rc;
+}
+
+/* The name index of the finished graph. */
+static int index_nodes(dalic_graph_t *g)
+{
+	for (int i = 0; i < g->num_nodes; i++)
+		DALIC_TRY(dalic_strmap_put(&g->by_inst, g->nodes[i]->inst, g->nodes[i]));
 	return DALIC_OK;
 }
 
@@ -605,11 +662,18 @@ int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out)
 		prune(b.g);
 		rc = order_by_stage(b.g);
 	}
+	if (!rc)
+		rc = index_nodes(b.g);
+	if (!rc)
+		rc = assign_seeds(def, b.g);
+	for (int d = 0; d < 2; d++) {
+		dalic_strmap_clear(&b.edges[d]);
+		dalic_strmap_clear(&b.contiguous[d]);
+	}
 	if (rc) {
 		dalic_graph_free(b.g);
 		return rc;
 	}
-	assign_seeds(def, b.g);
 	*out = b.g;
 	return DALIC_OK;
 }

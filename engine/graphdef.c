@@ -187,6 +187,7 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	if (!c->ops || !c->outputs)
 		goto fail;
 	c->cap_ops = g->num_ops + 1;
+	c->cap_outputs = g->num_outputs + 1;
 	for (int i = 0; i < g->num_ops; i++) {
 		const dalic_opdef_t *s = g->ops[i];
 		dalic_opdef_t *d = calloc(1, sizeof *d);
@@ -459,10 +460,15 @@ int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char 
 	if (device && strcmp(device, "cpu") && strcmp(device, "gpu"))
 		return dalic_fail(DALIC_EINVAL, "output '%s': device must be cpu or gpu, not '%s'",
 				  node, device);
-	dalic_io_t *n = realloc(g->outputs, sizeof *n * (size_t)(g->num_outputs + 1));
-	if (!n)
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	g->outputs = n;
+	if (g->num_outputs == g->cap_outputs) {
+		int cap = g->cap_outputs ? g->cap_outputs * 2 : 8;
+		dalic_io_t *n = realloc(g->outputs, sizeof *n * (size_t)cap);
+		if (!n)
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		g->outputs = n;
+		g->cap_outputs = cap;
+	}
+	dalic_io_t *n = g->outputs;
 	dalic_io_t io = {.name = strdup(node), .device = dup_or_null(device),
 			 .dtype = g->params.output_dtype, .ndim = g->params.output_ndim};
 	if (!io.name || (device && !io.device)) {

@@ -71,7 +71,7 @@ typedef struct dalic_graphdef {
 	dalic_opdef_t **ops;
 	int num_ops, cap_ops;
 	dalic_io_t *outputs;
-	int num_outputs;
+	int num_outputs, cap_outputs;
 	int next_id;
 	bool debug;          /* defined with debug=True: run in debug mode */
 	char *source;        /* file the definition came from (script or .pb), or NULL */

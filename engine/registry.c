@@ -7,6 +7,7 @@
 
 #include "engine/dtype.h"
 #include "engine/error.h"
+#include "engine/strmap.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -37,7 +38,16 @@ const dalic_arg_schema_t *dalic_schema_common_args(void)
 
 static const dalic_schema_t **sorted;
 static int num_schemas;
+static dalic_strmap_t by_any_name; /* schema, fn and alias names -> schema */
 static pthread_once_t sort_once = PTHREAD_ONCE_INIT;
+
+/* The first schema in name order that spells `name` any way keeps it. */
+static void registry_index(const char *name, const dalic_schema_t *s)
+{
+	if (name && !dalic_strmap_has(&by_any_name, name) &&
+	    dalic_strmap_put(&by_any_name, name, (void *)s))
+		abort();
+}
 
 static int by_name(const void *a, const void *b)
 {
@@ -56,6 +66,12 @@ static void sort_schemas(void)
 	memcpy(sorted, dalic_builtin_schemas, sizeof *sorted * (size_t)n);
 	qsort(sorted, (size_t)n, sizeof *sorted, by_name);
 	num_schemas = n;
+	for (int i = 0; i < n; i++) {
+		registry_index(sorted[i]->name, sorted[i]);
+		registry_index(sorted[i]->fn, sorted[i]);
+		for (int a = 0; a < 4 && sorted[i]->aliases[a]; a++)
+			registry_index(sorted[i]->aliases[a], sorted[i]);
+	}
 }
 
 const dalic_schema_t *const *dalic_schema_all(void)
@@ -66,16 +82,8 @@ const dalic_schema_t *const *dalic_schema_all(void)
 
 static const dalic_schema_t *registry_find_exact(const char *name)
 {
-	const dalic_schema_t *const *all = dalic_schema_all();
-	for (int i = 0; all[i]; i++) {
-		const dalic_schema_t *s = all[i];
-		if (!strcmp(s->name, name) || (s->fn && !strcmp(s->fn, name)))
-			return s;
-		for (int a = 0; a < 4 && s->aliases[a]; a++)
-			if (!strcmp(s->aliases[a], name))
-				return s;
-	}
-	return NULL;
+	pthread_once(&sort_once, sort_schemas);
+	return dalic_strmap_get(&by_any_name, name);
 }
 
 const dalic_schema_t *dalic_schema_find(const char *name)
@@ -190,6 +198,17 @@ static int64_t enum_value(dalic_arg_type_t t, const char *name)
 				return interp_types[i].value;
 	}
 	return -1000;
+}
+
+/* Whether a number is a value of the enum an argument holds (DALI's numbering). */
+static bool enum_valid(dalic_arg_type_t t, int64_t v)
+{
+	if (t == DALIC_ARG_IMAGE_TYPE)
+		return v >= DALIC_RGB && v <= DALIC_ANY_DATA;
+	if (t == DALIC_ARG_INTERP_TYPE)
+		return v >= DALIC_INTERP_NN && v <= DALIC_INTERP_GAUSSIAN;
+	return v >= DALIC_NO_TYPE && v <= DALIC_TENSOR_LAYOUT &&
+	       strcmp(dalic_dtype_name((dalic_dtype_t)v), "UNKNOWN");
 }
 
 static bool is_list_type(dalic_arg_type_t t)
@@ -406,10 +425,14 @@ static int convert_elem(const dalic_schema_t *s, const dalic_arg_schema_t *a,
 	case DALIC_ARG_DTYPE:
 	case DALIC_ARG_IMAGE_TYPE:
 	case DALIC_ARG_INTERP_TYPE:
-		if (v->kind == DALIC_V_INT) {
+		if (v->kind == DALIC_V_INT && enum_valid(et, v->i[i])) {
 			out->i[i] = v->i[i];
 			return DALIC_OK;
 		}
+		if (v->kind == DALIC_V_INT)
+			return dalic_fail(DALIC_EARG_TYPE,
+					  "operator %s: argument '%s': %lld is not a %s value", s->name,
+					  a->name, (long long)v->i[i], dalic_arg_type_name(et));
 		if (v->kind == DALIC_V_STRING) {
 			int64_t e = enum_value(et, v->s[i]);
 			if (e != -1000) {

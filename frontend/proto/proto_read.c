@@ -21,8 +21,10 @@
 #include "frontend/proto/proto_internal.h"
 
 #include "engine/error.h"
+#include "engine/strmap.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,20 +36,22 @@ typedef struct node_name {
 	int output;
 } node_name_t;
 
+/* Every lookup below is a hash lookup, so reading is linear in the file's size. */
 typedef struct reader {
 	dalic_graphdef_t *g;
 	node_name_t *nodes;
 	int num_nodes, cap_nodes;
-	int *logical_ids; /* per op in g: the effective logical id */
+	dalic_strmap_t node_index; /* file name -> 1 + index into nodes */
+	dalic_strmap_t insts;      /* instance name -> op */
+	dalic_strmap_t lid_first;  /* logical id (text in lid_keys) -> first op with it */
+	char (*lid_keys)[16];      /* per op in g */
 	int next_logical_id;
 } reader_t;
 
 static const char *lookup(const reader_t *r, const char *file_name)
 {
-	for (int i = 0; i < r->num_nodes; i++)
-		if (!strcmp(r->nodes[i].file_name, file_name))
-			return r->nodes[i].op->outputs[r->nodes[i].output];
-	return NULL;
+	uintptr_t i = (uintptr_t)dalic_strmap_get(&r->node_index, file_name);
+	return i ? r->nodes[i - 1].op->outputs[r->nodes[i - 1].output] : NULL;
 }
 
 static int add_node(reader_t *r, const char *file_name, const dalic_opdef_t *op, int output)
@@ -67,13 +71,31 @@ static int add_node(reader_t *r, const char *file_name, const dalic_opdef_t *op,
 		r->cap_nodes = cap;
 	}
 	r->nodes[r->num_nodes++] = (node_name_t){file_name, op, output};
-	return DALIC_OK;
+	return dalic_strmap_put(&r->node_index, file_name, (void *)(uintptr_t)r->num_nodes);
 }
 
 /* ---- parameters ------------------------------------------------------------------------ */
 
-static void read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t *p)
+/* ExecutorType and ExecutorFlags bits DALI defines (reference §3.1): anything else is not a
+ * value DALI writes, so it is refused rather than read as something it is not. */
+#define PROTO_EXEC_TYPE_BITS 0xf
+#define PROTO_EXEC_FLAG_CONCURRENCY 0x0e /* values 0, 2, 4, 6 */
+#define PROTO_EXEC_FLAG_STREAMS 0x70     /* values 0, 16, 32, 48 */
+
+static int read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t *p)
 {
+	if (m->has_executor_type && (m->executor_type & ~PROTO_EXEC_TYPE_BITS))
+		return dalic_fail(DALIC_EPARSE,
+		                  "executor_type %d is not a DALI ExecutorType (bits 0x%x)",
+		                  m->executor_type, PROTO_EXEC_TYPE_BITS);
+	int64_t known = DALIC_EXEC_FLAG_SET_AFFINITY | PROTO_EXEC_FLAG_CONCURRENCY |
+	                PROTO_EXEC_FLAG_STREAMS;
+	if (m->has_executor_flags &&
+	    ((m->executor_flags & ~known) || (m->executor_flags & PROTO_EXEC_FLAG_CONCURRENCY) > 6 ||
+	     (m->executor_flags & PROTO_EXEC_FLAG_STREAMS) > 48))
+		return dalic_fail(DALIC_EPARSE,
+		                  "executor_flags %lld is not a set of DALI ExecutorFlags",
+		                  (long long)m->executor_flags);
 	dalic_pipeline_params_init(p);
 	/* batch size is taken as is; validation runs after command-line overrides, at build */
 	p->batch_size = m->batch_size;
@@ -102,6 +124,7 @@ static void read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t
 	if (m->has_bytes_per_sample_hint && m->bytes_per_sample_hint >= 0)
 		p->bytes_per_sample = m->bytes_per_sample_hint;
 	/* enable_checkpointing: dalic does not checkpoint; the flag changes no output */
+	return DALIC_OK;
 }
 
 /* ---- argument values ------------------------------------------------------------------- */
@@ -388,10 +411,8 @@ static int read_outputs(reader_t *r, const DaliProto__OpDef *m, dalic_opdef_t *o
 
 static bool name_taken(const reader_t *r, const dalic_opdef_t *op, const char *name)
 {
-	for (int i = 0; i < r->g->num_ops; i++)
-		if (r->g->ops[i] != op && !strcmp(r->g->ops[i]->inst, name))
-			return true;
-	return false;
+	const dalic_opdef_t *o = dalic_strmap_get(&r->insts, name);
+	return o && o != op;
 }
 
 /* Gives op its instance name; names are unique in a pipeline. */
@@ -401,7 +422,7 @@ static int set_inst(reader_t *r, dalic_opdef_t *op, const char *name)
 		return dalic_fail(DALIC_EGRAPH, "Duplicate operator instance name: \"%s\".", name);
 	int rc = dalic_opdef_set_name(op, name);
 	op->name_given = false; /* decided by the preserve_name argument */
-	return rc;
+	return rc ? rc : dalic_strmap_put(&r->insts, op->inst, op);
 }
 
 /* Instance name from the file, or C++'s default "__<Schema>_<logical id>" made unique. */
@@ -430,26 +451,24 @@ static int take_logical_id(reader_t *r, int given)
 /* Records the (named) op's logical id; ops sharing one must share a schema. */
 static int set_logical_id(reader_t *r, dalic_opdef_t *op, int id)
 {
-	for (int i = 0; i < r->g->num_ops - 1; i++)
-		if (r->logical_ids[i] == id && r->g->ops[i]->schema != op->schema)
-			return dalic_fail(
-			    DALIC_EGRAPH,
-			    "operator '%s' (%s): Different Operator types cannot be "
-			    "grouped with the same logical id (%d, shared with '%s').",
-			    op->inst, op->schema->name, id, r->g->ops[i]->inst);
-	r->logical_ids[r->g->num_ops - 1] = id;
+	char *key = r->lid_keys[r->g->num_ops - 1];
+	snprintf(key, sizeof *r->lid_keys, "%d", id);
+	const dalic_opdef_t *first = dalic_strmap_get(&r->lid_first, key);
+	if (first && first->schema != op->schema)
+		return dalic_fail(DALIC_EGRAPH,
+		                  "operator '%s' (%s): Different Operator types cannot be "
+		                  "grouped with the same logical id (%d, shared with '%s').",
+		                  op->inst, op->schema->name, id, first->inst);
+	if (!first)
+		DALIC_TRY(dalic_strmap_put(&r->lid_first, key, op));
 	/* the definition says -1 for "same as the call-order id" */
 	op->logical_id = id == op->id ? -1 : id;
 	return DALIC_OK;
 }
 
-/* Adds an operator to the definition, with room for its logical id. */
+/* Adds an operator to the definition (its logical id's key was made room for at the start). */
 static int begin_op(reader_t *r, const dalic_schema_t *s, const char *device, dalic_opdef_t **op)
 {
-	int *ids = realloc(r->logical_ids, sizeof *ids * (size_t)(r->g->num_ops + 1));
-	if (!ids)
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	r->logical_ids = ids;
 	return dalic_graphdef_add_op(r->g, s->name, device, op);
 }
 
@@ -540,9 +559,17 @@ int dalic_proto_read(const uint8_t *buf, size_t len, dalic_graphdef_t **out)
 	if (rc)
 		return rc;
 	dalic_pipeline_params_t params;
-	read_params(m, &params);
-	reader_t r = {.g = dalic_graphdef_new(&params)};
-	if (!r.g) {
+	rc = read_params(m, &params);
+	if (rc) {
+		dali_proto__pipeline_def__free_unpacked(m, NULL);
+		return rc;
+	}
+	size_t ops = m->n_external_inputs + m->n_op;
+	reader_t r = {.g = dalic_graphdef_new(&params),
+	              .lid_keys = calloc(ops + 1, sizeof *r.lid_keys)};
+	if (!r.g || !r.lid_keys) {
+		dalic_graphdef_free(r.g);
+		free(r.lid_keys);
 		dali_proto__pipeline_def__free_unpacked(m, NULL);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
@@ -553,7 +580,10 @@ int dalic_proto_read(const uint8_t *buf, size_t len, dalic_graphdef_t **out)
 	if (!rc)
 		rc = read_outputs_decl(&r, m);
 	free(r.nodes);
-	free(r.logical_ids);
+	free(r.lid_keys);
+	dalic_strmap_clear(&r.node_index);
+	dalic_strmap_clear(&r.insts);
+	dalic_strmap_clear(&r.lid_first);
 	dali_proto__pipeline_def__free_unpacked(m, NULL);
 	if (rc) {
 		dalic_graphdef_free(r.g);

@@ -22,6 +22,7 @@
 #include "frontend/proto/proto_internal.h"
 
 #include "engine/error.h"
+#include "engine/strmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,14 +93,19 @@ static const char *produced_on(const char *op_dev)
 	return strcmp(op_dev, "cpu") ? "gpu" : "cpu";
 }
 
-/* Index of the op before `before` that produces `node`, or -1. */
-static int find_producer(const dalic_graphdef_t *g, int before, const char *node)
+/* Index of the first op among those added to `producers` that produces `node`, or -1. */
+static int find_producer(const dalic_strmap_t *producers, const char *node)
 {
-	for (int i = 0; i < before; i++)
-		for (int k = 0; k < g->ops[i]->num_outputs; k++)
-			if (!strcmp(g->ops[i]->outputs[k], node))
-				return i;
-	return -1;
+	return (int)(intptr_t)dalic_strmap_get(producers, node) - 1;
+}
+
+/* Makes op i's outputs known to find_producer (an earlier producer of a name keeps it). */
+static int add_producer(dalic_strmap_t *producers, const dalic_opdef_t *op, int i)
+{
+	for (int k = 0; k < op->num_outputs; k++)
+		if (!dalic_strmap_has(producers, op->outputs[k]))
+			DALIC_TRY(dalic_strmap_put(producers, op->outputs[k], (void *)(intptr_t)(i + 1)));
+	return DALIC_OK;
 }
 
 static bool arg_true(const dalic_opdef_t *op, const char *name)
@@ -108,7 +114,8 @@ static bool arg_true(const dalic_opdef_t *op, const char *name)
 	return v && v->kind != DALIC_V_NONE && dalic_value_get_i(v, 0) != 0;
 }
 
-static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
+static int resolve_with(const dalic_graphdef_t *g, arena_t *a, resolved_t *r,
+			dalic_strmap_t *producers)
 {
 	int n = g->num_ops;
 	r->op_dev = arena_calloc(a, (size_t)n, sizeof *r->op_dev);
@@ -132,7 +139,7 @@ static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
 		bool any_gpu = false;
 		for (int k = 0; k < op->num_inputs; k++) {
 			const dalic_io_t *in = &op->inputs[k];
-			int p = find_producer(g, i, in->name);
+			int p = find_producer(producers, in->name);
 			if (p < 0)
 				return dalic_fail(
 				    DALIC_EGRAPH,
@@ -145,10 +152,11 @@ static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
 				any_gpu = true;
 		}
 		r->op_dev[i] = op->device ? op->device : any_gpu ? "gpu" : "cpu";
+		DALIC_TRY(add_producer(producers, op, i));
 	}
 	for (int o = 0; o < g->num_outputs; o++) {
 		const dalic_io_t *out = &g->outputs[o];
-		int p = find_producer(g, n, out->name);
+		int p = find_producer(producers, out->name);
 		if (p < 0)
 			return dalic_fail(
 			    DALIC_EGRAPH,
@@ -167,6 +175,14 @@ static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
 				r->keep[r->producer[i][k]] = true;
 	}
 	return DALIC_OK;
+}
+
+static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
+{
+	dalic_strmap_t producers = {0};
+	int rc = resolve_with(g, a, r, &producers);
+	dalic_strmap_clear(&producers);
+	return rc;
 }
 
 static DaliProto__Argument *new_arg(arena_t *a, const char *name)
