@@ -107,7 +107,7 @@ int dalic_cli_slurp(const char *path, void **buf, size_t *len)
 	if (!b || err) {
 		free(b);
 		return dalic_cli_fail(err ? DALIC_EIO : DALIC_ENOMEM, "cannot read '%s': %s", path,
-				      err ? strerror(saved) : "out of memory");
+		                      err ? strerror(saved) : "out of memory");
 	}
 	*buf = b;
 	*len = n;
@@ -119,6 +119,7 @@ int dalic_cli_check_stdout(void)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return DALIC_OK;
+	/* an earlier write failed and its errno is gone: say what is known */
 	return dalic_cli_fail(DALIC_EIO, "cannot write standard output: %s",
-			      strerror(errno ? errno : EIO));
+	                      errno ? strerror(errno) : "part of the output was lost");
 }

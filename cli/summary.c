@@ -27,7 +27,7 @@ static void summary_print_shapes(const dalic_batch_t *b)
 	bool uniform = true;
 	for (int i = 1; i < n && uniform; i++)
 		uniform = !memcmp(dalic_batch_shape(b, 0), dalic_batch_shape(b, i),
-				  sizeof(int64_t) * (size_t)dalic_batch_ndim(b));
+		                  sizeof(int64_t) * (size_t)dalic_batch_ndim(b));
 	printf("  shapes: ");
 	for (int i = 0; i < (uniform ? (n > 0) : n); i++) {
 		summary_print_shape(b, i);
@@ -78,7 +78,8 @@ static cJSON *summary_shapes_json(const dalic_batch_t *b)
 	for (int i = 0; i < dalic_batch_num_samples(b); i++) {
 		cJSON *s = cJSON_CreateArray();
 		for (int d = 0; d < dalic_batch_ndim(b); d++)
-			cJSON_AddItemToArray(s, cJSON_CreateNumber((double)dalic_batch_shape(b, i)[d]));
+			cJSON_AddItemToArray(
+			    s, cJSON_CreateNumber((double)dalic_batch_shape(b, i)[d]));
 		cJSON_AddItemToArray(shapes, s);
 	}
 	return shapes;
@@ -89,16 +90,16 @@ int dalic_cli_summary_json(const dalic_cli_summary_t *m)
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "pipeline", m->path);
 	cJSON_AddStringToObject(root, "executor",
-				m->debug ? "debug" : dalic_executor_mode_name(m->params));
+	                        m->debug ? "debug" : dalic_executor_mode_name(m->params));
 	if (m->debug)
 		cJSON_AddBoolToObject(root, "debug", 1);
 	cJSON_AddNumberToObject(root, "batch_size", m->params->batch_size);
 	cJSON_AddNumberToObject(root, "iterations", (double)m->iterations);
 	cJSON_AddNumberToObject(root, "seconds", m->seconds);
 	cJSON_AddNumberToObject(root, "samples_per_second",
-				summary_rate((double)m->samples, m->seconds));
+	                        summary_rate((double)m->samples, m->seconds));
 	cJSON_AddNumberToObject(root, "iterations_per_second",
-				summary_rate((double)m->iterations, m->seconds));
+	                        summary_rate((double)m->iterations, m->seconds));
 	if (m->debug && m->full_seconds > 0) {
 		cJSON_AddNumberToObject(root, "full_engine_seconds", m->full_seconds);
 		cJSON_AddNumberToObject(root, "debug_slowdown", m->seconds / m->full_seconds);

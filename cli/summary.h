@@ -11,7 +11,7 @@
 typedef struct dalic_cli_summary {
 	const char *path;
 	const dalic_pipeline_params_t *params;
-	bool debug;          /* run by debug mode */
+	bool debug; /* run by debug mode */
 	long iterations, samples;
 	double seconds;
 	double full_seconds; /* debug: the full engine's time on the same run, <= 0 unknown */

@@ -22,7 +22,8 @@ int dalic_pipeline_graph_op(const dalic_pipeline_t *p, int i, dalic_graph_op_t *
 	const dalic_node_t *n = pipeline_graph_node(p, i);
 	if (!n || !out)
 		return dalic_fail(DALIC_EINVAL, "graph operator %d: no such operator%s", i,
-				  p && dalic_pipeline_graph(p) ? "" : " (the pipeline is not built)");
+		                  p && dalic_pipeline_graph(p) ? ""
+		                                               : " (the pipeline is not built)");
 	*out = (dalic_graph_op_t){
 	    .name = n->inst,
 	    .schema = n->schema ? n->schema->name : "",

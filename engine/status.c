@@ -5,7 +5,8 @@ const char *dalic_strerror(int status)
 {
 	switch (status) {
 #define STATUS_TEXT(name, value, text)                                                             \
-	case DALIC_##name: return text;
+	case DALIC_##name:                                                                         \
+		return text;
 		DALIC_STATUS_MAP(STATUS_TEXT)
 #undef STATUS_TEXT
 	}
@@ -16,7 +17,8 @@ const char *dalic_err_name(int status)
 {
 	switch (status) {
 #define STATUS_NAME(name, value, text)                                                             \
-	case DALIC_##name: return "DALIC_" #name;
+	case DALIC_##name:                                                                         \
+		return "DALIC_" #name;
 		DALIC_STATUS_MAP(STATUS_NAME)
 #undef STATUS_NAME
 	}

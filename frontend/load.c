@@ -18,7 +18,7 @@
 #include <string.h>
 
 static void load_apply_override(dalic_pipeline_params_t *p, unsigned fields,
-				const dalic_pipeline_params_t *s)
+                                const dalic_pipeline_params_t *s)
 {
 	if (fields & DALIC_PARAM_BATCH_SIZE)
 		p->batch_size = s->batch_size;
@@ -47,33 +47,33 @@ static void load_apply_override(dalic_pipeline_params_t *p, unsigned fields,
 
 /* The caller's override in the library's layout; fields 0 when there is none. */
 static int load_import_override(const dalic_pipeline_override_t *o, unsigned *fields,
-				dalic_pipeline_params_t *params)
+                                dalic_pipeline_params_t *params)
 {
 	*fields = o ? o->fields : 0;
 	if (!*fields)
 		return DALIC_OK;
 	if (*fields & ~((DALIC_PARAM_MEMORY_STATS << 1) - 1))
 		return dalic_fail(DALIC_EUNSUPPORTED,
-				  "pipeline override: unknown field bits 0x%x (dalic %s)", *fields,
-				  DALIC_VERSION);
+		                  "pipeline override: unknown field bits 0x%x (dalic %s)", *fields,
+		                  DALIC_VERSION);
 	return dalic_pipeline_params_import(params, &o->params);
 }
 
 /* A definition with the override applied, as a pipeline (consumes def). */
 static int load_finish(dalic_graphdef_t *def, unsigned fields,
-		       const dalic_pipeline_params_t *params, dalic_pipeline_t **out)
+                       const dalic_pipeline_params_t *params, dalic_pipeline_t **out)
 {
 	load_apply_override(&def->params, fields, params);
 	return dalic_pipeline_from_graphdef(def, out);
 }
 
 static int load_sample(const char *path, unsigned fields, const dalic_pipeline_params_t *over,
-		       dalic_pipeline_t **out)
+                       dalic_pipeline_t **out)
 {
 	const dalic_sample_t *s = dalic_samples_find(path + 1);
 	if (!s)
 		return dalic_fail(DALIC_EINVAL, "no built-in sample '%s' (try @arith or @coin)",
-				  path);
+		                  path);
 	dalic_pipeline_params_t params;
 	dalic_pipeline_params_init(&params);
 	params.batch_size = s->batch_size;
@@ -96,23 +96,23 @@ static bool load_ends_with(const char *s, const char *suffix)
 }
 
 int dalic_pipeline_load(const char *path, const char *pipeline_name,
-			const dalic_pipeline_override_t *override, dalic_pipeline_t **out)
+                        const dalic_pipeline_override_t *override, dalic_pipeline_t **out)
 {
 	if (!out)
 		return dalic_fail(DALIC_EINVAL, "dalic_pipeline_load: NULL out");
 	*out = NULL;
 	if (!path || !*path)
 		return dalic_fail(DALIC_EINVAL, "no pipeline given (a .py script, a .pb file or "
-				  "@sample)");
+		                                "@sample)");
 	unsigned fields;
 	dalic_pipeline_params_t params;
 	DALIC_TRY(load_import_override(override, &fields, &params));
 	bool script = load_ends_with(path, ".py");
 	if (pipeline_name && !script)
 		return dalic_fail(DALIC_EINVAL,
-				  "%s: holds one pipeline; a pipeline name ('%s') picks one of a "
-				  "script's",
-				  path, pipeline_name);
+		                  "%s: holds one pipeline; a pipeline name ('%s') picks one of a "
+		                  "script's",
+		                  path, pipeline_name);
 	if (path[0] == '@')
 		return load_sample(path, fields, &params, out);
 	dalic_graphdef_t *def;
@@ -124,7 +124,7 @@ int dalic_pipeline_load(const char *path, const char *pipeline_name,
 }
 
 int dalic_pipeline_deserialize(const void *buf, size_t len,
-			       const dalic_pipeline_override_t *override, dalic_pipeline_t **out)
+                               const dalic_pipeline_override_t *override, dalic_pipeline_t **out)
 {
 	if (!out || (!buf && len))
 		return dalic_fail(DALIC_EINVAL, "dalic_pipeline_deserialize: NULL argument");
@@ -170,7 +170,7 @@ int dalic_serialized_describe(const void *buf, size_t len, FILE *f)
 	DALIC_TRY(dalic_proto_print(buf, len, f));
 	if (fflush(f) || ferror(f))
 		return dalic_fail(DALIC_EIO, "cannot write the description: %s",
-				  strerror(errno ? errno : EIO));
+		                  strerror(errno ? errno : EIO));
 	return DALIC_OK;
 }
 
