@@ -54,7 +54,7 @@ static int tui_main(int argc, char **argv)
 		return 2;
 	}
 	setlocale(LC_ALL, "");
-	return t.keys ? tui_run_headless(&t) : tui_run_terminal(&t);
+	return t.keys ? dalic_tui_run_headless(&t) : dalic_tui_run_terminal(&t);
 }
 
 DALIC_COMMAND(tui) = {

@@ -75,6 +75,6 @@ void dalic_graph_free(dalic_graph_t *g);
 /* The node with that instance name, or NULL (a hash lookup). */
 dalic_node_t *dalic_graph_find_node(const dalic_graph_t *g, const char *inst);
 /* "CPU" / "MIXED" / "GPU" (executor_statistics key prefixes). */
-const char *dalic_stage_name(int stage);
+const char *dalic_graph_stage_name(int stage);
 
 #endif

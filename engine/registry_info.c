@@ -92,7 +92,7 @@ int dalic_op_schema_arg(int i, int k, dalic_arg_info_t *out)
 		return dalic_fail(DALIC_EINVAL, "operator %s has no argument %d", s->name, k);
 	*out = (dalic_arg_info_t){
 	    .name = a->name,
-	    .type = dalic_arg_type_name(a->type),
+	    .type = dalic_schema_arg_type_name(a->type),
 	    .default_value = a->def,
 	    .help = a->help,
 	    .per_sample = a->tensor,

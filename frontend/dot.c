@@ -35,7 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool plain_id(const char *s)
+static bool dot_plain_id(const char *s)
 {
 	static const char *const keywords[] = {"node",     "edge",   "graph", "digraph",
 	                                       "subgraph", "strict", NULL};
@@ -51,14 +51,14 @@ static bool plain_id(const char *s)
 }
 
 /* Prints `name` + `suffix` as a DOT id, brackets replaced as DALI does. */
-static void put_id(FILE *f, const char *name, const char *suffix)
+static void dot_put_id(FILE *f, const char *name, const char *suffix)
 {
 	char buf[1024];
 	snprintf(buf, sizeof buf, "%s%s", name, suffix);
 	for (char *p = buf; *p; p++)
 		if (*p == '[' || *p == ']')
 			*p = '_';
-	if (plain_id(buf)) {
+	if (dot_plain_id(buf)) {
 		fputs(buf, f);
 		return;
 	}
@@ -71,17 +71,17 @@ static void put_id(FILE *f, const char *name, const char *suffix)
 	fputc('"', f);
 }
 
-static void put_op(FILE *f, const dalic_node_t *n)
+static void dot_put_op(FILE *f, const dalic_node_t *n)
 {
-	put_id(f, n->inst, "");
+	dot_put_id(f, n->inst, "");
 }
 
-static void put_data(FILE *f, const dalic_edge_t *e)
+static void dot_put_data(FILE *f, const dalic_edge_t *e)
 {
-	put_id(f, e->name, e->gpu ? "_gpu" : "_cpu");
+	dot_put_id(f, e->name, e->gpu ? "_gpu" : "_cpu");
 }
 
-static const char *stage_color(int stage)
+static const char *dot_stage_color(int stage)
 {
 	switch (stage) {
 	case DALIC_STAGE_CPU:
@@ -95,7 +95,7 @@ static const char *stage_color(int stage)
 }
 
 /* Input index of use `u` of edge e at its consumer (argument inputs after regular ones). */
-static int input_index(const dalic_edge_t *e, int u)
+static int dot_input_index(const dalic_edge_t *e, int u)
 {
 	int k = e->consumer_input[u];
 	return k >= 0 ? k : e->consumers[u]->num_inputs + (-1 - k);
@@ -145,36 +145,36 @@ static int dot_put_children(FILE *f, const dalic_node_t *n, bool show_tensors)
 	for (k = 0; k < total; k++) {
 		if (!uses[k].first)
 			continue;
-		put_op(f, n);
+		dot_put_op(f, n);
 		fputs(" -> ", f);
-		put_op(f, uses[k].consumer);
+		dot_put_op(f, uses[k].consumer);
 		fputs(show_tensors ? "[style=dotted];\n" : ";\n", f);
 	}
 	free(uses);
 	return DALIC_OK;
 }
 
-static int put_node(FILE *f, const dalic_node_t *n, bool show_tensors, bool use_colors)
+static int dot_put_node(FILE *f, const dalic_node_t *n, bool show_tensors, bool use_colors)
 {
 	if (use_colors) {
-		put_op(f, n);
-		fprintf(f, "[color=\"%s\"];\n", stage_color(n->stage));
+		dot_put_op(f, n);
+		fprintf(f, "[color=\"%s\"];\n", dot_stage_color(n->stage));
 	}
 	DALIC_TRY(dot_put_children(f, n, show_tensors));
 	if (show_tensors)
 		for (int o = 0; o < n->num_outputs; o++) {
 			const dalic_edge_t *e = n->outputs[o];
-			put_data(f, e);
+			dot_put_data(f, e);
 			fputs("[shape=box];\n", f);
-			put_op(f, n);
+			dot_put_op(f, n);
 			fputs(" -> ", f);
-			put_data(f, e);
+			dot_put_data(f, e);
 			fprintf(f, "[label=%d];\n", o);
 			for (int u = 0; u < e->num_consumers; u++) {
-				put_data(f, e);
+				dot_put_data(f, e);
 				fputs(" -> ", f);
-				put_op(f, e->consumers[u]);
-				fprintf(f, "[label=%d];\n", input_index(e, u));
+				dot_put_op(f, e->consumers[u]);
+				fprintf(f, "[label=%d];\n", dot_input_index(e, u));
 			}
 		}
 	fputc('\n', f);
@@ -185,7 +185,7 @@ int dalic_dot_write(const dalic_graph_t *g, FILE *f, bool show_tensors, bool use
 {
 	fputs("digraph graphname {\n", f);
 	for (int i = 0; i < g->num_nodes; i++)
-		DALIC_TRY(put_node(f, g->nodes[i], show_tensors, use_colors));
+		DALIC_TRY(dot_put_node(f, g->nodes[i], show_tensors, use_colors));
 	fputs("}\n", f);
 	if (fflush(f) || ferror(f))
 		return dalic_fail(DALIC_EIO, "cannot write the DOT graph: %s", strerror(errno));
@@ -225,7 +225,8 @@ static int dot_save(const char *path, const char *buf, size_t len)
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		int fd = open(path, O_WRONLY | O_TRUNC);
 		if (fd < 0 || !dot_write_close(fd, buf, len))
-			return dalic_fail(DALIC_EIO, "cannot write '%s': %s", path, strerror(errno));
+			return dalic_fail(DALIC_EIO, "cannot write '%s': %s", path,
+			                  strerror(errno));
 		return DALIC_OK;
 	}
 	size_t n = strlen(path) + 48;
@@ -249,7 +250,7 @@ static GVC_t *gvc;
 static pthread_once_t gvc_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t gvc_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void gvc_start(void)
+static void dot_gvc_start(void)
 {
 	gvc = gvContext();
 }
@@ -260,7 +261,7 @@ static void gvc_start(void)
 static int dot_render_graphviz(const char *text, const char *format, char **out,
 			       unsigned *len)
 {
-	pthread_once(&gvc_once, gvc_start);
+	pthread_once(&gvc_once, dot_gvc_start);
 	if (!gvc)
 		return dalic_fail(DALIC_ENOMEM, "cannot start Graphviz");
 	pthread_mutex_lock(&gvc_lock);

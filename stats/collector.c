@@ -65,7 +65,7 @@ static void layout_free(dalic_stats_layout_t *L)
 
 static char *key_of(const dalic_node_t *n)
 {
-	const char *stage = dalic_stage_name(n->stage);
+	const char *stage = dalic_graph_stage_name(n->stage);
 	size_t len = strlen(stage) + strlen(n->inst) + 2;
 	char *k = malloc(len);
 	if (k)

@@ -25,9 +25,9 @@ typedef struct tui_options {
 } tui_options_t;
 
 /* Interactive workbench; returns the process exit status. */
-int tui_run_terminal(const tui_options_t *o);
+int dalic_tui_run_terminal(const tui_options_t *o);
 /* Headless: runs the key script, writes dumps, prints a summary line (frames per second,
  * iterations, samples per second) on stdout. Returns the exit status (2: bad script). */
-int tui_run_headless(const tui_options_t *o);
+int dalic_tui_run_headless(const tui_options_t *o);
 
 #endif

@@ -29,7 +29,7 @@ static dalic_graphdef_t *round_trip(const dalic_graphdef_t *g)
 
 static void set(dalic_opdef_t *op, const char *arg, dalic_value_t v)
 {
-	cr_assert_eq(dalic_opdef_set_arg(op, arg, &v), DALIC_OK, "%s", dalic_last_error());
+	cr_assert_eq(dalic_graphdef_op_set_arg(op, arg, &v), DALIC_OK, "%s", dalic_last_error());
 	dalic_value_free(&v);
 }
 
@@ -97,17 +97,17 @@ static dalic_graphdef_t *rich(bool separated)
 	p.set_affinity = true;
 	dalic_graphdef_t *g = dalic_graphdef_new(&p);
 	dalic_opdef_t *src = add(g, "external_source", "cpu");
-	cr_assert_eq(dalic_opdef_set_name(src, "src"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_set_name(src, "src"), DALIC_OK);
 	set(src, "blocking", bval(false));
 	set(src, "layout", sval("HWC"));
 	set(src, "dtype", ival(DALIC_UINT8));
 	set(src, "ndim", ival(3));
 	dalic_opdef_t *cast = add(g, "Cast", "cpu");
 	set(cast, "dtype", ival(DALIC_FLOAT));
-	cr_assert_eq(dalic_opdef_add_input(cast, "src", NULL), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(cast, "src", NULL), DALIC_OK);
 	dalic_opdef_t *coin = add(g, "CoinFlip", "cpu");
-	cr_assert_eq(dalic_opdef_add_arg_input(coin, "probability", cast->outputs[0]), DALIC_OK,
-	             "%s", dalic_last_error());
+	cr_assert_eq(dalic_graphdef_op_add_arg_input(coin, "probability", cast->outputs[0]),
+	             DALIC_OK, "%s", dalic_last_error());
 	set(coin, "seed", ival(1234));
 	coin->logical_id = 10;
 	dalic_opdef_t *coin2 = add(g, "random__CoinFlip", NULL);
@@ -115,9 +115,9 @@ static dalic_graphdef_t *rich(bool separated)
 	set(coin2, "dtype", ival(DALIC_UINT8));
 	coin2->logical_id = 10;
 	dalic_opdef_t *ar = add(g, "ArithmeticGenericOp", "cpu");
-	cr_assert_eq(dalic_opdef_set_name(ar, "sum"), DALIC_OK);
-	cr_assert_eq(dalic_opdef_add_input(ar, cast->outputs[0], "cpu"), DALIC_OK);
-	cr_assert_eq(dalic_opdef_add_input(ar, coin->outputs[0], NULL), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_set_name(ar, "sum"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(ar, cast->outputs[0], "cpu"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(ar, coin->outputs[0], NULL), DALIC_OK);
 	set(ar, "expression_desc", sval("add(&0 mul(&1 $0:float32))"));
 	dalic_value_t v;
 	double reals[] = {1.5, -2.25};
@@ -196,10 +196,10 @@ Test(proto_roundtrip, gpu_input_makes_an_automatic_op_gpu)
 	dalic_opdef_t *coin = add(g, "random.coin_flip", "cpu");
 	dalic_opdef_t *cast = add(g, "cast", NULL);
 	set(cast, "dtype", ival(DALIC_FLOAT));
-	cr_assert_eq(dalic_opdef_add_input(cast, coin->outputs[0], "gpu"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(cast, coin->outputs[0], "gpu"), DALIC_OK);
 	dalic_opdef_t *cast2 = add(g, "cast", NULL);
 	set(cast2, "dtype", ival(DALIC_INT32));
-	cr_assert_eq(dalic_opdef_add_input(cast2, cast->outputs[0], NULL), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(cast2, cast->outputs[0], NULL), DALIC_OK);
 	cr_assert_eq(dalic_graphdef_add_output(g, cast2->outputs[0], NULL), DALIC_OK);
 	dalic_graphdef_t *back = round_trip(g);
 	cr_expect_str_eq(back->ops[1]->device, "gpu");
@@ -215,7 +215,7 @@ Test(proto_roundtrip, floats_are_stored_in_32_bits)
 	dalic_graphdef_t *g = proto_test_coin_cast();
 	set(g->ops[0], "probability", fval(0.3));
 	dalic_graphdef_t *back = round_trip(g);
-	const dalic_value_t *v = dalic_opdef_arg(back->ops[0], "probability");
+	const dalic_value_t *v = dalic_graphdef_op_arg(back->ops[0], "probability");
 	cr_assert(v);
 	cr_expect_eq(v->f[0], (double)0.3f, "DALI keeps float arguments as 32-bit floats");
 	cr_expect_neq(v->f[0], 0.3);
@@ -230,7 +230,7 @@ Test(proto_roundtrip, unused_ops_are_left_out_preserved_ones_kept)
 	dalic_opdef_t *feeds_kept = add(g, "random.coin_flip", "cpu");
 	dalic_opdef_t *kept = add(g, "random.coin_flip", "cpu");
 	set(kept, "preserve", bval(true));
-	cr_assert_eq(dalic_opdef_add_input(kept, feeds_kept->outputs[0], "cpu"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(kept, feeds_kept->outputs[0], "cpu"), DALIC_OK);
 	(void)unused;
 	dalic_graphdef_t *back = round_trip(g);
 	cr_assert_eq(back->num_ops, 4, "coin, cast, preserved coin and its producer");
@@ -306,8 +306,8 @@ Test(proto_roundtrip, deserialized_pipeline_gives_identical_outputs)
 	dalic_graphdef_t *g = proto_test_coin_cast();
 	/* + to_float * 1.5 + coin: an arithmetic op over both */
 	dalic_opdef_t *ar = add(g, "ArithmeticGenericOp", "cpu");
-	cr_assert_eq(dalic_opdef_add_input(ar, "to_float", "cpu"), DALIC_OK);
-	cr_assert_eq(dalic_opdef_add_input(ar, "__CoinFlip_0", "cpu"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(ar, "to_float", "cpu"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(ar, "__CoinFlip_0", "cpu"), DALIC_OK);
 	set(ar, "expression_desc", sval("add(&1 mul(&0 $0:float32))"));
 	dalic_value_t v;
 	double reals[] = {1.5};

@@ -23,18 +23,20 @@ dalic_graphdef_t *proto_test_coin_cast(void)
 	cr_assert_eq(dalic_graphdef_add_op(g, "random.coin_flip", "cpu", &coin), DALIC_OK, "%s",
 	             dalic_last_error());
 	dalic_value_float(&v, 0.25);
-	cr_assert_eq(dalic_opdef_set_arg(coin, "probability", &v), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_set_arg(coin, "probability", &v), DALIC_OK);
 	dalic_value_free(&v);
 	int64_t shape[] = {2, 3};
 	dalic_value_list(&v, DALIC_V_INT, 2, shape);
-	cr_assert_eq(dalic_opdef_set_arg(coin, "shape", &v), DALIC_OK, "%s", dalic_last_error());
+	cr_assert_eq(dalic_graphdef_op_set_arg(coin, "shape", &v), DALIC_OK, "%s",
+	             dalic_last_error());
 	dalic_value_free(&v);
 	cr_assert_eq(dalic_graphdef_add_op(g, "cast", "cpu", &cast), DALIC_OK, "%s",
 	             dalic_last_error());
-	cr_assert_eq(dalic_opdef_set_name(cast, "to_float"), DALIC_OK);
-	cr_assert_eq(dalic_opdef_add_input(cast, coin->outputs[0], "cpu"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_set_name(cast, "to_float"), DALIC_OK);
+	cr_assert_eq(dalic_graphdef_op_add_input(cast, coin->outputs[0], "cpu"), DALIC_OK);
 	dalic_value_int(&v, DALIC_FLOAT);
-	cr_assert_eq(dalic_opdef_set_arg(cast, "dtype", &v), DALIC_OK, "%s", dalic_last_error());
+	cr_assert_eq(dalic_graphdef_op_set_arg(cast, "dtype", &v), DALIC_OK, "%s",
+	             dalic_last_error());
 	dalic_value_free(&v);
 	cr_assert_eq(dalic_graphdef_add_output(g, coin->outputs[0], "cpu"), DALIC_OK);
 	cr_assert_eq(dalic_graphdef_add_output(g, "to_float", "cpu"), DALIC_OK);
@@ -83,7 +85,7 @@ static void expect_same_op(const dalic_opdef_t *a, const dalic_opdef_t *b)
 		expect_same_io(n, i, &a->inputs[i], &b->inputs[i]);
 	cr_assert_eq(a->num_args, b->num_args, "%s args: %d vs %d", n, a->num_args, b->num_args);
 	for (int i = 0; i < a->num_args; i++) {
-		const dalic_value_t *vb = dalic_opdef_arg(b, a->args[i].name);
+		const dalic_value_t *vb = dalic_graphdef_op_arg(b, a->args[i].name);
 		char fa[256], fb[256] = "(missing)";
 		dalic_value_format(&a->args[i].value, fa, sizeof fa);
 		if (vb)
