@@ -5,14 +5,13 @@
  * which must leave no file behind rather than a truncated one that looks complete. Runs the
  * binary ($DALIC_BIN, set by `make test`; skipped without it).
  */
-#include <criterion/criterion.h>
+#include "tests/integration/shell_run.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 TestSuite(write_errors, .timeout = 60);
@@ -25,24 +24,10 @@ typedef struct write_run {
 /* Runs `sh -c "<prefix> exec $DALIC_BIN <args>"`; prefix sets limits, args redirect. */
 static write_run_t write_errors_run(const char *prefix, const char *args)
 {
-	const char *bin = getenv("DALIC_BIN");
-	if (!bin)
-		cr_skip_test("DALIC_BIN is not set (run through `make test`)");
 	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "sh -c '%s exec %s %s' 2>&1", prefix, bin, args);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	write_run_t r = {calloc(1, 1), 0};
-	size_t n = 0, k;
-	char buf[4096];
-	while ((k = fread(buf, 1, sizeof buf, p)) > 0) {
-		r.out = realloc(r.out, n + k + 1);
-		memcpy(r.out + n, buf, k);
-		n += k;
-		r.out[n] = 0;
-	}
-	int st = pclose(p);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	snprintf(cmd, sizeof cmd, "sh -c '%s exec %s %s' 2>&1", prefix, shell_run_bin(), args);
+	write_run_t r;
+	r.status = shell_run(cmd, &r.out);
 	return r;
 }
 

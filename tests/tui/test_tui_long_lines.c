@@ -3,12 +3,11 @@
  * than the old 511-character buffer was split, and its tail ran as a line of its own. Runs
  * the binary ($DALIC_BIN, set by `make test`; skipped without it).
  */
-#include <criterion/criterion.h>
+#include "tests/integration/shell_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 TestSuite(tui_long_lines, .timeout = 60);
@@ -17,9 +16,7 @@ TestSuite(tui_long_lines, .timeout = 60);
  * output (new). */
 static int tui_long_lines_run(const char *keys, char **out)
 {
-	const char *bin = getenv("DALIC_BIN");
-	if (!bin)
-		cr_skip_test("DALIC_BIN is not set (run through `make test`)");
+	const char *bin = shell_run_bin();
 	char dir[] = "/tmp/dalic_tui_long_XXXXXX";
 	cr_assert_not_null(mkdtemp(dir));
 	char path[128], cmd[512];
@@ -31,19 +28,7 @@ static int tui_long_lines_run(const char *keys, char **out)
 	snprintf(cmd, sizeof cmd,
 	         "%s tui @coin --keys %s --dump %s/dumps 2>&1; s=$?; rm -rf %s; exit $s", bin, path,
 	         dir, dir);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	size_t n = 0, k;
-	char buf[4096];
-	*out = calloc(1, 1);
-	while ((k = fread(buf, 1, sizeof buf, p)) > 0) {
-		*out = realloc(*out, n + k + 1);
-		memcpy(*out + n, buf, k);
-		n += k;
-		(*out)[n] = 0;
-	}
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return shell_run(cmd, out);
 }
 
 Test(tui_long_lines, a_long_comment_line_stays_one_line)
