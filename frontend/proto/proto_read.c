@@ -20,6 +20,7 @@
  */
 #include "frontend/proto/proto_internal.h"
 
+#include "engine/checked.h"
 #include "engine/error.h"
 #include "engine/strmap.h"
 
@@ -289,14 +290,28 @@ static bool read_is_default_string(const dalic_value_t *v, const char *def)
 	return v->kind == DALIC_V_STRING && !v->is_list && v->n == 1 && !strcmp(v->s[0], def);
 }
 
-static int read_args(const DaliProto__OpDef *m, dalic_opdef_t *op)
+/* A shape the file declares must have a volume that fits 64 bits (negative extents are
+ * wildcards some operators accept, so only the positive ones multiply). */
+static int read_check_shape(const dalic_opdef_t *op, const char *arg, const dalic_value_t *v)
+{
+	if (strcmp(arg, "shape") || v->kind != DALIC_V_INT)
+		return DALIC_OK;
+	int64_t volume = 1;
+	for (int i = 0; i < v->n; i++)
+		if (v->i[i] > 0 && !dalic_ck_mul_i64(volume, v->i[i], &volume))
+			return read_bad_arg(op->inst, op->schema->name, arg,
+			                    "the shape's volume overflows 64 bits");
+	return DALIC_OK;
+}
+
+static int read_args_with(const DaliProto__OpDef *m, dalic_opdef_t *op, dalic_strmap_t *seen)
 {
 	const dalic_schema_t *s = op->schema;
 	for (size_t i = 0; i < m->n_args; i++) {
 		const DaliProto__Argument *a = m->args[i];
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(m->args[j]->name, a->name))
-				return read_bad_arg(op->inst, s->name, a->name, "given twice");
+		if (dalic_strmap_has(seen, a->name))
+			return read_bad_arg(op->inst, s->name, a->name, "given twice");
+		DALIC_TRY(dalic_strmap_put(seen, a->name, NULL));
 		if (read_skipped_arg(a->name))
 			continue;
 		if (!dalic_schema_arg(s, a->name))
@@ -305,6 +320,8 @@ static int read_args(const DaliProto__OpDef *m, dalic_opdef_t *op)
 			                  s->name, a->name);
 		dalic_value_t v;
 		int rc = read_decode_value(a, op->inst, s->name, &v);
+		if (!rc && (rc = read_check_shape(op, a->name, &v)))
+			dalic_value_free(&v);
 		if (rc)
 			return rc;
 		bool keep = true;
@@ -330,6 +347,14 @@ static int read_args(const DaliProto__OpDef *m, dalic_opdef_t *op)
 			return rc;
 	}
 	return DALIC_OK;
+}
+
+static int read_args(const DaliProto__OpDef *m, dalic_opdef_t *op)
+{
+	dalic_strmap_t seen = {0}; /* names given so far: a hostile op may list thousands */
+	int rc = read_args_with(m, op, &seen);
+	dalic_strmap_clear(&seen);
+	return rc;
 }
 
 static bool read_valid_device(const char *d)

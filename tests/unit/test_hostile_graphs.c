@@ -209,6 +209,14 @@ static void hostile_executor_flags(DaliProto__PipelineDef *m)
 	m->executor_flags = 8; /* concurrency mask value 8 is not one of 0, 2, 4, 6 */
 }
 
+/* Rotate's input is a constant: give the constant a shape of 2^32 x 2^32 x 3. */
+static void hostile_shape_overflow(DaliProto__PipelineDef *m)
+{
+	DaliProto__Argument *a = hostile_arg(m, "Constant", "shape");
+	cr_assert_eq(a->n_extra_args, 3);
+	a->extra_args[0]->ints[0] = a->extra_args[1]->ints[0] = (int64_t)1 << 32;
+}
+
 static void hostile_nothing(DaliProto__PipelineDef *m)
 {
 	(void)m;
@@ -265,6 +273,7 @@ Test(hostile_graphs, protobuf_enum_values_outside_the_enum_are_errors)
 	hostile_expect_refused(hostile_device_tpu, DALIC_EINVAL, "to_float", "tpu");
 	hostile_expect_refused(hostile_executor_type, DALIC_EPARSE, "executor_type", NULL);
 	hostile_expect_refused(hostile_executor_flags, DALIC_EPARSE, "executor_flags", NULL);
+	hostile_expect_refused(hostile_shape_overflow, DALIC_EPARSE, "__Constant_0", "'shape'");
 }
 
 /* The same rule for values given through the API: a dtype that is no DALIDataType is an
