@@ -20,7 +20,8 @@ CC       ?= cc
 comma    := ,
 VARIANT  := $(if $(SANITIZE),san-$(subst $(comma),-,$(SANITIZE)),release)
 BUILD    ?= build/$(VARIANT)
-VERSION  := 0.1.0
+# The version lives in include/dalic.h (DALIC_VERSION_MAJOR/MINOR/PATCH).
+VERSION  := $(shell sed -n 's/^\#define DALIC_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$$/\2/p' include/dalic.h | paste -sd.)
 
 ifeq ($(V),1)
 Q :=
@@ -99,6 +100,10 @@ all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc
 # Every object depends on the configuration (flags, CUDA switch) and waits for the
 # generated sources.
 $(LIB_OBJ) $(CLI_OBJ) $(TEST_OBJ): $(BUILD)/config.mk | $(GEN_SRC) $(BUILD)/gen/commands_table.c
+
+# The library exports the public API only (DALIC_API in include/); the dalic command and the
+# tests link its objects or archive, so they still reach the internals.
+$(LIB_OBJ): CFLAGS += -fvisibility=hidden
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -40,14 +40,14 @@ static dalic_debug_t *volatile interrupt_target;
  * iterations per command (debugmode/session.h). */
 #define CMD_DEBUG_MAX_COUNT 1000000000LL
 
-static void on_sigint(int sig)
+static void debug_on_sigint(int sig)
 {
 	(void)sig;
 	if (interrupt_target)
 		dalic_debug_interrupt(interrupt_target);
 }
 
-static bool parse_count(const char *arg, long *n)
+static bool debug_parse_count(const char *arg, long *n)
 {
 	if (!*arg) {
 		*n = 1;
@@ -72,10 +72,10 @@ static bool parse_count(const char *arg, long *n)
 
 /* Runs a run command `n` times, stopping early at anything but a plain step. Returns the
  * last run's status in *run_rc. */
-static int repeat(repl_t *r, const char *arg, int (*run)(dalic_debug_t *), int *run_rc)
+static int debug_repeat(repl_t *r, const char *arg, int (*run)(dalic_debug_t *), int *run_rc)
 {
 	long n;
-	if (!parse_count(arg, &n))
+	if (!debug_parse_count(arg, &n))
 		return DALIC_EINVAL;
 	int rc = DALIC_OK;
 	for (long i = 0; i < n; i++) {
@@ -89,9 +89,9 @@ static int repeat(repl_t *r, const char *arg, int (*run)(dalic_debug_t *), int *
 	return DALIC_OK;
 }
 
-static int cmd_step(repl_t *r, const char *arg)
+static int debug_cmd_step(repl_t *r, const char *arg)
 {
-	int run_rc, rc = repeat(r, arg, dalic_debug_step, &run_rc);
+	int run_rc, rc = debug_repeat(r, arg, dalic_debug_step, &run_rc);
 	if (rc)
 		return rc;
 	dalic_debug_status_t st;
@@ -114,15 +114,15 @@ static int cmd_step(repl_t *r, const char *arg)
 	return DALIC_OK;
 }
 
-static int cmd_next(repl_t *r, const char *arg)
+static int debug_cmd_next(repl_t *r, const char *arg)
 {
-	int run_rc, rc = repeat(r, arg, dalic_debug_next, &run_rc);
+	int run_rc, rc = debug_repeat(r, arg, dalic_debug_next, &run_rc);
 	if (!rc)
 		dalic_cli_debug_show_stop(r->s, run_rc);
 	return rc;
 }
 
-static int cmd_iter(repl_t *r, const char *arg)
+static int debug_cmd_iter(repl_t *r, const char *arg)
 {
 	(void)arg;
 	dalic_debug_status_t st;
@@ -133,23 +133,23 @@ static int cmd_iter(repl_t *r, const char *arg)
 	return DALIC_OK;
 }
 
-static int cmd_continue(repl_t *r, const char *arg)
+static int debug_cmd_continue(repl_t *r, const char *arg)
 {
 	long n = -1;
-	if (*arg && !parse_count(arg, &n))
+	if (*arg && !debug_parse_count(arg, &n))
 		return DALIC_EINVAL;
 	int rc = dalic_debug_continue(r->s, n);
 	dalic_cli_debug_show_stop(r->s, rc);
 	return DALIC_OK;
 }
 
-static int failed(dalic_debug_t *s)
+static int debug_failed(dalic_debug_t *s)
 {
 	fprintf(stderr, "error: %s\n", dalic_debug_last_error(s));
 	return DALIC_EINVAL;
 }
 
-static int cmd_break(repl_t *r, const char *arg)
+static int debug_cmd_break(repl_t *r, const char *arg)
 {
 	int id, rc;
 	if (!strncmp(arg, "iter ", 5)) {
@@ -167,21 +167,21 @@ static int cmd_break(repl_t *r, const char *arg)
 		return DALIC_EINVAL;
 	}
 	if (rc)
-		return failed(r->s);
+		return debug_failed(r->s);
 	printf("breakpoint %d: %s%s\n", id, strncmp(arg, "iter ", 5) ? "before " : "", arg);
 	return DALIC_OK;
 }
 
-static int cmd_cond(repl_t *r, const char *arg)
+static int debug_cmd_cond(repl_t *r, const char *arg)
 {
 	int id;
 	if (dalic_debug_break_cond(r->s, arg, &id))
-		return failed(r->s);
+		return debug_failed(r->s);
 	printf("condition %d: %s\n", id, arg);
 	return DALIC_OK;
 }
 
-static int cmd_delete(repl_t *r, const char *arg)
+static int debug_cmd_delete(repl_t *r, const char *arg)
 {
 	int id = *arg ? atoi(arg) : 0;
 	if (*arg && id <= 0) {
@@ -189,37 +189,37 @@ static int cmd_delete(repl_t *r, const char *arg)
 		return DALIC_EINVAL;
 	}
 	if (dalic_debug_delete(r->s, id))
-		return failed(r->s);
+		return debug_failed(r->s);
 	printf(id ? "deleted breakpoint %d\n" : "deleted all breakpoints\n", id);
 	return DALIC_OK;
 }
 
-static int cmd_print(repl_t *r, const char *arg)
+static int debug_cmd_print(repl_t *r, const char *arg)
 {
 	return dalic_cli_debug_print(r->s, arg);
 }
 
-static int cmd_info(repl_t *r, const char *arg)
+static int debug_cmd_info(repl_t *r, const char *arg)
 {
 	return dalic_cli_debug_info(r->s, arg);
 }
 
-static int cmd_save(repl_t *r, const char *arg)
+static int debug_cmd_save(repl_t *r, const char *arg)
 {
 	return dalic_cli_debug_save(r->s, arg);
 }
 
-static int cmd_restart(repl_t *r, const char *arg)
+static int debug_cmd_restart(repl_t *r, const char *arg)
 {
 	(void)arg;
 	if (dalic_debug_restart(r->s))
-		return failed(r->s);
+		return debug_failed(r->s);
 	printf("restarted: iteration 0, same seed\n");
 	dalic_cli_debug_show_position(r->s);
 	return DALIC_OK;
 }
 
-static int cmd_goto(repl_t *r, const char *arg)
+static int debug_cmd_goto(repl_t *r, const char *arg)
 {
 	char *end;
 	errno = 0;
@@ -238,63 +238,65 @@ static int cmd_goto(repl_t *r, const char *arg)
 	return DALIC_OK;
 }
 
-static int cmd_quit(repl_t *r, const char *arg)
+static int debug_cmd_quit(repl_t *r, const char *arg)
 {
 	(void)arg;
 	r->quit = true;
 	return DALIC_OK;
 }
 
-static int cmd_help(repl_t *r, const char *arg);
+static int debug_cmd_help(repl_t *r, const char *arg);
 
 static const command_t commands[] = {
     {"step", "s", "[N]",
      "run the next operator (N operators), entering the next iteration "
      "when this one is complete",
-     cmd_step},
+     debug_cmd_step},
     {"next", "n", "[N]",
      "run to the end of the current iteration, or the whole next one "
      "when it is complete (N times); stops at breakpoints",
-     cmd_next},
-    {"iter", NULL, "", "show the position: iteration, next operator, iterations done", cmd_iter},
+     debug_cmd_next},
+    {"iter", NULL, "", "show the position: iteration, next operator, iterations done",
+     debug_cmd_iter},
     {"continue", "c", "[N]",
      "run until a breakpoint, an error or the end of data (at most N "
      "iterations); Ctrl-C interrupts",
-     cmd_continue},
+     debug_cmd_continue},
     {"break", "b", "OP | iter N",
      "stop before operator OP (instance __Rotate_6 or name "
      "Rotate), or before iteration N starts",
-     cmd_break},
+     debug_cmd_break},
     {"cond", NULL, "[NODE:] EXPR",
      "stop after an operator whose output holds EXPR for some "
      "sample: any NaN, any Inf, max > 1, shape[0] > 1000, "
      "mean < 0 and std == 0, ...",
-     cmd_cond},
-    {"delete", "d", "[ID]", "delete breakpoint ID, or all of them", cmd_delete},
+     debug_cmd_cond},
+    {"delete", "d", "[ID]", "delete breakpoint ID, or all of them", debug_cmd_delete},
     {"print", "p", "NODE[i][slice]",
      "NODE: the batch as DALI prints it; NODE[i]: sample i; "
      "NODE[i][0:2, 0:2]: a numpy slice of it",
-     cmd_print},
+     debug_cmd_print},
     {"info", "i", "graph|node NODE|stats|break|error|perf [N]",
      "operators in execution order; a node's dtype, layout, shapes, statistics and sources; "
      "per-operator time of the last iteration; breakpoints; the last error; debug mode's "
      "slowdown against the full engine on N iterations",
-     cmd_info},
+     debug_cmd_info},
     {"save", NULL, "NODE[i] FILE",
      "write sample i as .npy, or its image preview as "
      ".png/.ppm/.pgm",
-     cmd_save},
+     debug_cmd_save},
     {"restart", NULL, "",
      "back to iteration 0 with the same seed (iterations reproduce "
      "exactly)",
-     cmd_restart},
-    {"goto", NULL, "N", "go to the start of iteration N (restarting when N is behind)", cmd_goto},
-    {"help", "h", "[COMMAND]", "this list", cmd_help},
-    {"quit", "q", "", "leave", cmd_quit},
+     debug_cmd_restart},
+    {"goto", NULL, "N", "go to the start of iteration N (restarting when N is behind)",
+     debug_cmd_goto},
+    {"help", "h", "[COMMAND]", "this list", debug_cmd_help},
+    {"quit", "q", "", "leave", debug_cmd_quit},
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
 
-static const command_t *find_command(const char *name, size_t n)
+static const command_t *debug_find_command(const char *name, size_t n)
 {
 	for (int i = 0; i < NUM_COMMANDS; i++) {
 		const command_t *c = &commands[i];
@@ -305,10 +307,10 @@ static const command_t *find_command(const char *name, size_t n)
 	return NULL;
 }
 
-static int cmd_help(repl_t *r, const char *arg)
+static int debug_cmd_help(repl_t *r, const char *arg)
 {
 	(void)r;
-	const command_t *only = *arg ? find_command(arg, strlen(arg)) : NULL;
+	const command_t *only = *arg ? debug_find_command(arg, strlen(arg)) : NULL;
 	if (*arg && !only) {
 		fprintf(stderr, "error: no command '%s'\n", arg);
 		return DALIC_EINVAL;
@@ -330,7 +332,7 @@ static int cmd_help(repl_t *r, const char *arg)
 }
 
 /* Runs one line; returns DALIC_OK or a status when the command was malformed. */
-static int run_line(repl_t *r, char *line, char *last)
+static int debug_run_line(repl_t *r, char *line, char *last)
 {
 	line[strcspn(line, "\r\n")] = 0;
 	char *p = line;
@@ -347,7 +349,7 @@ static int run_line(repl_t *r, char *line, char *last)
 		p = last; /* gdb: an empty line repeats a run command */
 	}
 	size_t n = strcspn(p, " \t");
-	const command_t *c = find_command(p, n);
+	const command_t *c = debug_find_command(p, n);
 	if (!c) {
 		fprintf(stderr, "error: unknown command '%.*s' (try help)\n", (int)n, p);
 		return DALIC_EINVAL;
@@ -355,7 +357,7 @@ static int run_line(repl_t *r, char *line, char *last)
 	const char *arg = p + n;
 	while (isspace((unsigned char)*arg))
 		arg++;
-	if (c->fn == cmd_step || c->fn == cmd_next || c->fn == cmd_continue) {
+	if (c->fn == debug_cmd_step || c->fn == debug_cmd_next || c->fn == debug_cmd_continue) {
 		if (p != last)
 			memmove(last, p, strlen(p) + 1); /* both are CMD_LINE_MAX buffers */
 	} else {
@@ -369,7 +371,7 @@ static int run_line(repl_t *r, char *line, char *last)
 
 /* Reads and runs commands from f until quit or end of file. Returns the number of
  * malformed commands. */
-static int run_stream(repl_t *r, FILE *f, bool prompt, bool echo)
+static int debug_run_stream(repl_t *r, FILE *f, bool prompt, bool echo)
 {
 	char line[CMD_LINE_MAX], last[CMD_LINE_MAX] = "";
 	int bad = 0;
@@ -385,7 +387,7 @@ static int run_stream(repl_t *r, FILE *f, bool prompt, bool echo)
 			if (!strchr(line, '\n'))
 				printf("\n");
 		}
-		bad += run_line(r, line, last) != DALIC_OK;
+		bad += debug_run_line(r, line, last) != DALIC_OK;
 		fflush(stdout);
 	}
 	if (prompt && !r->quit)
@@ -408,18 +410,18 @@ static int debug_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	dalic_graphdef_t *def;
-	int rc = dalic_cli_load(&o, &def);
+	dalic_pipeline_t *p;
+	int rc = dalic_cli_open(&o, &p);
 	repl_t r = {0};
 	if (!rc) {
-		rc = dalic_debug_open_def(def, &r.s);
-		dalic_graphdef_free(def);
+		rc = dalic_debug_open(p, &r.s);
+		dalic_pipeline_destroy(p);
 	}
 	if (rc) {
 		dalic_cli_error(rc);
 		return 1;
 	}
-	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
+	struct sigaction sa = {.sa_handler = debug_on_sigint, .sa_flags = SA_RESTART};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	bool tty = isatty(STDIN_FILENO);
@@ -434,11 +436,11 @@ static int debug_main(int argc, char **argv)
 			dalic_debug_close(r.s);
 			return 2;
 		}
-		bad += run_stream(&r, f, false, true);
+		bad += debug_run_stream(&r, f, false, true);
 		fclose(f);
 	}
 	if (!r.quit)
-		bad += run_stream(&r, stdin, tty, !tty);
+		bad += debug_run_stream(&r, stdin, tty, !tty);
 	interrupt_target = NULL;
 	signal(SIGINT, SIG_DFL);
 	dalic_debug_close(r.s);
@@ -454,8 +456,7 @@ DALIC_COMMAND(debug) = {
              "  terminal, or from FILE first (-x FILE). Type help inside for the commands:\n"
              "  step, next, iter, continue, break OP | break iter N, cond EXPR, delete,\n"
              "  print NODE[i][slice], info graph|node|stats|break|error|perf, save NODE[i]\n"
-             "  FILE, restart, goto N, help, quit.\n"
-             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-             "  --prefetch-queue-depth N|cpu=N,gpu=M --bytes-per-sample N --pipeline NAME\n",
+             "  FILE, restart, goto N, help, quit.\n",
+    .pipeline_flags = true,
     .main = debug_main,
 };

@@ -19,11 +19,11 @@ void dalic_cli_debug_show_stop(dalic_debug_t *s, int rc);
 /* One line: "iteration 3, next operator 2/7: __Cast_1 (Cast)" or "iteration 3 complete". */
 void dalic_cli_debug_show_position(dalic_debug_t *s);
 
-/* `dalic run --debug` (cmd_debug_run.c): runs `iterations` iterations eagerly and prints the
- * run summary (text or JSON, as `dalic run`), with the full engine's time on the same
- * pipeline and the slowdown; `dump` writes every output sample as `dalic run --dump` does.
- * Returns the process exit status. */
-int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, long iterations, bool json,
-                        const char *dump);
+/* `dalic run --debug` (cmd_debug_run.c): runs `iterations` iterations of `p` (loaded, not
+ * built; consumed) eagerly and prints the run summary (text or JSON, as `dalic run`), with
+ * the full engine's time on the same pipeline and the slowdown; `dump` writes every output
+ * sample as `dalic run --dump` does. Returns the process exit status. */
+int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
+                        long iterations, bool json, const char *dump);
 
 #endif

@@ -21,7 +21,7 @@ typedef struct node_ref {
 	char slice[256]; /* "" when none */
 } node_ref_t;
 
-static bool node_known(dalic_debug_t *s, const char *name)
+static bool debug_info_node_known(dalic_debug_t *s, const char *name)
 {
 	size_t n = strlen(name);
 	for (int i = 0; i < dalic_debug_num_nodes(s); i++) {
@@ -35,14 +35,14 @@ static bool node_known(dalic_debug_t *s, const char *name)
 	return dalic_debug_find_op(s, name) >= 0;
 }
 
-static int ref_error(const char *expr, const char *what)
+static int debug_info_ref_error(const char *expr, const char *what)
 {
 	fprintf(stderr, "error: '%s': %s\n", expr, what);
 	return DALIC_EINVAL;
 }
 
 /* Parses "[i]" then an optional "[slice]" after the name. */
-static int parse_index(const char *expr, const char *p, node_ref_t *r)
+static int debug_info_parse_index(const char *expr, const char *p, node_ref_t *r)
 {
 	char *end;
 	r->sample = -1;
@@ -52,12 +52,13 @@ static int parse_index(const char *expr, const char *p, node_ref_t *r)
 	if (!*p)
 		return DALIC_OK;
 	if (*p != '[')
-		return ref_error(expr, "expected [sample] after the node name");
+		return debug_info_ref_error(expr, "expected [sample] after the node name");
 	long v = strtol(p + 1, &end, 10);
 	while (isspace((unsigned char)*end))
 		end++;
 	if (end == p + 1 || *end != ']' || v < 0)
-		return ref_error(expr, "the sample index must be a non-negative integer");
+		return debug_info_ref_error(expr,
+		                            "the sample index must be a non-negative integer");
 	r->sample = (int)v;
 	p = end + 1;
 	while (isspace((unsigned char)*p))
@@ -66,17 +67,18 @@ static int parse_index(const char *expr, const char *p, node_ref_t *r)
 		return DALIC_OK;
 	const char *close = strrchr(p, ']');
 	if (*p != '[' || !close || close[1] || (size_t)(close - p - 1) >= sizeof r->slice)
-		return ref_error(expr, "expected a slice such as [0:2, 0:2] after [sample]");
+		return debug_info_ref_error(expr,
+		                            "expected a slice such as [0:2, 0:2] after [sample]");
 	memcpy(r->slice, p + 1, (size_t)(close - p - 1));
 	r->slice[close - p - 1] = 0;
 	return DALIC_OK;
 }
 
-static int parse_ref(dalic_debug_t *s, const char *expr, node_ref_t *r)
+static int debug_info_parse_ref(dalic_debug_t *s, const char *expr, node_ref_t *r)
 {
 	size_t n = strlen(expr);
 	if (!n)
-		return ref_error(expr, "expected a data node name");
+		return debug_info_ref_error(expr, "expected a data node name");
 	for (size_t cut = n; cut > 0; cut--) {
 		if (cut < n && expr[cut] != '[')
 			continue;
@@ -84,8 +86,8 @@ static int parse_ref(dalic_debug_t *s, const char *expr, node_ref_t *r)
 			continue;
 		memcpy(r->name, expr, cut);
 		r->name[cut] = 0;
-		if (node_known(s, r->name))
-			return parse_index(expr, expr + cut, r);
+		if (debug_info_node_known(s, r->name))
+			return debug_info_parse_index(expr, expr + cut, r);
 	}
 	fprintf(stderr, "error: no data node or operator named '%.*s' (see info graph)\n",
 	        (int)strcspn(expr, "["), expr);
@@ -93,7 +95,7 @@ static int parse_ref(dalic_debug_t *s, const char *expr, node_ref_t *r)
 }
 
 /* The batch behind a reference, with a note when it is older than the current iteration. */
-static const dalic_batch_t *ref_batch(dalic_debug_t *s, const node_ref_t *r, int64_t *it)
+static const dalic_batch_t *debug_info_ref_batch(dalic_debug_t *s, const node_ref_t *r, int64_t *it)
 {
 	const dalic_batch_t *b = dalic_debug_node(s, r->name, it);
 	if (!b) {
@@ -112,7 +114,7 @@ static const dalic_batch_t *ref_batch(dalic_debug_t *s, const node_ref_t *r, int
 	return b;
 }
 
-static void print_shape(const dalic_batch_t *b, int i)
+static void debug_info_print_shape(const dalic_batch_t *b, int i)
 {
 	printf("(");
 	for (int d = 0; d < dalic_batch_ndim(b); d++)
@@ -124,10 +126,10 @@ int dalic_cli_debug_print(dalic_debug_t *s, const char *arg)
 {
 	node_ref_t r;
 	int64_t it;
-	int rc = parse_ref(s, arg, &r);
+	int rc = debug_info_parse_ref(s, arg, &r);
 	if (rc)
 		return rc;
-	const dalic_batch_t *b = ref_batch(s, &r, &it);
+	const dalic_batch_t *b = debug_info_ref_batch(s, &r, &it);
 	if (!b)
 		return DALIC_EINVAL;
 	char *text = NULL;
@@ -135,7 +137,7 @@ int dalic_cli_debug_print(dalic_debug_t *s, const char *arg)
 		rc = dalic_debug_format_batch(b, r.name, &text);
 	} else {
 		printf("%s[%d]: shape ", r.name, r.sample);
-		print_shape(b, r.sample);
+		debug_info_print_shape(b, r.sample);
 		printf(", %s", dalic_dtype_name(dalic_batch_dtype(b)));
 		const char *src = dalic_batch_source(b, r.sample);
 		printf(src ? ", source %s\n" : "\n", src);
@@ -152,7 +154,7 @@ int dalic_cli_debug_print(dalic_debug_t *s, const char *arg)
 
 /* ---- info ---- */
 
-static void print_stats(const dalic_batch_t *b, int i)
+static void debug_info_print_stats(const dalic_batch_t *b, int i)
 {
 	dalic_debug_stats_t st;
 	if (dalic_debug_stats(b, i, &st)) {
@@ -163,7 +165,8 @@ static void print_stats(const dalic_batch_t *b, int i)
 	       st.std, (long long)st.nan_count, (long long)st.inf_count);
 }
 
-static const char *producer_of(dalic_debug_t *s, const char *node, dalic_debug_op_info_t *op)
+static const char *debug_info_producer_of(dalic_debug_t *s, const char *node,
+                                          dalic_debug_op_info_t *op)
 {
 	for (int i = 0; i < dalic_debug_num_ops(s); i++) {
 		dalic_debug_op_info_t o;
@@ -177,18 +180,18 @@ static const char *producer_of(dalic_debug_t *s, const char *node, dalic_debug_o
 	return NULL;
 }
 
-static int info_node(dalic_debug_t *s, const char *arg)
+static int debug_info_info_node(dalic_debug_t *s, const char *arg)
 {
 	node_ref_t r;
 	int64_t it;
-	int rc = parse_ref(s, arg, &r);
+	int rc = debug_info_parse_ref(s, arg, &r);
 	if (rc)
 		return rc;
-	const dalic_batch_t *b = ref_batch(s, &r, &it);
+	const dalic_batch_t *b = debug_info_ref_batch(s, &r, &it);
 	if (!b)
 		return DALIC_EINVAL;
 	dalic_debug_op_info_t op;
-	if (producer_of(s, r.name, &op))
+	if (debug_info_producer_of(s, r.name, &op))
 		printf("node %s: output of %s (%s, %s%s), iteration %lld\n", r.name, op.name,
 		       op.schema, op.device, op.emulated ? ", emulated" : "", (long long)it);
 	else
@@ -198,20 +201,20 @@ static int info_node(dalic_debug_t *s, const char *arg)
 	       dalic_dtype_name(dalic_batch_dtype(b)), dalic_batch_layout(b), dalic_batch_device(b),
 	       n);
 	printf("batch: ");
-	print_stats(b, -1);
+	debug_info_print_stats(b, -1);
 	printf("\n");
 	for (int i = r.sample < 0 ? 0 : r.sample; i < (r.sample < 0 ? n : r.sample + 1); i++) {
 		printf("sample %d: shape ", i);
-		print_shape(b, i);
+		debug_info_print_shape(b, i);
 		printf(" ");
-		print_stats(b, i);
+		debug_info_print_stats(b, i);
 		const char *src = dalic_batch_source(b, i);
 		printf(src ? " source %s\n" : "\n", src);
 	}
 	return DALIC_OK;
 }
 
-static int info_graph(dalic_debug_t *s)
+static int debug_info_info_graph(dalic_debug_t *s)
 {
 	dalic_debug_status_t st;
 	dalic_debug_status(s, &st);
@@ -234,7 +237,7 @@ static int info_graph(dalic_debug_t *s)
 	return DALIC_OK;
 }
 
-static int info_stats(dalic_debug_t *s)
+static int debug_info_info_stats(dalic_debug_t *s)
 {
 	int n = dalic_debug_num_ops(s);
 	int64_t total = 0;
@@ -261,7 +264,7 @@ static int info_stats(dalic_debug_t *s)
 	return DALIC_OK;
 }
 
-static int info_breaks(dalic_debug_t *s)
+static int debug_info_info_breaks(dalic_debug_t *s)
 {
 	static const char *kinds[] = {"operator", "iteration", "condition"};
 	int n = dalic_debug_num_breaks(s);
@@ -276,7 +279,7 @@ static int info_breaks(dalic_debug_t *s)
 	return DALIC_OK;
 }
 
-static int info_perf(dalic_debug_t *s, const char *arg)
+static int debug_info_info_perf(dalic_debug_t *s, const char *arg)
 {
 	long n = *arg ? strtol(arg, NULL, 10) : 10;
 	if (n <= 0) {
@@ -303,15 +306,15 @@ int dalic_cli_debug_info(dalic_debug_t *s, const char *arg)
 		rest++;
 	size_t n = strcspn(arg, " \t");
 	if (n == 5 && !strncmp(arg, "graph", 5))
-		return info_graph(s);
+		return debug_info_info_graph(s);
 	if (n == 5 && !strncmp(arg, "stats", 5))
-		return info_stats(s);
+		return debug_info_info_stats(s);
 	if (n == 4 && !strncmp(arg, "node", 4))
-		return info_node(s, rest);
+		return debug_info_info_node(s, rest);
 	if ((n == 5 && !strncmp(arg, "break", 5)) || (n == 11 && !strncmp(arg, "breakpoints", 11)))
-		return info_breaks(s);
+		return debug_info_info_breaks(s);
 	if (n == 4 && !strncmp(arg, "perf", 4))
-		return info_perf(s, rest);
+		return debug_info_info_perf(s, rest);
 	if (n == 5 && !strncmp(arg, "error", 5)) {
 		const char *e = dalic_debug_last_error(s);
 		printf("%s\n", *e ? e : "no error");
@@ -335,22 +338,21 @@ int dalic_cli_debug_save(dalic_debug_t *s, const char *arg)
 	file++;
 	node_ref_t r;
 	int64_t it;
-	int rc = parse_ref(s, expr, &r);
+	int rc = debug_info_parse_ref(s, expr, &r);
 	if (rc)
 		return rc;
 	if (r.sample < 0 || r.slice[0]) {
 		fprintf(stderr, "error: save takes one sample: NODE[i] FILE\n");
 		return DALIC_EINVAL;
 	}
-	const dalic_batch_t *b = ref_batch(s, &r, &it);
+	const dalic_batch_t *b = debug_info_ref_batch(s, &r, &it);
 	if (!b)
 		return DALIC_EINVAL;
 	size_t n = strlen(file);
-	if (n > 4 && !strcmp(file + n - 4, ".npy"))
-		rc = dalic_dump_npy(file, b, r.sample);
-	else
-		rc = dalic_debug_save_image(b, r.sample, file);
-	if (rc) {
+	if (n > 4 && !strcmp(file + n - 4, ".npy")) {
+		if ((rc = dalic_cli_dump_npy(file, b, r.sample))) /* it printed the error */
+			return rc;
+	} else if ((rc = dalic_debug_save_image(b, r.sample, file))) {
 		fprintf(stderr, "error: %s\n", dalic_last_error());
 		return rc;
 	}
@@ -375,7 +377,7 @@ void dalic_cli_debug_show_position(dalic_debug_t *s)
 	       st.next_op, st.num_ops, o.name, o.schema);
 }
 
-static void show_error(dalic_debug_t *s, const dalic_debug_status_t *st)
+static void debug_info_show_error(dalic_debug_t *s, const dalic_debug_status_t *st)
 {
 	printf("error in %s", st->stop_op ? st->stop_op : "the inputs");
 	if (st->stop_sample >= 0)
@@ -419,7 +421,7 @@ void dalic_cli_debug_show_stop(dalic_debug_t *s, int rc)
 		break;
 	}
 	case DALIC_DEBUG_STOP_ERROR:
-		show_error(s, &st);
+		debug_info_show_error(s, &st);
 		break;
 	case DALIC_DEBUG_STOP_END:
 		printf("end of data after %lld iterations\n", (long long)st.iterations_done);

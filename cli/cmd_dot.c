@@ -4,15 +4,13 @@
  * or, when FILE ends in .svg or .png, rendered by libgraphviz.
  */
 #include "cli/cli.h"
-#include "engine/pipeline.h"
-#include "frontend/dot.h"
 
 #include <string.h>
 
 static int dot_main(int argc, char **argv)
 {
 	const char *out = NULL;
-	bool show_tensors = false, use_colors = false;
+	unsigned flags = 0;
 	/* our flags first: the shared parser would take -o's FILE for the PIPELINE */
 	int w = 1;
 	for (int i = 1; i < argc; i++) {
@@ -21,9 +19,9 @@ static int dot_main(int argc, char **argv)
 		else if (!strncmp(argv[i], "--output=", 9))
 			out = argv[i] + 9;
 		else if (!strcmp(argv[i], "--show-tensors"))
-			show_tensors = true;
+			flags |= DALIC_DOT_SHOW_TENSORS;
 		else if (!strcmp(argv[i], "--use-colors"))
-			use_colors = true;
+			flags |= DALIC_DOT_USE_COLORS;
 		else
 			argv[w++] = argv[i];
 	}
@@ -43,9 +41,7 @@ static int dot_main(int argc, char **argv)
 	int rc = dalic_cli_open(&o, &p);
 	if (rc)
 		return dalic_cli_error(rc), 1;
-	rc = dalic_pipeline_build(p);
-	if (!rc)
-		rc = dalic_dot_render(dalic_pipeline_graph(p), out, show_tensors, use_colors);
+	rc = dalic_pipeline_save_graph(p, out, flags);
 	dalic_pipeline_destroy(p);
 	return rc ? (dalic_cli_error(rc), 1) : 0;
 }
@@ -58,5 +54,6 @@ DALIC_COMMAND(dot) = {
              "  rendered with Graphviz. --show-tensors draws data nodes as boxes with\n"
              "  labelled edges; --use-colors colours operators by stage (cpu blue,\n"
              "  mixed cyan, gpu green).\n",
+    .pipeline_flags = true,
     .main = dot_main,
 };

@@ -4,61 +4,65 @@
  * and whether they may be given per sample).
  */
 #include "cli/cli.h"
-#include "engine/error.h"
-#include "engine/schema.h"
 
 #include <string.h>
 
-static void print_arg(const dalic_arg_schema_t *a)
+static void ops_print_arg(const dalic_arg_info_t *a)
 {
-	printf("  %-24s %-24s %s%s\n", a->name, dalic_arg_type_name(a->type),
-	       a->def ? "default " : "REQUIRED", a->def ? a->def : "");
+	printf("  %-24s %-24s %s%s\n", a->name, a->type, a->default_value ? "default " : "REQUIRED",
+	       a->default_value ? a->default_value : "");
 	if (a->help)
-		printf("      %s%s\n", a->help, a->tensor ? " [per-sample: accepts a CPU data node]"
-						     : "");
+		printf("      %s%s\n", a->help,
+		       a->per_sample ? " [per-sample: accepts a CPU data node]" : "");
 }
 
-static int show(const dalic_schema_t *s)
+static int ops_show(int i)
 {
-	printf("%s\n", s->name);
-	if (s->fn)
-		printf("  fn: fn.%s\n", s->fn);
-	for (int i = 0; i < 4 && s->aliases[i]; i++)
-		printf("  alias: %s\n", s->aliases[i]);
-	if (s->doc)
-		printf("  %s\n", s->doc);
-	printf("  devices:%s%s%s\n", s->devices & DALIC_DEV_CPU ? " cpu" : "",
-	       s->devices & DALIC_DEV_GPU ? " gpu" : "", s->devices & DALIC_DEV_MIXED ? " mixed" : "");
-	printf("  inputs: %d..%d  outputs: %d%s\n", s->min_inputs, s->max_inputs, s->num_outputs,
-	       s->outputs_for ? " (depends on arguments)" : "");
-	printf("arguments:\n");
-	for (const dalic_arg_schema_t *a = s->args; a && a->name; a++)
-		print_arg(a);
-	if (s->random)
-		print_arg(dalic_schema_arg(s, "seed"));
-	printf("common arguments:\n");
-	for (const dalic_arg_schema_t *a = dalic_schema_common_args(); a->name; a++)
-		if (a->name[0] != '_')
-			print_arg(a);
+	dalic_op_schema_t s;
+	if (dalic_op_schema_get(i, &s))
+		return dalic_cli_error(DALIC_EINVAL), 1;
+	printf("%s\n", s.name);
+	if (s.fn)
+		printf("  fn: fn.%s\n", s.fn);
+	for (int k = 0; k < 4 && s.aliases[k]; k++)
+		printf("  alias: %s\n", s.aliases[k]);
+	if (s.doc)
+		printf("  %s\n", s.doc);
+	printf("  devices:%s%s%s\n", s.cpu ? " cpu" : "", s.gpu ? " gpu" : "",
+	       s.mixed ? " mixed" : "");
+	printf("  inputs: %d..%d  outputs: %d%s\n", s.min_inputs, s.max_inputs, s.num_outputs,
+	       s.outputs_vary ? " (depends on arguments)" : "");
+	for (int k = 0; k < s.num_args + s.num_common_args; k++) {
+		dalic_arg_info_t a;
+		if (dalic_op_schema_arg(i, k, &a))
+			return dalic_cli_error(DALIC_EINVAL), 1;
+		printf(k == 0 ? "arguments:\n" : "");
+		printf(k == s.num_args ? "common arguments:\n" : "");
+		ops_print_arg(&a);
+	}
 	return 0;
 }
 
 static int ops_main(int argc, char **argv)
 {
+	if (argc > 2) {
+		fprintf(stderr, "dalic ops: one NAME at most (see dalic ops --help)\n");
+		return 2;
+	}
 	if (argc > 1) {
-		const dalic_schema_t *s = dalic_schema_find(argv[1]);
-		if (!s) {
+		int i = dalic_op_schema_find(argv[1]);
+		if (i < 0) {
 			fprintf(stderr, "dalic ops: unknown operator '%s'\n", argv[1]);
 			return 1;
 		}
-		return show(s);
+		return ops_show(i);
 	}
-	const dalic_schema_t *const *all = dalic_schema_all();
-	for (int i = 0; all[i]; i++) {
-		if (all[i]->internal)
-			continue;
-		printf("%-28s %-28s %s\n", all[i]->name, all[i]->fn ? all[i]->fn : "-",
-		       all[i]->doc ? all[i]->doc : "");
+	for (int i = 0; i < dalic_op_schema_count(); i++) {
+		dalic_op_schema_t s;
+		if (dalic_op_schema_get(i, &s))
+			return dalic_cli_error(DALIC_EINVAL), 1;
+		if (!s.internal)
+			printf("%-28s %-28s %s\n", s.name, s.fn ? s.fn : "-", s.doc ? s.doc : "");
 	}
 	return 0;
 }

@@ -6,53 +6,18 @@
  * what `dalic serialize` would write.
  */
 #include "cli/cli.h"
-#include "engine/graph.h"
-#include "frontend/proto/proto.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int read_file(const char *path, uint8_t **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *b = malloc(cap);
-	while (b && (n += fread(b + n, 1, cap - n, f)) == cap) {
-		uint8_t *nb = realloc(b, cap *= 2);
-		if (!nb)
-			free(b);
-		b = nb;
-	}
-	bool err = ferror(f);
-	fclose(f);
-	if (!b || err) {
-		free(b);
-		return -1;
-	}
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 /* A script or sample: serialized as `dalic serialize` would, into *buf. */
-static int serialize_other(const dalic_cli_pipeline_opts_t *o, uint8_t **buf, size_t *len)
+static int show_serialize_other(const dalic_cli_pipeline_opts_t *o, void **buf, size_t *len)
 {
-	dalic_graphdef_t *g;
-	int rc = dalic_cli_load(o, &g);
-	if (rc)
-		return rc;
-	dalic_graph_t *graph;
-	rc = dalic_graph_build(g, &graph);
-	if (!rc) {
-		if (g->params.seed < 0)
-			g->params.seed = graph->params.seed;
-		dalic_graph_free(graph);
-		rc = dalic_proto_write(g, buf, len);
-	}
-	dalic_graphdef_free(g);
+	dalic_pipeline_t *p;
+	int rc = dalic_cli_open(o, &p);
+	if (!rc)
+		rc = dalic_pipeline_serialize(p, buf, len);
+	dalic_pipeline_destroy(p);
 	return rc;
 }
 
@@ -65,33 +30,27 @@ static int show_main(int argc, char **argv)
 		fprintf(stderr, "dalic show: %s\n", argc > 1 ? "unknown option" : "no FILE given");
 		return 2;
 	}
-	uint8_t *buf = NULL;
+	void *buf = NULL;
 	size_t len = 0;
-	bool from_file = o.path[0] != '@' && read_file(o.path, &buf, &len) == 0;
-	if (from_file && !dalic_proto_sniff(buf, len) && !strstr(o.path, ".pb")) {
-		free(buf); /* not protobuf and not named like it: a script */
-		from_file = false;
-	}
-	int rc = from_file ? DALIC_OK : serialize_other(&o, &buf, &len);
-	if (!rc)
-		rc = dalic_proto_print(buf, len, stdout);
-	if (rc) {
-		free(buf);
+	const char *dot = strrchr(o.path, '.');
+	bool script = o.path[0] == '@' || (dot && !strcmp(dot, ".py"));
+	int rc = script ? show_serialize_other(&o, &buf, &len) : DALIC_OK;
+	if (rc)
 		return dalic_cli_error(rc), 1;
-	}
-	if (!from_file) {
+	if (!script && dalic_cli_slurp(o.path, &buf, &len))
+		return 1;
+	rc = dalic_serialized_describe(buf, len, stdout);
+	if (rc || script) {
 		free(buf);
-		return 0;
+		return rc ? (dalic_cli_error(rc), 1) : 0;
 	}
-	/* can dalic run it? read the bytes already shown (stdin cannot be read twice) and
-	 * build the graph, which checks devices, stages and names */
-	dalic_graphdef_t *g = NULL;
-	dalic_graph_t *graph = NULL;
-	rc = dalic_proto_read(buf, len, &g);
+	/* can dalic run it? load the bytes already shown (stdin cannot be read twice) and
+	 * check the graph, which covers devices, stages and names */
+	dalic_pipeline_t *p = NULL;
+	rc = dalic_pipeline_deserialize(buf, len, &o.override, &p);
 	if (!rc)
-		rc = dalic_graph_build(g, &graph);
-	dalic_graph_free(graph);
-	dalic_graphdef_free(g);
+		rc = dalic_pipeline_validate(p);
+	dalic_pipeline_destroy(p);
 	free(buf);
 	if (rc) {
 		fflush(stdout);
@@ -110,5 +69,6 @@ DALIC_COMMAND(show) = {
         "  outputs of a serialized pipeline as the file holds them, then checks that\n"
         "  dalic can load and build it (exit status 1 if not). A script or @sample is shown as\n"
         "  `dalic serialize` would write it.\n",
+    .pipeline_flags = true,
     .main = show_main,
 };

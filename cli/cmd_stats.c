@@ -7,9 +7,7 @@
  * Memory statistics are always on here (the point of the command), in every executor mode.
  */
 #include "cli/cli.h"
-#include "frontend/script_output.h"
 #include "dalic_stats.h"
-#include "engine/pipeline.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -21,7 +19,7 @@ typedef struct stats_args {
 	const char *trace;
 } stats_args_t;
 
-static int parse_count(const char *flag, const char *v, long *out)
+static int stats_parse_count(const char *flag, const char *v, long *out)
 {
 	char *end;
 	long n = strtol(v, &end, 10);
@@ -33,16 +31,16 @@ static int parse_count(const char *flag, const char *v, long *out)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, stats_args_t *a)
+static int stats_parse_args(int argc, char **argv, stats_args_t *a)
 {
 	*a = (stats_args_t){.iterations = 10};
 	for (int i = 1; i < argc; i++) {
 		bool has_value = i + 1 < argc;
 		if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "--iterations")) && has_value) {
-			if (parse_count("iteration count", argv[++i], &a->iterations))
+			if (stats_parse_count("iteration count", argv[++i], &a->iterations))
 				return 2;
 		} else if (!strcmp(argv[i], "--warmup") && has_value) {
-			if (parse_count("warm-up count", argv[++i], &a->warmup))
+			if (stats_parse_count("warm-up count", argv[++i], &a->warmup))
 				return 2;
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json = true;
@@ -59,7 +57,7 @@ static int parse_args(int argc, char **argv, stats_args_t *a)
 }
 
 /* The library's document plus where the pipeline came from. */
-static int print_json(const dalic_stats_snapshot_t *snap, const char *path, long warmup)
+static int stats_print_json(const dalic_stats_snapshot_t *snap, const char *path, long warmup)
 {
 	char *text = dalic_stats_json(snap);
 	cJSON *doc = text ? cJSON_Parse(text) : NULL;
@@ -79,7 +77,7 @@ static int print_json(const dalic_stats_snapshot_t *snap, const char *path, long
 }
 
 /* Runs `n` iterations; DALIC_EEND (end of data) is not an error. Counts what ran. */
-static int run_iterations(dalic_pipeline_t *p, long n, long *done)
+static int stats_run_iterations(dalic_pipeline_t *p, long n, long *done)
 {
 	for (*done = 0; *done < n; (*done)++) {
 		int rc = dalic_pipeline_run(p);
@@ -97,17 +95,18 @@ static int stats_main(int argc, char **argv)
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
 	stats_args_t a;
-	if (parse_args(argc, argv, &a))
+	if (stats_parse_args(argc, argv, &a))
 		return 2;
 	if (o.debug) {
 		fprintf(stderr,
 		        "dalic stats: --debug: stats watch the full engine; use dalic debug\n");
 		return 2;
 	}
-	o.params.enable_memory_stats = o.set_memory_stats = true;
+	o.override.params.enable_memory_stats = true;
+	o.override.fields |= DALIC_PARAM_MEMORY_STATS;
 	dalic_pipeline_t *p;
 	if (a.json) /* script print() must not land inside the JSON on stdout */
-		dalic_script_set_print_stream(stderr);
+		dalic_set_script_output(stderr);
 	int rc = dalic_cli_open(&o, &p);
 	if (rc) {
 		dalic_cli_error(rc);
@@ -122,11 +121,11 @@ static int stats_main(int argc, char **argv)
 		rc = dalic_pipeline_build(p);
 	long warm = 0, done = 0;
 	if (!rc)
-		rc = run_iterations(p, a.warmup, &warm);
+		rc = stats_run_iterations(p, a.warmup, &warm);
 	if (!rc && a.warmup > 0)
 		dalic_stats_reset(s); /* judge the steady state: buffers grown, queues filled */
 	if (!rc)
-		rc = run_iterations(p, a.iterations, &done);
+		rc = stats_run_iterations(p, a.iterations, &done);
 	if (rc)
 		dalic_cli_error(rc);
 	/* the pipeline first: it stops the executor threads, so nothing races the export */
@@ -139,7 +138,7 @@ static int stats_main(int argc, char **argv)
 	dalic_stats_snapshot_t *snap = NULL;
 	rc = dalic_stats_snapshot(s, &snap);
 	if (!rc && a.json) {
-		rc = print_json(snap, o.path, warm);
+		rc = stats_print_json(snap, o.path, warm);
 	} else if (!rc) {
 		printf("# Run\npipeline: %s\nwarmup_iterations: %ld\niterations_run: %ld\n\n",
 		       o.path, warm, done);
@@ -167,9 +166,7 @@ DALIC_COMMAND(stats) = {
              "  --json           the stats document (docs/stats-schema.md) instead of the\n"
              "                   `key: value` report\n"
              "  --trace FILE     also write a Chrome trace-event file (open it in Perfetto)\n"
-             "Memory statistics (executor_statistics) are always collected here.\n"
-             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-             "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
-             "  --exec-async=BOOL --bytes-per-sample N --set-affinity --pipeline NAME\n",
+             "Memory statistics (executor_statistics) are always collected here.\n",
+    .pipeline_flags = true,
     .main = stats_main,
 };

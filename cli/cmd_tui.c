@@ -15,7 +15,12 @@ static int tui_main(int argc, char **argv)
 	dalic_cli_pipeline_opts_t o;
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
-	tui_options_t t = {.width = 100, .height = 30};
+	tui_options_t t = {.width = 100,
+	                   .height = 30,
+	                   .path = o.path,
+	                   .pipeline = o.pipeline,
+	                   .debug = o.debug,
+	                   .override = o.override};
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
 			t.keys = argv[++i];
@@ -49,7 +54,7 @@ static int tui_main(int argc, char **argv)
 		return 2;
 	}
 	setlocale(LC_ALL, "");
-	return t.keys ? tui_run_headless(&o, &t) : tui_run_terminal(&o, &t);
+	return t.keys ? dalic_tui_run_headless(&t) : dalic_tui_run_terminal(&t);
 }
 
 DALIC_COMMAND(tui) = {
@@ -62,10 +67,7 @@ DALIC_COMMAND(tui) = {
              "  --keys FILE      headless: key script, one key or command per line ('-': stdin)\n"
              "  --dump DIR       headless: write screen dumps DIR/screen-NNN.txt\n"
              "  --size WxH       headless screen size (default 100x30)\n"
-             "In the workbench, ? shows every key. See docs/tui.md.\n"
-             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-             "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
-             "  --exec-async=BOOL --bytes-per-sample N --set-affinity --memory-stats\n"
-             "  --pipeline NAME --debug (start in the debug engine)\n",
+             "In the workbench, ? shows every key. See docs/tui.md.\n",
+    .pipeline_flags = true,
     .main = tui_main,
 };

@@ -10,15 +10,12 @@
  * holds the least memory, and says why, with the flags that apply it.
  */
 #include "cli/cli.h"
-#include "frontend/script_output.h"
 #include "dalic_stats.h"
-#include "engine/pipeline.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_SETTINGS 24
@@ -39,29 +36,22 @@ typedef struct setting {
 } setting_t;
 
 typedef struct tune {
-	const dalic_graphdef_t *def;
+	const dalic_pipeline_t *def; /* as loaded, never built */
 	long iterations, warmup, repeat;
 	dalic_stats_snapshot_t *base; /* the baseline's last snapshot: hints, stages, memory */
 	setting_t s[MAX_SETTINGS];
 	int n;
 } tune_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
+static int tune_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
-static setting_t *add(tune_t *t, const dalic_pipeline_params_t *p, const char *flags,
+static setting_t *tune_add(tune_t *t, const dalic_pipeline_params_t *p, const char *flags,
                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static setting_t *add(tune_t *t, const dalic_pipeline_params_t *p, const char *flags,
+static setting_t *tune_add(tune_t *t, const dalic_pipeline_params_t *p, const char *flags,
                       const char *fmt, ...)
 {
 	if (t->n == MAX_SETTINGS)
@@ -78,22 +68,18 @@ static setting_t *add(tune_t *t, const dalic_pipeline_params_t *p, const char *f
 }
 
 /* bytes_per_sample_hint of every user operator := what the baseline measured per output. */
-static int apply_hints(dalic_graphdef_t *def, const dalic_stats_snapshot_t *base)
+static int tune_apply_hints(dalic_pipeline_t *p, const dalic_stats_snapshot_t *base)
 {
-	for (int i = 0; i < def->num_ops; i++) {
-		dalic_opdef_t *op = def->ops[i];
-		const dalic_stats_operator_t *st = dalic_stats_find_operator(base, op->inst);
-		if (!st || st->num_outputs != op->num_outputs || st->num_outputs == 0)
+	for (int i = 0; i < dalic_pipeline_num_ops(p); i++) {
+		dalic_op_t *op = dalic_pipeline_op(p, i);
+		const dalic_stats_operator_t *st = dalic_stats_find_operator(base, dalic_op_name(op));
+		if (!st || st->num_outputs != dalic_op_num_outputs(op) || st->num_outputs == 0)
 			continue;
 		int64_t hints[16];
 		int n = st->num_outputs < 16 ? st->num_outputs : 16;
 		for (int o = 0; o < n; o++)
 			hints[o] = st->outputs[o].suggested_hint;
-		dalic_value_t v;
-		int rc = dalic_value_list(&v, DALIC_V_INT, n, hints);
-		if (!rc)
-			rc = dalic_opdef_set_arg(op, "bytes_per_sample_hint", &v);
-		dalic_value_free(&v);
+		int rc = dalic_op_set_ints(op, "bytes_per_sample_hint", n, hints);
 		if (rc)
 			return rc;
 	}
@@ -101,15 +87,15 @@ static int apply_hints(dalic_graphdef_t *def, const dalic_stats_snapshot_t *base
 }
 
 /* Runs `n` iterations; the consumer-side time of each run() goes to `times` (ms). */
-static int run_timed(dalic_pipeline_t *p, long n, double *times, long *done, long *samples)
+static int tune_run_timed(dalic_pipeline_t *p, long n, double *times, long *done, long *samples)
 {
 	for (*done = 0; *done < n; (*done)++) {
-		double t0 = now_s();
+		int64_t t0 = dalic_clock_ns();
 		int rc = dalic_pipeline_run(p);
 		if (rc)
 			return rc == DALIC_EEND ? DALIC_OK : rc;
 		if (times)
-			times[*done] = (now_s() - t0) * 1e3;
+			times[*done] = dalic_cli_seconds_since(t0) * 1e3;
 		if (samples && dalic_pipeline_num_outputs(p) > 0)
 			*samples += dalic_batch_num_samples(dalic_pipeline_output(p, 0));
 	}
@@ -117,37 +103,33 @@ static int run_timed(dalic_pipeline_t *p, long n, double *times, long *done, lon
 }
 
 /* One measurement of a setting; keeps the snapshot when `keep` is given. */
-static int measure_once(tune_t *t, setting_t *s, setting_t *out, dalic_stats_snapshot_t **keep)
+static int tune_measure_once(tune_t *t, setting_t *s, setting_t *out, dalic_stats_snapshot_t **keep)
 {
-	dalic_graphdef_t *def = dalic_graphdef_clone(t->def);
-	if (!def)
-		return DALIC_ENOMEM;
-	def->params = s->params;
-	int rc = s->per_op_hints ? apply_hints(def, t->base) : DALIC_OK;
 	dalic_pipeline_t *p = NULL;
-	if (rc)
-		dalic_graphdef_free(def);
-	else
-		rc = dalic_pipeline_from_graphdef(def, &p);
-	if (rc)
+	int rc = dalic_pipeline_clone(t->def, &s->params, &p);
+	if (!rc && s->per_op_hints)
+		rc = tune_apply_hints(p, t->base);
+	if (rc) {
+		dalic_pipeline_destroy(p);
 		return rc;
+	}
 	dalic_stats_t *st = NULL;
 	double *times = calloc((size_t)t->iterations + 1, sizeof *times);
 	rc = times ? dalic_stats_create(p, NULL, &st) : DALIC_ENOMEM;
 	long warm = 0, done = 0, samples = 0;
 	int64_t warm_allocs = 0;
 	if (!rc)
-		rc = run_timed(p, t->warmup, NULL, &warm, NULL);
+		rc = tune_run_timed(p, t->warmup, NULL, &warm, NULL);
 	dalic_stats_snapshot_t *snap = NULL;
 	if (!rc && !(rc = dalic_stats_snapshot(st, &snap))) {
 		warm_allocs = snap->allocations;
 		dalic_stats_snapshot_free(snap);
 		snap = NULL;
 	}
-	double t0 = now_s();
+	int64_t t0 = dalic_clock_ns();
 	if (!rc)
-		rc = run_timed(p, t->iterations, times, &done, &samples);
-	double secs = now_s() - t0;
+		rc = tune_run_timed(p, t->iterations, times, &done, &samples);
+	double secs = dalic_cli_seconds_since(t0);
 	dalic_pipeline_destroy(p);
 	dalic_stats_pipeline_destroyed(st);
 	if (!rc)
@@ -156,7 +138,7 @@ static int measure_once(tune_t *t, setting_t *s, setting_t *out, dalic_stats_sna
 		*out = *s;
 		out->measured = done;
 		out->samples_per_second = secs > 0 ? (double)samples / secs : 0;
-		qsort(times, (size_t)done, sizeof *times, cmp_double);
+		qsort(times, (size_t)done, sizeof *times, tune_cmp_double);
 		out->p50_ms = done ? times[(done - 1) / 2] : 0;
 		out->p99_ms = done ? times[(long)((double)(done - 1) * 0.99 + 0.5)] : 0;
 		out->bytes_live = snap->bytes_live;
@@ -174,13 +156,13 @@ static int measure_once(tune_t *t, setting_t *s, setting_t *out, dalic_stats_sna
 }
 
 /* Best of `repeat` runs (fastest), since the machine's noise only ever slows a run down. */
-static void measure(tune_t *t, setting_t *s, dalic_stats_snapshot_t **keep)
+static void tune_measure(tune_t *t, setting_t *s, dalic_stats_snapshot_t **keep)
 {
 	setting_t best = *s, cur;
 	bool have = false;
 	for (long r = 0; r < t->repeat; r++) {
 		dalic_stats_snapshot_t *snap = NULL;
-		int rc = measure_once(t, s, &cur, keep ? &snap : NULL);
+		int rc = tune_measure_once(t, s, &cur, keep ? &snap : NULL);
 		if (rc) {
 			s->status = rc;
 			snprintf(s->error, sizeof s->error, "%s", dalic_last_error());
@@ -201,12 +183,12 @@ static void measure(tune_t *t, setting_t *s, dalic_stats_snapshot_t **keep)
 	*s = best;
 }
 
-static bool has_stage(const dalic_stats_snapshot_t *snap, int stage)
+static bool tune_has_stage(const dalic_stats_snapshot_t *snap, int stage)
 {
 	return snap->stages[stage].present;
 }
 
-static int64_t max_hint(const dalic_stats_snapshot_t *snap)
+static int64_t tune_max_hint(const dalic_stats_snapshot_t *snap)
 {
 	int64_t m = 0;
 	for (int i = 0; i < snap->num_operators; i++)
@@ -217,7 +199,7 @@ static int64_t max_hint(const dalic_stats_snapshot_t *snap)
 }
 
 /* Pinned or device output buffers: the only ones DALI (and dalic) presize from hints. */
-static bool has_presizable(const dalic_stats_snapshot_t *snap)
+static bool tune_has_presizable(const dalic_stats_snapshot_t *snap)
 {
 	for (int i = 0; i < snap->num_operators; i++)
 		for (int o = 0; o < snap->operators[i].num_outputs; o++)
@@ -226,7 +208,7 @@ static bool has_presizable(const dalic_stats_snapshot_t *snap)
 	return false;
 }
 
-static void plan(tune_t *t, const dalic_pipeline_params_t *b)
+static void tune_plan(tune_t *t, const dalic_pipeline_params_t *b)
 {
 	char flags[64];
 	for (int d = 1; d <= 4; d++) {
@@ -236,10 +218,10 @@ static void plan(tune_t *t, const dalic_pipeline_params_t *b)
 		p.separated_queues = false;
 		p.prefetch_cpu = p.prefetch_gpu = d;
 		snprintf(flags, sizeof flags, "--prefetch-queue-depth %d", d);
-		add(t, &p, flags, "prefetch_queue_depth=%d", d);
+		tune_add(t, &p, flags, "prefetch_queue_depth=%d", d);
 	}
 	static const int sep[][2] = {{2, 1}, {3, 2}, {4, 2}};
-	if (has_stage(t->base, 1) || has_stage(t->base, 2))
+	if (tune_has_stage(t->base, 1) || tune_has_stage(t->base, 2))
 		for (int i = 0; i < 3; i++) {
 			dalic_pipeline_params_t p = *b;
 			p.separated_queues = p.exec_async = p.exec_pipelined = true;
@@ -247,7 +229,7 @@ static void plan(tune_t *t, const dalic_pipeline_params_t *b)
 			p.prefetch_gpu = sep[i][1];
 			snprintf(flags, sizeof flags, "--prefetch-queue-depth cpu=%d,gpu=%d",
 			         sep[i][0], sep[i][1]);
-			add(t, &p, flags, "prefetch_queue_depth=cpu:%d,gpu:%d", sep[i][0],
+			tune_add(t, &p, flags, "prefetch_queue_depth=cpu:%d,gpu:%d", sep[i][0],
 			    sep[i][1]);
 		}
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -261,21 +243,21 @@ static void plan(tune_t *t, const dalic_pipeline_params_t *b)
 		dalic_pipeline_params_t p = *b;
 		p.num_threads = threads[i];
 		snprintf(flags, sizeof flags, "--num-threads %d", threads[i]);
-		add(t, &p, flags, "num_threads=%d", threads[i]);
+		tune_add(t, &p, flags, "num_threads=%d", threads[i]);
 	}
-	int64_t hint = max_hint(t->base);
+	int64_t hint = tune_max_hint(t->base);
 	dalic_pipeline_params_t p = *b;
 	if (b->bytes_per_sample != 0) {
 		p.bytes_per_sample = 0;
-		add(t, &p, "--bytes-per-sample 0", "bytes_per_sample=0");
+		tune_add(t, &p, "--bytes-per-sample 0", "bytes_per_sample=0");
 	}
 	if (hint > 0 && hint != b->bytes_per_sample) {
 		p.bytes_per_sample = hint;
 		snprintf(flags, sizeof flags, "--bytes-per-sample %lld", (long long)hint);
-		add(t, &p, flags, "bytes_per_sample=%lld (largest measured)", (long long)hint);
+		tune_add(t, &p, flags, "bytes_per_sample=%lld (largest measured)", (long long)hint);
 	}
 	if (hint > 0) {
-		setting_t *s = add(t, b, "bytes_per_sample_hint per operator (see below)",
+		setting_t *s = tune_add(t, b, "bytes_per_sample_hint per operator (see below)",
 		                   "bytes_per_sample_hint=measured, per operator");
 		if (s)
 			s->per_op_hints = true;
@@ -317,18 +299,18 @@ static int tune_recommend(const tune_t *t)
 	return pick;
 }
 
-static double mib(int64_t b)
+static double tune_mib(int64_t b)
 {
 	return (double)b / (1024.0 * 1024.0);
 }
 
-static double per_iter(const setting_t *s)
+static double tune_per_iter(const setting_t *s)
 {
 	return s->measured ? (double)s->steady_allocations / (double)s->measured : 0;
 }
 
 /* One paragraph: why this setting, with the numbers. */
-static void explain(const tune_t *t, int best, char *buf, size_t n)
+static void tune_explain(const tune_t *t, int best, char *buf, size_t n)
 {
 	const setting_t *b = &t->s[best], *base = &t->s[0];
 	int fastest = best;
@@ -346,23 +328,23 @@ static void explain(const tune_t *t, int best, char *buf, size_t n)
 		              ", within 3%% of the fastest setting (%s, %.1f samples/s), and holds "
 		              "%.2f MiB of output buffers against %.2f MiB",
 		              t->s[fastest].name, t->s[fastest].samples_per_second,
-		              mib(b->bytes_live), mib(t->s[fastest].bytes_live));
+		              tune_mib(b->bytes_live), tune_mib(t->s[fastest].bytes_live));
 	else
 		w += snprintf(buf + w, n - (size_t)w,
 		              ", the fastest setting, holding %.2f MiB of output buffers",
-		              mib(b->bytes_live));
+		              tune_mib(b->bytes_live));
 	w += snprintf(buf + w, n - (size_t)w, "; %.2f allocations per iteration after warm-up",
-	              per_iter(b));
+	              tune_per_iter(b));
 	if (best == 0)
 		w += snprintf(buf + w, n - (size_t)w,
 		              "; no change beats the pipeline as defined by more than noise");
-	if (!has_presizable(t->base) && max_hint(t->base) > 0)
+	if (!tune_has_presizable(t->base) && tune_max_hint(t->base) > 0)
 		snprintf(buf + w, n - (size_t)w,
 		         ". bytes_per_sample presizes only pinned and device buffers (DALI's rule) "
 		         "and this pipeline has none, so hints cannot change its allocations");
 }
 
-static void print_hints(const tune_t *t)
+static void tune_print_hints(const tune_t *t)
 {
 	printf("bytes_per_sample_hint:");
 	for (int i = 0; i < t->base->num_operators; i++) {
@@ -398,8 +380,8 @@ static void tune_print_table(const tune_t *t, const char *path, int best)
 		                ? 100 * (s->samples_per_second / t->s[0].samples_per_second - 1)
 		                : 0;
 		printf("%-46s %11.1f %+7.1f%% %9.3f %9.3f %11.3f %10.2f  %s%s\n", s->name,
-		       s->samples_per_second, vs, s->p50_ms, s->p99_ms, mib(s->bytes_live),
-		       per_iter(s), s->verdict, i == best ? "  <- recommended" : "");
+		       s->samples_per_second, vs, s->p50_ms, s->p99_ms, tune_mib(s->bytes_live),
+		       tune_per_iter(s), s->verdict, i == best ? "  <- recommended" : "");
 	}
 	printf("\n# Recommendation\n");
 	if (best < 0) {
@@ -407,10 +389,10 @@ static void tune_print_table(const tune_t *t, const char *path, int best)
 		return;
 	}
 	char why[1024];
-	explain(t, best, why, sizeof why);
+	tune_explain(t, best, why, sizeof why);
 	printf("setting: %s\nwhy: %s\n", t->s[best].name, why);
 	if (t->s[best].per_op_hints)
-		print_hints(t);
+		tune_print_hints(t);
 	else if (best > 0)
 		printf("flags: %s\n", t->s[best].flags);
 }
@@ -452,7 +434,7 @@ static void tune_print_json(const tune_t *t, const char *path, int best)
 	cJSON_AddNumberToObject(root, "recommended", best);
 	if (best >= 0) {
 		char why[1024];
-		explain(t, best, why, sizeof why);
+		tune_explain(t, best, why, sizeof why);
 		cJSON_AddStringToObject(root, "reason", why);
 	}
 	char *text = cJSON_Print(root);
@@ -492,30 +474,32 @@ static int tune_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	o.params.enable_memory_stats = o.set_memory_stats = true;
+	o.override.params.enable_memory_stats = true;
+	o.override.fields |= DALIC_PARAM_MEMORY_STATS;
 	if (json) /* script print() must not land inside the JSON on stdout */
-		dalic_script_set_print_stream(stderr);
-	dalic_graphdef_t *def;
-	int rc = dalic_cli_load(&o, &def);
+		dalic_set_script_output(stderr);
+	dalic_pipeline_t *def;
+	int rc = dalic_cli_open(&o, &def);
 	if (rc) {
 		dalic_cli_error(rc);
 		return 1;
 	}
 	t.def = def;
-	setting_t *base = add(&t, &def->params, "", "baseline");
+	const dalic_pipeline_params_t *params = dalic_pipeline_params(def);
+	setting_t *base = tune_add(&t, params, "", "baseline");
 	/* a first run measures the hints and stages; it also warms the process (page faults,
 	 * first thread starts), so the baseline is measured again like every other setting */
-	measure(&t, base, &t.base);
+	tune_measure(&t, base, &t.base);
 	if (base->status) {
 		fprintf(stderr, "dalic tune: the pipeline as defined fails: %s\n", base->error);
-		dalic_graphdef_free(def);
+		dalic_pipeline_destroy(def);
 		return 1;
 	}
-	plan(&t, &def->params);
+	tune_plan(&t, params);
 	for (int i = 0; i < t.n; i++) {
 		if (!json)
 			fprintf(stderr, "dalic tune: %d/%d %s\n", i + 1, t.n, t.s[i].name);
-		measure(&t, &t.s[i], NULL);
+		tune_measure(&t, &t.s[i], NULL);
 	}
 	int best = tune_recommend(&t);
 	if (json)
@@ -523,7 +507,7 @@ static int tune_main(int argc, char **argv)
 	else
 		tune_print_table(&t, o.path, best);
 	dalic_stats_snapshot_free(t.base);
-	dalic_graphdef_free(def);
+	dalic_pipeline_destroy(def);
 	return 0;
 }
 
@@ -536,9 +520,7 @@ DALIC_COMMAND(tune) = {
              "  --warmup W       iterations run first in each setting, not measured (default 5)\n"
              "  --repeat R       runs per setting; the fastest counts (default 1)\n"
              "  --json           settings, results and the recommendation as one JSON object\n"
-             "The pipeline flags set the baseline; each setting changes one thing from it.\n"
-             "pipeline flags: --batch-size N --num-threads N --device-id none|N --seed N\n"
-             "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL\n"
-             "  --exec-async=BOOL --bytes-per-sample N --set-affinity --pipeline NAME\n",
+             "The pipeline flags set the baseline; each setting changes one thing from it.\n",
+    .pipeline_flags = true,
     .main = tune_main,
 };

@@ -40,7 +40,7 @@ static int session_preserve_printed(dalic_graphdef_t *def)
 				    "print(): data node \"%s\" is not known to the pipeline",
 				    r->nodes[k]);
 			else
-				rc = dalic_opdef_set_arg(op, "preserve", &yes);
+				rc = dalic_graphdef_op_set_arg(op, "preserve", &yes);
 		}
 	}
 	dalic_value_free(&yes);
@@ -93,7 +93,7 @@ static int session_open(dalic_debug_t *s)
 	return dalic_debug_prints_init(s);
 }
 
-int dalic_debug_open_def(const struct dalic_graphdef *def, dalic_debug_t **out)
+int dalic_debug_open_def(const dalic_graphdef_t *def, dalic_debug_t **out)
 {
 	if (!def || !out)
 		return dalic_fail(DALIC_EINVAL, "dalic_debug_open_def: NULL argument");
@@ -230,7 +230,7 @@ int dalic_debug_op_info(const dalic_debug_t *s, int i, dalic_debug_op_info_t *ou
 	*out = (dalic_debug_op_info_t){
 	    .name = n->inst,
 	    .schema = n->schema->name,
-	    .device = dalic_device_name(n->device),
+	    .device = dalic_graphdef_device_name(n->device),
 	    .internal = n->internal,
 	    .emulated = x->x->ctx->emulated,
 	    .num_inputs = n->num_inputs + n->num_arg_inputs,

@@ -74,6 +74,8 @@ struct dalic_debug {
 
 /* Whether an interrupt is pending; clears it. */
 bool dalic_debug_take_interrupt(dalic_debug_t *s);
+/* dalic_debug_open from a graph definition (copied); for tests and the library's own use. */
+int dalic_debug_open_def(const dalic_graphdef_t *def, dalic_debug_t **out);
 
 /* Records `msg` as the session's error message (copies). */
 void dalic_debug_set_error(dalic_debug_t *s, const char *msg);

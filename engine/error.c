@@ -1,7 +1,8 @@
 /*
- * Status codes and the thread-local error message. Every failing path in dalic goes through
- * dalic_fail(), so the message a user sees always comes from the place that knew the details
- * (operator, sample, file); callers up the stack may add context with dalic_fail_wrap().
+ * The thread-local error message (status codes: engine/status.c). Every failing path in
+ * dalic goes through dalic_fail(), so the message a user sees always comes from the place
+ * that knew the details (operator, sample, file); callers up the stack may add context with
+ * dalic_fail_wrap().
  */
 #include "engine/error.h"
 
@@ -10,30 +11,6 @@
 #include <string.h>
 
 static _Thread_local char last_error[DALIC_ERRMSG_MAX];
-
-const char *dalic_strerror(int status)
-{
-	switch (status) {
-	case DALIC_OK: return "success";
-	case DALIC_EINVAL: return "invalid argument";
-	case DALIC_ENOMEM: return "out of memory";
-	case DALIC_EUNKNOWN_OP: return "unknown operator";
-	case DALIC_EUNKNOWN_ARG: return "unknown argument";
-	case DALIC_EARG_TYPE: return "argument of the wrong type";
-	case DALIC_EMISSING_ARG: return "missing required argument";
-	case DALIC_EGRAPH: return "invalid pipeline graph";
-	case DALIC_ESTATE: return "invalid call in the current pipeline state";
-	case DALIC_EOP: return "operator failed";
-	case DALIC_EEND: return "end of data";
-	case DALIC_EIO: return "input/output error";
-	case DALIC_EPARSE: return "parse error";
-	case DALIC_EUNSUPPORTED: return "not supported";
-	case DALIC_EDEVICE: return "device error";
-	case DALIC_EBROKEN: return "pipeline is no longer valid";
-	case DALIC_EOUTPUT: return "output does not match its declaration";
-	}
-	return "unknown status";
-}
 
 const char *dalic_last_error(void)
 {

@@ -105,7 +105,7 @@ int dalic_exec_async_start(dalic_exec_t *e)
 		exec_stage_t *st = &e->stages[k];
 		if (dalic_pool_thread_create(&st->tid, exec_stage_main, st))
 			return dalic_fail(DALIC_ENOMEM, "cannot start the %s stage thread",
-					  dalic_stage_name(st->stage));
+			                  dalic_graph_stage_name(st->stage));
 		st->thread_started = true;
 	}
 	return DALIC_OK;

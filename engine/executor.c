@@ -195,11 +195,7 @@ int dalic_exec_queue_depth(const dalic_exec_t *e, int queue)
 
 const char *dalic_exec_mode(const dalic_exec_t *e)
 {
-	if (e->separated)
-		return "async separated pipelined";
-	if (e->async)
-		return "async pipelined";
-	return e->pipelined ? "pipelined" : "simple";
+	return dalic_executor_mode_name(&e->g->params);
 }
 
 int dalic_exec_num_threads(const dalic_exec_t *e)

@@ -25,15 +25,17 @@ typedef struct builder {
 	dalic_graph_t *g;
 	int cap_nodes, cap_edges;
 	bool cpu_only;
+	dalic_strmap_t edges[2];      /* data node name -> edge, on cpu [0] and gpu [1] */
+	dalic_strmap_t contiguous[2]; /* output data node -> its MakeContiguous result */
 } builder_t;
 
-const char *dalic_stage_name(int stage)
+const char *dalic_graph_stage_name(int stage)
 {
 	static const char *n[] = {"CPU", "MIXED", "GPU"};
 	return stage >= 0 && stage < DALIC_NUM_STAGES ? n[stage] : "?";
 }
 
-static void node_free(dalic_node_t *n)
+static void graph_node_free(dalic_node_t *n)
 {
 	if (!n)
 		return;
@@ -46,7 +48,7 @@ static void node_free(dalic_node_t *n)
 	free(n);
 }
 
-static void edge_free(dalic_edge_t *e)
+static void graph_edge_free(dalic_edge_t *e)
 {
 	if (!e)
 		return;
@@ -61,33 +63,28 @@ void dalic_graph_free(dalic_graph_t *g)
 	if (!g)
 		return;
 	for (int i = 0; i < g->num_nodes; i++)
-		node_free(g->nodes[i]);
+		graph_node_free(g->nodes[i]);
 	for (int i = 0; i < g->num_edges; i++)
-		edge_free(g->edges[i]);
+		graph_edge_free(g->edges[i]);
 	free(g->nodes);
 	free(g->edges);
 	free(g->outputs);
 	free(g->output_names);
+	dalic_strmap_clear(&g->by_inst);
 	free(g);
 }
 
 dalic_node_t *dalic_graph_find_node(const dalic_graph_t *g, const char *inst)
 {
-	for (int i = 0; i < g->num_nodes; i++)
-		if (!strcmp(g->nodes[i]->inst, inst))
-			return g->nodes[i];
-	return NULL;
+	return dalic_strmap_get(&g->by_inst, inst);
 }
 
-static dalic_edge_t *find_edge(const dalic_graph_t *g, const char *name, bool gpu)
+static dalic_edge_t *graph_find_edge(const builder_t *b, const char *name, bool gpu)
 {
-	for (int i = 0; i < g->num_edges; i++)
-		if (g->edges[i]->gpu == gpu && !strcmp(g->edges[i]->name, name))
-			return g->edges[i];
-	return NULL;
+	return dalic_strmap_get(&b->edges[gpu], name);
 }
 
-static int push_ptr(void ***arr, int *n, int *cap, void *p)
+static int graph_push_ptr(void ***arr, int *n, int *cap, void *p)
 {
 	if (*n == *cap) {
 		int c = *cap ? *cap * 2 : 16;
@@ -101,8 +98,8 @@ static int push_ptr(void ***arr, int *n, int *cap, void *p)
 	return DALIC_OK;
 }
 
-static dalic_edge_t *new_edge(builder_t *b, const char *name, bool gpu, dalic_node_t *producer,
-			      int out_idx)
+static dalic_edge_t *graph_new_edge(builder_t *b, const char *name, bool gpu,
+                                    dalic_node_t *producer, int out_idx)
 {
 	dalic_edge_t *e = calloc(1, sizeof *e);
 	if (!e || !(e->name = strdup(name))) {
@@ -114,39 +111,50 @@ static dalic_edge_t *new_edge(builder_t *b, const char *name, bool gpu, dalic_no
 	e->producer = producer;
 	e->producer_output = out_idx;
 	e->index = b->g->num_edges;
-	if (push_ptr((void ***)&b->g->edges, &b->g->num_edges, &b->cap_edges, e)) {
-		edge_free(e);
+	if (graph_push_ptr((void ***)&b->g->edges, &b->g->num_edges, &b->cap_edges, e)) {
+		graph_edge_free(e);
+		return NULL;
+	}
+	if (dalic_strmap_put(&b->edges[gpu], e->name, e)) {
+		b->g->num_edges--; /* not reachable by name: drop it again */
+		graph_edge_free(e);
 		return NULL;
 	}
 	return e;
 }
 
-static int add_consumer(dalic_edge_t *e, dalic_node_t *n, int input)
+static int graph_add_consumer(dalic_edge_t *e, dalic_node_t *n, int input)
 {
-	dalic_node_t **c = realloc(e->consumers, sizeof *c * (size_t)(e->num_consumers + 1));
-	if (!c)
-		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
-	e->consumers = c;
-	int *ci = realloc(e->consumer_input, sizeof *ci * (size_t)(e->num_consumers + 1));
-	if (!ci)
-		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
-	e->consumer_input = ci;
+	if (e->num_consumers == e->cap_consumers) {
+		int cap = e->cap_consumers ? e->cap_consumers * 2 : 4;
+		dalic_node_t **c = realloc(e->consumers, sizeof *c * (size_t)cap);
+		if (!c)
+			return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+		e->consumers = c;
+		int *ci = realloc(e->consumer_input, sizeof *ci * (size_t)cap);
+		if (!ci)
+			return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+		e->consumer_input = ci;
+		e->cap_consumers = cap;
+	}
+	dalic_node_t **c = e->consumers;
+	int *ci = e->consumer_input;
 	c[e->num_consumers] = n;
 	ci[e->num_consumers] = input;
 	e->num_consumers++;
 	return DALIC_OK;
 }
 
-static int stage_of(int device)
+static int graph_stage_of(int device)
 {
 	return device == DALIC_DEV_CPU ? DALIC_STAGE_CPU
 	       : device == DALIC_DEV_MIXED ? DALIC_STAGE_MIXED : DALIC_STAGE_GPU;
 }
 
 /* A node with its output edges created (device: outputs on gpu for gpu/mixed). */
-static dalic_node_t *new_node(builder_t *b, const dalic_schema_t *s, const dalic_opdef_t *def,
-			      const char *inst, int device, int num_outputs,
-			      const char *const *out_names)
+static dalic_node_t *graph_new_node(builder_t *b, const dalic_schema_t *s, const dalic_opdef_t *def,
+                                    const char *inst, int device, int num_outputs,
+                                    const char *const *out_names)
 {
 	dalic_node_t *n = calloc(1, sizeof *n);
 	if (!n || !(n->inst = strdup(inst))) {
@@ -158,28 +166,28 @@ static dalic_node_t *new_node(builder_t *b, const dalic_schema_t *s, const dalic
 	n->def = def;
 	n->internal = def == NULL;
 	n->device = device;
-	n->stage = stage_of(device);
+	n->stage = graph_stage_of(device);
 	n->logical_id = def ? (def->logical_id >= 0 ? def->logical_id : def->id) : -1;
 	n->outputs = calloc((size_t)num_outputs + 1, sizeof *n->outputs);
 	n->hints = calloc((size_t)num_outputs + 1, sizeof *n->hints);
 	if (!n->outputs || !n->hints) {
-		node_free(n);
+		graph_node_free(n);
 		dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
 		return NULL;
 	}
 	bool gpu_out = device != DALIC_DEV_CPU;
 	for (int i = 0; i < num_outputs; i++) {
-		if (find_edge(b->g, out_names[i], gpu_out)) {
+		if (graph_find_edge(b, out_names[i], gpu_out)) {
 			dalic_fail(DALIC_EGRAPH,
 				   "Output name \"%s\" conflicts with an existing intermediate "
 				   "result name.",
 				   out_names[i]);
-			node_free(n);
+			graph_node_free(n);
 			return NULL;
 		}
-		n->outputs[i] = new_edge(b, out_names[i], gpu_out, n, i);
+		n->outputs[i] = graph_new_edge(b, out_names[i], gpu_out, n, i);
 		if (!n->outputs[i]) {
-			node_free(n);
+			graph_node_free(n);
 			return NULL;
 		}
 		n->num_outputs = i + 1;
@@ -187,15 +195,15 @@ static dalic_node_t *new_node(builder_t *b, const dalic_schema_t *s, const dalic
 	return n;
 }
 
-static int append_node(builder_t *b, dalic_node_t *n)
+static int graph_append_node(builder_t *b, dalic_node_t *n)
 {
-	return push_ptr((void ***)&b->g->nodes, &b->g->num_nodes, &b->cap_nodes, n);
+	return graph_push_ptr((void ***)&b->g->nodes, &b->g->num_nodes, &b->cap_nodes, n);
 }
 
 /* The gpu copy of cpu data node `src`, inserting `__Copy_CpuToGpu_<name>` once. */
-static dalic_edge_t *gpu_copy_of(builder_t *b, dalic_edge_t *src)
+static dalic_edge_t *graph_gpu_copy_of(builder_t *b, dalic_edge_t *src)
 {
-	dalic_edge_t *e = find_edge(b->g, src->name, true);
+	dalic_edge_t *e = graph_find_edge(b, src->name, true);
 	if (e)
 		return e;
 	const dalic_schema_t *mc = dalic_schema_find("MakeContiguous");
@@ -206,12 +214,12 @@ static dalic_edge_t *gpu_copy_of(builder_t *b, dalic_edge_t *src)
 	char inst[512];
 	snprintf(inst, sizeof inst, "__Copy_CpuToGpu_%s", src->name);
 	const char *name = src->name;
-	dalic_node_t *n = new_node(b, mc, NULL, inst, DALIC_DEV_MIXED, 1, &name);
+	dalic_node_t *n = graph_new_node(b, mc, NULL, inst, DALIC_DEV_MIXED, 1, &name);
 	if (!n)
 		return NULL;
 	n->inputs = calloc(1, sizeof *n->inputs);
-	if (!n->inputs || add_consumer(src, n, 0) || append_node(b, n)) {
-		node_free(n);
+	if (!n->inputs || graph_add_consumer(src, n, 0) || graph_append_node(b, n)) {
+		graph_node_free(n);
 		dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
 		return NULL;
 	}
@@ -223,23 +231,23 @@ static dalic_edge_t *gpu_copy_of(builder_t *b, dalic_edge_t *src)
 	return n->outputs[0];
 }
 
-static int resolve_device(builder_t *b, const dalic_opdef_t *op, int *device)
+static int graph_resolve_device(builder_t *b, const dalic_opdef_t *op, int *device)
 {
-	int dev = dalic_device_from_name(op->device);
+	int dev = dalic_graphdef_device_from_name(op->device);
 	if (!dev) {
 		dev = DALIC_DEV_CPU;
 		for (int i = 0; i < op->num_regular_inputs; i++) {
 			const dalic_io_t *in = &op->inputs[i];
 			bool gpu = in->device ? !strcmp(in->device, "gpu")
-					      : !find_edge(b->g, in->name, false) &&
-							find_edge(b->g, in->name, true);
+			                      : !graph_find_edge(b, in->name, false) &&
+			                            graph_find_edge(b, in->name, true);
 			if (gpu)
 				dev = DALIC_DEV_GPU;
 		}
 	}
 	if (!(op->schema->devices & dev))
 		return dalic_fail(DALIC_EGRAPH, "operator '%s' (%s) has no %s implementation",
-				  op->inst, op->schema->name, dalic_device_name(dev));
+		                  op->inst, op->schema->name, dalic_graphdef_device_name(dev));
 	if (b->cpu_only && dev == DALIC_DEV_GPU)
 		return dalic_fail(DALIC_EGRAPH,
 				  "operator '%s': Cannot add a GPU operator. Pipeline 'device_id' "
@@ -254,12 +262,12 @@ static int resolve_device(builder_t *b, const dalic_opdef_t *op, int *device)
 	return DALIC_OK;
 }
 
-static int check_required_args(const dalic_opdef_t *op)
+static int graph_check_required_args(const dalic_opdef_t *op)
 {
 	for (const dalic_arg_schema_t *a = op->schema->args; a && a->name; a++) {
 		if (a->def)
 			continue;
-		bool given = dalic_opdef_arg(op, a->name) != NULL;
+		bool given = dalic_graphdef_op_arg(op, a->name) != NULL;
 		for (int i = op->num_regular_inputs; i < op->num_inputs && !given; i++)
 			given = !strcmp(op->inputs[i].arg_name, a->name);
 		if (!given)
@@ -268,13 +276,14 @@ static int check_required_args(const dalic_opdef_t *op)
 					  op->inst, op->schema->name, a->name);
 	}
 	if (op->num_regular_inputs < op->schema->min_inputs)
-		return dalic_fail(DALIC_EGRAPH, "operator '%s' (%s) needs at least %d input%s, got %d",
-				  op->inst, op->schema->name, op->schema->min_inputs,
-				  op->schema->min_inputs == 1 ? "" : "s", op->num_regular_inputs);
+		return dalic_fail(DALIC_EGRAPH,
+		                  "operator '%s' (%s) needs at least %d input%s, got %d", op->inst,
+		                  op->schema->name, op->schema->min_inputs,
+		                  op->schema->min_inputs == 1 ? "" : "s", op->num_regular_inputs);
 	return DALIC_OK;
 }
 
-static int unknown_node(const char *node, const dalic_opdef_t *op)
+static int graph_unknown_node(const char *node, const dalic_opdef_t *op)
 {
 	return dalic_fail(DALIC_EGRAPH,
 			  "Data node \"%s\" requested as input to operator \"%s\" is not known to "
@@ -283,79 +292,84 @@ static int unknown_node(const char *node, const dalic_opdef_t *op)
 }
 
 /* Connects regular input i of op to its edge, inserting a transfer where a gpu op needs it. */
-static int connect_input(builder_t *b, dalic_node_t *n, const dalic_opdef_t *op, int i)
+static int graph_connect_input(builder_t *b, dalic_node_t *n, const dalic_opdef_t *op, int i)
 {
 	const dalic_io_t *in = &op->inputs[i];
-	dalic_edge_t *cpu = find_edge(b->g, in->name, false), *gpu = find_edge(b->g, in->name, true);
+	dalic_edge_t *cpu = graph_find_edge(b, in->name, false),
+	             *gpu = graph_find_edge(b, in->name, true);
 	if (!cpu && !gpu)
-		return unknown_node(in->name, op);
+		return graph_unknown_node(in->name, op);
 	bool want_gpu = in->device ? !strcmp(in->device, "gpu") : !cpu;
 	dalic_edge_t *e;
 	if (n->device == DALIC_DEV_GPU) {
-		e = gpu ? gpu : gpu_copy_of(b, cpu);
+		e = gpu ? gpu : graph_gpu_copy_of(b, cpu);
 		if (!e)
 			return DALIC_EGRAPH;
 	} else if (want_gpu) {
 		return dalic_fail(DALIC_EGRAPH,
-				  "Op %s of type %s has parent Op %s of incompatible type: gpu. "
-				  "Expected one of: cpu. (input '%s': cpu/mixed operators take cpu "
-				  "inputs only)",
-				  op->inst, dalic_device_name(n->device),
-				  gpu ? gpu->producer->inst : in->name, in->name);
+		                  "Op %s of type %s has parent Op %s of incompatible type: gpu. "
+		                  "Expected one of: cpu. (input '%s': cpu/mixed operators take cpu "
+		                  "inputs only)",
+		                  op->inst, dalic_graphdef_device_name(n->device),
+		                  gpu ? gpu->producer->inst : in->name, in->name);
 	} else if (!cpu) {
-		return dalic_fail(DALIC_EGRAPH,
-				  "This pipeline doesn't support transition from GPU to CPU (operator "
-				  "'%s', input '%s').\nGPU->CPU transitions require dynamic execution, "
-				  "which dalic does not implement.",
-				  op->inst, in->name);
+		return dalic_fail(
+		    DALIC_EGRAPH,
+		    "This pipeline doesn't support transition from GPU to CPU (operator "
+		    "'%s', input '%s').\nGPU->CPU transitions require dynamic execution, "
+		    "which dalic does not implement.",
+		    op->inst, in->name);
 	} else {
 		e = cpu;
 	}
 	n->inputs[n->num_inputs++] = e;
-	return add_consumer(e, n, i);
+	return graph_add_consumer(e, n, i);
 }
 
-static int connect_arg_input(builder_t *b, dalic_node_t *n, const dalic_opdef_t *op, int i)
+static int graph_connect_arg_input(builder_t *b, dalic_node_t *n, const dalic_opdef_t *op, int i)
 {
 	const dalic_io_t *in = &op->inputs[i];
-	dalic_edge_t *cpu = find_edge(b->g, in->name, false);
-	if (!cpu && !find_edge(b->g, in->name, true))
-		return unknown_node(in->name, op);
+	dalic_edge_t *cpu = graph_find_edge(b, in->name, false);
+	if (!cpu && !graph_find_edge(b, in->name, true))
+		return graph_unknown_node(in->name, op);
 	if (!cpu || (in->device && !strcmp(in->device, "gpu")))
-		return dalic_fail(DALIC_EGRAPH,
-				  "Invalid device \"gpu\" for argument '%s' of operator '%s'. Named "
-				  "arguments must be on CPU.",
-				  in->arg_name, op->inst);
+		return dalic_fail(
+		    DALIC_EGRAPH,
+		    "Invalid device \"gpu\" for argument '%s' of operator '%s'. Named "
+		    "arguments must be on CPU.",
+		    in->arg_name, op->inst);
 	int k = n->num_arg_inputs++;
 	n->arg_inputs[k] = cpu;
 	n->arg_names[k] = in->arg_name;
-	return add_consumer(cpu, n, -1 - k);
+	return graph_add_consumer(cpu, n, -1 - k);
 }
 
-static int fill_hints(dalic_node_t *n, int64_t pipeline_hint)
+static int graph_fill_hints(dalic_node_t *n, int64_t pipeline_hint)
 {
-	const dalic_value_t *h = n->def ? dalic_opdef_arg(n->def, "bytes_per_sample_hint") : NULL;
+	const dalic_value_t *h =
+	    n->def ? dalic_graphdef_op_arg(n->def, "bytes_per_sample_hint") : NULL;
 	for (int i = 0; i < n->num_outputs; i++) {
 		int64_t v = 0;
 		if (h && h->n > 0)
 			v = dalic_value_get_i(h, h->n == 1 ? 0 : i);
 		if (h && h->n > 1 && h->n != n->num_outputs)
-			return dalic_fail(DALIC_EINVAL,
-					  "operator '%s': bytes_per_sample_hint has %d values for %d "
-					  "outputs",
-					  n->inst, h->n, n->num_outputs);
+			return dalic_fail(
+			    DALIC_EINVAL,
+			    "operator '%s': bytes_per_sample_hint has %d values for %d "
+			    "outputs",
+			    n->inst, h->n, n->num_outputs);
 		n->hints[i] = v ? v : pipeline_hint;
 	}
 	return DALIC_OK;
 }
 
-static int add_operator(builder_t *b, const dalic_opdef_t *op)
+static int graph_add_operator(builder_t *b, const dalic_opdef_t *op)
 {
 	int device = DALIC_DEV_CPU, rc;
-	if ((rc = resolve_device(b, op, &device)) || (rc = check_required_args(op)))
+	if ((rc = graph_resolve_device(b, op, &device)) || (rc = graph_check_required_args(op)))
 		return rc;
-	dalic_node_t *n = new_node(b, op->schema, op, op->inst, device, op->num_outputs,
-				   (const char *const *)op->outputs);
+	dalic_node_t *n = graph_new_node(b, op->schema, op, op->inst, device, op->num_outputs,
+	                                 (const char *const *)op->outputs);
 	if (!n)
 		return DALIC_EGRAPH;
 	int nargs = op->num_inputs - op->num_regular_inputs;
@@ -363,27 +377,27 @@ static int add_operator(builder_t *b, const dalic_opdef_t *op)
 	n->arg_inputs = calloc((size_t)nargs + 1, sizeof *n->arg_inputs);
 	n->arg_names = calloc((size_t)nargs + 1, sizeof *n->arg_names);
 	if (!n->inputs || !n->arg_inputs || !n->arg_names) {
-		node_free(n);
+		graph_node_free(n);
 		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
 	}
 	for (int i = 0; i < op->num_inputs && !rc; i++)
-		rc = op->inputs[i].is_arg ? connect_arg_input(b, n, op, i)
-					  : connect_input(b, n, op, i);
+		rc = op->inputs[i].is_arg ? graph_connect_arg_input(b, n, op, i)
+		                          : graph_connect_input(b, n, op, i);
 	if (!rc)
-		rc = fill_hints(n, b->def->params.bytes_per_sample);
+		rc = graph_fill_hints(n, b->def->params.bytes_per_sample);
 	if (!rc)
-		rc = append_node(b, n);
+		rc = graph_append_node(b, n);
 	if (rc) {
 		/* the node's output edges stay in g->edges (freed with the graph), but must not
 		 * point at the freed node */
 		for (int i = 0; i < n->num_outputs; i++)
 			n->outputs[i]->producer = NULL;
-		node_free(n);
+		graph_node_free(n);
 	}
 	return rc;
 }
 
-static int add_outputs(builder_t *b)
+static int graph_add_outputs(builder_t *b)
 {
 	const dalic_graphdef_t *def = b->def;
 	dalic_graph_t *g = b->g;
@@ -396,11 +410,12 @@ static int add_outputs(builder_t *b)
 	const dalic_schema_t *mc = dalic_schema_find("MakeContiguous");
 	for (int i = 0; i < def->num_outputs; i++) {
 		const dalic_io_t *o = &def->outputs[i];
-		dalic_edge_t *cpu = find_edge(g, o->name, false), *gpu = find_edge(g, o->name, true);
+		dalic_edge_t *cpu = graph_find_edge(b, o->name, false),
+		             *gpu = graph_find_edge(b, o->name, true);
 		if (!cpu && !gpu)
-			return dalic_fail(DALIC_EGRAPH,
-					  "Requested output name '%s' is not known to the pipeline.",
-					  o->name);
+			return dalic_fail(
+			    DALIC_EGRAPH,
+			    "Requested output name '%s' is not known to the pipeline.", o->name);
 		bool want_gpu = o->device ? !strcmp(o->device, "gpu") : !cpu;
 		if (want_gpu && b->cpu_only)
 			return dalic_fail(DALIC_EGRAPH,
@@ -410,30 +425,39 @@ static int add_outputs(builder_t *b)
 					  o->name);
 		dalic_edge_t *src;
 		if (want_gpu)
-			src = gpu ? gpu : gpu_copy_of(b, cpu);
+			src = gpu ? gpu : graph_gpu_copy_of(b, cpu);
 		else if (cpu)
 			src = cpu;
 		else
-			return dalic_fail(DALIC_EGRAPH,
-					  "This pipeline doesn't support transition from GPU to CPU "
-					  "(output '%s' requested on cpu).\nGPU->CPU transitions "
-					  "require dynamic execution, which dalic does not implement.",
-					  o->name);
+			return dalic_fail(
+			    DALIC_EGRAPH,
+			    "This pipeline doesn't support transition from GPU to CPU "
+			    "(output '%s' requested on cpu).\nGPU->CPU transitions "
+			    "require dynamic execution, which dalic does not implement.",
+			    o->name);
 		if (!src)
 			return DALIC_EGRAPH;
+		/* the same data node returned again reuses its copy (DALI makes one per node) */
+		dalic_edge_t *copy = dalic_strmap_get(&b->contiguous[src->gpu], src->name);
+		if (copy) {
+			g->outputs[i] = copy;
+			g->output_names[i] = o->name;
+			g->num_outputs = i + 1;
+			continue;
+		}
 		char inst[128], name[128];
 		snprintf(inst, sizeof inst, "__MakeContiguous_%s_%d",
 			 want_gpu ? "GpuToGpu" : "CpuToCpu", i);
-		snprintf(name, sizeof name, "contiguous_%s_%d", want_gpu ? "gpu_to_gpu" : "cpu_to_cpu",
-			 i);
+		snprintf(name, sizeof name, "contiguous_%s_%d",
+		         want_gpu ? "gpu_to_gpu" : "cpu_to_cpu", i);
 		const char *nm = name;
-		dalic_node_t *n = new_node(b, mc, NULL, inst, want_gpu ? DALIC_DEV_GPU : DALIC_DEV_CPU,
-					   1, &nm);
+		dalic_node_t *n = graph_new_node(b, mc, NULL, inst,
+		                                 want_gpu ? DALIC_DEV_GPU : DALIC_DEV_CPU, 1, &nm);
 		if (!n)
 			return DALIC_EGRAPH;
 		n->inputs = calloc(1, sizeof *n->inputs);
-		if (!n->inputs || add_consumer(src, n, 0) || append_node(b, n)) {
-			node_free(n);
+		if (!n->inputs || graph_add_consumer(src, n, 0) || graph_append_node(b, n)) {
+			graph_node_free(n);
 			return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
 		}
 		n->inputs[0] = src;
@@ -441,6 +465,8 @@ static int add_outputs(builder_t *b)
 		/* MakeContiguous inherits the hint of its producer's output (DALI) */
 		n->hints[0] = src->producer ? src->producer->hints[src->producer_output] : 0;
 		n->outputs[0]->is_output = true;
+		if (dalic_strmap_put(&b->contiguous[src->gpu], src->name, n->outputs[0]))
+			return DALIC_ENOMEM;
 		g->outputs[i] = n->outputs[0];
 		g->output_names[i] = o->name;
 		g->num_outputs = i + 1;
@@ -449,7 +475,7 @@ static int add_outputs(builder_t *b)
 }
 
 /* Keeps nodes reachable backwards from outputs and preserved nodes; frees the rest. */
-static void prune(dalic_graph_t *g)
+static void graph_prune(dalic_graph_t *g)
 {
 	bool *keep = calloc((size_t)g->num_nodes + 1, sizeof *keep);
 	if (!keep)
@@ -457,12 +483,11 @@ static void prune(dalic_graph_t *g)
 	for (int i = 0; i < g->num_nodes; i++) {
 		dalic_node_t *n = g->nodes[i];
 		n->index = i;
-		const dalic_value_t *p = n->def ? dalic_opdef_arg(n->def, "preserve") : NULL;
-		bool preserve = n->schema->no_prune || (p && dalic_value_get_i(p, 0));
-		for (int k = 0; k < g->num_outputs; k++)
-			preserve |= g->outputs[k]->producer == n;
-		keep[i] = preserve;
+		const dalic_value_t *p = n->def ? dalic_graphdef_op_arg(n->def, "preserve") : NULL;
+		keep[i] = n->schema->no_prune || (p && dalic_value_get_i(p, 0));
 	}
+	for (int k = 0; k < g->num_outputs; k++)
+		keep[g->outputs[k]->producer->index] = true;
 	/* reverse topological sweep: a kept node keeps its producers */
 	for (int i = g->num_nodes - 1; i >= 0; i--) {
 		if (!keep[i])
@@ -475,6 +500,17 @@ static void prune(dalic_graph_t *g)
 			if (n->arg_inputs[k]->producer)
 				keep[n->arg_inputs[k]->producer->index] = true;
 	}
+	/* consumers that are pruned leave their edges (while the nodes still exist to ask) */
+	for (int i = 0; i < g->num_edges; i++) {
+		dalic_edge_t *e = g->edges[i];
+		int wc = 0;
+		for (int c = 0; c < e->num_consumers; c++)
+			if (keep[e->consumers[c]->index]) {
+				e->consumers[wc] = e->consumers[c];
+				e->consumer_input[wc++] = e->consumer_input[c];
+			}
+		e->num_consumers = wc;
+	}
 	int w = 0;
 	for (int i = 0; i < g->num_nodes; i++) {
 		if (keep[i]) {
@@ -484,29 +520,18 @@ static void prune(dalic_graph_t *g)
 		dalic_node_t *n = g->nodes[i];
 		for (int k = 0; k < n->num_outputs; k++)
 			n->outputs[k]->producer = NULL; /* edge dropped below */
-		node_free(n);
+		graph_node_free(n);
 	}
 	g->num_nodes = w;
 	free(keep);
-	/* drop edges without a producer, and consumers that were pruned */
+	/* drop edges without a producer */
 	int we = 0;
 	for (int i = 0; i < g->num_edges; i++) {
 		dalic_edge_t *e = g->edges[i];
 		if (!e->producer) {
-			edge_free(e);
+			graph_edge_free(e);
 			continue;
 		}
-		int wc = 0;
-		for (int c = 0; c < e->num_consumers; c++) {
-			bool alive = false;
-			for (int k = 0; k < g->num_nodes && !alive; k++)
-				alive = g->nodes[k] == e->consumers[c];
-			if (alive) {
-				e->consumers[wc] = e->consumers[c];
-				e->consumer_input[wc++] = e->consumer_input[c];
-			}
-		}
-		e->num_consumers = wc;
 		e->index = we;
 		g->edges[we++] = e;
 	}
@@ -515,7 +540,7 @@ static void prune(dalic_graph_t *g)
 
 /* Stable partition by stage; the definition order is topological and stage constraints make
  * every producer's stage <= its consumer's, so the result stays topological. */
-static int order_by_stage(dalic_graph_t *g)
+static int graph_order_by_stage(dalic_graph_t *g)
 {
 	dalic_node_t **sorted = calloc((size_t)g->num_nodes + 1, sizeof *sorted);
 	if (!sorted)
@@ -538,55 +563,95 @@ static int order_by_stage(dalic_graph_t *g)
 	return DALIC_OK;
 }
 
+static int graph_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int graph_op_logical_id(const dalic_opdef_t *op)
+{
+	return op->logical_id >= 0 ? op->logical_id : op->id;
+}
+
 /* DALI: seed_seq{pipeline seed} -> 1024 values, handed out in operator order to each logical
- * id of a random operator; an explicit `seed` argument wins. */
-static void assign_seeds(const dalic_graphdef_t *def, dalic_graph_t *g)
+ * id of a random operator; an explicit `seed` argument wins. An operator sharing a logical
+ * id with earlier ones takes the seed of the last of them still in the graph. */
+static int graph_assign_seeds(const dalic_graphdef_t *def, dalic_graph_t *g)
 {
 	uint32_t seeds[MAX_SEEDS];
 	dalic_seed_seq_generate(g->params.seed, seeds, MAX_SEEDS);
+	/* logical ids -> dense indices (sorted, unique), so each id's state is an array slot */
+	int64_t *ids = calloc((size_t)def->num_ops + 1, sizeof *ids);
+	int n = 0;
+	for (int i = 0; ids && i < def->num_ops; i++)
+		if (def->ops[i]->schema->random)
+			ids[n++] = graph_op_logical_id(def->ops[i]);
+	qsort(ids, (size_t)n, sizeof *ids, graph_cmp_i64);
+	int u = 0;
+	for (int i = 0; i < n; i++)
+		if (!u || ids[u - 1] != ids[i])
+			ids[u++] = ids[i];
+	uint64_t *last = calloc((size_t)u + 1, sizeof *last); /* seed of the last one in graph */
+	bool *seen = calloc((size_t)u + 1, sizeof *seen);
+	if (!ids || !last || !seen) {
+		free(ids);
+		free(last);
+		free(seen);
+		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+	}
 	int next = 0;
 	for (int i = 0; i < def->num_ops; i++) {
 		const dalic_opdef_t *op = def->ops[i];
 		if (!op->schema->random)
 			continue;
-		int lid = op->logical_id >= 0 ? op->logical_id : op->id;
-		uint64_t seed = 0;
-		bool shared = false;
-		for (int k = 0; k < i; k++) {
-			const dalic_opdef_t *o = def->ops[k];
-			if (o->schema->random && (o->logical_id >= 0 ? o->logical_id : o->id) == lid) {
-				shared = true;
-				dalic_node_t *prev = dalic_graph_find_node(g, o->inst);
-				if (prev)
-					seed = prev->seed;
-			}
-		}
-		if (!shared)
-			seed = seeds[next++ % MAX_SEEDS];
-		const dalic_value_t *explicit_seed = dalic_opdef_arg(op, "seed");
+		int64_t lid = graph_op_logical_id(op);
+		const int64_t *slot = bsearch(&lid, ids, (size_t)u, sizeof *ids, graph_cmp_i64);
+		size_t k = (size_t)(slot - ids);
+		uint64_t seed = seen[k] ? last[k] : seeds[next++ % MAX_SEEDS];
+		const dalic_value_t *explicit_seed = dalic_graphdef_op_arg(op, "seed");
 		if (explicit_seed && dalic_value_get_i(explicit_seed, 0) >= 0)
 			seed = (uint64_t)dalic_value_get_i(explicit_seed, 0);
-		dalic_node_t *n = dalic_graph_find_node(g, op->inst);
-		if (n)
-			n->seed = seed;
+		dalic_node_t *node = dalic_graph_find_node(g, op->inst);
+		if (node) {
+			node->seed = seed;
+			last[k] = seed;
+		}
+		seen[k] = true;
 	}
+	free(ids);
+	free(last);
+	free(seen);
+	return DALIC_OK;
 }
 
-static int check_names(const dalic_graphdef_t *def)
+static int graph_check_names(const dalic_graphdef_t *def)
 {
-	for (int i = 0; i < def->num_ops; i++)
-		for (int k = 0; k < i; k++)
-			if (!strcmp(def->ops[i]->inst, def->ops[k]->inst))
-				return dalic_fail(DALIC_EGRAPH,
-						  "Duplicate operator instance name: \"%s\".",
-						  def->ops[i]->inst);
+	dalic_strmap_t names = {0};
+	int rc = DALIC_OK;
+	for (int i = 0; i < def->num_ops && !rc; i++) {
+		if (dalic_strmap_has(&names, def->ops[i]->inst))
+			rc = dalic_fail(DALIC_EGRAPH, "Duplicate operator instance name: \"%s\".",
+					def->ops[i]->inst);
+		else
+			rc = dalic_strmap_put(&names, def->ops[i]->inst, def->ops[i]);
+	}
+	dalic_strmap_clear(&names);
+	return rc;
+}
+
+/* The name index of the finished graph. */
+static int graph_index_nodes(dalic_graph_t *g)
+{
+	for (int i = 0; i < g->num_nodes; i++)
+		DALIC_TRY(dalic_strmap_put(&g->by_inst, g->nodes[i]->inst, g->nodes[i]));
 	return DALIC_OK;
 }
 
 int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out)
 {
 	*out = NULL;
-	int rc = check_names(def);
+	int rc = graph_check_names(def);
 	if (rc)
 		return rc;
 	builder_t b = {.def = def, .cpu_only = def->params.device_id == DALIC_CPU_ONLY_DEVICE_ID};
@@ -598,18 +663,25 @@ int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out)
 	if (b.g->params.seed < 0)
 		b.g->params.seed = (int64_t)((uint64_t)time(NULL) ^ (uint64_t)clock()) & 0x7fffffff;
 	for (int i = 0; i < def->num_ops && !rc; i++)
-		rc = add_operator(&b, def->ops[i]);
+		rc = graph_add_operator(&b, def->ops[i]);
 	if (!rc)
-		rc = add_outputs(&b);
+		rc = graph_add_outputs(&b);
 	if (!rc) {
-		prune(b.g);
-		rc = order_by_stage(b.g);
+		graph_prune(b.g);
+		rc = graph_order_by_stage(b.g);
+	}
+	if (!rc)
+		rc = graph_index_nodes(b.g);
+	if (!rc)
+		rc = graph_assign_seeds(def, b.g);
+	for (int d = 0; d < 2; d++) {
+		dalic_strmap_clear(&b.edges[d]);
+		dalic_strmap_clear(&b.contiguous[d]);
 	}
 	if (rc) {
 		dalic_graph_free(b.g);
 		return rc;
 	}
-	assign_seeds(def, b.g);
 	*out = b.g;
 	return DALIC_OK;
 }

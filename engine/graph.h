@@ -5,10 +5,12 @@
  *  - checks stage order (cpu <- cpu; mixed <- cpu; gpu <- anything), argument inputs on cpu,
  *    CPU-only pipelines, unknown data nodes, duplicate names, required arguments,
  *  - inserts transfers (`__Copy_CpuToGpu_<node>` producing <node> on gpu) and one
- *    `__MakeContiguous_<CpuToCpu|GpuToGpu>_<n>` per pipeline output,
+ *    `__MakeContiguous_<CpuToCpu|GpuToGpu>_<n>` per distinct pipeline output (n: the first
+ *    output it feeds; the same node returned twice is copied once, as in DALI),
  *  - prunes operators that reach no output unless preserve=True / no_prune,
  *  - orders nodes by stage (cpu, mixed, gpu), topologically within each stage, and
  *  - assigns seeds from the pipeline seed (std::seed_seq, in operator order per logical id).
+ * Every step is linear (or n log n) in the size of the definition: names are hashed.
  * Data nodes are identified by (name, device); DOT ids append "_cpu"/"_gpu".
  */
 #ifndef DALIC_ENGINE_GRAPH_H
@@ -16,8 +18,7 @@
 
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
-
-enum { DALIC_STAGE_CPU = 0, DALIC_STAGE_MIXED = 1, DALIC_STAGE_GPU = 2, DALIC_NUM_STAGES = 3 };
+#include "engine/strmap.h"
 
 typedef struct dalic_node dalic_node_t;
 
@@ -28,7 +29,7 @@ typedef struct dalic_edge {
 	int producer_output;
 	dalic_node_t **consumers; /* one entry per (consumer, input) use */
 	int *consumer_input;      /* input index at the consumer; -1-k for argument input k */
-	int num_consumers;
+	int num_consumers, cap_consumers;
 	bool is_output;        /* feeds a pipeline output */
 	int index;             /* position in graph->edges */
 } dalic_edge_t;
@@ -65,13 +66,15 @@ typedef struct dalic_graph {
 	int num_outputs;
 	const char **output_names;   /* the names the user declared (borrowed from def) */
 	bool uses_gpu;               /* any mixed/gpu node */
+	dalic_strmap_t by_inst;      /* instance name -> node */
 } dalic_graph_t;
 
 /* Builds from `def` (borrowed: must outlive the graph). New: free with dalic_graph_free. */
 int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out);
 void dalic_graph_free(dalic_graph_t *g);
+/* The node with that instance name, or NULL (a hash lookup). */
 dalic_node_t *dalic_graph_find_node(const dalic_graph_t *g, const char *inst);
 /* "CPU" / "MIXED" / "GPU" (executor_statistics key prefixes). */
-const char *dalic_stage_name(int stage);
+const char *dalic_graph_stage_name(int stage);
 
 #endif

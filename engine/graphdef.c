@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dalic_device_from_name(const char *name)
+int dalic_graphdef_device_from_name(const char *name)
 {
 	if (!name)
 		return 0;
@@ -20,7 +20,7 @@ int dalic_device_from_name(const char *name)
 	return 0;
 }
 
-const char *dalic_device_name(int dev)
+const char *dalic_graphdef_device_name(int dev)
 {
 	switch (dev) {
 	case DALIC_DEV_CPU: return "cpu";
@@ -42,7 +42,7 @@ dalic_graphdef_t *dalic_graphdef_new(const dalic_pipeline_params_t *params)
 	return g;
 }
 
-static void io_free(dalic_io_t *io)
+static void graphdef_io_free(dalic_io_t *io)
 {
 	free(io->name);
 	free(io->device);
@@ -50,14 +50,14 @@ static void io_free(dalic_io_t *io)
 	free(io->layout);
 }
 
-static void op_free(dalic_opdef_t *op)
+static void graphdef_op_free(dalic_opdef_t *op)
 {
 	if (!op)
 		return;
 	free(op->inst);
 	free(op->device);
 	for (int i = 0; i < op->num_inputs; i++)
-		io_free(&op->inputs[i]);
+		graphdef_io_free(&op->inputs[i]);
 	free(op->inputs);
 	for (int i = 0; i < op->num_args; i++) {
 		free(op->args[i].name);
@@ -70,7 +70,7 @@ static void op_free(dalic_opdef_t *op)
 	free(op);
 }
 
-static void print_free(dalic_debug_print_t *p)
+static void graphdef_print_free(dalic_debug_print_t *p)
 {
 	free(p->text);
 	for (int i = 0; i < p->num_nodes; i++)
@@ -95,7 +95,7 @@ int dalic_graphdef_add_print(dalic_graphdef_t *g, const char *text, int num_node
 	for (int i = 0; ok && i < num_nodes; i++, p->num_nodes++)
 		ok = (p->nodes[i] = strdup(nodes[i])) != NULL;
 	if (!ok) {
-		print_free(p);
+		graphdef_print_free(p);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
 	g->num_prints++;
@@ -107,36 +107,36 @@ void dalic_graphdef_free(dalic_graphdef_t *g)
 	if (!g)
 		return;
 	for (int i = 0; i < g->num_ops; i++)
-		op_free(g->ops[i]);
+		graphdef_op_free(g->ops[i]);
 	free(g->ops);
 	for (int i = 0; i < g->num_outputs; i++)
-		io_free(&g->outputs[i]);
+		graphdef_io_free(&g->outputs[i]);
 	free(g->outputs);
 	free(g->strings_owner);
 	free(g->source);
 	free(g->name);
 	for (int i = 0; i < g->num_prints; i++)
-		print_free(&g->prints[i]);
+		graphdef_print_free(&g->prints[i]);
 	free(g->prints);
 	free(g);
 }
 
-static char *dup_or_null(const char *s)
+static char *graphdef_dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
-static int io_copy(dalic_io_t *d, const dalic_io_t *s)
+static int graphdef_io_copy(dalic_io_t *d, const dalic_io_t *s)
 {
 	*d = *s;
-	d->name = dup_or_null(s->name);
-	d->device = dup_or_null(s->device);
-	d->arg_name = dup_or_null(s->arg_name);
-	d->layout = dup_or_null(s->layout);
+	d->name = graphdef_dup_or_null(s->name);
+	d->device = graphdef_dup_or_null(s->device);
+	d->arg_name = graphdef_dup_or_null(s->arg_name);
+	d->layout = graphdef_dup_or_null(s->layout);
 	return (s->name && !d->name) ? DALIC_ENOMEM : DALIC_OK;
 }
 
-int dalic_opdef_refresh_outputs(dalic_opdef_t *op)
+int dalic_graphdef_op_refresh_outputs(dalic_opdef_t *op)
 {
 	int n = op->schema->outputs_for ? op->schema->outputs_for(op) : op->schema->num_outputs;
 	char **outs = calloc((size_t)n + 1, sizeof *outs);
@@ -171,8 +171,8 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 		return NULL;
 	c->next_id = g->next_id;
 	c->debug = g->debug;
-	c->source = dup_or_null(g->source);
-	c->name = dup_or_null(g->name);
+	c->source = graphdef_dup_or_null(g->source);
+	c->name = graphdef_dup_or_null(g->name);
 	for (int i = 0; i < g->num_prints; i++) {
 		const dalic_debug_print_t *p = &g->prints[i];
 		dalic_srcpos_t pos = p->pos;
@@ -187,6 +187,7 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	if (!c->ops || !c->outputs)
 		goto fail;
 	c->cap_ops = g->num_ops + 1;
+	c->cap_outputs = g->num_outputs + 1;
 	for (int i = 0; i < g->num_ops; i++) {
 		const dalic_opdef_t *s = g->ops[i];
 		dalic_opdef_t *d = calloc(1, sizeof *d);
@@ -199,7 +200,7 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 		if (s->pos.file && s->pos.file == g->source)
 			d->pos.file = c->source;
 		d->inst = strdup(s->inst);
-		d->device = dup_or_null(s->device);
+		d->device = graphdef_dup_or_null(s->device);
 		d->inputs = calloc((size_t)s->num_inputs + 1, sizeof *d->inputs);
 		d->args = calloc((size_t)s->num_args + 1, sizeof *d->args);
 		d->outputs = NULL;
@@ -208,7 +209,7 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 		if (!d->inst || !d->inputs || !d->args)
 			goto fail;
 		for (int k = 0; k < s->num_inputs; k++, d->num_inputs++)
-			if (io_copy(&d->inputs[k], &s->inputs[k]))
+			if (graphdef_io_copy(&d->inputs[k], &s->inputs[k]))
 				goto fail;
 		for (int k = 0; k < s->num_args; k++, d->num_args++) {
 			d->args[k].name = strdup(s->args[k].name);
@@ -216,11 +217,11 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 			    dalic_value_copy(&d->args[k].value, &s->args[k].value))
 				goto fail;
 		}
-		if (dalic_opdef_refresh_outputs(d))
+		if (dalic_graphdef_op_refresh_outputs(d))
 			goto fail;
 	}
 	for (int i = 0; i < g->num_outputs; i++, c->num_outputs++)
-		if (io_copy(&c->outputs[i], &g->outputs[i]))
+		if (graphdef_io_copy(&c->outputs[i], &g->outputs[i]))
 			goto fail;
 	return c;
 fail:
@@ -255,11 +256,11 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	if (!s)
 		return dalic_fail(DALIC_EUNKNOWN_OP, "unknown operator '%s' (see `dalic ops`)",
 				  name ? name : "(null)");
-	if (device && !dalic_device_from_name(device))
+	if (device && !dalic_graphdef_device_from_name(device))
 		return dalic_fail(DALIC_EINVAL,
 				  "operator %s: invalid device '%s' (expected cpu, gpu or mixed)",
 				  s->name, device);
-	if (device && !(s->devices & dalic_device_from_name(device)))
+	if (device && !(s->devices & dalic_graphdef_device_from_name(device)))
 		return dalic_fail(DALIC_EINVAL, "operator %s does not support device '%s'",
 				  s->name, device);
 	if (g->num_ops == g->cap_ops) {
@@ -281,9 +282,9 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	op->logical_id = -1;
 	snprintf(inst, sizeof inst, "__%s_%d", shortname, op->id);
 	op->inst = strdup(inst);
-	op->device = dup_or_null(device);
-	if (!op->inst || (device && !op->device) || dalic_opdef_refresh_outputs(op)) {
-		op_free(op);
+	op->device = graphdef_dup_or_null(device);
+	if (!op->inst || (device && !op->device) || dalic_graphdef_op_refresh_outputs(op)) {
+		graphdef_op_free(op);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
 	g->next_id++;
@@ -292,7 +293,7 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	return DALIC_OK;
 }
 
-int dalic_opdef_set_name(dalic_opdef_t *op, const char *name)
+int dalic_graphdef_op_set_name(dalic_opdef_t *op, const char *name)
 {
 	if (!name || !*name)
 		return dalic_fail(DALIC_EINVAL, "operator %s: empty instance name", op->inst);
@@ -302,12 +303,12 @@ int dalic_opdef_set_name(dalic_opdef_t *op, const char *name)
 	free(op->inst);
 	op->inst = n;
 	op->name_given = true;
-	return dalic_opdef_refresh_outputs(op);
+	return dalic_graphdef_op_refresh_outputs(op);
 }
 
-int dalic_opdef_set_device(dalic_opdef_t *op, const char *device)
+int dalic_graphdef_op_set_device(dalic_opdef_t *op, const char *device)
 {
-	int dev = dalic_device_from_name(device);
+	int dev = dalic_graphdef_device_from_name(device);
 	if (!dev)
 		return dalic_fail(DALIC_EINVAL,
 				  "operator '%s': invalid device '%s' (expected cpu, gpu or mixed)",
@@ -323,7 +324,7 @@ int dalic_opdef_set_device(dalic_opdef_t *op, const char *device)
 	return DALIC_OK;
 }
 
-static int insert_input(dalic_opdef_t *op, int at, const dalic_io_t *io)
+static int graphdef_insert_input(dalic_opdef_t *op, int at, const dalic_io_t *io)
 {
 	dalic_io_t *n = realloc(op->inputs, sizeof *n * (size_t)(op->num_inputs + 1));
 	if (!n)
@@ -335,7 +336,7 @@ static int insert_input(dalic_opdef_t *op, int at, const dalic_io_t *io)
 	return DALIC_OK;
 }
 
-int dalic_opdef_add_input(dalic_opdef_t *op, const char *node, const char *device)
+int dalic_graphdef_op_add_input(dalic_opdef_t *op, const char *node, const char *device)
 {
 	if (!node || !*node)
 		return dalic_fail(DALIC_EINVAL, "operator '%s': empty input name", op->inst);
@@ -347,22 +348,22 @@ int dalic_opdef_add_input(dalic_opdef_t *op, const char *node, const char *devic
 		return dalic_fail(DALIC_EGRAPH, "operator '%s' (%s) takes at most %d input%s",
 				  op->inst, op->schema->name, op->schema->max_inputs,
 				  op->schema->max_inputs == 1 ? "" : "s");
-	dalic_io_t io = {.name = strdup(node), .device = dup_or_null(device), .dtype = -1,
-			 .ndim = -1};
+	dalic_io_t io = {
+	    .name = strdup(node), .device = graphdef_dup_or_null(device), .dtype = -1, .ndim = -1};
 	if (!io.name || (device && !io.device)) {
-		io_free(&io);
+		graphdef_io_free(&io);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
-	int rc = insert_input(op, op->num_regular_inputs, &io);
+	int rc = graphdef_insert_input(op, op->num_regular_inputs, &io);
 	if (rc) {
-		io_free(&io);
+		graphdef_io_free(&io);
 		return rc;
 	}
 	op->num_regular_inputs++;
 	return DALIC_OK;
 }
 
-static int find_arg(const dalic_opdef_t *op, const char *arg)
+static int graphdef_find_arg(const dalic_opdef_t *op, const char *arg)
 {
 	for (int i = 0; i < op->num_args; i++)
 		if (!strcmp(op->args[i].name, arg))
@@ -370,7 +371,7 @@ static int find_arg(const dalic_opdef_t *op, const char *arg)
 	return -1;
 }
 
-int dalic_opdef_add_arg_input(dalic_opdef_t *op, const char *arg, const char *node)
+int dalic_graphdef_op_add_arg_input(dalic_opdef_t *op, const char *arg, const char *node)
 {
 	const dalic_arg_schema_t *a = dalic_schema_arg(op->schema, arg);
 	if (!a)
@@ -378,35 +379,37 @@ int dalic_opdef_add_arg_input(dalic_opdef_t *op, const char *arg, const char *no
 				  op->inst, op->schema->name, arg);
 	if (!a->tensor)
 		return dalic_fail(DALIC_EARG_TYPE,
-				  "The argument `%s` for operator `%s` should not be a 'DataNode' "
-				  "but a '%s' (it cannot be given per sample)",
-				  arg, op->schema->name, dalic_arg_type_name(a->type));
-	if (find_arg(op, arg) >= 0)
-		return dalic_fail(DALIC_EGRAPH,
-				  "operator '%s': argument '%s' given both as a value and as an input",
-				  op->inst, arg);
+		                  "The argument `%s` for operator `%s` should not be a 'DataNode' "
+		                  "but a '%s' (it cannot be given per sample)",
+		                  arg, op->schema->name, dalic_schema_arg_type_name(a->type));
+	if (graphdef_find_arg(op, arg) >= 0)
+		return dalic_fail(
+		    DALIC_EGRAPH,
+		    "operator '%s': argument '%s' given both as a value and as an input", op->inst,
+		    arg);
 	int at = op->num_regular_inputs;
 	for (; at < op->num_inputs; at++) {
 		int c = strcmp(op->inputs[at].arg_name, arg);
 		if (c == 0)
-			return dalic_fail(DALIC_EGRAPH, "operator '%s': argument input '%s' given twice",
-					  op->inst, arg);
+			return dalic_fail(DALIC_EGRAPH,
+			                  "operator '%s': argument input '%s' given twice",
+			                  op->inst, arg);
 		if (c > 0)
 			break;
 	}
 	dalic_io_t io = {.name = strdup(node), .device = strdup("cpu"), .is_arg = true,
 			 .arg_name = strdup(arg), .dtype = -1, .ndim = -1};
 	if (!io.name || !io.device || !io.arg_name) {
-		io_free(&io);
+		graphdef_io_free(&io);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
-	int rc = insert_input(op, at, &io);
+	int rc = graphdef_insert_input(op, at, &io);
 	if (rc)
-		io_free(&io);
+		graphdef_io_free(&io);
 	return rc;
 }
 
-int dalic_opdef_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t *v)
+int dalic_graphdef_op_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t *v)
 {
 	const dalic_arg_schema_t *a = dalic_schema_arg(op->schema, arg);
 	if (!a)
@@ -419,12 +422,12 @@ int dalic_opdef_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t 
 					  "as an input",
 					  op->inst, arg);
 	if (!strcmp(arg, "device") && v->kind == DALIC_V_STRING && !v->is_list)
-		return dalic_opdef_set_device(op, v->s[0]);
+		return dalic_graphdef_op_set_device(op, v->s[0]);
 	dalic_value_t conv;
-	int rc = dalic_arg_convert(op->schema, a, v, &conv);
+	int rc = dalic_schema_arg_convert(op->schema, a, v, &conv);
 	if (rc)
 		return dalic_fail_wrap(rc, "operator '%s'", op->inst);
-	int i = find_arg(op, arg);
+	int i = graphdef_find_arg(op, arg);
 	if (i >= 0) {
 		dalic_value_free(&op->args[i].value);
 		op->args[i].value = conv;
@@ -443,12 +446,12 @@ int dalic_opdef_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t 
 		n[op->num_args].value = conv;
 		op->num_args++;
 	}
-	return op->schema->outputs_for ? dalic_opdef_refresh_outputs(op) : DALIC_OK;
+	return op->schema->outputs_for ? dalic_graphdef_op_refresh_outputs(op) : DALIC_OK;
 }
 
-const dalic_value_t *dalic_opdef_arg(const dalic_opdef_t *op, const char *arg)
+const dalic_value_t *dalic_graphdef_op_arg(const dalic_opdef_t *op, const char *arg)
 {
-	int i = find_arg(op, arg);
+	int i = graphdef_find_arg(op, arg);
 	return i >= 0 ? &op->args[i].value : NULL;
 }
 
@@ -459,14 +462,21 @@ int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char 
 	if (device && strcmp(device, "cpu") && strcmp(device, "gpu"))
 		return dalic_fail(DALIC_EINVAL, "output '%s': device must be cpu or gpu, not '%s'",
 				  node, device);
-	dalic_io_t *n = realloc(g->outputs, sizeof *n * (size_t)(g->num_outputs + 1));
-	if (!n)
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	g->outputs = n;
-	dalic_io_t io = {.name = strdup(node), .device = dup_or_null(device),
-			 .dtype = g->params.output_dtype, .ndim = g->params.output_ndim};
+	if (g->num_outputs == g->cap_outputs) {
+		int cap = g->cap_outputs ? g->cap_outputs * 2 : 8;
+		dalic_io_t *n = realloc(g->outputs, sizeof *n * (size_t)cap);
+		if (!n)
+			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		g->outputs = n;
+		g->cap_outputs = cap;
+	}
+	dalic_io_t *n = g->outputs;
+	dalic_io_t io = {.name = strdup(node),
+	                 .device = graphdef_dup_or_null(device),
+	                 .dtype = g->params.output_dtype,
+	                 .ndim = g->params.output_ndim};
 	if (!io.name || (device && !io.device)) {
-		io_free(&io);
+		graphdef_io_free(&io);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
 	n[g->num_outputs++] = io;
@@ -481,7 +491,7 @@ int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int nd
 				  g->num_outputs);
 	if (ndim < -1)
 		return dalic_fail(DALIC_EINVAL, "output %d: ndim must be >= 0 or -1 (any)", i);
-	char *l = dup_or_null(layout);
+	char *l = graphdef_dup_or_null(layout);
 	if (layout && !l)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	free(g->outputs[i].layout);

@@ -71,7 +71,7 @@ typedef struct dalic_graphdef {
 	dalic_opdef_t **ops;
 	int num_ops, cap_ops;
 	dalic_io_t *outputs;
-	int num_outputs;
+	int num_outputs, cap_outputs;
 	int next_id;
 	bool debug;          /* defined with debug=True: run in debug mode */
 	char *source;        /* file the definition came from (script or .pb), or NULL */
@@ -94,16 +94,16 @@ dalic_opdef_t *dalic_graphdef_find_op(const dalic_graphdef_t *g, const char *ins
 /* The operator producing data node `node` and its output index, or NULL. */
 dalic_opdef_t *dalic_graphdef_producer(const dalic_graphdef_t *g, const char *node, int *out_idx);
 
-int dalic_opdef_set_name(dalic_opdef_t *op, const char *name);
-int dalic_opdef_set_device(dalic_opdef_t *op, const char *device);
-int dalic_opdef_add_input(dalic_opdef_t *op, const char *node, const char *device);
-int dalic_opdef_add_arg_input(dalic_opdef_t *op, const char *arg, const char *node);
+int dalic_graphdef_op_set_name(dalic_opdef_t *op, const char *name);
+int dalic_graphdef_op_set_device(dalic_opdef_t *op, const char *device);
+int dalic_graphdef_op_add_input(dalic_opdef_t *op, const char *node, const char *device);
+int dalic_graphdef_op_add_arg_input(dalic_opdef_t *op, const char *arg, const char *node);
 /* Validates against the schema and converts to its type; replaces an earlier value. */
-int dalic_opdef_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t *v);
+int dalic_graphdef_op_set_arg(dalic_opdef_t *op, const char *arg, const dalic_value_t *v);
 /* The given value (not the default), or NULL. */
-const dalic_value_t *dalic_opdef_arg(const dalic_opdef_t *op, const char *arg);
+const dalic_value_t *dalic_graphdef_op_arg(const dalic_opdef_t *op, const char *arg);
 /* Recomputes outputs after an argument that changes the output count was set. */
-int dalic_opdef_refresh_outputs(dalic_opdef_t *op);
+int dalic_graphdef_op_refresh_outputs(dalic_opdef_t *op);
 
 /* Records a debug-mode print (copies). */
 int dalic_graphdef_add_print(dalic_graphdef_t *g, const char *text, int num_nodes,
@@ -114,7 +114,7 @@ int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int nd
 				   const char *layout);
 
 /* "cpu"/"gpu"/"mixed" -> DALIC_DEV_*, 0 if invalid. */
-int dalic_device_from_name(const char *name);
-const char *dalic_device_name(int dev);
+int dalic_graphdef_device_from_name(const char *name);
+const char *dalic_graphdef_device_name(int dev);
 
 #endif

@@ -283,7 +283,7 @@ const dalic_mem_counter_t *dalic_mem_kind_counter(dalic_mem_kind_t kind)
 	return &kind_counters[kind];
 }
 
-void dalic_mem_totals(int kind, dalic_mem_totals_t *out)
+void dalic_mem_totals(dalic_mem_kind_t kind, dalic_mem_totals_t *out)
 {
 	memset(out, 0, sizeof *out);
 	if (kind < 0 || kind >= DALIC_MEM_KINDS)

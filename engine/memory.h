@@ -11,12 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum {
-	DALIC_MEM_HOST = 0,
-	DALIC_MEM_PINNED = 1,
-	DALIC_MEM_DEVICE = 2,
-	DALIC_MEM_KINDS = 3,
-} dalic_mem_kind_t;
+#include "dalic.h" /* dalic_mem_kind_t */
 
 /* Counters for one owner (an operator output) or one memory kind. Updated atomically. */
 typedef struct dalic_mem_counter {
@@ -49,9 +44,6 @@ void dalic_mem_config_reload(void);
  * (the CLI's --max-memory) replace it. Device memory counts only when devices are emulated
  * (it is host memory then).
  */
-/* Parses "123", "512K", "1.5G" ... (suffixes K, M, G, T, optional "B"/"iB", powers of 1024).
- * Returns 0, or -1 on malformed text or a value over 2**63. */
-int dalic_mem_parse_size(const char *s, uint64_t *out);
 /* "1.5 GiB" style text of a byte count (for messages). */
 void dalic_mem_format_size(uint64_t bytes, char *buf, size_t n);
 /* Bytes charged against the budget right now. */

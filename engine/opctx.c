@@ -46,10 +46,10 @@ static int opctx_resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
 		ctx->arg_schemas[k++] = dalic_schema_arg(s, "seed");
 	ctx->num_args = k;
 	for (int i = 0; i < k; i++) {
-		const dalic_value_t *v = node->def ? dalic_opdef_arg(node->def, ctx->arg_schemas[i]->name)
-						   : NULL;
+		const dalic_value_t *v =
+		    node->def ? dalic_graphdef_op_arg(node->def, ctx->arg_schemas[i]->name) : NULL;
 		int rc = v ? dalic_value_copy(&ctx->arg_values[i], v)
-			   : dalic_arg_default(ctx->arg_schemas[i], &ctx->arg_values[i]);
+		           : dalic_schema_arg_default(ctx->arg_schemas[i], &ctx->arg_values[i]);
 		if (rc)
 			return dalic_fail_wrap(rc, "operator '%s': argument '%s'", ctx->inst,
 					       ctx->arg_schemas[i]->name);

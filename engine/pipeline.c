@@ -38,9 +38,15 @@ struct dalic_pipeline {
 	bool observed;
 };
 
-void dalic_pipeline_params_init(dalic_pipeline_params_t *p)
+/* The size of the first dalic_pipeline_params_t that carried struct_size: every caller's
+ * struct holds at least these fields. */
+#define PIPELINE_PARAMS_MIN_SIZE                                                                   \
+	(offsetof(dalic_pipeline_params_t, output_ndim) + sizeof(int))
+
+static void pipeline_params_defaults(dalic_pipeline_params_t *p)
 {
 	memset(p, 0, sizeof *p);
+	p->struct_size = sizeof *p;
 	p->num_threads = 4;
 	p->device_id = 0;
 	p->seed = -1;
@@ -52,7 +58,50 @@ void dalic_pipeline_params_init(dalic_pipeline_params_t *p)
 	p->output_ndim = -1;
 }
 
-static int validate_params(const dalic_pipeline_params_t *p)
+void dalic_pipeline_params_init_sized(dalic_pipeline_params_t *p, size_t size)
+{
+	if (!p || size < sizeof p->struct_size)
+		return;
+	dalic_pipeline_params_t d;
+	pipeline_params_defaults(&d);
+	/* a caller built against newer headers: fields this library does not know stay zero */
+	memcpy(p, &d, size < sizeof d ? size : sizeof d);
+	if (size > sizeof d)
+		memset((char *)p + sizeof d, 0, size - sizeof d);
+	p->struct_size = size;
+}
+
+int dalic_pipeline_params_import(dalic_pipeline_params_t *dst, const dalic_pipeline_params_t *src)
+{
+	size_t n = src->struct_size;
+	if (n < PIPELINE_PARAMS_MIN_SIZE)
+		return dalic_fail(
+		    DALIC_EINVAL,
+		    "pipeline parameters not initialised (struct_size %zu): start from "
+		    "dalic_pipeline_params_init()",
+		    n);
+	for (size_t i = sizeof *dst; i < n; i++)
+		if (((const unsigned char *)src)[i])
+			return dalic_fail(DALIC_EUNSUPPORTED,
+					  "pipeline parameters set a field this library (dalic %s) "
+					  "does not know (byte %zu of %zu)",
+					  DALIC_VERSION, i, n);
+	pipeline_params_defaults(dst);
+	memcpy(dst, src, n < sizeof *dst ? n : sizeof *dst);
+	dst->struct_size = sizeof *dst;
+	return DALIC_OK;
+}
+
+const char *dalic_executor_mode_name(const dalic_pipeline_params_t *p)
+{
+	if (!p->exec_pipelined)
+		return "simple";
+	if (!p->exec_async)
+		return "pipelined";
+	return p->separated_queues ? "async separated pipelined" : "async pipelined";
+}
+
+static int pipeline_validate_params(const dalic_pipeline_params_t *p)
 {
 	if (p->batch_size <= 0)
 		return dalic_fail(DALIC_EINVAL,
@@ -85,7 +134,7 @@ static int validate_params(const dalic_pipeline_params_t *p)
 int dalic_pipeline_from_graphdef(dalic_graphdef_t *def, dalic_pipeline_t **out)
 {
 	*out = NULL;
-	int rc = validate_params(&def->params);
+	int rc = pipeline_validate_params(&def->params);
 	if (rc) {
 		dalic_graphdef_free(def);
 		return rc;
@@ -105,16 +154,19 @@ int dalic_pipeline_create(const dalic_pipeline_params_t *params, dalic_pipeline_
 {
 	if (!params || !out)
 		return dalic_fail(DALIC_EINVAL, "dalic_pipeline_create: NULL argument");
-	int rc = validate_params(params);
+	dalic_pipeline_params_t own;
+	int rc = dalic_pipeline_params_import(&own, params);
+	if (!rc)
+		rc = pipeline_validate_params(&own);
 	if (rc)
 		return rc;
-	dalic_graphdef_t *def = dalic_graphdef_new(params);
+	dalic_graphdef_t *def = dalic_graphdef_new(&own);
 	if (!def)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	return dalic_pipeline_from_graphdef(def, out);
 }
 
-static void teardown(dalic_pipeline_t *p)
+static void pipeline_teardown(dalic_pipeline_t *p)
 {
 	for (int i = 0; i < p->num_feeds; i++)
 		dalic_feed_queue_stop(&p->feeds[i]);
@@ -131,7 +183,7 @@ void dalic_pipeline_destroy(dalic_pipeline_t *p)
 {
 	if (!p)
 		return;
-	teardown(p);
+	pipeline_teardown(p);
 	for (int i = 0; i < p->num_feeds; i++)
 		dalic_feed_queue_destroy(&p->feeds[i]);
 	free(p->feeds);
@@ -157,7 +209,7 @@ const dalic_graph_t *dalic_pipeline_graph(const dalic_pipeline_t *p)
 
 /* ---- definition ---- */
 
-static int check_editable(const dalic_pipeline_t *p)
+static int pipeline_check_editable(const dalic_pipeline_t *p)
 {
 	if (p->built)
 		return dalic_fail(DALIC_ESTATE, "the pipeline is already built; it cannot change");
@@ -169,7 +221,7 @@ static int check_editable(const dalic_pipeline_t *p)
 int dalic_pipeline_add_op(dalic_pipeline_t *p, const char *op, const char *device,
 			  dalic_op_t **out)
 {
-	int rc = check_editable(p);
+	int rc = pipeline_check_editable(p);
 	dalic_opdef_t *def = NULL;
 	if (!rc)
 		rc = dalic_graphdef_add_op(p->def, op, device, &def);
@@ -180,23 +232,23 @@ int dalic_pipeline_add_op(dalic_pipeline_t *p, const char *op, const char *devic
 
 int dalic_op_set_name(dalic_op_t *op, const char *name)
 {
-	return dalic_opdef_set_name(OPDEF(op), name);
+	return dalic_graphdef_op_set_name(OPDEF(op), name);
 }
 
 int dalic_op_add_input(dalic_op_t *op, const char *node, const char *device)
 {
-	return dalic_opdef_add_input(OPDEF(op), node, device);
+	return dalic_graphdef_op_add_input(OPDEF(op), node, device);
 }
 
 int dalic_op_set_arg_input(dalic_op_t *op, const char *arg, const char *node)
 {
-	return dalic_opdef_add_arg_input(OPDEF(op), arg, node);
+	return dalic_graphdef_op_add_arg_input(OPDEF(op), arg, node);
 }
 
-static int set_value(dalic_op_t *op, const char *arg, dalic_value_t *v, int rc)
+static int pipeline_set_value(dalic_op_t *op, const char *arg, dalic_value_t *v, int rc)
 {
 	if (!rc)
-		rc = dalic_opdef_set_arg(OPDEF(op), arg, v);
+		rc = dalic_graphdef_op_set_arg(OPDEF(op), arg, v);
 	dalic_value_free(v);
 	return rc;
 }
@@ -204,19 +256,19 @@ static int set_value(dalic_op_t *op, const char *arg, dalic_value_t *v, int rc)
 int dalic_op_set_int(dalic_op_t *op, const char *arg, int64_t x)
 {
 	dalic_value_t v;
-	return set_value(op, arg, &v, dalic_value_int(&v, x));
+	return pipeline_set_value(op, arg, &v, dalic_value_int(&v, x));
 }
 
 int dalic_op_set_float(dalic_op_t *op, const char *arg, double x)
 {
 	dalic_value_t v;
-	return set_value(op, arg, &v, dalic_value_float(&v, x));
+	return pipeline_set_value(op, arg, &v, dalic_value_float(&v, x));
 }
 
 int dalic_op_set_bool(dalic_op_t *op, const char *arg, bool x)
 {
 	dalic_value_t v;
-	return set_value(op, arg, &v, dalic_value_bool(&v, x));
+	return pipeline_set_value(op, arg, &v, dalic_value_bool(&v, x));
 }
 
 int dalic_op_set_string(dalic_op_t *op, const char *arg, const char *x)
@@ -225,25 +277,25 @@ int dalic_op_set_string(dalic_op_t *op, const char *arg, const char *x)
 		return dalic_fail(DALIC_EINVAL, "operator '%s': NULL string for argument '%s'",
 				  OPDEF(op)->inst, arg);
 	dalic_value_t v;
-	return set_value(op, arg, &v, dalic_value_string(&v, x));
+	return pipeline_set_value(op, arg, &v, dalic_value_string(&v, x));
 }
 
 int dalic_op_set_ints(dalic_op_t *op, const char *arg, int n, const int64_t *x)
 {
 	dalic_value_t v;
-	return set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_INT, n, x));
+	return pipeline_set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_INT, n, x));
 }
 
 int dalic_op_set_floats(dalic_op_t *op, const char *arg, int n, const double *x)
 {
 	dalic_value_t v;
-	return set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_FLOAT, n, x));
+	return pipeline_set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_FLOAT, n, x));
 }
 
 int dalic_op_set_strings(dalic_op_t *op, const char *arg, int n, const char *const *x)
 {
 	dalic_value_t v;
-	return set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_STRING, n, x));
+	return pipeline_set_value(op, arg, &v, dalic_value_list(&v, DALIC_V_STRING, n, x));
 }
 
 const char *dalic_op_name(const dalic_op_t *op)
@@ -264,22 +316,76 @@ const char *dalic_op_output(const dalic_op_t *op, int i)
 
 int dalic_pipeline_add_output(dalic_pipeline_t *p, const char *node, const char *device)
 {
-	int rc = check_editable(p);
+	int rc = pipeline_check_editable(p);
 	return rc ? rc : dalic_graphdef_add_output(p->def, node, device);
 }
 
-int dalic_pipeline_set_output_desc(dalic_pipeline_t *p, int i, int dtype, int ndim,
+int dalic_pipeline_set_output_desc(dalic_pipeline_t *p, int i, dalic_dtype_t dtype, int ndim,
 				   const char *layout)
 {
-	int rc = check_editable(p);
+	int rc = pipeline_check_editable(p);
 	if (!rc && dtype != DALIC_NO_TYPE && !dalic_dtype_size(dtype) && dtype != DALIC_STRING)
-		rc = dalic_fail(DALIC_EINVAL, "output %d: invalid dtype %d", i, dtype);
+		rc = dalic_fail(DALIC_EINVAL, "output %d: invalid dtype %d", i, (int)dtype);
 	return rc ? rc : dalic_graphdef_set_output_desc(p->def, i, dtype, ndim, layout);
+}
+
+/* ---- the definition as a whole ---- */
+
+int dalic_pipeline_clone(const dalic_pipeline_t *p, const dalic_pipeline_params_t *params,
+			 dalic_pipeline_t **out)
+{
+	*out = NULL;
+	dalic_graphdef_t *def = dalic_graphdef_clone(p->def);
+	if (!def)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	int rc = params ? dalic_pipeline_params_import(&def->params, params) : DALIC_OK;
+	if (rc) {
+		dalic_graphdef_free(def);
+		return rc;
+	}
+	return dalic_pipeline_from_graphdef(def, out);
+}
+
+bool dalic_pipeline_debug_requested(const dalic_pipeline_t *p)
+{
+	return p->def->debug;
+}
+
+int dalic_pipeline_num_ops(const dalic_pipeline_t *p)
+{
+	return p->def->num_ops;
+}
+
+dalic_op_t *dalic_pipeline_op(dalic_pipeline_t *p, int i)
+{
+	return i >= 0 && i < p->def->num_ops ? (dalic_op_t *)p->def->ops[i] : NULL;
+}
+
+dalic_op_t *dalic_pipeline_find_op(dalic_pipeline_t *p, const char *name)
+{
+	return name ? (dalic_op_t *)dalic_graphdef_find_op(p->def, name) : NULL;
+}
+
+const char *dalic_op_schema(const dalic_op_t *op)
+{
+	return ((const dalic_opdef_t *)op)->schema->name;
+}
+
+int dalic_pipeline_validate(dalic_pipeline_t *p)
+{
+	if (p->built)
+		return DALIC_OK;
+	dalic_graph_t *g = NULL;
+	int rc = pipeline_validate_params(&p->def->params);
+	if (!rc)
+		rc = dalic_graph_build(p->def, &g);
+	dalic_graph_free(g);
+	return rc;
 }
 
 /* ---- build ---- */
 
-static int make_feeds(dalic_pipeline_t *p)
+static int pipeline_make_feeds(dalic_pipeline_t *p)
 {
 	int n = 0;
 	for (int i = 0; i < p->def->num_ops; i++)
@@ -302,7 +408,7 @@ static int make_feeds(dalic_pipeline_t *p)
 	return DALIC_OK;
 }
 
-static dalic_feed_queue_t *find_feed(dalic_pipeline_t *p, const char *name)
+static dalic_feed_queue_t *pipeline_find_feed(dalic_pipeline_t *p, const char *name)
 {
 	for (int i = 0; i < p->num_feeds; i++)
 		if (!strcmp(p->feeds[i].name, name))
@@ -316,11 +422,11 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 		return DALIC_OK;
 	if (p->broken)
 		return dalic_fail(DALIC_EBROKEN, "%s", p->broken_msg);
-	int rc = validate_params(&p->def->params);
+	int rc = pipeline_validate_params(&p->def->params);
 	if (!rc)
 		rc = dalic_graph_build(p->def, &p->graph);
 	if (!rc)
-		rc = make_feeds(p);
+		rc = pipeline_make_feeds(p);
 	if (!rc) {
 		/* the seed actually used is what gets serialized (DALI's original_seed_) */
 		p->def->params.seed = p->graph->params.seed;
@@ -329,14 +435,14 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 		for (int i = 0; !rc && i < p->graph->num_nodes; i++)
 			if (p->graph->nodes[i]->schema->is_input)
-				p->node_feeds[i] = find_feed(p, p->graph->nodes[i]->inst);
+				p->node_feeds[i] = pipeline_find_feed(p, p->graph->nodes[i]->inst);
 	}
 	if (!rc)
 		rc = dalic_exec_create(p->graph, p->node_feeds, &p->exec);
 	if (!rc && p->observed)
 		dalic_exec_set_observer(p->exec, &p->obs);
 	if (rc) {
-		teardown(p);
+		pipeline_teardown(p);
 		return rc;
 	}
 	p->built = true;
@@ -345,7 +451,7 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 
 /* ---- feeding ---- */
 
-static int broken(dalic_pipeline_t *p);
+static int pipeline_broken(dalic_pipeline_t *p);
 
 int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype_t dtype,
 			      int ndim, int batch, const int64_t *shapes, const void *data,
@@ -355,8 +461,8 @@ int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype
 	if (rc)
 		return rc;
 	if (p->broken)
-		return broken(p);
-	dalic_feed_queue_t *q = find_feed(p, name);
+		return pipeline_broken(p);
+	dalic_feed_queue_t *q = pipeline_find_feed(p, name);
 	if (!q)
 		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
 				  name);
@@ -373,8 +479,8 @@ int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, dalic_sourc
 	if (rc)
 		return rc;
 	if (p->broken)
-		return broken(p);
-	dalic_feed_queue_t *q = find_feed(p, name);
+		return pipeline_broken(p);
+	dalic_feed_queue_t *q = pipeline_find_feed(p, name);
 	if (!q)
 		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
 				  name);
@@ -385,16 +491,16 @@ int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, dalic_sourc
 
 /* ---- running ---- */
 
-static int broken(dalic_pipeline_t *p)
+static int pipeline_broken(dalic_pipeline_t *p)
 {
 	return dalic_fail(DALIC_EBROKEN, "Current pipeline object is no longer valid: %s",
 			  p->broken_msg ? p->broken_msg : "an earlier call failed");
 }
 
-static int enter(dalic_pipeline_t *p, int api)
+static int pipeline_enter(dalic_pipeline_t *p, int api)
 {
 	if (p->broken)
-		return broken(p);
+		return pipeline_broken(p);
 	if (p->api != API_NONE && p->api != api)
 		return dalic_fail(DALIC_ESTATE,
 				  "Mixing pipeline API type. Currently used: %s, but trying to use "
@@ -410,7 +516,7 @@ static int enter(dalic_pipeline_t *p, int api)
 	return DALIC_OK;
 }
 
-static int fail_broken(dalic_pipeline_t *p, int rc)
+static int pipeline_fail_broken(dalic_pipeline_t *p, int rc)
 {
 	p->broken = true;
 	free(p->broken_msg);
@@ -420,7 +526,7 @@ static int fail_broken(dalic_pipeline_t *p, int rc)
 			  p->broken_msg ? p->broken_msg : "");
 }
 
-static int run_once(dalic_pipeline_t *p)
+static int pipeline_run_once(dalic_pipeline_t *p)
 {
 	if (p->last_iter)
 		return DALIC_OK;
@@ -435,63 +541,66 @@ static int run_once(dalic_pipeline_t *p)
 	return DALIC_OK;
 }
 
-static int schedule(dalic_pipeline_t *p)
+static int pipeline_schedule(dalic_pipeline_t *p)
 {
 	if (p->first_iter && p->def->params.exec_pipelined) {
 		p->first_iter = false;
 		int n = p->graph->params.prefetch_cpu;
 		for (int i = 0; i < n && !p->last_iter; i++) {
-			int rc = run_once(p);
+			int rc = pipeline_run_once(p);
 			if (rc)
 				return rc;
 		}
 		return DALIC_OK;
 	}
 	p->first_iter = false;
-	return run_once(p);
+	return pipeline_run_once(p);
 }
 
 int dalic_pipeline_schedule_run(dalic_pipeline_t *p)
 {
-	int rc = enter(p, API_SCHEDULED);
-	return rc ? rc : schedule(p);
+	int rc = pipeline_enter(p, API_SCHEDULED);
+	return rc ? rc : pipeline_schedule(p);
 }
 
-static int check_outputs(dalic_pipeline_t *p)
+static int pipeline_check_outputs(dalic_pipeline_t *p)
 {
 	for (int i = 0; i < p->def->num_outputs; i++) {
 		const dalic_io_t *o = &p->def->outputs[i];
 		const dalic_batch_t *b = dalic_exec_output(p->exec, i);
 		if (o->dtype != DALIC_NO_TYPE && b->dtype != o->dtype)
-			return dalic_fail(DALIC_EOUTPUT,
-					  "Data type in the output_idx=%d does not match. Expected: "
-					  "%s. Received: %s.",
-					  i, dalic_dtype_name(o->dtype), dalic_dtype_name(b->dtype));
+			return dalic_fail(
+			    DALIC_EOUTPUT,
+			    "Data type in the output_idx=%d does not match. Expected: "
+			    "%s. Received: %s.",
+			    i, dalic_dtype_name(o->dtype), dalic_dtype_name(b->dtype));
 		if (o->ndim >= 0 && b->ndim != o->ndim)
-			return dalic_fail(DALIC_EOUTPUT,
-					  "Number of dimensions in the output_idx=%d does not match. "
-					  "Expected: %d. Received: %d.",
-					  i, o->ndim, b->ndim);
+			return dalic_fail(
+			    DALIC_EOUTPUT,
+			    "Number of dimensions in the output_idx=%d does not match. "
+			    "Expected: %d. Received: %d.",
+			    i, o->ndim, b->ndim);
 		if (o->layout && *o->layout && strcmp(o->layout, b->layout))
-			return dalic_fail(DALIC_EOUTPUT,
-					  "Layout in the output_idx=%d does not match. Expected: %s. "
-					  "Received: %s.",
-					  i, o->layout, b->layout);
+			return dalic_fail(
+			    DALIC_EOUTPUT,
+			    "Layout in the output_idx=%d does not match. Expected: %s. "
+			    "Received: %s.",
+			    i, o->layout, b->layout);
 	}
 	return DALIC_OK;
 }
 
-static int share(dalic_pipeline_t *p)
+static int pipeline_share(dalic_pipeline_t *p)
 {
 	if (p->batches_to_consume == 0)
 		return dalic_fail(DALIC_EEND, "end of data: no more scheduled iterations");
 	int rc = dalic_exec_share(p->exec);
 	if (rc && dalic_exec_failed(p->exec))
-		return fail_broken(p, rc); /* an iteration failed: the pipeline is done */
+		return pipeline_fail_broken(p, rc); /* an iteration failed: the pipeline is done */
 	if (rc)
 		return rc; /* misuse (every buffer held): nothing changed */
 	p->batches_to_consume--;
-	rc = check_outputs(p);
+	rc = pipeline_check_outputs(p);
 	if (rc) /* the iteration just shared, not an older one the caller still holds */
 		dalic_exec_unshare(p->exec);
 	return rc;
@@ -499,13 +608,13 @@ static int share(dalic_pipeline_t *p)
 
 int dalic_pipeline_share_outputs(dalic_pipeline_t *p)
 {
-	int rc = enter(p, API_SCHEDULED);
-	return rc ? rc : share(p);
+	int rc = pipeline_enter(p, API_SCHEDULED);
+	return rc ? rc : pipeline_share(p);
 }
 
 int dalic_pipeline_release_outputs(dalic_pipeline_t *p)
 {
-	int rc = enter(p, API_SCHEDULED);
+	int rc = pipeline_enter(p, API_SCHEDULED);
 	if (rc)
 		return rc;
 	if (dalic_exec_num_in_use(p->exec) == 0)
@@ -517,37 +626,37 @@ int dalic_pipeline_release_outputs(dalic_pipeline_t *p)
 
 int dalic_pipeline_outputs(dalic_pipeline_t *p)
 {
-	int rc = enter(p, API_SCHEDULED);
+	int rc = pipeline_enter(p, API_SCHEDULED);
 	if (rc)
 		return rc;
 	if (dalic_exec_num_in_use(p->exec) > 0)
 		dalic_exec_release(p->exec);
-	return share(p);
+	return pipeline_share(p);
 }
 
 int dalic_pipeline_run(dalic_pipeline_t *p)
 {
-	int rc = enter(p, API_BASIC);
+	int rc = pipeline_enter(p, API_BASIC);
 	if (rc)
 		return rc;
 	/* run() keeps its previous outputs only until the next run: releasing them first keeps
 	 * a synchronous executor from waiting on itself (DALI's deadlock guard). */
 	if (dalic_exec_num_in_use(p->exec) > 0)
 		dalic_exec_release(p->exec);
-	rc = schedule(p);
-	return rc ? rc : share(p);
+	rc = pipeline_schedule(p);
+	return rc ? rc : pipeline_share(p);
 }
 
 int dalic_pipeline_reset(dalic_pipeline_t *p)
 {
 	if (p->broken)
-		return broken(p);
+		return pipeline_broken(p);
 	if (!p->last_iter)
 		return DALIC_OK; /* DALI: reset only acts after the end of data */
 	/* drain first: stages still running must not see the inputs cleared under them */
 	int rc = p->exec ? dalic_exec_reset_queues(p->exec) : DALIC_OK;
 	if (rc)
-		return fail_broken(p, rc);
+		return pipeline_fail_broken(p, rc);
 	p->first_iter = true;
 	p->last_iter = false;
 	for (int i = 0; i < p->num_feeds; i++)

@@ -7,6 +7,10 @@
 #include "engine/graphdef.h"
 #include "engine/observer.h"
 
+/* Copies caller's parameters (any struct_size, see dalic.h) into the library's struct;
+ * DALIC_EINVAL when src was not initialised, DALIC_EUNSUPPORTED when it sets fields this
+ * library does not know. */
+int dalic_pipeline_params_import(dalic_pipeline_params_t *dst, const dalic_pipeline_params_t *src);
 /* Creates a pipeline that owns `def` (consumed, also on failure). */
 int dalic_pipeline_from_graphdef(dalic_graphdef_t *def, dalic_pipeline_t **out);
 /* Borrowed: the definition (valid for the pipeline's lifetime; do not modify after build). */

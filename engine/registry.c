@@ -7,6 +7,7 @@
 
 #include "engine/dtype.h"
 #include "engine/error.h"
+#include "engine/strmap.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -37,15 +38,24 @@ const dalic_arg_schema_t *dalic_schema_common_args(void)
 
 static const dalic_schema_t **sorted;
 static int num_schemas;
+static dalic_strmap_t by_any_name; /* schema, fn and alias names -> schema */
 static pthread_once_t sort_once = PTHREAD_ONCE_INIT;
 
-static int by_name(const void *a, const void *b)
+/* The first schema in name order that spells `name` any way keeps it. */
+static void registry_index(const char *name, const dalic_schema_t *s)
+{
+	if (name && !dalic_strmap_has(&by_any_name, name) &&
+	    dalic_strmap_put(&by_any_name, name, (void *)s))
+		abort();
+}
+
+static int registry_by_name(const void *a, const void *b)
 {
 	return strcmp((*(const dalic_schema_t *const *)a)->name,
 		      (*(const dalic_schema_t *const *)b)->name);
 }
 
-static void sort_schemas(void)
+static void registry_sort_schemas(void)
 {
 	int n = 0;
 	while (dalic_builtin_schemas[n])
@@ -54,28 +64,26 @@ static void sort_schemas(void)
 	if (!sorted)
 		abort();
 	memcpy(sorted, dalic_builtin_schemas, sizeof *sorted * (size_t)n);
-	qsort(sorted, (size_t)n, sizeof *sorted, by_name);
+	qsort(sorted, (size_t)n, sizeof *sorted, registry_by_name);
 	num_schemas = n;
+	for (int i = 0; i < n; i++) {
+		registry_index(sorted[i]->name, sorted[i]);
+		registry_index(sorted[i]->fn, sorted[i]);
+		for (int a = 0; a < 4 && sorted[i]->aliases[a]; a++)
+			registry_index(sorted[i]->aliases[a], sorted[i]);
+	}
 }
 
 const dalic_schema_t *const *dalic_schema_all(void)
 {
-	pthread_once(&sort_once, sort_schemas);
+	pthread_once(&sort_once, registry_sort_schemas);
 	return sorted;
 }
 
 static const dalic_schema_t *registry_find_exact(const char *name)
 {
-	const dalic_schema_t *const *all = dalic_schema_all();
-	for (int i = 0; all[i]; i++) {
-		const dalic_schema_t *s = all[i];
-		if (!strcmp(s->name, name) || (s->fn && !strcmp(s->fn, name)))
-			return s;
-		for (int a = 0; a < 4 && s->aliases[a]; a++)
-			if (!strcmp(s->aliases[a], name))
-				return s;
-	}
-	return NULL;
+	pthread_once(&sort_once, registry_sort_schemas);
+	return dalic_strmap_get(&by_any_name, name);
 }
 
 const dalic_schema_t *dalic_schema_find(const char *name)
@@ -141,7 +149,7 @@ const char *dalic_schema_display_name(const dalic_schema_t *s)
 	return dot ? dot + 1 : fn;
 }
 
-const char *dalic_arg_type_name(dalic_arg_type_t t)
+const char *dalic_schema_arg_type_name(dalic_arg_type_t t)
 {
 	static const char *names[] = {"int", "float", "bool", "str", "DALIDataType",
 				      "DALIImageType", "DALIInterpType", "layout str",
@@ -166,20 +174,22 @@ static const struct {
 		    {"INTERP_GAUSSIAN", DALIC_INTERP_GAUSSIAN},
 		    {0}};
 
-static const char *strip_enum_prefix(const char *s)
+static const char *registry_strip_enum_prefix(const char *s)
 {
 	const char *dot = strrchr(s, '.');
 	return dot ? dot + 1 : s;
 }
 
 /* Enum value of a name for an enum-typed argument, or -1000 when unknown. */
-static int64_t enum_value(dalic_arg_type_t t, const char *name)
+static int64_t registry_enum_value(dalic_arg_type_t t, const char *name)
 {
 	if (t == DALIC_ARG_DTYPE || t == DALIC_ARG_DTYPE_LIST) {
 		dalic_dtype_t d = dalic_dtype_parse(name);
-		return d == DALIC_NO_TYPE && strcmp(strip_enum_prefix(name), "NO_TYPE") ? -1000 : d;
+		return d == DALIC_NO_TYPE && strcmp(registry_strip_enum_prefix(name), "NO_TYPE")
+		           ? -1000
+		           : d;
 	}
-	const char *n = strip_enum_prefix(name);
+	const char *n = registry_strip_enum_prefix(name);
 	if (t == DALIC_ARG_IMAGE_TYPE) {
 		for (int i = 0; image_types[i].name; i++)
 			if (!strcmp(image_types[i].name, n))
@@ -192,12 +202,23 @@ static int64_t enum_value(dalic_arg_type_t t, const char *name)
 	return -1000;
 }
 
-static bool is_list_type(dalic_arg_type_t t)
+/* Whether a number is a value of the enum an argument holds (DALI's numbering). */
+static bool registry_enum_valid(dalic_arg_type_t t, int64_t v)
+{
+	if (t == DALIC_ARG_IMAGE_TYPE)
+		return v >= DALIC_RGB && v <= DALIC_ANY_DATA;
+	if (t == DALIC_ARG_INTERP_TYPE)
+		return v >= DALIC_INTERP_NN && v <= DALIC_INTERP_GAUSSIAN;
+	return v >= DALIC_NO_TYPE && v <= DALIC_TENSOR_LAYOUT &&
+	       strcmp(dalic_dtype_name((dalic_dtype_t)v), "UNKNOWN");
+}
+
+static bool registry_is_list_type(dalic_arg_type_t t)
 {
 	return t >= DALIC_ARG_INT_LIST;
 }
 
-static dalic_arg_type_t elem_type(dalic_arg_type_t t)
+static dalic_arg_type_t registry_elem_type(dalic_arg_type_t t)
 {
 	switch (t) {
 	case DALIC_ARG_INT_LIST: return DALIC_ARG_INT;
@@ -209,9 +230,9 @@ static dalic_arg_type_t elem_type(dalic_arg_type_t t)
 	}
 }
 
-static dalic_vkind_t storage_kind(dalic_arg_type_t t)
+static dalic_vkind_t registry_storage_kind(dalic_arg_type_t t)
 {
-	switch (elem_type(t)) {
+	switch (registry_elem_type(t)) {
 	case DALIC_ARG_FLOAT: return DALIC_V_FLOAT;
 	case DALIC_ARG_BOOL: return DALIC_V_BOOL;
 	case DALIC_ARG_STRING:
@@ -221,7 +242,7 @@ static dalic_vkind_t storage_kind(dalic_arg_type_t t)
 }
 
 /* Parses one scalar token at *p into a generic value (int/float/bool/string). */
-static int parse_scalar(const char **p, dalic_value_t *out)
+static int registry_parse_scalar(const char **p, dalic_value_t *out)
 {
 	const char *s = *p;
 	while (isspace((unsigned char)*s))
@@ -259,7 +280,7 @@ static int parse_scalar(const char **p, dalic_value_t *out)
 	return dalic_fail(DALIC_EPARSE, "expected a value");
 }
 
-int dalic_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out)
+int dalic_schema_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out)
 {
 	memset(out, 0, sizeof *out);
 	const char *p = text;
@@ -296,7 +317,7 @@ int dalic_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out)
 				}
 				elems = ne;
 			}
-			rc = parse_scalar(&p, &elems[n]);
+			rc = registry_parse_scalar(&p, &elems[n]);
 			if (rc)
 				break;
 			n++;
@@ -307,7 +328,7 @@ int dalic_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out)
 		}
 		if (!rc) {
 			/* element kind: float if any float, else the first element's kind */
-			dalic_vkind_t k = n ? elems[0].kind : storage_kind(t);
+			dalic_vkind_t k = n ? elems[0].kind : registry_storage_kind(t);
 			for (int i = 0; i < n; i++)
 				if (elems[i].kind == DALIC_V_FLOAT && k == DALIC_V_INT)
 					k = DALIC_V_FLOAT;
@@ -324,13 +345,14 @@ int dalic_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out)
 					else if (k == DALIC_V_INT)
 						generic.i[i] = dalic_value_get_i(&elems[i], 0);
 					else if (k == DALIC_V_BOOL)
-						generic.b[i] = elems[i].kind == DALIC_V_BOOL
-								       ? elems[i].b[0]
-								       : dalic_value_get_i(&elems[i], 0);
+						generic.b[i] =
+						    elems[i].kind == DALIC_V_BOOL
+						        ? elems[i].b[0]
+						        : dalic_value_get_i(&elems[i], 0);
 					else
-						generic.s[i] = strdup(elems[i].kind == DALIC_V_STRING
-									      ? elems[i].s[0]
-									      : "");
+						generic.s[i] = strdup(
+						    elems[i].kind == DALIC_V_STRING ? elems[i].s[0]
+						                                    : "");
 				}
 				if (!generic.p)
 					rc = DALIC_ENOMEM;
@@ -340,34 +362,35 @@ int dalic_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out)
 			dalic_value_free(&elems[i]);
 		free(elems);
 	} else {
-		rc = parse_scalar(&p, &generic);
+		rc = registry_parse_scalar(&p, &generic);
 	}
 	if (rc)
 		return rc;
 	dalic_schema_t fake = {.name = "value"};
 	dalic_arg_schema_t a = {.name = "value", .type = t};
-	rc = dalic_arg_convert(&fake, &a, &generic, out);
+	rc = dalic_schema_arg_convert(&fake, &a, &generic, out);
 	dalic_value_free(&generic);
 	return rc;
 }
 
-int dalic_arg_default(const dalic_arg_schema_t *a, dalic_value_t *out)
+int dalic_schema_arg_default(const dalic_arg_schema_t *a, dalic_value_t *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!a->def)
 		return DALIC_OK;
-	return dalic_value_parse(a->type, a->def, out);
+	return dalic_schema_value_parse(a->type, a->def, out);
 }
 
-static const char *vkind_name(const dalic_value_t *v)
+static const char *registry_vkind_name(const dalic_value_t *v)
 {
 	static const char *n[] = {"None", "int", "float", "bool", "str"};
 	return n[v->kind];
 }
 
 /* Converts element i of v to the element type et; writes into slot i of out. */
-static int convert_elem(const dalic_schema_t *s, const dalic_arg_schema_t *a,
-			dalic_arg_type_t et, const dalic_value_t *v, int i, dalic_value_t *out)
+static int registry_convert_elem(const dalic_schema_t *s, const dalic_arg_schema_t *a,
+                                 dalic_arg_type_t et, const dalic_value_t *v, int i,
+                                 dalic_value_t *out)
 {
 	switch (et) {
 	case DALIC_ARG_INT:
@@ -406,40 +429,44 @@ static int convert_elem(const dalic_schema_t *s, const dalic_arg_schema_t *a,
 	case DALIC_ARG_DTYPE:
 	case DALIC_ARG_IMAGE_TYPE:
 	case DALIC_ARG_INTERP_TYPE:
-		if (v->kind == DALIC_V_INT) {
+		if (v->kind == DALIC_V_INT && registry_enum_valid(et, v->i[i])) {
 			out->i[i] = v->i[i];
 			return DALIC_OK;
 		}
+		if (v->kind == DALIC_V_INT)
+			return dalic_fail(
+			    DALIC_EARG_TYPE, "operator %s: argument '%s': %lld is not a %s value",
+			    s->name, a->name, (long long)v->i[i], dalic_schema_arg_type_name(et));
 		if (v->kind == DALIC_V_STRING) {
-			int64_t e = enum_value(et, v->s[i]);
+			int64_t e = registry_enum_value(et, v->s[i]);
 			if (e != -1000) {
 				out->i[i] = e;
 				return DALIC_OK;
 			}
 			return dalic_fail(DALIC_EARG_TYPE,
-					  "operator %s: argument '%s': '%s' is not a %s", s->name,
-					  a->name, v->s[i], dalic_arg_type_name(et));
+			                  "operator %s: argument '%s': '%s' is not a %s", s->name,
+			                  a->name, v->s[i], dalic_schema_arg_type_name(et));
 		}
 		break;
 	default: break;
 	}
 	return dalic_fail(DALIC_EARG_TYPE, "operator %s: argument '%s' expects %s, got %s", s->name,
-			  a->name, dalic_arg_type_name(a->type), vkind_name(v));
+	                  a->name, dalic_schema_arg_type_name(a->type), registry_vkind_name(v));
 }
 
-int dalic_arg_convert(const dalic_schema_t *s, const dalic_arg_schema_t *a,
-		      const dalic_value_t *v, dalic_value_t *out)
+int dalic_schema_arg_convert(const dalic_schema_t *s, const dalic_arg_schema_t *a,
+                             const dalic_value_t *v, dalic_value_t *out)
 {
 	memset(out, 0, sizeof *out);
 	if (v->kind == DALIC_V_NONE)
 		return DALIC_OK;
-	bool want_list = is_list_type(a->type);
+	bool want_list = registry_is_list_type(a->type);
 	if (v->is_list && !want_list)
 		return dalic_fail(DALIC_EARG_TYPE,
-				  "operator %s: argument '%s' expects %s, got a list", s->name,
-				  a->name, dalic_arg_type_name(a->type));
-	dalic_arg_type_t et = elem_type(a->type);
-	int rc = dalic_value_list(out, storage_kind(a->type), 0, NULL);
+		                  "operator %s: argument '%s' expects %s, got a list", s->name,
+		                  a->name, dalic_schema_arg_type_name(a->type));
+	dalic_arg_type_t et = registry_elem_type(a->type);
+	int rc = dalic_value_list(out, registry_storage_kind(a->type), 0, NULL);
 	if (rc)
 		return rc;
 	free(out->p);
@@ -451,7 +478,7 @@ int dalic_arg_convert(const dalic_schema_t *s, const dalic_arg_schema_t *a,
 	out->n = 0;
 	out->is_list = want_list;
 	for (int i = 0; i < v->n; i++) {
-		rc = convert_elem(s, a, et, v, i, out);
+		rc = registry_convert_elem(s, a, et, v, i, out);
 		if (rc) {
 			dalic_value_free(out);
 			return rc;

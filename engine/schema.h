@@ -84,13 +84,13 @@ const char *dalic_schema_short_name(const dalic_schema_t *s, char *buf, size_t n
 /* snake_case display name: last component of fn ("file" for readers.file). */
 const char *dalic_schema_display_name(const dalic_schema_t *s);
 /* Default of an argument parsed into *out (kind NONE for "None" / required). New value. */
-int dalic_arg_default(const dalic_arg_schema_t *a, dalic_value_t *out);
+int dalic_schema_arg_default(const dalic_arg_schema_t *a, dalic_value_t *out);
 /* Converts v to the argument's type (int -> float, scalar -> list, dtype names -> int...).
  * Writes a new value to *out; errors name op and argument. */
-int dalic_arg_convert(const dalic_schema_t *s, const dalic_arg_schema_t *a,
-		      const dalic_value_t *v, dalic_value_t *out);
+int dalic_schema_arg_convert(const dalic_schema_t *s, const dalic_arg_schema_t *a,
+                             const dalic_value_t *v, dalic_value_t *out);
 /* Python-literal text parsing used for defaults and the command line. */
-int dalic_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out);
-const char *dalic_arg_type_name(dalic_arg_type_t t);
+int dalic_schema_value_parse(dalic_arg_type_t t, const char *text, dalic_value_t *out);
+const char *dalic_schema_arg_type_name(dalic_arg_type_t t);
 
 #endif

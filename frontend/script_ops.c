@@ -293,7 +293,7 @@ static int set_string_arg(sinterp_t *I, const snode_t *at, dalic_opdef_t *op, co
 	dalic_value_t v;
 	if (dalic_value_string(&v, s))
 		return serr_oom(I, at);
-	int rc = dalic_opdef_set_arg(op, arg, &v);
+	int rc = dalic_graphdef_op_set_arg(op, arg, &v);
 	dalic_value_free(&v);
 	return rc ? serr_relocate(I, at, rc) : DALIC_OK;
 }
@@ -322,14 +322,14 @@ static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spi
 	if (rc)
 		return serr_relocate(I, at, rc);
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
-	if (k->name && (rc = dalic_opdef_set_name(op, k->name)))
+	if (k->name && (rc = dalic_graphdef_op_set_name(op, k->name)))
 		return serr_relocate(I, at, rc);
 	TRY(set_string_arg(I, at, op, "_display_name", c->display));
 	TRY(set_string_arg(I, at, op, "_module", c->module));
 	for (int i = 0; i < k->ns; i++) {
 		dalic_value_t v;
 		TRY(so_to_value(I, at, c->api_name, k->snames[i], k->svals[i], &v));
-		rc = dalic_opdef_set_arg(op, k->snames[i], &v);
+		rc = dalic_graphdef_op_set_arg(op, k->snames[i], &v);
 		dalic_value_free(&v);
 		if (rc)
 			return serr_relocate(I, at, rc);
@@ -337,12 +337,13 @@ static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spi
 	dalic_value_t pn;
 	if (dalic_value_bool(&pn, k->name != NULL))
 		return serr_oom(I, at);
-	rc = dalic_opdef_set_arg(op, "preserve_name", &pn);
+	rc = dalic_graphdef_op_set_arg(op, "preserve_name", &pn);
 	dalic_value_free(&pn);
 	if (rc)
 		return serr_relocate(I, at, rc);
 	for (int i = 0; i < c->ninputs; i++)
-		if ((rc = dalic_opdef_add_input(op, inputs[i]->node.name, inputs[i]->node.device)))
+		if ((rc = dalic_graphdef_op_add_input(op, inputs[i]->node.name,
+		                                      inputs[i]->node.device)))
 			return serr_relocate(I, at, rc);
 	for (int i = 0; i < k->na; i++) {
 		if (strcmp(argins[i]->node.device, "cpu"))
@@ -351,7 +352,7 @@ static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spi
 			    "ValueError: Invalid device \"%s\" for argument '%s' of operator "
 			    "'%s'. Named arguments must be on CPU.",
 			    argins[i]->node.device, k->anames[i], c->api_name);
-		if ((rc = dalic_opdef_add_arg_input(op, k->anames[i], argins[i]->node.name)))
+		if ((rc = dalic_graphdef_op_add_arg_input(op, k->anames[i], argins[i]->node.name)))
 			return serr_relocate(I, at, rc);
 	}
 	const char *out_dev = strcmp(op->device ? op->device : device, "cpu") ? "gpu" : "cpu";
@@ -380,7 +381,7 @@ static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spi
 
 int so_invoke(sinterp_t *I, const snode_t *at, const sopcall_t *c, sv_t **out)
 {
-	spipe_t *P;
+	spipe_t *P = NULL; /* GCC cannot see so_current_pipe sets it */
 	TRY(so_current_pipe(I, at, c->api_name, &P));
 	const dalic_schema_t *s = c->schema;
 	if (c->ninputs < s->min_inputs || c->ninputs > s->max_inputs)
@@ -401,7 +402,7 @@ int so_invoke(sinterp_t *I, const snode_t *at, const sopcall_t *c, sv_t **out)
 			    I, at, DALIC_EARG_TYPE,
 			    "TypeError: The argument `%s` for operator `%s` should not be a "
 			    "'DataNode' but a '%s'.",
-			    k.anames[i], c->api_name, dalic_arg_type_name(a->type));
+			    k.anames[i], c->api_name, dalic_schema_arg_type_name(a->type));
 	}
 	const char *device = k.device ? k.device : auto_device(c);
 	sv_t **inputs = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(c->ninputs + 1));

@@ -20,42 +20,82 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define DALIC_VERSION "0.1.0"
+/* Marks the functions libdalic.so exports (the library is built with -fvisibility=hidden:
+ * everything without it stays internal). */
+#if defined(__GNUC__)
+#define DALIC_API __attribute__((visibility("default")))
+#else
+#define DALIC_API
+#endif
+
+/* ---- version ------------------------------------------------------------------------------ */
+#define DALIC_VERSION_MAJOR 0
+#define DALIC_VERSION_MINOR 1
+#define DALIC_VERSION_PATCH 0
+/* One number that orders versions: (major << 16) | (minor << 8) | patch. */
+#define DALIC_MAKE_VERSION(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
+#define DALIC_VERSION_NUMBER                                                                       \
+	DALIC_MAKE_VERSION(DALIC_VERSION_MAJOR, DALIC_VERSION_MINOR, DALIC_VERSION_PATCH)
+#define DALIC_STRINGIFY_(x) #x
+#define DALIC_STRINGIFY(x) DALIC_STRINGIFY_(x)
+/* "0.1.0" */
+#define DALIC_VERSION                                                                              \
+	DALIC_STRINGIFY(DALIC_VERSION_MAJOR)                                                       \
+	"." DALIC_STRINGIFY(DALIC_VERSION_MINOR) "." DALIC_STRINGIFY(DALIC_VERSION_PATCH)
+
+/* DALIC_VERSION_NUMBER of the library linked at run time, to compare with the one of the
+ * headers a program was compiled against. */
+DALIC_API unsigned dalic_version(void);
+/* The same as text ("0.1.0"). Static string. */
+DALIC_API const char *dalic_version_string(void);
 
 /* ---- status codes ----------------------------------------------------------------------- */
-enum {
-	DALIC_OK = 0,
-	DALIC_EINVAL = -1,        /* invalid parameter or argument value */
-	DALIC_ENOMEM = -2,        /* allocation failed */
-	DALIC_EUNKNOWN_OP = -3,   /* operator name not in the registry */
-	DALIC_EUNKNOWN_ARG = -4,  /* argument not in the operator's schema */
-	DALIC_EARG_TYPE = -5,     /* argument value of the wrong type */
-	DALIC_EMISSING_ARG = -6,  /* required argument not given */
-	DALIC_EGRAPH = -7,        /* invalid graph: names, devices, stage order, outputs */
-	DALIC_ESTATE = -8,        /* call not valid in the pipeline's current state */
-	DALIC_EOP = -9,           /* an operator failed while running */
-	DALIC_EEND = -10,         /* end of data: no more iterations */
-	DALIC_EIO = -11,          /* file could not be read or written */
-	DALIC_EPARSE = -12,       /* malformed script, protobuf or data */
-	DALIC_EUNSUPPORTED = -13, /* valid in DALI but not supported by dalic */
-	DALIC_EDEVICE = -14,      /* device (GPU) not available or failed */
-	DALIC_EBROKEN = -15,      /* pipeline failed earlier and can no longer be used */
-	DALIC_EOUTPUT = -16,      /* output does not match its declared dtype / ndim / layout */
-};
+/* X(name, value, description): the one table the enum, dalic_strerror and dalic_err_name are
+ * made from. Values never change; a new code takes the next negative value. */
+#define DALIC_STATUS_MAP(X)                                                                        \
+	X(OK, 0, "success")                                                                        \
+	X(EINVAL, -1, "invalid argument")                         /* parameter or argument value */ \
+	X(ENOMEM, -2, "out of memory")                            /* allocation failed */           \
+	X(EUNKNOWN_OP, -3, "unknown operator")                    /* not in the registry */         \
+	X(EUNKNOWN_ARG, -4, "unknown argument")                   /* not in the schema */           \
+	X(EARG_TYPE, -5, "argument of the wrong type")                                              \
+	X(EMISSING_ARG, -6, "missing required argument")                                            \
+	X(EGRAPH, -7, "invalid pipeline graph")           /* names, devices, stage order, outputs */ \
+	X(ESTATE, -8, "invalid call in the current pipeline state")                                 \
+	X(EOP, -9, "operator failed")                             /* while running */               \
+	X(EEND, -10, "end of data")                               /* no more iterations */          \
+	X(EIO, -11, "input/output error")                         /* a file read or write failed */ \
+	X(EPARSE, -12, "parse error")                     /* malformed script, protobuf or data */  \
+	X(EUNSUPPORTED, -13, "not supported")                     /* valid in DALI, not in dalic */ \
+	X(EDEVICE, -14, "device error")                           /* GPU not available or failed */ \
+	X(EBROKEN, -15, "pipeline is no longer valid")            /* it failed earlier */           \
+	X(EOUTPUT, -16, "output does not match its declaration")  /* dtype / ndim / layout */
 
-/* Name of a status code ("invalid argument", ...). Static string, never NULL. */
-const char *dalic_strerror(int status);
+#define DALIC_STATUS_ENUM_(name, value, text) DALIC_##name = (value),
+typedef enum dalic_status { DALIC_STATUS_MAP(DALIC_STATUS_ENUM_) } dalic_status_t;
+#undef DALIC_STATUS_ENUM_
+
+/* Description of a status code ("invalid argument", ...). Static string, never NULL. */
+DALIC_API const char *dalic_strerror(int status);
+/* The code's name as spelled in C ("DALIC_EINVAL"), or "DALIC_E?" for a value that is not a
+ * status. Static string, never NULL. */
+DALIC_API const char *dalic_err_name(int status);
 /* Full message of the last failure on this thread. Borrowed: valid until the next failing
  * dalic call on this thread. Empty string if none. */
-const char *dalic_last_error(void);
+DALIC_API const char *dalic_last_error(void);
+
+/* The monotonic clock every timing in dalic reads (executor, stats, debug mode), in
+ * nanoseconds; timestamps in stats snapshots come from it. */
+DALIC_API int64_t dalic_clock_ns(void);
 
 /* ---- data types (DALI's DALIDataType numbering, frozen for serialization) --------------- */
-typedef enum {
+typedef enum dalic_dtype {
 	DALIC_NO_TYPE = -1,
 	DALIC_UINT8 = 0,
 	DALIC_UINT16 = 1,
@@ -77,26 +117,55 @@ typedef enum {
 } dalic_dtype_t;
 
 /* DALIImageType and DALIInterpType, same numbers as DALI. */
-enum { DALIC_RGB = 0, DALIC_BGR = 1, DALIC_GRAY = 2, DALIC_YCbCr = 3, DALIC_ANY_DATA = 4 };
-enum {
+typedef enum dalic_image_type {
+	DALIC_RGB = 0,
+	DALIC_BGR = 1,
+	DALIC_GRAY = 2,
+	DALIC_YCbCr = 3,
+	DALIC_ANY_DATA = 4,
+} dalic_image_type_t;
+typedef enum dalic_interp_type {
 	DALIC_INTERP_NN = 0,
 	DALIC_INTERP_LINEAR = 1,
 	DALIC_INTERP_CUBIC = 2,
 	DALIC_INTERP_LANCZOS3 = 3,
 	DALIC_INTERP_TRIANGULAR = 4,
 	DALIC_INTERP_GAUSSIAN = 5,
-};
+} dalic_interp_type_t;
 
 /* Element size in bytes (0 for NO_TYPE / STRING). */
-size_t dalic_dtype_size(dalic_dtype_t t);
+DALIC_API size_t dalic_dtype_size(dalic_dtype_t t);
 /* DALI's name of a dtype: "UINT8", "FLOAT", ... Static string; "UNKNOWN" if invalid. */
-const char *dalic_dtype_name(dalic_dtype_t t);
+DALIC_API const char *dalic_dtype_name(dalic_dtype_t t);
+
+/* Memory kinds (dalic_mem_totals, stats). */
+typedef enum dalic_mem_kind {
+	DALIC_MEM_NONE = -1, /* no buffer yet */
+	DALIC_MEM_HOST = 0,
+	DALIC_MEM_PINNED = 1,
+	DALIC_MEM_DEVICE = 2,
+	DALIC_MEM_KINDS = 3, /* how many there are */
+} dalic_mem_kind_t;
+
+/* Executor stages, in execution order (DOT colours, stats keys "CPU_", "MIXED_", "GPU_"). */
+typedef enum dalic_stage {
+	DALIC_STAGE_NONE = -1, /* no stage */
+	DALIC_STAGE_CPU = 0,
+	DALIC_STAGE_MIXED = 1,
+	DALIC_STAGE_GPU = 2,
+	DALIC_NUM_STAGES = 3,
+} dalic_stage_t;
 
 /* ---- pipeline parameters ---------------------------------------------------------------- */
 #define DALIC_CPU_ONLY_DEVICE_ID (-99999)
 #define DALIC_MAX_NDIM 8
 
+/* Room to grow: struct_size records the size the caller compiled against, so a library with
+ * more fields fills the missing ones with their defaults and a caller with more fields than
+ * the library knows is refused unless they are zero. Always start from
+ * dalic_pipeline_params_init (it sets struct_size); new fields are only ever appended. */
 typedef struct dalic_pipeline_params {
+	size_t struct_size;     /* sizeof(dalic_pipeline_params_t) as compiled by the caller */
 	int batch_size;         /* max batch size; required, > 0 */
 	int num_threads;        /* per-sample worker threads; default 4 */
 	int device_id;          /* GPU id, or DALIC_CPU_ONLY_DEVICE_ID; default 0 */
@@ -109,12 +178,18 @@ typedef struct dalic_pipeline_params {
 	int64_t bytes_per_sample; /* pipeline-wide bytes_per_sample_hint; default 0 */
 	bool set_affinity;
 	bool enable_memory_stats;
-	int output_dtype;       /* declared dtype of every output; DALIC_NO_TYPE = any */
+	dalic_dtype_t output_dtype; /* declared dtype of every output; DALIC_NO_TYPE = any */
 	int output_ndim;        /* declared ndim of every output; -1 = any */
 } dalic_pipeline_params_t;
 
-/* Fills *p with DALI's defaults (batch_size 0 must still be set). */
-void dalic_pipeline_params_init(dalic_pipeline_params_t *p);
+/* Fills the first `size` bytes of *p with DALI's defaults (batch_size 0 must still be set)
+ * and sets p->struct_size = size. Call it through dalic_pipeline_params_init. */
+DALIC_API void dalic_pipeline_params_init_sized(dalic_pipeline_params_t *p, size_t size);
+#define dalic_pipeline_params_init(p) dalic_pipeline_params_init_sized((p), sizeof *(p))
+
+/* Name of the executor the parameters select, as DALI's stats and docs spell it: "simple",
+ * "pipelined", "async pipelined" or "async separated pipelined". Static string. */
+DALIC_API const char *dalic_executor_mode_name(const dalic_pipeline_params_t *p);
 
 /* ---- pipeline ---------------------------------------------------------------------------- */
 typedef struct dalic_pipeline dalic_pipeline_t;
@@ -122,54 +197,205 @@ typedef struct dalic_op dalic_op_t;
 typedef struct dalic_batch dalic_batch_t;
 
 /* Creates an empty pipeline. Copies *params. New: free with dalic_pipeline_destroy. */
-int dalic_pipeline_create(const dalic_pipeline_params_t *params, dalic_pipeline_t **out);
+DALIC_API int dalic_pipeline_create(const dalic_pipeline_params_t *params, dalic_pipeline_t **out);
 /* Stops all work, frees everything the pipeline owns. NULL is ignored. */
-void dalic_pipeline_destroy(dalic_pipeline_t *p);
+DALIC_API void dalic_pipeline_destroy(dalic_pipeline_t *p);
 /* Borrowed: the pipeline's parameters as they are now (after any build-time resolution). */
-const dalic_pipeline_params_t *dalic_pipeline_params(const dalic_pipeline_t *p);
+DALIC_API const dalic_pipeline_params_t *dalic_pipeline_params(const dalic_pipeline_t *p);
 
 /* Adds an operator. `op` is a schema name ("random__CoinFlip"), an fn name
  * ("random.coin_flip" or "fn.random.coin_flip") or a legacy alias ("CoinFlip").
  * `device` is "cpu", "gpu", "mixed" or NULL (automatic: gpu if any input is gpu).
  * *out is borrowed: valid until the pipeline is destroyed. The instance name is
  * "__<Name>_<n>" until dalic_op_set_name. */
-int dalic_pipeline_add_op(dalic_pipeline_t *p, const char *op, const char *device,
+DALIC_API int dalic_pipeline_add_op(dalic_pipeline_t *p, const char *op, const char *device,
 			  dalic_op_t **out);
 /* Sets the instance name (DALI's `name=`). Copies. */
-int dalic_op_set_name(dalic_op_t *op, const char *name);
+DALIC_API int dalic_op_set_name(dalic_op_t *op, const char *name);
 /* Appends a positional input: data node `node`, requested on `device` ("cpu"/"gpu", or NULL
  * for the device it is produced on — like DataNode.gpu()/.cpu()). Copies. */
-int dalic_op_add_input(dalic_op_t *op, const char *node, const char *device);
+DALIC_API int dalic_op_add_input(dalic_op_t *op, const char *node, const char *device);
 /* Gives argument `arg` per sample from CPU data node `node` (an argument input). Copies. */
-int dalic_op_set_arg_input(dalic_op_t *op, const char *arg, const char *node);
+DALIC_API int dalic_op_set_arg_input(dalic_op_t *op, const char *arg, const char *node);
 /* Scalar and list arguments, checked against the schema at once. Copies. */
-int dalic_op_set_int(dalic_op_t *op, const char *arg, int64_t v);
-int dalic_op_set_float(dalic_op_t *op, const char *arg, double v);
-int dalic_op_set_bool(dalic_op_t *op, const char *arg, bool v);
-int dalic_op_set_string(dalic_op_t *op, const char *arg, const char *v);
-int dalic_op_set_ints(dalic_op_t *op, const char *arg, int n, const int64_t *v);
-int dalic_op_set_floats(dalic_op_t *op, const char *arg, int n, const double *v);
-int dalic_op_set_strings(dalic_op_t *op, const char *arg, int n, const char *const *v);
+DALIC_API int dalic_op_set_int(dalic_op_t *op, const char *arg, int64_t v);
+DALIC_API int dalic_op_set_float(dalic_op_t *op, const char *arg, double v);
+DALIC_API int dalic_op_set_bool(dalic_op_t *op, const char *arg, bool v);
+DALIC_API int dalic_op_set_string(dalic_op_t *op, const char *arg, const char *v);
+DALIC_API int dalic_op_set_ints(dalic_op_t *op, const char *arg, int n, const int64_t *v);
+DALIC_API int dalic_op_set_floats(dalic_op_t *op, const char *arg, int n, const double *v);
+DALIC_API int dalic_op_set_strings(dalic_op_t *op, const char *arg, int n, const char *const *v);
 /* Instance name and output node names. Borrowed: valid until the name changes. */
-const char *dalic_op_name(const dalic_op_t *op);
-int dalic_op_num_outputs(const dalic_op_t *op);
-const char *dalic_op_output(const dalic_op_t *op, int i);
+DALIC_API const char *dalic_op_name(const dalic_op_t *op);
+DALIC_API int dalic_op_num_outputs(const dalic_op_t *op);
+DALIC_API const char *dalic_op_output(const dalic_op_t *op, int i);
 
 /* Declares a pipeline output: data node `node` on `device` ("cpu"/"gpu"/NULL = as produced).
  * Outputs are numbered in the order they are added. Copies. */
-int dalic_pipeline_add_output(dalic_pipeline_t *p, const char *node, const char *device);
+DALIC_API int dalic_pipeline_add_output(dalic_pipeline_t *p, const char *node, const char *device);
 /* Declared dtype / ndim / layout of output i (DALIC_NO_TYPE / -1 / NULL = any). Copies. */
-int dalic_pipeline_set_output_desc(dalic_pipeline_t *p, int i, int dtype, int ndim,
-				   const char *layout);
+DALIC_API int dalic_pipeline_set_output_desc(dalic_pipeline_t *p, int i, dalic_dtype_t dtype,
+					     int ndim, const char *layout);
 
 /* Validates and builds the graph (devices, stages, pruning, seeds). Optional: the first
  * run call builds. Errors name the operator and argument. */
-int dalic_pipeline_build(dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_build(dalic_pipeline_t *p);
+
+/* Checks the graph as dalic_pipeline_build does (names, devices, stage order, arguments,
+ * outputs) without creating operators or running anything. */
+DALIC_API int dalic_pipeline_validate(dalic_pipeline_t *p);
+
+/* ---- loading and saving definitions -------------------------------------------------------- */
+/* Which members of dalic_pipeline_override_t.params apply (bit set). */
+typedef enum dalic_param_field {
+	DALIC_PARAM_BATCH_SIZE = 1u << 0,
+	DALIC_PARAM_NUM_THREADS = 1u << 1,
+	DALIC_PARAM_DEVICE_ID = 1u << 2,
+	DALIC_PARAM_SEED = 1u << 3,
+	DALIC_PARAM_PREFETCH = 1u << 4, /* prefetch_cpu, prefetch_gpu and separated_queues */
+	DALIC_PARAM_EXEC_PIPELINED = 1u << 5,
+	DALIC_PARAM_EXEC_ASYNC = 1u << 6,
+	DALIC_PARAM_BYTES_PER_SAMPLE = 1u << 7,
+	DALIC_PARAM_SET_AFFINITY = 1u << 8,
+	DALIC_PARAM_MEMORY_STATS = 1u << 9,
+} dalic_param_field_t;
+
+/* Parameters that replace those of a loaded definition: parameters come from the definition,
+ * then the call that creates the pipeline in a script, then these (later wins). `params`
+ * stays the last member so that it can grow (see dalic_pipeline_params_t). */
+typedef struct dalic_pipeline_override {
+	unsigned fields;                /* dalic_param_field_t bits */
+	dalic_pipeline_params_t params; /* read only where `fields` says */
+} dalic_pipeline_override_t;
+
+/* No field set, params at their defaults. */
+#define dalic_pipeline_override_init(o)                                                            \
+	((o)->fields = 0, dalic_pipeline_params_init(&(o)->params))
+
+/* Loads a pipeline definition: a pipeline script (`.py`: DALI's Python API, read without
+ * Python; `pipeline_name` picks one of the pipelines it creates, NULL the first), a
+ * serialized pipeline (`.pb`, or any file whose bytes are a PipelineDef), or a built-in
+ * sample ("@coin", "@arith"; dalic_sample_name lists them). `override` may be NULL. The
+ * pipeline is not built. New: free with dalic_pipeline_destroy. Errors name the file (and
+ * line:column with a caret for scripts). */
+DALIC_API int dalic_pipeline_load(const char *path, const char *pipeline_name,
+				  const dalic_pipeline_override_t *override,
+				  dalic_pipeline_t **out);
+/* The same from serialized bytes (DALI's Pipeline.deserialize). Borrows buf. */
+DALIC_API int dalic_pipeline_deserialize(const void *buf, size_t len,
+					 const dalic_pipeline_override_t *override,
+					 dalic_pipeline_t **out);
+/* The bytes DALI's Pipeline.serialize() writes. Validates the graph first; a seed of -1 is
+ * replaced by the concrete one the pipeline will use (DALI stores the seed it runs with).
+ * *buf is new: free(). */
+DALIC_API int dalic_pipeline_serialize(dalic_pipeline_t *p, void **buf, size_t *len);
+/* True when the bytes parse as a serialized pipeline (DALI's daliIsDeserializable). */
+DALIC_API bool dalic_is_serialized_pipeline(const void *buf, size_t len);
+/* Writes a serialized pipeline as readable text to f: parameters, operators with inputs,
+ * outputs and typed arguments, pipeline outputs — as the bytes hold them, before any
+ * validation. DALIC_EPARSE if they do not parse, DALIC_EIO if writing fails. */
+DALIC_API int dalic_serialized_describe(const void *buf, size_t len, FILE *f);
+/* Where print() in pipeline scripts loaded afterwards on this thread writes (NULL: stdout),
+ * so a program whose stdout carries data can send script output elsewhere. Borrowed: must
+ * stay open while scripts load. */
+DALIC_API void dalic_set_script_output(FILE *f);
+
+/* A new, unbuilt pipeline with the same definition as p (operators, arguments, outputs, fed
+ * data excluded) and `params` (NULL: p's). New: free with dalic_pipeline_destroy. */
+DALIC_API int dalic_pipeline_clone(const dalic_pipeline_t *p,
+				   const dalic_pipeline_params_t *params, dalic_pipeline_t **out);
+/* True when the definition asks to run in debug mode (`@pipeline_def(debug=True)`). */
+DALIC_API bool dalic_pipeline_debug_requested(const dalic_pipeline_t *p);
+/* The name of built-in sample i ("coin", loaded as "@coin"), NULL past the last. */
+DALIC_API const char *dalic_sample_name(int i);
+/* Its one-line description, NULL past the last. */
+DALIC_API const char *dalic_sample_summary(int i);
+
+/* Operators of the definition, in the order they were added. Borrowed, like
+ * dalic_pipeline_add_op's; they can be changed until the pipeline is built. */
+DALIC_API int dalic_pipeline_num_ops(const dalic_pipeline_t *p);
+DALIC_API dalic_op_t *dalic_pipeline_op(dalic_pipeline_t *p, int i);
+/* The operator with that instance name, or NULL. */
+DALIC_API dalic_op_t *dalic_pipeline_find_op(dalic_pipeline_t *p, const char *name);
+/* DALI schema name of the operator ("random__CoinFlip"). Static string. */
+DALIC_API const char *dalic_op_schema(const dalic_op_t *op);
+
+/* ---- the built graph ------------------------------------------------------------------------ */
+/* What dalic_pipeline_build made of the definition: the operators that survived pruning plus
+ * those the build inserts (transfers, one MakeContiguous per distinct output), in execution
+ * order. Strings are borrowed until the pipeline is destroyed. */
+typedef struct dalic_graph_op {
+	const char *name;   /* instance name */
+	const char *schema; /* DALI schema name */
+	dalic_stage_t stage;
+	bool internal;      /* inserted by the build */
+	int num_inputs;     /* positional inputs, then argument inputs */
+	int num_arg_inputs; /* of those, the argument inputs (the last ones) */
+	int num_outputs;
+} dalic_graph_op_t;
+
+typedef struct dalic_graph_input {
+	const char *node;  /* data node name */
+	const char *arg;   /* argument name of an argument input, NULL for a positional one */
+	bool gpu;          /* the data node's device */
+	int producer;      /* index of the operator producing it, -1 if none */
+} dalic_graph_input_t;
+
+/* Number of operators of the built graph; 0 before build. */
+DALIC_API int dalic_pipeline_graph_size(const dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_graph_op(const dalic_pipeline_t *p, int i, dalic_graph_op_t *out);
+/* Input k of operator i. */
+DALIC_API int dalic_pipeline_graph_input(const dalic_pipeline_t *p, int i, int k,
+					 dalic_graph_input_t *out);
+/* Name of output k of operator i, NULL if out of range. */
+DALIC_API const char *dalic_pipeline_graph_output(const dalic_pipeline_t *p, int i, int k);
+
+/* Draws the graph as DALI's save_graph_to_dot_file does (builds the pipeline first): ".dot" /
+ * ".gv" paths get DOT text, ".svg" / ".png" are laid out and rendered by Graphviz. */
+typedef enum dalic_dot_flags {
+	DALIC_DOT_SHOW_TENSORS = 1u << 0, /* a box per data node, labelled edges */
+	DALIC_DOT_USE_COLORS = 1u << 1,   /* operators coloured by stage */
+} dalic_dot_flags_t;
+DALIC_API int dalic_pipeline_save_graph(dalic_pipeline_t *p, const char *path, unsigned flags);
+/* The DOT text to f. */
+DALIC_API int dalic_pipeline_write_dot(dalic_pipeline_t *p, FILE *f, unsigned flags);
+
+/* ---- the operator registry ------------------------------------------------------------------ */
+typedef struct dalic_op_schema {
+	const char *name;   /* DALI schema name: "readers__File" */
+	const char *fn;     /* fn API name ("readers.file"), or NULL */
+	const char *doc;    /* one line, or NULL */
+	const char *aliases[4]; /* legacy names, NULL-padded */
+	bool cpu, gpu, mixed;   /* devices it runs on */
+	int min_inputs, max_inputs;
+	int num_outputs;
+	bool outputs_vary;  /* the number of outputs depends on arguments */
+	bool internal;      /* inserted by dalic, hidden from lists */
+	int num_args;       /* its own arguments (seed included for random operators) */
+	int num_common_args; /* those every operator accepts, after its own */
+} dalic_op_schema_t;
+
+typedef struct dalic_arg_info {
+	const char *name;
+	const char *type;          /* "int", "float or list of float", "DALIDataType", ... */
+	const char *default_value; /* Python literal text; NULL when required */
+	const char *help;
+	bool per_sample;           /* may be given per sample as a CPU data node */
+} dalic_arg_info_t;
+
+/* Schemas are numbered 0 .. dalic_op_schema_count()-1 in name order. */
+DALIC_API int dalic_op_schema_count(void);
+/* Index of the schema with that schema name, fn name ("readers.file", "fn.readers.file") or
+ * alias, or -1. */
+DALIC_API int dalic_op_schema_find(const char *name);
+DALIC_API int dalic_op_schema_get(int i, dalic_op_schema_t *out);
+/* Argument k of schema i: its own first (num_args), then the common ones. */
+DALIC_API int dalic_op_schema_arg(int i, int k, dalic_arg_info_t *out);
 
 /* ---- feeding external_source ------------------------------------------------------------- */
 /* Feeds one batch to the external_source named `name`: `batch` samples of `dtype`, each with
  * `ndim` dims from `shapes` (batch*ndim values), data packed back to back. Copies. */
-int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype_t dtype,
+DALIC_API int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype_t dtype,
 			      int ndim, int batch, const int64_t *shapes, const void *data,
 			      const char *layout);
 
@@ -178,44 +404,44 @@ int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype
 typedef struct dalic_feed dalic_feed_t;
 typedef int (*dalic_source_fn)(void *user, int64_t iteration, dalic_feed_t *feed);
 /* Registers `fn` as the source of external_source `name`. `user` is borrowed. */
-int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, dalic_source_fn fn,
+DALIC_API int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, dalic_source_fn fn,
 			      void *user);
 /* Used inside a source callback; same layout as dalic_pipeline_feed_input. Copies. */
-int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
+DALIC_API int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
 		     const int64_t *shapes, const void *data, const char *layout);
 
 /* ---- running ----------------------------------------------------------------------------- */
 /* run = schedule_run + outputs. The first call fills the prefetch queues. */
-int dalic_pipeline_run(dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_run(dalic_pipeline_t *p);
 /* Schedules one iteration (the first call prefetches). */
-int dalic_pipeline_schedule_run(dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_schedule_run(dalic_pipeline_t *p);
 /* Waits for the oldest scheduled iteration and exposes its outputs until release. */
-int dalic_pipeline_share_outputs(dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_share_outputs(dalic_pipeline_t *p);
 /* Returns the shared outputs' buffers to the queue. */
-int dalic_pipeline_release_outputs(dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_release_outputs(dalic_pipeline_t *p);
 /* release_outputs (if any were shared) + share_outputs. */
-int dalic_pipeline_outputs(dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_outputs(dalic_pipeline_t *p);
 /* After end of data: allows the pipeline to start the next epoch. */
-int dalic_pipeline_reset(dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_reset(dalic_pipeline_t *p);
 
-int dalic_pipeline_num_outputs(const dalic_pipeline_t *p);
+DALIC_API int dalic_pipeline_num_outputs(const dalic_pipeline_t *p);
 /* Borrowed: valid until release_outputs / the next outputs call / destroy. */
-const char *dalic_pipeline_output_name(const dalic_pipeline_t *p, int i);
-const dalic_batch_t *dalic_pipeline_output(const dalic_pipeline_t *p, int i);
+DALIC_API const char *dalic_pipeline_output_name(const dalic_pipeline_t *p, int i);
+DALIC_API const dalic_batch_t *dalic_pipeline_output(const dalic_pipeline_t *p, int i);
 
 /* ---- reading a batch (borrowed pointers, valid as long as the batch) ---------------------- */
-int dalic_batch_num_samples(const dalic_batch_t *b);
-dalic_dtype_t dalic_batch_dtype(const dalic_batch_t *b);
-int dalic_batch_ndim(const dalic_batch_t *b);
-const char *dalic_batch_layout(const dalic_batch_t *b);
+DALIC_API int dalic_batch_num_samples(const dalic_batch_t *b);
+DALIC_API dalic_dtype_t dalic_batch_dtype(const dalic_batch_t *b);
+DALIC_API int dalic_batch_ndim(const dalic_batch_t *b);
+DALIC_API const char *dalic_batch_layout(const dalic_batch_t *b);
 /* "cpu" or "gpu" ("gpu" data lives in host memory when devices are emulated). */
-const char *dalic_batch_device(const dalic_batch_t *b);
+DALIC_API const char *dalic_batch_device(const dalic_batch_t *b);
 /* Shape of sample i: dalic_batch_ndim() values. */
-const int64_t *dalic_batch_shape(const dalic_batch_t *b, int i);
-const void *dalic_batch_data(const dalic_batch_t *b, int i);
-size_t dalic_batch_sample_bytes(const dalic_batch_t *b, int i);
+DALIC_API const int64_t *dalic_batch_shape(const dalic_batch_t *b, int i);
+DALIC_API const void *dalic_batch_data(const dalic_batch_t *b, int i);
+DALIC_API size_t dalic_batch_sample_bytes(const dalic_batch_t *b, int i);
 /* Source of sample i (file path for reader data), or NULL. */
-const char *dalic_batch_source(const dalic_batch_t *b, int i);
+DALIC_API const char *dalic_batch_source(const dalic_batch_t *b, int i);
 
 /* ---- reader metadata (DALI's reader_meta) ------------------------------------------------- */
 typedef struct dalic_reader_meta {
@@ -227,7 +453,7 @@ typedef struct dalic_reader_meta {
 	bool stick_to_shard;
 } dalic_reader_meta_t;
 /* Metadata of reader instance `name`; DALIC_EINVAL if it is not a reader. */
-int dalic_pipeline_reader_meta(dalic_pipeline_t *p, const char *name, dalic_reader_meta_t *out);
+DALIC_API int dalic_pipeline_reader_meta(dalic_pipeline_t *p, const char *name, dalic_reader_meta_t *out);
 
 /* ---- memory accounting ------------------------------------------------------------------- */
 typedef struct dalic_mem_totals {
@@ -236,18 +462,22 @@ typedef struct dalic_mem_totals {
 	int64_t bytes_live;    /* bytes currently allocated */
 	int64_t bytes_peak;
 } dalic_mem_totals_t;
-/* Process-wide totals for memory kind 0=host, 1=pinned, 2=device. */
-void dalic_mem_totals(int kind, dalic_mem_totals_t *out);
+/* Process-wide totals for one memory kind (all zero for a value that is not a kind). */
+DALIC_API void dalic_mem_totals(dalic_mem_kind_t kind, dalic_mem_totals_t *out);
 /* The memory budget, process-wide, in bytes: every data allocation (batch buffers, kernel
  * scratch, decoder working memory, cached files; device memory only when emulated) counts
  * against it, and a request that would pass it fails with DALIC_ENOMEM before any memory is
  * touched, naming the operator, sample, file and size. Default: 75% of physical memory (or
  * of the cgroup limit when lower); the DALIC_MAX_MEMORY environment variable ("8G", "512M",
  * K/M/G/T are powers of 1024) replaces it. */
-uint64_t dalic_mem_budget(void);
+DALIC_API uint64_t dalic_mem_budget(void);
 /* Replaces the budget (0 restores the default) for the allocations that follow; memory
  * already held stays, even when it is over the new budget. */
-void dalic_mem_set_budget(uint64_t bytes);
+DALIC_API void dalic_mem_set_budget(uint64_t bytes);
+/* Parses a size as DALIC_MAX_MEMORY and --max-memory take it: "123", "512K", "1.5G"
+ * (suffixes K, M, G, T, optional "B"/"iB", powers of 1024). Returns 0, or -1 on malformed
+ * text or a value over 2**63. */
+DALIC_API int dalic_mem_parse_size(const char *s, uint64_t *out);
 
 #ifdef __cplusplus
 }

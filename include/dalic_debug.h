@@ -50,45 +50,42 @@ extern "C" {
 #endif
 
 typedef struct dalic_debug dalic_debug_t;
-struct dalic_graphdef;
 
 /* ---- sessions ---------------------------------------------------------------------------- */
 /* Opens a session on a copy of the pipeline's definition (the pipeline is only read; its fed
  * data is not taken over). Builds the graph and creates the operators. New: free with
  * dalic_debug_close. */
-int dalic_debug_open(dalic_pipeline_t *p, dalic_debug_t **out);
-/* Same from a graph definition (copied). */
-int dalic_debug_open_def(const struct dalic_graphdef *def, dalic_debug_t **out);
-void dalic_debug_close(dalic_debug_t *s);
+DALIC_API int dalic_debug_open(dalic_pipeline_t *p, dalic_debug_t **out);
+DALIC_API void dalic_debug_close(dalic_debug_t *s);
 
 /* External sources. Batches fed are copied and kept: the n-th batch fed is iteration n's, and
  * restart replays them; when they run out and no callback is set, the source reports end of
  * data. A callback (dalic_source_fn, see dalic.h) is asked for every iteration not fed. */
-int dalic_debug_feed_input(dalic_debug_t *s, const char *name, dalic_dtype_t dtype, int ndim,
+DALIC_API int dalic_debug_feed_input(dalic_debug_t *s, const char *name, dalic_dtype_t dtype, int ndim,
                            int batch, const int64_t *shapes, const void *data, const char *layout);
-int dalic_debug_set_source(dalic_debug_t *s, const char *name, dalic_source_fn fn, void *user);
+DALIC_API int dalic_debug_set_source(dalic_debug_t *s, const char *name, dalic_source_fn fn, void *user);
 
 /* Where print() records of a debug=True script go (replayed every iteration in DALI's
  * formats). Default: stdout. `fn` NULL restores the default. `user` is borrowed. */
 typedef void (*dalic_debug_print_fn)(void *user, const char *text);
-void dalic_debug_set_print(dalic_debug_t *s, dalic_debug_print_fn fn, void *user);
+DALIC_API void dalic_debug_set_print(dalic_debug_t *s, dalic_debug_print_fn fn, void *user);
 
 /* ---- running ----------------------------------------------------------------------------- */
 /* Runs the next operator (entering the next iteration when the current one is complete). */
-int dalic_debug_step(dalic_debug_t *s);
+DALIC_API int dalic_debug_step(dalic_debug_t *s);
 /* Runs to the end of the current iteration, or through the whole next iteration when the
  * current one is complete. Stops early at breakpoints and errors. */
-int dalic_debug_next(dalic_debug_t *s);
+DALIC_API int dalic_debug_next(dalic_debug_t *s);
 /* Runs until a breakpoint, an error, end of data, an interrupt, or until `max_iterations`
  * more iterations are complete (-1: no limit). */
-int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations);
+DALIC_API int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations);
 /* Goes to the start of iteration n (position (n, 0), nothing of n run): restarts when n is
  * behind, then runs the iterations before n without breakpoints and with prints muted. */
-int dalic_debug_goto(dalic_debug_t *s, int64_t n);
+DALIC_API int dalic_debug_goto(dalic_debug_t *s, int64_t n);
 /* Back to (0, 0): operators re-seeded and reset, inputs rewound, batches dropped. */
-int dalic_debug_restart(dalic_debug_t *s);
+DALIC_API int dalic_debug_restart(dalic_debug_t *s);
 /* Asks a running continue/next/goto to stop after the current operator (async-signal-safe). */
-void dalic_debug_interrupt(dalic_debug_t *s);
+DALIC_API void dalic_debug_interrupt(dalic_debug_t *s);
 
 typedef enum {
 	DALIC_DEBUG_STOP_NONE = 0,   /* nothing ran yet (opened or restarted) */
@@ -118,20 +115,20 @@ typedef struct dalic_debug_status {
 	const char *stop_source;  /* source file of that sample (reader data), or NULL */
 } dalic_debug_status_t;
 
-void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out);
+DALIC_API void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out);
 /* Message of the last failure of this session (operator error, bad breakpoint, ...): "" if
  * none. Borrowed until the next call on the session. */
-const char *dalic_debug_last_error(const dalic_debug_t *s);
+DALIC_API const char *dalic_debug_last_error(const dalic_debug_t *s);
 
 /* ---- breakpoints --------------------------------------------------------------------------- */
 /* Each returns the new breakpoint's id (> 0) in *id (may be NULL). `op` must name an operator
  * of the built graph by instance, schema or fn name; `expr` is parsed at once (errors name the
  * offending token). Copies its strings. */
-int dalic_debug_break_op(dalic_debug_t *s, const char *op, int *id);
-int dalic_debug_break_iter(dalic_debug_t *s, int64_t iteration, int *id);
-int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id);
+DALIC_API int dalic_debug_break_op(dalic_debug_t *s, const char *op, int *id);
+DALIC_API int dalic_debug_break_iter(dalic_debug_t *s, int64_t iteration, int *id);
+DALIC_API int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id);
 /* Deletes breakpoint `id`, or all of them when id <= 0. */
-int dalic_debug_delete(dalic_debug_t *s, int id);
+DALIC_API int dalic_debug_delete(dalic_debug_t *s, int id);
 
 typedef enum {
 	DALIC_DEBUG_BREAK_OP,
@@ -144,9 +141,9 @@ typedef struct dalic_debug_break {
 	const char *text; /* operator name, iteration number or condition as given */
 	int64_t hits;
 } dalic_debug_break_t;
-int dalic_debug_num_breaks(const dalic_debug_t *s);
+DALIC_API int dalic_debug_num_breaks(const dalic_debug_t *s);
 /* i-th breakpoint in creation order. */
-int dalic_debug_break_get(const dalic_debug_t *s, int i, dalic_debug_break_t *out);
+DALIC_API int dalic_debug_break_get(const dalic_debug_t *s, int i, dalic_debug_break_t *out);
 
 /* ---- graph --------------------------------------------------------------------------------- */
 typedef struct dalic_debug_op_info {
@@ -166,24 +163,24 @@ typedef struct dalic_debug_op_info {
 	int64_t runs;
 } dalic_debug_op_info_t;
 
-int dalic_debug_num_ops(const dalic_debug_t *s);
+DALIC_API int dalic_debug_num_ops(const dalic_debug_t *s);
 /* Operator i in execution order. */
-int dalic_debug_op_info(const dalic_debug_t *s, int i, dalic_debug_op_info_t *out);
+DALIC_API int dalic_debug_op_info(const dalic_debug_t *s, int i, dalic_debug_op_info_t *out);
 /* Index of the operator with that instance name, or -1. */
-int dalic_debug_find_op(const dalic_debug_t *s, const char *name);
+DALIC_API int dalic_debug_find_op(const dalic_debug_t *s, const char *name);
 
 /* Data nodes ("edges"): every operator output, named as in the definition. */
-int dalic_debug_num_nodes(const dalic_debug_t *s);
-const char *dalic_debug_node_name(const dalic_debug_t *s, int i);
+DALIC_API int dalic_debug_num_nodes(const dalic_debug_t *s);
+DALIC_API const char *dalic_debug_node_name(const dalic_debug_t *s, int i);
 /* The batch of data node `name` (a node name, an operator instance = its first output, or
  * "name_gpu"/"name_cpu" for one device of a node that exists on both), or NULL if unknown or
  * never produced. *iteration (may be NULL) gets the iteration the batch belongs to. Batches of
  * device memory are copied to host memory for reading. Borrowed. */
-const dalic_batch_t *dalic_debug_node(dalic_debug_t *s, const char *name, int64_t *iteration);
+DALIC_API const dalic_batch_t *dalic_debug_node(dalic_debug_t *s, const char *name, int64_t *iteration);
 /* Pipeline outputs of the current (complete) iteration. Borrowed. */
-int dalic_debug_num_outputs(const dalic_debug_t *s);
-const char *dalic_debug_output_name(const dalic_debug_t *s, int i);
-const dalic_batch_t *dalic_debug_output(dalic_debug_t *s, int i);
+DALIC_API int dalic_debug_num_outputs(const dalic_debug_t *s);
+DALIC_API const char *dalic_debug_output_name(const dalic_debug_t *s, int i);
+DALIC_API const dalic_batch_t *dalic_debug_output(dalic_debug_t *s, int i);
 
 /* ---- inspection (any batch, including those of the full engine) ------------------------------ */
 typedef struct dalic_debug_stats {
@@ -193,16 +190,16 @@ typedef struct dalic_debug_stats {
 } dalic_debug_stats_t;
 /* Statistics of sample `sample`, or of the whole batch when sample < 0. Non-numeric dtypes
  * give DALIC_EUNSUPPORTED. */
-int dalic_debug_stats(const dalic_batch_t *b, int sample, dalic_debug_stats_t *out);
+DALIC_API int dalic_debug_stats(const dalic_batch_t *b, int sample, dalic_debug_stats_t *out);
 
 /* Values of sample `sample` as numpy prints them (np.array2string, DALI's edgeitems=2),
  * optionally sliced with numpy syntax: "0:2, 0:2", "1", ":, ::2, -1". New string: free(). */
-int dalic_debug_format_sample(const dalic_batch_t *b, int sample, const char *slice, char **out);
+DALIC_API int dalic_debug_format_sample(const dalic_batch_t *b, int sample, const char *slice, char **out);
 /* DALI's repr of a batch: `TensorListCPU(\n    [[...]],\n    dtype=DALIDataType.FLOAT,\n
  * layout="HWC",\n    num_samples=2,\n    shape=[(2, 3), (2, 3)])`. When `node_name` is set,
  * the DataNodeDebug repr wrapping it (what print(node) shows in DALI's debug mode).
  * New string: free(). */
-int dalic_debug_format_batch(const dalic_batch_t *b, const char *node_name, char **out);
+DALIC_API int dalic_debug_format_batch(const dalic_batch_t *b, const char *node_name, char **out);
 
 /* An 8-bit image made from a sample for preview: HWC or CHW layouts (else a 2-D sample or a
  * 3-D one with <= 4 channels last); uint8 as is, floats scaled by 255 when all values are in
@@ -212,10 +209,10 @@ typedef struct dalic_debug_image {
 	unsigned char *pixels;       /* height * width * channels bytes, row-major HWC */
 } dalic_debug_image_t;
 /* New pixels: free with dalic_debug_image_free. DALIC_EUNSUPPORTED if not image-like. */
-int dalic_debug_preview(const dalic_batch_t *b, int sample, dalic_debug_image_t *out);
-void dalic_debug_image_free(dalic_debug_image_t *img);
+DALIC_API int dalic_debug_preview(const dalic_batch_t *b, int sample, dalic_debug_image_t *out);
+DALIC_API void dalic_debug_image_free(dalic_debug_image_t *img);
 /* Writes the preview of a sample: .png (libpng), .ppm or .pgm by the path's extension. */
-int dalic_debug_save_image(const dalic_batch_t *b, int sample, const char *path);
+DALIC_API int dalic_debug_save_image(const dalic_batch_t *b, int sample, const char *path);
 
 /* ---- performance ----------------------------------------------------------------------------- */
 typedef struct dalic_debug_perf {
@@ -226,7 +223,7 @@ typedef struct dalic_debug_perf {
 } dalic_debug_perf_t;
 /* Runs `iterations` iterations of the session's pipeline twice — eagerly and with the full
  * engine — on fresh instances (the session's position is not touched) and times both. */
-int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out);
+DALIC_API int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out);
 
 #ifdef __cplusplus
 }

@@ -51,7 +51,7 @@ typedef struct dalic_stats_options {
 } dalic_stats_options_t;
 
 /* Fills *o with the defaults above. */
-void dalic_stats_options_init(dalic_stats_options_t *o);
+DALIC_API void dalic_stats_options_init(dalic_stats_options_t *o);
 
 /* Creates a collector for `p` and installs its observer hooks on the pipeline (replacing any
  * other observer). `opts` may be NULL (defaults; copied). `p` is borrowed until the
@@ -59,20 +59,20 @@ void dalic_stats_options_init(dalic_stats_options_t *o);
  * dalic_stats_destroy. executor_statistics are collected only
  * when the pipeline was created with enable_memory_stats (as in DALI), but in every executor
  * mode; everything else is always collected. */
-int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, dalic_stats_t **out);
+DALIC_API int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, dalic_stats_t **out);
 /* Frees the collector. If it is still attached to a live pipeline it first removes its hooks,
  * which is valid only while no iteration is in flight: before the first run, or between
  * calls with a synchronous executor (exec_async=False). With the async executors destroy
  * the pipeline first and call dalic_stats_pipeline_destroyed(). NULL is ignored. */
-void dalic_stats_destroy(dalic_stats_t *s);
+DALIC_API void dalic_stats_destroy(dalic_stats_t *s);
 /* Tells the collector that its pipeline was destroyed (dalic_pipeline_destroy stops every
  * executor thread, so no hook runs afterwards): it never touches the pipeline again. The
  * numbers stay; snapshots and exporters keep working. */
-void dalic_stats_pipeline_destroyed(dalic_stats_t *s);
+DALIC_API void dalic_stats_pipeline_destroyed(dalic_stats_t *s);
 /* Forgets everything collected so far (timings, maxima, queues, events) — e.g. to drop the
  * warm-up iterations. Safe while the pipeline runs; an event racing the reset may land on
  * either side of it. */
-void dalic_stats_reset(dalic_stats_t *s);
+DALIC_API void dalic_stats_reset(dalic_stats_t *s);
 
 /* ---- snapshots --------------------------------------------------------------------------- */
 
@@ -89,7 +89,7 @@ typedef struct dalic_stats_timing {
 typedef struct dalic_stats_output {
 	char *name;      /* data node name */
 	bool gpu;        /* device of the data node */
-	int memory_kind; /* 0 host, 1 pinned, 2 device; -1 before the first run */
+	dalic_mem_kind_t memory_kind; /* DALIC_MEM_NONE before the first run */
 	bool contiguous; /* storage mode of the last batch seen */
 	/* executor_statistics (DALI semantics, running maxima; 0 unless memory_stats) */
 	int64_t real_memory_size;         /* bytes of the whole batch */
@@ -114,7 +114,7 @@ typedef struct dalic_stats_operator {
 	char *name;    /* instance name, e.g. "__Resize_3" */
 	char *op;      /* schema name, e.g. "Resize" */
 	char *key;     /* executor_statistics key "<STAGE>_<name>", e.g. "GPU___Resize_3" */
-	int stage;     /* 0 cpu, 1 mixed, 2 gpu */
+	dalic_stage_t stage;
 	bool internal; /* inserted by the build (__MakeContiguous_*, __Copy_*) */
 	dalic_stats_timing_t time; /* setup + allocation + run, per iteration */
 	double share;              /* time.total_ns / sum of all stages' busy time, 0..1 */
@@ -227,29 +227,29 @@ typedef struct dalic_stats_snapshot {
 
 /* Copies the current numbers. New: free with dalic_stats_snapshot_free. Safe while the
  * pipeline runs; values of different operators may be a few events apart. */
-int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out);
-void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap);
+DALIC_API int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out);
+DALIC_API void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap);
 /* The operator with instance name `name`, or NULL. Borrowed from snap. */
-const dalic_stats_operator_t *dalic_stats_find_operator(const dalic_stats_snapshot_t *snap,
+DALIC_API const dalic_stats_operator_t *dalic_stats_find_operator(const dalic_stats_snapshot_t *snap,
                                                         const char *name);
 
 /* ---- exporters --------------------------------------------------------------------------- */
 
 /* The stats JSON document (schema in docs/stats-schema.md, "schema_version" key), holding an
  * "executor_statistics" object keyed and valued as DALI's. New string: free with free(). */
-char *dalic_stats_json(const dalic_stats_snapshot_t *snap);
+DALIC_API char *dalic_stats_json(const dalic_stats_snapshot_t *snap);
 /* Only DALI's executor_statistics dict as JSON ({} when memory stats are off). New: free(). */
-char *dalic_stats_executor_statistics_json(const dalic_stats_snapshot_t *snap);
+DALIC_API char *dalic_stats_executor_statistics_json(const dalic_stats_snapshot_t *snap);
 /* The JSON document to `f`, with a newline. */
-int dalic_stats_write_json(const dalic_stats_snapshot_t *snap, FILE *f);
+DALIC_API int dalic_stats_write_json(const dalic_stats_snapshot_t *snap, FILE *f);
 /* Plain-text report: sections of `key: value` lines (Redis INFO style). */
-int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f);
+DALIC_API int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f);
 /* Chrome trace-event JSON (opens in Perfetto / chrome://tracing) of the events kept: one
  * track per stage and per worker thread, the consumer's waits, queue occupancy counters.
  * DALIC_ESTATE if the collector was created without opts->trace. */
-int dalic_stats_write_trace(dalic_stats_t *s, FILE *f);
+DALIC_API int dalic_stats_write_trace(dalic_stats_t *s, FILE *f);
 /* The same, to a file path. */
-int dalic_stats_save_trace(dalic_stats_t *s, const char *path);
+DALIC_API int dalic_stats_save_trace(dalic_stats_t *s, const char *path);
 
 #ifdef __cplusplus
 }

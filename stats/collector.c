@@ -23,15 +23,6 @@ void dalic_stats_options_init(dalic_stats_options_t *o)
 	o->growth_history = 64;
 }
 
-const char *dalic_stats_executor_mode(const dalic_pipeline_params_t *p)
-{
-	if (!p->exec_pipelined)
-		return "simple";
-	if (!p->exec_async)
-		return "pipelined";
-	return p->separated_queues ? "async separated pipelined" : "async pipelined";
-}
-
 static void collector_output_clear(dalic_stats_out_t *o)
 {
 	atomic_store(&o->real, 0);
@@ -67,7 +58,7 @@ static void collector_layout_free(dalic_stats_layout_t *L)
 
 static char *collector_key_of(const dalic_node_t *n)
 {
-	const char *stage = dalic_stage_name(n->stage);
+	const char *stage = dalic_graph_stage_name(n->stage);
 	size_t len = strlen(stage) + strlen(n->inst) + 2;
 	char *k = malloc(len);
 	if (k)

@@ -105,7 +105,5 @@ dalic_stats_layout_t *dalic_stats_layout(dalic_stats_t *s);
 dalic_stats_node_t *dalic_stats_node_of(dalic_stats_t *s, const dalic_node_t *node);
 /* The observer whose hooks update `s` (hooks.c). */
 void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs);
-/* "simple", "pipelined", "async pipelined", "async separated pipelined". */
-const char *dalic_stats_executor_mode(const dalic_pipeline_params_t *p);
 
 #endif

@@ -271,7 +271,7 @@ static void snapshot_copy_params(dalic_stats_snapshot_t *snap, const dalic_pipel
 	snap->separated_queues = p->separated_queues;
 	snap->exec_pipelined = p->exec_pipelined;
 	snap->exec_async = p->exec_async;
-	snap->executor_mode = dalic_stats_executor_mode(p);
+	snap->executor_mode = dalic_executor_mode_name(p);
 	snap->cpu_only = p->device_id == DALIC_CPU_ONLY_DEVICE_ID;
 	snap->emulated_device = uses_gpu && dalic_device_backend()->emulated;
 	snap->memory_stats = p->enable_memory_stats;

@@ -25,58 +25,59 @@ static const tui_pane_class_t *const pane_classes[TUI_PANES] = {
     [TUI_PANE_BATCH] = &tui_pane_batch,
 };
 
-int tui_app_init(tui_app_t *app, tui_runner_t *runner, int w, int h, int colors, bool headless)
+int dalic_tui_app_init(tui_app_t *app, tui_runner_t *runner, int w, int h, int colors,
+                       bool headless)
 {
 	memset(app, 0, sizeof *app);
 	app->runner = runner;
 	app->colors = colors;
 	app->headless = headless;
 	app->batch_window = 8;
-	app->thumbs = tui_thumbs_new(headless || colors < 8 ? 0 : colors);
-	if (!app->thumbs || !tui_screen_resize(&app->screen, w, h))
+	app->thumbs = dalic_tui_thumbs_new(headless || colors < 8 ? 0 : colors);
+	if (!app->thumbs || !dalic_tui_screen_resize(&app->screen, w, h))
 		return DALIC_ENOMEM;
-	app->model = tui_runner_model(runner);
+	app->model = dalic_tui_runner_model(runner);
 	return DALIC_OK;
 }
 
-void tui_app_free(tui_app_t *app)
+void dalic_tui_app_free(tui_app_t *app)
 {
-	tui_model_unref(app->model);
+	dalic_tui_model_unref(app->model);
 	dalic_stats_snapshot_free(app->stats);
-	tui_glayout_free(app->layout);
-	tui_glayout_shutdown();
-	tui_thumbs_free(app->thumbs);
-	tui_screen_free(&app->screen);
+	dalic_tui_glayout_free(app->layout);
+	dalic_tui_glayout_shutdown();
+	dalic_tui_thumbs_free(app->thumbs);
+	dalic_tui_screen_free(&app->screen);
 	free(app->prev_runs);
 	free(app->active);
 }
 
-uint64_t tui_app_post(tui_app_t *app, const tui_cmd_t *cmd)
+uint64_t dalic_tui_app_post(tui_app_t *app, const tui_cmd_t *cmd)
 {
-	uint64_t seq = tui_runner_post(app->runner, cmd);
+	uint64_t seq = dalic_tui_runner_post(app->runner, cmd);
 	if (seq)
 		last_seq = seq;
 	else
-		tui_app_message(app, true, "busy: the runner has too many commands queued");
+		dalic_tui_app_message(app, true, "busy: the runner has too many commands queued");
 	return seq;
 }
 
-uint64_t tui_app_last_seq(void)
+uint64_t dalic_tui_app_last_seq(void)
 {
 	return last_seq;
 }
 
-uint64_t tui_app_post_select(tui_app_t *app)
+uint64_t dalic_tui_app_post_select(tui_app_t *app)
 {
 	tui_cmd_t c = {.kind = TUI_CMD_SELECT,
 	               .a = app->sel_output,
 	               .b = app->sel_sample,
 	               .c = app->batch_window};
 	snprintf(c.text, sizeof c.text, "%s", app->sel_op);
-	return tui_app_post(app, &c);
+	return dalic_tui_app_post(app, &c);
 }
 
-void tui_app_message(tui_app_t *app, bool error, const char *fmt, ...)
+void dalic_tui_app_message(tui_app_t *app, bool error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -85,8 +86,8 @@ void tui_app_message(tui_app_t *app, bool error, const char *fmt, ...)
 	app->message_is_error = error;
 }
 
-void tui_app_prompt(tui_app_t *app, const char *label, const char *initial,
-                    unsigned (*submit)(tui_app_t *, const char *))
+void dalic_tui_app_prompt(tui_app_t *app, const char *label, const char *initial,
+                          unsigned (*submit)(tui_app_t *, const char *))
 {
 	tui_prompt_t *p = &app->prompt;
 	p->active = true;
@@ -96,12 +97,12 @@ void tui_app_prompt(tui_app_t *app, const char *label, const char *initial,
 	p->submit = submit;
 }
 
-int tui_app_selected_node(const tui_app_t *app)
+int dalic_tui_app_selected_node(const tui_app_t *app)
 {
-	return tui_graph_find(app->model ? app->model->graph : NULL, app->sel_op);
+	return dalic_tui_graph_find(app->model ? app->model->graph : NULL, app->sel_op);
 }
 
-void tui_app_select_node(tui_app_t *app, int i)
+void dalic_tui_app_select_node(tui_app_t *app, int i)
 {
 	const tui_graph_t *g = app->model ? app->model->graph : NULL;
 	if (!g || i < 0 || i >= g->num_nodes)
@@ -114,10 +115,10 @@ void tui_app_select_node(tui_app_t *app, int i)
 }
 
 /* First selection: the user operator that produces pipeline output 0 (usually the images). */
-static void default_selection(tui_app_t *app)
+static void app_default_selection(tui_app_t *app)
 {
 	const tui_graph_t *g = app->model->graph;
-	if (!g || tui_app_selected_node(app) >= 0)
+	if (!g || dalic_tui_app_selected_node(app) >= 0)
 		return;
 	int pick = -1;
 	for (int i = 0; i < g->num_nodes && pick < 0; i++)
@@ -133,13 +134,13 @@ static void default_selection(tui_app_t *app)
 	if (pick < 0)
 		return;
 	int out = app->sel_output;
-	tui_app_select_node(app, pick);
+	dalic_tui_app_select_node(app, pick);
 	app->sel_output = out;
-	tui_app_post_select(app);
+	dalic_tui_app_post_select(app);
 }
 
 /* Full engine: which operators ran since the previous frame (their run count moved). */
-static void track_active(tui_app_t *app)
+static void app_track_active(tui_app_t *app)
 {
 	const tui_graph_t *g = app->model->graph;
 	int n = g ? g->num_nodes : 0;
@@ -160,35 +161,35 @@ static void track_active(tui_app_t *app)
 }
 
 /* A new pipeline error selects the operator and sample it names: that is where to look. */
-static void follow_error(tui_app_t *app)
+static void app_follow_error(tui_app_t *app)
 {
 	const tui_error_t *e = &app->model->error;
 	if (!e->set || !strcmp(app->seen_error, e->message))
 		return;
 	snprintf(app->seen_error, sizeof app->seen_error, "%s", e->message);
-	int i = tui_graph_find(app->model->graph, e->op);
+	int i = dalic_tui_graph_find(app->model->graph, e->op);
 	if (i < 0)
 		return;
-	tui_app_select_node(app, i);
+	dalic_tui_app_select_node(app, i);
 	app->sel_output = 0;
 	app->sel_sample = e->sample > 0 ? e->sample : 0;
-	tui_app_post_select(app);
+	dalic_tui_app_post_select(app);
 }
 
-void tui_app_refresh(tui_app_t *app)
+void dalic_tui_app_refresh(tui_app_t *app)
 {
-	tui_model_t *m = tui_runner_model(app->runner);
-	tui_model_unref(app->model);
+	tui_model_t *m = dalic_tui_runner_model(app->runner);
+	dalic_tui_model_unref(app->model);
 	app->model = m;
 	dalic_stats_snapshot_free(app->stats);
-	app->stats = m->engine == TUI_ENGINE_FULL ? tui_runner_snapshot(app->runner) : NULL;
-	default_selection(app);
-	follow_error(app);
-	track_active(app);
+	app->stats = m->engine == TUI_ENGINE_FULL ? dalic_tui_runner_snapshot(app->runner) : NULL;
+	app_default_selection(app);
+	app_follow_error(app);
+	app_track_active(app);
 }
 
 /* ---- layout and drawing ------------------------------------------------------------------ */
-static void layout(tui_app_t *app, tui_rect_t body)
+static void app_layout(tui_app_t *app, tui_rect_t body)
 {
 	memset(app->panes, 0, sizeof app->panes);
 	if (app->zoom) {
@@ -213,12 +214,12 @@ static void layout(tui_app_t *app, tui_rect_t body)
 	    (tui_rect_t){body.x + body.w - queues_w, body.y + top, queues_w, body.h - top};
 }
 
-void tui_app_draw(tui_app_t *app)
+void dalic_tui_app_draw(tui_app_t *app)
 {
 	tui_screen_t *s = &app->screen;
-	tui_screen_clear(s);
-	tui_canvas_t all = tui_screen_canvas(s);
-	tui_draw_status(app, tui_canvas_sub(all, (tui_rect_t){0, 0, s->w, 1}));
+	dalic_tui_screen_clear(s);
+	tui_canvas_t all = dalic_tui_screen_canvas(s);
+	dalic_tui_draw_status(app, dalic_tui_canvas_sub(all, (tui_rect_t){0, 0, s->w, 1}));
 	tui_rect_t body = {0, 1, s->w, s->h - 3};
 	if (s->w < 60 || s->h < 16) {
 		char text[128];
@@ -226,33 +227,34 @@ void tui_app_draw(tui_app_t *app)
 		         "the terminal is %dx%d: the workbench needs 60x16 (80x24 "
 		         "or more is better)",
 		         s->w, s->h);
-		tui_wrap(all, 0, 1, s->h - 2, tui_style(TUI_S_WARN), text);
+		dalic_tui_wrap(all, 0, 1, s->h - 2, dalic_tui_style(TUI_S_WARN), text);
 	} else if (app->help) {
-		tui_draw_help(app, tui_canvas_sub(all, body));
+		dalic_tui_draw_help(app, dalic_tui_canvas_sub(all, body));
 	} else {
-		layout(app, body);
+		app_layout(app, body);
 		for (int i = 0; i < TUI_PANES; i++) {
 			if (app->panes[i].w < 4 || app->panes[i].h < 3)
 				continue;
-			tui_canvas_t c = tui_canvas_sub(all, app->panes[i]);
+			tui_canvas_t c = dalic_tui_canvas_sub(all, app->panes[i]);
 			bool focused = (int)app->focus == i;
-			tui_frame(c, pane_classes[i]->title,
-			          tui_style(focused ? TUI_S_BORDER_FOCUS : TUI_S_BORDER), focused);
-			pane_classes[i]->draw(app, tui_frame_inner(c));
+			dalic_tui_frame(
+			    c, pane_classes[i]->title,
+			    dalic_tui_style(focused ? TUI_S_BORDER_FOCUS : TUI_S_BORDER), focused);
+			pane_classes[i]->draw(app, dalic_tui_frame_inner(c));
 		}
 	}
-	tui_draw_message(app, tui_canvas_sub(all, (tui_rect_t){0, s->h - 2, s->w, 1}));
-	tui_draw_keybar(app, tui_canvas_sub(all, (tui_rect_t){0, s->h - 1, s->w, 1}));
+	dalic_tui_draw_message(app, dalic_tui_canvas_sub(all, (tui_rect_t){0, s->h - 2, s->w, 1}));
+	dalic_tui_draw_keybar(app, dalic_tui_canvas_sub(all, (tui_rect_t){0, s->h - 1, s->w, 1}));
 	app->frames++;
 }
 
 /* ---- keys ---------------------------------------------------------------------------------- */
-static unsigned prompt_key(tui_app_t *app, int key)
+static unsigned app_prompt_key(tui_app_t *app, int key)
 {
 	tui_prompt_t *p = &app->prompt;
 	if (key == TUI_KEY_ESC) {
 		p->active = false;
-		tui_app_message(app, false, "cancelled");
+		dalic_tui_app_message(app, false, "cancelled");
 	} else if (key == TUI_KEY_ENTER) {
 		p->active = false;
 		app->message[0] = 0;
@@ -265,7 +267,7 @@ static unsigned prompt_key(tui_app_t *app, int key)
 		p->text[p->len] = 0;
 	} else if (key >= 0x20 && key < TUI_KEY_SPECIAL) {
 		char b[4];
-		int n = tui_utf8_encode((uint32_t)key, b);
+		int n = dalic_tui_utf8_encode((uint32_t)key, b);
 		if (p->len + n < (int)sizeof p->text - 1) {
 			memcpy(p->text + p->len, b, (size_t)n);
 			p->len += n;
@@ -275,19 +277,19 @@ static unsigned prompt_key(tui_app_t *app, int key)
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-static unsigned finish(tui_app_t *app, unsigned flags)
+static unsigned app_finish(tui_app_t *app, unsigned flags)
 {
 	if (flags & TUI_SELECT)
-		tui_app_post_select(app);
+		dalic_tui_app_post_select(app);
 	return flags;
 }
 
-unsigned tui_app_key(tui_app_t *app, int key)
+unsigned dalic_tui_app_key(tui_app_t *app, int key)
 {
 	if (key == TUI_KEY_RESIZE)
 		return TUI_HANDLED | TUI_REDRAW;
 	if (app->prompt.active)
-		return prompt_key(app, key);
+		return app_prompt_key(app, key);
 	if (app->help) {
 		int page = app->screen.h - 4;
 		if (key == TUI_KEY_DOWN || key == TUI_KEY_PGDN)
@@ -302,21 +304,21 @@ unsigned tui_app_key(tui_app_t *app, int key)
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	app->message[0] = 0;
-	const tui_command_t *c = tui_command_by_key(key);
+	const tui_command_t *c = dalic_tui_command_by_key(key);
 	if (!c) {
 		char b[8];
-		tui_app_message(app, true, "%s: no such key (? shows them all)",
-		                tui_key_name(key, b));
+		dalic_tui_app_message(app, true, "%s: no such key (? shows them all)",
+		                      dalic_tui_key_name(key, b));
 		return TUI_REDRAW;
 	}
-	return finish(app, c->run(app, key));
+	return app_finish(app, c->run(app, key));
 }
 
-unsigned tui_app_command(tui_app_t *app, const char *name)
+unsigned dalic_tui_app_command(tui_app_t *app, const char *name)
 {
-	const tui_command_t *c = tui_command_by_name(name);
+	const tui_command_t *c = dalic_tui_command_by_name(name);
 	if (!c)
 		return 0;
 	app->message[0] = 0;
-	return finish(app, c->run(app, c->keys[0]));
+	return app_finish(app, c->run(app, c->keys[0]));
 }

@@ -103,36 +103,37 @@ struct tui_app {
 };
 
 /* app.c */
-int tui_app_init(tui_app_t *app, tui_runner_t *runner, int w, int h, int colors, bool headless);
-void tui_app_free(tui_app_t *app);
+int dalic_tui_app_init(tui_app_t *app, tui_runner_t *runner, int w, int h, int colors,
+                       bool headless);
+void dalic_tui_app_free(tui_app_t *app);
 /* Takes the newest model and stats snapshot (call before drawing). */
-void tui_app_refresh(tui_app_t *app);
+void dalic_tui_app_refresh(tui_app_t *app);
 /* Lays out and draws one frame into app->screen. */
-void tui_app_draw(tui_app_t *app);
+void dalic_tui_app_draw(tui_app_t *app);
 /* Dispatches a key through help, prompt, command table and focused pane. Returns flags. */
-unsigned tui_app_key(tui_app_t *app, int key);
+unsigned dalic_tui_app_key(tui_app_t *app, int key);
 /* Dispatches a command by its table name ("step-op"); TUI_HANDLED if it exists. */
-unsigned tui_app_command(tui_app_t *app, const char *name);
+unsigned dalic_tui_app_command(tui_app_t *app, const char *name);
 /* Posts the selection to the runner. Returns its sequence number. */
-uint64_t tui_app_post_select(tui_app_t *app);
-/* Posts a command and remembers its number (tui_app_last_seq) for headless waits. */
-uint64_t tui_app_post(tui_app_t *app, const tui_cmd_t *cmd);
-uint64_t tui_app_last_seq(void);
-void tui_app_message(tui_app_t *app, bool error, const char *fmt, ...)
+uint64_t dalic_tui_app_post_select(tui_app_t *app);
+/* Posts a command and remembers its number (dalic_tui_app_last_seq) for headless waits. */
+uint64_t dalic_tui_app_post(tui_app_t *app, const tui_cmd_t *cmd);
+uint64_t dalic_tui_app_last_seq(void);
+void dalic_tui_app_message(tui_app_t *app, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void tui_app_prompt(tui_app_t *app, const char *label, const char *initial,
-                    unsigned (*submit)(tui_app_t *, const char *));
+void dalic_tui_app_prompt(tui_app_t *app, const char *label, const char *initial,
+                          unsigned (*submit)(tui_app_t *, const char *));
 /* Selects graph node index i (by name). */
-void tui_app_select_node(tui_app_t *app, int i);
+void dalic_tui_app_select_node(tui_app_t *app, int i);
 /* Index of the selected operator in the model's graph, or -1. */
-int tui_app_selected_node(const tui_app_t *app);
+int dalic_tui_app_selected_node(const tui_app_t *app);
 
 /* status.c: status line, message line, key bar */
-void tui_draw_status(tui_app_t *app, tui_canvas_t row);
-void tui_draw_message(tui_app_t *app, tui_canvas_t row);
-void tui_draw_keybar(tui_app_t *app, tui_canvas_t row);
+void dalic_tui_draw_status(tui_app_t *app, tui_canvas_t row);
+void dalic_tui_draw_message(tui_app_t *app, tui_canvas_t row);
+void dalic_tui_draw_keybar(tui_app_t *app, tui_canvas_t row);
 /* help.c */
-void tui_draw_help(tui_app_t *app, tui_canvas_t c);
-int tui_help_lines(void);
+void dalic_tui_draw_help(tui_app_t *app, tui_canvas_t c);
+int dalic_tui_help_lines(void);
 
 #endif

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned post(tui_app_t *app, tui_cmd_kind_t kind)
+static unsigned cmd_post(tui_app_t *app, tui_cmd_kind_t kind)
 {
-	tui_app_post(app, &(tui_cmd_t){.kind = kind});
+	dalic_tui_app_post(app, &(tui_cmd_t){.kind = kind});
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -32,22 +32,22 @@ static unsigned cmd_quit(tui_app_t *app, int key)
 
 static unsigned cmd_step_op(tui_app_t *app, int key)
 {
-	return post(app, TUI_CMD_STEP_OP);
+	return cmd_post(app, TUI_CMD_STEP_OP);
 }
 
 static unsigned cmd_step_iter(tui_app_t *app, int key)
 {
-	return post(app, TUI_CMD_STEP_ITER);
+	return cmd_post(app, TUI_CMD_STEP_ITER);
 }
 
 static unsigned cmd_run(tui_app_t *app, int key)
 {
-	return post(app, TUI_CMD_TOGGLE_RUN);
+	return cmd_post(app, TUI_CMD_TOGGLE_RUN);
 }
 
 static unsigned cmd_engine(tui_app_t *app, int key)
 {
-	return post(app, TUI_CMD_ENGINE);
+	return cmd_post(app, TUI_CMD_ENGINE);
 }
 
 static unsigned cmd_pane(tui_app_t *app, int key)
@@ -70,22 +70,22 @@ static unsigned cmd_prev_next_op(tui_app_t *app, int key)
 	const tui_graph_t *g = app->model ? app->model->graph : NULL;
 	if (!g || !g->num_nodes)
 		return TUI_HANDLED;
-	int i = tui_app_selected_node(app), step = key == '[' ? -1 : 1;
+	int i = dalic_tui_app_selected_node(app), step = key == '[' ? -1 : 1;
 	for (int k = 0; k < g->num_nodes; k++) {
 		i = (i + step + g->num_nodes) % g->num_nodes;
 		if (!g->nodes[i].internal)
 			break;
 	}
-	tui_app_select_node(app, i);
+	dalic_tui_app_select_node(app, i);
 	return TUI_HANDLED | TUI_REDRAW | TUI_SELECT;
 }
 
 static unsigned cmd_output(tui_app_t *app, int key)
 {
 	const tui_graph_t *g = app->model ? app->model->graph : NULL;
-	int i = tui_app_selected_node(app);
+	int i = dalic_tui_app_selected_node(app);
 	if (i < 0 || g->nodes[i].num_outputs < 2) {
-		tui_app_message(app, false, "the selected operator has one output");
+		dalic_tui_app_message(app, false, "the selected operator has one output");
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	app->sel_output = (app->sel_output + 1) % g->nodes[i].num_outputs;
@@ -113,37 +113,37 @@ static unsigned cmd_zoom(tui_app_t *app, int key)
 
 /* ---- parameter prompts ---------------------------------------------------------------------- */
 /* An empty answer leaves the parameter as it is. */
-static unsigned unchanged(tui_app_t *app)
+static unsigned cmd_unchanged(tui_app_t *app)
 {
-	tui_app_message(app, false, "unchanged");
+	dalic_tui_app_message(app, false, "unchanged");
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-static bool parse_count(const char *s, long long *v, long long min)
+static bool cmd_parse_count(const char *s, long long *v, long long min)
 {
 	char *end;
 	*v = strtoll(s, &end, 10);
 	return *s && !*end && *v >= min;
 }
 
-static unsigned submit_prefetch(tui_app_t *app, const char *text)
+static unsigned cmd_submit_prefetch(tui_app_t *app, const char *text)
 {
 	long long a, b;
 	tui_cmd_t c = {.kind = TUI_CMD_SET_PREFETCH};
 	if (!*text)
-		return unchanged(app);
-	if (parse_count(text, &a, 1)) {
+		return cmd_unchanged(app);
+	if (cmd_parse_count(text, &a, 1)) {
 		c.a = c.b = a;
 	} else if (sscanf(text, "cpu=%lld,gpu=%lld", &a, &b) == 2 && a > 0 && b > 0) {
 		c.a = a;
 		c.b = b;
 		c.flag = true;
 	} else {
-		tui_app_message(app, true, "prefetch_queue_depth: '%s' is not N or cpu=N,gpu=M",
-		                text);
+		dalic_tui_app_message(app, true,
+		                      "prefetch_queue_depth: '%s' is not N or cpu=N,gpu=M", text);
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	tui_app_post(app, &c);
+	dalic_tui_app_post(app, &c);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -156,7 +156,7 @@ static unsigned cmd_prefetch(tui_app_t *app, int key)
 	else
 		snprintf(now, sizeof now, "%d", p->prefetch_cpu);
 	snprintf(label, sizeof label, "prefetch_queue_depth (N or cpu=N,gpu=M; now %s): ", now);
-	tui_app_prompt(app, label, "", submit_prefetch);
+	dalic_tui_app_prompt(app, label, "", cmd_submit_prefetch);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -169,23 +169,24 @@ static unsigned cmd_prefetch_step(tui_app_t *app, int key)
 	               .b = p->prefetch_gpu + d,
 	               .flag = p->separated_queues};
 	if (c.a < 1 || c.b < 1) {
-		tui_app_message(app, true, "prefetch_queue_depth cannot go below 1");
+		dalic_tui_app_message(app, true, "prefetch_queue_depth cannot go below 1");
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	tui_app_post(app, &c);
+	dalic_tui_app_post(app, &c);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-static unsigned submit_bps(tui_app_t *app, const char *text)
+static unsigned cmd_submit_bps(tui_app_t *app, const char *text)
 {
 	long long v;
 	if (!*text)
-		return unchanged(app);
-	if (!parse_count(text, &v, 0)) {
-		tui_app_message(app, true, "bytes_per_sample: '%s' is not a byte count", text);
+		return cmd_unchanged(app);
+	if (!cmd_parse_count(text, &v, 0)) {
+		dalic_tui_app_message(app, true, "bytes_per_sample: '%s' is not a byte count",
+		                      text);
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	tui_app_post(app, &(tui_cmd_t){.kind = TUI_CMD_SET_BPS, .a = v});
+	dalic_tui_app_post(app, &(tui_cmd_t){.kind = TUI_CMD_SET_BPS, .a = v});
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -194,20 +195,21 @@ static unsigned cmd_bps(tui_app_t *app, int key)
 	char label[96];
 	snprintf(label, sizeof label,
 	         "bytes_per_sample (now %lld): ", (long long)app->model->params.bytes_per_sample);
-	tui_app_prompt(app, label, "", submit_bps);
+	dalic_tui_app_prompt(app, label, "", cmd_submit_bps);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-static unsigned submit_threads(tui_app_t *app, const char *text)
+static unsigned cmd_submit_threads(tui_app_t *app, const char *text)
 {
 	long long v;
 	if (!*text)
-		return unchanged(app);
-	if (!parse_count(text, &v, 1) || v > 1024) {
-		tui_app_message(app, true, "num_threads: '%s' is not a count from 1 to 1024", text);
+		return cmd_unchanged(app);
+	if (!cmd_parse_count(text, &v, 1) || v > 1024) {
+		dalic_tui_app_message(app, true, "num_threads: '%s' is not a count from 1 to 1024",
+		                      text);
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	tui_app_post(app, &(tui_cmd_t){.kind = TUI_CMD_SET_THREADS, .a = v});
+	dalic_tui_app_post(app, &(tui_cmd_t){.kind = TUI_CMD_SET_THREADS, .a = v});
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -215,31 +217,32 @@ static unsigned cmd_threads(tui_app_t *app, int key)
 {
 	char label[96];
 	snprintf(label, sizeof label, "num_threads (now %d): ", app->model->params.num_threads);
-	tui_app_prompt(app, label, "", submit_threads);
+	dalic_tui_app_prompt(app, label, "", cmd_submit_threads);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
 static unsigned cmd_rebuild(tui_app_t *app, int key)
 {
-	return post(app, TUI_CMD_REBUILD);
+	return cmd_post(app, TUI_CMD_REBUILD);
 }
 
 static unsigned cmd_trace(tui_app_t *app, int key)
 {
-	return post(app, TUI_CMD_TRACE);
+	return cmd_post(app, TUI_CMD_TRACE);
 }
 
-static unsigned submit_save(tui_app_t *app, const char *text)
+static unsigned cmd_submit_save(tui_app_t *app, const char *text)
 {
 	tui_cmd_t c = {.kind = TUI_CMD_SAVE};
 	snprintf(c.text, sizeof c.text, "%s", *text ? text : "dalic-report");
-	tui_app_post(app, &c);
+	dalic_tui_app_post(app, &c);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
 static unsigned cmd_save(tui_app_t *app, int key)
 {
-	tui_app_prompt(app, "save report to directory (Enter: dalic-report): ", "", submit_save);
+	dalic_tui_app_prompt(app, "save report to directory (Enter: dalic-report): ", "",
+	                     cmd_submit_save);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -365,7 +368,7 @@ const tui_command_t tui_commands[] = {
 
 const int tui_num_commands = sizeof tui_commands / sizeof tui_commands[0];
 
-const tui_command_t *tui_command_by_key(int key)
+const tui_command_t *dalic_tui_command_by_key(int key)
 {
 	for (int i = 0; i < tui_num_commands; i++)
 		for (int k = 0; k < TUI_COMMAND_KEYS && tui_commands[i].keys[k]; k++)
@@ -374,7 +377,7 @@ const tui_command_t *tui_command_by_key(int key)
 	return NULL;
 }
 
-const tui_command_t *tui_command_by_name(const char *name)
+const tui_command_t *dalic_tui_command_by_name(const char *name)
 {
 	for (int i = 0; i < tui_num_commands; i++)
 		if (!strcmp(tui_commands[i].name, name))

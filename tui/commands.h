@@ -23,7 +23,7 @@ typedef struct tui_command {
 extern const tui_command_t tui_commands[];
 extern const int tui_num_commands;
 
-const tui_command_t *tui_command_by_key(int key);
-const tui_command_t *tui_command_by_name(const char *name);
+const tui_command_t *dalic_tui_command_by_key(int key);
+const tui_command_t *dalic_tui_command_by_name(const char *name);
 
 #endif

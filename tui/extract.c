@@ -20,7 +20,7 @@
 #define THUMB_MAX 160
 #define VALUES_MAX 400
 
-static void shape_text(const dalic_batch_t *b, int i, char *buf, size_t n)
+static void extract_shape_text(const dalic_batch_t *b, int i, char *buf, size_t n)
 {
 	size_t used = (size_t)snprintf(buf, n, "[");
 	for (int d = 0; d < dalic_batch_ndim(b) && used < n; d++)
@@ -31,7 +31,7 @@ static void shape_text(const dalic_batch_t *b, int i, char *buf, size_t n)
 }
 
 /* Thumbnail size: at most THUMB_MAX a side, aspect kept. */
-static void thumb_size(int w, int h, int *tw, int *th)
+static void extract_thumb_size(int w, int h, int *tw, int *th)
 {
 	double scale = 1.0;
 	if (w > THUMB_MAX || h > THUMB_MAX)
@@ -41,7 +41,7 @@ static void thumb_size(int w, int h, int *tw, int *th)
 }
 
 /* Looks like a picture (not just any 2-D tensor): an image layout, or H x W x {1,3,4}. */
-static bool image_like(const dalic_batch_t *b, int i)
+static bool extract_image_like(const dalic_batch_t *b, int i)
 {
 	const char *layout = dalic_batch_layout(b);
 	int nd = dalic_batch_ndim(b);
@@ -54,10 +54,10 @@ static bool image_like(const dalic_batch_t *b, int i)
 }
 
 /* Box filter to at most THUMB_MAX a side, any channel count -> RGB8. */
-static unsigned char *thumbnail(const dalic_debug_image_t *img, int *tw, int *th)
+static unsigned char *extract_thumbnail(const dalic_debug_image_t *img, int *tw, int *th)
 {
 	int w, h;
-	thumb_size(img->width, img->height, &w, &h);
+	extract_thumb_size(img->width, img->height, &w, &h);
 	unsigned char *out = malloc((size_t)w * (size_t)h * 3);
 	if (!out)
 		return NULL;
@@ -91,8 +91,8 @@ static unsigned char *thumbnail(const dalic_debug_image_t *img, int *tw, int *th
  * pass, no full-size copy — then mapped to 8 bits: [0, 1] scaled by 255 as
  * dalic_debug_preview does, anything else (normalized images) stretched from the
  * thumbnail's min..max, since clamping would show them black. */
-static unsigned char *float_thumbnail(const dalic_batch_t *b, int i, int *tw, int *th,
-                                      bool *stretched)
+static unsigned char *extract_float_thumbnail(const dalic_batch_t *b, int i, int *tw, int *th,
+                                              bool *stretched)
 {
 	if (dalic_batch_dtype(b) != DALIC_FLOAT || dalic_batch_ndim(b) != 3)
 		return NULL;
@@ -103,7 +103,7 @@ static unsigned char *float_thumbnail(const dalic_batch_t *b, int i, int *tw, in
 	const float *src = dalic_batch_data(b, i);
 	if ((c != 1 && c != 3 && c != 4) || h < 1 || w < 1 || !src)
 		return NULL;
-	thumb_size((int)w, (int)h, tw, th);
+	extract_thumb_size((int)w, (int)h, tw, th);
 	size_t n = (size_t)*tw * (size_t)*th * 3;
 	float *acc = malloc(n * sizeof *acc);
 	unsigned char *out = malloc(n);
@@ -146,7 +146,7 @@ static unsigned char *float_thumbnail(const dalic_batch_t *b, int i, int *tw, in
 }
 
 /* Values on one line: newlines and runs of blanks collapse to one space. */
-static char *values_text(const dalic_batch_t *b, int i)
+static char *extract_values_text(const dalic_batch_t *b, int i)
 {
 	char *text;
 	if (dalic_debug_format_sample(b, i, NULL, &text))
@@ -164,7 +164,7 @@ static char *values_text(const dalic_batch_t *b, int i)
 	return text;
 }
 
-tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
+tui_batch_view_t *dalic_tui_extract(const dalic_batch_t *b, int sample, int window)
 {
 	int n = b ? dalic_batch_num_samples(b) : 0;
 	if (window < 1)
@@ -179,7 +179,7 @@ tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
 	int count = n - first < window ? n - first : window;
 	if (count < 0)
 		count = 0;
-	tui_batch_view_t *v = tui_batch_view_new(count);
+	tui_batch_view_t *v = dalic_tui_batch_view_new(count);
 	if (!v)
 		return NULL;
 	v->num_samples = n;
@@ -195,7 +195,7 @@ tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
 		int i = first + k;
 		tui_sample_view_t *s = &v->samples[k];
 		s->index = i;
-		shape_text(b, i, s->shape, sizeof s->shape);
+		extract_shape_text(b, i, s->shape, sizeof s->shape);
 		/* statistics only for the selected sample: the pane shows no others' */
 		dalic_debug_stats_t st;
 		if (i == sample && !dalic_debug_stats(b, i, &st) && st.elements > 0) {
@@ -208,26 +208,27 @@ tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window)
 		}
 		const char *src = dalic_batch_source(b, i);
 		s->source = src ? strdup(src) : NULL;
-		if (image_like(b, i)) {
+		if (extract_image_like(b, i)) {
 			bool stretched = false;
 			dalic_debug_image_t img;
-			s->thumb = float_thumbnail(b, i, &s->thumb_w, &s->thumb_h, &stretched);
+			s->thumb =
+			    extract_float_thumbnail(b, i, &s->thumb_w, &s->thumb_h, &stretched);
 			if (!s->thumb && !dalic_debug_preview(b, i, &img)) {
-				s->thumb = thumbnail(&img, &s->thumb_w, &s->thumb_h);
+				s->thumb = extract_thumbnail(&img, &s->thumb_w, &s->thumb_h);
 				dalic_debug_image_free(&img);
 			}
 			v->stretched |= stretched;
 		}
 		if (!s->thumb) {
 			v->image = false;
-			s->values = values_text(b, i);
+			s->values = extract_values_text(b, i);
 		}
 		v->count = k + 1;
 	}
 	return v;
 }
 
-void tui_parse_error(const char *msg, tui_error_t *err)
+void dalic_tui_parse_error(const char *msg, tui_error_t *err)
 {
 	memset(err, 0, sizeof *err);
 	err->set = true;

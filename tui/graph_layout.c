@@ -21,7 +21,7 @@
 #define BOX_ROWS 3
 #define LABEL_MAX 18
 
-uint32_t tui_line_glyph(unsigned b)
+uint32_t dalic_tui_line_glyph(unsigned b)
 {
 	static const uint32_t glyph[16] = {
 	    [0] = ' ',
@@ -49,7 +49,7 @@ uint32_t tui_line_glyph(unsigned b)
  * the pane is resized. The context is only ever used from the UI thread. */
 static GVC_t *context;
 
-void tui_glayout_shutdown(void)
+void dalic_tui_glayout_shutdown(void)
 {
 	if (context)
 		gvFreeContext(context);
@@ -65,13 +65,13 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libgvc.so\n";
 }
 
-static int silent(char *msg)
+static int layout_silent(char *msg)
 {
 	(void)msg;
 	return 0;
 }
 
-static void make_label(const char *name, char *out, size_t n)
+static void layout_make_label(const char *name, char *out, size_t n)
 {
 	if (!strncmp(name, "__", 2))
 		name += 2;
@@ -86,7 +86,7 @@ static void make_label(const char *name, char *out, size_t n)
 }
 
 /* Visible producers of node v's input edge from u: u itself, or through internal nodes. */
-static void visible_sources(const tui_graph_t *g, int u, bool *mark, int depth)
+static void layout_visible_sources(const tui_graph_t *g, int u, bool *mark, int depth)
 {
 	if (depth > g->num_nodes)
 		return;
@@ -96,7 +96,7 @@ static void visible_sources(const tui_graph_t *g, int u, bool *mark, int depth)
 	}
 	for (int e = 0; e < g->num_edges; e++)
 		if (g->edges[e].to == u)
-			visible_sources(g, g->edges[e].from, mark, depth + 1);
+			layout_visible_sources(g, g->edges[e].from, mark, depth + 1);
 }
 
 typedef struct raster {
@@ -105,7 +105,7 @@ typedef struct raster {
 	bool have_last;
 } raster_t;
 
-static bool in_box(const tui_glayout_t *l, int x, int y)
+static bool layout_in_box(const tui_glayout_t *l, int x, int y)
 {
 	for (int i = 0; i < l->num_boxes; i++) {
 		const tui_gbox_t *b = &l->boxes[i];
@@ -115,16 +115,17 @@ static bool in_box(const tui_glayout_t *l, int x, int y)
 	return false;
 }
 
-static void link_cells(tui_glayout_t *l, int x, int y, unsigned a, int nx, int ny, unsigned b)
+static void layout_link_cells(tui_glayout_t *l, int x, int y, unsigned a, int nx, int ny,
+                              unsigned b)
 {
-	if (x >= 0 && y >= 0 && x < l->w && y < l->h && !in_box(l, x, y))
+	if (x >= 0 && y >= 0 && x < l->w && y < l->h && !layout_in_box(l, x, y))
 		l->lines[y * l->w + x] |= (uint8_t)a;
-	if (nx >= 0 && ny >= 0 && nx < l->w && ny < l->h && !in_box(l, nx, ny))
+	if (nx >= 0 && ny >= 0 && nx < l->w && ny < l->h && !layout_in_box(l, nx, ny))
 		l->lines[ny * l->w + nx] |= (uint8_t)b;
 }
 
 /* Moves the pen to cell (x, y): unit steps from the previous cell, the longer axis first. */
-static void raster_cell(raster_t *r, int x, int y)
+static void layout_raster_cell(raster_t *r, int x, int y)
 {
 	if (!r->have_last) {
 		r->last_x = x;
@@ -147,7 +148,8 @@ static void raster_cell(raster_t *r, int x, int y)
 		              : out == TUI_LINE_W ? TUI_LINE_E
 		              : out == TUI_LINE_S ? TUI_LINE_N
 		                                  : TUI_LINE_S;
-		link_cells(r->l, r->last_x, r->last_y, out, r->last_x + sx, r->last_y + sy, in);
+		layout_link_cells(r->l, r->last_x, r->last_y, out, r->last_x + sx, r->last_y + sy,
+		                  in);
 		r->last_x += sx;
 		r->last_y += sy;
 	}
@@ -155,8 +157,8 @@ static void raster_cell(raster_t *r, int x, int y)
 
 /* Spline samples level with the end boxes are left out: the ports take over there, so every
  * edge leaves and enters a box straight instead of wherever Graphviz spread its ports. */
-static bool near_ends(const tui_glayout_t *l, const tui_gbox_t *tail, const tui_gbox_t *head, int x,
-                      int y)
+static bool layout_near_ends(const tui_glayout_t *l, const tui_gbox_t *tail, const tui_gbox_t *head,
+                             int x, int y)
 {
 	if (l->top_to_bottom)
 		return (y >= tail->y && y <= tail->y + tail->h) ||
@@ -165,7 +167,7 @@ static bool near_ends(const tui_glayout_t *l, const tui_gbox_t *tail, const tui_
 	       (x >= head->x - 1 && x < head->x + head->w);
 }
 
-static void cubic(const pointf *p, double t, double *x, double *y)
+static void layout_cubic(const pointf *p, double t, double *x, double *y)
 {
 	double u = 1 - t;
 	*x = u * u * u * p[0].x + 3 * u * u * t * p[1].x + 3 * u * t * t * p[2].x +
@@ -176,7 +178,7 @@ static void cubic(const pointf *p, double t, double *x, double *y)
 
 /* Where an edge leaves the tail box and enters the head box: the middle of the facing sides,
  * so every edge meets a box at its label row (LR) or centre column (TB). */
-static void edge_port(const tui_glayout_t *l, const tui_gbox_t *b, bool head, int *x, int *y)
+static void layout_edge_port(const tui_glayout_t *l, const tui_gbox_t *b, bool head, int *x, int *y)
 {
 	if (l->top_to_bottom) {
 		*x = b->x + b->w / 2;
@@ -187,43 +189,43 @@ static void edge_port(const tui_glayout_t *l, const tui_gbox_t *b, bool head, in
 	}
 }
 
-static void raster_edge(tui_glayout_t *l, Agedge_t *e, double top, const tui_gbox_t *tail,
-                        const tui_gbox_t *head)
+static void layout_raster_edge(tui_glayout_t *l, Agedge_t *e, double top, const tui_gbox_t *tail,
+                               const tui_gbox_t *head)
 {
 	splines *spl = ED_spl(e);
 	if (!spl || !tail || !head)
 		return;
 	raster_t r = {l, 0, 0, false};
 	int x, y;
-	edge_port(l, tail, false, &x, &y);
-	link_cells(l, x, y, l->top_to_bottom ? TUI_LINE_N : TUI_LINE_W, -1, -1, 0);
-	raster_cell(&r, x, y);
+	layout_edge_port(l, tail, false, &x, &y);
+	layout_link_cells(l, x, y, l->top_to_bottom ? TUI_LINE_N : TUI_LINE_W, -1, -1, 0);
+	layout_raster_cell(&r, x, y);
 	for (int b = 0; b < spl->size; b++) {
 		const bezier *bz = &spl->list[b];
 		for (int i = 0; i + 3 < bz->size; i += 3)
 			for (int s = 0; s <= 24; s++) {
 				double px, py;
-				cubic(&bz->list[i], s / 24.0, &px, &py);
+				layout_cubic(&bz->list[i], s / 24.0, &px, &py);
 				int cx = (int)floor(px / PT_PER_COL),
 				    cy = (int)floor((top - py) / PT_PER_ROW);
-				if (!near_ends(l, tail, head, cx, cy))
-					raster_cell(&r, cx, cy);
+				if (!layout_near_ends(l, tail, head, cx, cy))
+					layout_raster_cell(&r, cx, cy);
 			}
 	}
-	edge_port(l, head, true, &x, &y);
-	raster_cell(&r, x, y);
-	if (x >= 0 && y >= 0 && x < l->w && y < l->h && !in_box(l, x, y))
+	layout_edge_port(l, head, true, &x, &y);
+	layout_raster_cell(&r, x, y);
+	if (x >= 0 && y >= 0 && x < l->w && y < l->h && !layout_in_box(l, x, y))
 		l->arrows[y * l->w + x] = l->top_to_bottom ? 0x25bc : 0x25b6; /* ▼ ▶ */
 }
 
-static void set_inches(void *obj, const char *attr, double cells, double per_cell)
+static void layout_set_inches(void *obj, const char *attr, double cells, double per_cell)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%.3f", cells * per_cell / 72.0);
 	agsafeset(obj, (char *)attr, buf, "");
 }
 
-tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
+tui_glayout_t *dalic_tui_glayout_build(const tui_graph_t *g, bool tb)
 {
 	tui_glayout_t *l = calloc(1, sizeof *l);
 	if (!l)
@@ -239,10 +241,10 @@ tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
 	if (!l->boxes || !an || !mark || !gvc) {
 		free(an);
 		free(mark);
-		tui_glayout_free(l);
+		dalic_tui_glayout_free(l);
 		return NULL;
 	}
-	agseterrf(silent);
+	agseterrf(layout_silent);
 	Agraph_t *ag = agopen("pipeline", Agdirected, NULL);
 	agsafeset(ag, "rankdir", tb ? "TB" : "LR", "");
 	agsafeset(ag, "nodesep", tb ? "0.3" : "0.2", "");
@@ -252,8 +254,8 @@ tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
 			continue;
 		tui_gbox_t *b = &l->boxes[l->num_boxes++];
 		b->node = i;
-		make_label(g->nodes[i].name, b->label, sizeof b->label);
-		b->w = tui_text_width(b->label) + 4;
+		layout_make_label(g->nodes[i].name, b->label, sizeof b->label);
+		b->w = dalic_tui_text_width(b->label) + 4;
 		if (b->w < 9)
 			b->w = 9;
 		b->h = BOX_ROWS;
@@ -263,8 +265,8 @@ tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
 		agsafeset(an[i], "shape", "box", "");
 		agsafeset(an[i], "fixedsize", "true", "");
 		agsafeset(an[i], "label", "", "");
-		set_inches(an[i], "width", b->w, PT_PER_COL);
-		set_inches(an[i], "height", b->h, PT_PER_ROW);
+		layout_set_inches(an[i], "width", b->w, PT_PER_COL);
+		layout_set_inches(an[i], "height", b->h, PT_PER_ROW);
 	}
 	for (int v = 0; v < g->num_nodes; v++) {
 		if (!an[v])
@@ -272,7 +274,7 @@ tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
 		memset(mark, 0, sizeof *mark * (size_t)g->num_nodes);
 		for (int e = 0; e < g->num_edges; e++)
 			if (g->edges[e].to == v)
-				visible_sources(g, g->edges[e].from, mark, 0);
+				layout_visible_sources(g, g->edges[e].from, mark, 0);
 		for (int u = 0; u < g->num_nodes; u++)
 			if (mark[u] && an[u])
 				agedge(ag, an[u], an[v], NULL, 1);
@@ -303,7 +305,7 @@ tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
 				for (int k = 0; k < l->num_boxes; k++)
 					if (an[l->boxes[k].node] == aghead(e))
 						head = &l->boxes[k];
-				raster_edge(l, e, top, &l->boxes[i], head);
+				layout_raster_edge(l, e, top, &l->boxes[i], head);
 			}
 		gvFreeLayout(gvc, ag);
 	}
@@ -311,13 +313,13 @@ tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool tb)
 	free(an);
 	free(mark);
 	if (!ok) {
-		tui_glayout_free(l);
+		dalic_tui_glayout_free(l);
 		return NULL;
 	}
 	return l;
 }
 
-void tui_glayout_free(tui_glayout_t *l)
+void dalic_tui_glayout_free(tui_glayout_t *l)
 {
 	if (!l)
 		return;
@@ -327,7 +329,7 @@ void tui_glayout_free(tui_glayout_t *l)
 	free(l);
 }
 
-const tui_gbox_t *tui_glayout_box(const tui_glayout_t *l, int node)
+const tui_gbox_t *dalic_tui_glayout_box(const tui_glayout_t *l, int node)
 {
 	for (int i = 0; l && i < l->num_boxes; i++)
 		if (l->boxes[i].node == node)

@@ -33,14 +33,14 @@ typedef struct tui_glayout {
 	uint32_t *arrows; /* w * h: arrowhead glyph or 0 */
 } tui_glayout_t;
 
-/* Lays out g's visible operators. New: free with tui_glayout_free; NULL if Graphviz fails. */
-tui_glayout_t *tui_glayout_build(const tui_graph_t *g, bool top_to_bottom);
-void tui_glayout_free(tui_glayout_t *l);
+/* Lays out g's visible operators. New: free with dalic_tui_glayout_free; NULL if Graphviz fails. */
+tui_glayout_t *dalic_tui_glayout_build(const tui_graph_t *g, bool top_to_bottom);
+void dalic_tui_glayout_free(tui_glayout_t *l);
 /* Frees the Graphviz context kept between layouts (at exit). */
-void tui_glayout_shutdown(void);
+void dalic_tui_glayout_shutdown(void);
 /* The box of graph node `node`, or NULL (internal or unknown). */
-const tui_gbox_t *tui_glayout_box(const tui_glayout_t *l, int node);
+const tui_gbox_t *dalic_tui_glayout_box(const tui_glayout_t *l, int node);
 /* Box-drawing glyph for a set of TUI_LINE_* bits. */
-uint32_t tui_line_glyph(unsigned bits);
+uint32_t dalic_tui_line_glyph(unsigned bits);
 
 #endif

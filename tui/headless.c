@@ -40,19 +40,12 @@ typedef struct driver {
 	double last_frame;
 } driver_t;
 
-static double now_s(void)
+static void headless_frame(driver_t *d)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void frame(driver_t *d)
-{
-	double t0 = now_s();
-	tui_app_refresh(&d->app);
-	tui_app_draw(&d->app);
-	double dt = now_s() - t0;
+	double t0 = dalic_tui_now();
+	dalic_tui_app_refresh(&d->app);
+	dalic_tui_app_draw(&d->app);
+	double dt = dalic_tui_now() - t0;
 	d->draw_total += dt;
 	if (dt > d->draw_max)
 		d->draw_max = dt;
@@ -60,32 +53,32 @@ static void frame(driver_t *d)
 }
 
 /* Waits for everything posted so far; drawing may post a new selection, so repeat. */
-static void settle(driver_t *d)
+static void headless_settle(driver_t *d)
 {
 	for (int round = 0; round < 4; round++) {
-		uint64_t seq = tui_app_last_seq();
-		if (seq && !tui_runner_wait(d->app.runner, seq, SETTLE_MS))
+		uint64_t seq = dalic_tui_app_last_seq();
+		if (seq && !dalic_tui_runner_wait(d->app.runner, seq, SETTLE_MS))
 			fprintf(stderr, "dalic tui: the runner did not finish a command in %d s\n",
 			        SETTLE_MS / 1000);
-		frame(d);
-		if (tui_app_last_seq() == seq)
+		headless_frame(d);
+		if (dalic_tui_app_last_seq() == seq)
 			return;
 	}
 }
 
 /* Draws frames on schedule until `until` returns true or `seconds` pass. */
-static bool pump(driver_t *d, double seconds, bool (*until)(driver_t *, long), long arg)
+static bool headless_pump(driver_t *d, double seconds, bool (*until)(driver_t *, long), long arg)
 {
-	double end = now_s() + seconds;
+	double end = dalic_tui_now() + seconds;
 	for (;;) {
-		double t = now_s();
+		double t = dalic_tui_now();
 		if (t - d->last_frame >= TUI_FRAME_MS / 1000.0)
-			frame(d);
+			headless_frame(d);
 		if (until && until(d, arg))
 			return true;
 		if (t >= end)
 			return !until;
-		double next = d->last_frame + TUI_FRAME_MS / 1000.0 - now_s();
+		double next = d->last_frame + TUI_FRAME_MS / 1000.0 - dalic_tui_now();
 		if (until && next > 0.005)
 			next = 0.005;
 		if (next > 0)
@@ -93,19 +86,19 @@ static bool pump(driver_t *d, double seconds, bool (*until)(driver_t *, long), l
 	}
 }
 
-static bool iterations_done(driver_t *d, long n)
+static bool headless_iterations_done(driver_t *d, long n)
 {
-	tui_model_t *m = tui_runner_model(d->app.runner);
+	tui_model_t *m = dalic_tui_runner_model(d->app.runner);
 	/* also done when nothing will change any more: an error, the end, or paused and idle */
 	bool done = m->iterations_done >= n || m->error.set || m->ended ||
-	            (!m->running && tui_runner_wait_idle(d->app.runner, 0));
-	tui_model_unref(m);
+	            (!m->running && dalic_tui_runner_wait_idle(d->app.runner, 0));
+	dalic_tui_model_unref(m);
 	return done;
 }
 
-static int dump(driver_t *d)
+static int headless_dump(driver_t *d)
 {
-	settle(d);
+	headless_settle(d);
 	char path[1024];
 	snprintf(path, sizeof path, "%s/screen-%03d.txt", d->o->dump, ++d->dumps);
 	FILE *f = fopen(path, "w");
@@ -113,11 +106,11 @@ static int dump(driver_t *d)
 		fprintf(stderr, "dalic tui: cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	int rc = tui_screen_dump(&d->app.screen, f);
+	int rc = dalic_tui_screen_dump(&d->app.screen, f);
 	return fclose(f) || rc ? -1 : 0;
 }
 
-static bool parse_duration(const char *s, double *out)
+static bool headless_parse_duration(const char *s, double *out)
 {
 	char *end;
 	double v = strtod(s, &end);
@@ -133,7 +126,7 @@ static bool parse_duration(const char *s, double *out)
 }
 
 /* One script line. Returns 0, 1 to stop (quit), or -1 for a bad line. */
-static int step(driver_t *d, char *line, int lineno)
+static int headless_step(driver_t *d, char *line, int lineno)
 {
 	size_t n = strlen(line);
 	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
@@ -148,18 +141,18 @@ static int step(driver_t *d, char *line, int lineno)
 	long count;
 	int w, h;
 	if (!strcmp(s, "dump"))
-		return dump(d) ? -1 : 0;
+		return headless_dump(d) ? -1 : 0;
 	if (!strncmp(s, "wait ", 5)) {
 		const char *arg = s + 5;
 		if (!strcmp(arg, "idle")) {
-			tui_runner_wait_idle(d->app.runner, SETTLE_MS);
-			frame(d);
+			dalic_tui_runner_wait_idle(d->app.runner, SETTLE_MS);
+			headless_frame(d);
 		} else if (sscanf(arg, "iteration %ld", &count) == 1) {
-			if (!pump(d, SETTLE_MS / 1000.0, iterations_done, count))
+			if (!headless_pump(d, SETTLE_MS / 1000.0, headless_iterations_done, count))
 				fprintf(stderr, "dalic tui: line %d: still waiting after %d s\n",
 				        lineno, SETTLE_MS / 1000);
-		} else if (parse_duration(arg, &secs)) {
-			pump(d, secs, NULL, 0);
+		} else if (headless_parse_duration(arg, &secs)) {
+			headless_pump(d, secs, NULL, 0);
 		} else {
 			fprintf(stderr, "dalic tui: line %d: wait what? '%s'\n", lineno, arg);
 			return -1;
@@ -167,33 +160,33 @@ static int step(driver_t *d, char *line, int lineno)
 		return 0;
 	}
 	if (sscanf(s, "resize %dx%d", &w, &h) == 2 && w > 0 && h > 0) {
-		tui_screen_resize(&d->app.screen, w, h);
-		tui_app_key(&d->app, TUI_KEY_RESIZE);
-		settle(d);
+		dalic_tui_screen_resize(&d->app.screen, w, h);
+		dalic_tui_app_key(&d->app, TUI_KEY_RESIZE);
+		headless_settle(d);
 		return 0;
 	}
 	if (!strncmp(s, "type ", 5)) {
 		for (const char *p = s + 5; *p && !(flags & TUI_QUIT);) {
 			uint32_t cp;
-			p += tui_utf8_decode(p, &cp);
-			flags |= tui_app_key(&d->app, (int)cp);
+			p += dalic_tui_utf8_decode(p, &cp);
+			flags |= dalic_tui_app_key(&d->app, (int)cp);
 		}
 	} else {
-		int key = tui_key_parse(s);
+		int key = dalic_tui_key_parse(s);
 		if (key != TUI_KEY_NONE)
-			flags = tui_app_key(&d->app, key);
-		else if (!(flags = tui_app_command(&d->app, s))) {
+			flags = dalic_tui_app_key(&d->app, key);
+		else if (!(flags = dalic_tui_app_command(&d->app, s))) {
 			fprintf(stderr, "dalic tui: line %d: no key or command '%s'\n", lineno, s);
 			return -1;
 		}
 	}
 	if (flags & TUI_QUIT)
 		return 1;
-	settle(d);
+	headless_settle(d);
 	return 0;
 }
 
-int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o)
+int dalic_tui_run_headless(const tui_options_t *o)
 {
 	FILE *script = !strcmp(o->keys, "-") ? stdin : fopen(o->keys, "r");
 	if (!script) {
@@ -207,47 +200,53 @@ int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t 
 		return 2;
 	}
 	tui_runner_t *runner;
-	if (tui_runner_start(opts, o->trace, &runner)) {
+	if (dalic_tui_runner_start(o, &runner)) {
 		if (script != stdin)
 			fclose(script);
 		return 1;
 	}
 	driver_t d = {.o = o};
-	if (tui_app_init(&d.app, runner, o->width, o->height, 0, true)) {
-		tui_runner_stop(runner);
+	if (dalic_tui_app_init(&d.app, runner, o->width, o->height, 0, true)) {
+		dalic_tui_runner_stop(runner);
 		if (script != stdin)
 			fclose(script);
 		return 1;
 	}
-	d.start = now_s();
+	d.start = dalic_tui_now();
 	/* the first model: the pipeline loaded (or failed to) */
-	tui_runner_wait_idle(runner, SETTLE_MS);
-	settle(&d);
+	dalic_tui_runner_wait_idle(runner, SETTLE_MS);
+	headless_settle(&d);
 	if (o->run) {
-		tui_app_command(&d.app, "run");
-		settle(&d);
+		dalic_tui_app_command(&d.app, "run");
+		headless_settle(&d);
 	}
-	char line[512];
+	char *line = NULL; /* lines of any length: a long one must not become two */
+	size_t cap = 0;
 	int lineno = 0, rc = 0;
-	while (fgets(line, sizeof line, script)) {
-		int r = step(&d, line, ++lineno);
+	while (getline(&line, &cap, script) >= 0) {
+		int r = headless_step(&d, line, ++lineno);
 		if (r < 0)
 			rc = 2;
 		if (r)
 			break;
 	}
+	if (ferror(script)) {
+		fprintf(stderr, "dalic tui: reading %s: %s\n", o->keys, strerror(errno));
+		rc = 2;
+	}
+	free(line);
 	if (script != stdin)
 		fclose(script);
-	double secs = now_s() - d.start;
-	tui_model_t *m = tui_runner_model(runner);
+	double secs = dalic_tui_now() - d.start;
+	tui_model_t *m = dalic_tui_runner_model(runner);
 	printf("frames %llu in %.2f s (%.1f per second), draw mean %.2f ms max %.2f ms, "
 	       "iterations %lld, samples_per_second %.1f (running %.2f s)\n",
 	       (unsigned long long)d.app.frames, secs, secs > 0 ? (double)d.app.frames / secs : 0,
 	       d.app.frames ? d.draw_total * 1e3 / (double)d.app.frames : 0, d.draw_max * 1e3,
 	       (long long)m->iterations_done,
 	       m->run_seconds > 0 ? (double)m->run_samples / m->run_seconds : 0, m->run_seconds);
-	tui_model_unref(m);
-	tui_runner_stop(runner);
-	tui_app_free(&d.app);
+	dalic_tui_model_unref(m);
+	dalic_tui_runner_stop(runner);
+	dalic_tui_app_free(&d.app);
 	return rc;
 }

@@ -53,10 +53,10 @@ static int help_lines(line_t *out, int max)
 			char b[8];
 			size_t len = strlen(keys);
 			snprintf(keys + len, sizeof keys - len, "%s%s", k ? " " : "",
-			         tui_key_label(c->keys[k], b));
+			         dalic_tui_key_label(c->keys[k], b));
 		}
 		/* pad by columns, not bytes: arrows are three bytes each */
-		int pad = 18 - tui_text_width(keys);
+		int pad = 18 - dalic_tui_text_width(keys);
 		snprintf(out[n].text, sizeof out[n].text, "  %s%*s %-17s %s", keys,
 		         pad > 0 ? pad : 0, "", c->name, c->help);
 		out[n++].style = TUI_S_NORMAL;
@@ -68,22 +68,22 @@ static int help_lines(line_t *out, int max)
 	return n;
 }
 
-int tui_help_lines(void)
+int dalic_tui_help_lines(void)
 {
 	line_t lines[128];
 	return help_lines(lines, 128);
 }
 
-void tui_draw_help(tui_app_t *app, tui_canvas_t c)
+void dalic_tui_draw_help(tui_app_t *app, tui_canvas_t c)
 {
 	line_t lines[128];
 	int n = help_lines(lines, 128);
-	tui_frame(c, "HELP", tui_style(TUI_S_BORDER_FOCUS), true);
-	tui_canvas_t in = tui_frame_inner(c);
+	dalic_tui_frame(c, "HELP", dalic_tui_style(TUI_S_BORDER_FOCUS), true);
+	tui_canvas_t in = dalic_tui_frame_inner(c);
 	if (app->help_scroll > n - in.r.h)
 		app->help_scroll = n - in.r.h > 0 ? n - in.r.h : 0;
 	for (int y = 0; y < in.r.h && y + app->help_scroll < n; y++) {
 		const line_t *l = &lines[y + app->help_scroll];
-		tui_print(in, 0, y, tui_style(l->style), l->text, -1);
+		dalic_tui_print(in, 0, y, dalic_tui_style(l->style), l->text, -1);
 	}
 }

@@ -31,7 +31,7 @@ static const struct {
     {' ', "<Space>", "Spc"},
 };
 
-int tui_key_parse(const char *name)
+int dalic_tui_key_parse(const char *name)
 {
 	if (!name || !*name)
 		return TUI_KEY_NONE;
@@ -42,13 +42,13 @@ int tui_key_parse(const char *name)
 	if ((sscanf(name, "<F%d>", &n) == 1 || sscanf(name, "<f%d>", &n) == 1) && n >= 1 && n <= 10)
 		return TUI_KEY_F(n);
 	uint32_t cp;
-	int used = tui_utf8_decode(name, &cp);
+	int used = dalic_tui_utf8_decode(name, &cp);
 	if (!name[used] && cp >= 0x20)
 		return (int)cp;
 	return TUI_KEY_NONE;
 }
 
-const char *tui_key_name(int key, char buf[8])
+const char *dalic_tui_key_name(int key, char buf[8])
 {
 	for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
 		if (special[i].key == key)
@@ -58,13 +58,13 @@ const char *tui_key_name(int key, char buf[8])
 		return buf;
 	}
 	if (key > 0 && key < TUI_KEY_SPECIAL) {
-		buf[tui_utf8_encode((uint32_t)key, buf)] = 0;
+		buf[dalic_tui_utf8_encode((uint32_t)key, buf)] = 0;
 		return buf;
 	}
 	return "?";
 }
 
-const char *tui_key_label(int key, char buf[8])
+const char *dalic_tui_key_label(int key, char buf[8])
 {
 	for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
 		if (special[i].key == key)
@@ -73,5 +73,5 @@ const char *tui_key_label(int key, char buf[8])
 		snprintf(buf, 8, "F%d", key - TUI_KEY_F1 + 1);
 		return buf;
 	}
-	return tui_key_name(key, buf);
+	return dalic_tui_key_name(key, buf);
 }

@@ -32,10 +32,10 @@ enum {
 #define TUI_KEY_F(n) (TUI_KEY_F1 + (n)-1)
 
 /* "<Tab>", "<F1>", "<Space>", "q" ... -> key; TUI_KEY_NONE if the text names no key. */
-int tui_key_parse(const char *name);
+int dalic_tui_key_parse(const char *name);
 /* Name of a key for help and scripts: "q", "<Tab>", "<Space>". Static or in buf (>= 8). */
-const char *tui_key_name(int key, char buf[8]);
+const char *dalic_tui_key_name(int key, char buf[8]);
 /* Short label for the key bar: "Tab", "Spc", "F1", "q". */
-const char *tui_key_label(int key, char buf[8]);
+const char *dalic_tui_key_label(int key, char buf[8]);
 
 #endif

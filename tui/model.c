@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-tui_graph_t *tui_graph_new(int num_nodes, int num_edges, int num_outputs)
+tui_graph_t *dalic_tui_graph_new(int num_nodes, int num_edges, int num_outputs)
 {
 	static atomic_uint_fast64_t generation;
 	tui_graph_t *g = calloc(1, sizeof *g);
@@ -30,14 +30,14 @@ tui_graph_t *tui_graph_new(int num_nodes, int num_edges, int num_outputs)
 	return g;
 }
 
-tui_graph_t *tui_graph_ref(tui_graph_t *g)
+tui_graph_t *dalic_tui_graph_ref(tui_graph_t *g)
 {
 	if (g)
 		atomic_fetch_add(&g->refs, 1);
 	return g;
 }
 
-void tui_graph_unref(tui_graph_t *g)
+void dalic_tui_graph_unref(tui_graph_t *g)
 {
 	if (!g || atomic_fetch_sub(&g->refs, 1) != 1)
 		return;
@@ -56,7 +56,7 @@ void tui_graph_unref(tui_graph_t *g)
 	free(g);
 }
 
-int tui_graph_find(const tui_graph_t *g, const char *name)
+int dalic_tui_graph_find(const tui_graph_t *g, const char *name)
 {
 	for (int i = 0; g && name && i < g->num_nodes; i++)
 		if (!strcmp(g->nodes[i].name, name))
@@ -64,7 +64,7 @@ int tui_graph_find(const tui_graph_t *g, const char *name)
 	return -1;
 }
 
-tui_batch_view_t *tui_batch_view_new(int count)
+tui_batch_view_t *dalic_tui_batch_view_new(int count)
 {
 	static atomic_uint_fast64_t ids;
 	tui_batch_view_t *b = calloc(1, sizeof *b);
@@ -81,14 +81,14 @@ tui_batch_view_t *tui_batch_view_new(int count)
 	return b;
 }
 
-tui_batch_view_t *tui_batch_view_ref(tui_batch_view_t *b)
+tui_batch_view_t *dalic_tui_batch_view_ref(tui_batch_view_t *b)
 {
 	if (b)
 		atomic_fetch_add(&b->refs, 1);
 	return b;
 }
 
-void tui_batch_view_unref(tui_batch_view_t *b)
+void dalic_tui_batch_view_unref(tui_batch_view_t *b)
 {
 	if (!b || atomic_fetch_sub(&b->refs, 1) != 1)
 		return;
@@ -101,7 +101,7 @@ void tui_batch_view_unref(tui_batch_view_t *b)
 	free(b);
 }
 
-tui_model_t *tui_model_new(void)
+tui_model_t *dalic_tui_model_new(void)
 {
 	tui_model_t *m = calloc(1, sizeof *m);
 	if (!m)
@@ -112,24 +112,25 @@ tui_model_t *tui_model_new(void)
 	return m;
 }
 
-tui_model_t *tui_model_ref(tui_model_t *m)
+tui_model_t *dalic_tui_model_ref(tui_model_t *m)
 {
 	if (m)
 		atomic_fetch_add(&m->refs, 1);
 	return m;
 }
 
-void tui_model_unref(tui_model_t *m)
+void dalic_tui_model_unref(tui_model_t *m)
 {
 	if (!m || atomic_fetch_sub(&m->refs, 1) != 1)
 		return;
-	tui_graph_unref(m->graph);
-	tui_batch_view_unref(m->batch);
+	dalic_tui_graph_unref(m->graph);
+	dalic_tui_batch_view_unref(m->batch);
 	free(m->debug_ops);
 	free(m);
 }
 
-void tui_measure_take(const tui_model_t *m, const dalic_stats_snapshot_t *s, tui_measure_t *out)
+void dalic_tui_measure_take(const tui_model_t *m, const dalic_stats_snapshot_t *s,
+                            tui_measure_t *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!m)
@@ -150,7 +151,7 @@ void tui_measure_take(const tui_model_t *m, const dalic_stats_snapshot_t *s, tui
 	}
 }
 
-const char *tui_fmt_bytes(int64_t v, char buf[16])
+const char *dalic_tui_fmt_bytes(int64_t v, char buf[16])
 {
 	if (v < 0)
 		return "-";
@@ -165,7 +166,7 @@ const char *tui_fmt_bytes(int64_t v, char buf[16])
 	return buf;
 }
 
-const char *tui_fmt_ns(double ns, char buf[16])
+const char *dalic_tui_fmt_ns(double ns, char buf[16])
 {
 	if (ns <= 0)
 		return "-";

@@ -44,11 +44,11 @@ typedef struct tui_graph {
 	char **outputs; /* pipeline outputs as the user named them */
 } tui_graph_t;
 
-tui_graph_t *tui_graph_new(int num_nodes, int num_edges, int num_outputs);
-tui_graph_t *tui_graph_ref(tui_graph_t *g);
-void tui_graph_unref(tui_graph_t *g);
+tui_graph_t *dalic_tui_graph_new(int num_nodes, int num_edges, int num_outputs);
+tui_graph_t *dalic_tui_graph_ref(tui_graph_t *g);
+void dalic_tui_graph_unref(tui_graph_t *g);
 /* Index of the node with that instance name, or -1. */
-int tui_graph_find(const tui_graph_t *g, const char *name);
+int dalic_tui_graph_find(const tui_graph_t *g, const char *name);
 
 /* ---- batch: a window of samples of one data node ------------------------------------------ */
 typedef struct tui_sample_view {
@@ -81,9 +81,9 @@ typedef struct tui_batch_view {
 	char note[200]; /* why nothing (or something else) is shown */
 } tui_batch_view_t;
 
-tui_batch_view_t *tui_batch_view_new(int count);
-tui_batch_view_t *tui_batch_view_ref(tui_batch_view_t *b);
-void tui_batch_view_unref(tui_batch_view_t *b);
+tui_batch_view_t *dalic_tui_batch_view_new(int count);
+tui_batch_view_t *dalic_tui_batch_view_ref(tui_batch_view_t *b);
+void dalic_tui_batch_view_unref(tui_batch_view_t *b);
 
 /* ---- operator timings measured by the runner in the debug engine -------------------------- */
 typedef struct tui_debug_op {
@@ -145,16 +145,17 @@ typedef struct tui_model {
 	int64_t mem_live[3]; /* dalic_mem_totals bytes_live, host / pinned / device */
 } tui_model_t;
 
-tui_model_t *tui_model_new(void);
-tui_model_t *tui_model_ref(tui_model_t *m);
-void tui_model_unref(tui_model_t *m);
+tui_model_t *dalic_tui_model_new(void);
+tui_model_t *dalic_tui_model_ref(tui_model_t *m);
+void dalic_tui_model_unref(tui_model_t *m);
 
 /* The numbers compared before / after a change, from a model and its stats (may be NULL). */
-void tui_measure_take(const tui_model_t *m, const dalic_stats_snapshot_t *s, tui_measure_t *out);
+void dalic_tui_measure_take(const tui_model_t *m, const dalic_stats_snapshot_t *s,
+                            tui_measure_t *out);
 
 /* Bytes as "1.5M", "230K", "812B"; "-" for negative (unknown). */
-const char *tui_fmt_bytes(int64_t bytes, char buf[16]);
+const char *dalic_tui_fmt_bytes(int64_t bytes, char buf[16]);
 /* Nanoseconds as "1.23ms", "850us", "2.1s". */
-const char *tui_fmt_ns(double ns, char buf[16]);
+const char *dalic_tui_fmt_ns(double ns, char buf[16]);
 
 #endif

@@ -15,30 +15,31 @@
 #include <stdio.h>
 #include <string.h>
 
-static int draw_error(const tui_model_t *m, tui_canvas_t c, int y, int y_end)
+static int pane_batch_draw_error(const tui_model_t *m, tui_canvas_t c, int y, int y_end)
 {
 	const tui_error_t *e = &m->error;
-	tui_style_t es = tui_style(TUI_S_ERROR);
-	int n = tui_print(c, 0, y, es, "\xe2\x9c\x96 ERROR", -1);
+	tui_style_t es = dalic_tui_style(TUI_S_ERROR);
+	int n = dalic_tui_print(c, 0, y, es, "\xe2\x9c\x96 ERROR", -1);
 	if (*e->op)
-		n += tui_printf(c, n, y, es, " in %s", e->op);
+		n += dalic_tui_printf(c, n, y, es, " in %s", e->op);
 	if (e->sample >= 0)
-		tui_printf(c, n, y, es, ", sample %d", e->sample);
+		dalic_tui_printf(c, n, y, es, ", sample %d", e->sample);
 	y++;
 	if (*e->source && y < y_end) {
-		tui_print(c, 0, y, es, "file: ", -1);
-		y = tui_wrap(c, 6, y, y_end, es, e->source);
+		dalic_tui_print(c, 0, y, es, "file: ", -1);
+		y = dalic_tui_wrap(c, 6, y, y_end, es, e->source);
 	}
-	y = tui_wrap(c, 0, y, y_end - 1, tui_style(TUI_S_NORMAL), e->message);
+	y = dalic_tui_wrap(c, 0, y, y_end - 1, dalic_tui_style(TUI_S_NORMAL), e->message);
 	const char *hint = !m->graph ? "fix the file, then R reloads it"
 	                   : m->engine == TUI_ENGINE_FULL
 	                       ? "the workbench goes on: e debug engine (shows the failing input), "
 	                         "R rebuild"
 	                       : "the workbench goes on: n next iteration, R rebuild";
-	return tui_wrap(c, 0, y, y_end, tui_style(TUI_S_DIM), hint);
+	return dalic_tui_wrap(c, 0, y, y_end, dalic_tui_style(TUI_S_DIM), hint);
 }
 
-static void sample_info(const tui_sample_view_t *s, const tui_batch_view_t *v, char *buf, size_t n)
+static void pane_batch_sample_info(const tui_sample_view_t *s, const tui_batch_view_t *v, char *buf,
+                                   size_t n)
 {
 	int used = snprintf(buf, n, "#%d %s %s", s->index, s->shape, v->dtype);
 	if (s->has_stats && used < (int)n)
@@ -49,7 +50,7 @@ static void sample_info(const tui_sample_view_t *s, const tui_batch_view_t *v, c
 }
 
 /* Tile size that shows as many of `want` samples as possible in w x rows. */
-static void tile_size(int w, int rows, int want, int *tw, int *th, int *fit)
+static void pane_batch_tile_size(int w, int rows, int want, int *tw, int *th, int *fit)
 {
 	for (int t = w; t >= 6; t--) {
 		int h = t * 3 / 8 < 2 ? 2 : t * 3 / 8;
@@ -66,44 +67,44 @@ static void tile_size(int w, int rows, int want, int *tw, int *th, int *fit)
 	*fit = 0;
 }
 
-static void draw_images(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t c, int y)
+static void pane_batch_draw_images(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t c, int y)
 {
 	int rows = c.r.h - y - 2; /* two info lines under the tiles */
 	/* a pane among others shows two big thumbnails rather than many tiny ones; zoomed, many */
 	int most = app->zoom ? 16 : 2;
 	int want = v->num_samples < most ? v->num_samples : most;
 	int tw, th, fit;
-	tile_size(c.r.w, rows, want, &tw, &th, &fit);
+	pane_batch_tile_size(c.r.w, rows, want, &tw, &th, &fit);
 	int window = fit < 1 ? 1 : fit;
 	if (window != app->batch_window) {
 		app->batch_window = window;
-		tui_app_post_select(app);
+		dalic_tui_app_post_select(app);
 	}
 	int cols = (c.r.w + 1) / (tw + 1);
 	for (int k = 0; k < v->count && k < fit; k++) {
 		const tui_sample_view_t *s = &v->samples[k];
 		int tx = (k % cols) * (tw + 1), ty = y + (k / cols) * (th + 1);
-		tui_thumbs_draw(app->thumbs, c, tx, ty, tw, th, v, k);
+		dalic_tui_thumbs_draw(app->thumbs, c, tx, ty, tw, th, v, k);
 		bool sel = s->index == app->sel_sample;
 		char label[16];
 		snprintf(label, sizeof label, sel ? "[#%d]" : "#%d", s->index);
-		tui_print(c, tx + (tw - tui_text_width(label)) / 2, ty + th,
-		          tui_style(sel ? TUI_S_SELECTED : TUI_S_DIM), label, tw);
+		dalic_tui_print(c, tx + (tw - dalic_tui_text_width(label)) / 2, ty + th,
+		                dalic_tui_style(sel ? TUI_S_SELECTED : TUI_S_DIM), label, tw);
 	}
 	for (int k = 0; k < v->count; k++)
 		if (v->samples[k].index == app->sel_sample) {
 			char info[256];
-			sample_info(&v->samples[k], v, info, sizeof info);
-			tui_print(c, 0, c.r.h - 2, tui_style(TUI_S_NORMAL), info, -1);
+			pane_batch_sample_info(&v->samples[k], v, info, sizeof info);
+			dalic_tui_print(c, 0, c.r.h - 2, dalic_tui_style(TUI_S_NORMAL), info, -1);
 			if (v->samples[k].source)
-				tui_print(c, 0, c.r.h - 1, tui_style(TUI_S_DIM),
-				          v->samples[k].source, -1);
+				dalic_tui_print(c, 0, c.r.h - 1, dalic_tui_style(TUI_S_DIM),
+				                v->samples[k].source, -1);
 		}
 }
 
 /* One row per sample (shape, source, values); the last row gives the selected sample's
  * statistics when it has more than one element (a scalar is its own min, max and mean). */
-static void draw_values(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t c, int y)
+static void pane_batch_draw_values(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t c, int y)
 {
 	const tui_sample_view_t *selected = NULL;
 	for (int k = 0; k < v->count; k++)
@@ -114,33 +115,33 @@ static void draw_values(tui_app_t *app, const tui_batch_view_t *v, tui_canvas_t 
 	int window = rows < 1 ? 1 : rows;
 	if (window != app->batch_window) {
 		app->batch_window = window;
-		tui_app_post_select(app);
+		dalic_tui_app_post_select(app);
 	}
 	for (int k = 0; k < v->count && k < rows; k++, y++) {
 		const tui_sample_view_t *s = &v->samples[k];
 		bool sel = s == selected;
-		tui_style_t st = tui_style(sel ? TUI_S_SELECTED : TUI_S_NORMAL);
+		tui_style_t st = dalic_tui_style(sel ? TUI_S_SELECTED : TUI_S_NORMAL);
 		if (sel)
-			tui_fill(c, (tui_rect_t){0, y, c.r.w, 1}, ' ', st);
-		int x = tui_printf(c, 0, y, st, "#%-3d %s", s->index, s->shape);
+			dalic_tui_fill(c, (tui_rect_t){0, y, c.r.w, 1}, ' ', st);
+		int x = dalic_tui_printf(c, 0, y, st, "#%-3d %s", s->index, s->shape);
 		if (s->source)
-			x += tui_printf(c, x, y, st, " %s", s->source);
-		tui_printf(c, x, y, st, " = %s", s->values ? s->values : "?");
+			x += dalic_tui_printf(c, x, y, st, " %s", s->source);
+		dalic_tui_printf(c, x, y, st, " = %s", s->values ? s->values : "?");
 	}
 	if (info) {
 		char text[256];
-		sample_info(selected, v, text, sizeof text);
-		tui_print(c, 0, c.r.h - 1, tui_style(TUI_S_NORMAL), text, -1);
+		pane_batch_sample_info(selected, v, text, sizeof text);
+		dalic_tui_print(c, 0, c.r.h - 1, dalic_tui_style(TUI_S_NORMAL), text, -1);
 	}
 }
 
-static void draw(tui_app_t *app, tui_canvas_t c)
+static void pane_batch_draw(tui_app_t *app, tui_canvas_t c)
 {
 	const tui_model_t *m = app->model;
 	const tui_batch_view_t *v = m->batch;
 	int y = 0;
 	if (m->error.set)
-		y = draw_error(m, c, y, c.r.h - 2) + 1;
+		y = pane_batch_draw_error(m, c, y, c.r.h - 2) + 1;
 	if (!v || y >= c.r.h || (m->error.set && !v->count))
 		return;
 	if (v->node[0]) {
@@ -150,7 +151,7 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 		if (v->num_op_outputs > 1)
 			snprintf(head + n, sizeof head - (size_t)n, " (output %d/%d, v: next)",
 			         v->output + 1, v->num_op_outputs);
-		tui_print(c, 0, y++, tui_style(TUI_S_BORDER_FOCUS), head, -1);
+		dalic_tui_print(c, 0, y++, dalic_tui_style(TUI_S_BORDER_FOCUS), head, -1);
 		if (v->dtype[0]) {
 			n = v->iteration >= 0
 			        ? snprintf(head, sizeof head, "it %lld ", (long long)v->iteration)
@@ -158,20 +159,20 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 			snprintf(head + n, sizeof head - (size_t)n, "%s%s%s %s, %d samples%s",
 			         v->dtype, *v->layout ? " " : "", v->layout, v->device,
 			         v->num_samples, v->stretched ? ", shown min-max stretched" : "");
-			tui_print(c, 0, y++, tui_style(TUI_S_DIM), head, -1);
+			dalic_tui_print(c, 0, y++, dalic_tui_style(TUI_S_DIM), head, -1);
 		}
 	}
 	if (v->note[0])
-		y = tui_wrap(c, 0, y, c.r.h, tui_style(TUI_S_DIM), v->note);
+		y = dalic_tui_wrap(c, 0, y, c.r.h, dalic_tui_style(TUI_S_DIM), v->note);
 	if (!v->count || y >= c.r.h)
 		return;
 	if (v->image)
-		draw_images(app, v, c, y);
+		pane_batch_draw_images(app, v, c, y);
 	else
-		draw_values(app, v, c, y);
+		pane_batch_draw_values(app, v, c, y);
 }
 
-static unsigned key(tui_app_t *app, int k)
+static unsigned pane_batch_key(tui_app_t *app, int k)
 {
 	const tui_batch_view_t *v = app->model->batch;
 	if (!v || !v->num_samples)
@@ -180,7 +181,7 @@ static unsigned key(tui_app_t *app, int k)
 	const tui_rect_t *r = &app->panes[TUI_PANE_BATCH];
 	if (v->image && (k == TUI_KEY_UP || k == TUI_KEY_DOWN)) {
 		int tw, th, fit;
-		tile_size(r->w - 2, r->h - 5, app->zoom ? 16 : 2, &tw, &th, &fit);
+		pane_batch_tile_size(r->w - 2, r->h - 5, app->zoom ? 16 : 2, &tw, &th, &fit);
 		step = (r->w - 1) / (tw + 1);
 	}
 	int s = app->sel_sample;
@@ -220,6 +221,6 @@ static unsigned key(tui_app_t *app, int k)
 
 const tui_pane_class_t tui_pane_batch = {
     .title = "BATCH",
-    .draw = draw,
-    .key = key,
+    .draw = pane_batch_draw,
+    .key = pane_batch_key,
 };

@@ -33,49 +33,49 @@ typedef struct column {
 	void (*cell)(const row_t *r, char buf[32]);
 } column_t;
 
-static void c_name(const row_t *r, char b[32])
+static void pane_ops_c_name(const row_t *r, char b[32])
 {
 	snprintf(b, 32, "%s", r->name);
 }
-static void c_schema(const row_t *r, char b[32])
+static void pane_ops_c_schema(const row_t *r, char b[32])
 {
 	snprintf(b, 32, "%s", r->schema);
 }
-static void c_dev(const row_t *r, char b[32])
+static void pane_ops_c_dev(const row_t *r, char b[32])
 {
 	static const char *names[] = {"cpu", "mixed", "gpu"};
 	snprintf(b, 32, "%s", names[r->stage >= 0 && r->stage < 3 ? r->stage : 0]);
 }
-static void c_mean(const row_t *r, char b[32])
+static void pane_ops_c_mean(const row_t *r, char b[32])
 {
 	char t[16];
-	snprintf(b, 32, "%s", tui_fmt_ns(r->mean_ns, t));
+	snprintf(b, 32, "%s", dalic_tui_fmt_ns(r->mean_ns, t));
 }
-static void c_p99(const row_t *r, char b[32])
+static void pane_ops_c_p99(const row_t *r, char b[32])
 {
 	char t[16];
-	snprintf(b, 32, "%s", tui_fmt_ns((double)r->p99_ns, t));
+	snprintf(b, 32, "%s", dalic_tui_fmt_ns((double)r->p99_ns, t));
 }
-static void c_share(const row_t *r, char b[32])
+static void pane_ops_c_share(const row_t *r, char b[32])
 {
 	snprintf(b, 32, r->share >= 0 ? "%.1f%%" : "-", r->share * 100);
 }
-static void c_real(const row_t *r, char b[32])
+static void pane_ops_c_real(const row_t *r, char b[32])
 {
 	char t[16];
-	snprintf(b, 32, "%s", tui_fmt_bytes(r->real, t));
+	snprintf(b, 32, "%s", dalic_tui_fmt_bytes(r->real, t));
 }
-static void c_reserved(const row_t *r, char b[32])
+static void pane_ops_c_reserved(const row_t *r, char b[32])
 {
 	char t[16];
-	snprintf(b, 32, "%s", tui_fmt_bytes(r->reserved, t));
+	snprintf(b, 32, "%s", dalic_tui_fmt_bytes(r->reserved, t));
 }
-static void c_hint(const row_t *r, char b[32])
+static void pane_ops_c_hint(const row_t *r, char b[32])
 {
 	char t[16];
-	snprintf(b, 32, "%s", tui_fmt_bytes(r->hint, t));
+	snprintf(b, 32, "%s", dalic_tui_fmt_bytes(r->hint, t));
 }
-static void c_allocs(const row_t *r, char b[32])
+static void pane_ops_c_allocs(const row_t *r, char b[32])
 {
 	if (r->allocs < 0)
 		snprintf(b, 32, "-");
@@ -90,21 +90,34 @@ static const column_t columns[] = {
      .priority = 0,
      .sort = TUI_SORT_NAME,
      .left = true,
-     .cell = c_name},
-    {.title = "schema", .width = 14, .priority = 9, .sort = -1, .left = true, .cell = c_schema},
-    {.title = "dev", .width = 5, .priority = 6, .sort = -1, .left = true, .cell = c_dev},
-    {.title = "mean", .width = 8, .priority = 1, .sort = TUI_SORT_MEAN, .cell = c_mean},
-    {.title = "p99", .width = 8, .priority = 5, .sort = TUI_SORT_P99, .cell = c_p99},
-    {.title = "share", .width = 6, .priority = 2, .sort = TUI_SORT_SHARE, .cell = c_share},
-    {.title = "real", .width = 7, .priority = 3, .sort = TUI_SORT_REAL, .cell = c_real},
-    {.title = "reserved", .width = 8, .priority = 4, .sort = TUI_SORT_RESERVED, .cell = c_reserved},
-    {.title = "hint", .width = 7, .priority = 7, .sort = TUI_SORT_HINT, .cell = c_hint},
-    {.title = "allocs", .width = 6, .priority = 8, .sort = TUI_SORT_ALLOCS, .cell = c_allocs},
+     .cell = pane_ops_c_name},
+    {.title = "schema",
+     .width = 14,
+     .priority = 9,
+     .sort = -1,
+     .left = true,
+     .cell = pane_ops_c_schema},
+    {.title = "dev", .width = 5, .priority = 6, .sort = -1, .left = true, .cell = pane_ops_c_dev},
+    {.title = "mean", .width = 8, .priority = 1, .sort = TUI_SORT_MEAN, .cell = pane_ops_c_mean},
+    {.title = "p99", .width = 8, .priority = 5, .sort = TUI_SORT_P99, .cell = pane_ops_c_p99},
+    {.title = "share", .width = 6, .priority = 2, .sort = TUI_SORT_SHARE, .cell = pane_ops_c_share},
+    {.title = "real", .width = 7, .priority = 3, .sort = TUI_SORT_REAL, .cell = pane_ops_c_real},
+    {.title = "reserved",
+     .width = 8,
+     .priority = 4,
+     .sort = TUI_SORT_RESERVED,
+     .cell = pane_ops_c_reserved},
+    {.title = "hint", .width = 7, .priority = 7, .sort = TUI_SORT_HINT, .cell = pane_ops_c_hint},
+    {.title = "allocs",
+     .width = 6,
+     .priority = 8,
+     .sort = TUI_SORT_ALLOCS,
+     .cell = pane_ops_c_allocs},
 };
 #define NCOLS (int)(sizeof columns / sizeof columns[0])
 #define NAME_MAX_W 26
 
-static int rows_full(const tui_app_t *app, row_t *rows)
+static int pane_ops_rows_full(const tui_app_t *app, row_t *rows)
 {
 	const dalic_stats_snapshot_t *s = app->stats;
 	const tui_graph_t *g = app->model->graph;
@@ -112,7 +125,7 @@ static int rows_full(const tui_app_t *app, row_t *rows)
 	for (int i = 0; s && i < s->num_operators; i++) {
 		const dalic_stats_operator_t *op = &s->operators[i];
 		row_t *r = &rows[n++];
-		*r = (row_t){.node = tui_graph_find(g, op->name),
+		*r = (row_t){.node = dalic_tui_graph_find(g, op->name),
 		             .name = op->name,
 		             .schema = op->op,
 		             .stage = op->stage,
@@ -136,7 +149,7 @@ static int rows_full(const tui_app_t *app, row_t *rows)
 	return n;
 }
 
-static int rows_debug(const tui_app_t *app, row_t *rows)
+static int pane_ops_rows_debug(const tui_app_t *app, row_t *rows)
 {
 	const tui_model_t *m = app->model;
 	const tui_graph_t *g = m->graph;
@@ -164,7 +177,7 @@ static int rows_debug(const tui_app_t *app, row_t *rows)
 
 static int sort_key, sort_desc;
 
-static int cmp_rows(const void *pa, const void *pb)
+static int pane_ops_cmp_rows(const void *pa, const void *pb)
 {
 	const row_t *a = pa, *b = pb;
 	double x = 0, y = 0;
@@ -202,7 +215,7 @@ static int cmp_rows(const void *pa, const void *pb)
 }
 
 /* Rows in display order; returns the count. *out is new (free). */
-static int sorted_rows(const tui_app_t *app, row_t **out)
+static int pane_ops_sorted_rows(const tui_app_t *app, row_t **out)
 {
 	int cap = (app->stats ? app->stats->num_operators : 0) +
 	          (app->model->graph ? app->model->graph->num_nodes : 0) + 1;
@@ -211,17 +224,17 @@ static int sorted_rows(const tui_app_t *app, row_t **out)
 		*out = NULL;
 		return 0;
 	}
-	int n =
-	    app->model->engine == TUI_ENGINE_FULL ? rows_full(app, rows) : rows_debug(app, rows);
+	int n = app->model->engine == TUI_ENGINE_FULL ? pane_ops_rows_full(app, rows)
+	                                              : pane_ops_rows_debug(app, rows);
 	sort_key = app->sort;
 	sort_desc = app->sort_desc;
-	qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+	qsort(rows, (size_t)n, sizeof *rows, pane_ops_cmp_rows);
 	*out = rows;
 	return n;
 }
 
 /* Picks the columns that fit `width`, by priority; returns the name column's width. */
-static int pick_columns(int width, bool *shown)
+static int pane_ops_pick_columns(int width, bool *shown)
 {
 	int order[NCOLS];
 	for (int i = 0; i < NCOLS; i++)
@@ -237,13 +250,13 @@ static int pick_columns(int width, bool *shown)
 	return name_w > NAME_MAX_W ? NAME_MAX_W : name_w;
 }
 
-static void draw(tui_app_t *app, tui_canvas_t c)
+static void pane_ops_draw(tui_app_t *app, tui_canvas_t c)
 {
 	row_t *rows;
-	int n = sorted_rows(app, &rows);
+	int n = pane_ops_sorted_rows(app, &rows);
 	bool shown[NCOLS];
-	int name_w = pick_columns(c.r.w, shown);
-	tui_fill(c, (tui_rect_t){0, 0, c.r.w, 1}, ' ', tui_style(TUI_S_HEADER));
+	int name_w = pane_ops_pick_columns(c.r.w, shown);
+	dalic_tui_fill(c, (tui_rect_t){0, 0, c.r.w, 1}, ' ', dalic_tui_style(TUI_S_HEADER));
 	int x = 0;
 	for (int i = 0; i < NCOLS; i++) {
 		if (!shown[i])
@@ -253,9 +266,9 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 		bool sorted = columns[i].sort == app->sort && app->sort != TUI_SORT_ORDER;
 		snprintf(title, sizeof title, "%s%s", columns[i].title,
 		         sorted ? (app->sort_desc ? "\xe2\x96\xbc" : "\xe2\x96\xb2") : "");
-		int tw = tui_text_width(title);
-		tui_print(c, columns[i].left ? x : x + w - tw, 0, tui_style(TUI_S_HEADER), title,
-		          w);
+		int tw = dalic_tui_text_width(title);
+		dalic_tui_print(c, columns[i].left ? x : x + w - tw, 0,
+		                dalic_tui_style(TUI_S_HEADER), title, w);
 		x += w + 1;
 	}
 	int body = c.r.h - 2; /* header + the "slowest" line */
@@ -274,12 +287,12 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 	for (int r = app->ops_scroll, y = 1; r < n && y <= body; r++, y++) {
 		const row_t *row = &rows[r];
 		bool failed = app->model->error.set && !strcmp(app->model->error.op, row->name);
-		tui_style_t st = r == sel        ? tui_style(TUI_S_SELECTED)
-		                 : failed        ? tui_style(TUI_S_ERROR)
-		                 : row->internal ? tui_style(TUI_S_DIM)
-		                                 : tui_style(TUI_S_NORMAL);
+		tui_style_t st = r == sel        ? dalic_tui_style(TUI_S_SELECTED)
+		                 : failed        ? dalic_tui_style(TUI_S_ERROR)
+		                 : row->internal ? dalic_tui_style(TUI_S_DIM)
+		                                 : dalic_tui_style(TUI_S_NORMAL);
 		if (r == sel)
-			tui_fill(c, (tui_rect_t){0, y, c.r.w, 1}, ' ', st);
+			dalic_tui_fill(c, (tui_rect_t){0, y, c.r.w, 1}, ' ', st);
 		x = 0;
 		for (int i = 0; i < NCOLS; i++) {
 			if (!shown[i])
@@ -287,13 +300,14 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 			int w = i == 0 ? name_w : columns[i].width;
 			char text[32];
 			columns[i].cell(row, text);
-			int tw = tui_text_width(text);
+			int tw = dalic_tui_text_width(text);
 			tui_style_t cs = st;
 			if (i == 2 && r != sel && !failed)
-				cs = tui_stage_style(row->stage);
-			tui_print(c, columns[i].left || tw > w ? x : x + w - tw, y, cs, text, w);
+				cs = dalic_tui_stage_style(row->stage);
+			dalic_tui_print(c, columns[i].left || tw > w ? x : x + w - tw, y, cs, text,
+			                w);
 			if (tw > w) /* say that it was cut */
-				tui_put(c, x + w - 1, y, 0x2026, cs);
+				dalic_tui_put(c, x + w - 1, y, 0x2026, cs);
 			x += w + 1;
 		}
 	}
@@ -304,7 +318,7 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 		const dalic_stats_operator_t *op = &s->operators[s->bottleneck_operator];
 		char t[16];
 		snprintf(line, sizeof line, "slowest: %s (%s) %s, %.0f%% of the work", op->name,
-		         op->op, tui_fmt_ns(op->time.mean_ns, t), op->share * 100);
+		         op->op, dalic_tui_fmt_ns(op->time.mean_ns, t), op->share * 100);
 	} else if (!s) {
 		int best = -1;
 		for (int r = 0; r < n; r++)
@@ -314,16 +328,16 @@ static void draw(tui_app_t *app, tui_canvas_t c)
 		if (best >= 0) {
 			char t[16];
 			snprintf(line, sizeof line, "slowest: %s (%s) %s per run", rows[best].name,
-			         rows[best].schema, tui_fmt_ns(rows[best].mean_ns, t));
+			         rows[best].schema, dalic_tui_fmt_ns(rows[best].mean_ns, t));
 		}
 	}
 	if (!*line)
 		snprintf(line, sizeof line, "no timings yet: n runs an iteration");
-	tui_print(c, 0, c.r.h - 1, tui_style(TUI_S_WARN), line, -1);
+	dalic_tui_print(c, 0, c.r.h - 1, dalic_tui_style(TUI_S_WARN), line, -1);
 	free(rows);
 }
 
-static unsigned key(tui_app_t *app, int k)
+static unsigned pane_ops_key(tui_app_t *app, int k)
 {
 	if (k == TUI_KEY_LEFT || k == TUI_KEY_RIGHT) {
 		app->sort =
@@ -332,7 +346,7 @@ static unsigned key(tui_app_t *app, int k)
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	row_t *rows;
-	int n = sorted_rows(app, &rows);
+	int n = pane_ops_sorted_rows(app, &rows);
 	int sel = 0;
 	for (int r = 0; r < n; r++)
 		if (!strcmp(rows[r].name, app->sel_op))
@@ -366,7 +380,7 @@ static unsigned key(tui_app_t *app, int k)
 		sel = 0;
 	unsigned flags = TUI_HANDLED | TUI_REDRAW;
 	if (n && rows[sel].node >= 0) {
-		tui_app_select_node(app, rows[sel].node);
+		dalic_tui_app_select_node(app, rows[sel].node);
 		flags |= TUI_SELECT;
 	}
 	free(rows);
@@ -375,6 +389,6 @@ static unsigned key(tui_app_t *app, int k)
 
 const tui_pane_class_t tui_pane_ops = {
     .title = "OPERATORS",
-    .draw = draw,
-    .key = key,
+    .draw = pane_ops_draw,
+    .key = pane_ops_key,
 };

@@ -14,7 +14,7 @@
 
 static const uint32_t levels[8] = {0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
 
-static uint32_t level(int occupancy, int depth)
+static uint32_t pane_queues_level(int occupancy, int depth)
 {
 	if (depth <= 0 || occupancy <= 0)
 		return levels[0];
@@ -23,7 +23,7 @@ static uint32_t level(int occupancy, int depth)
 }
 
 /* Occupancy over the kept history, resampled to `w` columns (last value in each bucket). */
-static void sparkline(tui_canvas_t c, int x, int y, int w, const dalic_stats_queue_t *q)
+static void pane_queues_sparkline(tui_canvas_t c, int x, int y, int w, const dalic_stats_queue_t *q)
 {
 	if (w <= 0 || q->num_samples == 0)
 		return;
@@ -33,102 +33,112 @@ static void sparkline(tui_canvas_t c, int x, int y, int w, const dalic_stats_que
 		int64_t edge = t0 + (t1 - t0) * (col + 1) / w;
 		while (k < q->num_samples && q->samples[k].t_ns <= edge)
 			occ = q->samples[k++].occupancy;
-		tui_put(c, x + col, y, level(occ, q->depth), tui_style(TUI_S_BAR));
+		dalic_tui_put(c, x + col, y, pane_queues_level(occ, q->depth),
+		              dalic_tui_style(TUI_S_BAR));
 	}
 }
 
-static void queue_line(tui_canvas_t c, int y, const dalic_stats_queue_t *q)
+static void pane_queues_queue_line(tui_canvas_t c, int y, const dalic_stats_queue_t *q)
 {
-	tui_printf(c, 0, y, tui_style(TUI_S_NORMAL), "%-3s", q->name);
+	dalic_tui_printf(c, 0, y, dalic_tui_style(TUI_S_NORMAL), "%-3s", q->name);
 	if (!q->present) {
-		tui_print(c, 4, y, tui_style(TUI_S_DIM), "-", -1);
+		dalic_tui_print(c, 4, y, dalic_tui_style(TUI_S_DIM), "-", -1);
 		return;
 	}
 	int bar = q->depth < 8 ? 8 : q->depth > 12 ? 12 : q->depth;
 	int fill = q->depth ? (q->occupancy * bar + q->depth / 2) / q->depth : 0;
 	for (int i = 0; i < bar; i++)
-		tui_put(c, 4 + i, y, i < fill ? 0x2588 : 0x2591, tui_style(TUI_S_BAR));
+		dalic_tui_put(c, 4 + i, y, i < fill ? 0x2588 : 0x2591, dalic_tui_style(TUI_S_BAR));
 	int x = 5 + bar;
-	x += tui_printf(c, x, y, tui_style(TUI_S_NORMAL), "%d/%d ", q->occupancy, q->depth);
-	sparkline(c, x, y, c.r.w - x, q);
+	x += dalic_tui_printf(c, x, y, dalic_tui_style(TUI_S_NORMAL), "%d/%d ", q->occupancy,
+	                      q->depth);
+	pane_queues_sparkline(c, x, y, c.r.w - x, q);
 }
 
 /* Before / after a change, in 32 columns: label, before, after, relative change. */
-static void compare(tui_app_t *app, tui_canvas_t c, int y)
+static void pane_queues_compare(tui_app_t *app, tui_canvas_t c, int y)
 {
 	const tui_model_t *m = app->model;
 	tui_measure_t after;
-	tui_measure_take(m, app->stats, &after);
+	dalic_tui_measure_take(m, app->stats, &after);
 	const tui_measure_t *b = &m->before;
-	tui_style_t st = tui_style(TUI_S_NORMAL);
+	tui_style_t st = dalic_tui_style(TUI_S_NORMAL);
 	char x1[16], x2[16];
-	tui_print(c, 0, y++, tui_style(TUI_S_HEADER), m->change, -1);
-	tui_printf(c, 0, y++, tui_style(TUI_S_DIM), "%-9s%9s%9s", "", "before", "after");
+	dalic_tui_print(c, 0, y++, dalic_tui_style(TUI_S_HEADER), m->change, -1);
+	dalic_tui_printf(c, 0, y++, dalic_tui_style(TUI_S_DIM), "%-9s%9s%9s", "", "before",
+	                 "after");
 	snprintf(x1, sizeof x1, b->rate >= 1000 ? "%.0f" : "%.1f", b->rate);
 	snprintf(x2, sizeof x2, after.rate >= 1000 ? "%.0f" : "%.1f", after.rate);
-	int n = tui_printf(c, 0, y, st, "%-9s%9s%9s", "samples/s", b->rate > 0 ? x1 : "-",
-	                   after.rate > 0 ? x2 : "run: Spc");
+	int n = dalic_tui_printf(c, 0, y, st, "%-9s%9s%9s", "samples/s", b->rate > 0 ? x1 : "-",
+	                         after.rate > 0 ? x2 : "run: Spc");
 	if (b->rate > 0 && after.rate > 0)
-		tui_printf(c, n, y, tui_style(after.rate >= b->rate ? TUI_S_GOOD : TUI_S_WARN),
-		           " %+.0f%%", (after.rate / b->rate - 1) * 100);
+		dalic_tui_printf(c, n, y,
+		                 dalic_tui_style(after.rate >= b->rate ? TUI_S_GOOD : TUI_S_WARN),
+		                 " %+.0f%%", (after.rate / b->rate - 1) * 100);
 	y++;
 	snprintf(x1, sizeof x1, "%.2fms", b->iter_ms);
 	snprintf(x2, sizeof x2, "%.2fms", after.iter_ms);
-	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "interval", b->iter_ms > 0 ? x1 : "-",
-	           after.iter_ms > 0 ? x2 : "-");
-	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "reserved", tui_fmt_bytes(b->reserved, x1),
-	           tui_fmt_bytes(after.reserved, x2));
-	tui_printf(c, 0, y++, st, "%-9s%9s%9s", "mem live", tui_fmt_bytes(b->live, x1),
-	           tui_fmt_bytes(after.live, x2));
+	dalic_tui_printf(c, 0, y++, st, "%-9s%9s%9s", "interval", b->iter_ms > 0 ? x1 : "-",
+	                 after.iter_ms > 0 ? x2 : "-");
+	dalic_tui_printf(c, 0, y++, st, "%-9s%9s%9s", "reserved",
+	                 dalic_tui_fmt_bytes(b->reserved, x1),
+	                 dalic_tui_fmt_bytes(after.reserved, x2));
+	dalic_tui_printf(c, 0, y++, st, "%-9s%9s%9s", "mem live", dalic_tui_fmt_bytes(b->live, x1),
+	                 dalic_tui_fmt_bytes(after.live, x2));
 }
 
-static void draw(tui_app_t *app, tui_canvas_t all)
+static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 {
 	const tui_model_t *m = app->model;
 	const dalic_stats_snapshot_t *s = app->stats;
 	int y = 0;
 	int compare_rows = m->has_compare && all.r.h >= 6 ? 6 : 0;
 	/* queue lines above, the before/after table below: neither draws over the other */
-	tui_canvas_t c = tui_canvas_sub(all, (tui_rect_t){0, 0, all.r.w, all.r.h - compare_rows});
+	tui_canvas_t c =
+	    dalic_tui_canvas_sub(all, (tui_rect_t){0, 0, all.r.w, all.r.h - compare_rows});
 	if (m->engine == TUI_ENGINE_DEBUG) {
-		y = tui_wrap(
-		    c, 0, y, c.r.h, tui_style(TUI_S_DIM),
+		y = dalic_tui_wrap(
+		    c, 0, y, c.r.h, dalic_tui_style(TUI_S_DIM),
 		    "debug engine (eager): no prefetch queues; e switches back to the full "
 		    "engine");
 	} else if (!s) {
-		tui_print(c, 0, y++, tui_style(TUI_S_DIM), "no pipeline", -1);
+		dalic_tui_print(c, 0, y++, dalic_tui_style(TUI_S_DIM), "no pipeline", -1);
 	} else {
-		queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_CPU]);
-		queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_GPU]);
+		pane_queues_queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_CPU]);
+		pane_queues_queue_line(c, y++, &s->queues[DALIC_STATS_QUEUE_GPU]);
 		if (s->consumer_wait_measured)
-			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL),
-			           "consumer wait %.0f%%, "
-			           "slot wait %.0f%%",
-			           s->consumer_wait_share * 100, s->free_slot_wait_share * 100);
+			dalic_tui_printf(c, 0, y++, dalic_tui_style(TUI_S_NORMAL),
+			                 "consumer wait %.0f%%, "
+			                 "slot wait %.0f%%",
+			                 s->consumer_wait_share * 100,
+			                 s->free_slot_wait_share * 100);
 		else if (m->params.exec_async)
-			tui_print(c, 0, y++, tui_style(TUI_S_DIM), "waits: none measured yet", -1);
+			dalic_tui_print(c, 0, y++, dalic_tui_style(TUI_S_DIM),
+			                "waits: none measured yet", -1);
 		else
-			tui_print(c, 0, y++, tui_style(TUI_S_NORMAL),
-			          "synchronous executor: no overlap", -1);
+			dalic_tui_print(c, 0, y++, dalic_tui_style(TUI_S_NORMAL),
+			                "synchronous executor: no overlap", -1);
 		char t1[16], t2[16];
 		if (c.r.h - y > 2)
-			tui_printf(c, 0, y++, tui_style(TUI_S_NORMAL), "iteration %s, one per %s",
-			           tui_fmt_ns(s->iteration_time.mean_ns, t1),
-			           tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
+			dalic_tui_printf(
+			    c, 0, y++, dalic_tui_style(TUI_S_NORMAL), "iteration %s, one per %s",
+			    dalic_tui_fmt_ns(s->iteration_time.mean_ns, t1),
+			    dalic_tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
 		tui_style_t vs = s->verdict == DALIC_STATS_VERDICT_INPUT_BOUND
-		                     ? tui_style(TUI_S_WARN)
-		                     : tui_style(TUI_S_GOOD);
-		int n = tui_print(c, 0, y, tui_style(TUI_S_NORMAL), "verdict: ", -1);
-		tui_print(c, n, y++, vs, s->verdict_name, -1);
+		                     ? dalic_tui_style(TUI_S_WARN)
+		                     : dalic_tui_style(TUI_S_GOOD);
+		int n = dalic_tui_print(c, 0, y, dalic_tui_style(TUI_S_NORMAL), "verdict: ", -1);
+		dalic_tui_print(c, n, y++, vs, s->verdict_name, -1);
 		/* the reason sentence, wrapped over the rows left above the comparison */
 		if (s->verdict_reason)
-			tui_wrap(c, 1, y, c.r.h, tui_style(TUI_S_DIM), s->verdict_reason);
+			dalic_tui_wrap(c, 1, y, c.r.h, dalic_tui_style(TUI_S_DIM),
+			               s->verdict_reason);
 	}
 	if (compare_rows)
-		compare(app, all, all.r.h - compare_rows);
+		pane_queues_compare(app, all, all.r.h - compare_rows);
 }
 
 const tui_pane_class_t tui_pane_queues = {
     .title = "QUEUES",
-    .draw = draw,
+    .draw = pane_queues_draw,
 };

@@ -7,8 +7,6 @@
  */
 #include "tui/runner_impl.h"
 
-#include "engine/graphdef.h"
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,14 +16,12 @@
 
 #define PUBLISH_INTERVAL_S 0.05
 
-double tui_now(void)
+double dalic_tui_now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)dalic_clock_ns() * 1e-9;
 }
 
-void tui_runner_note(tui_runner_t *r, const char *fmt, ...)
+void dalic_tui_runner_note(tui_runner_t *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -33,19 +29,19 @@ void tui_runner_note(tui_runner_t *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-void tui_runner_fail(tui_runner_t *r, const char *message)
+void dalic_tui_runner_fail(tui_runner_t *r, const char *message)
 {
-	tui_parse_error(message && *message ? message : "unknown error", &r->error);
+	dalic_tui_parse_error(message && *message ? message : "unknown error", &r->error);
 	r->running = false;
 }
 
 /* ---- throughput over the last two seconds of running --------------------------------------- */
-void tui_runner_rate_reset(tui_runner_t *r)
+void dalic_tui_runner_rate_reset(tui_runner_t *r)
 {
 	r->rate_head = r->rate_count = 0;
 }
 
-void tui_runner_count(tui_runner_t *r, int samples, double t)
+void dalic_tui_runner_count(tui_runner_t *r, int samples, double t)
 {
 	r->samples += samples;
 	int last = (r->rate_head + TUI_RATE_RING - 1) % TUI_RATE_RING;
@@ -68,9 +64,9 @@ void tui_runner_count(tui_runner_t *r, int samples, double t)
 }
 
 /* ---- models ------------------------------------------------------------------------------ */
-tui_model_t *tui_runner_make_model(tui_runner_t *r)
+tui_model_t *dalic_tui_runner_make_model(tui_runner_t *r)
 {
-	tui_model_t *m = tui_model_new();
+	tui_model_t *m = dalic_tui_model_new();
 	if (!m)
 		return NULL;
 	m->done_seq = r->finishing_seq;
@@ -89,13 +85,13 @@ tui_model_t *tui_runner_make_model(tui_runner_t *r)
 	if (r->engine == TUI_ENGINE_FULL) {
 		m->built = r->pipe != NULL;
 		m->iteration = m->iterations_done = r->full_iteration;
-		m->graph = tui_graph_ref(r->full_graph);
+		m->graph = dalic_tui_graph_ref(r->full_graph);
 	} else {
 		m->built = r->dbg != NULL;
-		m->graph = tui_graph_ref(r->debug_graph);
-		tui_debug_fill(r, m);
+		m->graph = dalic_tui_graph_ref(r->debug_graph);
+		dalic_tui_debug_fill(r, m);
 	}
-	m->batch = tui_batch_view_ref(r->batch);
+	m->batch = dalic_tui_batch_view_ref(r->batch);
 	m->error = r->error;
 	snprintf(m->notice, sizeof m->notice, "%s", r->notice);
 	m->has_compare = r->has_compare;
@@ -109,28 +105,28 @@ tui_model_t *tui_runner_make_model(tui_runner_t *r)
 	return m;
 }
 
-void tui_runner_publish(tui_runner_t *r)
+void dalic_tui_runner_publish(tui_runner_t *r)
 {
-	tui_model_t *m = tui_runner_make_model(r);
+	tui_model_t *m = dalic_tui_runner_make_model(r);
 	if (!m)
 		return;
 	pthread_mutex_lock(&r->lock);
 	tui_model_t *old = r->published;
 	r->published = m;
 	pthread_mutex_unlock(&r->lock);
-	tui_model_unref(old);
-	r->last_publish = tui_now();
+	dalic_tui_model_unref(old);
+	r->last_publish = dalic_tui_now();
 }
 
-tui_model_t *tui_runner_model(tui_runner_t *r)
+tui_model_t *dalic_tui_runner_model(tui_runner_t *r)
 {
 	pthread_mutex_lock(&r->lock);
-	tui_model_t *m = tui_model_ref(r->published);
+	tui_model_t *m = dalic_tui_model_ref(r->published);
 	pthread_mutex_unlock(&r->lock);
 	return m;
 }
 
-dalic_stats_snapshot_t *tui_runner_snapshot(tui_runner_t *r)
+dalic_stats_snapshot_t *dalic_tui_runner_snapshot(tui_runner_t *r)
 {
 	dalic_stats_snapshot_t *s = NULL;
 	pthread_mutex_lock(&r->stats_lock);
@@ -141,9 +137,9 @@ dalic_stats_snapshot_t *tui_runner_snapshot(tui_runner_t *r)
 }
 
 /* ---- loading and engines ------------------------------------------------------------------ */
-static void apply_user_params(tui_runner_t *r)
+static void runner_apply_user_params(tui_runner_t *r)
 {
-	dalic_pipeline_params_t p = r->def->params;
+	dalic_pipeline_params_t p = *dalic_pipeline_params(r->def);
 	/* A workbench always wants executor_statistics. */
 	p.enable_memory_stats = true;
 	if (r->user_prefetch) {
@@ -158,58 +154,58 @@ static void apply_user_params(tui_runner_t *r)
 	r->params = p;
 }
 
-dalic_graphdef_t *tui_runner_def_with_params(tui_runner_t *r)
+int dalic_tui_runner_instantiate(tui_runner_t *r, dalic_pipeline_t **out)
 {
-	dalic_graphdef_t *def = dalic_graphdef_clone(r->def);
-	if (def)
-		def->params = r->params;
-	return def;
+	int rc = dalic_pipeline_clone(r->def, &r->params, out);
+	if (rc)
+		dalic_tui_runner_fail(r, dalic_last_error());
+	return rc;
 }
 
-static void close_engines(tui_runner_t *r)
+static void runner_close_engines(tui_runner_t *r)
 {
-	tui_full_close(r);
-	tui_debug_close(r);
-	tui_batch_view_unref(r->batch);
+	dalic_tui_full_close(r);
+	dalic_tui_debug_close(r);
+	dalic_tui_batch_view_unref(r->batch);
 	r->batch = NULL;
 	r->ended = false;
 	r->epochs = 0;
 	r->samples = r->run_samples = 0;
 	r->run_seconds = 0;
-	tui_runner_rate_reset(r);
+	dalic_tui_runner_rate_reset(r);
 	r->rate = 0;
 }
 
-static int open_engine(tui_runner_t *r)
+static int runner_open_engine(tui_runner_t *r)
 {
 	if (!r->def)
 		return DALIC_ESTATE;
 	int rc = DALIC_OK;
 	if (r->engine == TUI_ENGINE_FULL && (!r->pipe || r->pipe_failed)) {
-		tui_full_close(r);
-		rc = tui_full_open(r);
+		dalic_tui_full_close(r);
+		rc = dalic_tui_full_open(r);
 	} else if (r->engine == TUI_ENGINE_DEBUG && !r->dbg) {
-		rc = tui_debug_open(r);
+		rc = dalic_tui_debug_open(r);
 	}
 	r->batch_dirty = true;
 	return rc;
 }
 
-static int load(tui_runner_t *r)
+static int runner_load(tui_runner_t *r)
 {
-	dalic_graphdef_t *def;
-	int rc = dalic_cli_load(&r->opts, &def);
+	dalic_pipeline_t *def;
+	int rc = dalic_pipeline_load(r->opts.path, r->opts.pipeline, &r->opts.override, &def);
 	if (rc) {
-		tui_runner_fail(r, dalic_last_error());
+		dalic_tui_runner_fail(r, dalic_last_error());
 		return rc;
 	}
-	dalic_graphdef_free(r->def);
+	dalic_pipeline_destroy(r->def);
 	r->def = def;
-	apply_user_params(r);
+	runner_apply_user_params(r);
 	return DALIC_OK;
 }
 
-static void depth_text(const dalic_pipeline_params_t *p, char buf[32])
+static void runner_depth_text(const dalic_pipeline_params_t *p, char buf[32])
 {
 	if (p->separated_queues)
 		snprintf(buf, 32, "cpu=%d,gpu=%d", p->prefetch_cpu, p->prefetch_gpu);
@@ -217,40 +213,40 @@ static void depth_text(const dalic_pipeline_params_t *p, char buf[32])
 		snprintf(buf, 32, "%d", p->prefetch_cpu);
 }
 
-static void rebuild(tui_runner_t *r, bool reload)
+static void runner_rebuild(tui_runner_t *r, bool reload)
 {
 	bool was_running = r->running;
 	r->running = false;
 	memset(&r->error, 0, sizeof r->error);
 	r->error.sample = -1;
-	if (reload && load(r))
+	if (reload && runner_load(r))
 		return; /* the old engines stay as they were; the error is on screen */
-	close_engines(r);
-	if (!open_engine(r)) {
+	runner_close_engines(r);
+	if (!runner_open_engine(r)) {
 		char depth[32];
 		r->running = was_running;
-		depth_text(&r->params, depth);
-		tui_runner_note(r,
-		                "rebuilt: prefetch_queue_depth %s, bytes_per_sample %lld, "
-		                "num_threads %d",
-		                depth, (long long)r->params.bytes_per_sample,
-		                r->params.num_threads);
+		runner_depth_text(&r->params, depth);
+		dalic_tui_runner_note(r,
+		                      "rebuilt: prefetch_queue_depth %s, bytes_per_sample %lld, "
+		                      "num_threads %d",
+		                      depth, (long long)r->params.bytes_per_sample,
+		                      r->params.num_threads);
 	}
 }
 
 /* Records the numbers before a parameter change; the UI shows them next to the live ones. */
-static void begin_change(tui_runner_t *r, const char *what, const char *from, const char *to)
+static void runner_begin_change(tui_runner_t *r, const char *what, const char *from, const char *to)
 {
-	tui_model_t *m = tui_runner_make_model(r);
-	dalic_stats_snapshot_t *s = tui_runner_snapshot(r);
-	tui_measure_take(m, s, &r->before);
+	tui_model_t *m = dalic_tui_runner_make_model(r);
+	dalic_stats_snapshot_t *s = dalic_tui_runner_snapshot(r);
+	dalic_tui_measure_take(m, s, &r->before);
 	dalic_stats_snapshot_free(s);
-	tui_model_unref(m);
+	dalic_tui_model_unref(m);
 	r->has_compare = true;
 	snprintf(r->change, sizeof r->change, "%s %s -> %s", what, from, to);
 }
 
-static void set_param(tui_runner_t *r, const tui_cmd_t *c)
+static void runner_set_param(tui_runner_t *r, const tui_cmd_t *c)
 {
 	char from[32], to[32];
 	dalic_pipeline_params_t next = r->params;
@@ -259,8 +255,8 @@ static void set_param(tui_runner_t *r, const tui_cmd_t *c)
 		next.prefetch_cpu = (int)c->a;
 		next.prefetch_gpu = (int)c->b;
 		next.separated_queues = c->flag;
-		depth_text(&r->params, from);
-		depth_text(&next, to);
+		runner_depth_text(&r->params, from);
+		runner_depth_text(&next, to);
 		what = "prefetch"; /* short: it heads a 32-column table */
 		r->user_prefetch = true;
 	} else if (c->kind == TUI_CMD_SET_BPS) {
@@ -276,56 +272,58 @@ static void set_param(tui_runner_t *r, const tui_cmd_t *c)
 		what = "num_threads";
 		r->user_threads = true;
 	}
-	begin_change(r, what, from, to);
+	runner_begin_change(r, what, from, to);
 	r->params = next;
-	rebuild(r, false);
+	runner_rebuild(r, false);
 }
 
-static void switch_engine(tui_runner_t *r, tui_engine_t to)
+static void runner_switch_engine(tui_runner_t *r, tui_engine_t to)
 {
 	r->running = false;
 	r->engine = to;
-	if (!open_engine(r))
-		tui_runner_note(r, to == TUI_ENGINE_DEBUG
-		                       ? "debug engine: eager, one operator at a time; every node "
-		                         "is kept"
-		                       : "full engine: stages and prefetch queues, as DALI runs");
+	if (!runner_open_engine(r))
+		dalic_tui_runner_note(
+		    r, to == TUI_ENGINE_DEBUG
+		           ? "debug engine: eager, one operator at a time; every node "
+		             "is kept"
+		           : "full engine: stages and prefetch queues, as DALI runs");
 }
 
-static void handle(tui_runner_t *r, const tui_cmd_t *c)
+static void runner_handle(tui_runner_t *r, const tui_cmd_t *c)
 {
 	switch (c->kind) {
 	case TUI_CMD_STEP_OP:
 		r->running = false;
 		if (r->engine == TUI_ENGINE_FULL)
-			switch_engine(r, TUI_ENGINE_DEBUG);
-		if (!open_engine(r))
-			tui_debug_run(r, true, NULL);
+			runner_switch_engine(r, TUI_ENGINE_DEBUG);
+		if (!runner_open_engine(r))
+			dalic_tui_debug_run(r, true, NULL);
 		break;
 	case TUI_CMD_STEP_ITER:
 		r->running = false;
-		if (open_engine(r))
+		if (runner_open_engine(r))
 			break;
 		if (r->engine == TUI_ENGINE_FULL)
-			tui_full_iterate(r, NULL);
+			dalic_tui_full_iterate(r, NULL);
 		else
-			tui_debug_run(r, false, NULL);
+			dalic_tui_debug_run(r, false, NULL);
 		break;
 	case TUI_CMD_TOGGLE_RUN:
 		if (r->running) {
 			r->running = false;
 			break;
 		}
-		if (!open_engine(r)) {
+		if (!runner_open_engine(r)) {
 			r->running = !r->ended;
-			tui_runner_rate_reset(r);
+			dalic_tui_runner_rate_reset(r);
 		}
 		break;
 	case TUI_CMD_PAUSE:
 		r->running = false;
 		break;
 	case TUI_CMD_ENGINE:
-		switch_engine(r, r->engine == TUI_ENGINE_FULL ? TUI_ENGINE_DEBUG : TUI_ENGINE_FULL);
+		runner_switch_engine(r, r->engine == TUI_ENGINE_FULL ? TUI_ENGINE_DEBUG
+		                                                     : TUI_ENGINE_FULL);
 		break;
 	case TUI_CMD_SELECT:
 		snprintf(r->sel_op, sizeof r->sel_op, "%s", c->text);
@@ -337,21 +335,22 @@ static void handle(tui_runner_t *r, const tui_cmd_t *c)
 	case TUI_CMD_SET_PREFETCH:
 	case TUI_CMD_SET_BPS:
 	case TUI_CMD_SET_THREADS:
-		set_param(r, c);
+		runner_set_param(r, c);
 		break;
 	case TUI_CMD_REBUILD:
-		rebuild(r, true);
+		runner_rebuild(r, true);
 		break;
 	case TUI_CMD_SAVE:
-		if (!tui_full_save(r, c->text))
-			tui_runner_note(r, "saved %s/stats.json, report.txt, graph.dot%s", c->text,
-			                r->trace ? ", trace.json" : " (no trace: T records one)");
+		if (!dalic_tui_full_save(r, c->text))
+			dalic_tui_runner_note(
+			    r, "saved %s/stats.json, report.txt, graph.dot%s", c->text,
+			    r->trace ? ", trace.json" : " (no trace: T records one)");
 		break;
 	case TUI_CMD_TRACE:
 		r->trace = !r->trace;
-		rebuild(r, false);
-		tui_runner_note(r, r->trace ? "recording a trace: w saves it as trace.json"
-		                            : "trace recording off");
+		runner_rebuild(r, false);
+		dalic_tui_runner_note(r, r->trace ? "recording a trace: w saves it as trace.json"
+		                                  : "trace recording off");
 		break;
 	case TUI_CMD_QUIT:
 		r->quit = true;
@@ -360,24 +359,24 @@ static void handle(tui_runner_t *r, const tui_cmd_t *c)
 	}
 }
 
-static void extract(tui_runner_t *r)
+static void runner_extract(tui_runner_t *r)
 {
 	if (r->engine == TUI_ENGINE_FULL)
-		tui_full_extract(r);
+		dalic_tui_full_extract(r);
 	else
-		tui_debug_extract(r);
+		dalic_tui_debug_extract(r);
 	r->batch_dirty = false;
-	r->last_extract = tui_now();
+	r->last_extract = dalic_tui_now();
 }
 
 static void *runner_main(void *arg)
 {
 	tui_runner_t *r = arg;
-	if (!load(r) && !open_engine(r))
-		tui_runner_note(
+	if (!runner_load(r) && !runner_open_engine(r))
+		dalic_tui_runner_note(
 		    r, "ready: n runs one iteration, Space keeps running, ? lists every key");
-	extract(r);
-	tui_runner_publish(r);
+	runner_extract(r);
+	dalic_tui_runner_publish(r);
 	for (;;) {
 		tui_cmd_t cmd;
 		uint64_t seq = 0;
@@ -398,17 +397,17 @@ static void *runner_main(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (seq) {
 			r->finishing_seq = seq;
-			handle(r, &cmd);
+			runner_handle(r, &cmd);
 			if (r->batch_dirty && !r->quit)
-				extract(r);
-			tui_runner_publish(r);
+				runner_extract(r);
+			dalic_tui_runner_publish(r);
 			pthread_mutex_lock(&r->lock);
 			r->done_seq = seq;
 			pthread_cond_broadcast(&r->done);
 			pthread_mutex_unlock(&r->lock);
 			if (r->quit)
 				break;
-			r->loop_t = tui_now(); /* running time counts from here */
+			r->loop_t = dalic_tui_now(); /* running time counts from here */
 			continue;
 		}
 		if (r->quit)
@@ -418,32 +417,32 @@ static void *runner_main(void *arg)
 		 */
 		int n = 0;
 		if (r->engine == TUI_ENGINE_FULL)
-			tui_full_iterate(r, &n);
+			dalic_tui_full_iterate(r, &n);
 		else
-			tui_debug_run(r, false, &n);
-		double t = tui_now();
-		tui_runner_count(r, n, t);
+			dalic_tui_debug_run(r, false, &n);
+		double t = dalic_tui_now();
+		dalic_tui_runner_count(r, n, t);
 		r->run_samples += n;
 		r->run_seconds += t - r->loop_t;
 		r->loop_t = t;
 		if (!r->running || t - r->last_extract >= 0.25)
-			extract(r);
+			runner_extract(r);
 		if (!r->running || t - r->last_publish >= PUBLISH_INTERVAL_S)
-			tui_runner_publish(r);
+			dalic_tui_runner_publish(r);
 	}
-	close_engines(r);
-	tui_runner_publish(r);
+	runner_close_engines(r);
+	dalic_tui_runner_publish(r);
 	return NULL;
 }
 
-int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, bool trace, tui_runner_t **out)
+int dalic_tui_runner_start(const tui_options_t *opts, tui_runner_t **out)
 {
 	tui_runner_t *r = calloc(1, sizeof *r);
 	if (!r)
 		return DALIC_ENOMEM;
 	r->opts = *opts;
 	r->engine = opts->debug ? TUI_ENGINE_DEBUG : TUI_ENGINE_FULL;
-	r->trace = trace;
+	r->trace = opts->trace;
 	r->sel_window = 8;
 	r->error.sample = -1;
 	dalic_pipeline_params_init(&r->params);
@@ -452,17 +451,17 @@ int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, bool trace, tui_runn
 	pthread_mutex_init(&r->stats_lock, NULL);
 	pthread_cond_init(&r->wake, NULL);
 	pthread_cond_init(&r->done, NULL);
-	r->published = tui_model_new();
+	r->published = dalic_tui_model_new();
 	if (!r->published) {
 		free(r);
 		return DALIC_ENOMEM;
 	}
 	r->published->path = opts->path;
 	r->published->engine = r->engine;
-	tui_runner_note(r, "loading %s", opts->path ? opts->path : "(no pipeline)");
+	dalic_tui_runner_note(r, "loading %s", opts->path ? opts->path : "(no pipeline)");
 	snprintf(r->published->notice, sizeof r->published->notice, "%s", r->notice);
 	if (pthread_create(&r->thread, NULL, runner_main, r)) {
-		tui_model_unref(r->published);
+		dalic_tui_model_unref(r->published);
 		free(r);
 		return DALIC_ENOMEM;
 	}
@@ -470,7 +469,7 @@ int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, bool trace, tui_runn
 	return DALIC_OK;
 }
 
-uint64_t tui_runner_post(tui_runner_t *r, const tui_cmd_t *cmd)
+uint64_t dalic_tui_runner_post(tui_runner_t *r, const tui_cmd_t *cmd)
 {
 	uint64_t seq = 0;
 	pthread_mutex_lock(&r->lock);
@@ -486,7 +485,7 @@ uint64_t tui_runner_post(tui_runner_t *r, const tui_cmd_t *cmd)
 	return seq;
 }
 
-static void deadline(struct timespec *ts, int timeout_ms)
+static void runner_deadline(struct timespec *ts, int timeout_ms)
 {
 	clock_gettime(CLOCK_REALTIME, ts);
 	ts->tv_sec += timeout_ms / 1000;
@@ -497,10 +496,10 @@ static void deadline(struct timespec *ts, int timeout_ms)
 	}
 }
 
-bool tui_runner_wait(tui_runner_t *r, uint64_t seq, int timeout_ms)
+bool dalic_tui_runner_wait(tui_runner_t *r, uint64_t seq, int timeout_ms)
 {
 	struct timespec ts;
-	deadline(&ts, timeout_ms);
+	runner_deadline(&ts, timeout_ms);
 	pthread_mutex_lock(&r->lock);
 	int rc = 0;
 	while (r->done_seq < seq && rc != ETIMEDOUT)
@@ -510,10 +509,10 @@ bool tui_runner_wait(tui_runner_t *r, uint64_t seq, int timeout_ms)
 	return ok;
 }
 
-bool tui_runner_wait_idle(tui_runner_t *r, int timeout_ms)
+bool dalic_tui_runner_wait_idle(tui_runner_t *r, int timeout_ms)
 {
 	struct timespec ts;
-	deadline(&ts, timeout_ms);
+	runner_deadline(&ts, timeout_ms);
 	pthread_mutex_lock(&r->lock);
 	int rc = 0;
 	while ((!r->idle || r->qcount) && rc != ETIMEDOUT)
@@ -523,16 +522,16 @@ bool tui_runner_wait_idle(tui_runner_t *r, int timeout_ms)
 	return ok;
 }
 
-void tui_runner_stop(tui_runner_t *r)
+void dalic_tui_runner_stop(tui_runner_t *r)
 {
 	if (!r)
 		return;
 	/* A full queue drains quickly: the runner handles commands even while running. */
-	while (!tui_runner_post(r, &(tui_cmd_t){.kind = TUI_CMD_QUIT}))
+	while (!dalic_tui_runner_post(r, &(tui_cmd_t){.kind = TUI_CMD_QUIT}))
 		nanosleep(&(struct timespec){0, 1000000}, NULL);
 	pthread_join(r->thread, NULL);
-	dalic_graphdef_free(r->def);
-	tui_model_unref(r->published);
+	dalic_pipeline_destroy(r->def);
+	dalic_tui_model_unref(r->published);
 	pthread_mutex_destroy(&r->lock);
 	pthread_mutex_destroy(&r->stats_lock);
 	pthread_cond_destroy(&r->wake);

@@ -10,8 +10,8 @@
 #ifndef DALIC_TUI_RUNNER_H
 #define DALIC_TUI_RUNNER_H
 
-#include "cli/cli.h"
 #include "tui/model.h"
+#include "tui/tui.h"
 
 typedef enum {
 	TUI_CMD_STEP_OP,    /* debug engine: run one operator */
@@ -38,26 +38,29 @@ typedef struct tui_cmd {
 
 typedef struct tui_runner tui_runner_t;
 
+/* Seconds on dalic's monotonic clock (dalic_clock_ns), for the UI's frame timing. */
+double dalic_tui_now(void);
+
 /* Starts the thread, which loads and builds the pipeline of `opts` (copied; opts->path is
  * borrowed and must outlive the runner) in the full engine, or the debug engine when
- * opts->debug; `trace`: the stats collector records trace events from the start.
- * New: free with tui_runner_stop. */
-int tui_runner_start(const dalic_cli_pipeline_opts_t *opts, bool trace, tui_runner_t **out);
+ * opts->debug; opts->trace: the stats collector records trace events from the start.
+ * New: free with dalic_tui_runner_stop. */
+int dalic_tui_runner_start(const tui_options_t *opts, tui_runner_t **out);
 /* Stops the pipeline, joins the thread, frees everything. */
-void tui_runner_stop(tui_runner_t *r);
+void dalic_tui_runner_stop(tui_runner_t *r);
 
 /* Queues a command; returns its sequence number (0 if the queue is full). Never blocks on
  * the pipeline. */
-uint64_t tui_runner_post(tui_runner_t *r, const tui_cmd_t *cmd);
+uint64_t dalic_tui_runner_post(tui_runner_t *r, const tui_cmd_t *cmd);
 /* Waits until command `seq` is done (true) or timeout_ms passes (false). */
-bool tui_runner_wait(tui_runner_t *r, uint64_t seq, int timeout_ms);
+bool dalic_tui_runner_wait(tui_runner_t *r, uint64_t seq, int timeout_ms);
 /* Waits until the runner is paused with nothing queued (true) or the timeout passes. */
-bool tui_runner_wait_idle(tui_runner_t *r, int timeout_ms);
+bool dalic_tui_runner_wait_idle(tui_runner_t *r, int timeout_ms);
 
-/* The latest published model (never NULL). New reference: tui_model_unref. */
-tui_model_t *tui_runner_model(tui_runner_t *r);
+/* The latest published model (never NULL). New reference: dalic_tui_model_unref. */
+tui_model_t *dalic_tui_runner_model(tui_runner_t *r);
 /* A stats snapshot of the full engine, or NULL when no full pipeline exists.
  * New: dalic_stats_snapshot_free. */
-dalic_stats_snapshot_t *tui_runner_snapshot(tui_runner_t *r);
+dalic_stats_snapshot_t *dalic_tui_runner_snapshot(tui_runner_t *r);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static tui_graph_t *graph_from_debug(dalic_debug_t *s)
+static tui_graph_t *runner_debug_graph_from_debug(dalic_debug_t *s)
 {
 	int n = dalic_debug_num_ops(s), ne = 0;
 	dalic_debug_op_info_t *info = calloc((size_t)n + 1, sizeof *info);
@@ -20,7 +20,7 @@ static tui_graph_t *graph_from_debug(dalic_debug_t *s)
 		dalic_debug_op_info(s, i, &info[i]);
 		ne += info[i].num_inputs;
 	}
-	tui_graph_t *g = tui_graph_new(n, ne, dalic_debug_num_outputs(s));
+	tui_graph_t *g = dalic_tui_graph_new(n, ne, dalic_debug_num_outputs(s));
 	for (int i = 0; g && i < n; i++) {
 		tui_gnode_t *tn = &g->nodes[g->num_nodes++];
 		tn->name = strdup(info[i].name);
@@ -45,48 +45,47 @@ static tui_graph_t *graph_from_debug(dalic_debug_t *s)
 }
 
 /* print() in a debug=True script: shown on the message line instead of garbling the screen. */
-static void on_print(void *user, const char *text)
+static void runner_debug_on_print(void *user, const char *text)
 {
 	tui_runner_t *r = user;
 	const char *nl = strchr(text, '\n');
 	int n = nl ? (int)(nl - text) : (int)strlen(text);
-	tui_runner_note(r, "print: %.*s", n, text);
+	dalic_tui_runner_note(r, "print: %.*s", n, text);
 }
 
-int tui_debug_open(tui_runner_t *r)
+int dalic_tui_debug_open(tui_runner_t *r)
 {
-	dalic_graphdef_t *def = tui_runner_def_with_params(r);
-	if (!def) {
-		tui_runner_fail(r, "out of memory");
-		return DALIC_ENOMEM;
-	}
+	dalic_pipeline_t *def;
+	int rc = dalic_tui_runner_instantiate(r, &def);
+	if (rc)
+		return rc;
 	dalic_debug_t *s;
-	int rc = dalic_debug_open_def(def, &s);
-	dalic_graphdef_free(def);
+	rc = dalic_debug_open(def, &s);
+	dalic_pipeline_destroy(def);
 	if (rc) {
-		tui_runner_fail(r, dalic_last_error());
+		dalic_tui_runner_fail(r, dalic_last_error());
 		return rc;
 	}
-	dalic_debug_set_print(s, on_print, r);
+	dalic_debug_set_print(s, runner_debug_on_print, r);
 	r->dbg = s;
-	r->debug_graph = graph_from_debug(s);
+	r->debug_graph = runner_debug_graph_from_debug(s);
 	r->num_hist = dalic_debug_num_ops(s);
 	r->hist = calloc((size_t)r->num_hist + 1, sizeof *r->hist);
 	return DALIC_OK;
 }
 
-void tui_debug_close(tui_runner_t *r)
+void dalic_tui_debug_close(tui_runner_t *r)
 {
 	dalic_debug_close(r->dbg);
 	r->dbg = NULL;
-	tui_graph_unref(r->debug_graph);
+	dalic_tui_graph_unref(r->debug_graph);
 	r->debug_graph = NULL;
 	free(r->hist);
 	r->hist = NULL;
 	r->num_hist = 0;
 }
 
-static void record_times(tui_runner_t *r)
+static void runner_debug_record_times(tui_runner_t *r)
 {
 	for (int i = 0; i < r->num_hist; i++) {
 		dalic_debug_op_info_t info;
@@ -105,7 +104,7 @@ static void record_times(tui_runner_t *r)
 	}
 }
 
-int tui_debug_run(tui_runner_t *r, bool one_op, int *samples)
+int dalic_tui_debug_run(tui_runner_t *r, bool one_op, int *samples)
 {
 	if (samples)
 		*samples = 0;
@@ -114,10 +113,10 @@ int tui_debug_run(tui_runner_t *r, bool one_op, int *samples)
 	int rc = one_op ? dalic_debug_step(r->dbg) : dalic_debug_next(r->dbg);
 	dalic_debug_status_t st;
 	dalic_debug_status(r->dbg, &st);
-	record_times(r);
+	runner_debug_record_times(r);
 	r->batch_dirty = true;
 	if (rc == DALIC_EOP) {
-		tui_runner_fail(r, dalic_debug_last_error(r->dbg));
+		dalic_tui_runner_fail(r, dalic_debug_last_error(r->dbg));
 		if (st.stop_op)
 			snprintf(r->error.op, sizeof r->error.op, "%s", st.stop_op);
 		if (st.stop_sample >= 0)
@@ -129,12 +128,12 @@ int tui_debug_run(tui_runner_t *r, bool one_op, int *samples)
 	if (rc == DALIC_EEND) {
 		r->ended = true;
 		r->running = false;
-		tui_runner_note(r, "end of data after %lld iterations",
-		                (long long)st.iterations_done);
+		dalic_tui_runner_note(r, "end of data after %lld iterations",
+		                      (long long)st.iterations_done);
 		return rc;
 	}
 	if (rc) {
-		tui_runner_fail(r, dalic_debug_last_error(r->dbg));
+		dalic_tui_runner_fail(r, dalic_debug_last_error(r->dbg));
 		return rc;
 	}
 	r->error.set = false;
@@ -145,11 +144,11 @@ int tui_debug_run(tui_runner_t *r, bool one_op, int *samples)
 	return DALIC_OK;
 }
 
-void tui_debug_extract(tui_runner_t *r)
+void dalic_tui_debug_extract(tui_runner_t *r)
 {
 	tui_batch_view_t *v = NULL;
 	const tui_graph_t *g = r->debug_graph;
-	int idx = tui_graph_find(g, r->sel_op);
+	int idx = dalic_tui_graph_find(g, r->sel_op);
 	const tui_gnode_t *n = idx >= 0 ? &g->nodes[idx] : NULL;
 	int out = n && r->sel_output < n->num_outputs ? r->sel_output : 0;
 	const char *node = n && n->num_outputs ? n->outputs[out] : NULL;
@@ -167,8 +166,8 @@ void tui_debug_extract(tui_runner_t *r)
 		}
 	}
 	if (b)
-		v = tui_extract(b, r->sel_sample, r->sel_window);
-	else if ((v = tui_batch_view_new(0)))
+		v = dalic_tui_extract(b, r->sel_sample, r->sel_window);
+	else if ((v = dalic_tui_batch_view_new(0)))
 		snprintf(v->note, sizeof v->note,
 		         !r->dbg ? "debug engine not open"
 		         : !node ? "select an operator in the graph"
@@ -184,17 +183,17 @@ void tui_debug_extract(tui_runner_t *r)
 			snprintf(v->note, sizeof v->note, "the input of %s, which failed on it",
 			         input_of);
 	}
-	tui_batch_view_unref(r->batch);
+	dalic_tui_batch_view_unref(r->batch);
 	r->batch = v;
 }
 
-static int cmp_i64(const void *a, const void *b)
+static int runner_debug_cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return (x > y) - (x < y);
 }
 
-static int64_t node_bytes(dalic_debug_t *s, const char *node)
+static int64_t runner_debug_node_bytes(dalic_debug_t *s, const char *node)
 {
 	const dalic_batch_t *b = dalic_debug_node(s, node, NULL);
 	int64_t n = 0;
@@ -203,7 +202,7 @@ static int64_t node_bytes(dalic_debug_t *s, const char *node)
 	return n;
 }
 
-void tui_debug_fill(tui_runner_t *r, tui_model_t *m)
+void dalic_tui_debug_fill(tui_runner_t *r, tui_model_t *m)
 {
 	snprintf(m->executor, sizeof m->executor, "eager (debug)");
 	if (!r->dbg)
@@ -233,10 +232,10 @@ void tui_debug_fill(tui_runner_t *r, tui_model_t *m)
 		if (h->n) {
 			int64_t sorted[TUI_P99_RING];
 			memcpy(sorted, h->ring, sizeof(int64_t) * (size_t)h->n);
-			qsort(sorted, (size_t)h->n, sizeof sorted[0], cmp_i64);
+			qsort(sorted, (size_t)h->n, sizeof sorted[0], runner_debug_cmp_i64);
 			d->p99_ns = sorted[(h->n * 99 + 99) / 100 - 1];
 		}
 		for (int o = 0; o < info.num_outputs; o++)
-			d->bytes += node_bytes(r->dbg, info.outputs[o]);
+			d->bytes += runner_debug_node_bytes(r->dbg, info.outputs[o]);
 	}
 }

@@ -8,54 +8,51 @@
  */
 #include "tui/runner_impl.h"
 
-#include "engine/pipeline.h"
-#include "frontend/dot.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static char *dup_or_empty(const char *s)
+static char *runner_full_dup_or_empty(const char *s)
 {
 	return strdup(s ? s : "");
 }
 
-static tui_graph_t *graph_from_built(const dalic_graph_t *g)
+static tui_graph_t *runner_full_graph_from_built(const dalic_pipeline_t *p)
 {
-	int ne = 0;
-	for (int i = 0; i < g->num_nodes; i++)
-		ne += g->nodes[i]->num_inputs + g->nodes[i]->num_arg_inputs;
-	tui_graph_t *t = tui_graph_new(g->num_nodes, ne, g->num_outputs);
+	int nn = dalic_pipeline_graph_size(p), ne = 0, no = dalic_pipeline_num_outputs(p);
+	dalic_graph_op_t op;
+	for (int i = 0; i < nn; i++)
+		if (!dalic_pipeline_graph_op(p, i, &op))
+			ne += op.num_inputs;
+	tui_graph_t *t = dalic_tui_graph_new(nn, ne, no);
 	if (!t)
 		return NULL;
-	for (int i = 0; i < g->num_nodes; i++) {
-		const dalic_node_t *n = g->nodes[i];
+	for (int i = 0; i < nn && !dalic_pipeline_graph_op(p, i, &op); i++) {
 		tui_gnode_t *tn = &t->nodes[t->num_nodes++];
-		tn->name = dup_or_empty(n->inst);
-		tn->schema = dup_or_empty(n->schema ? n->schema->name : NULL);
-		tn->stage = n->stage;
-		tn->internal = n->internal;
-		tn->outputs = calloc((size_t)n->num_outputs + 1, sizeof *tn->outputs);
-		for (int o = 0; tn->outputs && o < n->num_outputs; o++)
-			tn->outputs[tn->num_outputs++] = dup_or_empty(n->outputs[o]->name);
-		for (int k = 0; k < n->num_inputs + n->num_arg_inputs; k++) {
-			bool arg = k >= n->num_inputs;
-			const dalic_edge_t *e =
-			    arg ? n->arg_inputs[k - n->num_inputs] : n->inputs[k];
-			if (e && e->producer)
+		tn->name = runner_full_dup_or_empty(op.name);
+		tn->schema = runner_full_dup_or_empty(op.schema);
+		tn->stage = op.stage;
+		tn->internal = op.internal;
+		tn->outputs = calloc((size_t)op.num_outputs + 1, sizeof *tn->outputs);
+		for (int o = 0; tn->outputs && o < op.num_outputs; o++)
+			tn->outputs[tn->num_outputs++] =
+			    runner_full_dup_or_empty(dalic_pipeline_graph_output(p, i, o));
+		for (int k = 0; k < op.num_inputs; k++) {
+			dalic_graph_input_t in;
+			if (!dalic_pipeline_graph_input(p, i, k, &in) && in.producer >= 0)
 				t->edges[t->num_edges++] =
-				    (tui_gedge_t){e->producer->index, i, arg};
+				    (tui_gedge_t){in.producer, i, in.arg != NULL};
 		}
 	}
-	for (int i = 0; i < g->num_outputs; i++)
+	for (int i = 0; i < no; i++)
 		t->outputs[t->num_outputs++] =
-		    dup_or_empty(g->output_names ? g->output_names[i] : g->outputs[i]->name);
+		    runner_full_dup_or_empty(dalic_pipeline_output_name(p, i));
 	return t;
 }
 
-static void forget_stats(tui_runner_t *r, dalic_stats_t **s)
+static void runner_full_forget_stats(tui_runner_t *r, dalic_stats_t **s)
 {
 	pthread_mutex_lock(&r->stats_lock);
 	*s = r->stats;
@@ -63,35 +60,28 @@ static void forget_stats(tui_runner_t *r, dalic_stats_t **s)
 	pthread_mutex_unlock(&r->stats_lock);
 }
 
-void tui_full_close(tui_runner_t *r)
+void dalic_tui_full_close(tui_runner_t *r)
 {
 	dalic_stats_t *s;
-	forget_stats(r, &s);
+	runner_full_forget_stats(r, &s);
 	dalic_pipeline_destroy(r->pipe);
 	r->pipe = NULL;
 	if (s) {
 		dalic_stats_pipeline_destroyed(s);
 		dalic_stats_destroy(s);
 	}
-	tui_graph_unref(r->full_graph);
+	dalic_tui_graph_unref(r->full_graph);
 	r->full_graph = NULL;
 	r->pipe_failed = r->has_outputs = false;
 	r->full_iteration = 0;
 }
 
-int tui_full_open(tui_runner_t *r)
+int dalic_tui_full_open(tui_runner_t *r)
 {
-	dalic_graphdef_t *def = tui_runner_def_with_params(r);
-	if (!def) {
-		tui_runner_fail(r, "out of memory");
-		return DALIC_ENOMEM;
-	}
 	dalic_pipeline_t *p;
-	int rc = dalic_pipeline_from_graphdef(def, &p);
-	if (rc) {
-		tui_runner_fail(r, dalic_last_error());
+	int rc = dalic_tui_runner_instantiate(r, &p);
+	if (rc)
 		return rc;
-	}
 	dalic_stats_options_t o;
 	dalic_stats_options_init(&o);
 	/* Trace events cost the collector a few hundred ns per operator run — up to a tenth of
@@ -103,7 +93,7 @@ int tui_full_open(tui_runner_t *r)
 	if (!rc)
 		rc = dalic_pipeline_build(p);
 	if (rc) {
-		tui_runner_fail(r, dalic_last_error());
+		dalic_tui_runner_fail(r, dalic_last_error());
 		dalic_pipeline_destroy(p);
 		if (s) {
 			dalic_stats_pipeline_destroyed(s);
@@ -112,7 +102,7 @@ int tui_full_open(tui_runner_t *r)
 		return rc;
 	}
 	r->pipe = p;
-	r->full_graph = graph_from_built(dalic_pipeline_graph(p));
+	r->full_graph = runner_full_graph_from_built(p);
 	pthread_mutex_lock(&r->stats_lock);
 	r->stats = s;
 	pthread_mutex_unlock(&r->stats_lock);
@@ -125,7 +115,7 @@ int tui_full_open(tui_runner_t *r)
 	return DALIC_OK;
 }
 
-int tui_full_iterate(tui_runner_t *r, int *samples)
+int dalic_tui_full_iterate(tui_runner_t *r, int *samples)
 {
 	if (samples)
 		*samples = 0;
@@ -141,13 +131,13 @@ int tui_full_iterate(tui_runner_t *r, int *samples)
 		if (rrc || again) {
 			r->ended = true;
 			r->running = false;
-			tui_runner_note(r, "end of data after %lld iterations",
-			                (long long)r->full_iteration);
+			dalic_tui_runner_note(r, "end of data after %lld iterations",
+			                      (long long)r->full_iteration);
 		}
 		return rc;
 	}
 	if (rc) {
-		tui_runner_fail(r, dalic_last_error());
+		dalic_tui_runner_fail(r, dalic_last_error());
 		r->pipe_failed = true;
 		r->has_outputs = false;
 		return rc;
@@ -160,25 +150,26 @@ int tui_full_iterate(tui_runner_t *r, int *samples)
 	return DALIC_OK;
 }
 
-static tui_batch_view_t *note_view(const char *fmt, const char *a, const char *b)
+static tui_batch_view_t *runner_full_note_view(const char *fmt, const char *a, const char *b)
 {
-	tui_batch_view_t *v = tui_batch_view_new(0);
+	tui_batch_view_t *v = dalic_tui_batch_view_new(0);
 	if (v)
 		snprintf(v->note, sizeof v->note, fmt, a, b);
 	return v;
 }
 
-void tui_full_extract(tui_runner_t *r)
+void dalic_tui_full_extract(tui_runner_t *r)
 {
 	tui_batch_view_t *v = NULL;
 	const tui_graph_t *g = r->full_graph;
 	if (!r->pipe || !g) {
-		v = note_view(
+		v = runner_full_note_view(
 		    "%s%s", r->error.set ? "the pipeline failed: see the error" : "not built", "");
 	} else if (!r->has_outputs) {
-		v = note_view("%s%s", "no iteration yet: n runs one, Space runs continuously", "");
+		v = runner_full_note_view(
+		    "%s%s", "no iteration yet: n runs one, Space runs continuously", "");
 	} else {
-		int idx = tui_graph_find(g, r->sel_op);
+		int idx = dalic_tui_graph_find(g, r->sel_op);
 		const tui_gnode_t *n = idx >= 0 ? &g->nodes[idx] : NULL;
 		int out = n && r->sel_output < n->num_outputs ? r->sel_output : 0;
 		const char *node = n && n->num_outputs ? n->outputs[out] : NULL;
@@ -190,8 +181,8 @@ void tui_full_extract(tui_runner_t *r)
 		const dalic_batch_t *b = dalic_pipeline_output(r->pipe, shown);
 		/* real device memory cannot be read from here; the debug engine copies it out */
 		bool on_device = !strcmp(dalic_batch_device(b), "gpu") && !r->emulated;
-		v = on_device ? tui_batch_view_new(0)
-		              : tui_extract(b, r->sel_sample, r->sel_window);
+		v = on_device ? dalic_tui_batch_view_new(0)
+		              : dalic_tui_extract(b, r->sel_sample, r->sel_window);
 		if (v && on_device)
 			snprintf(v->note, sizeof v->note,
 			         "this output is in GPU memory: e switches to "
@@ -211,11 +202,11 @@ void tui_full_extract(tui_runner_t *r)
 				    node);
 		}
 	}
-	tui_batch_view_unref(r->batch);
+	dalic_tui_batch_view_unref(r->batch);
 	r->batch = v;
 }
 
-static int mkdir_p(const char *dir)
+static int runner_full_mkdir_p(const char *dir)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s", dir);
@@ -230,8 +221,9 @@ static int mkdir_p(const char *dir)
 	return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-static int write_with(const char *dir, const char *name, const dalic_stats_snapshot_t *snap,
-                      int (*fn)(const dalic_stats_snapshot_t *, FILE *))
+static int runner_full_write_with(const char *dir, const char *name,
+                                  const dalic_stats_snapshot_t *snap,
+                                  int (*fn)(const dalic_stats_snapshot_t *, FILE *))
 {
 	char path[600];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -244,42 +236,42 @@ static int write_with(const char *dir, const char *name, const dalic_stats_snaps
 	return rc;
 }
 
-int tui_full_save(tui_runner_t *r, const char *dir)
+int dalic_tui_full_save(tui_runner_t *r, const char *dir)
 {
 	char msg[700];
 	if (!dir || !*dir)
 		dir = "dalic-report";
-	if (mkdir_p(dir)) {
+	if (runner_full_mkdir_p(dir)) {
 		snprintf(msg, sizeof msg, "cannot create %s: %s", dir, strerror(errno));
-		tui_runner_fail(r, msg);
+		dalic_tui_runner_fail(r, msg);
 		return DALIC_EIO;
 	}
 	/* The debug engine has no collector: build (not run) a full pipeline for the graph. */
-	if (!r->pipe && (!r->def || tui_full_open(r)))
+	if (!r->pipe && (!r->def || dalic_tui_full_open(r)))
 		return DALIC_ESTATE;
 	dalic_stats_snapshot_t *snap;
 	int rc = dalic_stats_snapshot(r->stats, &snap);
 	if (rc) {
-		tui_runner_fail(r, dalic_last_error());
+		dalic_tui_runner_fail(r, dalic_last_error());
 		return rc;
 	}
 	char path[600];
 	const char *failed = NULL;
-	if (write_with(dir, "stats.json", snap, dalic_stats_write_json))
+	if (runner_full_write_with(dir, "stats.json", snap, dalic_stats_write_json))
 		failed = "stats.json";
-	else if (write_with(dir, "report.txt", snap, dalic_stats_write_report))
+	else if (runner_full_write_with(dir, "report.txt", snap, dalic_stats_write_report))
 		failed = "report.txt";
 	dalic_stats_snapshot_free(snap);
 	snprintf(path, sizeof path, "%s/trace.json", dir);
 	if (!failed && r->trace && dalic_stats_save_trace(r->stats, path))
 		failed = "trace.json";
 	snprintf(path, sizeof path, "%s/graph.dot", dir);
-	if (!failed && dalic_dot_render(dalic_pipeline_graph(r->pipe), path, false, true))
+	if (!failed && dalic_pipeline_save_graph(r->pipe, path, DALIC_DOT_USE_COLORS))
 		failed = "graph.dot";
 	if (failed) {
 		snprintf(msg, sizeof msg, "cannot write %s/%s: %s", dir, failed,
 		         dalic_last_error());
-		tui_runner_fail(r, msg);
+		dalic_tui_runner_fail(r, msg);
 		return DALIC_EIO;
 	}
 	return DALIC_OK;

@@ -42,8 +42,8 @@ struct tui_runner {
 	dalic_stats_t *stats; /* collector of `pipe`; replaced under stats_lock */
 
 	/* ---- runner thread only ---- */
-	dalic_cli_pipeline_opts_t opts;
-	dalic_graphdef_t *def;          /* as loaded; NULL when loading failed */
+	tui_options_t opts;
+	dalic_pipeline_t *def;          /* as loaded, never built; NULL when loading failed */
 	dalic_pipeline_params_t params; /* in effect: the definition's, then the user's changes */
 	bool user_prefetch, user_bps, user_threads;
 	bool trace; /* the collector records trace events (T, --trace) */
@@ -88,38 +88,38 @@ struct tui_runner {
 	tui_measure_t before;
 };
 
-double tui_now(void);
-
 /* runner.c */
-void tui_runner_publish(tui_runner_t *r);
-tui_model_t *tui_runner_make_model(tui_runner_t *r);
-void tui_runner_note(tui_runner_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tui_runner_fail(tui_runner_t *r, const char *message);
-/* Adds samples produced while running at time t (tui_now) to the throughput window. */
-void tui_runner_count(tui_runner_t *r, int samples, double t);
-void tui_runner_rate_reset(tui_runner_t *r);
+void dalic_tui_runner_publish(tui_runner_t *r);
+tui_model_t *dalic_tui_runner_make_model(tui_runner_t *r);
+void dalic_tui_runner_note(tui_runner_t *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void dalic_tui_runner_fail(tui_runner_t *r, const char *message);
+/* Adds samples produced while running at time t (dalic_tui_now) to the throughput window. */
+void dalic_tui_runner_count(tui_runner_t *r, int samples, double t);
+void dalic_tui_runner_rate_reset(tui_runner_t *r);
 
 /* runner_full.c: the full engine */
-int tui_full_open(tui_runner_t *r);
-void tui_full_close(tui_runner_t *r);
+int dalic_tui_full_open(tui_runner_t *r);
+void dalic_tui_full_close(tui_runner_t *r);
 /* One iteration; *samples (may be NULL) gets the samples it produced. */
-int tui_full_iterate(tui_runner_t *r, int *samples);
-void tui_full_extract(tui_runner_t *r);
-int tui_full_save(tui_runner_t *r, const char *dir);
-dalic_graphdef_t *tui_runner_def_with_params(tui_runner_t *r);
+int dalic_tui_full_iterate(tui_runner_t *r, int *samples);
+void dalic_tui_full_extract(tui_runner_t *r);
+int dalic_tui_full_save(tui_runner_t *r, const char *dir);
+/* A new, unbuilt pipeline: the loaded definition with the parameters in effect. */
+int dalic_tui_runner_instantiate(tui_runner_t *r, dalic_pipeline_t **out);
 
 /* runner_debug.c: the debug engine */
-int tui_debug_open(tui_runner_t *r);
-void tui_debug_close(tui_runner_t *r);
+int dalic_tui_debug_open(tui_runner_t *r);
+void dalic_tui_debug_close(tui_runner_t *r);
 /* One operator or one iteration; *samples (may be NULL) gets the samples of an iteration
  * that completed. */
-int tui_debug_run(tui_runner_t *r, bool one_op, int *samples);
-void tui_debug_extract(tui_runner_t *r);
-void tui_debug_fill(tui_runner_t *r, tui_model_t *m);
+int dalic_tui_debug_run(tui_runner_t *r, bool one_op, int *samples);
+void dalic_tui_debug_extract(tui_runner_t *r);
+void dalic_tui_debug_fill(tui_runner_t *r, tui_model_t *m);
 
 /* extract.c: a window of samples of a batch, copied for the UI */
-tui_batch_view_t *tui_extract(const dalic_batch_t *b, int sample, int window);
+tui_batch_view_t *dalic_tui_extract(const dalic_batch_t *b, int sample, int window);
 /* Parses "operator 'X' (...), iteration N, sample S, file 'F': ..." into err. */
-void tui_parse_error(const char *message, tui_error_t *err);
+void dalic_tui_parse_error(const char *message, tui_error_t *err);
 
 #endif

@@ -10,7 +10,7 @@
 
 static const tui_cell_t blank = {' ', {-1, -1, 0}};
 
-bool tui_screen_resize(tui_screen_t *s, int w, int h)
+bool dalic_tui_screen_resize(tui_screen_t *s, int w, int h)
 {
 	if (w < 1)
 		w = 1;
@@ -23,29 +23,29 @@ bool tui_screen_resize(tui_screen_t *s, int w, int h)
 	s->cells = cells;
 	s->w = w;
 	s->h = h;
-	tui_screen_clear(s);
+	dalic_tui_screen_clear(s);
 	return true;
 }
 
-void tui_screen_free(tui_screen_t *s)
+void dalic_tui_screen_free(tui_screen_t *s)
 {
 	free(s->cells);
 	s->cells = NULL;
 	s->w = s->h = 0;
 }
 
-void tui_screen_clear(tui_screen_t *s)
+void dalic_tui_screen_clear(tui_screen_t *s)
 {
 	for (int i = 0; i < s->w * s->h; i++)
 		s->cells[i] = blank;
 }
 
-tui_canvas_t tui_screen_canvas(tui_screen_t *s)
+tui_canvas_t dalic_tui_screen_canvas(tui_screen_t *s)
 {
 	return (tui_canvas_t){s, {0, 0, s->w, s->h}};
 }
 
-tui_canvas_t tui_canvas_sub(tui_canvas_t c, tui_rect_t r)
+tui_canvas_t dalic_tui_canvas_sub(tui_canvas_t c, tui_rect_t r)
 {
 	int x0 = c.r.x + (r.x > 0 ? r.x : 0), y0 = c.r.y + (r.y > 0 ? r.y : 0);
 	int x1 = c.r.x + r.x + r.w, y1 = c.r.y + r.y + r.h;
@@ -61,7 +61,7 @@ tui_canvas_t tui_canvas_sub(tui_canvas_t c, tui_rect_t r)
 	return out;
 }
 
-tui_cell_t *tui_cell_at(tui_canvas_t c, int x, int y)
+tui_cell_t *dalic_tui_cell_at(tui_canvas_t c, int x, int y)
 {
 	if (x < 0 || y < 0 || x >= c.r.w || y >= c.r.h)
 		return NULL;
@@ -78,14 +78,14 @@ static uint32_t printable(uint32_t cp)
 	return '?';
 }
 
-void tui_put(tui_canvas_t c, int x, int y, uint32_t ch, tui_style_t st)
+void dalic_tui_put(tui_canvas_t c, int x, int y, uint32_t ch, tui_style_t st)
 {
-	tui_cell_t *cell = tui_cell_at(c, x, y);
+	tui_cell_t *cell = dalic_tui_cell_at(c, x, y);
 	if (cell)
 		*cell = (tui_cell_t){printable(ch), st};
 }
 
-int tui_utf8_decode(const char *str, uint32_t *cp)
+int dalic_tui_utf8_decode(const char *str, uint32_t *cp)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	int n;
@@ -117,7 +117,7 @@ int tui_utf8_decode(const char *str, uint32_t *cp)
 	return n;
 }
 
-int tui_utf8_encode(uint32_t cp, char *out)
+int dalic_tui_utf8_encode(uint32_t cp, char *out)
 {
 	if (cp < 0x80) {
 		out[0] = (char)cp;
@@ -141,40 +141,40 @@ int tui_utf8_encode(uint32_t cp, char *out)
 	return 4;
 }
 
-int tui_text_width(const char *s)
+int dalic_tui_text_width(const char *s)
 {
 	int n = 0;
 	uint32_t cp;
 	while (*s) {
-		s += tui_utf8_decode(s, &cp);
+		s += dalic_tui_utf8_decode(s, &cp);
 		n++;
 	}
 	return n;
 }
 
-int tui_print(tui_canvas_t c, int x, int y, tui_style_t st, const char *s, int max)
+int dalic_tui_print(tui_canvas_t c, int x, int y, tui_style_t st, const char *s, int max)
 {
 	int used = 0;
 	uint32_t cp;
 	while (*s && (max < 0 || used < max) && x + used < c.r.w) {
-		s += tui_utf8_decode(s, &cp);
-		tui_put(c, x + used, y, cp, st);
+		s += dalic_tui_utf8_decode(s, &cp);
+		dalic_tui_put(c, x + used, y, cp, st);
 		used++;
 	}
 	return used;
 }
 
-int tui_printf(tui_canvas_t c, int x, int y, tui_style_t st, const char *fmt, ...)
+int dalic_tui_printf(tui_canvas_t c, int x, int y, tui_style_t st, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	return tui_print(c, x, y, st, buf, -1);
+	return dalic_tui_print(c, x, y, st, buf, -1);
 }
 
-int tui_wrap(tui_canvas_t c, int x, int y, int y_end, tui_style_t st, const char *s)
+int dalic_tui_wrap(tui_canvas_t c, int x, int y, int y_end, tui_style_t st, const char *s)
 {
 	int w = c.r.w - x;
 	if (w <= 0)
@@ -195,39 +195,39 @@ int tui_wrap(tui_canvas_t c, int x, int y, int y_end, tui_style_t st, const char
 		while (*p && *p != '\n' && cols < w) {
 			if (*p == ' ')
 				brk = p;
-			p += tui_utf8_decode(p, &cp);
+			p += dalic_tui_utf8_decode(p, &cp);
 			cols++;
 		}
 		if (*p && *p != ' ' && *p != '\n' && brk)
 			p = brk;
 		int n = 0;
 		for (const char *q = s; q < p; n++)
-			q += tui_utf8_decode(q, &cp);
-		tui_print(c, x, y++, st, s, n);
+			q += dalic_tui_utf8_decode(q, &cp);
+		dalic_tui_print(c, x, y++, st, s, n);
 		s = p;
 		soft = *s != '\n';
 	}
 	return y;
 }
 
-void tui_fill(tui_canvas_t c, tui_rect_t r, uint32_t ch, tui_style_t st)
+void dalic_tui_fill(tui_canvas_t c, tui_rect_t r, uint32_t ch, tui_style_t st)
 {
 	for (int y = r.y; y < r.y + r.h; y++)
 		for (int x = r.x; x < r.x + r.w; x++)
-			tui_put(c, x, y, ch, st);
+			dalic_tui_put(c, x, y, ch, st);
 }
 
-void tui_restyle(tui_canvas_t c, tui_rect_t r, tui_style_t st)
+void dalic_tui_restyle(tui_canvas_t c, tui_rect_t r, tui_style_t st)
 {
 	for (int y = r.y; y < r.y + r.h; y++)
 		for (int x = r.x; x < r.x + r.w; x++) {
-			tui_cell_t *cell = tui_cell_at(c, x, y);
+			tui_cell_t *cell = dalic_tui_cell_at(c, x, y);
 			if (cell)
 				cell->st = st;
 		}
 }
 
-void tui_frame(tui_canvas_t c, const char *title, tui_style_t st, bool heavy)
+void dalic_tui_frame(tui_canvas_t c, const char *title, tui_style_t st, bool heavy)
 {
 	/* corners tl tr bl br, horizontal, vertical */
 	static const uint32_t light[] = {0x250c, 0x2510, 0x2514, 0x2518, 0x2500, 0x2502};
@@ -237,32 +237,32 @@ void tui_frame(tui_canvas_t c, const char *title, tui_style_t st, bool heavy)
 	if (w < 2 || h < 2)
 		return;
 	for (int x = 1; x < w - 1; x++) {
-		tui_put(c, x, 0, g[4], st);
-		tui_put(c, x, h - 1, g[4], st);
+		dalic_tui_put(c, x, 0, g[4], st);
+		dalic_tui_put(c, x, h - 1, g[4], st);
 	}
 	for (int y = 1; y < h - 1; y++) {
-		tui_put(c, 0, y, g[5], st);
-		tui_put(c, w - 1, y, g[5], st);
+		dalic_tui_put(c, 0, y, g[5], st);
+		dalic_tui_put(c, w - 1, y, g[5], st);
 	}
-	tui_put(c, 0, 0, g[0], st);
-	tui_put(c, w - 1, 0, g[1], st);
-	tui_put(c, 0, h - 1, g[2], st);
-	tui_put(c, w - 1, h - 1, g[3], st);
+	dalic_tui_put(c, 0, 0, g[0], st);
+	dalic_tui_put(c, w - 1, 0, g[1], st);
+	dalic_tui_put(c, 0, h - 1, g[2], st);
+	dalic_tui_put(c, w - 1, h - 1, g[3], st);
 	if (title && w > 6) {
 		tui_style_t t = st;
 		t.attr |= TUI_BOLD;
-		tui_put(c, 1, 0, ' ', st);
-		int n = tui_print(c, 2, 0, t, title, w - 5);
-		tui_put(c, 2 + n, 0, ' ', st);
+		dalic_tui_put(c, 1, 0, ' ', st);
+		int n = dalic_tui_print(c, 2, 0, t, title, w - 5);
+		dalic_tui_put(c, 2 + n, 0, ' ', st);
 	}
 }
 
-tui_canvas_t tui_frame_inner(tui_canvas_t c)
+tui_canvas_t dalic_tui_frame_inner(tui_canvas_t c)
 {
-	return tui_canvas_sub(c, (tui_rect_t){1, 1, c.r.w - 2, c.r.h - 2});
+	return dalic_tui_canvas_sub(c, (tui_rect_t){1, 1, c.r.w - 2, c.r.h - 2});
 }
 
-int tui_screen_dump(const tui_screen_t *s, FILE *f)
+int dalic_tui_screen_dump(const tui_screen_t *s, FILE *f)
 {
 	for (int y = 0; y < s->h; y++) {
 		const tui_cell_t *row = &s->cells[y * s->w];
@@ -271,7 +271,7 @@ int tui_screen_dump(const tui_screen_t *s, FILE *f)
 			end--;
 		for (int x = 0; x < end; x++) {
 			char b[4];
-			fwrite(b, 1, (size_t)tui_utf8_encode(row[x].ch, b), f);
+			fwrite(b, 1, (size_t)dalic_tui_utf8_encode(row[x].ch, b), f);
 		}
 		fputc('\n', f);
 	}

@@ -25,7 +25,7 @@ enum {
 };
 
 /* Colours are terminal palette indices (0-255), -1 the terminal's default. */
-typedef struct tui_style {
+typedef struct dalic_tui_style {
 	int16_t fg, bg;
 	uint8_t attr;
 } tui_style_t;
@@ -51,41 +51,41 @@ typedef struct tui_canvas {
 } tui_canvas_t;
 
 /* (Re)sizes the grid and clears it. Returns false when out of memory (grid unchanged). */
-bool tui_screen_resize(tui_screen_t *s, int w, int h);
-void tui_screen_free(tui_screen_t *s);
-void tui_screen_clear(tui_screen_t *s);
+bool dalic_tui_screen_resize(tui_screen_t *s, int w, int h);
+void dalic_tui_screen_free(tui_screen_t *s);
+void dalic_tui_screen_clear(tui_screen_t *s);
 /* The whole screen as a canvas. */
-tui_canvas_t tui_screen_canvas(tui_screen_t *s);
+tui_canvas_t dalic_tui_screen_canvas(tui_screen_t *s);
 /* A sub-canvas at local rectangle r of c, clipped to c. */
-tui_canvas_t tui_canvas_sub(tui_canvas_t c, tui_rect_t r);
+tui_canvas_t dalic_tui_canvas_sub(tui_canvas_t c, tui_rect_t r);
 
 /* One cell; off-canvas draws are dropped. */
-void tui_put(tui_canvas_t c, int x, int y, uint32_t ch, tui_style_t st);
+void dalic_tui_put(tui_canvas_t c, int x, int y, uint32_t ch, tui_style_t st);
 /* The cell at local (x, y), or NULL off-canvas. */
-tui_cell_t *tui_cell_at(tui_canvas_t c, int x, int y);
+tui_cell_t *dalic_tui_cell_at(tui_canvas_t c, int x, int y);
 /* UTF-8 text from (x, y), at most max columns (-1: to the edge). Returns columns used. */
-int tui_print(tui_canvas_t c, int x, int y, tui_style_t st, const char *utf8, int max);
-int tui_printf(tui_canvas_t c, int x, int y, tui_style_t st, const char *fmt, ...)
+int dalic_tui_print(tui_canvas_t c, int x, int y, tui_style_t st, const char *utf8, int max);
+int dalic_tui_printf(tui_canvas_t c, int x, int y, tui_style_t st, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Text word-wrapped into columns [x, width) of rows [y, y_end); returns the next free row. */
-int tui_wrap(tui_canvas_t c, int x, int y, int y_end, tui_style_t st, const char *utf8);
+int dalic_tui_wrap(tui_canvas_t c, int x, int y, int y_end, tui_style_t st, const char *utf8);
 /* Fills the whole canvas (or a local rectangle) with ch. */
-void tui_fill(tui_canvas_t c, tui_rect_t r, uint32_t ch, tui_style_t st);
+void dalic_tui_fill(tui_canvas_t c, tui_rect_t r, uint32_t ch, tui_style_t st);
 /* Restyles a local rectangle, keeping the characters. */
-void tui_restyle(tui_canvas_t c, tui_rect_t r, tui_style_t st);
+void dalic_tui_restyle(tui_canvas_t c, tui_rect_t r, tui_style_t st);
 /* A box along the canvas edge with a title in the top border; heavy lines when focused. */
-void tui_frame(tui_canvas_t c, const char *title, tui_style_t st, bool heavy);
+void dalic_tui_frame(tui_canvas_t c, const char *title, tui_style_t st, bool heavy);
 /* The canvas inside a frame. */
-tui_canvas_t tui_frame_inner(tui_canvas_t c);
+tui_canvas_t dalic_tui_frame_inner(tui_canvas_t c);
 
 /* Columns the UTF-8 string takes (each code point one column). */
-int tui_text_width(const char *utf8);
+int dalic_tui_text_width(const char *utf8);
 /* Decodes one code point; returns bytes consumed (>= 1), bad sequences give U+FFFD. */
-int tui_utf8_decode(const char *s, uint32_t *cp);
+int dalic_tui_utf8_decode(const char *s, uint32_t *cp);
 /* Encodes cp into out (4 bytes room); returns bytes. */
-int tui_utf8_encode(uint32_t cp, char *out);
+int dalic_tui_utf8_encode(uint32_t cp, char *out);
 
 /* Writes the grid as UTF-8 text, one line per row, trailing blanks trimmed. */
-int tui_screen_dump(const tui_screen_t *s, FILE *f);
+int dalic_tui_screen_dump(const tui_screen_t *s, FILE *f);
 
 #endif

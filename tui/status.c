@@ -20,7 +20,7 @@ typedef struct segment {
 	tui_style_id_t style;
 } segment_t;
 
-static const char *short_path(const char *path)
+static const char *status_short_path(const char *path)
 {
 	if (!path)
 		return "(no pipeline)";
@@ -28,7 +28,7 @@ static const char *short_path(const char *path)
 	return slash && strlen(path) > 28 ? slash + 1 : path;
 }
 
-void tui_draw_status(tui_app_t *app, tui_canvas_t row)
+void dalic_tui_draw_status(tui_app_t *app, tui_canvas_t row)
 {
 	const tui_model_t *m = app->model;
 	segment_t seg[12];
@@ -39,8 +39,8 @@ void tui_draw_status(tui_app_t *app, tui_canvas_t row)
 		seg[n].priority = prio;                                                            \
 		seg[n++].style = st;                                                               \
 	} while (0)
-	SEG(0, TUI_S_STATUS, "%s", short_path(m->path));
-	if (tui_app_last_seq() > m->done_seq)
+	SEG(0, TUI_S_STATUS, "%s", status_short_path(m->path));
+	if (dalic_tui_app_last_seq() > m->done_seq)
 		SEG(0, TUI_S_STATUS, "\xe2\x80\xa6 working"); /* a step or rebuild in progress */
 	else if (m->error.set)
 		SEG(0, TUI_S_ALERT, "\xe2\x9c\x96 ERROR");
@@ -76,48 +76,53 @@ void tui_draw_status(tui_app_t *app, tui_canvas_t row)
 		int need = 0;
 		for (int i = 0; i < n; i++)
 			if (seg[i].priority <= 2)
-				need += tui_text_width(seg[i].text) + 3;
+				need += dalic_tui_text_width(seg[i].text) + 3;
 		alert = need + 40 <= row.r.w ? " \xe2\x9a\xa0 DEVICES EMULATED (gpu/mixed on CPU) "
 		                             : " \xe2\x9a\xa0 DEVICES EMULATED ";
 	}
-	int alert_w = tui_text_width(alert);
+	int alert_w = dalic_tui_text_width(alert);
 	/* drop the least important segments until everything fits */
 	for (int drop = 5; drop >= 0; drop--) {
 		int w = alert_w;
 		for (int i = 0; i < n; i++)
 			if (seg[i].priority <= drop)
-				w += tui_text_width(seg[i].text) + 3;
+				w += dalic_tui_text_width(seg[i].text) + 3;
 		if (w <= row.r.w || drop == 0) {
-			tui_fill(row, (tui_rect_t){0, 0, row.r.w, 1}, ' ', tui_style(TUI_S_STATUS));
+			dalic_tui_fill(row, (tui_rect_t){0, 0, row.r.w, 1}, ' ',
+			               dalic_tui_style(TUI_S_STATUS));
 			int x = 0;
 			for (int i = 0; i < n; i++) {
 				if (seg[i].priority > drop)
 					continue;
 				if (x)
-					x += tui_print(row, x, 0, tui_style(TUI_S_STATUS),
-					               " \xe2\x94\x82 ", -1);
-				x += tui_print(row, x, 0, tui_style(seg[i].style), seg[i].text, -1);
+					x += dalic_tui_print(row, x, 0,
+					                     dalic_tui_style(TUI_S_STATUS),
+					                     " \xe2\x94\x82 ", -1);
+				x += dalic_tui_print(row, x, 0, dalic_tui_style(seg[i].style),
+				                     seg[i].text, -1);
 			}
 			if (alert_w)
-				tui_print(row, row.r.w - alert_w, 0, tui_style(TUI_S_ALERT), alert,
-				          -1);
+				dalic_tui_print(row, row.r.w - alert_w, 0,
+				                dalic_tui_style(TUI_S_ALERT), alert, -1);
 			return;
 		}
 	}
 }
 
-void tui_draw_message(tui_app_t *app, tui_canvas_t row)
+void dalic_tui_draw_message(tui_app_t *app, tui_canvas_t row)
 {
 	const tui_prompt_t *p = &app->prompt;
 	const tui_model_t *m = app->model;
 	if (p->active) {
-		int x = tui_print(row, 0, 0, tui_style(TUI_S_WARN), p->label, -1);
-		x += tui_print(row, x, 0, tui_style(TUI_S_NORMAL), p->text, -1);
-		tui_put(row, x, 0, '_', tui_style(TUI_S_EXECUTING));
-		tui_print(row, x + 2, 0, tui_style(TUI_S_DIM), "(Enter applies, Esc cancels)", -1);
+		int x = dalic_tui_print(row, 0, 0, dalic_tui_style(TUI_S_WARN), p->label, -1);
+		x += dalic_tui_print(row, x, 0, dalic_tui_style(TUI_S_NORMAL), p->text, -1);
+		dalic_tui_put(row, x, 0, '_', dalic_tui_style(TUI_S_EXECUTING));
+		dalic_tui_print(row, x + 2, 0, dalic_tui_style(TUI_S_DIM),
+		                "(Enter applies, Esc cancels)", -1);
 	} else if (app->message[0]) {
-		tui_print(row, 0, 0, tui_style(app->message_is_error ? TUI_S_ERROR : TUI_S_NORMAL),
-		          app->message, -1);
+		dalic_tui_print(row, 0, 0,
+		                dalic_tui_style(app->message_is_error ? TUI_S_ERROR : TUI_S_NORMAL),
+		                app->message, -1);
 	} else if (m->error.set) {
 		/* one row: the message's lines joined */
 		char one[sizeof m->error.message];
@@ -125,41 +130,45 @@ void tui_draw_message(tui_app_t *app, tui_canvas_t row)
 		for (char *p = one; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
-		int x = tui_print(row, 0, 0, tui_style(TUI_S_ERROR), "\xe2\x9c\x96 ", -1);
-		tui_print(row, x, 0, tui_style(TUI_S_ERROR), one, -1);
+		int x =
+		    dalic_tui_print(row, 0, 0, dalic_tui_style(TUI_S_ERROR), "\xe2\x9c\x96 ", -1);
+		dalic_tui_print(row, x, 0, dalic_tui_style(TUI_S_ERROR), one, -1);
 	} else {
-		tui_print(row, 0, 0, tui_style(TUI_S_DIM), m->notice, -1);
+		dalic_tui_print(row, 0, 0, dalic_tui_style(TUI_S_DIM), m->notice, -1);
 	}
 }
 
-static int bar_item(tui_canvas_t row, int x, const tui_command_t *c)
+static int status_bar_item(tui_canvas_t row, int x, const tui_command_t *c)
 {
 	char b[8];
-	x += tui_print(row, x, 0, tui_style(TUI_S_KEY), tui_key_label(c->keys[0], b), -1);
-	x += tui_print(row, x, 0, tui_style(TUI_S_KEYLABEL), c->bar, -1);
-	return x + tui_print(row, x, 0, tui_style(TUI_S_NORMAL), " ", -1);
+	x += dalic_tui_print(row, x, 0, dalic_tui_style(TUI_S_KEY),
+	                     dalic_tui_key_label(c->keys[0], b), -1);
+	x += dalic_tui_print(row, x, 0, dalic_tui_style(TUI_S_KEYLABEL), c->bar, -1);
+	return x + dalic_tui_print(row, x, 0, dalic_tui_style(TUI_S_NORMAL), " ", -1);
 }
 
-static int bar_width(const tui_command_t *c)
+static int status_bar_width(const tui_command_t *c)
 {
 	char b[8];
-	return tui_text_width(tui_key_label(c->keys[0], b)) + tui_text_width(c->bar) + 1;
+	return dalic_tui_text_width(dalic_tui_key_label(c->keys[0], b)) +
+	       dalic_tui_text_width(c->bar) + 1;
 }
 
-void tui_draw_keybar(tui_app_t *app, tui_canvas_t row)
+void dalic_tui_draw_keybar(tui_app_t *app, tui_canvas_t row)
 {
-	const tui_command_t *quit = tui_command_by_name("quit");
-	int room = row.r.w - bar_width(quit), x = 0;
+	const tui_command_t *quit = dalic_tui_command_by_name("quit");
+	int room = row.r.w - status_bar_width(quit), x = 0;
 	if (app->help) {
-		tui_print(row, 0, 0, tui_style(TUI_S_KEYLABEL),
-		          " any key closes help  \xe2\x86\x91\xe2\x86\x93 PgUp PgDn scroll ", -1);
+		dalic_tui_print(row, 0, 0, dalic_tui_style(TUI_S_KEYLABEL),
+		                " any key closes help  \xe2\x86\x91\xe2\x86\x93 PgUp PgDn scroll ",
+		                -1);
 		return;
 	}
 	for (int i = 0; i < tui_num_commands; i++) {
 		const tui_command_t *c = &tui_commands[i];
-		if (!c->bar || c == quit || x + bar_width(c) > room)
+		if (!c->bar || c == quit || x + status_bar_width(c) > room)
 			continue;
-		x = bar_item(row, x, c);
+		x = status_bar_item(row, x, c);
 	}
-	bar_item(row, x, quit);
+	status_bar_item(row, x, quit);
 }

@@ -24,7 +24,7 @@ static const int crash_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 /* Terminal back to normal; used from signal handlers too, so it touches only what it must. */
-static void restore(void)
+static void term_restore(void)
 {
 	if (active) {
 		active = 0;
@@ -37,51 +37,51 @@ static void restore(void)
 	}
 }
 
-static void write_err(const char *s)
+static void term_write_err(const char *s)
 {
 	ssize_t n = write(STDERR_FILENO, s, strlen(s));
 	(void)n;
 }
 
-static void on_crash(int sig)
+static void term_on_crash(int sig)
 {
-	restore();
-	write_err("dalic tui: crashed (");
-	write_err(sig == SIGSEGV   ? "SIGSEGV"
-	          : sig == SIGABRT ? "SIGABRT"
-	          : sig == SIGBUS  ? "SIGBUS"
-	          : sig == SIGFPE  ? "SIGFPE"
-	                           : "SIGILL");
-	write_err("); the terminal was restored\n");
+	term_restore();
+	term_write_err("dalic tui: crashed (");
+	term_write_err(sig == SIGSEGV   ? "SIGSEGV"
+	               : sig == SIGABRT ? "SIGABRT"
+	               : sig == SIGBUS  ? "SIGBUS"
+	               : sig == SIGFPE  ? "SIGFPE"
+	                                : "SIGILL");
+	term_write_err("); the terminal was restored\n");
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-static void on_quit(int sig)
+static void term_on_quit(int sig)
 {
 	if (interrupted) { /* second signal: the clean path is stuck, leave now */
-		restore();
+		term_restore();
 		_exit(128 + sig);
 	}
 	interrupted = sig;
 }
 
-static void install(void)
+static void term_install(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_crash;
+	sa.sa_handler = term_on_crash;
 	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
 	for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
 		sigaction(crash_signals[i], &sa, NULL);
-	sa.sa_handler = on_quit;
+	sa.sa_handler = term_on_quit;
 	sa.sa_flags = 0;
 	for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++)
 		sigaction(quit_signals[i], &sa, NULL);
 }
 
-static void uninstall(void)
+static void term_uninstall(void)
 {
 	for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
 		signal(crash_signals[i], SIG_DFL);
@@ -89,18 +89,18 @@ static void uninstall(void)
 		signal(quit_signals[i], SIG_DFL);
 }
 
-int tui_term_start(void)
+int dalic_tui_term_start(void)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return -1;
 	static bool registered;
 	if (!registered) {
-		atexit(restore);
+		atexit(term_restore);
 		registered = true;
 	}
-	install();
+	term_install();
 	if (!initscr()) {
-		uninstall();
+		term_uninstall();
 		return -1;
 	}
 	active = 1;
@@ -124,18 +124,18 @@ int tui_term_start(void)
 	return colors;
 }
 
-void tui_term_stop(void)
+void dalic_tui_term_stop(void)
 {
-	restore();
-	uninstall();
+	term_restore();
+	term_uninstall();
 }
 
-int tui_term_interrupted(void)
+int dalic_tui_term_interrupted(void)
 {
 	return interrupted;
 }
 
-void tui_term_size(int *w, int *h)
+void dalic_tui_term_size(int *w, int *h)
 {
 	int y, x;
 	getmaxyx(stdscr, y, x);
@@ -143,7 +143,7 @@ void tui_term_size(int *w, int *h)
 	*h = y;
 }
 
-static int pair_for(tui_style_t st)
+static int term_pair_for(tui_style_t st)
 {
 	if (!colors || (st.fg < 0 && st.bg < 0))
 		return 0;
@@ -152,10 +152,10 @@ static int pair_for(tui_style_t st)
 	return pair < 0 ? 0 : pair;
 }
 
-void tui_term_present(const tui_screen_t *s)
+void dalic_tui_term_present(const tui_screen_t *s)
 {
 	int w, h;
-	tui_term_size(&w, &h);
+	dalic_tui_term_size(&w, &h);
 	for (int y = 0; y < s->h && y < h; y++)
 		for (int x = 0; x < s->w && x < w; x++) {
 			const tui_cell_t *c = &s->cells[y * s->w + x];
@@ -172,7 +172,7 @@ void tui_term_present(const tui_screen_t *s)
 			 */
 			if (!colors && c->st.bg >= 0)
 				a |= A_REVERSE;
-			int pair = pair_for(c->st);
+			int pair = term_pair_for(c->st);
 			wchar_t wc[2] = {(wchar_t)c->ch, 0};
 			cchar_t cc;
 			setcchar(&cc, wc, a, 0, &pair);
@@ -181,7 +181,7 @@ void tui_term_present(const tui_screen_t *s)
 	refresh();
 }
 
-int tui_term_key(int timeout_ms)
+int dalic_tui_term_key(int timeout_ms)
 {
 	timeout(timeout_ms);
 	wint_t wc;

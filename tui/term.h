@@ -14,15 +14,15 @@
 
 /* Initializes curses on the controlling terminal. Returns the palette size to use (0, 8, 16
  * or 256), or -1 when stdin/stdout is not a terminal. */
-int tui_term_start(void);
+int dalic_tui_term_start(void);
 /* Restores the terminal. Safe to call more than once. */
-void tui_term_stop(void);
-void tui_term_size(int *w, int *h);
+void dalic_tui_term_stop(void);
+void dalic_tui_term_size(int *w, int *h);
 /* Draws the grid (curses sends only what changed). */
-void tui_term_present(const tui_screen_t *s);
+void dalic_tui_term_present(const tui_screen_t *s);
 /* Next key, waiting at most timeout_ms (0: poll); TUI_KEY_NONE if none. */
-int tui_term_key(int timeout_ms);
+int dalic_tui_term_key(int timeout_ms);
 /* The SIGINT, SIGTERM or SIGHUP that arrived, or 0. */
-int tui_term_interrupted(void);
+int dalic_tui_term_interrupted(void);
 
 #endif

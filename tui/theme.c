@@ -26,14 +26,14 @@ static const tui_style_t styles[TUI_S_COUNT] = {
     [TUI_S_BAR] = {2, -1, 0},
 };
 
-tui_style_t tui_style(tui_style_id_t id)
+tui_style_t dalic_tui_style(tui_style_id_t id)
 {
 	return (unsigned)id < TUI_S_COUNT ? styles[id] : styles[TUI_S_NORMAL];
 }
 
-tui_style_t tui_stage_style(int stage)
+tui_style_t dalic_tui_stage_style(int stage)
 {
 	static const tui_style_id_t by_stage[] = {TUI_S_STAGE_CPU, TUI_S_STAGE_MIXED,
 	                                          TUI_S_STAGE_GPU};
-	return tui_style(stage >= 0 && stage < 3 ? by_stage[stage] : TUI_S_NORMAL);
+	return dalic_tui_style(stage >= 0 && stage < 3 ? by_stage[stage] : TUI_S_NORMAL);
 }

@@ -32,8 +32,8 @@ typedef enum {
 	TUI_S_COUNT
 } tui_style_id_t;
 
-tui_style_t tui_style(tui_style_id_t id);
+tui_style_t dalic_tui_style(tui_style_id_t id);
 /* The style of an operator box / row of stage 0 cpu, 1 mixed, 2 gpu. */
-tui_style_t tui_stage_style(int stage);
+tui_style_t dalic_tui_stage_style(int stage);
 
 #endif

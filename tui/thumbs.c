@@ -24,7 +24,7 @@ struct tui_thumb_cache {
 	ChafaSymbolMap *symbols;
 };
 
-tui_thumb_cache_t *tui_thumbs_new(int colors)
+tui_thumb_cache_t *dalic_tui_thumbs_new(int colors)
 {
 	tui_thumb_cache_t *c = calloc(1, sizeof *c);
 	if (!c)
@@ -39,23 +39,23 @@ tui_thumb_cache_t *tui_thumbs_new(int colors)
 	return c;
 }
 
-static void clear(tui_thumb_cache_t *c)
+static void thumbs_clear(tui_thumb_cache_t *c)
 {
 	for (int i = 0; i < c->count; i++)
 		free(c->entries[i].cells);
 	c->count = c->next = 0;
 }
 
-void tui_thumbs_free(tui_thumb_cache_t *c)
+void dalic_tui_thumbs_free(tui_thumb_cache_t *c)
 {
 	if (!c)
 		return;
-	clear(c);
+	thumbs_clear(c);
 	chafa_symbol_map_unref(c->symbols);
 	free(c);
 }
 
-static ChafaCanvasMode mode_for(int colors)
+static ChafaCanvasMode thumbs_mode_for(int colors)
 {
 	if (colors >= 256)
 		return CHAFA_CANVAS_MODE_INDEXED_256;
@@ -66,14 +66,14 @@ static ChafaCanvasMode mode_for(int colors)
 	return CHAFA_CANVAS_MODE_FGBG;
 }
 
-static tui_cell_t *render(tui_thumb_cache_t *c, const tui_sample_view_t *s, int w, int h)
+static tui_cell_t *thumbs_render(tui_thumb_cache_t *c, const tui_sample_view_t *s, int w, int h)
 {
 	tui_cell_t *cells = malloc(sizeof *cells * (size_t)w * (size_t)h);
 	if (!cells)
 		return NULL;
 	ChafaCanvasConfig *cfg = chafa_canvas_config_new();
 	chafa_canvas_config_set_geometry(cfg, w, h);
-	chafa_canvas_config_set_canvas_mode(cfg, mode_for(c->colors));
+	chafa_canvas_config_set_canvas_mode(cfg, thumbs_mode_for(c->colors));
 	chafa_canvas_config_set_symbol_map(cfg, c->symbols);
 	ChafaCanvas *cv = chafa_canvas_new(cfg);
 	chafa_canvas_draw_all_pixels(cv, CHAFA_PIXEL_RGB8, s->thumb, s->thumb_w, s->thumb_h,
@@ -93,8 +93,8 @@ static tui_cell_t *render(tui_thumb_cache_t *c, const tui_sample_view_t *s, int 
 	return cells;
 }
 
-int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, int h,
-                    const tui_batch_view_t *v, int k)
+int dalic_tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, int h,
+                          const tui_batch_view_t *v, int k)
 {
 	const tui_sample_view_t *s = &v->samples[k];
 	if (!s->thumb || w < 1 || h < 1)
@@ -111,7 +111,7 @@ int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, 
 	if (th < 1)
 		th = 1;
 	if (c->view != v->id) {
-		clear(c);
+		thumbs_clear(c);
 		c->view = v->id;
 	}
 	entry_t *e = NULL;
@@ -120,7 +120,7 @@ int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, 
 		    c->entries[i].h == th)
 			e = &c->entries[i];
 	if (!e) {
-		tui_cell_t *cells = render(c, s, tw, th);
+		tui_cell_t *cells = thumbs_render(c, s, tw, th);
 		if (!cells)
 			return 0;
 		e = &c->entries[c->next];
@@ -135,7 +135,7 @@ int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, 
 	for (int yy = 0; yy < th; yy++)
 		for (int xx = 0; xx < tw; xx++) {
 			const tui_cell_t *cell = &e->cells[yy * tw + xx];
-			tui_put(cv, ox + xx, y + yy, cell->ch, cell->st);
+			dalic_tui_put(cv, ox + xx, y + yy, cell->ch, cell->st);
 		}
 	return th;
 }

@@ -14,13 +14,13 @@
 
 typedef struct tui_thumb_cache tui_thumb_cache_t;
 
-/* colors: 0 (no colour), 8, 16 or 256. New: tui_thumbs_free. */
-tui_thumb_cache_t *tui_thumbs_new(int colors);
-void tui_thumbs_free(tui_thumb_cache_t *c);
+/* colors: 0 (no colour), 8, 16 or 256. New: dalic_tui_thumbs_free. */
+tui_thumb_cache_t *dalic_tui_thumbs_new(int colors);
+void dalic_tui_thumbs_free(tui_thumb_cache_t *c);
 /* Draws sample k of v (which must have a thumbnail) into at most w x h cells at (x, y),
  * keeping its aspect ratio (a cell is about twice as tall as wide), centred horizontally.
  * Returns the rows used. */
-int tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, int h,
-                    const tui_batch_view_t *v, int k);
+int dalic_tui_thumbs_draw(tui_thumb_cache_t *c, tui_canvas_t cv, int x, int y, int w, int h,
+                          const tui_batch_view_t *v, int k);
 
 #endif

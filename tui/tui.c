@@ -3,7 +3,7 @@
  * key until the next frame is due, dispatch it, repeat — 20 frames a second whatever the
  * pipeline does (it runs on the runner thread), and one at once after a key whose handler
  * returns TUI_REDRAW.
- * Every way out goes through tui_term_stop() (and term.c's handlers cover the rest).
+ * Every way out goes through dalic_tui_term_stop() (and term.c's handlers cover the rest).
  */
 #include "tui/tui.h"
 
@@ -15,64 +15,57 @@
 #include <stdio.h>
 #include <time.h>
 
-static double now_s(void)
+int dalic_tui_run_terminal(const tui_options_t *o)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o)
-{
-	int colors = tui_term_start();
+	int colors = dalic_tui_term_start();
 	if (colors < 0) {
 		fprintf(stderr, "dalic tui: needs a terminal (headless: --keys FILE --dump DIR)\n");
 		return 2;
 	}
 	tui_runner_t *runner;
-	if (tui_runner_start(opts, o->trace, &runner)) {
-		tui_term_stop();
+	if (dalic_tui_runner_start(o, &runner)) {
+		dalic_tui_term_stop();
 		fprintf(stderr, "dalic tui: out of memory\n");
 		return 1;
 	}
 	int w, h;
-	tui_term_size(&w, &h);
+	dalic_tui_term_size(&w, &h);
 	tui_app_t app;
-	if (tui_app_init(&app, runner, w, h, colors, false)) {
-		tui_runner_stop(runner);
-		tui_term_stop();
+	if (dalic_tui_app_init(&app, runner, w, h, colors, false)) {
+		dalic_tui_runner_stop(runner);
+		dalic_tui_term_stop();
 		fprintf(stderr, "dalic tui: out of memory\n");
 		return 1;
 	}
 	if (o->run)
-		tui_app_command(&app, "run");
+		dalic_tui_app_command(&app, "run");
 	/* A frame every TUI_FRAME_MS, and at once when a key's handler asks for a redraw. */
 	bool quit = false, redraw = true;
 	double next_frame = 0;
-	while (!quit && !tui_term_interrupted()) {
-		double now = now_s();
+	while (!quit && !dalic_tui_term_interrupted()) {
+		double now = dalic_tui_now();
 		if (redraw || now >= next_frame) {
-			tui_app_refresh(&app);
-			tui_app_draw(&app);
-			tui_term_present(&app.screen);
+			dalic_tui_app_refresh(&app);
+			dalic_tui_app_draw(&app);
+			dalic_tui_term_present(&app.screen);
 			next_frame = now + TUI_FRAME_MS / 1000.0;
 			redraw = false;
 		}
-		int wait_ms = (int)((next_frame - now_s()) * 1000);
-		int key = tui_term_key(wait_ms > 0 ? wait_ms : 0);
+		int wait_ms = (int)((next_frame - dalic_tui_now()) * 1000);
+		int key = dalic_tui_term_key(wait_ms > 0 ? wait_ms : 0);
 		if (key == TUI_KEY_NONE)
 			continue;
 		if (key == TUI_KEY_RESIZE) {
-			tui_term_size(&w, &h);
-			tui_screen_resize(&app.screen, w, h);
+			dalic_tui_term_size(&w, &h);
+			dalic_tui_screen_resize(&app.screen, w, h);
 		}
-		unsigned flags = tui_app_key(&app, key);
+		unsigned flags = dalic_tui_app_key(&app, key);
 		quit = flags & TUI_QUIT;
 		redraw = flags & TUI_REDRAW;
 	}
-	int sig = tui_term_interrupted();
-	tui_term_stop();
-	tui_runner_stop(runner);
-	tui_app_free(&app);
+	int sig = dalic_tui_term_interrupted();
+	dalic_tui_term_stop();
+	dalic_tui_runner_stop(runner);
+	dalic_tui_app_free(&app);
 	return sig ? 128 + sig : 0; /* a shell's convention for "ended by this signal" */
 }

@@ -7,12 +7,16 @@
 #ifndef DALIC_TUI_TUI_H
 #define DALIC_TUI_TUI_H
 
-#include "cli/cli.h"
+#include "dalic.h"
 
 /* Frame interval: 20 screen updates a second while anything changes. */
 #define TUI_FRAME_MS 50
 
 typedef struct tui_options {
+	const char *path;     /* PIPELINE: script (.py), serialized (.pb) or @sample; borrowed */
+	const char *pipeline; /* which pipeline of a script, or NULL */
+	bool debug;           /* start in the debug engine */
+	dalic_pipeline_override_t override; /* parameters given on the command line */
 	const char *keys;  /* headless: key script path ("-" = stdin) */
 	const char *dump;  /* headless: directory for screen-NNN.txt */
 	int width, height; /* headless screen size, default 100 x 30 */
@@ -21,9 +25,9 @@ typedef struct tui_options {
 } tui_options_t;
 
 /* Interactive workbench; returns the process exit status. */
-int tui_run_terminal(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o);
+int dalic_tui_run_terminal(const tui_options_t *o);
 /* Headless: runs the key script, writes dumps, prints a summary line (frames per second,
  * iterations, samples per second) on stdout. Returns the exit status (2: bad script). */
-int tui_run_headless(const dalic_cli_pipeline_opts_t *opts, const tui_options_t *o);
+int dalic_tui_run_headless(const tui_options_t *o);
 
 #endif

@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-static void put_str(FILE *f, const char *s)
+static void print_put_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -26,7 +26,7 @@ static void put_str(FILE *f, const char *s)
 }
 
 /* Values of one Argument in whichever fields hold them (normally exactly one). */
-static void put_scalar(FILE *f, const DaliProto__Argument *a)
+static void print_put_scalar(FILE *f, const DaliProto__Argument *a)
 {
 	int n = 0;
 	for (size_t i = 0; i < a->n_ints; i++, n++)
@@ -37,94 +37,94 @@ static void put_scalar(FILE *f, const DaliProto__Argument *a)
 		fprintf(f, "%s%s", n ? ", " : "", a->bools[i] ? "True" : "False");
 	for (size_t i = 0; i < a->n_strings; i++, n++) {
 		fputs(n ? ", " : "", f);
-		put_str(f, a->strings[i]);
+		print_put_str(f, a->strings[i]);
 	}
 	if (!n)
 		fputs("(no value)", f);
 }
 
-static void put_arg(FILE *f, const DaliProto__Argument *a)
+static void print_put_arg(FILE *f, const DaliProto__Argument *a)
 {
 	fputs("    ", f);
-	put_str(f, a->name);
+	print_put_str(f, a->name);
 	fputs(" = ", f);
 	if (a->is_vector) {
 		fputc('[', f);
 		for (size_t i = 0; i < a->n_extra_args; i++) {
 			fputs(i ? ", " : "", f);
-			put_scalar(f, a->extra_args[i]);
+			print_put_scalar(f, a->extra_args[i]);
 		}
 		fputc(']', f);
 	} else {
-		put_scalar(f, a);
+		print_put_scalar(f, a);
 	}
 	fprintf(f, "  (%s%s)\n", a->is_vector ? "list of " : "", a->type ? a->type : "no type");
 }
 
-static void put_io(FILE *f, const DaliProto__InputOutput *io)
+static void print_put_io(FILE *f, const DaliProto__InputOutput *io)
 {
 	if (io->is_argument_input) {
 		fputs("argument ", f);
-		put_str(f, io->arg_name ? io->arg_name : "");
+		print_put_str(f, io->arg_name ? io->arg_name : "");
 		fputs(" <- ", f);
 	}
-	put_str(f, io->name);
+	print_put_str(f, io->name);
 	fputs(" on ", f);
-	put_str(f, io->device);
+	print_put_str(f, io->device);
 }
 
-static void put_op(FILE *f, size_t i, const DaliProto__OpDef *op)
+static void print_put_op(FILE *f, size_t i, const DaliProto__OpDef *op)
 {
 	fprintf(f, "op %zu: ", i);
-	put_str(f, op->name);
+	print_put_str(f, op->name);
 	if (op->inst_name) {
 		fputs("  inst_name ", f);
-		put_str(f, op->inst_name);
+		print_put_str(f, op->inst_name);
 	}
 	fprintf(f, "  logical_id %d%s\n", op->logical_id, op->has_logical_id ? "" : " (default)");
 	for (size_t k = 0; k < op->n_input; k++) {
 		fprintf(f, "  input %zu: ", k);
-		put_io(f, op->input[k]);
+		print_put_io(f, op->input[k]);
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < op->n_output; k++) {
 		fprintf(f, "  output %zu: ", k);
-		put_io(f, op->output[k]);
+		print_put_io(f, op->output[k]);
 		fputc('\n', f);
 	}
 	if (op->n_args)
 		fputs("  args:\n", f);
 	for (size_t k = 0; k < op->n_args; k++)
-		put_arg(f, op->args[k]);
+		print_put_arg(f, op->args[k]);
 }
 
-static const char *dflt(protobuf_c_boolean has)
+static const char *print_dflt(protobuf_c_boolean has)
 {
 	return has ? "" : " (default)";
 }
 
-static void put_params(FILE *f, const DaliProto__PipelineDef *m)
+static void print_put_params(FILE *f, const DaliProto__PipelineDef *m)
 {
 	fprintf(f, "pipeline:\n");
 	fprintf(f, "  batch_size %d\n", m->batch_size);
-	fprintf(f, "  num_threads %" PRId64 "%s\n", m->num_threads, dflt(m->has_num_threads));
-	fprintf(f, "  device_id %d%s%s\n", m->device_id, dflt(m->has_device_id),
+	fprintf(f, "  num_threads %" PRId64 "%s\n", m->num_threads, print_dflt(m->has_num_threads));
+	fprintf(f, "  device_id %d%s%s\n", m->device_id, print_dflt(m->has_device_id),
 	        m->device_id == DALIC_CPU_ONLY_DEVICE_ID ? " (CPU only)" : "");
-	fprintf(f, "  seed %" PRId64 "%s\n", m->seed, dflt(m->has_seed));
+	fprintf(f, "  seed %" PRId64 "%s\n", m->seed, print_dflt(m->has_seed));
 	int t = m->executor_type;
-	fprintf(f, "  executor_type %d%s (%s%s%s%s%s)\n", t, dflt(m->has_executor_type),
+	fprintf(f, "  executor_type %d%s (%s%s%s%s%s)\n", t, print_dflt(m->has_executor_type),
 	        t & DALIC_EXEC_PIPELINED ? "pipelined " : "", t & DALIC_EXEC_ASYNC ? "async " : "",
 	        t & DALIC_EXEC_SEPARATED ? "separated " : "",
 	        t & DALIC_EXEC_DYNAMIC ? "dynamic " : "", t ? "executor" : "simple executor");
 	fprintf(f, "  executor_flags %" PRId64 "%s\n", m->executor_flags,
-	        dflt(m->has_executor_flags));
+	        print_dflt(m->has_executor_flags));
 	fprintf(f, "  prefetch_queue_depth cpu %d%s, gpu %d%s\n", m->prefetch_queue_depth_cpu,
-	        dflt(m->has_prefetch_queue_depth_cpu), m->prefetch_queue_depth_gpu,
-	        dflt(m->has_prefetch_queue_depth_gpu));
+	        print_dflt(m->has_prefetch_queue_depth_cpu), m->prefetch_queue_depth_gpu,
+	        print_dflt(m->has_prefetch_queue_depth_gpu));
 	fprintf(f, "  bytes_per_sample_hint %" PRId64 "%s\n", m->bytes_per_sample_hint,
-	        dflt(m->has_bytes_per_sample_hint));
+	        print_dflt(m->has_bytes_per_sample_hint));
 	fprintf(f, "  enable_checkpointing %s%s\n", m->enable_checkpointing ? "True" : "False",
-	        dflt(m->has_enable_checkpointing));
+	        print_dflt(m->has_enable_checkpointing));
 }
 
 int dalic_proto_print(const uint8_t *buf, size_t len, FILE *f)
@@ -133,24 +133,24 @@ int dalic_proto_print(const uint8_t *buf, size_t len, FILE *f)
 	int rc = dalic_proto_unpack(buf, len, &m);
 	if (rc)
 		return rc;
-	put_params(f, m);
+	print_put_params(f, m);
 	for (size_t i = 0; i < m->n_external_inputs; i++) {
 		fputs(i ? ", " : "external_inputs (legacy): ", f);
-		put_str(f, m->external_inputs[i]);
+		print_put_str(f, m->external_inputs[i]);
 		fputs(i + 1 == m->n_external_inputs ? "\n" : "", f);
 	}
 	for (size_t i = 0; i < m->n_op; i++)
-		put_op(f, i, m->op[i]);
+		print_put_op(f, i, m->op[i]);
 	fputs("pipe_outputs:\n", f);
 	for (size_t i = 0; i < m->n_pipe_outputs; i++) {
 		const DaliProto__InputOutput *o = m->pipe_outputs[i];
 		fprintf(f, "  %zu: ", i);
-		put_io(f, o);
+		print_put_io(f, o);
 		fprintf(f, "  dtype %d (%s)  ndim %d", o->dtype,
 		        o->dtype == -1 ? "any" : dalic_dtype_name(o->dtype), o->ndim);
 		if (o->layout && *o->layout) {
 			fputs("  layout ", f);
-			put_str(f, o->layout);
+			print_put_str(f, o->layout);
 		}
 		fputc('\n', f);
 	}

@@ -6,7 +6,7 @@
  * file order with their instance names and logical ids (-1 takes the next free id, as DALI's
  * C++ pipeline does), then the pipeline outputs with their declared dtype / ndim / layout.
  *
- * Argument values go through dalic_opdef_set_arg, so the schema validates them exactly as it
+ * Argument values go through dalic_graphdef_op_set_arg, so the schema validates them exactly as it
  * validates a script's. The arguments DALI's Python front end adds to every op are folded
  * back into the definition's own fields: `device` into the op's device, `preserve_name` into
  * name_given; `_module` / `_display_name` are kept only when they differ from what the
@@ -20,9 +20,12 @@
  */
 #include "frontend/proto/proto_internal.h"
 
+#include "engine/checked.h"
 #include "engine/error.h"
+#include "engine/strmap.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,25 +37,27 @@ typedef struct node_name {
 	int output;
 } node_name_t;
 
+/* Every lookup below is a hash lookup, so reading is linear in the file's size. */
 typedef struct reader {
 	dalic_graphdef_t *g;
 	node_name_t *nodes;
 	int num_nodes, cap_nodes;
-	int *logical_ids; /* per op in g: the effective logical id */
+	dalic_strmap_t node_index; /* file name -> 1 + index into nodes */
+	dalic_strmap_t insts;      /* instance name -> op */
+	dalic_strmap_t lid_first;  /* logical id (text in lid_keys) -> first op with it */
+	char (*lid_keys)[16];      /* per op in g */
 	int next_logical_id;
 } reader_t;
 
-static const char *lookup(const reader_t *r, const char *file_name)
+static const char *read_lookup(const reader_t *r, const char *file_name)
 {
-	for (int i = 0; i < r->num_nodes; i++)
-		if (!strcmp(r->nodes[i].file_name, file_name))
-			return r->nodes[i].op->outputs[r->nodes[i].output];
-	return NULL;
+	uintptr_t i = (uintptr_t)dalic_strmap_get(&r->node_index, file_name);
+	return i ? r->nodes[i - 1].op->outputs[r->nodes[i - 1].output] : NULL;
 }
 
-static int add_node(reader_t *r, const char *file_name, const dalic_opdef_t *op, int output)
+static int read_add_node(reader_t *r, const char *file_name, const dalic_opdef_t *op, int output)
 {
-	if (lookup(r, file_name))
+	if (read_lookup(r, file_name))
 		return dalic_fail(
 		    DALIC_EGRAPH,
 		    "Output name \"%s\" conflicts with an existing intermediate result "
@@ -67,13 +72,31 @@ static int add_node(reader_t *r, const char *file_name, const dalic_opdef_t *op,
 		r->cap_nodes = cap;
 	}
 	r->nodes[r->num_nodes++] = (node_name_t){file_name, op, output};
-	return DALIC_OK;
+	return dalic_strmap_put(&r->node_index, file_name, (void *)(uintptr_t)r->num_nodes);
 }
 
 /* ---- parameters ------------------------------------------------------------------------ */
 
-static void read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t *p)
+/* ExecutorType and ExecutorFlags bits DALI defines (reference §3.1): anything else is not a
+ * value DALI writes, so it is refused rather than read as something it is not. */
+#define PROTO_EXEC_TYPE_BITS 0xf
+#define PROTO_EXEC_FLAG_CONCURRENCY 0x0e /* values 0, 2, 4, 6 */
+#define PROTO_EXEC_FLAG_STREAMS 0x70     /* values 0, 16, 32, 48 */
+
+static int read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t *p)
 {
+	if (m->has_executor_type && (m->executor_type & ~PROTO_EXEC_TYPE_BITS))
+		return dalic_fail(DALIC_EPARSE,
+		                  "executor_type %d is not a DALI ExecutorType (bits 0x%x)",
+		                  m->executor_type, PROTO_EXEC_TYPE_BITS);
+	int64_t known = DALIC_EXEC_FLAG_SET_AFFINITY | PROTO_EXEC_FLAG_CONCURRENCY |
+	                PROTO_EXEC_FLAG_STREAMS;
+	if (m->has_executor_flags && ((m->executor_flags & ~known) ||
+	                              (m->executor_flags & PROTO_EXEC_FLAG_CONCURRENCY) > 6 ||
+	                              (m->executor_flags & PROTO_EXEC_FLAG_STREAMS) > 48))
+		return dalic_fail(DALIC_EPARSE,
+		                  "executor_flags %lld is not a set of DALI ExecutorFlags",
+		                  (long long)m->executor_flags);
 	dalic_pipeline_params_init(p);
 	/* batch size is taken as is; validation runs after command-line overrides, at build */
 	p->batch_size = m->batch_size;
@@ -102,17 +125,18 @@ static void read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t
 	if (m->has_bytes_per_sample_hint && m->bytes_per_sample_hint >= 0)
 		p->bytes_per_sample = m->bytes_per_sample_hint;
 	/* enable_checkpointing: dalic does not checkpoint; the flag changes no output */
+	return DALIC_OK;
 }
 
 /* ---- argument values ------------------------------------------------------------------- */
 
-static int bad_arg(const char *inst, const char *schema, const char *arg, const char *why)
+static int read_bad_arg(const char *inst, const char *schema, const char *arg, const char *why)
 {
 	return dalic_fail(DALIC_EPARSE, "operator '%s' (%s), argument '%s': %s", inst, schema, arg,
 	                  why);
 }
 
-static dalic_vkind_t kind_of_tag(const char *type)
+static dalic_vkind_t read_kind_of_tag(const char *type)
 {
 	if (!type)
 		return DALIC_V_NONE;
@@ -127,7 +151,7 @@ static dalic_vkind_t kind_of_tag(const char *type)
 	return DALIC_V_NONE;
 }
 
-static size_t count_of(const DaliProto__Argument *a, dalic_vkind_t k)
+static size_t read_count_of(const DaliProto__Argument *a, dalic_vkind_t k)
 {
 	switch (k) {
 	case DALIC_V_INT:
@@ -141,14 +165,14 @@ static size_t count_of(const DaliProto__Argument *a, dalic_vkind_t k)
 	}
 }
 
-static size_t other_values(const DaliProto__Argument *a, dalic_vkind_t k)
+static size_t read_other_values(const DaliProto__Argument *a, dalic_vkind_t k)
 {
-	return a->n_ints + a->n_floats + a->n_bools + a->n_strings - count_of(a, k);
+	return a->n_ints + a->n_floats + a->n_bools + a->n_strings - read_count_of(a, k);
 }
 
 /* Stores the single value of scalar Argument `a` of kind k into slot i of the arrays. */
-static void take_scalar(const DaliProto__Argument *a, dalic_vkind_t k, int i, int64_t *iv,
-                        double *fv, bool *bv, char **sv)
+static void read_take_scalar(const DaliProto__Argument *a, dalic_vkind_t k, int i, int64_t *iv,
+                             double *fv, bool *bv, char **sv)
 {
 	switch (k) {
 	case DALIC_V_INT:
@@ -166,26 +190,28 @@ static void take_scalar(const DaliProto__Argument *a, dalic_vkind_t k, int i, in
 	}
 }
 
-static int decode_value(const DaliProto__Argument *a, const char *inst, const char *schema,
-                        dalic_value_t *out)
+static int read_decode_value(const DaliProto__Argument *a, const char *inst, const char *schema,
+                             dalic_value_t *out)
 {
 	char why[160];
-	dalic_vkind_t k = kind_of_tag(a->type);
+	dalic_vkind_t k = read_kind_of_tag(a->type);
 	if (k == DALIC_V_NONE) {
 		snprintf(why, sizeof why, "Invalid argument \"type\" in protobuf ('%.60s')",
 		         a->type ? a->type : "(none)");
-		return bad_arg(inst, schema, a->name, why);
+		return read_bad_arg(inst, schema, a->name, why);
 	}
 	if (!a->is_vector) {
-		if (count_of(a, k) != 1 || other_values(a, k) || a->n_extra_args) {
+		if (read_count_of(a, k) != 1 || read_other_values(a, k) || a->n_extra_args) {
 			snprintf(why, sizeof why, "a scalar %s needs exactly one value, found %zu",
-			         a->type, count_of(a, k) + other_values(a, k) + a->n_extra_args);
-			return bad_arg(inst, schema, a->name, why);
+			         a->type,
+			         read_count_of(a, k) + read_other_values(a, k) + a->n_extra_args);
+			return read_bad_arg(inst, schema, a->name, why);
 		}
-	} else if (count_of(a, k) || other_values(a, k)) {
-		return bad_arg(inst, schema, a->name, "a list keeps its values in extra_args only");
+	} else if (read_count_of(a, k) || read_other_values(a, k)) {
+		return read_bad_arg(inst, schema, a->name,
+		                    "a list keeps its values in extra_args only");
 	} else if (a->n_extra_args > (1u << 24)) {
-		return bad_arg(inst, schema, a->name, "list too long");
+		return read_bad_arg(inst, schema, a->name, "list too long");
 	}
 	int n = a->is_vector ? (int)a->n_extra_args : 1;
 	int64_t *iv = calloc((size_t)n + 1, sizeof *iv);
@@ -197,17 +223,17 @@ static int decode_value(const DaliProto__Argument *a, const char *inst, const ch
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	for (int i = 0; !rc && i < n; i++) {
 		const DaliProto__Argument *e = a->is_vector ? a->extra_args[i] : a;
-		if (a->is_vector &&
-		    (e->is_vector || e->n_extra_args || (e->type && kind_of_tag(e->type) != k) ||
-		     count_of(e, k) != 1 || other_values(e, k))) {
+		if (a->is_vector && (e->is_vector || e->n_extra_args ||
+		                     (e->type && read_kind_of_tag(e->type) != k) ||
+		                     read_count_of(e, k) != 1 || read_other_values(e, k))) {
 			snprintf(why, sizeof why,
 			         "list element %d is not a single %s value (nested lists and mixed "
 			         "types are not valid)",
 			         i, a->type);
-			rc = bad_arg(inst, schema, a->name, why);
+			rc = read_bad_arg(inst, schema, a->name, why);
 			break;
 		}
-		take_scalar(e, k, i, iv, fv, bv, sv);
+		read_take_scalar(e, k, i, iv, fv, bv, sv);
 	}
 	if (!rc) {
 		const void *elems = k == DALIC_V_INT     ? (const void *)iv
@@ -226,7 +252,7 @@ static int decode_value(const DaliProto__Argument *a, const char *inst, const ch
 
 /* ---- operators ------------------------------------------------------------------------- */
 
-static const DaliProto__Argument *find_file_arg(const DaliProto__OpDef *m, const char *name)
+static const DaliProto__Argument *read_find_file_arg(const DaliProto__OpDef *m, const char *name)
 {
 	for (size_t i = 0; i < m->n_args; i++)
 		if (!strcmp(m->args[i]->name, name))
@@ -236,22 +262,22 @@ static const DaliProto__Argument *find_file_arg(const DaliProto__OpDef *m, const
 
 /* The op's device from its `device` argument: DALI's OpSpec default is cpu, and the legacy
  * "support" device was rewritten to cpu. */
-static int file_device(const DaliProto__OpDef *m, const char *schema, const char **dev)
+static int read_file_device(const DaliProto__OpDef *m, const char *schema, const char **dev)
 {
-	const DaliProto__Argument *a = find_file_arg(m, "device");
+	const DaliProto__Argument *a = read_find_file_arg(m, "device");
 	*dev = "cpu";
 	if (!a)
 		return DALIC_OK;
-	if (a->is_vector || kind_of_tag(a->type) != DALIC_V_STRING || a->n_strings != 1)
-		return bad_arg(m->inst_name ? m->inst_name : "?", schema, "device",
-		               "expected a single string");
+	if (a->is_vector || read_kind_of_tag(a->type) != DALIC_V_STRING || a->n_strings != 1)
+		return read_bad_arg(m->inst_name ? m->inst_name : "?", schema, "device",
+		                    "expected a single string");
 	if (strcmp(a->strings[0], "support"))
 		*dev = a->strings[0];
 	return DALIC_OK;
 }
 
 /* Arguments that are not kept as arguments of the definition. */
-static bool skipped_arg(const char *name)
+static bool read_skipped_arg(const char *name)
 {
 	/* build-time arguments DALI never serializes, should another writer include them,
 	 * and DALI's tracing stacks (_origin_stack_filename / _lineno / _name / _line) */
@@ -259,46 +285,63 @@ static bool skipped_arg(const char *name)
 	       !strcmp(name, "num_threads") || !strncmp(name, "_origin_stack_", 14);
 }
 
-static bool is_default_string(const dalic_value_t *v, const char *def)
+static bool read_is_default_string(const dalic_value_t *v, const char *def)
 {
 	return v->kind == DALIC_V_STRING && !v->is_list && v->n == 1 && !strcmp(v->s[0], def);
 }
 
-static int read_args(const DaliProto__OpDef *m, dalic_opdef_t *op)
+/* A shape the file declares must have a volume that fits 64 bits (negative extents are
+ * wildcards some operators accept, so only the positive ones multiply). */
+static int read_check_shape(const dalic_opdef_t *op, const char *arg, const dalic_value_t *v)
+{
+	if (strcmp(arg, "shape") || v->kind != DALIC_V_INT)
+		return DALIC_OK;
+	int64_t volume = 1;
+	for (int i = 0; i < v->n; i++)
+		if (v->i[i] > 0 && !dalic_ck_mul_i64(volume, v->i[i], &volume))
+			return read_bad_arg(op->inst, op->schema->name, arg,
+			                    "the shape's volume overflows 64 bits");
+	return DALIC_OK;
+}
+
+static int read_args_with(const DaliProto__OpDef *m, dalic_opdef_t *op, dalic_strmap_t *seen)
 {
 	const dalic_schema_t *s = op->schema;
 	for (size_t i = 0; i < m->n_args; i++) {
 		const DaliProto__Argument *a = m->args[i];
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(m->args[j]->name, a->name))
-				return bad_arg(op->inst, s->name, a->name, "given twice");
-		if (skipped_arg(a->name))
+		if (dalic_strmap_has(seen, a->name))
+			return read_bad_arg(op->inst, s->name, a->name, "given twice");
+		DALIC_TRY(dalic_strmap_put(seen, a->name, NULL));
+		if (read_skipped_arg(a->name))
 			continue;
 		if (!dalic_schema_arg(s, a->name))
 			return dalic_fail(DALIC_EUNKNOWN_ARG,
 			                  "operator '%s' (%s) has no argument '%s'", op->inst,
 			                  s->name, a->name);
 		dalic_value_t v;
-		int rc = decode_value(a, op->inst, s->name, &v);
+		int rc = read_decode_value(a, op->inst, s->name, &v);
+		if (!rc && (rc = read_check_shape(op, a->name, &v)))
+			dalic_value_free(&v);
 		if (rc)
 			return rc;
 		bool keep = true;
 		if (!strcmp(a->name, "preserve_name")) {
 			if (v.kind != DALIC_V_BOOL || v.is_list) {
 				dalic_value_free(&v);
-				return bad_arg(op->inst, s->name, a->name, "expected a bool");
+				return read_bad_arg(op->inst, s->name, a->name, "expected a bool");
 			}
 			op->name_given = v.b[0];
 			keep = false;
 		} else if (!strcmp(a->name, "_module")) {
-			keep = !is_default_string(&v, s->module ? s->module : "nvidia.dali.fn");
+			keep =
+			    !read_is_default_string(&v, s->module ? s->module : "nvidia.dali.fn");
 		} else if (!strcmp(a->name, "_display_name")) {
-			keep = !is_default_string(&v, dalic_schema_display_name(s));
+			keep = !read_is_default_string(&v, dalic_schema_display_name(s));
 		} else if (!strcmp(a->name, "preserve") && s->no_prune) {
 			/* the writer adds preserve=True to every no-prune op; it changes nothing */
 			keep = !(v.kind == DALIC_V_BOOL && !v.is_list && v.b[0]);
 		}
-		rc = keep ? dalic_opdef_set_arg(op, a->name, &v) : DALIC_OK;
+		rc = keep ? dalic_graphdef_op_set_arg(op, a->name, &v) : DALIC_OK;
 		dalic_value_free(&v);
 		if (rc)
 			return rc;
@@ -306,7 +349,15 @@ static int read_args(const DaliProto__OpDef *m, dalic_opdef_t *op)
 	return DALIC_OK;
 }
 
-static bool valid_device(const char *d)
+static int read_args(const DaliProto__OpDef *m, dalic_opdef_t *op)
+{
+	dalic_strmap_t seen = {0}; /* names given so far: a hostile op may list thousands */
+	int rc = read_args_with(m, op, &seen);
+	dalic_strmap_clear(&seen);
+	return rc;
+}
+
+static bool read_valid_device(const char *d)
 {
 	return d && (!strcmp(d, "cpu") || !strcmp(d, "gpu"));
 }
@@ -316,13 +367,13 @@ static int read_inputs(reader_t *r, const DaliProto__OpDef *m, dalic_opdef_t *op
 	bool seen_arg_input = false;
 	for (size_t i = 0; i < m->n_input; i++) {
 		const DaliProto__InputOutput *in = m->input[i];
-		if (!valid_device(in->device))
+		if (!read_valid_device(in->device))
 			return dalic_fail(
 			    DALIC_EPARSE,
 			    "operator '%s' (%s): input '%s' has device '%s' (expected "
 			    "cpu or gpu)",
 			    op->inst, op->schema->name, in->name, in->device);
-		const char *node = lookup(r, in->name);
+		const char *node = read_lookup(r, in->name);
 		if (!node)
 			return dalic_fail(
 			    DALIC_EGRAPH,
@@ -346,7 +397,7 @@ static int read_inputs(reader_t *r, const DaliProto__OpDef *m, dalic_opdef_t *op
 				    "However, a GPU data node was provided.",
 				    in->arg_name, op->inst);
 			seen_arg_input = true;
-			rc = dalic_opdef_add_arg_input(op, in->arg_name, node);
+			rc = dalic_graphdef_op_add_arg_input(op, in->arg_name, node);
 		} else {
 			if (seen_arg_input)
 				return dalic_fail(
@@ -354,7 +405,7 @@ static int read_inputs(reader_t *r, const DaliProto__OpDef *m, dalic_opdef_t *op
 				    "operator '%s' (%s): regular input '%s' follows an "
 				    "argument input",
 				    op->inst, op->schema->name, in->name);
-			rc = dalic_opdef_add_input(op, node, in->device);
+			rc = dalic_graphdef_op_add_input(op, node, in->device);
 		}
 		if (rc)
 			return rc;
@@ -373,53 +424,51 @@ static int read_outputs(reader_t *r, const DaliProto__OpDef *m, dalic_opdef_t *o
 	const char *want = strcmp(op->device, "cpu") ? "gpu" : "cpu";
 	for (size_t k = 0; k < m->n_output; k++) {
 		const DaliProto__InputOutput *o = m->output[k];
-		if (!valid_device(o->device) || strcmp(o->device, want))
+		if (!read_valid_device(o->device) || strcmp(o->device, want))
 			return dalic_fail(DALIC_EPARSE,
 			                  "operator '%s' (%s): output '%s' is on '%s', but a %s "
 			                  "operator produces %s data",
 			                  op->inst, op->schema->name, o->name, o->device,
 			                  op->device, want);
-		int rc = add_node(r, o->name, op, (int)k);
+		int rc = read_add_node(r, o->name, op, (int)k);
 		if (rc)
 			return rc;
 	}
 	return DALIC_OK;
 }
 
-static bool name_taken(const reader_t *r, const dalic_opdef_t *op, const char *name)
+static bool read_name_taken(const reader_t *r, const dalic_opdef_t *op, const char *name)
 {
-	for (int i = 0; i < r->g->num_ops; i++)
-		if (r->g->ops[i] != op && !strcmp(r->g->ops[i]->inst, name))
-			return true;
-	return false;
+	const dalic_opdef_t *o = dalic_strmap_get(&r->insts, name);
+	return o && o != op;
 }
 
 /* Gives op its instance name; names are unique in a pipeline. */
-static int set_inst(reader_t *r, dalic_opdef_t *op, const char *name)
+static int read_set_inst(reader_t *r, dalic_opdef_t *op, const char *name)
 {
-	if (name_taken(r, op, name))
+	if (read_name_taken(r, op, name))
 		return dalic_fail(DALIC_EGRAPH, "Duplicate operator instance name: \"%s\".", name);
-	int rc = dalic_opdef_set_name(op, name);
+	int rc = dalic_graphdef_op_set_name(op, name);
 	op->name_given = false; /* decided by the preserve_name argument */
-	return rc;
+	return rc ? rc : dalic_strmap_put(&r->insts, op->inst, op);
 }
 
 /* Instance name from the file, or C++'s default "__<Schema>_<logical id>" made unique. */
 static int read_name(reader_t *r, const DaliProto__OpDef *m, dalic_opdef_t *op, int lid)
 {
 	if (m->inst_name && *m->inst_name)
-		return set_inst(r, op, m->inst_name);
+		return read_set_inst(r, op, m->inst_name);
 	char buf[512];
 	snprintf(buf, sizeof buf, "__%s_%d", op->schema->name, lid);
 	size_t base = strlen(buf);
-	for (int n = 1; name_taken(r, op, buf) && n < 1 << 20; n++)
+	for (int n = 1; read_name_taken(r, op, buf) && n < 1 << 20; n++)
 		snprintf(buf + base, sizeof buf - base, "_%d", n);
-	return set_inst(r, op, buf);
+	return read_set_inst(r, op, buf);
 }
 
 /* The logical id from the file; `given` < 0 takes the next free one, as DALI's C++
  * pipeline assigns it. */
-static int take_logical_id(reader_t *r, int given)
+static int read_take_logical_id(reader_t *r, int given)
 {
 	int id = given >= 0 ? given : r->next_logical_id;
 	if (id >= r->next_logical_id)
@@ -428,28 +477,27 @@ static int take_logical_id(reader_t *r, int given)
 }
 
 /* Records the (named) op's logical id; ops sharing one must share a schema. */
-static int set_logical_id(reader_t *r, dalic_opdef_t *op, int id)
+static int read_set_logical_id(reader_t *r, dalic_opdef_t *op, int id)
 {
-	for (int i = 0; i < r->g->num_ops - 1; i++)
-		if (r->logical_ids[i] == id && r->g->ops[i]->schema != op->schema)
-			return dalic_fail(
-			    DALIC_EGRAPH,
-			    "operator '%s' (%s): Different Operator types cannot be "
-			    "grouped with the same logical id (%d, shared with '%s').",
-			    op->inst, op->schema->name, id, r->g->ops[i]->inst);
-	r->logical_ids[r->g->num_ops - 1] = id;
+	char *key = r->lid_keys[r->g->num_ops - 1];
+	snprintf(key, sizeof *r->lid_keys, "%d", id);
+	const dalic_opdef_t *first = dalic_strmap_get(&r->lid_first, key);
+	if (first && first->schema != op->schema)
+		return dalic_fail(DALIC_EGRAPH,
+		                  "operator '%s' (%s): Different Operator types cannot be "
+		                  "grouped with the same logical id (%d, shared with '%s').",
+		                  op->inst, op->schema->name, id, first->inst);
+	if (!first)
+		DALIC_TRY(dalic_strmap_put(&r->lid_first, key, op));
 	/* the definition says -1 for "same as the call-order id" */
 	op->logical_id = id == op->id ? -1 : id;
 	return DALIC_OK;
 }
 
-/* Adds an operator to the definition, with room for its logical id. */
-static int begin_op(reader_t *r, const dalic_schema_t *s, const char *device, dalic_opdef_t **op)
+/* Adds an operator to the definition (its logical id's key was made room for at the start). */
+static int read_begin_op(reader_t *r, const dalic_schema_t *s, const char *device,
+                         dalic_opdef_t **op)
 {
-	int *ids = realloc(r->logical_ids, sizeof *ids * (size_t)(r->g->num_ops + 1));
-	if (!ids)
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	r->logical_ids = ids;
 	return dalic_graphdef_add_op(r->g, s->name, device, op);
 }
 
@@ -464,13 +512,13 @@ static int read_op(reader_t *r, const DaliProto__OpDef *m, int index)
 		                  index, inst, m->name);
 	const char *device;
 	dalic_opdef_t *op;
-	int lid, rc = file_device(m, s->name, &device);
+	int lid, rc = read_file_device(m, s->name, &device);
 	if (rc)
 		return rc;
-	if ((rc = begin_op(r, s, device, &op)))
+	if ((rc = read_begin_op(r, s, device, &op)))
 		return dalic_fail_wrap(rc, "operator %d ('%s')", index, inst);
-	lid = take_logical_id(r, m->has_logical_id ? m->logical_id : -1);
-	if ((rc = read_name(r, m, op, lid)) || (rc = set_logical_id(r, op, lid)) ||
+	lid = read_take_logical_id(r, m->has_logical_id ? m->logical_id : -1);
+	if ((rc = read_name(r, m, op, lid)) || (rc = read_set_logical_id(r, op, lid)) ||
 	    (rc = read_args(m, op)) || (rc = read_inputs(r, m, op)) ||
 	    (rc = read_outputs(r, m, op)))
 		return rc;
@@ -485,29 +533,30 @@ static int read_external_input(reader_t *r, const char *name)
 		return dalic_fail(DALIC_EUNKNOWN_OP,
 		                  "legacy external input '%s': no ExternalSource operator", name);
 	dalic_opdef_t *op;
-	int rc = begin_op(r, s, "cpu", &op);
+	int rc = read_begin_op(r, s, "cpu", &op);
 	if (rc)
 		return dalic_fail_wrap(rc, "legacy external input '%s'", name);
-	if ((rc = set_inst(r, op, name)) || (rc = set_logical_id(r, op, take_logical_id(r, -1))))
+	if ((rc = read_set_inst(r, op, name)) ||
+	    (rc = read_set_logical_id(r, op, read_take_logical_id(r, -1))))
 		return rc;
 	op->name_given = true;
 	if (op->num_outputs != 1)
 		return dalic_fail(DALIC_EGRAPH,
 		                  "legacy external input '%s': ExternalSource has %d outputs", name,
 		                  op->num_outputs);
-	return add_node(r, name, op, 0);
+	return read_add_node(r, name, op, 0);
 }
 
 static int read_outputs_decl(reader_t *r, const DaliProto__PipelineDef *m)
 {
 	for (size_t i = 0; i < m->n_pipe_outputs; i++) {
 		const DaliProto__InputOutput *o = m->pipe_outputs[i];
-		const char *node = lookup(r, o->name);
+		const char *node = read_lookup(r, o->name);
 		if (!node)
 			return dalic_fail(
 			    DALIC_EGRAPH,
 			    "Requested output name '%s' is not known to the pipeline.", o->name);
-		if (!valid_device(o->device))
+		if (!read_valid_device(o->device))
 			return dalic_fail(
 			    DALIC_EPARSE,
 			    "pipeline output '%s' has device '%s' (expected cpu or gpu)", o->name,
@@ -540,9 +589,17 @@ int dalic_proto_read(const uint8_t *buf, size_t len, dalic_graphdef_t **out)
 	if (rc)
 		return rc;
 	dalic_pipeline_params_t params;
-	read_params(m, &params);
-	reader_t r = {.g = dalic_graphdef_new(&params)};
-	if (!r.g) {
+	rc = read_params(m, &params);
+	if (rc) {
+		dali_proto__pipeline_def__free_unpacked(m, NULL);
+		return rc;
+	}
+	size_t ops = m->n_external_inputs + m->n_op;
+	reader_t r = {.g = dalic_graphdef_new(&params),
+	              .lid_keys = calloc(ops + 1, sizeof *r.lid_keys)};
+	if (!r.g || !r.lid_keys) {
+		dalic_graphdef_free(r.g);
+		free(r.lid_keys);
 		dali_proto__pipeline_def__free_unpacked(m, NULL);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
@@ -553,7 +610,10 @@ int dalic_proto_read(const uint8_t *buf, size_t len, dalic_graphdef_t **out)
 	if (!rc)
 		rc = read_outputs_decl(&r, m);
 	free(r.nodes);
-	free(r.logical_ids);
+	free(r.lid_keys);
+	dalic_strmap_clear(&r.node_index);
+	dalic_strmap_clear(&r.insts);
+	dalic_strmap_clear(&r.lid_first);
 	dali_proto__pipeline_def__free_unpacked(m, NULL);
 	if (rc) {
 		dalic_graphdef_free(r.g);

@@ -25,7 +25,7 @@ typedef struct walker {
 } walker_t;
 
 /* Reads a varint at *p (< end). Returns false if it is truncated or longer than 10 bytes. */
-static bool read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+static bool wire_read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
 	uint64_t x = 0;
 	for (int shift = 0; shift < 70; shift += 7) {
@@ -41,11 +41,11 @@ static bool read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return false;
 }
 
-static bool fail(walker_t *w, const uint8_t *at, const char *path, const char *fmt, ...)
+static bool wire_fail(walker_t *w, const uint8_t *at, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Writes "<path>: <detail> (at byte N)" and returns true (a problem was found). */
-static bool fail(walker_t *w, const uint8_t *at, const char *path, const char *fmt, ...)
+static bool wire_fail(walker_t *w, const uint8_t *at, const char *path, const char *fmt, ...)
 {
 	char detail[256];
 	va_list ap;
@@ -78,21 +78,22 @@ static int wire_type_of(ProtobufCType t)
 	}
 }
 
-static bool walk(walker_t *w, const ProtobufCMessageDescriptor *d, const uint8_t *p,
-                 const uint8_t *end, const char *path, int depth)
+static bool wire_walk(walker_t *w, const ProtobufCMessageDescriptor *d, const uint8_t *p,
+                      const uint8_t *end, const char *path, int depth)
 {
 	if (depth > DALIC_PROTO_MAX_DEPTH)
-		return fail(w, p, path, "messages nested more than %d deep", DALIC_PROTO_MAX_DEPTH);
+		return wire_fail(w, p, path, "messages nested more than %d deep",
+		                 DALIC_PROTO_MAX_DEPTH);
 	unsigned counts[64] = {0}; /* occurrences per field index, for names and required */
 	while (p < end) {
 		const uint8_t *start = p;
 		uint64_t tag, v;
-		if (!read_varint(&p, end, &tag))
-			return fail(w, start, path, "truncated field tag");
+		if (!wire_read_varint(&p, end, &tag))
+			return wire_fail(w, start, path, "truncated field tag");
 		unsigned num = (unsigned)(tag >> 3), wt = (unsigned)(tag & 7);
 		if (tag >> 3 == 0 || tag >> 3 > 0x1fffffff)
-			return fail(w, start, path, "invalid field number %llu",
-			            (unsigned long long)(tag >> 3));
+			return wire_fail(w, start, path, "invalid field number %llu",
+			                 (unsigned long long)(tag >> 3));
 		const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(d, num);
 		char sub[512];
 		unsigned idx = f ? (unsigned)(f - d->fields) : 0;
@@ -105,45 +106,47 @@ static bool walk(walker_t *w, const ProtobufCMessageDescriptor *d, const uint8_t
 			snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", f->name);
 		switch (wt) {
 		case 0:
-			if (!read_varint(&p, end, &v))
-				return fail(w, start, sub, "truncated varint");
+			if (!wire_read_varint(&p, end, &v))
+				return wire_fail(w, start, sub, "truncated varint");
 			break;
 		case 1:
 		case 5: {
 			size_t need = wt == 1 ? 8 : 4;
 			if ((size_t)(end - p) < need)
-				return fail(w, start, sub, "%zu-byte value cut off, %zu left", need,
-				            (size_t)(end - p));
+				return wire_fail(w, start, sub, "%zu-byte value cut off, %zu left",
+				                 need, (size_t)(end - p));
 			p += need;
 			break;
 		}
 		case 2:
-			if (!read_varint(&p, end, &v))
-				return fail(w, start, sub, "truncated length");
+			if (!wire_read_varint(&p, end, &v))
+				return wire_fail(w, start, sub, "truncated length");
 			if (v > (uint64_t)(end - p))
-				return fail(w, start, sub,
-				            "length %llu runs past the end (%zu bytes left)",
-				            (unsigned long long)v, (size_t)(end - p));
+				return wire_fail(w, start, sub,
+				                 "length %llu runs past the end (%zu bytes left)",
+				                 (unsigned long long)v, (size_t)(end - p));
 			if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-			    walk(w, f->descriptor, p, p + v, sub, depth + 1))
+			    wire_walk(w, f->descriptor, p, p + v, sub, depth + 1))
 				return true;
 			p += v;
 			break;
 		default:
-			return fail(w, start, sub, "unsupported wire type %u", wt);
+			return wire_fail(w, start, sub, "unsupported wire type %u", wt);
 		}
 		if (!f)
 			continue; /* unknown fields are skipped, as every protobuf parser does */
 		int want = wire_type_of(f->type);
 		bool packed = wt == 2 && f->label == PROTOBUF_C_LABEL_REPEATED && want != 2;
 		if ((int)wt != want && !packed)
-			return fail(w, start, sub, "wire type %u where %d was expected", wt, want);
+			return wire_fail(w, start, sub, "wire type %u where %d was expected", wt,
+			                 want);
 		if (idx < 64)
 			counts[idx]++;
 	}
 	for (unsigned i = 0; i < d->n_fields && i < 64; i++)
 		if (d->fields[i].label == PROTOBUF_C_LABEL_REQUIRED && !counts[i])
-			return fail(w, end, path, "missing required field '%s'", d->fields[i].name);
+			return wire_fail(w, end, path, "missing required field '%s'",
+			                 d->fields[i].name);
 	return false;
 }
 
@@ -153,7 +156,7 @@ bool dalic_proto_check_wire(const ProtobufCMessageDescriptor *d, const uint8_t *
 	walker_t w = {.base = buf, .msg = msg, .n = n};
 	if (n)
 		msg[0] = 0;
-	return walk(&w, d, buf, buf + len, "", 0);
+	return wire_walk(&w, d, buf, buf + len, "", 0);
 }
 
 int dalic_proto_unpack(const uint8_t *buf, size_t len, DaliProto__PipelineDef **out)

@@ -22,6 +22,7 @@
 #include "frontend/proto/proto_internal.h"
 
 #include "engine/error.h"
+#include "engine/strmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ typedef struct arena {
 	bool oom;
 } arena_t;
 
-static void *arena_calloc(arena_t *a, size_t count, size_t size)
+static void *write_arena_calloc(arena_t *a, size_t count, size_t size)
 {
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 64;
@@ -55,16 +56,16 @@ static void *arena_calloc(arena_t *a, size_t count, size_t size)
 	return p;
 }
 
-static char *arena_strdup(arena_t *a, const char *s)
+static char *write_arena_strdup(arena_t *a, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	char *d = arena_calloc(a, n, 1);
+	char *d = write_arena_calloc(a, n, 1);
 	if (d)
 		memcpy(d, s, n);
 	return d;
 }
 
-static void arena_free(arena_t *a)
+static void write_arena_free(arena_t *a)
 {
 	for (size_t i = 0; i < a->n; i++)
 		free(a->blocks[i]);
@@ -72,7 +73,7 @@ static void arena_free(arena_t *a)
 }
 
 /* protobuf-c declares message strings as char *; the packer never writes through them. */
-static char *borrow(const char *s)
+static char *write_borrow(const char *s)
 {
 	return (char *)s;
 }
@@ -87,36 +88,43 @@ typedef struct resolved {
 	bool *keep; /* per op: serialized (reaches an output or is preserved) */
 } resolved_t;
 
-static const char *produced_on(const char *op_dev)
+static const char *write_produced_on(const char *op_dev)
 {
 	return strcmp(op_dev, "cpu") ? "gpu" : "cpu";
 }
 
-/* Index of the op before `before` that produces `node`, or -1. */
-static int find_producer(const dalic_graphdef_t *g, int before, const char *node)
+/* Index of the first op among those added to `producers` that produces `node`, or -1. */
+static int write_find_producer(const dalic_strmap_t *producers, const char *node)
 {
-	for (int i = 0; i < before; i++)
-		for (int k = 0; k < g->ops[i]->num_outputs; k++)
-			if (!strcmp(g->ops[i]->outputs[k], node))
-				return i;
-	return -1;
+	return (int)(intptr_t)dalic_strmap_get(producers, node) - 1;
 }
 
-static bool arg_true(const dalic_opdef_t *op, const char *name)
+/* Makes op i's outputs known to write_find_producer (an earlier producer keeps a name). */
+static int write_add_producer(dalic_strmap_t *producers, const dalic_opdef_t *op, int i)
 {
-	const dalic_value_t *v = dalic_opdef_arg(op, name);
+	for (int k = 0; k < op->num_outputs; k++)
+		if (!dalic_strmap_has(producers, op->outputs[k]))
+			DALIC_TRY(
+			    dalic_strmap_put(producers, op->outputs[k], (void *)(intptr_t)(i + 1)));
+	return DALIC_OK;
+}
+
+static bool write_arg_true(const dalic_opdef_t *op, const char *name)
+{
+	const dalic_value_t *v = dalic_graphdef_op_arg(op, name);
 	return v && v->kind != DALIC_V_NONE && dalic_value_get_i(v, 0) != 0;
 }
 
-static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
+static int write_resolve_with(const dalic_graphdef_t *g, arena_t *a, resolved_t *r,
+                              dalic_strmap_t *producers)
 {
 	int n = g->num_ops;
-	r->op_dev = arena_calloc(a, (size_t)n, sizeof *r->op_dev);
-	r->in_dev = arena_calloc(a, (size_t)n, sizeof *r->in_dev);
-	r->producer = arena_calloc(a, (size_t)n, sizeof *r->producer);
-	r->keep = arena_calloc(a, (size_t)n, sizeof *r->keep);
-	r->out_dev = arena_calloc(a, (size_t)g->num_outputs, sizeof *r->out_dev);
-	r->out_producer = arena_calloc(a, (size_t)g->num_outputs, sizeof *r->out_producer);
+	r->op_dev = write_arena_calloc(a, (size_t)n, sizeof *r->op_dev);
+	r->in_dev = write_arena_calloc(a, (size_t)n, sizeof *r->in_dev);
+	r->producer = write_arena_calloc(a, (size_t)n, sizeof *r->producer);
+	r->keep = write_arena_calloc(a, (size_t)n, sizeof *r->keep);
+	r->out_dev = write_arena_calloc(a, (size_t)g->num_outputs, sizeof *r->out_dev);
+	r->out_producer = write_arena_calloc(a, (size_t)g->num_outputs, sizeof *r->out_producer);
 	if (a->oom)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	for (int i = 0; i < n; i++) {
@@ -125,14 +133,15 @@ static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
 			return dalic_fail(DALIC_EUNSUPPORTED,
 			                  "Could not serialize the operator: `%s`.",
 			                  op->schema->name);
-		r->in_dev[i] = arena_calloc(a, (size_t)op->num_inputs, sizeof **r->in_dev);
-		r->producer[i] = arena_calloc(a, (size_t)op->num_inputs, sizeof **r->producer);
+		r->in_dev[i] = write_arena_calloc(a, (size_t)op->num_inputs, sizeof **r->in_dev);
+		r->producer[i] =
+		    write_arena_calloc(a, (size_t)op->num_inputs, sizeof **r->producer);
 		if (a->oom)
 			return dalic_fail(DALIC_ENOMEM, "out of memory");
 		bool any_gpu = false;
 		for (int k = 0; k < op->num_inputs; k++) {
 			const dalic_io_t *in = &op->inputs[k];
-			int p = find_producer(g, i, in->name);
+			int p = write_find_producer(producers, in->name);
 			if (p < 0)
 				return dalic_fail(
 				    DALIC_EGRAPH,
@@ -140,27 +149,28 @@ static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
 				    "is not known to the pipeline.",
 				    in->name, in->is_arg ? in->arg_name : "input", op->inst);
 			r->producer[i][k] = p;
-			r->in_dev[i][k] = in->device ? in->device : produced_on(r->op_dev[p]);
+			r->in_dev[i][k] = in->device ? in->device : write_produced_on(r->op_dev[p]);
 			if (!in->is_arg && !strcmp(r->in_dev[i][k], "gpu"))
 				any_gpu = true;
 		}
 		r->op_dev[i] = op->device ? op->device : any_gpu ? "gpu" : "cpu";
+		DALIC_TRY(write_add_producer(producers, op, i));
 	}
 	for (int o = 0; o < g->num_outputs; o++) {
 		const dalic_io_t *out = &g->outputs[o];
-		int p = find_producer(g, n, out->name);
+		int p = write_find_producer(producers, out->name);
 		if (p < 0)
 			return dalic_fail(
 			    DALIC_EGRAPH,
 			    "Requested output name '%s' is not known to the pipeline.", out->name);
 		r->out_producer[o] = p;
-		r->out_dev[o] = out->device ? out->device : produced_on(r->op_dev[p]);
+		r->out_dev[o] = out->device ? out->device : write_produced_on(r->op_dev[p]);
 		r->keep[p] = true;
 	}
 	/* Consumers come after producers, so one backward pass finds everything needed. */
 	for (int i = n - 1; i >= 0; i--) {
 		const dalic_opdef_t *op = g->ops[i];
-		if (op->schema->no_prune || arg_true(op, "preserve"))
+		if (op->schema->no_prune || write_arg_true(op, "preserve"))
 			r->keep[i] = true;
 		if (r->keep[i])
 			for (int k = 0; k < op->num_inputs; k++)
@@ -169,17 +179,25 @@ static int resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
 	return DALIC_OK;
 }
 
-static DaliProto__Argument *new_arg(arena_t *a, const char *name)
+static int write_resolve(const dalic_graphdef_t *g, arena_t *a, resolved_t *r)
 {
-	DaliProto__Argument *m = arena_calloc(a, 1, sizeof *m);
+	dalic_strmap_t producers = {0};
+	int rc = write_resolve_with(g, a, r, &producers);
+	dalic_strmap_clear(&producers);
+	return rc;
+}
+
+static DaliProto__Argument *write_new_arg(arena_t *a, const char *name)
+{
+	DaliProto__Argument *m = write_arena_calloc(a, 1, sizeof *m);
 	if (!m)
 		return NULL;
 	dali_proto__argument__init(m);
-	m->name = borrow(name);
+	m->name = write_borrow(name);
 	return m;
 }
 
-static const char *type_tag(dalic_vkind_t k)
+static const char *write_type_tag(dalic_vkind_t k)
 {
 	switch (k) {
 	case DALIC_V_INT:
@@ -194,77 +212,77 @@ static const char *type_tag(dalic_vkind_t k)
 }
 
 /* Element i of v as the scalar Argument `m`. */
-static void set_scalar(arena_t *a, DaliProto__Argument *m, const dalic_value_t *v, int i)
+static void write_set_scalar(arena_t *a, DaliProto__Argument *m, const dalic_value_t *v, int i)
 {
-	m->type = borrow(type_tag(v->kind));
+	m->type = write_borrow(write_type_tag(v->kind));
 	switch (v->kind) {
 	case DALIC_V_INT:
-		if ((m->ints = arena_calloc(a, 1, sizeof *m->ints))) {
+		if ((m->ints = write_arena_calloc(a, 1, sizeof *m->ints))) {
 			m->ints[0] = v->i[i];
 			m->n_ints = 1;
 		}
 		break;
 	case DALIC_V_FLOAT: /* DALI keeps float arguments in 32 bits */
-		if ((m->floats = arena_calloc(a, 1, sizeof *m->floats))) {
+		if ((m->floats = write_arena_calloc(a, 1, sizeof *m->floats))) {
 			m->floats[0] = (float)v->f[i];
 			m->n_floats = 1;
 		}
 		break;
 	case DALIC_V_BOOL:
-		if ((m->bools = arena_calloc(a, 1, sizeof *m->bools))) {
+		if ((m->bools = write_arena_calloc(a, 1, sizeof *m->bools))) {
 			m->bools[0] = v->b[i];
 			m->n_bools = 1;
 		}
 		break;
 	default:
-		if ((m->strings = arena_calloc(a, 1, sizeof *m->strings))) {
-			m->strings[0] = borrow(v->s[i]);
+		if ((m->strings = write_arena_calloc(a, 1, sizeof *m->strings))) {
+			m->strings[0] = write_borrow(v->s[i]);
 			m->n_strings = 1;
 		}
 		break;
 	}
 }
 
-static DaliProto__Argument *encode_value(arena_t *a, const char *name, const dalic_value_t *v)
+static DaliProto__Argument *write_encode_value(arena_t *a, const char *name, const dalic_value_t *v)
 {
-	DaliProto__Argument *m = new_arg(a, name);
+	DaliProto__Argument *m = write_new_arg(a, name);
 	if (!m)
 		return NULL;
 	if (!v->is_list) {
-		set_scalar(a, m, v, 0);
+		write_set_scalar(a, m, v, 0);
 		return m;
 	}
-	m->type = borrow(type_tag(v->kind));
+	m->type = write_borrow(write_type_tag(v->kind));
 	m->is_vector = true;
-	m->extra_args = arena_calloc(a, (size_t)v->n, sizeof *m->extra_args);
+	m->extra_args = write_arena_calloc(a, (size_t)v->n, sizeof *m->extra_args);
 	if (!m->extra_args)
 		return NULL;
 	for (int i = 0; i < v->n; i++) {
 		char ename[32];
 		snprintf(ename, sizeof ename, "element %d", i);
-		DaliProto__Argument *e = new_arg(a, arena_strdup(a, ename));
+		DaliProto__Argument *e = write_new_arg(a, write_arena_strdup(a, ename));
 		if (!e || !e->name)
 			return NULL;
-		set_scalar(a, e, v, i);
+		write_set_scalar(a, e, v, i);
 		m->extra_args[m->n_extra_args++] = e;
 	}
 	return m;
 }
 
-static DaliProto__Argument *string_arg(arena_t *a, const char *name, const char *s)
+static DaliProto__Argument *write_string_arg(arena_t *a, const char *name, const char *s)
 {
 	dalic_value_t v = {.kind = DALIC_V_STRING, .n = 1, .s = (char **)&s};
-	return encode_value(a, name, &v);
+	return write_encode_value(a, name, &v);
 }
 
-static DaliProto__Argument *bool_arg(arena_t *a, const char *name, bool b)
+static DaliProto__Argument *write_bool_arg(arena_t *a, const char *name, bool b)
 {
 	dalic_value_t v = {.kind = DALIC_V_BOOL, .n = 1, .b = &b};
-	return encode_value(a, name, &v);
+	return write_encode_value(a, name, &v);
 }
 
 /* Arguments the writer adds itself, or that DALI adds at build and never serializes. */
-static bool written_separately(const char *name)
+static bool write_written_separately(const char *name)
 {
 	static const char *const names[] = {
 	    "device",      "preserve_name",         "_module", "_display_name", "max_batch_size",
@@ -275,92 +293,94 @@ static bool written_separately(const char *name)
 	return false;
 }
 
-static const char *given_string(const dalic_opdef_t *op, const char *name, const char *def)
+static const char *write_given_string(const dalic_opdef_t *op, const char *name, const char *def)
 {
-	const dalic_value_t *v = dalic_opdef_arg(op, name);
+	const dalic_value_t *v = dalic_graphdef_op_arg(op, name);
 	return v && v->kind == DALIC_V_STRING && !v->is_list && v->n == 1 ? v->s[0] : def;
 }
 
-static int encode_args(arena_t *a, const dalic_opdef_t *op, const char *device, DaliProto__OpDef *m)
+static int write_encode_args(arena_t *a, const dalic_opdef_t *op, const char *device,
+                             DaliProto__OpDef *m)
 {
-	m->args = arena_calloc(a, (size_t)op->num_args + 5, sizeof *m->args);
+	m->args = write_arena_calloc(a, (size_t)op->num_args + 5, sizeof *m->args);
 	if (!m->args)
 		return DALIC_ENOMEM;
-	m->args[m->n_args++] = string_arg(a, "device", device);
+	m->args[m->n_args++] = write_string_arg(a, "device", device);
 	for (int k = 0; k < op->num_args; k++) {
 		const dalic_arg_t *arg = &op->args[k];
-		if (written_separately(arg->name) || arg->value.kind == DALIC_V_NONE)
+		if (write_written_separately(arg->name) || arg->value.kind == DALIC_V_NONE)
 			continue;
-		m->args[m->n_args++] = encode_value(a, arg->name, &arg->value);
+		m->args[m->n_args++] = write_encode_value(a, arg->name, &arg->value);
 	}
-	if (op->schema->no_prune && !dalic_opdef_arg(op, "preserve"))
-		m->args[m->n_args++] = bool_arg(a, "preserve", true);
+	if (op->schema->no_prune && !dalic_graphdef_op_arg(op, "preserve"))
+		m->args[m->n_args++] = write_bool_arg(a, "preserve", true);
 	/* DALI forces preserve_name for ExternalSource: its name is how inputs are fed */
-	bool preserve_name = op->name_given || arg_true(op, "preserve_name") ||
+	bool preserve_name = op->name_given || write_arg_true(op, "preserve_name") ||
 	                     !strcmp(op->schema->name, "ExternalSource");
-	m->args[m->n_args++] = bool_arg(a, "preserve_name", preserve_name);
-	m->args[m->n_args++] =
-	    string_arg(a, "_module",
-	               given_string(op, "_module",
-	                            op->schema->module ? op->schema->module : "nvidia.dali.fn"));
-	m->args[m->n_args++] =
-	    string_arg(a, "_display_name",
-	               given_string(op, "_display_name", dalic_schema_display_name(op->schema)));
+	m->args[m->n_args++] = write_bool_arg(a, "preserve_name", preserve_name);
+	m->args[m->n_args++] = write_string_arg(
+	    a, "_module",
+	    write_given_string(op, "_module",
+	                       op->schema->module ? op->schema->module : "nvidia.dali.fn"));
+	m->args[m->n_args++] = write_string_arg(
+	    a, "_display_name",
+	    write_given_string(op, "_display_name", dalic_schema_display_name(op->schema)));
 	return a->oom ? DALIC_ENOMEM : DALIC_OK;
 }
 
-static DaliProto__InputOutput *new_io(arena_t *a, const char *name, const char *device)
+static DaliProto__InputOutput *write_new_io(arena_t *a, const char *name, const char *device)
 {
-	DaliProto__InputOutput *m = arena_calloc(a, 1, sizeof *m);
+	DaliProto__InputOutput *m = write_arena_calloc(a, 1, sizeof *m);
 	if (!m)
 		return NULL;
 	dali_proto__input_output__init(m);
-	m->name = borrow(name);
-	m->device = borrow(device);
+	m->name = write_borrow(name);
+	m->device = write_borrow(device);
 	return m;
 }
 
-static int encode_op(arena_t *a, const resolved_t *r, const dalic_graphdef_t *g, int i,
-                     DaliProto__OpDef *m)
+static int write_encode_op(arena_t *a, const resolved_t *r, const dalic_graphdef_t *g, int i,
+                           DaliProto__OpDef *m)
 {
 	const dalic_opdef_t *op = g->ops[i];
 	dali_proto__op_def__init(m);
-	m->name = borrow(op->schema->name);
-	m->inst_name = borrow(op->inst);
+	m->name = write_borrow(op->schema->name);
+	m->inst_name = write_borrow(op->inst);
 	m->has_logical_id = true;
 	m->logical_id = op->logical_id >= 0 ? op->logical_id : op->id;
-	m->input = arena_calloc(a, (size_t)op->num_inputs, sizeof *m->input);
-	m->output = arena_calloc(a, (size_t)op->num_outputs, sizeof *m->output);
+	m->input = write_arena_calloc(a, (size_t)op->num_inputs, sizeof *m->input);
+	m->output = write_arena_calloc(a, (size_t)op->num_outputs, sizeof *m->output);
 	if (!m->input || !m->output)
 		return DALIC_ENOMEM;
 	/* the definition keeps regular inputs first, then argument inputs: DALI's order */
 	for (int k = 0; k < op->num_inputs; k++) {
 		const dalic_io_t *in = &op->inputs[k];
-		DaliProto__InputOutput *io = new_io(a, in->name, r->in_dev[i][k]);
+		DaliProto__InputOutput *io = write_new_io(a, in->name, r->in_dev[i][k]);
 		if (!io)
 			return DALIC_ENOMEM;
 		io->is_argument_input = in->is_arg;
 		if (in->is_arg)
-			io->arg_name = borrow(in->arg_name);
+			io->arg_name = write_borrow(in->arg_name);
 		m->input[m->n_input++] = io;
 	}
 	for (int k = 0; k < op->num_outputs; k++) {
-		DaliProto__InputOutput *io = new_io(a, op->outputs[k], produced_on(r->op_dev[i]));
+		DaliProto__InputOutput *io =
+		    write_new_io(a, op->outputs[k], write_produced_on(r->op_dev[i]));
 		if (!io)
 			return DALIC_ENOMEM;
 		m->output[m->n_output++] = io;
 	}
-	return encode_args(a, op, r->op_dev[i], m);
+	return write_encode_args(a, op, r->op_dev[i], m);
 }
 
-static int64_t clock_seed(void)
+static int64_t write_clock_seed(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ((int64_t)ts.tv_sec * 1000000007 + ts.tv_nsec) & 0x7fffffff;
 }
 
-static void encode_params(const dalic_pipeline_params_t *p, DaliProto__PipelineDef *m)
+static void write_encode_params(const dalic_pipeline_params_t *p, DaliProto__PipelineDef *m)
 {
 	m->batch_size = p->batch_size;
 	m->has_num_threads = true;
@@ -368,7 +388,7 @@ static void encode_params(const dalic_pipeline_params_t *p, DaliProto__PipelineD
 	m->has_device_id = true;
 	m->device_id = p->device_id;
 	m->has_seed = true;
-	m->seed = p->seed >= 0 ? p->seed : clock_seed();
+	m->seed = p->seed >= 0 ? p->seed : write_clock_seed();
 	m->has_enable_checkpointing = true;
 	m->enable_checkpointing = false;
 	bool pipelined = p->exec_pipelined || p->exec_async; /* async implies pipelined */
@@ -385,32 +405,32 @@ static void encode_params(const dalic_pipeline_params_t *p, DaliProto__PipelineD
 	m->bytes_per_sample_hint = p->bytes_per_sample;
 }
 
-static int encode(arena_t *a, const dalic_graphdef_t *g, DaliProto__PipelineDef *m)
+static int write_encode(arena_t *a, const dalic_graphdef_t *g, DaliProto__PipelineDef *m)
 {
 	if (g->params.batch_size <= 0)
 		return dalic_fail(DALIC_EINVAL,
 		                  "Invalid batch size: %d. Please set a positive integer.",
 		                  g->params.batch_size);
 	resolved_t r;
-	int rc = resolve(g, a, &r);
+	int rc = write_resolve(g, a, &r);
 	if (rc)
 		return rc;
-	encode_params(&g->params, m);
-	m->op = arena_calloc(a, (size_t)g->num_ops, sizeof *m->op);
-	m->pipe_outputs = arena_calloc(a, (size_t)g->num_outputs, sizeof *m->pipe_outputs);
+	write_encode_params(&g->params, m);
+	m->op = write_arena_calloc(a, (size_t)g->num_ops, sizeof *m->op);
+	m->pipe_outputs = write_arena_calloc(a, (size_t)g->num_outputs, sizeof *m->pipe_outputs);
 	if (!m->op || !m->pipe_outputs)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	for (int i = 0; i < g->num_ops; i++) {
 		if (!r.keep[i])
 			continue;
-		DaliProto__OpDef *op = arena_calloc(a, 1, sizeof *op);
-		if (!op || encode_op(a, &r, g, i, op))
+		DaliProto__OpDef *op = write_arena_calloc(a, 1, sizeof *op);
+		if (!op || write_encode_op(a, &r, g, i, op))
 			return dalic_fail(DALIC_ENOMEM, "out of memory");
 		m->op[m->n_op++] = op;
 	}
 	for (int o = 0; o < g->num_outputs; o++) {
 		const dalic_io_t *out = &g->outputs[o];
-		DaliProto__InputOutput *io = new_io(a, out->name, r.out_dev[o]);
+		DaliProto__InputOutput *io = write_new_io(a, out->name, r.out_dev[o]);
 		if (!io)
 			return dalic_fail(DALIC_ENOMEM, "out of memory");
 		io->has_dtype = io->has_ndim = true;
@@ -426,7 +446,7 @@ int dalic_proto_write(const dalic_graphdef_t *g, uint8_t **buf, size_t *len)
 	arena_t a = {0};
 	DaliProto__PipelineDef m;
 	dali_proto__pipeline_def__init(&m);
-	int rc = encode(&a, g, &m);
+	int rc = write_encode(&a, g, &m);
 	if (!rc) {
 		size_t n = dali_proto__pipeline_def__get_packed_size(&m);
 		uint8_t *b = malloc(n ? n : 1);
@@ -438,6 +458,6 @@ int dalic_proto_write(const dalic_graphdef_t *g, uint8_t **buf, size_t *len)
 			*len = n;
 		}
 	}
-	arena_free(&a);
+	write_arena_free(&a);
 	return rc;
 }

@@ -21,17 +21,17 @@ dalic_graphdef_t *tl_proto_coin_cast(void)
 	dalic_value_t v;
 	ASSERT_OK(dalic_graphdef_add_op(g, "random.coin_flip", "cpu", &coin));
 	ASSERT_OK(dalic_value_float(&v, 0.25));
-	ASSERT_OK(dalic_opdef_set_arg(coin, "probability", &v));
+	ASSERT_OK(dalic_graphdef_op_set_arg(coin, "probability", &v));
 	dalic_value_free(&v);
 	int64_t shape[] = {2, 3};
 	ASSERT_OK(dalic_value_list(&v, DALIC_V_INT, 2, shape));
-	ASSERT_OK(dalic_opdef_set_arg(coin, "shape", &v));
+	ASSERT_OK(dalic_graphdef_op_set_arg(coin, "shape", &v));
 	dalic_value_free(&v);
 	ASSERT_OK(dalic_graphdef_add_op(g, "cast", "cpu", &cast));
-	ASSERT_OK(dalic_opdef_set_name(cast, "to_float"));
-	ASSERT_OK(dalic_opdef_add_input(cast, coin->outputs[0], "cpu"));
+	ASSERT_OK(dalic_graphdef_op_set_name(cast, "to_float"));
+	ASSERT_OK(dalic_graphdef_op_add_input(cast, coin->outputs[0], "cpu"));
 	ASSERT_OK(dalic_value_int(&v, DALIC_FLOAT));
-	ASSERT_OK(dalic_opdef_set_arg(cast, "dtype", &v));
+	ASSERT_OK(dalic_graphdef_op_set_arg(cast, "dtype", &v));
 	dalic_value_free(&v);
 	ASSERT_OK(dalic_graphdef_add_output(g, coin->outputs[0], "cpu"));
 	ASSERT_OK(dalic_graphdef_add_output(g, "to_float", "cpu"));
@@ -80,7 +80,7 @@ static void tl_expect_same_op(const dalic_opdef_t *a, const dalic_opdef_t *b)
 		tl_expect_same_io(n, i, &a->inputs[i], &b->inputs[i]);
 	cr_assert_eq(a->num_args, b->num_args, "%s args: %d vs %d", n, a->num_args, b->num_args);
 	for (int i = 0; i < a->num_args; i++) {
-		const dalic_value_t *vb = dalic_opdef_arg(b, a->args[i].name);
+		const dalic_value_t *vb = dalic_graphdef_op_arg(b, a->args[i].name);
 		char fa[256], fb[256] = "(missing)";
 		dalic_value_format(&a->args[i].value, fa, sizeof fa);
 		if (vb)

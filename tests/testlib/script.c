@@ -72,7 +72,7 @@ const char *tl_def_inputs(const dalic_graphdef_t *g, int i)
 const char *tl_def_arg(const dalic_graphdef_t *g, int i, const char *name)
 {
 	cr_assert_lt(i, g->num_ops);
-	const dalic_value_t *v = dalic_opdef_arg(g->ops[i], name);
+	const dalic_value_t *v = dalic_graphdef_op_arg(g->ops[i], name);
 	if (!v)
 		return "<unset>";
 	dalic_value_format(v, tl_script_text, sizeof tl_script_text);

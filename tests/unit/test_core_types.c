@@ -64,45 +64,45 @@ Test(core_types, half_float_round_trip)
 Test(core_types, value_parse_python_literals)
 {
 	dalic_value_t v;
-	ASSERT_OK(dalic_value_parse(DALIC_ARG_FLOAT_LIST, "[-1.0, 1]", &v));
+	ASSERT_OK(dalic_schema_value_parse(DALIC_ARG_FLOAT_LIST, "[-1.0, 1]", &v));
 	cr_expect(v.is_list);
 	cr_expect_eq(v.n, 2);
 	cr_expect_float_eq(v.f[0], -1.0, 1e-12);
 	cr_expect_float_eq(v.f[1], 1.0, 1e-12);
 	dalic_value_free(&v);
 
-	ASSERT_OK(dalic_value_parse(DALIC_ARG_INT_LIST, "5", &v));
+	ASSERT_OK(dalic_schema_value_parse(DALIC_ARG_INT_LIST, "5", &v));
 	cr_expect(v.is_list, "a scalar given for a list is broadcast");
 	cr_expect_eq(v.n, 1);
 	cr_expect_eq(v.i[0], 5);
 	dalic_value_free(&v);
 
-	ASSERT_OK(dalic_value_parse(DALIC_ARG_DTYPE, "types.INT32", &v));
+	ASSERT_OK(dalic_schema_value_parse(DALIC_ARG_DTYPE, "types.INT32", &v));
 	cr_expect_eq(v.i[0], DALIC_INT32);
 	dalic_value_free(&v);
 
-	ASSERT_OK(dalic_value_parse(DALIC_ARG_INTERP_TYPE, "INTERP_LANCZOS3", &v));
+	ASSERT_OK(dalic_schema_value_parse(DALIC_ARG_INTERP_TYPE, "INTERP_LANCZOS3", &v));
 	cr_expect_eq(v.i[0], DALIC_INTERP_LANCZOS3);
 	dalic_value_free(&v);
 
-	ASSERT_OK(dalic_value_parse(DALIC_ARG_STRING, "'not_smaller'", &v));
+	ASSERT_OK(dalic_schema_value_parse(DALIC_ARG_STRING, "'not_smaller'", &v));
 	cr_expect_str_eq(v.s[0], "not_smaller");
 	char buf[64];
 	dalic_value_format(&v, buf, sizeof buf);
 	cr_expect_str_eq(buf, "'not_smaller'");
 	dalic_value_free(&v);
 
-	ASSERT_OK(dalic_value_parse(DALIC_ARG_FLOAT, "None", &v));
+	ASSERT_OK(dalic_schema_value_parse(DALIC_ARG_FLOAT, "None", &v));
 	cr_expect_eq(v.kind, DALIC_V_NONE);
 }
 
 Test(core_types, value_parse_rejects_wrong_types)
 {
 	dalic_value_t v;
-	EXPECT_STATUS(dalic_value_parse(DALIC_ARG_INT, "'abc'", &v), DALIC_EARG_TYPE);
-	EXPECT_STATUS(dalic_value_parse(DALIC_ARG_FLOAT, "[1, 2]", &v), DALIC_EARG_TYPE);
-	EXPECT_STATUS(dalic_value_parse(DALIC_ARG_INT, "1.5", &v), DALIC_EARG_TYPE);
-	EXPECT_STATUS(dalic_value_parse(DALIC_ARG_DTYPE, "NOT_A_TYPE", &v), DALIC_EARG_TYPE);
+	EXPECT_STATUS(dalic_schema_value_parse(DALIC_ARG_INT, "'abc'", &v), DALIC_EARG_TYPE);
+	EXPECT_STATUS(dalic_schema_value_parse(DALIC_ARG_FLOAT, "[1, 2]", &v), DALIC_EARG_TYPE);
+	EXPECT_STATUS(dalic_schema_value_parse(DALIC_ARG_INT, "1.5", &v), DALIC_EARG_TYPE);
+	EXPECT_STATUS(dalic_schema_value_parse(DALIC_ARG_DTYPE, "NOT_A_TYPE", &v), DALIC_EARG_TYPE);
 	EXPECT_ERROR_HAS("NOT_A_TYPE");
 }
 

@@ -33,14 +33,14 @@ Test(proto_golden, parses_to_the_api_built_definition)
 	cr_expect_str_eq(g->ops[0]->schema->name, "random__CoinFlip");
 	cr_expect_str_eq(g->ops[0]->inst, "__CoinFlip_0");
 	cr_expect(!g->ops[0]->name_given);
-	cr_expect_float_eq(dalic_value_get_f(dalic_opdef_arg(g->ops[0], "probability"), 0), 0.25,
-	                   0);
-	const dalic_value_t *shape = dalic_opdef_arg(g->ops[0], "shape");
+	cr_expect_float_eq(dalic_value_get_f(dalic_graphdef_op_arg(g->ops[0], "probability"), 0),
+	                   0.25, 0);
+	const dalic_value_t *shape = dalic_graphdef_op_arg(g->ops[0], "shape");
 	cr_assert(shape && shape->is_list && shape->n == 2);
 	cr_expect(shape->i[0] == 2 && shape->i[1] == 3);
 	cr_expect_str_eq(g->ops[1]->inst, "to_float");
 	cr_expect(g->ops[1]->name_given);
-	cr_expect_eq(dalic_value_get_i(dalic_opdef_arg(g->ops[1], "dtype"), 0), DALIC_FLOAT);
+	cr_expect_eq(dalic_value_get_i(dalic_graphdef_op_arg(g->ops[1], "dtype"), 0), DALIC_FLOAT);
 	cr_expect_str_eq(g->ops[1]->inputs[0].name, "__CoinFlip_0");
 	cr_expect_eq(g->outputs[1].dtype, DALIC_FLOAT);
 	cr_expect_eq(g->outputs[1].ndim, 2);

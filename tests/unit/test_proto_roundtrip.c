@@ -28,7 +28,7 @@ static dalic_graphdef_t *proto_roundtrip_round_trip(const dalic_graphdef_t *g)
 
 static void proto_roundtrip_set(dalic_opdef_t *op, const char *arg, dalic_value_t v)
 {
-	ASSERT_OK(dalic_opdef_set_arg(op, arg, &v));
+	ASSERT_OK(dalic_graphdef_op_set_arg(op, arg, &v));
 	dalic_value_free(&v);
 }
 
@@ -95,16 +95,16 @@ static dalic_graphdef_t *proto_roundtrip_rich(bool separated)
 	p.set_affinity = true;
 	dalic_graphdef_t *g = dalic_graphdef_new(&p);
 	dalic_opdef_t *src = proto_roundtrip_add(g, "external_source", "cpu");
-	ASSERT_OK(dalic_opdef_set_name(src, "src"));
+	ASSERT_OK(dalic_graphdef_op_set_name(src, "src"));
 	proto_roundtrip_set(src, "blocking", proto_roundtrip_bval(false));
 	proto_roundtrip_set(src, "layout", proto_roundtrip_sval("HWC"));
 	proto_roundtrip_set(src, "dtype", proto_roundtrip_ival(DALIC_UINT8));
 	proto_roundtrip_set(src, "ndim", proto_roundtrip_ival(3));
 	dalic_opdef_t *cast = proto_roundtrip_add(g, "Cast", "cpu");
 	proto_roundtrip_set(cast, "dtype", proto_roundtrip_ival(DALIC_FLOAT));
-	ASSERT_OK(dalic_opdef_add_input(cast, "src", NULL));
+	ASSERT_OK(dalic_graphdef_op_add_input(cast, "src", NULL));
 	dalic_opdef_t *coin = proto_roundtrip_add(g, "CoinFlip", "cpu");
-	ASSERT_OK(dalic_opdef_add_arg_input(coin, "probability", cast->outputs[0]));
+	ASSERT_OK(dalic_graphdef_op_add_arg_input(coin, "probability", cast->outputs[0]));
 	proto_roundtrip_set(coin, "seed", proto_roundtrip_ival(1234));
 	coin->logical_id = 10;
 	dalic_opdef_t *coin2 = proto_roundtrip_add(g, "random__CoinFlip", NULL);
@@ -112,9 +112,9 @@ static dalic_graphdef_t *proto_roundtrip_rich(bool separated)
 	proto_roundtrip_set(coin2, "dtype", proto_roundtrip_ival(DALIC_UINT8));
 	coin2->logical_id = 10;
 	dalic_opdef_t *ar = proto_roundtrip_add(g, "ArithmeticGenericOp", "cpu");
-	ASSERT_OK(dalic_opdef_set_name(ar, "sum"));
-	ASSERT_OK(dalic_opdef_add_input(ar, cast->outputs[0], "cpu"));
-	ASSERT_OK(dalic_opdef_add_input(ar, coin->outputs[0], NULL));
+	ASSERT_OK(dalic_graphdef_op_set_name(ar, "sum"));
+	ASSERT_OK(dalic_graphdef_op_add_input(ar, cast->outputs[0], "cpu"));
+	ASSERT_OK(dalic_graphdef_op_add_input(ar, coin->outputs[0], NULL));
 	proto_roundtrip_set(ar, "expression_desc",
 	                    proto_roundtrip_sval("add(&0 mul(&1 $0:float32))"));
 	dalic_value_t v;
@@ -194,10 +194,10 @@ Test(proto_roundtrip, gpu_input_makes_an_automatic_op_gpu)
 	dalic_opdef_t *coin = proto_roundtrip_add(g, "random.coin_flip", "cpu");
 	dalic_opdef_t *cast = proto_roundtrip_add(g, "cast", NULL);
 	proto_roundtrip_set(cast, "dtype", proto_roundtrip_ival(DALIC_FLOAT));
-	ASSERT_OK(dalic_opdef_add_input(cast, coin->outputs[0], "gpu"));
+	ASSERT_OK(dalic_graphdef_op_add_input(cast, coin->outputs[0], "gpu"));
 	dalic_opdef_t *cast2 = proto_roundtrip_add(g, "cast", NULL);
 	proto_roundtrip_set(cast2, "dtype", proto_roundtrip_ival(DALIC_INT32));
-	ASSERT_OK(dalic_opdef_add_input(cast2, cast->outputs[0], NULL));
+	ASSERT_OK(dalic_graphdef_op_add_input(cast2, cast->outputs[0], NULL));
 	ASSERT_OK(dalic_graphdef_add_output(g, cast2->outputs[0], NULL));
 	dalic_graphdef_t *back = proto_roundtrip_round_trip(g);
 	cr_expect_str_eq(back->ops[1]->device, "gpu");
@@ -213,7 +213,7 @@ Test(proto_roundtrip, floats_are_stored_in_32_bits)
 	dalic_graphdef_t *g = tl_proto_coin_cast();
 	proto_roundtrip_set(g->ops[0], "probability", proto_roundtrip_fval(0.3));
 	dalic_graphdef_t *back = proto_roundtrip_round_trip(g);
-	const dalic_value_t *v = dalic_opdef_arg(back->ops[0], "probability");
+	const dalic_value_t *v = dalic_graphdef_op_arg(back->ops[0], "probability");
 	cr_assert(v);
 	cr_expect_eq(v->f[0], (double)0.3f, "DALI keeps float arguments as 32-bit floats");
 	cr_expect_neq(v->f[0], 0.3);
@@ -228,7 +228,7 @@ Test(proto_roundtrip, unused_ops_are_left_out_preserved_ones_kept)
 	dalic_opdef_t *feeds_kept = proto_roundtrip_add(g, "random.coin_flip", "cpu");
 	dalic_opdef_t *kept = proto_roundtrip_add(g, "random.coin_flip", "cpu");
 	proto_roundtrip_set(kept, "preserve", proto_roundtrip_bval(true));
-	ASSERT_OK(dalic_opdef_add_input(kept, feeds_kept->outputs[0], "cpu"));
+	ASSERT_OK(dalic_graphdef_op_add_input(kept, feeds_kept->outputs[0], "cpu"));
 	(void)unused;
 	dalic_graphdef_t *back = proto_roundtrip_round_trip(g);
 	cr_assert_eq(back->num_ops, 4, "coin, cast, preserved coin and its producer");
@@ -300,8 +300,8 @@ Test(proto_roundtrip, deserialized_pipeline_gives_identical_outputs)
 	dalic_graphdef_t *g = tl_proto_coin_cast();
 	/* + to_float * 1.5 + coin: an arithmetic op over both */
 	dalic_opdef_t *ar = proto_roundtrip_add(g, "ArithmeticGenericOp", "cpu");
-	ASSERT_OK(dalic_opdef_add_input(ar, "to_float", "cpu"));
-	ASSERT_OK(dalic_opdef_add_input(ar, "__CoinFlip_0", "cpu"));
+	ASSERT_OK(dalic_graphdef_op_add_input(ar, "to_float", "cpu"));
+	ASSERT_OK(dalic_graphdef_op_add_input(ar, "__CoinFlip_0", "cpu"));
 	proto_roundtrip_set(ar, "expression_desc",
 	                    proto_roundtrip_sval("add(&1 mul(&0 $0:float32))"));
 	dalic_value_t v;

@@ -118,13 +118,13 @@ static dalic_vkind_t registry_schemas_kind(dalic_arg_type_t t, bool *list)
 	}
 }
 
-/* The default of `a` parses as its type, equals dalic_arg_default's value and converts to
+/* The default of `a` parses as its type, equals dalic_schema_arg_default's value and converts to
  * itself (the schema's own validation accepts it). */
 static void registry_schemas_check_default(const dalic_schema_t *s, const dalic_arg_schema_t *a)
 {
 	const char *what = s ? s->name : "(common)";
 	dalic_value_t def = {0};
-	ASSERT_OK(dalic_arg_default(a, &def), "%s.%s default %s", what, a->name,
+	ASSERT_OK(dalic_schema_arg_default(a, &def), "%s.%s default %s", what, a->name,
 	          a->def ? a->def : "(required)");
 	if (!a->def || !strcmp(a->def, "None")) {
 		cr_expect_eq(def.kind, DALIC_V_NONE, "%s.%s: no default, yet a value", what,
@@ -133,20 +133,20 @@ static void registry_schemas_check_default(const dalic_schema_t *s, const dalic_
 		return;
 	}
 	dalic_value_t parsed = {0};
-	ASSERT_OK(dalic_value_parse(a->type, a->def, &parsed), "%s.%s default %s as %s", what,
-	          a->name, a->def, dalic_arg_type_name(a->type));
-	cr_expect(dalic_value_equal(&def, &parsed), "%s.%s: dalic_arg_default differs from %s",
+	ASSERT_OK(dalic_schema_value_parse(a->type, a->def, &parsed), "%s.%s default %s as %s", what,
+	          a->name, a->def, dalic_schema_arg_type_name(a->type));
+	cr_expect(dalic_value_equal(&def, &parsed), "%s.%s: dalic_schema_arg_default differs from %s",
 	          what, a->name, a->def);
 	bool list;
 	dalic_vkind_t kind = registry_schemas_kind(a->type, &list);
 	cr_expect_eq(parsed.is_list, list, "%s.%s default %s: list %d for type %s", what, a->name,
-	             a->def, parsed.is_list, dalic_arg_type_name(a->type));
+	             a->def, parsed.is_list, dalic_schema_arg_type_name(a->type));
 	cr_expect(parsed.kind == kind || (list && parsed.n == 0),
 	          "%s.%s default %s: value kind %d for type %s", what, a->name, a->def, parsed.kind,
-	          dalic_arg_type_name(a->type));
+	          dalic_schema_arg_type_name(a->type));
 	if (s) {
 		dalic_value_t conv = {0};
-		ASSERT_OK(dalic_arg_convert(s, a, &parsed, &conv), "%s.%s default %s", what,
+		ASSERT_OK(dalic_schema_arg_convert(s, a, &parsed, &conv), "%s.%s default %s", what,
 		          a->name, a->def);
 		cr_expect(dalic_value_equal(&conv, &parsed),
 		          "%s.%s: the default %s changes when "

@@ -2,6 +2,7 @@
  * values of every iteration (DALI's debug-mode behaviour). */
 #include "tests/testlib.h"
 
+#include "debugmode/session.h"
 #include "engine/graphdef.h"
 #include "frontend/script.h"
 

@@ -32,7 +32,7 @@ typedef struct resize {
 
 static int resize_outputs_for(const dalic_opdef_t *def)
 {
-	const dalic_value_t *v = dalic_opdef_arg(def, "save_attrs");
+	const dalic_value_t *v = dalic_graphdef_op_arg(def, "save_attrs");
 	return v && v->kind != DALIC_V_NONE && dalic_value_get_i(v, 0) ? 2 : 1;
 }
 
