@@ -1,9 +1,10 @@
 #!/bin/sh
 # Builds a fuzz target with clang's libFuzzer under ASan + UBSan and runs it on a copy of
 # its seed corpus: `proto` (the serialized-pipeline reader, corpus tests/fuzz/corpus_proto)
-# or `script` (the pipeline-script front end, corpus samples/scripts/*.py).
+# `script` (the pipeline-script front end, corpus samples/scripts/*.py) or `image` (the JPEG
+# and PNG decoders, corpus samples/images).
 #
-#   tests/fuzz/run.sh [proto|script] [SECONDS] [extra libFuzzer flags]   (default proto, 600 s)
+#   tests/fuzz/run.sh [proto|script|image] [SECONDS] [extra libFuzzer flags]   (default proto, 600 s)
 #
 # The library sources the reader needs (engine, kernels, frontend/proto_*) are compiled
 # into build/fuzz/ with the sanitizers; the working corpus grows in build/fuzz/corpus_proto
@@ -12,7 +13,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 TARGET=proto
-case "${1:-}" in proto|script) TARGET=$1; shift ;; esac
+case "${1:-}" in proto|script|image) TARGET=$1; shift ;; esac
 SECONDS_TO_RUN=${1:-600}
 [ $# -gt 0 ] && shift
 command -v clang >/dev/null || { echo "run.sh: clang is missing (apt-get install clang)" >&2; exit 1; }
@@ -45,12 +46,13 @@ echo "  LD      $OUT/fuzz_$TARGET"
 clang $CPPFLAGS $CFLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$TARGET.c "$OUT/libdalic_fuzz.a" \
 	$(pkg-config --libs $PKGS) -lm -pthread -o "$OUT/fuzz_$TARGET"
 
-if [ "$TARGET" = proto ]; then
-	cp tests/fuzz/corpus_proto/* "$OUT/corpus_proto/"
-else
-	cp samples/scripts/*.py "$OUT/corpus_script/"
-fi
+MAX_LEN=8192
+case $TARGET in
+proto) cp tests/fuzz/corpus_proto/* "$OUT/corpus_proto/" ;;
+script) cp samples/scripts/*.py "$OUT/corpus_script/" ;;
+image) cp samples/images/*/*.jpg samples/images/*/*.png "$OUT/corpus_image/"; MAX_LEN=262144 ;;
+esac
 cd "$OUT"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	./fuzz_$TARGET -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 \
+	./fuzz_$TARGET -max_total_time="$SECONDS_TO_RUN" -max_len=$MAX_LEN -timeout=10 \
 	-print_final_stats=1 "$@" corpus_$TARGET
