@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 
 #include "dalic.h"
-#include "frontend/script_lexer.h"
+#include "frontend/script/py/pylex.h"
 
 #include <stdio.h>
 

@@ -2,8 +2,8 @@
  * return rewrite and the liveness facts conditionals rely on). */
 #include <criterion/criterion.h>
 
-#include "frontend/script_ast.h"
-#include "frontend/script_value.h"
+#include "frontend/script/py/pyast.h"
+#include "frontend/script/py/pyval.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,468 @@
+/*
+ * Python string formatting used by pipeline scripts and their print() calls: the format
+ * specification mini-language (f-strings, str.format, format()), str.format field
+ * resolution, and printf-style `%` formatting. Covers fill / align / sign / width /
+ * grouping / precision and the s d f e g % x o b types.
+ */
+#include "frontend/script/py/pystate.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRY(x)                                                                                     \
+	do {                                                                                       \
+		int rc_ = (x);                                                                     \
+		if (rc_)                                                                           \
+			return rc_;                                                                \
+	} while (0)
+
+typedef struct spec {
+	char fill, align, sign, type;
+	bool alt, zero, comma;
+	int width, precision;
+} spec_t;
+
+static int parse_spec(sinterp_t *I, const snode_t *at, const char *s, spec_t *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->fill = ' ';
+	sp->precision = -1;
+	if (s[0] && s[1] && strchr("<>^=", s[1])) {
+		sp->fill = s[0];
+		sp->align = s[1];
+		s += 2;
+	} else if (s[0] && strchr("<>^=", s[0])) {
+		sp->align = *s++;
+	}
+	if (*s && strchr("+- ", *s))
+		sp->sign = *s++;
+	if (*s == '#') {
+		sp->alt = true;
+		s++;
+	}
+	if (*s == '0') {
+		sp->zero = true;
+		s++;
+	}
+	while (isdigit((unsigned char)*s) && sp->width < 100000)
+		sp->width = sp->width * 10 + (*s++ - '0');
+	if (*s == ',' || *s == '_') {
+		sp->comma = true;
+		s++;
+	}
+	if (*s == '.') {
+		s++;
+		sp->precision = 0;
+		if (!isdigit((unsigned char)*s))
+			return serr(I, at, DALIC_EINVAL,
+			            "ValueError: Format specifier missing precision");
+		while (isdigit((unsigned char)*s) && sp->precision < 1000)
+			sp->precision = sp->precision * 10 + (*s++ - '0');
+	}
+	if (*s)
+		sp->type = *s++;
+	if (*s)
+		return serr(I, at, DALIC_EINVAL, "ValueError: Invalid format specifier");
+	return DALIC_OK;
+}
+
+static void group_thousands(char *digits, size_t cap)
+{
+	/* inserts ',' into the integer part of a plain decimal number */
+	char *start = digits + (digits[0] == '-' || digits[0] == '+' || digits[0] == ' ');
+	char *end = start;
+	while (isdigit((unsigned char)*end))
+		end++;
+	int n = (int)(end - start), commas = (n - 1) / 3;
+	size_t len = strlen(digits);
+	if (commas <= 0 || len + (size_t)commas + 1 > cap)
+		return;
+	memmove(end + commas, end, strlen(end) + 1);
+	char *src = end - 1, *dst = end + commas - 1;
+	for (int k = 0; src >= start; k++) {
+		if (k && k % 3 == 0)
+			*dst-- = ',';
+		*dst-- = *src--;
+	}
+}
+
+static void pad(sbuf_t *out, const spec_t *sp, const char *body, bool numeric)
+{
+	size_t len = 0;
+	for (const char *p = body; *p; p++)
+		len += ((unsigned char)*p & 0xC0) != 0x80;
+	char align = sp->align ? sp->align : (sp->zero && numeric) ? '=' : numeric ? '>' : '<';
+	char fill = sp->align ? sp->fill : (sp->zero && numeric) ? '0' : sp->fill;
+	int total = sp->width > (int)len ? sp->width - (int)len : 0;
+	int left = align == '>' ? total : align == '^' ? total / 2 : 0;
+	int right = total - left;
+	if (align == '=') {
+		left = right = 0;
+		if (*body == '-' || *body == '+' || *body == ' ')
+			sbuf_put(out, body++, 1);
+		for (int i = 0; i < total; i++)
+			sbuf_put(out, &fill, 1);
+		sbuf_puts(out, body);
+		return;
+	}
+	for (int i = 0; i < left; i++)
+		sbuf_put(out, &fill, 1);
+	sbuf_puts(out, body);
+	for (int i = 0; i < right; i++)
+		sbuf_put(out, &fill, 1);
+}
+
+static void format_float(char *buf, size_t n, double f, const spec_t *sp)
+{
+	int prec = sp->precision < 0 ? 6 : sp->precision;
+	char t = sp->type;
+	if (t == '%') {
+		snprintf(buf, n, "%.*f%%", prec, f * 100);
+	} else if (t == 'f' || t == 'F' || t == 'e' || t == 'E') {
+		char fmt[8] = {'%', '.', '*', t, 0};
+		snprintf(buf, n, fmt, prec, f);
+	} else if (t == 'g' || t == 'G') {
+		char fmt[8] = {'%', '.', '*', t, 0};
+		snprintf(buf, n, fmt, prec ? prec : 1, f);
+	} else if (sp->precision >= 0) {
+		/* no type with a precision: general format that keeps a decimal point */
+		snprintf(buf, n, "%.*g", prec ? prec : 1, f);
+		if (!strpbrk(buf, ".eni") && strlen(buf) + 2 < n)
+			strcat(buf, ".0");
+	} else {
+		sv_float_repr(buf, n, f);
+	}
+	if ((sp->sign == '+' || sp->sign == ' ') && !signbit(f) && strlen(buf) + 2 < n) {
+		memmove(buf + 1, buf, strlen(buf) + 1);
+		buf[0] = sp->sign;
+	}
+	if (sp->comma)
+		group_thousands(buf, n);
+}
+
+int sf_format_spec(sinterp_t *I, const snode_t *at, sv_t *v, const char *s, sbuf_t *out)
+{
+	if (!*s) {
+		sv_format(out, v, false);
+		return DALIC_OK;
+	}
+	spec_t sp;
+	TRY(parse_spec(I, at, s, &sp));
+	char buf[512];
+	if (v->kind == SV_SCONST)
+		v = v->sconst.value;
+	bool is_int = v->kind == SV_INT || v->kind == SV_BOOL;
+	if (is_int && (!sp.type || strchr("dxXobcn", sp.type))) {
+		int64_t x = v->kind == SV_BOOL ? v->b : v->i;
+		if (v->kind == SV_BOOL && !sp.type) {
+			snprintf(buf, sizeof buf, "%s", x ? "True" : "False");
+			pad(out, &sp, buf, false);
+			return DALIC_OK;
+		}
+		uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+		char digits[80];
+		switch (sp.type) {
+		case 'x':
+			snprintf(digits, sizeof digits, "%s%llx", sp.alt ? "0x" : "",
+			         (unsigned long long)ux);
+			break;
+		case 'X':
+			snprintf(digits, sizeof digits, "%s%llX", sp.alt ? "0X" : "",
+			         (unsigned long long)ux);
+			break;
+		case 'o':
+			snprintf(digits, sizeof digits, "%s%llo", sp.alt ? "0o" : "",
+			         (unsigned long long)ux);
+			break;
+		case 'b': {
+			int k = 0;
+			char tmp[70];
+			do {
+				tmp[k++] = (char)('0' + (ux & 1));
+				ux >>= 1;
+			} while (ux);
+			int d = 0;
+			if (sp.alt) {
+				digits[d++] = '0';
+				digits[d++] = 'b';
+			}
+			while (k)
+				digits[d++] = tmp[--k];
+			digits[d] = 0;
+			break;
+		}
+		case 'c':
+			snprintf(digits, sizeof digits, "%c", (char)x);
+			break;
+		default:
+			snprintf(digits, sizeof digits, "%llu", (unsigned long long)ux);
+		}
+		snprintf(buf, sizeof buf, "%s%s",
+		         x < 0            ? "-"
+		         : sp.sign == '+' ? "+"
+		         : sp.sign == ' ' ? " "
+		                          : "",
+		         digits);
+		if (sp.comma)
+			group_thousands(buf, sizeof buf);
+		pad(out, &sp, buf, true);
+		return DALIC_OK;
+	}
+	if ((is_int || v->kind == SV_FLOAT) && (!sp.type || strchr("fFeEgG%", sp.type))) {
+		format_float(buf, sizeof buf, sv_as_double(v), &sp);
+		pad(out, &sp, buf, true);
+		return DALIC_OK;
+	}
+	if (sp.type && sp.type != 's')
+		return serr(I, at, DALIC_EINVAL,
+		            "ValueError: Unknown format code '%c' for object of type '%s'", sp.type,
+		            sv_type_name(v));
+	sbuf_t tmp = {0};
+	sv_format(&tmp, v, false);
+	if (tmp.oom) {
+		sbuf_free(&tmp);
+		return serr_oom(I, at);
+	}
+	if (sp.precision >= 0 && tmp.s && (size_t)sp.precision < tmp.n)
+		tmp.s[sp.precision] = 0;
+	pad(out, &sp, tmp.s ? tmp.s : "", false);
+	sbuf_free(&tmp);
+	return DALIC_OK;
+}
+
+/* ---- str.format ----------------------------------------------------------------------- */
+
+static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t n,
+                       const sargs_t *args, int *auto_idx, sv_t **out)
+{
+	size_t k = 0;
+	while (k < n && name[k] != '.' && name[k] != '[')
+		k++;
+	sv_t *v = NULL;
+	if (k == 0) {
+		if (*auto_idx < 0)
+			return serr(I, at, DALIC_EINVAL,
+			            "ValueError: cannot switch from manual field specification to "
+			            "automatic field numbering");
+		int i = (*auto_idx)++;
+		if (i >= args->npos)
+			return serr(I, at, DALIC_EINVAL,
+			            "IndexError: Replacement index %d out of range for positional "
+			            "args tuple",
+			            i);
+		v = args->pos[i];
+	} else if (isdigit((unsigned char)name[0])) {
+		int i = atoi(name);
+		*auto_idx = -1;
+		if (i >= args->npos)
+			return serr(I, at, DALIC_EINVAL,
+			            "IndexError: Replacement index %d out of range for positional "
+			            "args tuple",
+			            i);
+		v = args->pos[i];
+	} else {
+		char key[128];
+		snprintf(key, sizeof key, "%.*s", (int)k, name);
+		v = sargs_kw(args, key);
+		if (!v)
+			return serr(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
+	}
+	while (k < n) {
+		if (name[k] == '.') {
+			size_t e = ++k;
+			while (e < n && name[e] != '.' && name[e] != '[')
+				e++;
+			char attr[128];
+			snprintf(attr, sizeof attr, "%.*s", (int)(e - k), name + k);
+			TRY(se_getattr(I, at, v, attr, &v));
+			k = e;
+		} else {
+			size_t e = ++k;
+			while (e < n && name[e] != ']')
+				e++;
+			char idx[128];
+			snprintf(idx, sizeof idx, "%.*s", (int)(e - k), name + k);
+			sv_t *key = isdigit((unsigned char)idx[0]) ? sv_int(I->a, atoll(idx))
+			                                           : sv_cstr(I->a, idx);
+			if (!key)
+				return serr_oom(I, at);
+			TRY(se_getitem(I, at, v, key, &v));
+			k = e + 1;
+		}
+	}
+	*out = v;
+	return DALIC_OK;
+}
+
+static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
+                       const sargs_t *args, int *auto_idx, sbuf_t *out, int depth)
+{
+	for (size_t i = 0; i < n;) {
+		char c = s[i];
+		if ((c == '{' || c == '}') && i + 1 < n && s[i + 1] == c) {
+			sbuf_put(out, &c, 1);
+			i += 2;
+			continue;
+		}
+		if (c == '}')
+			return serr(I, at, DALIC_EINVAL,
+			            "ValueError: Single '}' encountered in format string");
+		if (c != '{') {
+			sbuf_put(out, &c, 1);
+			i++;
+			continue;
+		}
+		size_t j = i + 1;
+		int nest = 0;
+		while (j < n && (s[j] != '}' || nest)) {
+			nest += s[j] == '{';
+			nest -= s[j] == '}' && nest;
+			j++;
+		}
+		if (j >= n)
+			return serr(I, at, DALIC_EINVAL,
+			            "ValueError: expected '}' before end of string");
+		const char *f = s + i + 1;
+		size_t fl = j - i - 1, name_end = 0;
+		while (name_end < fl && f[name_end] != '!' && f[name_end] != ':')
+			name_end++;
+		sv_t *v;
+		TRY(field_value(I, at, f, name_end, args, auto_idx, &v));
+		size_t k = name_end;
+		if (k < fl && f[k] == '!') {
+			if (k + 1 >= fl)
+				return serr(
+				    I, at, DALIC_EINVAL,
+				    "ValueError: end of string while looking for conversion "
+				    "specifier");
+			TRY(se_str(I, at, v, f[k + 1] != 's', &v));
+			k += 2;
+		}
+		sbuf_t spec = {0};
+		int rc = DALIC_OK;
+		if (k < fl && f[k] == ':') {
+			if (depth > 1)
+				rc = serr(I, at, DALIC_EINVAL,
+				          "ValueError: Max string recursion exceeded");
+			else
+				rc = format_into(I, at, f + k + 1, fl - k - 1, args, auto_idx,
+				                 &spec, depth + 1);
+		}
+		if (!rc)
+			rc = sf_format_spec(I, at, v, spec.s ? spec.s : "", out);
+		sbuf_free(&spec);
+		TRY(rc);
+		i = j + 1;
+	}
+	return DALIC_OK;
+}
+
+int sf_str_format(sinterp_t *I, const snode_t *at, sv_t *fmt, const sargs_t *args, sv_t **out)
+{
+	sbuf_t b = {0};
+	int auto_idx = 0;
+	int rc = format_into(I, at, fmt->str.s, fmt->str.len, args, &auto_idx, &b, 0);
+	if (!rc)
+		*out = b.oom ? NULL : sv_str(I->a, b.s ? b.s : "", b.n);
+	sbuf_free(&b);
+	if (!rc && !*out)
+		rc = serr_oom(I, at);
+	return rc;
+}
+
+/* ---- printf-style % ------------------------------------------------------------------- */
+
+int sf_percent(sinterp_t *I, const snode_t *at, sv_t *fmt, sv_t *argv, sv_t **out)
+{
+	sv_t **items = &argv;
+	int n = 1, next = 0;
+	if (argv->kind == SV_TUPLE) {
+		items = argv->tuple.items;
+		n = argv->tuple.n;
+	}
+	sbuf_t b = {0};
+	const char *s = fmt->str.s, *end = s + fmt->str.len;
+	int rc = DALIC_OK;
+	while (!rc && s < end) {
+		if (*s != '%') {
+			sbuf_put(&b, s++, 1);
+			continue;
+		}
+		s++;
+		if (s < end && *s == '%') {
+			sbuf_put(&b, s++, 1);
+			continue;
+		}
+		sv_t *v = NULL;
+		if (s < end && *s == '(') {
+			const char *close = memchr(s, ')', (size_t)(end - s));
+			if (!close || argv->kind != SV_DICT) {
+				rc = serr(I, at, DALIC_EINVAL,
+				          "TypeError: format requires a mapping");
+				break;
+			}
+			char key[128];
+			snprintf(key, sizeof key, "%.*s", (int)(close - s - 1), s + 1);
+			v = svdict_get_str(argv->dict, key);
+			if (!v) {
+				rc = serr(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
+				break;
+			}
+			s = close + 1;
+		}
+		char spec[64];
+		int k = 0;
+		while (s < end && strchr("-+ #0123456789.", *s) && k < 60)
+			spec[k++] = *s++;
+		if (s >= end) {
+			rc = serr(I, at, DALIC_EINVAL, "ValueError: incomplete format");
+			break;
+		}
+		char conv = *s++;
+		if (!v) {
+			if (next >= n) {
+				rc = serr(I, at, DALIC_EINVAL,
+				          "TypeError: not enough arguments for format string");
+				break;
+			}
+			v = items[next++];
+		}
+		if (v->kind == SV_SCONST)
+			v = v->sconst.value;
+		char buf[512], f[80];
+		if (conv == 's' || conv == 'r' || conv == 'a') {
+			sbuf_t t = {0};
+			sv_format(&t, v, conv != 's');
+			snprintf(f, sizeof f, "%%%.*ss", k, spec);
+			snprintf(buf, sizeof buf, f, t.s ? t.s : "");
+			sbuf_free(&t);
+		} else if (strchr("dixXoc", conv) &&
+		           (v->kind == SV_INT || v->kind == SV_BOOL || v->kind == SV_FLOAT)) {
+			long long x = v->kind == SV_FLOAT  ? (long long)v->f
+			              : v->kind == SV_BOOL ? v->b
+			                                   : v->i;
+			snprintf(f, sizeof f, "%%%.*sll%c", k, spec, conv == 'i' ? 'd' : conv);
+			snprintf(buf, sizeof buf, f, x);
+		} else if (strchr("eEfFgG", conv) && sv_is_number(v)) {
+			snprintf(f, sizeof f, "%%%.*s%c", k, spec, conv);
+			snprintf(buf, sizeof buf, f, sv_as_double(v));
+		} else {
+			rc = serr(I, at, DALIC_EINVAL,
+			          "TypeError: %%%c format: a number is required, not %s", conv,
+			          sv_type_name(v));
+			break;
+		}
+		sbuf_puts(&b, buf);
+	}
+	if (!rc && argv->kind == SV_TUPLE && next < n)
+		rc = serr(I, at, DALIC_EINVAL,
+		          "TypeError: not all arguments converted during string formatting");
+	if (!rc)
+		*out = b.oom ? NULL : sv_str(I->a, b.s ? b.s : "", b.n);
+	sbuf_free(&b);
+	if (!rc && !*out)
+		rc = serr_oom(I, at);
+	return rc;
+}

@@ -1,0 +1,220 @@
+/*
+ * String literals: adjacent literals are joined (bytes and text may not mix); f-strings are
+ * split into literal parts and {expression!conversion:spec} fields, whose expressions are
+ * lexed and parsed in place so errors point inside the string. Format specs may nest one
+ * more level of fields, as in Python.
+ */
+#include "frontend/script/py/pyparse.h"
+
+#include "dalic.h"
+
+#include <string.h>
+
+/* ---- f-strings ----------------------------------------------------------------------- */
+
+static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t to,
+                  snode_list_t *parts, int nest);
+
+/* Absolute line and column of byte `off` of the token's raw body. */
+static void body_pos(sparser_t *p, const script_token_t *tok, size_t off, int *line, int *col)
+{
+	int l = tok->body_line;
+	for (size_t i = 0; i < off; i++)
+		if (tok->raw[i] == '\n')
+			l++;
+	size_t abs = (size_t)(tok->raw + off - p->src->text), ls = abs;
+	while (ls > 0 && p->src->text[ls - 1] != '\n')
+		ls--;
+	*line = l;
+	*col = script_column(p->src->text, ls, abs);
+}
+
+static int flit(sparser_t *p, const script_token_t *tok, const char *buf, size_t n,
+                snode_list_t *parts)
+{
+	if (!n)
+		return DALIC_OK;
+	size_t len, bad;
+	char *s = script_decode_string(p->a, buf, n, tok->sflags & STR_RAW, &len, &bad);
+	if (!s)
+		return bad == SIZE_MAX ? DALIC_ENOMEM
+		                       : sp_error(p, tok, "invalid escape sequence in f-string");
+	snode_t *lit;
+	NEW(lit, N_STR, tok);
+	lit->str.s = s;
+	lit->str.len = len;
+	return sp_list_push(p, parts, lit);
+}
+
+/* One {expression!conv:spec} field starting after the '{' at `i`; *end is past its '}'. */
+static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, size_t *end,
+                  snode_list_t *parts, int nest)
+{
+	const char *r = tok->raw;
+	size_t start = i;
+	int depth = 0;
+	char quote = 0;
+	for (; i < to; i++) {
+		char c = r[i];
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+			continue;
+		}
+		if (c == '\'' || c == '"')
+			quote = c;
+		else if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+			depth--;
+		else if (depth == 0 &&
+		         (c == '}' || c == ':' || (c == '!' && i + 1 < to && r[i + 1] != '=')))
+			break;
+		else if (depth == 0 && c == '=' && i + 1 < to && r[i + 1] != '=' && i > start &&
+		         !strchr("=!<>", r[i - 1])) {
+			int line, col;
+			body_pos(p, tok, i, &line, &col);
+			return script_error_at(p->src, line, col, DALIC_EUNSUPPORTED,
+			                       "self-documenting f-string fields ('{x=}') are not "
+			                       "supported");
+		}
+	}
+	int line, col;
+	body_pos(p, tok, start, &line, &col);
+	if (i >= to)
+		return script_error_at(p->src, line, col, DALIC_EPARSE,
+		                       "f-string: expecting '}' after the expression");
+	size_t k = start;
+	while (k < i && (r[k] == ' ' || r[k] == '\t' || r[k] == '\n'))
+		k++;
+	if (k == i)
+		return script_error_at(p->src, line, col, DALIC_EPARSE,
+		                       "f-string: empty expression not allowed");
+	script_token_t *toks;
+	int ntoks;
+	body_pos(p, tok, k, &line, &col);
+	TRY(script_lex_fragment(p->a, p->src, r + k, i - k, line, &toks, &ntoks));
+	snode_t *fv;
+	NEW(fv, N_FVALUE, tok);
+	fv->line = line;
+	fv->col = col;
+	TRY(script_parse_expression(p->a, p->src, toks, ntoks, &fv->fvalue.value));
+	if (r[i] == '!') {
+		if (i + 1 >= to || !strchr("rsa", r[i + 1])) {
+			body_pos(p, tok, i, &line, &col);
+			return script_error_at(p->src, line, col, DALIC_EPARSE,
+			                       "f-string: invalid conversion character: expected "
+			                       "'s', 'r', or 'a'");
+		}
+		fv->fvalue.conv = r[i + 1];
+		i += 2;
+	}
+	if (i < to && r[i] == ':') {
+		size_t s0 = ++i;
+		depth = 0;
+		for (; i < to; i++) {
+			if (r[i] == '{')
+				depth++;
+			else if (r[i] == '}') {
+				if (depth == 0)
+					break;
+				depth--;
+			}
+		}
+		snode_t *spec;
+		NEW(spec, N_FSTRING, tok);
+		TRY(fparts(p, tok, s0, i, &spec->parts, nest + 1));
+		fv->fvalue.spec = spec;
+	}
+	if (i >= to || r[i] != '}') {
+		body_pos(p, tok, i < to ? i : to, &line, &col);
+		return script_error_at(p->src, line, col, DALIC_EPARSE, "f-string: expecting '}'");
+	}
+	*end = i + 1;
+	return sp_list_push(p, parts, fv);
+}
+
+static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t to,
+                  snode_list_t *parts, int nest)
+{
+	if (nest > 2)
+		return sp_error(p, tok, "f-string: expressions nested too deeply");
+	const char *r = tok->raw;
+	char *buf = script_arena_alloc(p->a, to - from + 1);
+	if (!buf)
+		return DALIC_ENOMEM;
+	size_t n = 0, i = from;
+	while (i < to) {
+		char c = r[i];
+		if (c == '{' && i + 1 < to && r[i + 1] == '{') {
+			buf[n++] = '{';
+			i += 2;
+		} else if (c == '}' && i + 1 < to && r[i + 1] == '}') {
+			buf[n++] = '}';
+			i += 2;
+		} else if (c == '{') {
+			TRY(flit(p, tok, buf, n, parts));
+			n = 0;
+			TRY(ffield(p, tok, i + 1, to, &i, parts, nest));
+		} else if (c == '}') {
+			int line, col;
+			body_pos(p, tok, i, &line, &col);
+			return script_error_at(p->src, line, col, DALIC_EPARSE,
+			                       "f-string: single '}' is not allowed");
+		} else {
+			if (c == '\\' && i + 1 < to && !(tok->sflags & STR_RAW))
+				buf[n++] = r[i++];
+			buf[n++] = r[i++];
+		}
+	}
+	return flit(p, tok, buf, n, parts);
+}
+
+/* One or more adjacent string literals. */
+int sp_strings(sparser_t *p, snode_t **out)
+{
+	const script_token_t *first = sp_peek(p);
+	bool any_f = false, bytes = (first->sflags & STR_BYTES) != 0;
+	int k = 0;
+	for (; sp_peek_at(p, k)->kind == TK_STRING; k++) {
+		const script_token_t *t = sp_peek_at(p, k);
+		if (((t->sflags & STR_BYTES) != 0) != bytes)
+			return sp_error(p, t, "cannot mix bytes and nonbytes literals");
+		any_f |= (t->sflags & STR_F) != 0;
+	}
+	snode_t *n;
+	if (!any_f) {
+		size_t total = 0;
+		for (int i = 0; i < k; i++)
+			total += sp_peek_at(p, i)->slen;
+		char *s = script_arena_alloc(p->a, total + 1);
+		if (!s)
+			return DALIC_ENOMEM;
+		size_t at = 0;
+		for (int i = 0; i < k; i++) {
+			const script_token_t *t = sp_next(p);
+			memcpy(s + at, t->str, t->slen);
+			at += t->slen;
+		}
+		NEW(n, N_STR, first);
+		n->str.s = s;
+		n->str.len = total;
+		*out = n;
+		return DALIC_OK;
+	}
+	NEW(n, N_FSTRING, first);
+	for (int i = 0; i < k; i++) {
+		const script_token_t *t = sp_next(p);
+		if (t->sflags & STR_F) {
+			TRY(fparts(p, t, 0, t->rawlen, &n->parts, 0));
+		} else if (t->slen) {
+			snode_t *lit;
+			NEW(lit, N_STR, t);
+			lit->str.s = t->str;
+			lit->str.len = t->slen;
+			TRY(sp_list_push(p, &n->parts, lit));
+		}
+	}
+	*out = n;
+	return DALIC_OK;
+}

@@ -1,0 +1,335 @@
+/*
+ * Text of evaluator values: a growable buffer, and str() / repr() as Python writes them —
+ * the shortest float repr that reads back exactly (exponent outside 1e-4 .. 1e16), quoted
+ * strings with Python's quote choice and escapes, containers, DALI enum members
+ * ("DALIDataType.FLOAT"), and DataNodes as DataNode(name="...", device="...").
+ */
+#include "frontend/script/py/pyval.h"
+
+#include "dalic.h"
+#include "engine/dtype.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- formatting ----------------------------------------------------------------------- */
+
+void sbuf_put(sbuf_t *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		char *ns = realloc(b->s, cap);
+		if (!ns) {
+			b->oom = true;
+			return;
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = 0;
+}
+
+void sbuf_puts(sbuf_t *b, const char *s)
+{
+	sbuf_put(b, s, strlen(s));
+}
+
+void sbuf_printf(sbuf_t *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		sbuf_put(b, tmp, (size_t)n);
+		return;
+	}
+	char *big = malloc((size_t)n + 1);
+	if (!big) {
+		b->oom = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sbuf_put(b, big, (size_t)n);
+	free(big);
+}
+
+void sbuf_free(sbuf_t *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+void sv_float_repr(char *buf, size_t n, double f)
+{
+	if (isnan(f)) {
+		snprintf(buf, n, "nan");
+		return;
+	}
+	if (isinf(f)) {
+		snprintf(buf, n, f < 0 ? "-inf" : "inf");
+		return;
+	}
+	char tmp[64];
+	int prec = 1;
+	for (; prec <= 17; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*e", prec - 1, f);
+		if (strtod(tmp, NULL) == f)
+			break;
+	}
+	/* tmp is [-]d[.ddd]e[+-]XX: collect the significant digits and the exponent */
+	char digits[32];
+	int nd = 0, exp10 = 0;
+	bool neg = false;
+	const char *p = tmp;
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	for (; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9' && nd < 31)
+			digits[nd++] = *p;
+	if (*p == 'e')
+		exp10 = atoi(p + 1);
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = 0;
+	char out[64];
+	int k = 0;
+	if (neg)
+		out[k++] = '-';
+	if (exp10 >= -4 && exp10 < 16) {
+		if (exp10 >= 0) {
+			for (int i = 0; i <= exp10; i++)
+				out[k++] = i < nd ? digits[i] : '0';
+			out[k++] = '.';
+			if (nd > exp10 + 1)
+				for (int i = exp10 + 1; i < nd; i++)
+					out[k++] = digits[i];
+			else
+				out[k++] = '0';
+		} else {
+			out[k++] = '0';
+			out[k++] = '.';
+			for (int i = 0; i < -exp10 - 1; i++)
+				out[k++] = '0';
+			for (int i = 0; i < nd; i++)
+				out[k++] = digits[i];
+		}
+		out[k] = 0;
+	} else {
+		out[k++] = digits[0];
+		if (nd > 1) {
+			out[k++] = '.';
+			for (int i = 1; i < nd; i++)
+				out[k++] = digits[i];
+		}
+		snprintf(out + k, sizeof out - (size_t)k, "e%c%02d", exp10 < 0 ? '-' : '+',
+		         exp10 < 0 ? -exp10 : exp10);
+	}
+	snprintf(buf, n, "%s", out);
+}
+
+const char *sv_enum_name(int type, int64_t value)
+{
+	static const char *images[] = {"RGB", "BGR", "GRAY", "YCbCr", "ANY_DATA"};
+	static const char *interps[] = {"INTERP_NN",       "INTERP_LINEAR",     "INTERP_CUBIC",
+	                                "INTERP_LANCZOS3", "INTERP_TRIANGULAR", "INTERP_GAUSSIAN"};
+	if (type == ENUM_DTYPE)
+		return dalic_dtype_name((dalic_dtype_t)value);
+	if (type == ENUM_IMAGE)
+		return value >= 0 && value < 5 ? images[value] : "?";
+	return value >= 0 && value < 6 ? interps[value] : "?";
+}
+
+static void str_repr(sbuf_t *b, const char *s, size_t n)
+{
+	bool has_single = memchr(s, '\'', n) != NULL, has_double = memchr(s, '"', n) != NULL;
+	char q = has_single && !has_double ? '"' : '\'';
+	sbuf_put(b, &q, 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\\')
+			sbuf_puts(b, "\\\\");
+		else if (c == (unsigned char)q)
+			sbuf_printf(b, "\\%c", q);
+		else if (c == '\n')
+			sbuf_puts(b, "\\n");
+		else if (c == '\r')
+			sbuf_puts(b, "\\r");
+		else if (c == '\t')
+			sbuf_puts(b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			sbuf_printf(b, "\\x%02x", c);
+		else
+			sbuf_put(b, (const char *)&s[i], 1);
+	}
+	sbuf_put(b, &q, 1);
+}
+
+/* Containers deeper than this print as "..." (self-referencing lists print like Python's
+ * "[[...]]" and nothing can exhaust the stack). */
+#define MAX_FORMAT_DEPTH 64
+
+static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth);
+
+static void seq_format(sbuf_t *b, sv_t *const *items, int n, const char *open, const char *close,
+                       bool tuple, int depth)
+{
+	sbuf_puts(b, open);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sbuf_puts(b, ", ");
+		format_d(b, items[i], true, depth + 1);
+	}
+	if (tuple && n == 1)
+		sbuf_puts(b, ",");
+	sbuf_puts(b, close);
+}
+
+void sv_format(sbuf_t *b, const sv_t *v, bool repr)
+{
+	format_d(b, v, repr, 0);
+}
+
+static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth)
+{
+	char tmp[64];
+	if (depth > MAX_FORMAT_DEPTH &&
+	    (v->kind == SV_LIST || v->kind == SV_TUPLE || v->kind == SV_DICT)) {
+		sbuf_puts(b, "...");
+		return;
+	}
+	switch (v->kind) {
+	case SV_NONE:
+		sbuf_puts(b, "None");
+		return;
+	case SV_BOOL:
+		sbuf_puts(b, v->b ? "True" : "False");
+		return;
+	case SV_INT:
+		sbuf_printf(b, "%lld", (long long)v->i);
+		return;
+	case SV_FLOAT:
+		sv_float_repr(tmp, sizeof tmp, v->f);
+		sbuf_puts(b, tmp);
+		return;
+	case SV_STR:
+		if (repr)
+			str_repr(b, v->str.s, v->str.len);
+		else
+			sbuf_put(b, v->str.s, v->str.len);
+		return;
+	case SV_TUPLE:
+		seq_format(b, v->tuple.items, v->tuple.n, "(", ")", true, depth);
+		return;
+	case SV_LIST:
+		seq_format(b, v->list->items, v->list->n, "[", "]", false, depth);
+		return;
+	case SV_DICT: {
+		sbuf_puts(b, "{");
+		sv_t *k, *val;
+		bool first = true;
+		for (int it = 0; svdict_next(v->dict, &it, &k, &val);) {
+			if (!first)
+				sbuf_puts(b, ", ");
+			first = false;
+			format_d(b, k, true, depth + 1);
+			sbuf_puts(b, ": ");
+			format_d(b, val, true, depth + 1);
+		}
+		sbuf_puts(b, "}");
+		return;
+	}
+	case SV_SLICE:
+		sbuf_puts(b, "slice(");
+		format_d(b, v->slice.lo, true, depth + 1);
+		sbuf_puts(b, ", ");
+		format_d(b, v->slice.hi, true, depth + 1);
+		sbuf_puts(b, ", ");
+		format_d(b, v->slice.step, true, depth + 1);
+		sbuf_puts(b, ")");
+		return;
+	case SV_ELLIPSIS:
+		sbuf_puts(b, "Ellipsis");
+		return;
+	case SV_FUNC:
+		sbuf_printf(b, "<function %s>", v->func->name);
+		return;
+	case SV_PIPEDEF:
+		sbuf_printf(b, "<function %s>", v->pipedef.func->func->name);
+		return;
+	case SV_BUILTIN:
+		sbuf_printf(b, "<built-in function %s>", v->builtin.name);
+		return;
+	case SV_BOUND:
+		sbuf_printf(b, "<bound method %s.%s>", sv_type_name(v->bound.self),
+		            v->bound.func->kind == SV_FUNC ? v->bound.func->func->name : "?");
+		return;
+	case SV_CLASS:
+		sbuf_printf(b, "<class '%s%s'>",
+		            v->cls->pipeline && !v->cls->nbases ? "nvidia.dali.pipeline."
+		                                                : "__main__.",
+		            v->cls->name);
+		return;
+	case SV_INSTANCE:
+		if (v->inst->cls->exception && !repr) {
+			sbuf_puts(b, v->inst->message ? v->inst->message : "");
+			return;
+		}
+		sbuf_printf(b, "<__main__.%s object>", v->inst->cls->name);
+		return;
+	case SV_SUPER:
+		sbuf_puts(b, "<super object>");
+		return;
+	case SV_MODULE:
+		sbuf_printf(b, "<module '%s'>", v->mod->name);
+		return;
+	case SV_OPFN:
+		sbuf_printf(b, "<function nvidia.dali.%s.%s>", v->opfn.ops_api ? "ops" : "fn",
+		            v->opfn.path);
+		return;
+	case SV_OPOBJ:
+		sbuf_printf(b, "<%s.%s object>", v->opobj.module, v->opobj.display);
+		return;
+	case SV_NODE:
+		sbuf_printf(b, "DataNode(name=\"%s\", device=\"%s\")", v->node.name,
+		            v->node.device);
+		return;
+	case SV_ENUM: {
+		const char *cls = sv_type_name(v);
+		if (repr)
+			sbuf_printf(b, "<%s.%s: %lld>", cls, sv_enum_name(v->en.type, v->en.value),
+			            (long long)v->en.value);
+		else
+			sbuf_printf(b, "%s.%s", cls, sv_enum_name(v->en.type, v->en.value));
+		return;
+	}
+	case SV_SCONST:
+		format_d(b, v->sconst.value, true, depth + 1);
+		if (!repr)
+			sbuf_printf(b, ":DALIDataType.%s",
+			            dalic_dtype_name((dalic_dtype_t)v->sconst.dtype));
+		return;
+	case SV_OPAQUE:
+		sbuf_printf(b, "<%s>", v->opaque.what);
+		return;
+	case SV_UNDEF:
+		sbuf_printf(b, "<undefined %s>", v->undef.name);
+		return;
+	}
+}

@@ -1,0 +1,214 @@
+/*
+ * Entry points of the script front end: read the file, parse it, run it (pipelines are
+ * created and traced as the script runs, subclasses' define_graph at the end), then hand
+ * out the graph definition of the pipeline asked for — by the variable it was first bound
+ * to or by its function / class name — and free everything else with the load's arena.
+ */
+#include "frontend/script.h"
+
+#include "engine/error.h"
+#include "frontend/script/py/pystate.h"
+#include "frontend/script_output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SCRIPT_BYTES (64u << 20)
+
+static _Thread_local FILE *print_stream;
+
+void dalic_script_set_print_stream(FILE *f)
+{
+	print_stream = f;
+}
+
+static int read_file(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return dalic_fail(DALIC_EIO, "cannot read pipeline script '%s': %s", path,
+		                  strerror(errno));
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+		if (n + 1 >= cap) {
+			if (cap >= MAX_SCRIPT_BYTES) {
+				free(buf);
+				fclose(f);
+				return dalic_fail(DALIC_EINVAL,
+				                  "pipeline script '%s' is larger than %u "
+				                  "MiB",
+				                  path, MAX_SCRIPT_BYTES >> 20);
+			}
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+	}
+	bool failed = ferror(f);
+	fclose(f);
+	if (!buf)
+		return dalic_fail(DALIC_ENOMEM, "out of memory reading '%s'", path);
+	if (failed) {
+		free(buf);
+		return dalic_fail(DALIC_EIO, "cannot read pipeline script '%s'", path);
+	}
+	buf[n] = 0;
+	if (memchr(buf, 0, n)) {
+		free(buf);
+		return dalic_fail(DALIC_EPARSE, "'%s' is not a text file (it contains NUL bytes)",
+		                  path);
+	}
+	*text = buf;
+	*len = n;
+	return DALIC_OK;
+}
+
+typedef struct load {
+	script_src_t src;
+	char *text;
+	sinterp_t I;
+} load_t;
+
+static void load_free(load_t *L)
+{
+	for (int i = 0; i < L->I.npipes; i++)
+		dalic_graphdef_free(L->I.pipes[i]->def);
+	free(L->I.pipes);
+	free(L->I.first_skipped);
+	script_arena_free(L->I.a);
+	free(L->text);
+}
+
+static int load_run(load_t *L, const char *path)
+{
+	memset(L, 0, sizeof *L);
+	int rc = read_file(path, &L->text, &L->src.len);
+	if (rc)
+		return rc;
+	L->src.path = path;
+	L->src.text = L->text;
+	sinterp_t *I = &L->I;
+	I->stack_base = (uintptr_t)__builtin_frame_address(0);
+	I->src = &L->src;
+	I->out = print_stream ? print_stream : stdout;
+	I->a = script_arena_new(SCRIPT_ARENA_BUDGET);
+	if (!I->a)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	rc = script_parse(I->a, &L->src, &I->mod);
+	if (rc)
+		return rc;
+	if (sb_init(I) || sm_init(I) || sp_init(I) ||
+	    !(I->globals = sx_new_frame(I, FR_MODULE, NULL)))
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	sv_t *name = sv_cstr(I->a, "__main__"), *file = sv_cstr(I->a, path);
+	if (!name || !file || svdict_set_str(I->a, I->globals->locals, "__name__", name) ||
+	    svdict_set_str(I->a, I->globals->locals, "__file__", file))
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	rc = sx_module(I);
+	if (rc == DALIC_OK)
+		rc = sp_finish(I);
+	return rc < 0 ? rc : DALIC_OK;
+}
+
+static const char *pipe_name(const spipe_t *p)
+{
+	return p->var_name ? p->var_name : p->def_name;
+}
+
+static int no_pipeline(load_t *L, const char *path)
+{
+	if (L->I.first_skipped)
+		return dalic_fail(DALIC_EINVAL,
+		                  "%s: the script creates no pipeline; a statement that could "
+		                  "not be evaluated was skipped:\n%s",
+		                  path, L->I.first_skipped);
+	return dalic_fail(DALIC_EINVAL,
+	                  "%s: the script creates no pipeline (call a @pipeline_def function, "
+	                  "create a Pipeline object or a Pipeline subclass)",
+	                  path);
+}
+
+int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t **out)
+{
+	*out = NULL;
+	load_t L;
+	int rc = load_run(&L, path);
+	spipe_t *chosen = NULL;
+	if (!rc && !L.I.npipes)
+		rc = no_pipeline(&L, path);
+	for (int pass = 0; !rc && pipeline && pass < 2 && !chosen; pass++)
+		for (int i = 0; i < L.I.npipes && !chosen; i++) {
+			const char *n = pass ? L.I.pipes[i]->def_name : L.I.pipes[i]->var_name;
+			if (n && !strcmp(n, pipeline))
+				chosen = L.I.pipes[i];
+		}
+	if (!rc && !pipeline)
+		chosen = L.I.pipes[0];
+	if (!rc && !chosen) {
+		char list[512] = "";
+		size_t k = 0;
+		for (int i = 0; i < L.I.npipes && k < sizeof list; i++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
+			                      pipe_name(L.I.pipes[i]));
+		rc = dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script creates: %s)",
+		                path, pipeline, list);
+	}
+	if (!rc && !chosen->outputs_set)
+		rc = script_error_at(&L.src, chosen->line, chosen->col, DALIC_EGRAPH,
+		                     "pipeline '%s' has no outputs: return them from the pipeline "
+		                     "function, call set_outputs() or override define_graph()",
+		                     pipe_name(chosen));
+	if (!rc) {
+		dalic_graphdef_t *def = chosen->def;
+		free(def->source);
+		free(def->name);
+		def->source = strdup(path);
+		def->name = strdup(pipe_name(chosen));
+		if (!def->source || !def->name) {
+			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+		} else {
+			/* operator positions point at the definition's own copy of the path */
+			for (int i = 0; i < def->num_ops; i++)
+				def->ops[i]->pos.file = def->source;
+			chosen->def = NULL;
+			*out = def;
+		}
+	}
+	load_free(&L);
+	return rc;
+}
+
+int dalic_script_list(const char *path, char ***names, int *count)
+{
+	*names = NULL;
+	*count = 0;
+	load_t L;
+	int rc = load_run(&L, path);
+	char **v = NULL;
+	if (!rc && (v = calloc((size_t)L.I.npipes + 1, sizeof *v)) == NULL)
+		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; !rc && i < L.I.npipes; i++)
+		if (!(v[i] = strdup(pipe_name(L.I.pipes[i]))))
+			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+	if (rc) {
+		for (int i = 0; v && v[i]; i++)
+			free(v[i]);
+		free(v);
+	} else {
+		*names = v;
+		*count = L.I.npipes;
+	}
+	load_free(&L);
+	return rc;
+}
