@@ -24,7 +24,7 @@ void dalic_script_set_print_stream(FILE *f)
 	print_stream = f;
 }
 
-static int read_file(const char *path, char **text, size_t *len)
+static int script_read_file(const char *path, char **text, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -75,58 +75,58 @@ static int read_file(const char *path, char **text, size_t *len)
 }
 
 typedef struct load {
-	script_src_t src;
+	pysrc_t src;
 	char *text;
-	sinterp_t I;
+	pyinterp_t I;
 } load_t;
 
-static void load_free(load_t *L)
+static void script_load_free(load_t *L)
 {
 	for (int i = 0; i < L->I.npipes; i++)
 		dalic_graphdef_free(L->I.pipes[i]->def);
 	free(L->I.pipes);
 	free(L->I.first_skipped);
-	script_arena_free(L->I.a);
+	dalic_pyarena_free(L->I.a);
 	free(L->text);
 }
 
-static int load_run(load_t *L, const char *path)
+static int script_load_run(load_t *L, const char *path)
 {
 	memset(L, 0, sizeof *L);
-	int rc = read_file(path, &L->text, &L->src.len);
+	int rc = script_read_file(path, &L->text, &L->src.len);
 	if (rc)
 		return rc;
 	L->src.path = path;
 	L->src.text = L->text;
-	sinterp_t *I = &L->I;
+	pyinterp_t *I = &L->I;
 	I->stack_base = (uintptr_t)__builtin_frame_address(0);
 	I->src = &L->src;
 	I->out = print_stream ? print_stream : stdout;
-	I->a = script_arena_new(SCRIPT_ARENA_BUDGET);
+	I->a = dalic_pyarena_new(PY_ARENA_BUDGET);
 	if (!I->a)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	rc = script_parse(I->a, &L->src, &I->mod);
+	rc = dalic_pyparse_module(I->a, &L->src, &I->mod);
 	if (rc)
 		return rc;
-	if (sb_init(I) || sm_init(I) || sp_init(I) ||
-	    !(I->globals = sx_new_frame(I, FR_MODULE, NULL)))
+	if (dalic_pybi_open(I) || dalic_pymod_open(I) || dalic_sdpipe_open(I) ||
+	    !(I->globals = dalic_pyexec_new_frame(I, FR_MODULE, NULL)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	sv_t *name = sv_cstr(I->a, "__main__"), *file = sv_cstr(I->a, path);
-	if (!name || !file || svdict_set_str(I->a, I->globals->locals, "__name__", name) ||
-	    svdict_set_str(I->a, I->globals->locals, "__file__", file))
+	pyval_t *name = dalic_pyval_cstr(I->a, "__main__"), *file = dalic_pyval_cstr(I->a, path);
+	if (!name || !file || dalic_pydict_set_str(I->a, I->globals->locals, "__name__", name) ||
+	    dalic_pydict_set_str(I->a, I->globals->locals, "__file__", file))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	rc = sx_module(I);
+	rc = dalic_pyexec_module(I);
 	if (rc == DALIC_OK)
-		rc = sp_finish(I);
+		rc = dalic_sdpipe_finish(I);
 	return rc < 0 ? rc : DALIC_OK;
 }
 
-static const char *pipe_name(const spipe_t *p)
+static const char *script_pipe_name(const sdpipe_t *p)
 {
 	return p->var_name ? p->var_name : p->def_name;
 }
 
-static int no_pipeline(load_t *L, const char *path)
+static int script_no_pipeline(load_t *L, const char *path)
 {
 	if (L->I.first_skipped)
 		return dalic_fail(DALIC_EINVAL,
@@ -143,10 +143,10 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 {
 	*out = NULL;
 	load_t L;
-	int rc = load_run(&L, path);
-	spipe_t *chosen = NULL;
+	int rc = script_load_run(&L, path);
+	sdpipe_t *chosen = NULL;
 	if (!rc && !L.I.npipes)
-		rc = no_pipeline(&L, path);
+		rc = script_no_pipeline(&L, path);
 	for (int pass = 0; !rc && pipeline && pass < 2 && !chosen; pass++)
 		for (int i = 0; i < L.I.npipes && !chosen; i++) {
 			const char *n = pass ? L.I.pipes[i]->def_name : L.I.pipes[i]->var_name;
@@ -160,21 +160,22 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 		size_t k = 0;
 		for (int i = 0; i < L.I.npipes && k < sizeof list; i++)
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
-			                      pipe_name(L.I.pipes[i]));
+			                      script_pipe_name(L.I.pipes[i]));
 		rc = dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script creates: %s)",
 		                path, pipeline, list);
 	}
 	if (!rc && !chosen->outputs_set)
-		rc = script_error_at(&L.src, chosen->line, chosen->col, DALIC_EGRAPH,
-		                     "pipeline '%s' has no outputs: return them from the pipeline "
-		                     "function, call set_outputs() or override define_graph()",
-		                     pipe_name(chosen));
+		rc =
+		    dalic_pysrc_error(&L.src, chosen->line, chosen->col, DALIC_EGRAPH,
+		                      "pipeline '%s' has no outputs: return them from the pipeline "
+		                      "function, call set_outputs() or override define_graph()",
+		                      script_pipe_name(chosen));
 	if (!rc) {
 		dalic_graphdef_t *def = chosen->def;
 		free(def->source);
 		free(def->name);
 		def->source = strdup(path);
-		def->name = strdup(pipe_name(chosen));
+		def->name = strdup(script_pipe_name(chosen));
 		if (!def->source || !def->name) {
 			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 		} else {
@@ -185,7 +186,7 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 			*out = def;
 		}
 	}
-	load_free(&L);
+	script_load_free(&L);
 	return rc;
 }
 
@@ -194,12 +195,12 @@ int dalic_script_list(const char *path, char ***names, int *count)
 	*names = NULL;
 	*count = 0;
 	load_t L;
-	int rc = load_run(&L, path);
+	int rc = script_load_run(&L, path);
 	char **v = NULL;
 	if (!rc && (v = calloc((size_t)L.I.npipes + 1, sizeof *v)) == NULL)
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	for (int i = 0; !rc && i < L.I.npipes; i++)
-		if (!(v[i] = strdup(pipe_name(L.I.pipes[i]))))
+		if (!(v[i] = strdup(script_pipe_name(L.I.pipes[i]))))
 			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (rc) {
 		for (int i = 0; v && v[i]; i++)
@@ -209,6 +210,6 @@ int dalic_script_list(const char *path, char ***names, int *count)
 		*names = v;
 		*count = L.I.npipes;
 	}
-	load_free(&L);
+	script_load_free(&L);
 	return rc;
 }

@@ -11,16 +11,16 @@
 TestSuite(script_lexer, .timeout = 20);
 
 typedef struct lexed {
-	script_arena_t *a;
-	script_src_t src;
-	script_token_t *t;
+	pyarena_t *a;
+	pysrc_t src;
+	pytoken_t *t;
 	int n;
 } lexed_t;
 
 static lexed_t lex(const char *text)
 {
-	lexed_t L = {.a = script_arena_new(0), .src = {"t.py", text, strlen(text)}};
-	cr_assert_eq(script_lex(L.a, &L.src, &L.t, &L.n), DALIC_OK, "%s", dalic_last_error());
+	lexed_t L = {.a = dalic_pyarena_new(0), .src = {"t.py", text, strlen(text)}};
+	cr_assert_eq(dalic_pylex_run(L.a, &L.src, &L.t, &L.n), DALIC_OK, "%s", dalic_last_error());
 	return L;
 }
 
@@ -30,7 +30,7 @@ static const char *render(const lexed_t *L)
 	static char buf[1024];
 	size_t k = 0;
 	for (int i = 0; i < L->n && k < sizeof buf - 64; i++) {
-		const script_token_t *t = &L->t[i];
+		const pytoken_t *t = &L->t[i];
 		if (i)
 			buf[k++] = ' ';
 		switch (t->kind) {
@@ -72,7 +72,7 @@ Test(script_lexer, indentation_and_logical_lines)
 	                             "x = f ( 1 , 2 ) N EOF");
 	cr_expect_eq(L.t[0].kw, KW_DEF);
 	cr_expect_eq(L.t[1].kw, KW_NONE);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, positions_are_line_and_character_column)
@@ -84,7 +84,7 @@ Test(script_lexer, positions_are_line_and_character_column)
 	cr_expect_eq(L.t[4].col, 1);
 	cr_expect_eq(L.t[5].col, 5);
 	cr_expect_eq(L.t[6].col, 8);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, numbers)
@@ -92,7 +92,7 @@ Test(script_lexer, numbers)
 	lexed_t L = lex("1_000 0x1F 0o17 0b101 1.5 .25 3e2 2.5E-1 7.\n");
 	cr_expect_str_eq(render(&L), "1000 31 15 5 1.5 0.25 300 0.25 7 N EOF");
 	cr_expect_eq(L.t[8].kind, TK_FLOAT);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, strings_escapes_prefixes_and_triple_quotes)
@@ -107,7 +107,7 @@ Test(script_lexer, strings_escapes_prefixes_and_triple_quotes)
 	cr_expect_str_eq(L.t[5].str, "multi\nline");
 	cr_expect_str_eq(L.t[6].str, "A\xc3\xa9");
 	cr_expect_eq(L.t[6].line, 2, "after a two-line literal");
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, operators_take_the_longest_match)
@@ -116,7 +116,7 @@ Test(script_lexer, operators_take_the_longest_match)
 	cr_expect_str_eq(render(&L), "a **= b // c >>= d != e := f -> ... @ N EOF");
 	cr_expect_eq(L.t[1].op, OP_DSTAREQ);
 	cr_expect_eq(L.t[9].op, OP_WALRUS);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, errors_are_located)
@@ -135,13 +135,13 @@ Test(script_lexer, errors_are_located)
 	    {"x = 1 \\ 2\n", "t.py:1:7: unexpected character after line continuation character"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		script_arena_t *a = script_arena_new(0);
-		script_src_t src = {"t.py", cases[i].text, strlen(cases[i].text)};
-		script_token_t *t;
+		pyarena_t *a = dalic_pyarena_new(0);
+		pysrc_t src = {"t.py", cases[i].text, strlen(cases[i].text)};
+		pytoken_t *t;
 		int n;
-		cr_expect_neq(script_lex(a, &src, &t, &n), DALIC_OK, "%s", cases[i].text);
+		cr_expect_neq(dalic_pylex_run(a, &src, &t, &n), DALIC_OK, "%s", cases[i].text);
 		cr_expect(strstr(dalic_last_error(), cases[i].msg) == dalic_last_error(),
 		          "%s -> %s", cases[i].text, dalic_last_error());
-		script_arena_free(a);
+		dalic_pyarena_free(a);
 	}
 }

@@ -22,7 +22,7 @@
 			return rc_;                                                                \
 	} while (0)
 
-const char *sa_binop_name(script_op_t op)
+const char *dalic_sdarith_binop_name(pyop_t op)
 {
 	switch (op) {
 	case OP_PLUS:
@@ -50,7 +50,7 @@ const char *sa_binop_name(script_op_t op)
 	}
 }
 
-const char *sa_cmp_name(scmp_t op)
+const char *dalic_sdarith_cmp_name(pycmp_t op)
 {
 	switch (op) {
 	case CMP_EQ:
@@ -68,7 +68,7 @@ const char *sa_cmp_name(scmp_t op)
 	}
 }
 
-static const char *type_desc(int dtype)
+static const char *sdarith_type_desc(int dtype)
 {
 	switch (dtype) {
 	case DALIC_BOOL:
@@ -100,86 +100,90 @@ static const char *type_desc(int dtype)
 	}
 }
 
-int sa_to_device(sinterp_t *I, const snode_t *at, sv_t *node, const char *device, sv_t **out)
+int dalic_sdarith_to_device(pyinterp_t *I, const pynode_t *at, pyval_t *node, const char *device,
+                            pyval_t **out)
 {
 	if (!strcmp(node->node.device, device)) {
 		*out = node;
 		return DALIC_OK;
 	}
-	spipe_t *P = node->node.pipe;
+	sdpipe_t *P = node->node.pipe;
 	if (!strcmp(device, "cpu") && !P->exec_dynamic)
-		return serr(I, at, DALIC_EGRAPH,
-		            "RuntimeError: This pipeline doesn't support transition from GPU to "
-		            "CPU.\nGPU->CPU transitions require dynamic execution, which %s.",
-		            P->dynamic_off_reason ? P->dynamic_off_reason
-		                                  : "was explicitly disabled in this pipeline");
-	sv_t *src = node;
+		return dalic_pyeval_error(
+		    I, at, DALIC_EGRAPH,
+		    "RuntimeError: This pipeline doesn't support transition from GPU to "
+		    "CPU.\nGPU->CPU transitions require dynamic execution, which %s.",
+		    P->dynamic_off_reason ? P->dynamic_off_reason
+		                          : "was explicitly disabled in this pipeline");
+	pyval_t *src = node;
 	if (P->cond && I->tracing)
-		TRY(sc_preprocess(I, at, node, &src));
-	sv_t *moved = sv_node(I->a, src->node.name, device, P);
+		TRY(dalic_sdcond_preprocess(I, at, node, &src));
+	pyval_t *moved = dalic_sdval_node(I->a, src->node.name, device, P);
 	if (!moved)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	if (P->cond && I->tracing)
-		TRY(sc_register(I, moved, false));
+		TRY(dalic_sdcond_register(I, moved, false));
 	*out = moved;
 	return DALIC_OK;
 }
 
-int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, int n, sv_t **out)
+int dalic_sdarith_op(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t **inputs, int n,
+                     pyval_t **out)
 {
 	const dalic_schema_t *s = dalic_schema_find("ArithmeticGenericOp");
 	if (!s)
-		return serr(I, at, DALIC_EUNSUPPORTED,
-		            "arithmetic on DataNodes needs the ArithmeticGenericOp operator, which "
-		            "this dalic build does not have yet");
-	sv_t **edges = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(n + 1));
-	sv_t *ints = sv_list(I->a, 2), *reals = sv_list(I->a, 2);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EUNSUPPORTED,
+		    "arithmetic on DataNodes needs the ArithmeticGenericOp operator, which "
+		    "this dalic build does not have yet");
+	pyval_t **edges = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(n + 1));
+	pyval_t *ints = dalic_pyval_list(I->a, 2), *reals = dalic_pyval_list(I->a, 2);
 	if (!edges || !ints || !reals)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	int ne = 0;
-	sbuf_t desc = {0};
-	sbuf_printf(&desc, "%s(", name);
+	pybuf_t desc = {0};
+	dalic_pybuf_printf(&desc, "%s(", name);
 	int rc = DALIC_OK;
 	for (int i = 0; !rc && i < n; i++) {
-		sv_t *v = inputs[i];
+		pyval_t *v = inputs[i];
 		if (i)
-			sbuf_puts(&desc, " ");
-		if (v->kind == SV_LIST || v->kind == SV_TUPLE)
-			rc = so_constant_node(I, at, v, -1, NULL, &v);
+			dalic_pybuf_puts(&desc, " ");
+		if (v->kind == PV_LIST || v->kind == PV_TUPLE)
+			rc = dalic_sdconst_node(I, at, v, -1, NULL, &v);
 		if (rc)
 			break;
-		if (v->kind == SV_NODE) {
-			sbuf_printf(&desc, "&%d", ne);
+		if (v->kind == PV_NODE) {
+			dalic_pybuf_printf(&desc, "&%d", ne);
 			edges[ne++] = v;
 			continue;
 		}
 		int dtype;
-		sv_t *val = v;
-		if (v->kind == SV_SCONST) {
+		pyval_t *val = v;
+		if (v->kind == PV_SCONST) {
 			dtype = v->sconst.dtype;
 			val = v->sconst.value;
-		} else if (v->kind == SV_BOOL) {
+		} else if (v->kind == PV_BOOL) {
 			dtype = DALIC_BOOL;
-		} else if (v->kind == SV_INT) {
+		} else if (v->kind == PV_INT) {
 			dtype = DALIC_INT32;
-		} else if (v->kind == SV_FLOAT) {
+		} else if (v->kind == PV_FLOAT) {
 			dtype = DALIC_FLOAT; /* DALI's current limitation: float32 constants */
-		} else if (v->kind == SV_OPAQUE) {
-			rc = serr_opaque(I, at, v, "arithmetic operand");
+		} else if (v->kind == PV_OPAQUE) {
+			rc = dalic_pyeval_opaque_error(I, at, v, "arithmetic operand");
 			break;
 		} else {
-			rc = serr(
+			rc = dalic_pyeval_error(
 			    I, at, DALIC_EINVAL,
 			    "TypeError: Argument to arithmetic operation not supported.Got "
 			    "<class '%s'>, expected a return value from otherDALI Operator  or a "
 			    "constant value of type 'bool', 'int', 'float' or "
 			    "'nvidia.dali.types.Constant'.",
-			    sv_type_name(v));
+			    dalic_pyval_type_name(v));
 			break;
 		}
-		const char *td = type_desc(dtype);
+		const char *td = sdarith_type_desc(dtype);
 		if (!td) {
-			rc = serr(
+			rc = dalic_pyeval_error(
 			    I, at, DALIC_EINVAL,
 			    "TypeError: Constant argument to arithmetic operation not supported. "
 			    "Got a constant of type %s",
@@ -188,33 +192,34 @@ int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, i
 		}
 		bool integral =
 		    dtype == DALIC_BOOL || (dtype >= DALIC_UINT8 && dtype <= DALIC_INT64);
-		sv_t *list = integral ? ints : reals;
-		sbuf_printf(&desc, "$%d:%s", list->list->n, td);
-		sv_t *num = integral ? sv_int(I->a, val->kind == SV_BOOL  ? val->b
-		                                    : val->kind == SV_INT ? val->i
-		                                                          : (int64_t)val->f)
-		                     : sv_float(I->a, sv_as_double(val));
-		if (!num || sv_list_append(I->a, list, num))
-			rc = serr_oom(I, at);
+		pyval_t *list = integral ? ints : reals;
+		dalic_pybuf_printf(&desc, "$%d:%s", list->list->n, td);
+		pyval_t *num = integral
+		                   ? dalic_pyval_int(I->a, val->kind == PV_BOOL  ? val->b
+		                                           : val->kind == PV_INT ? val->i
+		                                                                 : (int64_t)val->f)
+		                   : dalic_pyval_float(I->a, dalic_pyval_as_double(val));
+		if (!num || dalic_pyval_list_append(I->a, list, num))
+			rc = dalic_pyeval_oom(I, at);
 	}
-	sbuf_puts(&desc, ")");
-	sv_t *expr = rc || desc.oom ? NULL : sv_cstr(I->a, desc.s);
-	sbuf_free(&desc);
+	dalic_pybuf_puts(&desc, ")");
+	pyval_t *expr = rc || desc.oom ? NULL : dalic_pyval_cstr(I->a, desc.s);
+	dalic_pybuf_free(&desc);
 	TRY(rc);
 	if (!expr)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	const char *device = "cpu";
 	for (int i = 0; i < ne; i++)
 		if (!strcmp(edges[i]->node.device, "gpu"))
 			device = "gpu";
 	if (!strcmp(device, "gpu"))
 		for (int i = 0; i < ne; i++)
-			TRY(sa_to_device(I, at, edges[i], "gpu", &edges[i]));
+			TRY(dalic_sdarith_to_device(I, at, edges[i], "gpu", &edges[i]));
 	const char *names[4] = {"device", "expression_desc"};
-	sv_t *vals[4] = {sv_cstr(I->a, device), expr};
+	pyval_t *vals[4] = {dalic_pyval_cstr(I->a, device), expr};
 	int nkw = 2;
 	if (!vals[0])
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	if (ints->list->n) {
 		names[nkw] = "integer_constants";
 		vals[nkw++] = ints;
@@ -224,17 +229,17 @@ int sa_arith(sinterp_t *I, const snode_t *at, const char *name, sv_t **inputs, i
 		vals[nkw++] = reals;
 	}
 	/* DALI builds it through the ops API: ops.ArithmeticGenericOp(...)(*inputs) */
-	sopcall_t c = {.schema = s,
-	               .module = "nvidia.dali.ops",
-	               .display = "ArithmeticGenericOp",
-	               .api_name = "nvidia.dali.ops.ArithmeticGenericOp",
-	               .ops_api = true,
-	               .inputs = edges,
-	               .ninputs = ne,
-	               .kwnames = names,
-	               .kwvals = vals,
-	               .nkw = nkw};
-	return so_invoke(I, at, &c, out);
+	sdopcall_t c = {.schema = s,
+	                .module = "nvidia.dali.ops",
+	                .display = "ArithmeticGenericOp",
+	                .api_name = "nvidia.dali.ops.ArithmeticGenericOp",
+	                .ops_api = true,
+	                .inputs = edges,
+	                .ninputs = ne,
+	                .kwnames = names,
+	                .kwvals = vals,
+	                .nkw = nkw};
+	return dalic_sdops_invoke(I, at, &c, out);
 }
 
 /* ---- nvidia.dali.math ----------------------------------------------------------------- */
@@ -250,24 +255,27 @@ static const struct {
     {"cosh", 1}, {"tanh", 1}, {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
 };
 
-static int dali_math(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdarith_dali_math(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                             pyval_t **out)
 {
 	int i = (int)(intptr_t)self->builtin.data;
 	if (args->nkw || args->npos != math_fns[i].nargs)
-		return serr(I, at, DALIC_EINVAL, "TypeError: math.%s() takes %d argument%s",
-		            math_fns[i].name, math_fns[i].nargs, math_fns[i].nargs == 1 ? "" : "s");
-	return sa_arith(I, at, math_fns[i].name, args->pos, args->npos, out);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL, "TypeError: math.%s() takes %d argument%s",
+		    math_fns[i].name, math_fns[i].nargs, math_fns[i].nargs == 1 ? "" : "s");
+	return dalic_sdarith_op(I, at, math_fns[i].name, args->pos, args->npos, out);
 }
 
-int sa_math_module(sinterp_t *I, sv_t *mod)
+int dalic_sdarith_math_module(pyinterp_t *I, pyval_t *mod)
 {
 	for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++) {
 		/* the builtin is its own receiver so dali_math can read its table index */
-		sv_t *f = sb_make(I, math_fns[i].name, dali_math, NULL, (void *)(intptr_t)i);
+		pyval_t *f = dalic_pybi_make(I, math_fns[i].name, sdarith_dali_math, NULL,
+		                             (void *)(intptr_t)i);
 		if (!f)
 			return DALIC_ENOMEM;
 		f->builtin.self = f;
-		if (svdict_set_str(I->a, mod->mod->attrs, math_fns[i].name, f))
+		if (dalic_pydict_set_str(I->a, mod->mod->attrs, math_fns[i].name, f))
 			return DALIC_ENOMEM;
 	}
 	return DALIC_OK;
@@ -275,135 +283,142 @@ int sa_math_module(sinterp_t *I, sv_t *mod)
 
 /* ---- indexing ------------------------------------------------------------------------- */
 
-static bool is_newaxis(const sv_t *v)
+static bool sdarith_is_newaxis(const pyval_t *v)
 {
-	return v->kind == SV_BUILTIN && !strcmp(v->builtin.name, "newaxis");
+	return v->kind == PV_BUILTIN && !strcmp(v->builtin.name, "newaxis");
 }
 
-static int sub_op(sinterp_t *I, const snode_t *at, const char *schema_name, const char *fn,
-                  sv_t *input, const char **names, sv_t **vals, int nkw, sv_t **out)
+static int sdarith_sub_op(pyinterp_t *I, const pynode_t *at, const char *schema_name,
+                          const char *fn, pyval_t *input, const char **names, pyval_t **vals,
+                          int nkw, pyval_t **out)
 {
 	const dalic_schema_t *s = dalic_schema_find(schema_name);
 	if (!s)
-		return serr(I, at, DALIC_EUNSUPPORTED,
-		            "indexing a DataNode needs the %s operator, which dalic does not "
-		            "support yet",
-		            schema_name);
-	char *api = script_arena_printf(I->a, "nvidia.dali.fn.%s", fn);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EUNSUPPORTED,
+		    "indexing a DataNode needs the %s operator, which dalic does not "
+		    "support yet",
+		    schema_name);
+	char *api = dalic_pyarena_printf(I->a, "nvidia.dali.fn.%s", fn);
 	if (!api)
-		return serr_oom(I, at);
-	sopcall_t c = {.schema = s,
-	               .module = "nvidia.dali.fn",
-	               .display = fn,
-	               .api_name = api,
-	               .inputs = &input,
-	               .ninputs = 1,
-	               .kwnames = names,
-	               .kwvals = vals,
-	               .nkw = nkw};
-	return so_invoke(I, at, &c, out);
+		return dalic_pyeval_oom(I, at);
+	sdopcall_t c = {.schema = s,
+	                .module = "nvidia.dali.fn",
+	                .display = fn,
+	                .api_name = api,
+	                .inputs = &input,
+	                .ninputs = 1,
+	                .kwnames = names,
+	                .kwvals = vals,
+	                .nkw = nkw};
+	return dalic_sdops_invoke(I, at, &c, out);
 }
 
-int sa_subscript(sinterp_t *I, const snode_t *at, sv_t *node, sv_t *index, sv_t **out)
+int dalic_sdarith_subscript(pyinterp_t *I, const pynode_t *at, pyval_t *node, pyval_t *index,
+                            pyval_t **out)
 {
-	sv_t **items = &index;
+	pyval_t **items = &index;
 	int n = 1;
-	if (index->kind == SV_TUPLE) {
+	if (index->kind == PV_TUPLE) {
 		items = index->tuple.items;
 		n = index->tuple.n;
 	}
 	int cap = 4 * n + 2, nkw = 0, nidx = 0, d = 0;
-	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)cap);
-	sv_t **vals = script_arena_alloc(I->a, sizeof *vals * (size_t)cap);
-	sv_t *axes = sv_list(I->a, 2);
-	sbuf_t axis_names = {0};
+	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)cap);
+	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)cap);
+	pyval_t *axes = dalic_pyval_list(I->a, 2);
+	pybuf_t axis_names = {0};
 	int named_axes = 0;
 	if (!names || !vals || !axes)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	for (int k = 0; k < n; k++) {
-		sv_t *v = items[k];
-		if (is_newaxis(v)) {
-			sv_t *dim = sv_int(I->a, d++);
-			if (!dim || sv_list_append(I->a, axes, dim)) {
-				sbuf_free(&axis_names);
-				return serr_oom(I, at);
+		pyval_t *v = items[k];
+		if (sdarith_is_newaxis(v)) {
+			pyval_t *dim = dalic_pyval_int(I->a, d++);
+			if (!dim || dalic_pyval_list_append(I->a, axes, dim)) {
+				dalic_pybuf_free(&axis_names);
+				return dalic_pyeval_oom(I, at);
 			}
 			if (v->builtin.data) {
-				sbuf_puts(&axis_names, v->builtin.data);
+				dalic_pybuf_puts(&axis_names, v->builtin.data);
 				named_axes++;
 			}
 			continue;
 		}
-		if (v->kind == SV_ELLIPSIS) {
-			sbuf_free(&axis_names);
-			return serr(I, at, DALIC_EUNSUPPORTED,
-			            "NotImplementedError: Ellipsis in indexing is not implemented");
+		if (v->kind == PV_ELLIPSIS) {
+			dalic_pybuf_free(&axis_names);
+			return dalic_pyeval_error(
+			    I, at, DALIC_EUNSUPPORTED,
+			    "NotImplementedError: Ellipsis in indexing is not implemented");
 		}
-		if (v->kind == SV_FLOAT || v->kind == SV_STR) {
-			sbuf_free(&axis_names);
-			return serr(I, at, DALIC_EINVAL, "TypeError: Invalid type for an index: %s",
-			            sv_type_name(v));
+		if (v->kind == PV_FLOAT || v->kind == PV_STR) {
+			dalic_pybuf_free(&axis_names);
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "TypeError: Invalid type for an index: %s",
+			                          dalic_pyval_type_name(v));
 		}
 		int i = nidx++;
-		if (v->kind == SV_NONE) {
+		if (v->kind == PV_NONE) {
 			d++;
 			continue;
 		}
-		if (v->kind == SV_SLICE) {
+		if (v->kind == PV_SLICE) {
 			d++;
 			const char *parts[3] = {"lo", "hi", "step"};
-			sv_t *ends[3] = {v->slice.lo, v->slice.hi, v->slice.step};
+			pyval_t *ends[3] = {v->slice.lo, v->slice.hi, v->slice.step};
 			for (int p = 0; p < 3; p++) {
-				if (ends[p]->kind == SV_NONE)
+				if (ends[p]->kind == PV_NONE)
 					continue;
-				names[nkw] = script_arena_printf(I->a, "%s_%d", parts[p], i);
+				names[nkw] = dalic_pyarena_printf(I->a, "%s_%d", parts[p], i);
 				vals[nkw++] = ends[p];
 			}
 			continue;
 		}
-		names[nkw] = script_arena_printf(I->a, "at_%d", i);
+		names[nkw] = dalic_pyarena_printf(I->a, "at_%d", i);
 		vals[nkw++] = v;
 	}
 	for (int k = 0; k < nkw; k++)
 		if (!names[k]) {
-			sbuf_free(&axis_names);
-			return serr_oom(I, at);
+			dalic_pybuf_free(&axis_names);
+			return dalic_pyeval_oom(I, at);
 		}
 	if (named_axes && named_axes != axes->list->n) {
-		sbuf_free(&axis_names);
-		return serr(I, at, DALIC_EINVAL,
-		            "ValueError: New axis name must be specified for all axes or none.");
+		dalic_pybuf_free(&axis_names);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ValueError: New axis name must be specified for all axes or none.");
 	}
-	sv_t *sliced, *num = sv_int(I->a, nidx);
+	pyval_t *sliced, *num = dalic_pyval_int(I->a, nidx);
 	if (!num) {
-		sbuf_free(&axis_names);
-		return serr_oom(I, at);
+		dalic_pybuf_free(&axis_names);
+		return dalic_pyeval_oom(I, at);
 	}
 	int rc;
 	if (nkw == 0) {
-		if (axes->list->n && is_newaxis(items[n - 1])) {
+		if (axes->list->n && sdarith_is_newaxis(items[n - 1])) {
 			sliced = node; /* ExpandDims checks the dimensions itself */
 			rc = DALIC_OK;
 		} else {
 			const char *nm = "num_subscripts";
-			rc = sub_op(I, at, "SubscriptDimCheck", "subscript_dim_check", node, &nm,
-			            &num, 1, &sliced);
+			rc = sdarith_sub_op(I, at, "SubscriptDimCheck", "subscript_dim_check", node,
+			                    &nm, &num, 1, &sliced);
 		}
 	} else {
 		names[nkw] = "num_subscripts";
 		vals[nkw++] = num;
-		rc = sub_op(I, at, "TensorSubscript", "tensor_subscript", node, names, vals, nkw,
-		            &sliced);
+		rc = sdarith_sub_op(I, at, "TensorSubscript", "tensor_subscript", node, names, vals,
+		                    nkw, &sliced);
 	}
 	if (rc || !axes->list->n) {
-		sbuf_free(&axis_names);
+		dalic_pybuf_free(&axis_names);
 		*out = sliced;
 		return rc;
 	}
 	const char *en[2] = {"axes", "new_axis_names"};
-	sv_t *ev[2] = {axes, named_axes ? sv_cstr(I->a, axis_names.s) : NULL};
-	sbuf_free(&axis_names);
+	pyval_t *ev[2] = {axes, named_axes ? dalic_pyval_cstr(I->a, axis_names.s) : NULL};
+	dalic_pybuf_free(&axis_names);
 	if (named_axes && !ev[1])
-		return serr_oom(I, at);
-	return sub_op(I, at, "ExpandDims", "expand_dims", sliced, en, ev, named_axes ? 2 : 1, out);
+		return dalic_pyeval_oom(I, at);
+	return sdarith_sub_op(I, at, "ExpandDims", "expand_dims", sliced, en, ev,
+	                      named_axes ? 2 : 1, out);
 }

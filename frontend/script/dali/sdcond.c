@@ -26,13 +26,13 @@
 enum { BR_TRUE = 0, BR_FALSE = 1, BR_NONE = 2 };
 
 typedef struct centry {
-	sv_t *predicate;
+	pyval_t *predicate;
 	int branch;
-	svdict_t *splits;      /* node key -> (true node, false node) tuple */
-	svdict_t *produced[3]; /* node keys produced in the true / false branch / merge */
+	pydict_t *splits;      /* node key -> (true node, false node) tuple */
+	pydict_t *produced[3]; /* node keys produced in the true / false branch / merge */
 } centry_t;
 
-struct scond {
+struct sdcond {
 	centry_t **stack;
 	int depth, cap;
 	bool registration_allowed;
@@ -51,40 +51,40 @@ static const char *const DIVERGENT =
     "tuples may be different. If we define a variable as a dictionary, the other branch must "
     "define it as a dictionary with the same set of keys, the values may be different.\n";
 
-static spipe_t *cur_pipe(sinterp_t *I)
+static sdpipe_t *sdcond_cur_pipe(pyinterp_t *I)
 {
 	return I->ncurrent ? I->current[I->ncurrent - 1] : NULL;
 }
 
-static scond_t *stack_of(sinterp_t *I)
+static sdcond_t *sdcond_stack_of(pyinterp_t *I)
 {
-	spipe_t *p = cur_pipe(I);
+	sdpipe_t *p = sdcond_cur_pipe(I);
 	return p ? p->cond : NULL;
 }
 
-static const char *node_key(sinterp_t *I, const sv_t *n)
+static const char *sdcond_node_key(pyinterp_t *I, const pyval_t *n)
 {
-	return script_arena_printf(I->a, "%s\x01%s", n->node.name, n->node.device);
+	return dalic_pyarena_printf(I->a, "%s\x01%s", n->node.name, n->node.device);
 }
 
-static centry_t *new_entry(sinterp_t *I, sv_t *predicate)
+static centry_t *sdcond_new_entry(pyinterp_t *I, pyval_t *predicate)
 {
-	centry_t *e = script_arena_alloc(I->a, sizeof *e);
-	if (!e || !(e->splits = svdict_new(I->a)))
+	centry_t *e = dalic_pyarena_alloc(I->a, sizeof *e);
+	if (!e || !(e->splits = dalic_pydict_new(I->a)))
 		return NULL;
 	for (int i = 0; i < 3; i++)
-		if (!(e->produced[i] = svdict_new(I->a)))
+		if (!(e->produced[i] = dalic_pydict_new(I->a)))
 			return NULL;
 	e->predicate = predicate;
 	e->branch = BR_NONE;
 	return e;
 }
 
-static int push_entry(sinterp_t *I, scond_t *c, centry_t *e)
+static int sdcond_push_entry(pyinterp_t *I, sdcond_t *c, centry_t *e)
 {
 	if (c->depth == c->cap) {
 		int cap = c->cap ? c->cap * 2 : 8;
-		centry_t **s = script_arena_alloc(I->a, sizeof *s * (size_t)cap);
+		centry_t **s = dalic_pyarena_alloc(I->a, sizeof *s * (size_t)cap);
 		if (!s)
 			return DALIC_ENOMEM;
 		if (c->depth)
@@ -96,11 +96,11 @@ static int push_entry(sinterp_t *I, scond_t *c, centry_t *e)
 	return DALIC_OK;
 }
 
-int sc_new(sinterp_t *I, spipe_t *p)
+int dalic_sdcond_new(pyinterp_t *I, sdpipe_t *p)
 {
-	scond_t *c = script_arena_alloc(I->a, sizeof *c);
-	centry_t *global = new_entry(I, NULL);
-	if (!c || !global || push_entry(I, c, global))
+	sdcond_t *c = dalic_pyarena_alloc(I->a, sizeof *c);
+	centry_t *global = sdcond_new_entry(I, NULL);
+	if (!c || !global || sdcond_push_entry(I, c, global))
 		return DALIC_ENOMEM;
 	c->registration_allowed = true;
 	p->cond = c;
@@ -109,33 +109,33 @@ int sc_new(sinterp_t *I, spipe_t *p)
 
 /* ---- scope queries -------------------------------------------------------------------- */
 
-static bool produced_has(const centry_t *e, const char *key)
+static bool sdcond_produced_has(const centry_t *e, const char *key)
 {
 	if (e->branch != BR_NONE)
-		return svdict_get_str(e->produced[e->branch], key) != NULL;
+		return dalic_pydict_get_str(e->produced[e->branch], key) != NULL;
 	for (int i = 0; i < 3; i++)
-		if (svdict_get_str(e->produced[i], key))
+		if (dalic_pydict_get_str(e->produced[i], key))
 			return true;
 	return false;
 }
 
-static bool entry_has(const centry_t *e, const char *key)
+static bool sdcond_entry_has(const centry_t *e, const char *key)
 {
-	return produced_has(e, key) || svdict_get_str(e->splits, key);
+	return sdcond_produced_has(e, key) || dalic_pydict_get_str(e->splits, key);
 }
 
-static sv_t *entry_get(const centry_t *e, const char *key, sv_t *node)
+static pyval_t *sdcond_entry_get(const centry_t *e, const char *key, pyval_t *node)
 {
-	if (produced_has(e, key))
+	if (sdcond_produced_has(e, key))
 		return node;
-	sv_t *pair = svdict_get_str(e->splits, key);
+	pyval_t *pair = dalic_pydict_get_str(e->splits, key);
 	return pair->tuple.items[e->branch == BR_FALSE ? 1 : 0];
 }
 
-static int add_produced(sinterp_t *I, centry_t *e, const sv_t *node)
+static int sdcond_add_produced(pyinterp_t *I, centry_t *e, const pyval_t *node)
 {
-	const char *key = node_key(I, node);
-	if (!key || svdict_set_str(I->a, e->produced[e->branch], key, sv_true()))
+	const char *key = sdcond_node_key(I, node);
+	if (!key || dalic_pydict_set_str(I->a, e->produced[e->branch], key, dalic_pyval_true()))
 		return DALIC_ENOMEM;
 	return DALIC_OK;
 }
@@ -144,96 +144,99 @@ static int add_produced(sinterp_t *I, centry_t *e, const sv_t *node)
 #define MAX_DEPTH 100
 
 /* Registers every DataNode inside a (possibly nested) structure. */
-static int add_produced_all(sinterp_t *I, centry_t *e, sv_t *v, int depth)
+static int sdcond_add_produced_all(pyinterp_t *I, centry_t *e, pyval_t *v, int depth)
 {
-	if (v->kind == SV_NODE)
-		return add_produced(I, e, v);
+	if (v->kind == PV_NODE)
+		return sdcond_add_produced(I, e, v);
 	if (depth > MAX_DEPTH)
 		return DALIC_OK;
-	sv_t **items = NULL;
+	pyval_t **items = NULL;
 	int n = 0;
-	if (v->kind == SV_LIST) {
+	if (v->kind == PV_LIST) {
 		items = v->list->items;
 		n = v->list->n;
-	} else if (v->kind == SV_TUPLE) {
+	} else if (v->kind == PV_TUPLE) {
 		items = v->tuple.items;
 		n = v->tuple.n;
-	} else if (v->kind == SV_DICT) {
-		sv_t *k, *x;
-		for (int it = 0; svdict_next(v->dict, &it, &k, &x);)
-			TRY(add_produced_all(I, e, x, depth + 1));
+	} else if (v->kind == PV_DICT) {
+		pyval_t *k, *x;
+		for (int it = 0; dalic_pydict_next(v->dict, &it, &k, &x);)
+			TRY(sdcond_add_produced_all(I, e, x, depth + 1));
 	}
 	for (int i = 0; i < n; i++)
-		TRY(add_produced_all(I, e, items[i], depth + 1));
+		TRY(sdcond_add_produced_all(I, e, items[i], depth + 1));
 	return DALIC_OK;
 }
 
-int sc_register(sinterp_t *I, sv_t *outputs, bool global_scope)
+int dalic_sdcond_register(pyinterp_t *I, pyval_t *outputs, bool global_scope)
 {
-	scond_t *c = stack_of(I);
+	sdcond_t *c = sdcond_stack_of(I);
 	if (!c || !c->registration_allowed)
 		return DALIC_OK;
 	centry_t *e = c->stack[global_scope ? 0 : c->depth - 1];
-	return add_produced_all(I, e, outputs, 0) ? serr_oom(I, NULL) : DALIC_OK;
+	return sdcond_add_produced_all(I, e, outputs, 0) ? dalic_pyeval_oom(I, NULL) : DALIC_OK;
 }
 
 /* ---- splitting ------------------------------------------------------------------------ */
 
-static int op_call(sinterp_t *I, const snode_t *at, const char *schema, const char *fn,
-                   sv_t **inputs, int n, const char **names, sv_t **vals, int nkw, sv_t **out)
+static int sdcond_op_call(pyinterp_t *I, const pynode_t *at, const char *schema, const char *fn,
+                          pyval_t **inputs, int n, const char **names, pyval_t **vals, int nkw,
+                          pyval_t **out)
 {
-	sopcall_t c = {.schema = dalic_schema_find(schema),
-	               .module = "nvidia.dali.fn._conditional",
-	               .display = fn,
-	               .inputs = inputs,
-	               .ninputs = n,
-	               .kwnames = names,
-	               .kwvals = vals,
-	               .nkw = nkw};
+	sdopcall_t c = {.schema = dalic_schema_find(schema),
+	                .module = "nvidia.dali.fn._conditional",
+	                .display = fn,
+	                .inputs = inputs,
+	                .ninputs = n,
+	                .kwnames = names,
+	                .kwvals = vals,
+	                .nkw = nkw};
 	if (!c.schema)
-		return serr(
+		return dalic_pyeval_error(
 		    I, at, DALIC_EUNSUPPORTED,
 		    "conditionals need the %s operator, which this dalic build does not have",
 		    schema);
-	c.api_name = script_arena_printf(I->a, "nvidia.dali.fn._conditional.%s", fn);
-	return c.api_name ? so_invoke(I, at, &c, out) : serr_oom(I, at);
+	c.api_name = dalic_pyarena_printf(I->a, "nvidia.dali.fn._conditional.%s", fn);
+	return c.api_name ? dalic_sdops_invoke(I, at, &c, out) : dalic_pyeval_oom(I, at);
 }
 
-static int realize_split(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *node, const char *key,
-                         int level, sv_t **out)
+static int sdcond_realize_split(pyinterp_t *I, const pynode_t *at, sdcond_t *c, pyval_t *node,
+                                const char *key, int level, pyval_t **out)
 {
-	sv_t *produced = entry_get(c->stack[level], key, node);
+	pyval_t *produced = sdcond_entry_get(c->stack[level], key, node);
 	int top = c->depth;
 	/* walk down the scopes between `level` and the current one, splitting in each */
 	c->depth = level + 1;
 	for (int l = level + 1; l < top; l++) {
 		centry_t *e = c->stack[l];
 		const char *names[2] = {"predicate", "_if_stmt"};
-		sv_t *vals[2] = {e->predicate, sv_true()}, *pair;
+		pyval_t *vals[2] = {e->predicate, dalic_pyval_true()}, *pair;
 		c->registration_allowed = false;
-		int rc = op_call(I, at, "_conditional__Split", "split", &produced, 1, names, vals,
-		                 2, &pair);
+		int rc = sdcond_op_call(I, at, "_conditional__Split", "split", &produced, 1, names,
+		                        vals, 2, &pair);
 		c->registration_allowed = true;
 		if (rc) {
 			c->depth = top;
 			return rc;
 		}
-		const char *pkey = node_key(I, produced);
-		sv_t *t = sv_tuple(I->a, 2);
+		const char *pkey = sdcond_node_key(I, produced);
+		pyval_t *t = dalic_pyval_tuple(I->a, 2);
 		if (!t || !pkey) {
 			c->depth = top;
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		}
 		t->tuple.items[0] = pair->list->items[0];
 		t->tuple.items[1] = pair->list->items[1];
-		if (svdict_set_str(I->a, e->splits, key, t) ||
-		    svdict_set_str(I->a, e->splits, pkey, t) ||
-		    svdict_set_str(I->a, e->produced[BR_TRUE], node_key(I, t->tuple.items[0]),
-		                   sv_true()) ||
-		    svdict_set_str(I->a, e->produced[BR_FALSE], node_key(I, t->tuple.items[1]),
-		                   sv_true())) {
+		if (dalic_pydict_set_str(I->a, e->splits, key, t) ||
+		    dalic_pydict_set_str(I->a, e->splits, pkey, t) ||
+		    dalic_pydict_set_str(I->a, e->produced[BR_TRUE],
+		                         sdcond_node_key(I, t->tuple.items[0]),
+		                         dalic_pyval_true()) ||
+		    dalic_pydict_set_str(I->a, e->produced[BR_FALSE],
+		                         sdcond_node_key(I, t->tuple.items[1]),
+		                         dalic_pyval_true())) {
 			c->depth = top;
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		}
 		produced = t->tuple.items[e->branch == BR_TRUE ? 0 : 1];
 		c->depth = l + 1;
@@ -242,75 +245,78 @@ static int realize_split(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *node
 	return DALIC_OK;
 }
 
-int sc_preprocess(sinterp_t *I, const snode_t *at, sv_t *node, sv_t **out)
+int dalic_sdcond_preprocess(pyinterp_t *I, const pynode_t *at, pyval_t *node, pyval_t **out)
 {
-	scond_t *c = stack_of(I);
+	sdcond_t *c = sdcond_stack_of(I);
 	*out = node;
-	if (!c || node->kind != SV_NODE)
+	if (!c || node->kind != PV_NODE)
 		return DALIC_OK;
-	const char *key = node_key(I, node);
+	const char *key = sdcond_node_key(I, node);
 	if (!key)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	int level = c->depth - 1;
-	while (level >= 0 && !entry_has(c->stack[level], key))
+	while (level >= 0 && !sdcond_entry_has(c->stack[level], key))
 		level--;
 	if (level < 0)
-		return serr(
+		return dalic_pyeval_error(
 		    I, at, DALIC_EGRAPH,
 		    "ValueError: DataNode(name=\"%s\", device=\"%s\") was not produced within "
 		    "this trace.",
 		    node->node.name, node->node.device);
 	if (level == c->depth - 1) {
-		*out = entry_get(c->stack[level], key, node);
+		*out = sdcond_entry_get(c->stack[level], key, node);
 		return DALIC_OK;
 	}
-	return realize_split(I, at, c, node, key, level, out);
+	return sdcond_realize_split(I, at, c, node, key, level, out);
 }
 
-int sc_load(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out)
+int dalic_sdcond_load(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out)
 {
-	return sc_preprocess(I, at, v, out);
+	return dalic_sdcond_preprocess(I, at, v, out);
 }
 
-static int push_predicate(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *pred, sv_t **actual)
+static int sdcond_push_predicate(pyinterp_t *I, const pynode_t *at, sdcond_t *c, pyval_t *pred,
+                                 pyval_t **actual)
 {
-	TRY(sc_preprocess(I, at, pred, actual));
-	centry_t *e = new_entry(I, *actual);
-	if (!e || push_entry(I, c, e))
-		return serr_oom(I, at);
+	TRY(dalic_sdcond_preprocess(I, at, pred, actual));
+	centry_t *e = sdcond_new_entry(I, *actual);
+	if (!e || sdcond_push_entry(I, c, e))
+		return dalic_pyeval_oom(I, at);
 	return DALIC_OK;
 }
 
-static void set_branch(scond_t *c, int b)
+static void sdcond_set_branch(sdcond_t *c, int b)
 {
 	c->stack[c->depth - 1]->branch = b;
 }
 
-static int track_merge(sinterp_t *I, const snode_t *at, scond_t *c, sv_t *pred)
+static int sdcond_track_merge(pyinterp_t *I, const pynode_t *at, sdcond_t *c, pyval_t *pred)
 {
-	set_branch(c, BR_NONE);
-	return add_produced(I, c->stack[c->depth - 1], pred) ? serr_oom(I, at) : DALIC_OK;
+	sdcond_set_branch(c, BR_NONE);
+	return sdcond_add_produced(I, c->stack[c->depth - 1], pred) ? dalic_pyeval_oom(I, at)
+	                                                            : DALIC_OK;
 }
 
 /* ---- branch outputs ------------------------------------------------------------------- */
 
 /* Keys of a dict in sorted order (dm-tree flattens dicts by sorted key). */
-static int sorted_keys(sinterp_t *I, const snode_t *at, sv_t *d, sv_t ***keys, int *n)
+static int sdcond_sorted_keys(pyinterp_t *I, const pynode_t *at, pyval_t *d, pyval_t ***keys,
+                              int *n)
 {
 	bool opaque;
-	TRY(se_iterate(I, at, d, keys, n, &opaque));
-	sv_t **k = script_arena_alloc(I->a, sizeof *k * (size_t)(*n + 1));
+	TRY(dalic_pyeval_iterate(I, at, d, keys, n, &opaque));
+	pyval_t **k = dalic_pyarena_alloc(I->a, sizeof *k * (size_t)(*n + 1));
 	if (!k)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	memcpy(k, *keys, sizeof *k * (size_t)*n);
 	for (int i = 1; i < *n; i++) {
-		sv_t *x = k[i];
+		pyval_t *x = k[i];
 		int j = i;
 		for (; j > 0; j--) {
-			sv_t *lt;
+			pyval_t *lt;
 			bool less;
-			TRY(se_compare(I, at, CMP_LT, x, k[j - 1], &lt));
-			TRY(se_truth(I, at, lt, &less));
+			TRY(dalic_pyeval_compare(I, at, CMP_LT, x, k[j - 1], &lt));
+			TRY(dalic_pyeval_truth(I, at, lt, &less));
 			if (!less)
 				break;
 			k[j] = k[j - 1];
@@ -323,144 +329,152 @@ static int sorted_keys(sinterp_t *I, const snode_t *at, sv_t *d, sv_t ***keys, i
 
 /* apply_conditional_split_to_branch_outputs: DataNodes split to the branch, constants
  * promoted to CPU Constant operators (produced in the global scope) and split too. */
-static int too_deep(sinterp_t *I, const snode_t *at)
+static int sdcond_too_deep(pyinterp_t *I, const pynode_t *at)
 {
-	return serr(I, at, DALIC_EUNSUPPORTED,
-	            "values of a conditional branch are nested too deeply (more than %d levels)",
-	            MAX_DEPTH);
+	return dalic_pyeval_error(
+	    I, at, DALIC_EUNSUPPORTED,
+	    "values of a conditional branch are nested too deeply (more than %d levels)",
+	    MAX_DEPTH);
 }
 
-static int branch_output(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out, int depth)
+static int sdcond_branch_output(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out,
+                                int depth)
 {
-	if (v->kind == SV_NODE)
-		return sc_preprocess(I, at, v, out);
+	if (v->kind == PV_NODE)
+		return dalic_sdcond_preprocess(I, at, v, out);
 	if (depth > MAX_DEPTH)
-		return too_deep(I, at);
-	if (v->kind == SV_LIST || v->kind == SV_TUPLE) {
-		bool list = v->kind == SV_LIST;
+		return sdcond_too_deep(I, at);
+	if (v->kind == PV_LIST || v->kind == PV_TUPLE) {
+		bool list = v->kind == PV_LIST;
 		int n = list ? v->list->n : v->tuple.n;
-		sv_t **items = list ? v->list->items : v->tuple.items;
-		sv_t *r = list ? sv_list(I->a, n) : sv_tuple(I->a, n);
+		pyval_t **items = list ? v->list->items : v->tuple.items;
+		pyval_t *r = list ? dalic_pyval_list(I->a, n) : dalic_pyval_tuple(I->a, n);
 		if (!r)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++) {
-			sv_t *x;
-			TRY(branch_output(I, at, items[i], &x, depth + 1));
-			if (list ? sv_list_append(I->a, r, x) != 0 : (r->tuple.items[i] = x, false))
-				return serr_oom(I, at);
+			pyval_t *x;
+			TRY(sdcond_branch_output(I, at, items[i], &x, depth + 1));
+			if (list ? dalic_pyval_list_append(I->a, r, x) != 0
+			         : (r->tuple.items[i] = x, false))
+				return dalic_pyeval_oom(I, at);
 		}
 		*out = r;
 		return DALIC_OK;
 	}
-	if (v->kind == SV_DICT) {
-		sv_t **keys;
+	if (v->kind == PV_DICT) {
+		pyval_t **keys;
 		int n;
-		TRY(sorted_keys(I, at, v, &keys, &n));
-		sv_t *tmp = sv_dict(I->a), *r = sv_dict(I->a), *k, *x;
+		TRY(sdcond_sorted_keys(I, at, v, &keys, &n));
+		pyval_t *tmp = dalic_pyval_dict(I->a), *r = dalic_pyval_dict(I->a), *k, *x;
 		if (!tmp || !r)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++) {
-			TRY(branch_output(I, at, svdict_get(v->dict, keys[i]), &x, depth + 1));
-			if (svdict_set(I->a, tmp->dict, keys[i], x))
-				return serr_oom(I, at);
+			TRY(sdcond_branch_output(I, at, dalic_pydict_get(v->dict, keys[i]), &x,
+			                         depth + 1));
+			if (dalic_pydict_set(I->a, tmp->dict, keys[i], x))
+				return dalic_pyeval_oom(I, at);
 		}
-		for (int it = 0; svdict_next(v->dict, &it, &k, NULL);)
-			if (svdict_set(I->a, r->dict, k, svdict_get(tmp->dict, k)))
-				return serr_oom(I, at);
+		for (int it = 0; dalic_pydict_next(v->dict, &it, &k, NULL);)
+			if (dalic_pydict_set(I->a, r->dict, k, dalic_pydict_get(tmp->dict, k)))
+				return dalic_pyeval_oom(I, at);
 		*out = r;
 		return DALIC_OK;
 	}
-	if (v->kind == SV_UNDEF)
-		return serr(I, at, DALIC_EINVAL, "NameError: '%s' is not defined", v->undef.name);
-	sv_t *c;
-	TRY(so_constant_node(I, at, v->kind == SV_SCONST ? v->sconst.value : v,
-	                     v->kind == SV_SCONST ? v->sconst.dtype : -1, "cpu", &c));
-	TRY(sc_register(I, c, true));
-	return sc_preprocess(I, at, c, out);
+	if (v->kind == PV_UNDEF)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL, "NameError: '%s' is not defined",
+		                          v->undef.name);
+	pyval_t *c;
+	TRY(dalic_sdconst_node(I, at, v->kind == PV_SCONST ? v->sconst.value : v,
+	                       v->kind == PV_SCONST ? v->sconst.dtype : -1, "cpu", &c));
+	TRY(dalic_sdcond_register(I, c, true));
+	return dalic_sdcond_preprocess(I, at, c, out);
 }
 
-static int same_structure(sinterp_t *I, const snode_t *at, sv_t *a, sv_t *b)
+static int sdcond_same_structure(pyinterp_t *I, const pynode_t *at, pyval_t *a, pyval_t *b)
 {
-	bool seq_a = a->kind == SV_LIST || a->kind == SV_TUPLE || a->kind == SV_DICT;
-	bool seq_b = b->kind == SV_LIST || b->kind == SV_TUPLE || b->kind == SV_DICT;
+	bool seq_a = a->kind == PV_LIST || a->kind == PV_TUPLE || a->kind == PV_DICT;
+	bool seq_b = b->kind == PV_LIST || b->kind == PV_TUPLE || b->kind == PV_DICT;
 	if (!seq_a && !seq_b)
 		return DALIC_OK;
 	if (a->kind != b->kind)
-		return serr(
+		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL,
 		    "%sThe two structures don't have the same sequence type. Input structure "
 		    "has type <class '%s'>, while shallow structure has type <class '%s'>.",
-		    DIVERGENT, sv_type_name(b), sv_type_name(a));
-	if (a->kind == SV_DICT) {
-		sv_t *k, *x;
-		bool same = svdict_len(a->dict) == svdict_len(b->dict);
-		for (int it = 0; same && svdict_next(a->dict, &it, &k, &x);)
-			same = svdict_get(b->dict, k) != NULL;
+		    DIVERGENT, dalic_pyval_type_name(b), dalic_pyval_type_name(a));
+	if (a->kind == PV_DICT) {
+		pyval_t *k, *x;
+		bool same = dalic_pydict_len(a->dict) == dalic_pydict_len(b->dict);
+		for (int it = 0; same && dalic_pydict_next(a->dict, &it, &k, &x);)
+			same = dalic_pydict_get(b->dict, k) != NULL;
 		if (!same)
-			return serr(I, at, DALIC_EINVAL,
-			            "%sThe two dictionaries don't have the same set of keys.",
-			            DIVERGENT);
-		for (int it = 0; svdict_next(a->dict, &it, &k, &x);)
-			TRY(same_structure(I, at, x, svdict_get(b->dict, k)));
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "%sThe two dictionaries don't have the same set of keys.", DIVERGENT);
+		for (int it = 0; dalic_pydict_next(a->dict, &it, &k, &x);)
+			TRY(sdcond_same_structure(I, at, x, dalic_pydict_get(b->dict, k)));
 		return DALIC_OK;
 	}
-	int na = a->kind == SV_LIST ? a->list->n : a->tuple.n;
-	int nb = b->kind == SV_LIST ? b->list->n : b->tuple.n;
+	int na = a->kind == PV_LIST ? a->list->n : a->tuple.n;
+	int nb = b->kind == PV_LIST ? b->list->n : b->tuple.n;
 	if (na != nb)
-		return serr(I, at, DALIC_EINVAL,
-		            "%sThe two structures don't have the same nested structure: sequences "
-		            "of length %d and %d.",
-		            DIVERGENT, na, nb);
-	sv_t **ia = a->kind == SV_LIST ? a->list->items : a->tuple.items;
-	sv_t **ib = b->kind == SV_LIST ? b->list->items : b->tuple.items;
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "%sThe two structures don't have the same nested structure: sequences "
+		    "of length %d and %d.",
+		    DIVERGENT, na, nb);
+	pyval_t **ia = a->kind == PV_LIST ? a->list->items : a->tuple.items;
+	pyval_t **ib = b->kind == PV_LIST ? b->list->items : b->tuple.items;
 	for (int i = 0; i < na; i++)
-		TRY(same_structure(I, at, ia[i], ib[i]));
+		TRY(sdcond_same_structure(I, at, ia[i], ib[i]));
 	return DALIC_OK;
 }
 
-static int merge(sinterp_t *I, const snode_t *at, sv_t *t, sv_t *f, sv_t *pred, sv_t **out)
+static int sdcond_merge(pyinterp_t *I, const pynode_t *at, pyval_t *t, pyval_t *f, pyval_t *pred,
+                        pyval_t **out)
 {
-	sv_t *in[2] = {t, f};
+	pyval_t *in[2] = {t, f};
 	const char *name = "predicate";
-	return op_call(I, at, "_conditional__Merge", "merge", in, 2, &name, &pred, 1, out);
+	return sdcond_op_call(I, at, "_conditional__Merge", "merge", in, 2, &name, &pred, 1, out);
 }
 
-static int merge_structure(sinterp_t *I, const snode_t *at, sv_t *t, sv_t *f, sv_t *pred,
-                           sv_t **out)
+static int sdcond_merge_structure(pyinterp_t *I, const pynode_t *at, pyval_t *t, pyval_t *f,
+                                  pyval_t *pred, pyval_t **out)
 {
-	if (t->kind == SV_NODE)
-		return merge(I, at, t, f, pred, out);
-	if (t->kind == SV_DICT) {
-		sv_t **keys;
+	if (t->kind == PV_NODE)
+		return sdcond_merge(I, at, t, f, pred, out);
+	if (t->kind == PV_DICT) {
+		pyval_t **keys;
 		int n;
-		TRY(sorted_keys(I, at, t, &keys, &n));
-		sv_t *tmp = sv_dict(I->a), *r = sv_dict(I->a), *k, *x;
+		TRY(sdcond_sorted_keys(I, at, t, &keys, &n));
+		pyval_t *tmp = dalic_pyval_dict(I->a), *r = dalic_pyval_dict(I->a), *k, *x;
 		if (!tmp || !r)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++) {
-			TRY(merge_structure(I, at, svdict_get(t->dict, keys[i]),
-			                    svdict_get(f->dict, keys[i]), pred, &x));
-			if (svdict_set(I->a, tmp->dict, keys[i], x))
-				return serr_oom(I, at);
+			TRY(sdcond_merge_structure(I, at, dalic_pydict_get(t->dict, keys[i]),
+			                           dalic_pydict_get(f->dict, keys[i]), pred, &x));
+			if (dalic_pydict_set(I->a, tmp->dict, keys[i], x))
+				return dalic_pyeval_oom(I, at);
 		}
-		for (int it = 0; svdict_next(t->dict, &it, &k, NULL);)
-			if (svdict_set(I->a, r->dict, k, svdict_get(tmp->dict, k)))
-				return serr_oom(I, at);
+		for (int it = 0; dalic_pydict_next(t->dict, &it, &k, NULL);)
+			if (dalic_pydict_set(I->a, r->dict, k, dalic_pydict_get(tmp->dict, k)))
+				return dalic_pyeval_oom(I, at);
 		*out = r;
 		return DALIC_OK;
 	}
-	bool list = t->kind == SV_LIST;
+	bool list = t->kind == PV_LIST;
 	int n = list ? t->list->n : t->tuple.n;
-	sv_t **it = list ? t->list->items : t->tuple.items;
-	sv_t **iff = list ? f->list->items : f->tuple.items;
-	sv_t *r = list ? sv_list(I->a, n) : sv_tuple(I->a, n);
+	pyval_t **it = list ? t->list->items : t->tuple.items;
+	pyval_t **iff = list ? f->list->items : f->tuple.items;
+	pyval_t *r = list ? dalic_pyval_list(I->a, n) : dalic_pyval_tuple(I->a, n);
 	if (!r)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < n; i++) {
-		sv_t *x;
-		TRY(merge_structure(I, at, it[i], iff[i], pred, &x));
-		if (list ? sv_list_append(I->a, r, x) != 0 : (r->tuple.items[i] = x, false))
-			return serr_oom(I, at);
+		pyval_t *x;
+		TRY(sdcond_merge_structure(I, at, it[i], iff[i], pred, &x));
+		if (list ? dalic_pyval_list_append(I->a, r, x) != 0
+		         : (r->tuple.items[i] = x, false))
+			return dalic_pyeval_oom(I, at);
 	}
 	*out = r;
 	return DALIC_OK;
@@ -468,193 +482,198 @@ static int merge_structure(sinterp_t *I, const snode_t *at, sv_t *t, sv_t *f, sv
 
 /* ---- the if statement ----------------------------------------------------------------- */
 
-static sv_t *get_var(sinterp_t *I, sframe_t *F, const char *name)
+static pyval_t *sdcond_get_var(pyinterp_t *I, pyframe_t *F, const char *name)
 {
 	if (!strcmp(name, "do_return"))
 		return F->do_return;
 	if (!strcmp(name, "retval_"))
 		return F->retval;
-	sv_t *v = svdict_get_str(F->locals, name);
+	pyval_t *v = dalic_pydict_get_str(F->locals, name);
 	if (v)
 		return v;
-	v = sv_new(I->a, SV_UNDEF);
+	v = dalic_pyval_new(I->a, PV_UNDEF);
 	if (v)
 		v->undef.name = name;
 	return v;
 }
 
-static int set_var(sinterp_t *I, sframe_t *F, const snode_t *at, const char *name, sv_t *v)
+static int sdcond_set_var(pyinterp_t *I, pyframe_t *F, const pynode_t *at, const char *name,
+                          pyval_t *v)
 {
 	if (!strcmp(name, "do_return")) {
 		F->do_return = v;
 	} else if (!strcmp(name, "retval_")) {
 		F->retval = v;
-	} else if (v->kind == SV_UNDEF) {
-		sv_t *k = sv_cstr(I->a, name);
+	} else if (v->kind == PV_UNDEF) {
+		pyval_t *k = dalic_pyval_cstr(I->a, name);
 		if (!k)
-			return serr_oom(I, at);
-		svdict_del(F->locals, k);
-	} else if (svdict_set_str(I->a, F->locals, name, v)) {
-		return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
+		dalic_pydict_del(F->locals, k);
+	} else if (dalic_pydict_set_str(I->a, F->locals, name, v)) {
+		return dalic_pyeval_oom(I, at);
 	}
 	return DALIC_OK;
 }
 
-static int verify(sinterp_t *I, const snode_t *at, const char **names, sv_t **state, int n,
-                  const char *branch)
+static int sdcond_verify(pyinterp_t *I, const pynode_t *at, const char **names, pyval_t **state,
+                         int n, const char *branch)
 {
 	for (int i = 0; i < n; i++) {
-		if (state[i]->kind != SV_UNDEF)
+		if (state[i]->kind != PV_UNDEF)
 			continue;
 		if (!strcmp(names[i], "retval_"))
-			return serr(I, at, DALIC_EINVAL,
-			            "%s The `%s` branch must also have a return "
-			            "statement.",
-			            INCONSISTENT, branch);
-		return serr(I, at, DALIC_EINVAL,
-		            "%s Variable '%s' must also be initialized in the `%s` branch.",
-		            INCONSISTENT, names[i], branch);
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "%s The `%s` branch must also have a return "
+			                          "statement.",
+			                          INCONSISTENT, branch);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "%s Variable '%s' must also be initialized in the `%s` branch.", INCONSISTENT,
+		    names[i], branch);
 	}
 	return DALIC_OK;
 }
 
-static int run_branch(sinterp_t *I, sframe_t *F, const snode_t *s, const snode_list_t *b,
-                      bool *returned)
+static int sdcond_run_branch(pyinterp_t *I, pyframe_t *F, const pynode_t *s, const pynode_list_t *b,
+                             bool *returned)
 {
 	F->cond_branches++;
-	int rc = sx_block(I, F, b);
+	int rc = dalic_pyexec_block(I, F, b);
 	F->cond_branches--;
-	*returned = rc == SX_RETURN;
-	if (rc == SX_BREAK || rc == SX_CONTINUE)
-		return serr(
+	*returned = rc == PYEXEC_RETURN;
+	if (rc == PYEXEC_BREAK || rc == PYEXEC_CONTINUE)
+		return dalic_pyeval_error(
 		    I, s, DALIC_EUNSUPPORTED,
 		    "'break' and 'continue' inside an `if` on a DataNode are not supported");
-	return rc == SX_RETURN ? DALIC_OK : rc;
+	return rc == PYEXEC_RETURN ? DALIC_OK : rc;
 }
 
-int sc_if(sinterp_t *I, sframe_t *F, const snode_t *s, sv_t *pred)
+int dalic_sdcond_if(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *pred)
 {
-	scond_t *c = stack_of(I);
-	const sif_info_t *info = s->if_.info;
+	sdcond_t *c = sdcond_stack_of(I);
+	const pyif_info_t *info = s->if_.info;
 	if (!c || !info || F->kind != FR_FUNCTION)
-		return serr(I, s, DALIC_EUNSUPPORTED,
-		            "an `if` on a DataNode is supported only inside the pipeline function "
-		            "(and functions it calls)");
+		return dalic_pyeval_error(
+		    I, s, DALIC_EUNSUPPORTED,
+		    "an `if` on a DataNode is supported only inside the pipeline function "
+		    "(and functions it calls)");
 	int nouts = info->noutputs, n = nouts + info->ninputs_only;
-	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(n + 1));
-	sv_t **init = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(n + 1));
-	sv_t **body = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(n + 1));
-	sv_t **orelse = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(n + 1));
+	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)(n + 1));
+	pyval_t **init = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(n + 1));
+	pyval_t **body = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(n + 1));
+	pyval_t **orelse = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(n + 1));
 	if (!names || !init || !body || !orelse)
-		return serr_oom(I, s);
+		return dalic_pyeval_oom(I, s);
 	for (int i = 0; i < n; i++) {
 		names[i] = i < nouts ? info->outputs[i] : info->inputs_only[i - nouts];
-		if (!(init[i] = get_var(I, F, names[i])))
-			return serr_oom(I, s);
+		if (!(init[i] = sdcond_get_var(I, F, names[i])))
+			return dalic_pyeval_oom(I, s);
 	}
-	sv_t *split_pred;
-	TRY(push_predicate(I, s->if_.test, c, pred, &split_pred));
+	pyval_t *split_pred;
+	TRY(sdcond_push_predicate(I, s->if_.test, c, pred, &split_pred));
 	int depth = c->depth;
 	bool ret_true, ret_false;
 
-	set_branch(c, BR_TRUE);
-	TRY(run_branch(I, F, s, &s->if_.body, &ret_true));
+	sdcond_set_branch(c, BR_TRUE);
+	TRY(sdcond_run_branch(I, F, s, &s->if_.body, &ret_true));
 	for (int i = 0; i < n; i++)
-		if (!(body[i] = get_var(I, F, names[i])))
-			return serr_oom(I, s);
-	TRY(verify(I, s, names, body, n, "if"));
+		if (!(body[i] = sdcond_get_var(I, F, names[i])))
+			return dalic_pyeval_oom(I, s);
+	TRY(sdcond_verify(I, s, names, body, n, "if"));
 	for (int i = 0; i < nouts; i++)
-		TRY(branch_output(I, s, body[i], &body[i], 0));
-	set_branch(c, BR_NONE);
+		TRY(sdcond_branch_output(I, s, body[i], &body[i], 0));
+	sdcond_set_branch(c, BR_NONE);
 
 	for (int i = 0; i < n; i++)
-		TRY(set_var(I, F, s, names[i], init[i]));
-	set_branch(c, BR_FALSE);
-	TRY(run_branch(I, F, s, &s->if_.orelse, &ret_false));
+		TRY(sdcond_set_var(I, F, s, names[i], init[i]));
+	sdcond_set_branch(c, BR_FALSE);
+	TRY(sdcond_run_branch(I, F, s, &s->if_.orelse, &ret_false));
 	for (int i = 0; i < n; i++)
-		if (!(orelse[i] = get_var(I, F, names[i])))
-			return serr_oom(I, s);
-	TRY(verify(I, s, names, orelse, n, "else"));
+		if (!(orelse[i] = sdcond_get_var(I, F, names[i])))
+			return dalic_pyeval_oom(I, s);
+	TRY(sdcond_verify(I, s, names, orelse, n, "else"));
 	for (int i = 0; i < nouts; i++)
-		TRY(branch_output(I, s, orelse[i], &orelse[i], 0));
-	set_branch(c, BR_NONE);
+		TRY(sdcond_branch_output(I, s, orelse[i], &orelse[i], 0));
+	sdcond_set_branch(c, BR_NONE);
 
-	TRY(track_merge(I, s, c, split_pred));
+	TRY(sdcond_track_merge(I, s, c, split_pred));
 	for (int i = 0; i < nouts; i++)
-		TRY(same_structure(I, s, body[i], orelse[i]));
-	sv_t **merged = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(nouts + 1));
+		TRY(sdcond_same_structure(I, s, body[i], orelse[i]));
+	pyval_t **merged = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(nouts + 1));
 	if (!merged)
-		return serr_oom(I, s);
+		return dalic_pyeval_oom(I, s);
 	for (int i = 0; i < nouts; i++)
-		TRY(merge_structure(I, s, body[i], orelse[i], split_pred, &merged[i]));
-	set_branch(c, BR_NONE);
+		TRY(sdcond_merge_structure(I, s, body[i], orelse[i], split_pred, &merged[i]));
+	sdcond_set_branch(c, BR_NONE);
 	c->depth = depth - 1;
 	for (int i = 0; i < nouts; i++) {
-		TRY(sc_register(I, merged[i], false));
-		TRY(set_var(I, F, s, names[i], merged[i]));
+		TRY(dalic_sdcond_register(I, merged[i], false));
+		TRY(sdcond_set_var(I, F, s, names[i], merged[i]));
 	}
 	for (int i = nouts; i < n; i++)
-		TRY(set_var(I, F, s, names[i], init[i]));
+		TRY(sdcond_set_var(I, F, s, names[i], init[i]));
 	/* both branches returned: the function returns the merged retval_ */
-	return ret_true && ret_false ? SX_RETURN : DALIC_OK;
+	return ret_true && ret_false ? PYEXEC_RETURN : DALIC_OK;
 }
 
 /* ---- and / or / not ------------------------------------------------------------------- */
 
-static int validate_logical(sinterp_t *I, const snode_t *at, sv_t *v, const char *expr,
-                            const char *side, sv_t **out)
+static int sdcond_validate_logical(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *expr,
+                                   const char *side, pyval_t **out)
 {
-	if (v->kind == SV_NODE && strcmp(v->node.device, "cpu"))
-		return serr(I, at, DALIC_EGRAPH,
-		            "RuntimeError: Logical expression `%s` is restricted to scalar (0-d "
-		            "tensors) inputs of `bool` type, that are placed on CPU. Got a GPU "
-		            "input as the %s argument in logical expression.",
-		            expr, side);
+	if (v->kind == PV_NODE && strcmp(v->node.device, "cpu"))
+		return dalic_pyeval_error(
+		    I, at, DALIC_EGRAPH,
+		    "RuntimeError: Logical expression `%s` is restricted to scalar (0-d "
+		    "tensors) inputs of `bool` type, that are placed on CPU. Got a GPU "
+		    "input as the %s argument in logical expression.",
+		    expr, side);
 	const char *names[2] = {"expression_name", "expression_side"};
-	sv_t *vals[2] = {sv_cstr(I->a, expr), sv_cstr(I->a, side)};
+	pyval_t *vals[2] = {dalic_pyval_cstr(I->a, expr), dalic_pyval_cstr(I->a, side)};
 	if (!vals[0] || !vals[1])
-		return serr_oom(I, at);
-	return op_call(I, at, "_conditional__ValidateLogical", "validate_logical", &v, 1, names,
-	               vals, 2, out);
+		return dalic_pyeval_oom(I, at);
+	return sdcond_op_call(I, at, "_conditional__ValidateLogical", "validate_logical", &v, 1,
+	                      names, vals, 2, out);
 }
 
-int sc_and_or(sinterp_t *I, sframe_t *F, const snode_t *node, int next, sv_t *a, sv_t **out)
+int dalic_sdcond_and_or(pyinterp_t *I, pyframe_t *F, const pynode_t *node, int next, pyval_t *a,
+                        pyval_t **out)
 {
-	scond_t *c = stack_of(I);
+	sdcond_t *c = sdcond_stack_of(I);
 	bool is_and = node->boolop.op == B_AND;
 	const char *expr = is_and ? "and" : "or";
-	const snode_t *rhs = node->boolop.values.v[next];
-	sv_t *a_valid, *split_pred, *t_out, *f_out, *b, *b_valid;
-	TRY(validate_logical(I, node, a, expr, "left", &a_valid));
-	TRY(push_predicate(I, node, c, a_valid, &split_pred));
+	const pynode_t *rhs = node->boolop.values.v[next];
+	pyval_t *a_valid, *split_pred, *t_out, *f_out, *b, *b_valid;
+	TRY(sdcond_validate_logical(I, node, a, expr, "left", &a_valid));
+	TRY(sdcond_push_predicate(I, node, c, a_valid, &split_pred));
 	int depth = c->depth;
-	set_branch(c, BR_TRUE);
+	sdcond_set_branch(c, BR_TRUE);
 	if (is_and) {
-		TRY(se_boolop_from(I, F, node, next, &b));
-		TRY(validate_logical(I, rhs, b, expr, "right", &b_valid));
-		TRY(sc_preprocess(I, rhs, b_valid, &t_out));
+		TRY(dalic_pyeval_boolop_from(I, F, node, next, &b));
+		TRY(sdcond_validate_logical(I, rhs, b, expr, "right", &b_valid));
+		TRY(dalic_sdcond_preprocess(I, rhs, b_valid, &t_out));
 	} else {
-		TRY(sc_preprocess(I, node, split_pred, &t_out));
+		TRY(dalic_sdcond_preprocess(I, node, split_pred, &t_out));
 	}
-	set_branch(c, BR_FALSE);
+	sdcond_set_branch(c, BR_FALSE);
 	if (is_and) {
-		TRY(sc_preprocess(I, node, split_pred, &f_out));
+		TRY(dalic_sdcond_preprocess(I, node, split_pred, &f_out));
 	} else {
-		TRY(se_boolop_from(I, F, node, next, &b));
-		TRY(validate_logical(I, rhs, b, expr, "right", &b_valid));
-		TRY(sc_preprocess(I, rhs, b_valid, &f_out));
+		TRY(dalic_pyeval_boolop_from(I, F, node, next, &b));
+		TRY(sdcond_validate_logical(I, rhs, b, expr, "right", &b_valid));
+		TRY(dalic_sdcond_preprocess(I, rhs, b_valid, &f_out));
 	}
-	TRY(track_merge(I, node, c, split_pred));
-	sv_t *merged;
-	TRY(merge(I, node, t_out, f_out, split_pred, &merged));
-	set_branch(c, BR_NONE);
+	TRY(sdcond_track_merge(I, node, c, split_pred));
+	pyval_t *merged;
+	TRY(sdcond_merge(I, node, t_out, f_out, split_pred, &merged));
+	sdcond_set_branch(c, BR_NONE);
 	c->depth = depth - 1;
-	TRY(sc_register(I, merged, false));
+	TRY(dalic_sdcond_register(I, merged, false));
 	*out = merged;
 	return DALIC_OK;
 }
 
-int sc_not(sinterp_t *I, const snode_t *at, sv_t *v, sv_t **out)
+int dalic_sdcond_not(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out)
 {
-	return op_call(I, at, "_conditional__Not_", "not_", &v, 1, NULL, NULL, 0, out);
+	return sdcond_op_call(I, at, "_conditional__Not_", "not_", &v, 1, NULL, NULL, 0, out);
 }

@@ -30,103 +30,109 @@ static const char *const python_only_source_args[] = {
     "source",      "cycle",           "batch", "batch_info", "parallel", "prefetch_queue_depth",
     "cuda_stream", "use_copy_kernel", NULL};
 
-int so_current_pipe(sinterp_t *I, const snode_t *at, const char *what, spipe_t **out)
+int dalic_sdops_current_pipe(pyinterp_t *I, const pynode_t *at, const char *what, sdpipe_t **out)
 {
 	if (!I->ncurrent)
-		return serr(I, at, DALIC_EUNSUPPORTED,
-		            "%s called outside a pipeline definition: create operators inside a "
-		            "@pipeline_def function, a `with pipe:` block or Pipeline.define_graph",
-		            what);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EUNSUPPORTED,
+		    "%s called outside a pipeline definition: create operators inside a "
+		    "@pipeline_def function, a `with pipe:` block or Pipeline.define_graph",
+		    what);
 	*out = I->current[I->ncurrent - 1];
 	return DALIC_OK;
 }
 
-static int check_node(sinterp_t *I, const snode_t *at, spipe_t *P, const sv_t *n)
+static int sdops_check_node(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, const pyval_t *n)
 {
 	if (n->node.pipe != P)
-		return serr(I, at, DALIC_EGRAPH,
-		            "DataNode \"%s\" belongs to another pipeline and cannot be used here",
-		            n->node.name);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EGRAPH,
+		    "DataNode \"%s\" belongs to another pipeline and cannot be used here",
+		    n->node.name);
 	return DALIC_OK;
 }
 
 /* ---- script values -> argument values ------------------------------------------------- */
 
-static bool scalar_kind(const sv_t *v, dalic_vkind_t *k)
+static bool sdops_scalar_kind(const pyval_t *v, dalic_vkind_t *k)
 {
 	switch (v->kind) {
-	case SV_BOOL:
+	case PV_BOOL:
 		*k = DALIC_V_BOOL;
 		return true;
-	case SV_INT:
-	case SV_ENUM:
+	case PV_INT:
+	case PV_ENUM:
 		*k = DALIC_V_INT;
 		return true;
-	case SV_FLOAT:
+	case PV_FLOAT:
 		*k = DALIC_V_FLOAT;
 		return true;
-	case SV_STR:
+	case PV_STR:
 		*k = DALIC_V_STRING;
 		return true;
-	case SV_SCONST:
-		return scalar_kind(v->sconst.value, k);
+	case PV_SCONST:
+		return sdops_scalar_kind(v->sconst.value, k);
 	default:
 		return false;
 	}
 }
 
-static int64_t scalar_int(const sv_t *v)
+static int64_t sdops_scalar_int(const pyval_t *v)
 {
-	if (v->kind == SV_SCONST)
+	if (v->kind == PV_SCONST)
 		v = v->sconst.value;
-	return v->kind == SV_BOOL ? v->b : v->kind == SV_ENUM ? v->en.value : v->i;
+	return v->kind == PV_BOOL ? v->b : v->kind == PV_ENUM ? v->en.value : v->i;
 }
 
-static double scalar_float(const sv_t *v)
+static double sdops_scalar_float(const pyval_t *v)
 {
-	if (v->kind == SV_SCONST)
+	if (v->kind == PV_SCONST)
 		v = v->sconst.value;
-	return v->kind == SV_FLOAT ? v->f : (double)scalar_int(v);
+	return v->kind == PV_FLOAT ? v->f : (double)sdops_scalar_int(v);
 }
 
-int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg, sv_t *v,
-                dalic_value_t *out)
+int dalic_sdops_to_value(pyinterp_t *I, const pynode_t *at, const char *op, const char *arg,
+                         pyval_t *v, dalic_value_t *out)
 {
 	memset(out, 0, sizeof *out);
 	dalic_vkind_t k;
-	if (scalar_kind(v, &k)) {
-		if (v->kind == SV_SCONST)
+	if (sdops_scalar_kind(v, &k)) {
+		if (v->kind == PV_SCONST)
 			v = v->sconst.value;
 		switch (k) {
 		case DALIC_V_BOOL:
-			return dalic_value_bool(out, v->b) ? serr_oom(I, at) : DALIC_OK;
+			return dalic_value_bool(out, v->b) ? dalic_pyeval_oom(I, at) : DALIC_OK;
 		case DALIC_V_INT:
-			return dalic_value_int(out, scalar_int(v)) ? serr_oom(I, at) : DALIC_OK;
+			return dalic_value_int(out, sdops_scalar_int(v)) ? dalic_pyeval_oom(I, at)
+			                                                 : DALIC_OK;
 		case DALIC_V_FLOAT:
-			return dalic_value_float(out, v->f) ? serr_oom(I, at) : DALIC_OK;
+			return dalic_value_float(out, v->f) ? dalic_pyeval_oom(I, at) : DALIC_OK;
 		default:
-			return dalic_value_string(out, v->str.s) ? serr_oom(I, at) : DALIC_OK;
+			return dalic_value_string(out, v->str.s) ? dalic_pyeval_oom(I, at)
+			                                         : DALIC_OK;
 		}
 	}
-	if (v->kind != SV_LIST && v->kind != SV_TUPLE) {
-		if (v->kind == SV_OPAQUE)
-			return serr_opaque(I, at, v, "argument value");
-		return serr(I, at, DALIC_EARG_TYPE,
-		            "argument '%s' of operator %s: a value of type '%s' is not supported",
-		            arg, op, sv_type_name(v));
+	if (v->kind != PV_LIST && v->kind != PV_TUPLE) {
+		if (v->kind == PV_OPAQUE)
+			return dalic_pyeval_opaque_error(I, at, v, "argument value");
+		return dalic_pyeval_error(
+		    I, at, DALIC_EARG_TYPE,
+		    "argument '%s' of operator %s: a value of type '%s' is not supported", arg, op,
+		    dalic_pyval_type_name(v));
 	}
-	sv_t **items = v->kind == SV_LIST ? v->list->items : v->tuple.items;
-	int n = v->kind == SV_LIST ? v->list->n : v->tuple.n;
+	pyval_t **items = v->kind == PV_LIST ? v->list->items : v->tuple.items;
+	int n = v->kind == PV_LIST ? v->list->n : v->tuple.n;
 	/* element kind: strings stay strings; any float makes floats; all bools stay bools */
 	bool any_float = false, all_bool = n > 0, any_str = false, any_num = false;
 	for (int i = 0; i < n; i++) {
-		if (!scalar_kind(items[i], &k)) {
-			if (items[i]->kind == SV_OPAQUE)
-				return serr_opaque(I, at, items[i], "argument value");
-			return serr(I, at, DALIC_EARG_TYPE,
-			            "argument '%s' of operator %s: list elements of type '%s' are "
-			            "not supported (nested lists cannot be arguments)",
-			            arg, op, sv_type_name(items[i]));
+		if (!sdops_scalar_kind(items[i], &k)) {
+			if (items[i]->kind == PV_OPAQUE)
+				return dalic_pyeval_opaque_error(I, at, items[i], "argument value");
+			return dalic_pyeval_error(
+			    I, at, DALIC_EARG_TYPE,
+			    "argument '%s' of operator %s: list elements of type '%s' are "
+			    "not supported (nested lists cannot be arguments)",
+			    arg, op, dalic_pyval_type_name(items[i]));
 		}
 		any_float |= k == DALIC_V_FLOAT;
 		all_bool &= k == DALIC_V_BOOL;
@@ -134,36 +140,36 @@ int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg
 		any_num |= k != DALIC_V_STRING;
 	}
 	if (any_str && any_num)
-		return serr(I, at, DALIC_EARG_TYPE,
-		            "argument '%s' of operator %s: a list mixing strings and numbers", arg,
-		            op);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EARG_TYPE,
+		    "argument '%s' of operator %s: a list mixing strings and numbers", arg, op);
 	dalic_vkind_t kind = any_str     ? DALIC_V_STRING
 	                     : any_float ? DALIC_V_FLOAT
 	                     : all_bool  ? DALIC_V_BOOL
 	                                 : DALIC_V_INT;
 	void *buf = calloc((size_t)n + 1, 8);
 	if (!buf)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < n; i++) {
-		sv_t *e = items[i]->kind == SV_SCONST ? items[i]->sconst.value : items[i];
+		pyval_t *e = items[i]->kind == PV_SCONST ? items[i]->sconst.value : items[i];
 		switch (kind) {
 		case DALIC_V_STRING:
 			((const char **)buf)[i] = e->str.s;
 			break;
 		case DALIC_V_FLOAT:
-			((double *)buf)[i] = scalar_float(e);
+			((double *)buf)[i] = sdops_scalar_float(e);
 			break;
 		case DALIC_V_BOOL:
 			((bool *)buf)[i] = e->b;
 			break;
 		default:
-			((int64_t *)buf)[i] = scalar_int(e);
+			((int64_t *)buf)[i] = sdops_scalar_int(e);
 			break;
 		}
 	}
 	int rc = dalic_value_list(out, kind, n, buf);
 	free(buf);
-	return rc ? serr_oom(I, at) : DALIC_OK;
+	return rc ? dalic_pyeval_oom(I, at) : DALIC_OK;
 }
 
 /* ---- invocation ----------------------------------------------------------------------- */
@@ -171,15 +177,15 @@ int so_to_value(sinterp_t *I, const snode_t *at, const char *op, const char *arg
 typedef struct kwsplit {
 	const char *name, *device;
 	const char **snames;
-	sv_t **svals;
+	pyval_t **svals;
 	int ns;
 	const char **anames;
-	sv_t **avals;
+	pyval_t **avals;
 	int na;
 	int64_t num_outputs; /* external_source(num_outputs=N), 0 when absent */
 } kwsplit_t;
 
-static bool is_python_only(const dalic_schema_t *s, const char *k)
+static bool sdops_is_python_only(const dalic_schema_t *s, const char *k)
 {
 	if (!s->is_input || dalic_schema_arg(s, k))
 		return false;
@@ -189,37 +195,38 @@ static bool is_python_only(const dalic_schema_t *s, const char *k)
 	return false;
 }
 
-static int split_kwargs(sinterp_t *I, const snode_t *at, const sopcall_t *c, kwsplit_t *k)
+static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, kwsplit_t *k)
 {
 	memset(k, 0, sizeof *k);
-	k->snames = script_arena_alloc(I->a, sizeof(char *) * (size_t)(c->nkw + 1));
-	k->svals = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(c->nkw + 1));
-	k->anames = script_arena_alloc(I->a, sizeof(char *) * (size_t)(c->nkw + 1));
-	k->avals = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(c->nkw + 1));
+	k->snames = dalic_pyarena_alloc(I->a, sizeof(char *) * (size_t)(c->nkw + 1));
+	k->svals = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(c->nkw + 1));
+	k->anames = dalic_pyarena_alloc(I->a, sizeof(char *) * (size_t)(c->nkw + 1));
+	k->avals = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(c->nkw + 1));
 	if (!k->snames || !k->svals || !k->anames || !k->avals)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < c->nkw; i++) {
 		const char *name = c->kwnames[i];
-		sv_t *v = c->kwvals[i];
-		if (v->kind == SV_NONE)
+		pyval_t *v = c->kwvals[i];
+		if (v->kind == PV_NONE)
 			continue; /* None means "not given" for every operator argument */
 		if (!strcmp(name, "name") || !strcmp(name, "device")) {
-			if (v->kind != SV_STR)
-				return serr(I, at, DALIC_EARG_TYPE,
-				            "argument '%s' of operator %s must be a string, not %s",
-				            name, c->api_name, sv_type_name(v));
+			if (v->kind != PV_STR)
+				return dalic_pyeval_error(
+				    I, at, DALIC_EARG_TYPE,
+				    "argument '%s' of operator %s must be a string, not %s", name,
+				    c->api_name, dalic_pyval_type_name(v));
 			*(name[0] == 'n' ? &k->name : &k->device) = v->str.s;
 		} else if (c->schema->is_input && !strcmp(name, "num_outputs") &&
 		           !dalic_schema_arg(c->schema, name)) {
-			if (v->kind != SV_INT || v->i < 1 || v->i > 1024)
-				return serr(I, at, DALIC_EINVAL,
-				            "num_outputs of %s must be a positive integer",
-				            c->api_name);
+			if (v->kind != PV_INT || v->i < 1 || v->i > 1024)
+				return dalic_pyeval_error(
+				    I, at, DALIC_EINVAL,
+				    "num_outputs of %s must be a positive integer", c->api_name);
 			k->num_outputs = v->i;
-		} else if (is_python_only(c->schema, name)) {
+		} else if (sdops_is_python_only(c->schema, name)) {
 			/* Python callbacks and their scheduling: dalic feeds data through its API
 			 */
-		} else if (v->kind == SV_NODE) {
+		} else if (v->kind == PV_NODE) {
 			k->anames[k->na] = name;
 			k->avals[k->na++] = v;
 		} else {
@@ -228,302 +235,311 @@ static int split_kwargs(sinterp_t *I, const snode_t *at, const sopcall_t *c, kws
 		}
 	}
 	if (k->num_outputs && k->name)
-		return serr(I, at, DALIC_EINVAL,
-		            "ExternalSource with `num_outputs` cannot have a `name`: each output "
-		            "is a separate operator");
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ExternalSource with `num_outputs` cannot have a `name`: each output "
+		    "is a separate operator");
 	return DALIC_OK;
 }
 
-static const char *auto_device(const sopcall_t *c)
+static const char *sdops_auto_device(const sdopcall_t *c)
 {
 	if (c->ops_api)
 		return "cpu";
 	for (int i = 0; i < c->ninputs; i++) {
-		const sv_t *v = c->inputs[i];
-		if (v->kind == SV_NODE && !strcmp(v->node.device, "gpu"))
+		const pyval_t *v = c->inputs[i];
+		if (v->kind == PV_NODE && !strcmp(v->node.device, "gpu"))
 			return "gpu";
-		if (v->kind == SV_LIST)
+		if (v->kind == PV_LIST)
 			for (int k = 0; k < v->list->n; k++)
-				if (v->list->items[k]->kind == SV_NODE &&
+				if (v->list->items[k]->kind == PV_NODE &&
 				    !strcmp(v->list->items[k]->node.device, "gpu"))
 					return "gpu";
 	}
 	return "cpu";
 }
 
-static int promote_inputs(sinterp_t *I, const snode_t *at, const sopcall_t *c, spipe_t *P,
-                          const char *device, sv_t **nodes)
+static int sdops_promote_inputs(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, sdpipe_t *P,
+                                const char *device, pyval_t **nodes)
 {
 	const char *in_dev = !strcmp(device, "gpu") ? "gpu" : "cpu";
 	for (int i = 0; i < c->ninputs; i++) {
-		sv_t *v = c->inputs[i];
-		if (v->kind == SV_NODE) {
-			TRY(check_node(I, at, P, v));
+		pyval_t *v = c->inputs[i];
+		if (v->kind == PV_NODE) {
+			TRY(sdops_check_node(I, at, P, v));
 			nodes[i] = v;
-		} else if (v->kind == SV_OPAQUE) {
-			return serr_opaque(I, at, v, "operator input");
-		} else if (v->kind == SV_LIST && v->list->n && v->list->items[0]->kind == SV_NODE) {
-			return serr(I, at, DALIC_EUNSUPPORTED,
-			            "when calling operator `%s`: multiple input sets (a list of "
-			            "DataNodes as input %d) are not supported yet",
-			            c->api_name, i);
-		} else if (v->kind == SV_SCONST) {
-			TRY(so_constant_node(I, at, v->sconst.value, v->sconst.dtype, in_dev,
-			                     &nodes[i]));
+		} else if (v->kind == PV_OPAQUE) {
+			return dalic_pyeval_opaque_error(I, at, v, "operator input");
+		} else if (v->kind == PV_LIST && v->list->n && v->list->items[0]->kind == PV_NODE) {
+			return dalic_pyeval_error(
+			    I, at, DALIC_EUNSUPPORTED,
+			    "when calling operator `%s`: multiple input sets (a list of "
+			    "DataNodes as input %d) are not supported yet",
+			    c->api_name, i);
+		} else if (v->kind == PV_SCONST) {
+			TRY(dalic_sdconst_node(I, at, v->sconst.value, v->sconst.dtype, in_dev,
+			                       &nodes[i]));
 		} else {
 			dalic_vkind_t k;
-			bool ok = v->kind == SV_LIST || v->kind == SV_TUPLE ||
-			          (scalar_kind(v, &k) && k != DALIC_V_STRING);
+			bool ok = v->kind == PV_LIST || v->kind == PV_TUPLE ||
+			          (sdops_scalar_kind(v, &k) && k != DALIC_V_STRING);
 			if (!ok)
-				return serr(
+				return dalic_pyeval_error(
 				    I, at, DALIC_EINVAL,
 				    "TypeError: when calling operator `%s`: expected inputs of "
 				    "type 'DataNode', list of 'DataNode' or convertible to "
 				    "constant nodes. Received input `%d` of type '%s'.",
-				    c->api_name, i, sv_type_name(v));
-			TRY(so_constant_node(I, at, v, -1, in_dev, &nodes[i]));
+				    c->api_name, i, dalic_pyval_type_name(v));
+			TRY(dalic_sdconst_node(I, at, v, -1, in_dev, &nodes[i]));
 		}
 	}
 	return DALIC_OK;
 }
 
-static int set_string_arg(sinterp_t *I, const snode_t *at, dalic_opdef_t *op, const char *arg,
-                          const char *s)
+static int sdops_set_string_arg(pyinterp_t *I, const pynode_t *at, dalic_opdef_t *op,
+                                const char *arg, const char *s)
 {
 	dalic_value_t v;
 	if (dalic_value_string(&v, s))
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	int rc = dalic_opdef_set_arg(op, arg, &v);
 	dalic_value_free(&v);
-	return rc ? serr_relocate(I, at, rc) : DALIC_OK;
+	return rc ? dalic_pyeval_relocate(I, at, rc) : DALIC_OK;
 }
 
 /* One operator instance; *out the DataNode or list of DataNodes it produces. */
-static int add_operator(sinterp_t *I, const snode_t *at, const sopcall_t *c, spipe_t *P,
-                        const kwsplit_t *k, const char *device, sv_t **inputs, sv_t **out)
+static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, sdpipe_t *P,
+                              const kwsplit_t *k, const char *device, pyval_t **inputs,
+                              pyval_t **out)
 {
 	const dalic_schema_t *s = c->schema;
-	sv_t **argins = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(k->na + 1));
+	pyval_t **argins = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(k->na + 1));
 	if (!argins)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < k->na; i++) {
-		TRY(check_node(I, at, P, k->avals[i]));
+		TRY(sdops_check_node(I, at, P, k->avals[i]));
 		argins[i] = k->avals[i];
 	}
 	if (P->cond) {
 		/* inputs used inside a branch are split by the enclosing predicates first */
 		for (int i = 0; i < c->ninputs; i++)
-			TRY(sc_preprocess(I, at, inputs[i], &inputs[i]));
+			TRY(dalic_sdcond_preprocess(I, at, inputs[i], &inputs[i]));
 		for (int i = 0; i < k->na; i++)
-			TRY(sc_preprocess(I, at, argins[i], &argins[i]));
+			TRY(dalic_sdcond_preprocess(I, at, argins[i], &argins[i]));
 	}
 	dalic_opdef_t *op;
 	int rc = dalic_graphdef_add_op(P->def, s->name, device, &op);
 	if (rc)
-		return serr_relocate(I, at, rc);
+		return dalic_pyeval_relocate(I, at, rc);
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
 	if (k->name && (rc = dalic_opdef_set_name(op, k->name)))
-		return serr_relocate(I, at, rc);
-	TRY(set_string_arg(I, at, op, "_display_name", c->display));
-	TRY(set_string_arg(I, at, op, "_module", c->module));
+		return dalic_pyeval_relocate(I, at, rc);
+	TRY(sdops_set_string_arg(I, at, op, "_display_name", c->display));
+	TRY(sdops_set_string_arg(I, at, op, "_module", c->module));
 	for (int i = 0; i < k->ns; i++) {
 		dalic_value_t v;
-		TRY(so_to_value(I, at, c->api_name, k->snames[i], k->svals[i], &v));
+		TRY(dalic_sdops_to_value(I, at, c->api_name, k->snames[i], k->svals[i], &v));
 		rc = dalic_opdef_set_arg(op, k->snames[i], &v);
 		dalic_value_free(&v);
 		if (rc)
-			return serr_relocate(I, at, rc);
+			return dalic_pyeval_relocate(I, at, rc);
 	}
 	dalic_value_t pn;
 	if (dalic_value_bool(&pn, k->name != NULL))
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	rc = dalic_opdef_set_arg(op, "preserve_name", &pn);
 	dalic_value_free(&pn);
 	if (rc)
-		return serr_relocate(I, at, rc);
+		return dalic_pyeval_relocate(I, at, rc);
 	for (int i = 0; i < c->ninputs; i++)
 		if ((rc = dalic_opdef_add_input(op, inputs[i]->node.name, inputs[i]->node.device)))
-			return serr_relocate(I, at, rc);
+			return dalic_pyeval_relocate(I, at, rc);
 	for (int i = 0; i < k->na; i++) {
 		if (strcmp(argins[i]->node.device, "cpu"))
-			return serr(
+			return dalic_pyeval_error(
 			    I, at, DALIC_EGRAPH,
 			    "ValueError: Invalid device \"%s\" for argument '%s' of operator "
 			    "'%s'. Named arguments must be on CPU.",
 			    argins[i]->node.device, k->anames[i], c->api_name);
 		if ((rc = dalic_opdef_add_arg_input(op, k->anames[i], argins[i]->node.name)))
-			return serr_relocate(I, at, rc);
+			return dalic_pyeval_relocate(I, at, rc);
 	}
 	const char *out_dev = strcmp(op->device ? op->device : device, "cpu") ? "gpu" : "cpu";
-	sv_t *res;
+	pyval_t *res;
 	if (op->num_outputs == 1) {
-		res = sv_node(I->a, script_arena_strdup(I->a, op->outputs[0]), out_dev, P);
+		res =
+		    dalic_sdval_node(I->a, dalic_pyarena_strdup(I->a, op->outputs[0]), out_dev, P);
 		if (!res || !res->node.name)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 	} else {
 		/* DALI returns a list for 0 or several outputs */
-		res = sv_list(I->a, op->num_outputs);
+		res = dalic_pyval_list(I->a, op->num_outputs);
 		if (!res)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < op->num_outputs; i++) {
-			sv_t *n =
-			    sv_node(I->a, script_arena_strdup(I->a, op->outputs[i]), out_dev, P);
-			if (!n || !n->node.name || sv_list_append(I->a, res, n))
-				return serr_oom(I, at);
+			pyval_t *n = dalic_sdval_node(
+			    I->a, dalic_pyarena_strdup(I->a, op->outputs[i]), out_dev, P);
+			if (!n || !n->node.name || dalic_pyval_list_append(I->a, res, n))
+				return dalic_pyeval_oom(I, at);
 		}
 	}
 	if (P->cond)
-		TRY(sc_register(I, res, c->ninputs == 0 && k->na == 0));
+		TRY(dalic_sdcond_register(I, res, c->ninputs == 0 && k->na == 0));
 	*out = res;
 	return DALIC_OK;
 }
 
-int so_invoke(sinterp_t *I, const snode_t *at, const sopcall_t *c, sv_t **out)
+int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, pyval_t **out)
 {
-	spipe_t *P;
-	TRY(so_current_pipe(I, at, c->api_name, &P));
+	sdpipe_t *P;
+	TRY(dalic_sdops_current_pipe(I, at, c->api_name, &P));
 	const dalic_schema_t *s = c->schema;
 	if (c->ninputs < s->min_inputs || c->ninputs > s->max_inputs)
-		return serr(
+		return dalic_pyeval_error(
 		    I, at, DALIC_EGRAPH,
 		    "ValueError: Operator %s expects from %d to %d inputs, but received %d.",
 		    c->api_name, s->min_inputs, s->max_inputs, c->ninputs);
 	kwsplit_t k;
-	TRY(split_kwargs(I, at, c, &k));
+	TRY(sdops_split_kwargs(I, at, c, &k));
 	for (int i = 0; i < k.na; i++) {
 		const dalic_arg_schema_t *a = dalic_schema_arg(s, k.anames[i]);
 		if (!a)
-			return serr(I, at, DALIC_EUNKNOWN_ARG,
-			            "operator %s (%s) has no argument '%s' (see `dalic ops %s`)",
-			            c->api_name, s->name, k.anames[i], s->fn ? s->fn : s->name);
+			return dalic_pyeval_error(
+			    I, at, DALIC_EUNKNOWN_ARG,
+			    "operator %s (%s) has no argument '%s' (see `dalic ops %s`)",
+			    c->api_name, s->name, k.anames[i], s->fn ? s->fn : s->name);
 		if (!a->tensor)
-			return serr(
+			return dalic_pyeval_error(
 			    I, at, DALIC_EARG_TYPE,
 			    "TypeError: The argument `%s` for operator `%s` should not be a "
 			    "'DataNode' but a '%s'.",
 			    k.anames[i], c->api_name, dalic_arg_type_name(a->type));
 	}
-	const char *device = k.device ? k.device : auto_device(c);
-	sv_t **inputs = script_arena_alloc(I->a, sizeof(sv_t *) * (size_t)(c->ninputs + 1));
+	const char *device = k.device ? k.device : sdops_auto_device(c);
+	pyval_t **inputs = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(c->ninputs + 1));
 	if (!inputs)
-		return serr_oom(I, at);
-	TRY(promote_inputs(I, at, c, P, device, inputs));
+		return dalic_pyeval_oom(I, at);
+	TRY(sdops_promote_inputs(I, at, c, P, device, inputs));
 	if (!k.num_outputs)
-		return add_operator(I, at, c, P, &k, device, inputs, out);
+		return sdops_add_operator(I, at, c, P, &k, device, inputs, out);
 	/* external_source(num_outputs=N): N ExternalSource operators fed together */
-	sv_t *t = sv_tuple(I->a, (int)k.num_outputs);
+	pyval_t *t = dalic_pyval_tuple(I->a, (int)k.num_outputs);
 	if (!t)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < k.num_outputs; i++)
-		TRY(add_operator(I, at, c, P, &k, device, inputs, &t->tuple.items[i]));
+		TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, &t->tuple.items[i]));
 	*out = t;
 	return DALIC_OK;
 }
 
 /* ---- fn / ops API --------------------------------------------------------------------- */
 
-static int find_schema(sinterp_t *I, const snode_t *at, const char *api, const char *path,
-                       const dalic_schema_t **out)
+static int sdops_find_schema(pyinterp_t *I, const pynode_t *at, const char *api, const char *path,
+                             const dalic_schema_t **out)
 {
 	char full[256];
 	snprintf(full, sizeof full, "%s.%s", api, path);
 	*out = dalic_schema_find(full);
 	if (!*out)
-		return serr(I, at, DALIC_EUNKNOWN_OP,
-		            "unknown operator %s.%s: not in the dalic operator registry (see "
-		            "`dalic ops`)",
-		            api, path);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EUNKNOWN_OP,
+		    "unknown operator %s.%s: not in the dalic operator registry (see "
+		    "`dalic ops`)",
+		    api, path);
 	return DALIC_OK;
 }
 
 /* "nvidia.dali.<api>[.<submodules>]" and the last component of path. */
-static int api_names(sinterp_t *I, const snode_t *at, const char *api, const char *path,
-                     sopcall_t *c)
+static int sdops_api_names(pyinterp_t *I, const pynode_t *at, const char *api, const char *path,
+                           sdopcall_t *c)
 {
 	const char *dot = strrchr(path, '.');
 	c->display = dot ? dot + 1 : path;
 	c->module =
-	    dot ? script_arena_printf(I->a, "nvidia.dali.%s.%.*s", api, (int)(dot - path), path)
-	        : script_arena_printf(I->a, "nvidia.dali.%s", api);
+	    dot ? dalic_pyarena_printf(I->a, "nvidia.dali.%s.%.*s", api, (int)(dot - path), path)
+	        : dalic_pyarena_printf(I->a, "nvidia.dali.%s", api);
 	if (!c->module)
-		return serr_oom(I, at);
-	c->api_name = script_arena_printf(I->a, "%s.%s", c->module, c->display);
-	return c->api_name ? DALIC_OK : serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
+	c->api_name = dalic_pyarena_printf(I->a, "%s.%s", c->module, c->display);
+	return c->api_name ? DALIC_OK : dalic_pyeval_oom(I, at);
 }
 
-int so_call_fn(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args, sv_t **out)
+int dalic_sdops_call_fn(pyinterp_t *I, const pynode_t *at, const char *path, const pyargs_t *args,
+                        pyval_t **out)
 {
-	sopcall_t c = {.inputs = args->pos,
-	               .ninputs = args->npos,
-	               .kwnames = args->kwnames,
-	               .kwvals = args->kwvals,
-	               .nkw = args->nkw};
-	TRY(find_schema(I, at, "fn", path, &c.schema));
-	TRY(api_names(I, at, "fn", path, &c));
-	return so_invoke(I, at, &c, out);
+	sdopcall_t c = {.inputs = args->pos,
+	                .ninputs = args->npos,
+	                .kwnames = args->kwnames,
+	                .kwvals = args->kwvals,
+	                .nkw = args->nkw};
+	TRY(sdops_find_schema(I, at, "fn", path, &c.schema));
+	TRY(sdops_api_names(I, at, "fn", path, &c));
+	return dalic_sdops_invoke(I, at, &c, out);
 }
 
-int so_ops_construct(sinterp_t *I, const snode_t *at, const char *path, const sargs_t *args,
-                     sv_t **out)
+int dalic_sdops_construct(pyinterp_t *I, const pynode_t *at, const char *path, const pyargs_t *args,
+                          pyval_t **out)
 {
 	const dalic_schema_t *s;
-	TRY(find_schema(I, at, "ops", path, &s));
+	TRY(sdops_find_schema(I, at, "ops", path, &s));
 	if (args->npos)
-		return serr(I, at, DALIC_EINVAL,
-		            "TypeError: __init__() takes 1 positional argument but %d were given "
-		            "(ops API operators take inputs when called)",
-		            args->npos + 1);
-	sv_t *o = sv_new(I->a, SV_OPOBJ);
-	if (!o || !(o->opobj.kwargs = svdict_new(I->a)))
-		return serr_oom(I, at);
-	sopcall_t c = {0};
-	TRY(api_names(I, at, "ops", path, &c));
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "TypeError: __init__() takes 1 positional argument but %d were given "
+		    "(ops API operators take inputs when called)",
+		    args->npos + 1);
+	pyval_t *o = dalic_pyval_new(I->a, PV_OPOBJ);
+	if (!o || !(o->opobj.kwargs = dalic_pydict_new(I->a)))
+		return dalic_pyeval_oom(I, at);
+	sdopcall_t c = {0};
+	TRY(sdops_api_names(I, at, "ops", path, &c));
 	o->opobj.schema = s;
 	o->opobj.module = c.module;
 	o->opobj.display = c.display;
 	for (int i = 0; i < args->nkw; i++)
-		if (svdict_set_str(I->a, o->opobj.kwargs, args->kwnames[i], args->kwvals[i]))
-			return serr_oom(I, at);
+		if (dalic_pydict_set_str(I->a, o->opobj.kwargs, args->kwnames[i], args->kwvals[i]))
+			return dalic_pyeval_oom(I, at);
 	*out = o;
 	return DALIC_OK;
 }
 
-int so_ops_call(sinterp_t *I, const snode_t *at, sv_t *o, const sargs_t *args, sv_t **out)
+int dalic_sdops_call_object(pyinterp_t *I, const pynode_t *at, pyval_t *o, const pyargs_t *args,
+                            pyval_t **out)
 {
-	int n = svdict_len(o->opobj.kwargs) + args->nkw;
-	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(n + 1));
-	sv_t **vals = script_arena_alloc(I->a, sizeof *vals * (size_t)(n + 1));
+	int n = dalic_pydict_len(o->opobj.kwargs) + args->nkw;
+	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)(n + 1));
+	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)(n + 1));
 	if (!names || !vals)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	int k = 0;
-	sv_t *key, *val;
-	for (int it = 0; svdict_next(o->opobj.kwargs, &it, &key, &val);) {
+	pyval_t *key, *val;
+	for (int it = 0; dalic_pydict_next(o->opobj.kwargs, &it, &key, &val);) {
 		names[k] = key->str.s;
 		vals[k++] = val;
 	}
 	for (int i = 0; i < args->nkw; i++) {
-		sv_t *prev = svdict_get_str(o->opobj.kwargs, args->kwnames[i]);
-		if (args->kwvals[i]->kind == SV_NONE)
+		pyval_t *prev = dalic_pydict_get_str(o->opobj.kwargs, args->kwnames[i]);
+		if (args->kwvals[i]->kind == PV_NONE)
 			continue;
-		if (prev && prev->kind != SV_NONE)
-			return serr(
+		if (prev && prev->kind != PV_NONE)
+			return dalic_pyeval_error(
 			    I, at, DALIC_EINVAL,
 			    "ValueError: The argument `%s` was already specified in __init__.",
 			    args->kwnames[i]);
 		names[k] = args->kwnames[i];
 		vals[k++] = args->kwvals[i];
 	}
-	sopcall_t c = {.schema = o->opobj.schema,
-	               .module = o->opobj.module,
-	               .display = o->opobj.display,
-	               .ops_api = true,
-	               .inputs = args->pos,
-	               .ninputs = args->npos,
-	               .kwnames = names,
-	               .kwvals = vals,
-	               .nkw = k};
-	c.api_name = script_arena_printf(I->a, "%s.%s", c.module, c.display);
+	sdopcall_t c = {.schema = o->opobj.schema,
+	                .module = o->opobj.module,
+	                .display = o->opobj.display,
+	                .ops_api = true,
+	                .inputs = args->pos,
+	                .ninputs = args->npos,
+	                .kwnames = names,
+	                .kwvals = vals,
+	                .nkw = k};
+	c.api_name = dalic_pyarena_printf(I->a, "%s.%s", c.module, c.display);
 	if (!c.api_name)
-		return serr_oom(I, at);
-	return so_invoke(I, at, &c, out);
+		return dalic_pyeval_oom(I, at);
+	return dalic_sdops_invoke(I, at, &c, out);
 }

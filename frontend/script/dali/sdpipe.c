@@ -24,32 +24,32 @@
 #define RET(v)                                                                                     \
 	do {                                                                                       \
 		*out = (v);                                                                        \
-		return *out ? DALIC_OK : serr_oom(I, at);                                          \
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);                                  \
 	} while (0)
 
-spipe_t *sp_of(const sv_t *v)
+sdpipe_t *dalic_sdpipe_of(const pyval_t *v)
 {
-	return v && v->kind == SV_INSTANCE ? v->inst->pipe : NULL;
+	return v && v->kind == PV_INSTANCE ? v->inst->pipe : NULL;
 }
 
-int sp_push_current(sinterp_t *I, const snode_t *at, spipe_t *p)
+int dalic_sdpipe_push(pyinterp_t *I, const pynode_t *at, sdpipe_t *p)
 {
 	if (I->ncurrent == (int)(sizeof I->current / sizeof *I->current))
-		return serr(I, at, DALIC_EUNSUPPORTED, "pipelines nested too deeply");
+		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED, "pipelines nested too deeply");
 	I->current[I->ncurrent++] = p;
 	I->tracing++;
 	return DALIC_OK;
 }
 
-void sp_pop_current(sinterp_t *I)
+void dalic_sdpipe_pop(pyinterp_t *I)
 {
 	I->ncurrent--;
 	I->tracing--;
 }
 
-void sp_note_binding(sinterp_t *I, sframe_t *F, const char *name, sv_t *value)
+void dalic_sdpipe_note_binding(pyinterp_t *I, pyframe_t *F, const char *name, pyval_t *value)
 {
-	spipe_t *p = sp_of(value);
+	sdpipe_t *p = dalic_sdpipe_of(value);
 	if (!p)
 		return;
 	bool global = F->kind == FR_MODULE;
@@ -60,22 +60,23 @@ void sp_note_binding(sinterp_t *I, sframe_t *F, const char *name, sv_t *value)
 	}
 }
 
-int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj, spipe_t **out)
+int dalic_sdpipe_new(pyinterp_t *I, const pynode_t *at, const char *def_name, pyval_t *obj,
+                     sdpipe_t **out)
 {
-	spipe_t *p = script_arena_alloc(I->a, sizeof *p);
+	sdpipe_t *p = dalic_pyarena_alloc(I->a, sizeof *p);
 	if (!p)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	if (I->npipes == I->cappipes) {
 		int cap = I->cappipes ? I->cappipes * 2 : 4;
-		spipe_t **v = realloc(I->pipes, sizeof *v * (size_t)cap);
+		sdpipe_t **v = realloc(I->pipes, sizeof *v * (size_t)cap);
 		if (!v)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		I->pipes = v;
 		I->cappipes = cap;
 	}
 	p->def = dalic_graphdef_new(NULL);
 	if (!p->def)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	I->pipes[I->npipes++] = p;
 	p->index = I->npipes - 1;
 	p->def_name = def_name;
@@ -88,47 +89,51 @@ int sp_new_pipe(sinterp_t *I, const snode_t *at, const char *def_name, sv_t *obj
 	return DALIC_OK;
 }
 
-int sp_new_object(sinterp_t *I, const snode_t *at, sv_t **out)
+int dalic_sdpipe_new_object(pyinterp_t *I, const pynode_t *at, pyval_t **out)
 {
-	sv_t *obj = sv_new(I->a, SV_INSTANCE);
-	if (!obj || !(obj->inst = script_arena_alloc(I->a, sizeof *obj->inst)) ||
-	    !(obj->inst->attrs = svdict_new(I->a)))
-		return serr_oom(I, at);
+	pyval_t *obj = dalic_pyval_new(I->a, PV_INSTANCE);
+	if (!obj || !(obj->inst = dalic_pyarena_alloc(I->a, sizeof *obj->inst)) ||
+	    !(obj->inst->attrs = dalic_pydict_new(I->a)))
+		return dalic_pyeval_oom(I, at);
 	obj->inst->cls = I->pipeline_cls;
 	*out = obj;
 	return DALIC_OK;
 }
 
 /* Pipeline.__init__(self, batch_size, num_threads, ...) */
-static int m_init(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_meth_init(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                            pyval_t **out)
 {
-	sargs_t a = *args;
+	pyargs_t a = *args;
 	if (!self) { /* Pipeline.__init__(self, ...) called on the class */
-		if (!a.npos || a.pos[0]->kind != SV_INSTANCE || !a.pos[0]->inst->cls->pipeline)
-			return serr(I, at, DALIC_EINVAL,
-			            "TypeError: Pipeline.__init__() needs a Pipeline object as its "
-			            "first argument");
+		if (!a.npos || a.pos[0]->kind != PV_INSTANCE || !a.pos[0]->inst->cls->pipeline)
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: Pipeline.__init__() needs a Pipeline object as its "
+			    "first argument");
 		self = a.pos[0];
 		a.pos++;
 		a.npos--;
 	}
-	if (a.npos > SP_POSITIONAL_PARAMS)
-		return serr(I, at, DALIC_EINVAL,
-		            "TypeError: Pipeline.__init__() takes at most %d positional arguments",
-		            SP_POSITIONAL_PARAMS + 1);
-	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(a.npos + a.nkw + 1));
-	sv_t **vals = script_arena_alloc(I->a, sizeof *vals * (size_t)(a.npos + a.nkw + 1));
+	if (a.npos > SDPIPE_POSITIONAL_PARAMS)
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "TypeError: Pipeline.__init__() takes at most %d positional arguments",
+		    SDPIPE_POSITIONAL_PARAMS + 1);
+	const char **names =
+	    dalic_pyarena_alloc(I->a, sizeof *names * (size_t)(a.npos + a.nkw + 1));
+	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)(a.npos + a.nkw + 1));
 	if (!names || !vals)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	int n = 0;
 	for (int i = 0; i < a.npos; i++) {
-		names[n] = sp_ctor_params[i];
+		names[n] = dalic_sdpipe_ctor_params[i];
 		vals[n++] = a.pos[i];
 	}
 	for (int i = 0; i < a.nkw; i++) {
 		for (int k = 0; k < a.npos; k++)
-			if (!strcmp(sp_ctor_params[k], a.kwnames[i]))
-				return serr(
+			if (!strcmp(dalic_sdpipe_ctor_params[k], a.kwnames[i]))
+				return dalic_pyeval_error(
 				    I, at, DALIC_EINVAL,
 				    "TypeError: Pipeline.__init__() got multiple values for "
 				    "argument '%s'",
@@ -136,23 +141,24 @@ static int m_init(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *ar
 		names[n] = a.kwnames[i];
 		vals[n++] = a.kwvals[i];
 	}
-	spipe_t *p = self->inst->pipe;
+	sdpipe_t *p = self->inst->pipe;
 	I->creating++;
 	int rc = DALIC_OK;
 	if (!p) {
-		svclass_t *cls = self->inst->cls;
-		rc = sp_new_pipe(I, at, cls == I->pipeline_cls ? "Pipeline" : cls->name, self, &p);
+		pyclass_t *cls = self->inst->cls;
+		rc = dalic_sdpipe_new(I, at, cls == I->pipeline_cls ? "Pipeline" : cls->name, self,
+		                      &p);
 	}
 	if (!rc)
-		rc = sp_apply_params(I, at, p, names, vals, n);
+		rc = dalic_sdpipe_apply_params(I, at, p, names, vals, n);
 	I->creating--;
-	*out = sv_none();
+	*out = dalic_pyval_none();
 	return rc;
 }
 
 /* ---- outputs -------------------------------------------------------------------------- */
 
-static void clear_outputs(dalic_graphdef_t *g)
+static void sdpipe_clear_outputs(dalic_graphdef_t *g)
 {
 	for (int i = 0; i < g->num_outputs; i++) {
 		free(g->outputs[i].name);
@@ -163,55 +169,58 @@ static void clear_outputs(dalic_graphdef_t *g)
 	g->num_outputs = 0;
 }
 
-static bool contains_node(const sv_t *v, int depth)
+static bool sdpipe_contains_node(const pyval_t *v, int depth)
 {
-	if (v->kind == SV_NODE || depth > 100)
-		return v->kind == SV_NODE;
-	sv_t **items = v->kind == SV_LIST    ? v->list->items
-	               : v->kind == SV_TUPLE ? v->tuple.items
-	                                     : NULL;
-	int n = v->kind == SV_LIST ? v->list->n : v->kind == SV_TUPLE ? v->tuple.n : 0;
+	if (v->kind == PV_NODE || depth > 100)
+		return v->kind == PV_NODE;
+	pyval_t **items = v->kind == PV_LIST    ? v->list->items
+	                  : v->kind == PV_TUPLE ? v->tuple.items
+	                                        : NULL;
+	int n = v->kind == PV_LIST ? v->list->n : v->kind == PV_TUPLE ? v->tuple.n : 0;
 	for (int i = 0; i < n; i++)
-		if (contains_node(items[i], depth + 1))
+		if (sdpipe_contains_node(items[i], depth + 1))
 			return true;
 	return false;
 }
 
-static int per_output(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *list, bool dtype)
+static int sdpipe_per_output(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, pyval_t *list,
+                             bool dtype)
 {
 	if (!list)
 		return DALIC_OK;
-	int n = list->kind == SV_LIST ? list->list->n : list->tuple.n;
-	sv_t **items = list->kind == SV_LIST ? list->list->items : list->tuple.items;
+	int n = list->kind == PV_LIST ? list->list->n : list->tuple.n;
+	pyval_t **items = list->kind == PV_LIST ? list->list->items : list->tuple.items;
 	if (n != p->def->num_outputs)
-		return serr(I, at, DALIC_EINVAL,
-		            "ValueError: Lengths of provided output descriptions do not match. "
-		            "Expected %d, got %d.",
-		            p->def->num_outputs, n);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ValueError: Lengths of provided output descriptions do not match. "
+		    "Expected %d, got %d.",
+		    p->def->num_outputs, n);
 	for (int i = 0; i < n; i++) {
 		dalic_io_t *o = &p->def->outputs[i];
 		int v = -1;
-		TRY(dtype ? sp_dtype_param(I, at, items[i], &v)
-		          : sp_ndim_param(I, at, items[i], &v));
+		TRY(dtype ? dalic_sdpipe_dtype_param(I, at, items[i], &v)
+		          : dalic_sdpipe_ndim_param(I, at, items[i], &v));
 		if (dalic_graphdef_set_output_desc(p->def, i, dtype ? v : o->dtype,
 		                                   dtype ? o->ndim : v, o->layout))
-			return serr_relocate(I, at, DALIC_EINVAL);
+			return dalic_pyeval_relocate(I, at, DALIC_EINVAL);
 	}
 	return DALIC_OK;
 }
 
-static int set_outputs(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t **outs, int n)
+static int sdpipe_set_outputs(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, pyval_t **outs, int n)
 {
-	clear_outputs(p->def);
+	sdpipe_clear_outputs(p->def);
 	bool pushed = !I->ncurrent || I->current[I->ncurrent - 1] != p;
 	if (pushed)
-		TRY(sp_push_current(I, at, p));
+		TRY(dalic_sdpipe_push(I, at, p));
 	int rc = DALIC_OK;
 	for (int i = 0; !rc && i < n; i++) {
-		sv_t *v = outs[i];
-		if (v->kind != SV_NODE) {
-			if ((v->kind == SV_LIST || v->kind == SV_TUPLE) && contains_node(v, 0)) {
-				rc = serr(
+		pyval_t *v = outs[i];
+		if (v->kind != PV_NODE) {
+			if ((v->kind == PV_LIST || v->kind == PV_TUPLE) &&
+			    sdpipe_contains_node(v, 0)) {
+				rc = dalic_pyeval_error(
 				    I, at, DALIC_EINVAL,
 				    "TypeError: Illegal pipeline output type. The output %d "
 				    "contains a nested `DataNode`. Missing list/tuple expansion "
@@ -219,192 +228,207 @@ static int set_outputs(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t **outs,
 				    i);
 				break;
 			}
-			if (v->kind == SV_OPAQUE) {
-				rc = serr_opaque(I, at, v, "pipeline output");
+			if (v->kind == PV_OPAQUE) {
+				rc = dalic_pyeval_opaque_error(I, at, v, "pipeline output");
 				break;
 			}
 			/* Python values become CPU constants */
-			rc = so_constant_node(I, at, v->kind == SV_SCONST ? v->sconst.value : v,
-			                      v->kind == SV_SCONST ? v->sconst.dtype : -1, "cpu",
-			                      &v);
+			rc = dalic_sdconst_node(I, at, v->kind == PV_SCONST ? v->sconst.value : v,
+			                        v->kind == PV_SCONST ? v->sconst.dtype : -1, "cpu",
+			                        &v);
 			if (rc)
 				break;
 		} else if (v->node.pipe != p) {
-			rc = serr(I, at, DALIC_EGRAPH,
-			          "DataNode \"%s\" is an output of another pipeline", v->node.name);
+			rc = dalic_pyeval_error(I, at, DALIC_EGRAPH,
+			                        "DataNode \"%s\" is an output of another pipeline",
+			                        v->node.name);
 			break;
 		}
 		if (dalic_graphdef_add_output(p->def, v->node.name, v->node.device))
-			rc = serr_relocate(I, at, DALIC_EINVAL);
+			rc = dalic_pyeval_relocate(I, at, DALIC_EINVAL);
 	}
 	if (pushed)
-		sp_pop_current(I);
+		dalic_sdpipe_pop(I);
 	TRY(rc);
-	TRY(per_output(I, at, p, p->output_dtype, true));
-	TRY(per_output(I, at, p, p->output_ndim, false));
+	TRY(sdpipe_per_output(I, at, p, p->output_dtype, true));
+	TRY(sdpipe_per_output(I, at, p, p->output_ndim, false));
 	p->outputs_set = true;
 	return DALIC_OK;
 }
 
-static int m_set_outputs(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-                         sv_t **out)
+static int sdpipe_meth_set_outputs(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                   const pyargs_t *args, pyval_t **out)
 {
 	if (args->nkw)
-		return serr(I, at, DALIC_EINVAL,
-		            "TypeError: set_outputs() takes no keyword arguments");
-	*out = sv_none();
-	return set_outputs(I, at, self->inst->pipe, args->pos, args->npos);
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: set_outputs() takes no keyword arguments");
+	*out = dalic_pyval_none();
+	return sdpipe_set_outputs(I, at, self->inst->pipe, args->pos, args->npos);
 }
 
 /* Outputs of a pipeline function / define_graph: tuple, list (define_graph), one value. */
-int sp_outputs_of(sinterp_t *I, const snode_t *at, spipe_t *p, sv_t *r, bool lists)
+int dalic_sdpipe_outputs_of(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, pyval_t *r, bool lists)
 {
-	if (r->kind == SV_TUPLE)
-		return set_outputs(I, at, p, r->tuple.items, r->tuple.n);
-	if (lists && r->kind == SV_LIST)
-		return set_outputs(I, at, p, r->list->items, r->list->n);
-	if (r->kind == SV_NONE)
-		return set_outputs(I, at, p, NULL, 0);
-	return set_outputs(I, at, p, &r, 1);
+	if (r->kind == PV_TUPLE)
+		return sdpipe_set_outputs(I, at, p, r->tuple.items, r->tuple.n);
+	if (lists && r->kind == PV_LIST)
+		return sdpipe_set_outputs(I, at, p, r->list->items, r->list->n);
+	if (r->kind == PV_NONE)
+		return sdpipe_set_outputs(I, at, p, NULL, 0);
+	return sdpipe_set_outputs(I, at, p, &r, 1);
 }
 
 /* ---- define_graph subclasses ---------------------------------------------------------- */
 
-static int trace_define_graph(sinterp_t *I, const snode_t *at, spipe_t *p)
+static int sdpipe_trace_define_graph(pyinterp_t *I, const pynode_t *at, sdpipe_t *p)
 {
 	if (p->traced || p->tracing || p->outputs_set)
 		return DALIC_OK;
-	sv_t *dg = sx_class_lookup(p->object->inst->cls, "define_graph", NULL);
-	if (!dg || dg->kind != SV_FUNC)
+	pyval_t *dg = dalic_pyexec_class_lookup(p->object->inst->cls, "define_graph", NULL);
+	if (!dg || dg->kind != PV_FUNC)
 		return DALIC_OK;
 	p->tracing = true;
-	TRY(sp_push_current(I, at, p));
-	sv_t *r;
-	sargs_t none = {0};
-	int rc = sx_call_function(I, at, dg->func, p->object, &none, &r);
+	TRY(dalic_sdpipe_push(I, at, p));
+	pyval_t *r;
+	pyargs_t none = {0};
+	int rc = dalic_pyexec_call_function(I, at, dg->func, p->object, &none, &r);
 	if (!rc)
-		rc = sp_outputs_of(I, at, p, r, true);
-	sp_pop_current(I);
+		rc = dalic_sdpipe_outputs_of(I, at, p, r, true);
+	dalic_sdpipe_pop(I);
 	p->tracing = false;
 	p->traced = true;
 	return rc;
 }
 
-int sp_finish(sinterp_t *I)
+int dalic_sdpipe_finish(pyinterp_t *I)
 {
 	for (int i = 0; i < I->npipes; i++) {
-		spipe_t *p = I->pipes[i];
-		snode_t at = {.line = p->line, .col = p->col};
-		TRY(trace_define_graph(I, &at, p));
+		sdpipe_t *p = I->pipes[i];
+		pynode_t at = {.line = p->line, .col = p->col};
+		TRY(sdpipe_trace_define_graph(I, &at, p));
 	}
 	return DALIC_OK;
 }
 
 /* build(), run() and the like: the graph must exist; results are not computed here */
-static int m_runlike(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_meth_runlike(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                               const pyargs_t *args, pyval_t **out)
 {
-	TRY(trace_define_graph(I, at, self->inst->pipe));
-	RET(sv_opaque(I->a, "pipeline results"));
+	TRY(sdpipe_trace_define_graph(I, at, self->inst->pipe));
+	RET(dalic_pyval_opaque(I->a, "pipeline results"));
 }
 
-static int m_build(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_meth_build(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                             pyval_t **out)
 {
-	TRY(trace_define_graph(I, at, self->inst->pipe));
-	RET(sv_none());
+	TRY(sdpipe_trace_define_graph(I, at, self->inst->pipe));
+	RET(dalic_pyval_none());
 }
 
-static int m_define_graph(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-                          sv_t **out)
+static int sdpipe_meth_define_graph(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                    const pyargs_t *args, pyval_t **out)
 {
-	return serr(
+	return dalic_pyeval_error(
 	    I, at, DALIC_EINVAL,
 	    "NotImplementedError: define_graph() must be overridden by Pipeline subclasses");
 }
 
-static int m_current(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_meth_current(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                               const pyargs_t *args, pyval_t **out)
 {
-	RET(I->ncurrent ? I->current[I->ncurrent - 1]->object : sv_none());
+	RET(I->ncurrent ? I->current[I->ncurrent - 1]->object : dalic_pyval_none());
 }
 
-static int m_enter(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_meth_enter(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                             pyval_t **out)
 {
 	RET(self);
 }
 
 /* ---- DataNode methods ----------------------------------------------------------------- */
 
-static int n_gpu(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_node_gpu(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                           pyval_t **out)
 {
 	if (args->npos || args->nkw)
-		return serr(I, at, DALIC_EINVAL, "TypeError: gpu() takes no arguments");
-	return sa_to_device(I, at, self, "gpu", out);
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: gpu() takes no arguments");
+	return dalic_sdarith_to_device(I, at, self, "gpu", out);
 }
 
-static int n_cpu(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_node_cpu(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                           pyval_t **out)
 {
 	if (args->npos || args->nkw)
-		return serr(I, at, DALIC_EINVAL, "TypeError: cpu() takes no arguments");
-	return sa_to_device(I, at, self, "cpu", out);
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: cpu() takes no arguments");
+	return dalic_sdarith_to_device(I, at, self, "cpu", out);
 }
 
-static int n_fn(sinterp_t *I, const snode_t *at, sv_t *self, const char *path, const sargs_t *args,
-                const char *key, sv_t **out)
+static int sdpipe_node_fn(pyinterp_t *I, const pynode_t *at, pyval_t *self, const char *path,
+                          const pyargs_t *args, const char *key, pyval_t **out)
 {
 	int n = args->nkw + (key ? 1 : 0);
-	const char **names = script_arena_alloc(I->a, sizeof *names * (size_t)(n + 1));
-	sv_t **vals = script_arena_alloc(I->a, sizeof *vals * (size_t)(n + 1));
+	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)(n + 1));
+	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)(n + 1));
 	if (!names || !vals)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	int k = 0;
 	if (key) {
 		names[k] = "key";
-		if (!(vals[k++] = sv_cstr(I->a, key)))
-			return serr_oom(I, at);
+		if (!(vals[k++] = dalic_pyval_cstr(I->a, key)))
+			return dalic_pyeval_oom(I, at);
 	}
 	for (int i = 0; i < args->nkw; i++) {
 		names[k] = args->kwnames[i];
 		vals[k++] = args->kwvals[i];
 	}
-	sargs_t a = {.pos = &self, .npos = 1, .kwnames = names, .kwvals = vals, .nkw = k};
-	return so_call_fn(I, at, path, &a, out);
+	pyargs_t a = {.pos = &self, .npos = 1, .kwnames = names, .kwvals = vals, .nkw = k};
+	return dalic_sdops_call_fn(I, at, path, &a, out);
 }
 
-static int n_shape(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_node_shape(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                             pyval_t **out)
 {
 	if (args->npos)
-		return serr(I, at, DALIC_EINVAL, "TypeError: shape() takes keyword arguments only");
-	return n_fn(I, at, self, "_shape", args, NULL, out);
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: shape() takes keyword arguments only");
+	return sdpipe_node_fn(I, at, self, "_shape", args, NULL, out);
 }
 
-static int n_property(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_node_property(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                const pyargs_t *args, pyval_t **out)
 {
-	if (args->npos != 1 || args->pos[0]->kind != SV_STR)
-		return serr(I, at, DALIC_EINVAL, "TypeError: property() takes the property name");
-	sargs_t rest = {.kwnames = args->kwnames, .kwvals = args->kwvals, .nkw = args->nkw};
-	return n_fn(I, at, self, "get_property", &rest, args->pos[0]->str.s, out);
+	if (args->npos != 1 || args->pos[0]->kind != PV_STR)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: property() takes the property name");
+	pyargs_t rest = {.kwnames = args->kwnames, .kwvals = args->kwvals, .nkw = args->nkw};
+	return sdpipe_node_fn(I, at, self, "get_property", &rest, args->pos[0]->str.s, out);
 }
 
-static int n_source_info(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-                         sv_t **out)
+static int sdpipe_node_source_info(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                   const pyargs_t *args, pyval_t **out)
 {
-	sargs_t rest = {.kwnames = args->kwnames, .kwvals = args->kwvals, .nkw = args->nkw};
-	return n_fn(I, at, self, "get_property", &rest, "source_info", out);
+	pyargs_t rest = {.kwnames = args->kwnames, .kwvals = args->kwvals, .nkw = args->nkw};
+	return sdpipe_node_fn(I, at, self, "get_property", &rest, "source_info", out);
 }
 
 /* node.get(): in DALI's debug mode, the node's TensorList of the current iteration. dalic
  * traces once and debug mode replays print() records each iteration, so get() marks the
  * node for printing its values. */
-static int n_get(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int sdpipe_node_get(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                           pyval_t **out)
 {
 	if (args->npos || args->nkw)
-		return serr(I, at, DALIC_EINVAL, "TypeError: get() takes no arguments");
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: get() takes no arguments");
 	if (!self->node.pipe || !self->node.pipe->def->debug)
-		return serr(I, at, DALIC_EINVAL,
-		            "DataNode.get() is available in debug mode only "
-		            "(@pipeline_def(debug=True))");
-	sv_t *v = sv_node(I->a, self->node.name, self->node.device, self->node.pipe);
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "DataNode.get() is available in debug mode only "
+		                          "(@pipeline_def(debug=True))");
+	pyval_t *v = dalic_sdval_node(I->a, self->node.name, self->node.device, self->node.pipe);
 	if (!v)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	v->node.get = true;
 	RET(v);
 }
@@ -413,72 +437,74 @@ static int n_get(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *arg
 
 static const struct {
 	const char *name;
-	sbuiltin_fn fn;
+	pycfn_t fn;
 } pipe_methods[] = {
-    {"__init__", m_init},
-    {"set_outputs", m_set_outputs},
-    {"build", m_build},
-    {"define_graph", m_define_graph},
-    {"__enter__", m_enter},
-    {"run", m_runlike},
-    {"schedule_run", m_runlike},
-    {"outputs", m_runlike},
-    {"share_outputs", m_runlike},
-    {"release_outputs", m_runlike},
-    {"feed_input", m_runlike},
-    {"reset", m_runlike},
-    {"serialize", m_runlike},
-    {"save_graph_to_dot_file", m_runlike},
-    {"epoch_size", m_runlike},
-    {"reader_meta", m_runlike},
-    {"executor_statistics", m_runlike},
-    {"iter_setup", m_runlike},
-    {"empty", m_runlike},
-    {"checkpoint", m_runlike},
-    {"start_py_workers", m_runlike},
-    {"__exit__", m_runlike},
+    {"__init__", sdpipe_meth_init},
+    {"set_outputs", sdpipe_meth_set_outputs},
+    {"build", sdpipe_meth_build},
+    {"define_graph", sdpipe_meth_define_graph},
+    {"__enter__", sdpipe_meth_enter},
+    {"run", sdpipe_meth_runlike},
+    {"schedule_run", sdpipe_meth_runlike},
+    {"outputs", sdpipe_meth_runlike},
+    {"share_outputs", sdpipe_meth_runlike},
+    {"release_outputs", sdpipe_meth_runlike},
+    {"feed_input", sdpipe_meth_runlike},
+    {"reset", sdpipe_meth_runlike},
+    {"serialize", sdpipe_meth_runlike},
+    {"save_graph_to_dot_file", sdpipe_meth_runlike},
+    {"epoch_size", sdpipe_meth_runlike},
+    {"reader_meta", sdpipe_meth_runlike},
+    {"executor_statistics", sdpipe_meth_runlike},
+    {"iter_setup", sdpipe_meth_runlike},
+    {"empty", sdpipe_meth_runlike},
+    {"checkpoint", sdpipe_meth_runlike},
+    {"start_py_workers", sdpipe_meth_runlike},
+    {"__exit__", sdpipe_meth_runlike},
 };
 
-int sp_getattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_t **out)
+int dalic_sdpipe_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
+                         pyval_t **out)
 {
 	*out = NULL;
-	if (obj->kind == SV_NODE) {
-		sbuiltin_fn fn = !strcmp(name, "gpu")           ? n_gpu
-		                 : !strcmp(name, "cpu")         ? n_cpu
-		                 : !strcmp(name, "shape")       ? n_shape
-		                 : !strcmp(name, "property")    ? n_property
-		                 : !strcmp(name, "source_info") ? n_source_info
-		                 : !strcmp(name, "get")         ? n_get
-		                                                : NULL;
+	if (obj->kind == PV_NODE) {
+		pycfn_t fn = !strcmp(name, "gpu")           ? sdpipe_node_gpu
+		             : !strcmp(name, "cpu")         ? sdpipe_node_cpu
+		             : !strcmp(name, "shape")       ? sdpipe_node_shape
+		             : !strcmp(name, "property")    ? sdpipe_node_property
+		             : !strcmp(name, "source_info") ? sdpipe_node_source_info
+		             : !strcmp(name, "get")         ? sdpipe_node_get
+		                                            : NULL;
 		if (fn)
-			RET(sb_make(I, name, fn, obj, NULL));
+			RET(dalic_pybi_make(I, name, fn, obj, NULL));
 		return DALIC_OK;
 	}
-	if (obj->kind == SV_CLASS) {
+	if (obj->kind == PV_CLASS) {
 		if (!strcmp(name, "current"))
-			RET(sb_make(I, name, m_current, NULL, NULL));
+			RET(dalic_pybi_make(I, name, sdpipe_meth_current, NULL, NULL));
 		if (!strcmp(name, "__init__"))
-			RET(sb_make(I, name, m_init, NULL, NULL));
+			RET(dalic_pybi_make(I, name, sdpipe_meth_init, NULL, NULL));
 		return DALIC_OK;
 	}
 	for (size_t i = 0; i < sizeof pipe_methods / sizeof *pipe_methods; i++)
 		if (!strcmp(pipe_methods[i].name, name)) {
-			if (!obj->inst->pipe && pipe_methods[i].fn != m_init)
-				return serr(I, at, DALIC_EINVAL,
-				            "RuntimeError: Pipeline.__init__() was not called for "
-				            "this %s object",
-				            obj->inst->cls->name);
-			RET(sb_make(I, name, pipe_methods[i].fn, obj, NULL));
+			if (!obj->inst->pipe && pipe_methods[i].fn != sdpipe_meth_init)
+				return dalic_pyeval_error(
+				    I, at, DALIC_EINVAL,
+				    "RuntimeError: Pipeline.__init__() was not called for "
+				    "this %s object",
+				    obj->inst->cls->name);
+			RET(dalic_pybi_make(I, name, pipe_methods[i].fn, obj, NULL));
 		}
 	if (obj->inst->pipe)
-		return sp_param_attr(I, at, obj->inst->pipe, name, out);
+		return dalic_sdpipe_param_attr(I, at, obj->inst->pipe, name, out);
 	return DALIC_OK;
 }
 
-int sp_init(sinterp_t *I)
+int dalic_sdpipe_open(pyinterp_t *I)
 {
-	svclass_t *c = script_arena_alloc(I->a, sizeof *c);
-	if (!c || !(c->attrs = svdict_new(I->a)))
+	pyclass_t *c = dalic_pyarena_alloc(I->a, sizeof *c);
+	if (!c || !(c->attrs = dalic_pydict_new(I->a)))
 		return DALIC_ENOMEM;
 	c->name = "Pipeline";
 	c->pipeline = true;

@@ -21,7 +21,7 @@
 	} while (0)
 
 /* Pipeline.__init__ parameters: positional order first, then keyword-only ones */
-const char *const sp_ctor_params[] = {
+const char *const dalic_sdpipe_ctor_params[] = {
     "batch_size", "num_threads", "device_id", "seed", "exec_pipelined", "prefetch_queue_depth",
     "exec_async", "bytes_per_sample", "set_affinity", "max_streams", "default_cuda_stream_priority",
     /* keyword-only */
@@ -29,161 +29,167 @@ const char *const sp_ctor_params[] = {
     "py_start_method", "py_callback_pickler", "output_dtype", "output_ndim", "output_layout",
     "exec_dynamic", "experimental_exec_dynamic", NULL};
 
-bool sp_is_ctor_param(const char *name)
+bool dalic_sdpipe_is_ctor_param(const char *name)
 {
-	for (int i = 0; sp_ctor_params[i]; i++)
-		if (!strcmp(sp_ctor_params[i], name))
+	for (int i = 0; dalic_sdpipe_ctor_params[i]; i++)
+		if (!strcmp(dalic_sdpipe_ctor_params[i], name))
 			return true;
 	return false;
 }
 
 /* ---- parameters ----------------------------------------------------------------------- */
 
-static int want_int(sinterp_t *I, const snode_t *at, const char *name, sv_t *v, int64_t *out)
+static int sdpipe_want_int(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t *v,
+                           int64_t *out)
 {
-	if (v->kind == SV_INT || v->kind == SV_BOOL) {
-		*out = v->kind == SV_BOOL ? v->b : v->i;
+	if (v->kind == PV_INT || v->kind == PV_BOOL) {
+		*out = v->kind == PV_BOOL ? v->b : v->i;
 		return DALIC_OK;
 	}
-	if (v->kind == SV_OPAQUE)
-		return serr_opaque(I, at, v, name);
-	return serr(I, at, DALIC_EINVAL,
-	            "TypeError: pipeline parameter `%s` must be an int, not %s", name,
-	            sv_type_name(v));
+	if (v->kind == PV_OPAQUE)
+		return dalic_pyeval_opaque_error(I, at, v, name);
+	return dalic_pyeval_error(I, at, DALIC_EINVAL,
+	                          "TypeError: pipeline parameter `%s` must be an int, not %s", name,
+	                          dalic_pyval_type_name(v));
 }
 
-static int want_bool(sinterp_t *I, const snode_t *at, const char *name, sv_t *v, bool *out)
+static int sdpipe_want_bool(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t *v,
+                            bool *out)
 {
-	if (v->kind == SV_OPAQUE)
-		return serr_opaque(I, at, v, name);
-	return se_truth(I, at, v, out);
+	if (v->kind == PV_OPAQUE)
+		return dalic_pyeval_opaque_error(I, at, v, name);
+	return dalic_pyeval_truth(I, at, v, out);
 }
 
-int sp_dtype_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out)
+int dalic_sdpipe_dtype_param(pyinterp_t *I, const pynode_t *at, pyval_t *v, int *out)
 {
-	if (v->kind == SV_NONE) {
+	if (v->kind == PV_NONE) {
 		*out = DALIC_NO_TYPE;
 		return DALIC_OK;
 	}
-	if (v->kind != SV_ENUM || v->en.type != ENUM_DTYPE)
-		return serr(
+	if (v->kind != PV_ENUM || v->en.type != ENUM_DTYPE)
+		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL,
 		    "TypeError: `output_dtype` must be either: a value from "
 		    "nvidia.dali.types.DALIDataType, a list of these or None. Found type %s.",
-		    sv_type_name(v));
+		    dalic_pyval_type_name(v));
 	if (v->en.value == DALIC_NO_TYPE)
-		return serr(I, at, DALIC_EINVAL,
-		            "ValueError: `output_dtype` can't be a types.NO_TYPE. Found "
-		            "DALIDataType.NO_TYPE.");
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ValueError: `output_dtype` can't be a types.NO_TYPE. Found "
+		    "DALIDataType.NO_TYPE.");
 	*out = (int)v->en.value;
 	return DALIC_OK;
 }
 
-int sp_ndim_param(sinterp_t *I, const snode_t *at, sv_t *v, int *out)
+int dalic_sdpipe_ndim_param(pyinterp_t *I, const pynode_t *at, pyval_t *v, int *out)
 {
-	if (v->kind == SV_NONE) {
+	if (v->kind == PV_NONE) {
 		*out = -1;
 		return DALIC_OK;
 	}
-	if (v->kind != SV_INT || v->i < 0)
-		return serr(I, at, DALIC_EINVAL,
-		            "ValueError: `output_ndim` must be a non-negative int, a list of these "
-		            "or None");
+	if (v->kind != PV_INT || v->i < 0)
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ValueError: `output_ndim` must be a non-negative int, a list of these "
+		    "or None");
 	*out = (int)v->i;
 	return DALIC_OK;
 }
 
-static int set_param(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name, sv_t *v,
-                     int *dynamic)
+static int sdpipe_set_param(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, const char *name,
+                            pyval_t *v, int *dynamic)
 {
 	dalic_pipeline_params_t *pp = &p->def->params;
 	int64_t x;
 	bool b;
 	if (!strcmp(name, "batch_size")) {
-		TRY(want_int(I, at, name, v, &x));
+		TRY(sdpipe_want_int(I, at, name, v, &x));
 		pp->batch_size = x > INT32_MAX ? INT32_MAX : (int)x;
 	} else if (!strcmp(name, "num_threads")) {
-		TRY(want_int(I, at, name, v, &x));
+		TRY(sdpipe_want_int(I, at, name, v, &x));
 		pp->num_threads = x > 4096 ? 4096 : (int)x;
 	} else if (!strcmp(name, "device_id")) {
-		if (v->kind == SV_NONE) {
+		if (v->kind == PV_NONE) {
 			pp->device_id = DALIC_CPU_ONLY_DEVICE_ID;
 		} else {
-			TRY(want_int(I, at, name, v, &x));
+			TRY(sdpipe_want_int(I, at, name, v, &x));
 			pp->device_id = (int)x;
 		}
 	} else if (!strcmp(name, "seed")) {
-		if (v->kind == SV_NONE) {
+		if (v->kind == PV_NONE) {
 			pp->seed = -1;
 		} else {
-			TRY(want_int(I, at, name, v, &x));
+			TRY(sdpipe_want_int(I, at, name, v, &x));
 			pp->seed = x < 0 ? -1 : x;
 		}
 	} else if (!strcmp(name, "exec_pipelined")) {
-		TRY(want_bool(I, at, name, v, &pp->exec_pipelined));
+		TRY(sdpipe_want_bool(I, at, name, v, &pp->exec_pipelined));
 	} else if (!strcmp(name, "exec_async")) {
-		TRY(want_bool(I, at, name, v, &pp->exec_async));
+		TRY(sdpipe_want_bool(I, at, name, v, &pp->exec_async));
 	} else if (!strcmp(name, "set_affinity")) {
-		TRY(want_bool(I, at, name, v, &pp->set_affinity));
+		TRY(sdpipe_want_bool(I, at, name, v, &pp->set_affinity));
 	} else if (!strcmp(name, "enable_memory_stats")) {
-		TRY(want_bool(I, at, name, v, &pp->enable_memory_stats));
+		TRY(sdpipe_want_bool(I, at, name, v, &pp->enable_memory_stats));
 	} else if (!strcmp(name, "bytes_per_sample")) {
-		TRY(want_int(I, at, name, v, &pp->bytes_per_sample));
+		TRY(sdpipe_want_int(I, at, name, v, &pp->bytes_per_sample));
 	} else if (!strcmp(name, "prefetch_queue_depth")) {
-		if (v->kind == SV_INT) {
+		if (v->kind == PV_INT) {
 			pp->separated_queues = false;
 			pp->prefetch_cpu = pp->prefetch_gpu = v->i > 1024 ? 1024 : (int)v->i;
-		} else if (v->kind == SV_DICT) {
-			sv_t *cpu = svdict_get_str(v->dict, "cpu_size");
-			sv_t *gpu = svdict_get_str(v->dict, "gpu_size");
+		} else if (v->kind == PV_DICT) {
+			pyval_t *cpu = dalic_pydict_get_str(v->dict, "cpu_size");
+			pyval_t *gpu = dalic_pydict_get_str(v->dict, "gpu_size");
 			if (!cpu || !gpu)
-				return serr(I, at, DALIC_EINVAL,
-				            "KeyError: prefetch_queue_depth needs 'cpu_size' and "
-				            "'gpu_size'");
+				return dalic_pyeval_error(
+				    I, at, DALIC_EINVAL,
+				    "KeyError: prefetch_queue_depth needs 'cpu_size' and "
+				    "'gpu_size'");
 			int64_t c, g;
-			TRY(want_int(I, at, "cpu_size", cpu, &c));
-			TRY(want_int(I, at, "gpu_size", gpu, &g));
+			TRY(sdpipe_want_int(I, at, "cpu_size", cpu, &c));
+			TRY(sdpipe_want_int(I, at, "gpu_size", gpu, &g));
 			pp->separated_queues = true;
 			pp->prefetch_cpu = c > 1024 ? 1024 : (int)c;
 			pp->prefetch_gpu = g > 1024 ? 1024 : (int)g;
-		} else if (v->kind == SV_OPAQUE) {
-			return serr_opaque(I, at, v, name);
+		} else if (v->kind == PV_OPAQUE) {
+			return dalic_pyeval_opaque_error(I, at, v, name);
 		} else {
-			return serr(I, at, DALIC_EINVAL,
-			            "TypeError: Expected prefetch_queue_depth to be either int or "
-			            "Dict[int, int]");
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: Expected prefetch_queue_depth to be either int or "
+			    "Dict[int, int]");
 		}
 	} else if (!strcmp(name, "output_dtype")) {
-		if (v->kind == SV_LIST || v->kind == SV_TUPLE) {
-			int n = v->kind == SV_LIST ? v->list->n : v->tuple.n;
-			sv_t **items = v->kind == SV_LIST ? v->list->items : v->tuple.items;
+		if (v->kind == PV_LIST || v->kind == PV_TUPLE) {
+			int n = v->kind == PV_LIST ? v->list->n : v->tuple.n;
+			pyval_t **items = v->kind == PV_LIST ? v->list->items : v->tuple.items;
 			for (int i = 0; i < n; i++) {
 				int d;
-				TRY(sp_dtype_param(I, at, items[i], &d));
+				TRY(dalic_sdpipe_dtype_param(I, at, items[i], &d));
 			}
 			p->output_dtype = v;
 			pp->output_dtype = DALIC_NO_TYPE;
 		} else {
-			TRY(sp_dtype_param(I, at, v, &pp->output_dtype));
+			TRY(dalic_sdpipe_dtype_param(I, at, v, &pp->output_dtype));
 			p->output_dtype = NULL;
 		}
 	} else if (!strcmp(name, "output_ndim")) {
-		if (v->kind == SV_LIST || v->kind == SV_TUPLE) {
-			int n = v->kind == SV_LIST ? v->list->n : v->tuple.n;
-			sv_t **items = v->kind == SV_LIST ? v->list->items : v->tuple.items;
+		if (v->kind == PV_LIST || v->kind == PV_TUPLE) {
+			int n = v->kind == PV_LIST ? v->list->n : v->tuple.n;
+			pyval_t **items = v->kind == PV_LIST ? v->list->items : v->tuple.items;
 			for (int i = 0; i < n; i++) {
 				int d;
-				TRY(sp_ndim_param(I, at, items[i], &d));
+				TRY(dalic_sdpipe_ndim_param(I, at, items[i], &d));
 			}
 			p->output_ndim = v;
 			pp->output_ndim = -1;
 		} else {
-			TRY(sp_ndim_param(I, at, v, &pp->output_ndim));
+			TRY(dalic_sdpipe_ndim_param(I, at, v, &pp->output_ndim));
 			p->output_ndim = NULL;
 		}
 	} else if (!strcmp(name, "exec_dynamic") || !strcmp(name, "experimental_exec_dynamic")) {
-		if (v->kind != SV_NONE) {
-			TRY(want_bool(I, at, name, v, &b));
+		if (v->kind != PV_NONE) {
+			TRY(sdpipe_want_bool(I, at, name, v, &b));
 			*dynamic = b;
 		}
 	}
@@ -192,24 +198,25 @@ static int set_param(sinterp_t *I, const snode_t *at, spipe_t *p, const char *na
 }
 
 /* Applies keyword parameters in order; DALI's checks on the result. */
-int sp_apply_params(sinterp_t *I, const snode_t *at, spipe_t *p, const char *const *names,
-                    sv_t *const *vals, int n)
+int dalic_sdpipe_apply_params(pyinterp_t *I, const pynode_t *at, sdpipe_t *p,
+                              const char *const *names, pyval_t *const *vals, int n)
 {
 	int dynamic = -1;
 	for (int i = 0; i < n; i++) {
-		if (!sp_is_ctor_param(names[i]))
-			return serr(
+		if (!dalic_sdpipe_is_ctor_param(names[i]))
+			return dalic_pyeval_error(
 			    I, at, DALIC_EINVAL,
 			    "TypeError: Pipeline.__init__() got an unexpected keyword argument "
 			    "'%s'",
 			    names[i]);
-		TRY(set_param(I, at, p, names[i], vals[i], &dynamic));
+		TRY(sdpipe_set_param(I, at, p, names[i], vals[i], &dynamic));
 	}
 	dalic_pipeline_params_t *pp = &p->def->params;
 	if (pp->separated_queues && !pp->exec_async)
-		return serr(I, at, DALIC_EINVAL,
-		            "ValueError: `exec_async` must not evaluate to `False` when using "
-		            "separated queues.");
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ValueError: `exec_async` must not evaluate to `False` when using "
+		    "separated queues.");
 	/* DALI's dynamic executor (needed for GPU -> CPU) is the default when it can run */
 	bool possible = pp->exec_async && pp->exec_pipelined && !pp->separated_queues;
 	p->exec_dynamic = dynamic < 0 ? possible : dynamic && possible;
@@ -221,32 +228,34 @@ int sp_apply_params(sinterp_t *I, const snode_t *at, spipe_t *p, const char *con
 	return DALIC_OK;
 }
 
-int sp_param_attr(sinterp_t *I, const snode_t *at, spipe_t *p, const char *name, sv_t **out)
+int dalic_sdpipe_param_attr(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, const char *name,
+                            pyval_t **out)
 {
 	const dalic_pipeline_params_t *pp = &p->def->params;
 	*out = NULL;
 	if (!strcmp(name, "batch_size") || !strcmp(name, "max_batch_size"))
-		*out = sv_int(I->a, pp->batch_size);
+		*out = dalic_pyval_int(I->a, pp->batch_size);
 	else if (!strcmp(name, "num_threads"))
-		*out = sv_int(I->a, pp->num_threads);
+		*out = dalic_pyval_int(I->a, pp->num_threads);
 	else if (!strcmp(name, "device_id"))
-		*out = pp->device_id == DALIC_CPU_ONLY_DEVICE_ID ? sv_none()
-		                                                 : sv_int(I->a, pp->device_id);
+		*out = pp->device_id == DALIC_CPU_ONLY_DEVICE_ID
+		           ? dalic_pyval_none()
+		           : dalic_pyval_int(I->a, pp->device_id);
 	else if (!strcmp(name, "seed"))
-		*out = sv_int(I->a, pp->seed);
+		*out = dalic_pyval_int(I->a, pp->seed);
 	else if (!strcmp(name, "exec_pipelined"))
-		*out = sv_bool(pp->exec_pipelined);
+		*out = dalic_pyval_bool(pp->exec_pipelined);
 	else if (!strcmp(name, "exec_async"))
-		*out = sv_bool(pp->exec_async);
+		*out = dalic_pyval_bool(pp->exec_async);
 	else if (!strcmp(name, "set_affinity"))
-		*out = sv_bool(pp->set_affinity);
+		*out = dalic_pyval_bool(pp->set_affinity);
 	else if (!strcmp(name, "enable_memory_stats"))
-		*out = sv_bool(pp->enable_memory_stats);
+		*out = dalic_pyval_bool(pp->enable_memory_stats);
 	else if (!strcmp(name, "exec_dynamic"))
-		*out = sv_bool(p->exec_dynamic);
+		*out = dalic_pyval_bool(p->exec_dynamic);
 	else if (!strcmp(name, "prefetch_queue_depth"))
-		*out = sv_int(I->a, pp->prefetch_cpu);
+		*out = dalic_pyval_int(I->a, pp->prefetch_cpu);
 	else
 		return DALIC_OK;
-	return *out ? DALIC_OK : serr_oom(I, at);
+	return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 }

@@ -1,7 +1,7 @@
 /*
  * Region allocation for pipeline scripts (see script_arena.h). Memory comes in chunks of at
  * least 64 KiB; a request larger than a chunk gets a chunk of its own. Nothing is freed
- * before script_arena_free.
+ * before dalic_pyarena_free.
  */
 #include "frontend/script/py/pyarena.h"
 
@@ -19,20 +19,20 @@ typedef struct chunk {
 	_Alignas(ALIGN) unsigned char data[];
 } chunk_t;
 
-struct script_arena {
+struct pyarena {
 	chunk_t *head;
 	size_t budget, total;
 };
 
-script_arena_t *script_arena_new(size_t budget)
+pyarena_t *dalic_pyarena_new(size_t budget)
 {
-	script_arena_t *a = calloc(1, sizeof *a);
+	pyarena_t *a = calloc(1, sizeof *a);
 	if (a)
 		a->budget = budget;
 	return a;
 }
 
-void script_arena_free(script_arena_t *a)
+void dalic_pyarena_free(pyarena_t *a)
 {
 	if (!a)
 		return;
@@ -43,7 +43,7 @@ void script_arena_free(script_arena_t *a)
 	free(a);
 }
 
-void *script_arena_alloc(script_arena_t *a, size_t n)
+void *dalic_pyarena_alloc(pyarena_t *a, size_t n)
 {
 	n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	if (n == 0)
@@ -75,9 +75,9 @@ void *script_arena_alloc(script_arena_t *a, size_t n)
 	return p;
 }
 
-char *script_arena_strndup(script_arena_t *a, const char *s, size_t n)
+char *dalic_pyarena_strndup(pyarena_t *a, const char *s, size_t n)
 {
-	char *d = script_arena_alloc(a, n + 1);
+	char *d = dalic_pyarena_alloc(a, n + 1);
 	if (d) {
 		memcpy(d, s, n);
 		d[n] = 0;
@@ -85,12 +85,12 @@ char *script_arena_strndup(script_arena_t *a, const char *s, size_t n)
 	return d;
 }
 
-char *script_arena_strdup(script_arena_t *a, const char *s)
+char *dalic_pyarena_strdup(pyarena_t *a, const char *s)
 {
-	return script_arena_strndup(a, s, strlen(s));
+	return dalic_pyarena_strndup(a, s, strlen(s));
 }
 
-char *script_arena_vprintf(script_arena_t *a, const char *fmt, va_list ap)
+char *dalic_pyarena_vprintf(pyarena_t *a, const char *fmt, va_list ap)
 {
 	va_list cp;
 	va_copy(cp, ap);
@@ -98,22 +98,22 @@ char *script_arena_vprintf(script_arena_t *a, const char *fmt, va_list ap)
 	va_end(cp);
 	if (n < 0)
 		return NULL;
-	char *d = script_arena_alloc(a, (size_t)n + 1);
+	char *d = dalic_pyarena_alloc(a, (size_t)n + 1);
 	if (d)
 		vsnprintf(d, (size_t)n + 1, fmt, ap);
 	return d;
 }
 
-char *script_arena_printf(script_arena_t *a, const char *fmt, ...)
+char *dalic_pyarena_printf(pyarena_t *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *d = script_arena_vprintf(a, fmt, ap);
+	char *d = dalic_pyarena_vprintf(a, fmt, ap);
 	va_end(ap);
 	return d;
 }
 
-size_t script_arena_used(const script_arena_t *a)
+size_t dalic_pyarena_used(const pyarena_t *a)
 {
 	return a->total;
 }

@@ -11,20 +11,20 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-typedef struct script_arena script_arena_t;
+typedef struct pyarena pyarena_t;
 
-/* New arena; `budget` bytes at most (0 = unlimited). Free with script_arena_free. */
-script_arena_t *script_arena_new(size_t budget);
-void script_arena_free(script_arena_t *a);
+/* New arena; `budget` bytes at most (0 = unlimited). Free with dalic_pyarena_free. */
+pyarena_t *dalic_pyarena_new(size_t budget);
+void dalic_pyarena_free(pyarena_t *a);
 /* Zeroed memory, aligned for any type. NULL when out of memory or budget. */
-void *script_arena_alloc(script_arena_t *a, size_t n);
+void *dalic_pyarena_alloc(pyarena_t *a, size_t n);
 /* Copies; the result is NUL-terminated. */
-char *script_arena_strndup(script_arena_t *a, const char *s, size_t n);
-char *script_arena_strdup(script_arena_t *a, const char *s);
-char *script_arena_printf(script_arena_t *a, const char *fmt, ...)
+char *dalic_pyarena_strndup(pyarena_t *a, const char *s, size_t n);
+char *dalic_pyarena_strdup(pyarena_t *a, const char *s);
+char *dalic_pyarena_printf(pyarena_t *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-char *script_arena_vprintf(script_arena_t *a, const char *fmt, va_list ap);
+char *dalic_pyarena_vprintf(pyarena_t *a, const char *fmt, va_list ap);
 /* Bytes handed out so far. */
-size_t script_arena_used(const script_arena_t *a);
+size_t dalic_pyarena_used(const pyarena_t *a);
 
 #endif

@@ -67,10 +67,10 @@ typedef enum {
 	S_ASSERT,
 	S_RAISE,
 	S_TRY,
-} snode_kind_t;
+} pynode_kind_t;
 
-typedef enum { U_NEG, U_POS, U_INVERT, U_NOT } sunary_t;
-typedef enum { B_AND, B_OR } sboolop_t;
+typedef enum { U_NEG, U_POS, U_INVERT, U_NOT } pyunary_t;
+typedef enum { B_AND, B_OR } pyboolop_t;
 typedef enum {
 	CMP_EQ,
 	CMP_NE,
@@ -82,68 +82,68 @@ typedef enum {
 	CMP_NOTIN,
 	CMP_IS,
 	CMP_ISNOT,
-} scmp_t;
+} pycmp_t;
 
-typedef struct snode snode_t;
+typedef struct pynode pynode_t;
 
-typedef struct snode_list {
-	snode_t **v;
+typedef struct pynode_list {
+	pynode_t **v;
 	int n;
-} snode_list_t;
+} pynode_list_t;
 
 enum { P_NORMAL, P_VARARGS, P_KWONLY, P_VARKW };
 
-typedef struct sparam {
+typedef struct pyparam {
 	const char *name;
-	snode_t *def; /* default value, or NULL */
-	int kind;     /* P_* */
+	pynode_t *def; /* default value, or NULL */
+	int kind;      /* P_* */
 	int line, col;
-} sparam_t;
+} pyparam_t;
 
-typedef struct sparams {
-	sparam_t *v;
+typedef struct pyparams {
+	pyparam_t *v;
 	int n;
-} sparams_t;
+} pyparams_t;
 
-typedef struct scomp {
-	snode_t *target, *iter;
-	snode_list_t ifs;
-} scomp_t;
+typedef struct pycomp {
+	pynode_t *target, *iter;
+	pynode_list_t ifs;
+} pycomp_t;
 
-typedef struct salias {
+typedef struct pyalias {
 	const char *name;   /* dotted name */
 	const char *asname; /* or NULL */
 	int line, col;
-} salias_t;
+} pyalias_t;
 
-typedef struct shandler {
-	snode_t *type; /* or NULL */
+typedef struct pyhandler {
+	pynode_t *type; /* or NULL */
 	const char *name;
-	snode_list_t body;
+	pynode_list_t body;
 	int line, col;
-} shandler_t;
+} pyhandler_t;
 
 /* Static facts about one function body, computed once (script_scope.c). */
-typedef struct sfunc_info {
+typedef struct pyfunc_info {
 	const char **locals; /* sorted */
 	int nlocals;
 	const char **globals; /* declared `global` */
 	int nglobals;
 	bool uses_return; /* a return statement appears in the body */
 	bool analysed;    /* liveness of its if statements computed */
-} sfunc_info_t;
+} pyfunc_info_t;
 
 /* What an `if` statement reads and writes, for conditional lowering (script_liveness.c). */
-typedef struct sif_info {
+typedef struct pyif_info {
 	const char **outputs; /* modified in a branch and live after the if, sorted */
 	int noutputs;
 	const char **inputs_only; /* modified, live into the if but not after it, sorted */
 	int ninputs_only;
 	bool has_return; /* a return statement inside either branch */
-} sif_info_t;
+} pyif_info_t;
 
-struct snode {
-	snode_kind_t kind;
+struct pynode {
+	pynode_kind_t kind;
 	int line, col;
 	union {
 		const char *name;
@@ -154,159 +154,159 @@ struct snode {
 			const char *s;
 			size_t len;
 		} str;
-		snode_list_t parts; /* N_FSTRING */
+		pynode_list_t parts; /* N_FSTRING */
 		struct {
-			snode_t *value;
-			char conv;     /* 0, 'r', 's', 'a' */
-			snode_t *spec; /* N_FSTRING or NULL */
+			pynode_t *value;
+			char conv;      /* 0, 'r', 's', 'a' */
+			pynode_t *spec; /* N_FSTRING or NULL */
 		} fvalue;
-		snode_list_t elts; /* tuple, list, set */
+		pynode_list_t elts; /* tuple, list, set */
 		struct {
-			snode_list_t keys, values; /* key NULL: **value */
+			pynode_list_t keys, values; /* key NULL: **value */
 		} dict;
 		struct {
-			script_op_t op;
-			snode_t *left, *right;
+			pyop_t op;
+			pynode_t *left, *right;
 		} bin;
 		struct {
-			sunary_t op;
-			snode_t *operand;
+			pyunary_t op;
+			pynode_t *operand;
 		} unary;
 		struct {
-			sboolop_t op;
-			snode_list_t values;
+			pyboolop_t op;
+			pynode_list_t values;
 		} boolop;
 		struct {
-			snode_t *left;
-			scmp_t *ops;
-			snode_list_t rest;
+			pynode_t *left;
+			pycmp_t *ops;
+			pynode_list_t rest;
 		} cmp;
 		struct {
-			snode_t *func;
-			snode_list_t args;   /* expressions and N_STARRED */
-			snode_list_t kwargs; /* N_KEYWORD */
+			pynode_t *func;
+			pynode_list_t args;   /* expressions and N_STARRED */
+			pynode_list_t kwargs; /* N_KEYWORD */
 		} call;
 		struct {
 			const char *arg;
-			snode_t *value;
+			pynode_t *value;
 		} kw;
 		struct {
-			snode_t *value;
+			pynode_t *value;
 			const char *attr;
 		} attr;
 		struct {
-			snode_t *value, *index;
+			pynode_t *value, *index;
 		} sub;
 		struct {
-			snode_t *lo, *hi, *step;
+			pynode_t *lo, *hi, *step;
 		} slice;
 		struct {
-			snode_t *value;
+			pynode_t *value;
 		} starred;
 		struct {
-			sparams_t params;
-			snode_t *body;
+			pyparams_t params;
+			pynode_t *body;
 		} lambda;
 		struct {
-			snode_t *test, *body, *orelse;
+			pynode_t *test, *body, *orelse;
 		} ifexp;
 		struct {
-			snode_t *elt, *value; /* value only for dict comprehensions */
-			scomp_t *gens;
+			pynode_t *elt, *value; /* value only for dict comprehensions */
+			pycomp_t *gens;
 			int ngens;
 		} comp;
 		struct {
-			snode_t *target, *value;
+			pynode_t *target, *value;
 		} named;
 		/* statements */
 		struct {
-			snode_t *value;
+			pynode_t *value;
 		} expr;
 		struct {
-			snode_list_t targets;
-			snode_t *value;
+			pynode_list_t targets;
+			pynode_t *value;
 		} assign;
 		struct {
-			snode_t *target;
-			script_op_t op; /* the binary operator */
-			snode_t *value;
+			pynode_t *target;
+			pyop_t op; /* the binary operator */
+			pynode_t *value;
 		} aug;
 		struct {
-			snode_t *target, *value; /* value may be NULL */
+			pynode_t *target, *value; /* value may be NULL */
 		} ann;
 		struct {
-			snode_t *test;
-			snode_list_t body, orelse;
-			sif_info_t *info;
+			pynode_t *test;
+			pynode_list_t body, orelse;
+			pyif_info_t *info;
 		} if_;
 		struct {
-			snode_t *target, *iter;
-			snode_list_t body, orelse;
+			pynode_t *target, *iter;
+			pynode_list_t body, orelse;
 		} for_;
 		struct {
-			snode_t *test;
-			snode_list_t body, orelse;
+			pynode_t *test;
+			pynode_list_t body, orelse;
 		} while_;
 		struct {
-			snode_t *value;
+			pynode_t *value;
 		} ret;
 		struct {
 			const char *name;
-			sparams_t params;
-			snode_list_t body, decorators;
-			sfunc_info_t *info;
+			pyparams_t params;
+			pynode_list_t body, decorators;
+			pyfunc_info_t *info;
 		} def;
 		struct {
 			const char *name;
-			snode_list_t bases, keywords, body, decorators;
+			pynode_list_t bases, keywords, body, decorators;
 		} cls;
 		struct {
-			salias_t *names;
+			pyalias_t *names;
 			int n;
 		} import;
 		struct {
 			const char *module; /* may be "" with level > 0 */
 			int level;
-			salias_t *names; /* NULL: import * */
+			pyalias_t *names; /* NULL: import * */
 			int n;
 		} from;
 		struct {
-			snode_list_t items, vars; /* vars[i] may be NULL */
-			snode_list_t body;
+			pynode_list_t items, vars; /* vars[i] may be NULL */
+			pynode_list_t body;
 		} with;
 		struct {
 			const char **names;
 			int n;
 		} global;
 		struct {
-			snode_list_t targets;
+			pynode_list_t targets;
 		} del;
 		struct {
-			snode_t *test, *msg;
+			pynode_t *test, *msg;
 		} assert_;
 		struct {
-			snode_t *exc, *cause;
+			pynode_t *exc, *cause;
 		} raise;
 		struct {
-			snode_list_t body;
-			shandler_t *handlers;
+			pynode_list_t body;
+			pyhandler_t *handlers;
 			int nhandlers;
-			snode_list_t orelse, finalbody;
+			pynode_list_t orelse, finalbody;
 		} try_;
 	};
 };
 
 /* A parsed script: the module body. */
-typedef struct script_module {
-	snode_list_t body;
-	sfunc_info_t *info; /* module scope facts (globals) */
-} script_module_t;
+typedef struct pyast {
+	pynode_list_t body;
+	pyfunc_info_t *info; /* module scope facts (globals) */
+} pyast_t;
 
 /* Parses a whole script. Errors are located (file:line:col + caret). */
-int script_parse(script_arena_t *a, const script_src_t *src, script_module_t **out);
+int dalic_pyparse_module(pyarena_t *a, const pysrc_t *src, pyast_t **out);
 /* Parses a single expression (tests, f-strings). */
-int script_parse_expression(script_arena_t *a, const script_src_t *src, const script_token_t *toks,
-                            int ntoks, snode_t **out);
-const char *script_node_kind_name(snode_kind_t k);
+int dalic_pyparse_expression(pyarena_t *a, const pysrc_t *src, const pytoken_t *toks, int ntoks,
+                             pynode_t **out);
+const char *dalic_pyast_kind_name(pynode_kind_t k);
 
 #endif

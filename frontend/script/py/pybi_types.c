@@ -20,7 +20,7 @@
 #define RET(v)                                                                                     \
 	do {                                                                                       \
 		*out = (v);                                                                        \
-		return *out ? DALIC_OK : serr_oom(I, at);                                          \
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);                                  \
 	} while (0)
 
 /* tags of the built-in types (isinstance, type()) carried in builtin.data */
@@ -28,11 +28,11 @@ enum { TT_NONE, TT_INT, TT_FLOAT, TT_STR, TT_BOOL, TT_LIST, TT_TUPLE, TT_DICT, T
 
 #define TAG(t) ((void *)(intptr_t)(t))
 
-static bool as_i64(const sv_t *v, int64_t *x)
+static bool pybi_as_i64(const pyval_t *v, int64_t *x)
 {
-	if (v->kind == SV_INT)
+	if (v->kind == PV_INT)
 		*x = v->i;
-	else if (v->kind == SV_BOOL)
+	else if (v->kind == PV_BOOL)
 		*x = v->b;
 	else
 		return false;
@@ -41,7 +41,8 @@ static bool as_i64(const sv_t *v, int64_t *x)
 
 /* ---- type constructors ---------------------------------------------------------------- */
 
-static int parse_int_text(sinterp_t *I, const snode_t *at, const sv_t *s, int base, sv_t **out)
+static int pybi_parse_int_text(pyinterp_t *I, const pynode_t *at, const pyval_t *s, int base,
+                               pyval_t **out)
 {
 	char buf[80];
 	snprintf(buf, sizeof buf, "%.*s", (int)(s->str.len < 79 ? s->str.len : 79), s->str.s);
@@ -52,199 +53,204 @@ static int parse_int_text(sinterp_t *I, const snode_t *at, const sv_t *s, int ba
 	while (*end == ' ' || *end == '\t' || *end == '\n')
 		end++;
 	if (end == p || *end)
-		return serr(I, at, DALIC_EINVAL,
-		            "ValueError: invalid literal for int() with base %d: '%s'", base, buf);
-	RET(sv_int(I->a, v));
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL, "ValueError: invalid literal for int() with base %d: '%s'",
+		    base, buf);
+	RET(dalic_pyval_int(I->a, v));
 }
 
-static int construct(sinterp_t *I, const snode_t *at, int tag, const sargs_t *args, sv_t **out)
+static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyargs_t *args,
+                          pyval_t **out)
 {
-	sv_t *v = args->npos ? args->pos[0] : NULL;
-	if (v && v->kind == SV_OPAQUE)
-		return sb_opaque_result(I, at, "conversion", out);
-	if (v && v->kind == SV_SCONST)
+	pyval_t *v = args->npos ? args->pos[0] : NULL;
+	if (v && v->kind == PV_OPAQUE)
+		return dalic_pybi_opaque_result(I, at, "conversion", out);
+	if (v && v->kind == PV_SCONST)
 		v = v->sconst.value;
 	switch (tag) {
 	case TT_INT:
-		TRY(args->nkw ? DALIC_OK : sb_nargs(I, at, "int", args, 0, 2));
+		TRY(args->nkw ? DALIC_OK : dalic_pybi_nargs(I, at, "int", args, 0, 2));
 		if (!v)
-			RET(sv_int(I->a, 0));
-		if (args->npos == 2 || v->kind == SV_STR) {
+			RET(dalic_pyval_int(I->a, 0));
+		if (args->npos == 2 || v->kind == PV_STR) {
 			int64_t base = 10;
-			if (args->npos == 2 && !as_i64(args->pos[1], &base))
-				return serr(I, at, DALIC_EINVAL,
-				            "TypeError: int() base must be an int");
-			if (v->kind != SV_STR)
-				return serr(
+			if (args->npos == 2 && !pybi_as_i64(args->pos[1], &base))
+				return dalic_pyeval_error(I, at, DALIC_EINVAL,
+				                          "TypeError: int() base must be an int");
+			if (v->kind != PV_STR)
+				return dalic_pyeval_error(
 				    I, at, DALIC_EINVAL,
 				    "TypeError: int() can't convert non-string with explicit "
 				    "base");
-			return parse_int_text(I, at, v, (int)base, out);
+			return pybi_parse_int_text(I, at, v, (int)base, out);
 		}
-		if (v->kind == SV_INT || v->kind == SV_BOOL)
-			RET(sv_int(I->a, v->kind == SV_BOOL ? v->b : v->i));
-		if (v->kind == SV_FLOAT) {
+		if (v->kind == PV_INT || v->kind == PV_BOOL)
+			RET(dalic_pyval_int(I->a, v->kind == PV_BOOL ? v->b : v->i));
+		if (v->kind == PV_FLOAT) {
 			if (!(fabs(v->f) < 9.2e18))
-				return serr(I, at, DALIC_EINVAL,
-				            "OverflowError: cannot convert float to integer");
-			RET(sv_int(I->a, (int64_t)v->f));
+				return dalic_pyeval_error(
+				    I, at, DALIC_EINVAL,
+				    "OverflowError: cannot convert float to integer");
+			RET(dalic_pyval_int(I->a, (int64_t)v->f));
 		}
-		if (v->kind == SV_ENUM)
-			RET(sv_int(I->a, v->en.value));
+		if (v->kind == PV_ENUM)
+			RET(dalic_pyval_int(I->a, v->en.value));
 		break;
 	case TT_FLOAT:
-		TRY(sb_nargs(I, at, "float", args, 0, 1));
+		TRY(dalic_pybi_nargs(I, at, "float", args, 0, 1));
 		if (!v)
-			RET(sv_float(I->a, 0));
-		if (sv_is_number(v))
-			RET(sv_float(I->a, sv_as_double(v)));
-		if (v->kind == SV_STR) {
+			RET(dalic_pyval_float(I->a, 0));
+		if (dalic_pyval_is_number(v))
+			RET(dalic_pyval_float(I->a, dalic_pyval_as_double(v)));
+		if (v->kind == PV_STR) {
 			char buf[80], *end;
 			snprintf(buf, sizeof buf, "%.*s", (int)(v->str.len < 79 ? v->str.len : 79),
 			         v->str.s);
 			double d = strtod(buf, &end);
 			if (end == buf || *end)
-				return serr(I, at, DALIC_EINVAL,
-				            "ValueError: could not convert string to float: '%s'",
-				            buf);
-			RET(sv_float(I->a, d));
+				return dalic_pyeval_error(
+				    I, at, DALIC_EINVAL,
+				    "ValueError: could not convert string to float: '%s'", buf);
+			RET(dalic_pyval_float(I->a, d));
 		}
 		break;
 	case TT_STR:
 		if (!v)
-			RET(sv_cstr(I->a, ""));
-		return se_str(I, at, v, false, out);
+			RET(dalic_pyval_cstr(I->a, ""));
+		return dalic_pyeval_str(I, at, v, false, out);
 	case TT_BOOL: {
 		if (!v)
-			RET(sv_false());
+			RET(dalic_pyval_false());
 		bool t;
-		TRY(se_truth(I, at, v, &t));
-		RET(sv_bool(t));
+		TRY(dalic_pyeval_truth(I, at, v, &t));
+		RET(dalic_pyval_bool(t));
 	}
 	case TT_LIST:
 	case TT_TUPLE: {
-		TRY(sb_nargs(I, at, tag == TT_LIST ? "list" : "tuple", args, 0, 1));
-		sv_t **items = NULL;
+		TRY(dalic_pybi_nargs(I, at, tag == TT_LIST ? "list" : "tuple", args, 0, 1));
+		pyval_t **items = NULL;
 		int n = 0;
 		if (v)
-			TRY(sb_items(I, at, v, &items, &n));
+			TRY(dalic_pybi_items(I, at, v, &items, &n));
 		if (tag == TT_TUPLE)
-			RET(sb_tuple(I, items, n));
-		sv_t *l = sv_list(I->a, n);
+			RET(dalic_pybi_tuple(I, items, n));
+		pyval_t *l = dalic_pyval_list(I->a, n);
 		if (!l)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++)
-			if (sv_list_append(I->a, l, items[i]))
-				return serr_oom(I, at);
+			if (dalic_pyval_list_append(I->a, l, items[i]))
+				return dalic_pyeval_oom(I, at);
 		RET(l);
 	}
 	case TT_DICT: {
-		sv_t *d = sv_dict(I->a);
+		pyval_t *d = dalic_pyval_dict(I->a);
 		if (!d)
-			return serr_oom(I, at);
-		if (v && v->kind == SV_DICT) {
-			sv_t *k, *x;
-			for (int it = 0; svdict_next(v->dict, &it, &k, &x);)
-				if (svdict_set(I->a, d->dict, k, x))
-					return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
+		if (v && v->kind == PV_DICT) {
+			pyval_t *k, *x;
+			for (int it = 0; dalic_pydict_next(v->dict, &it, &k, &x);)
+				if (dalic_pydict_set(I->a, d->dict, k, x))
+					return dalic_pyeval_oom(I, at);
 		} else if (v) {
-			sv_t **items;
+			pyval_t **items;
 			int n;
-			TRY(sb_items(I, at, v, &items, &n));
+			TRY(dalic_pybi_items(I, at, v, &items, &n));
 			for (int i = 0; i < n; i++) {
-				sv_t **pair;
+				pyval_t **pair;
 				int m;
-				TRY(sb_items(I, at, items[i], &pair, &m));
+				TRY(dalic_pybi_items(I, at, items[i], &pair, &m));
 				if (m != 2)
-					return serr(
+					return dalic_pyeval_error(
 					    I, at, DALIC_EINVAL,
 					    "ValueError: dictionary update sequence element "
 					    "#%d has length %d; 2 is required",
 					    i, m);
-				if (svdict_set(I->a, d->dict, pair[0], pair[1]))
-					return serr(I, at, DALIC_EINVAL,
-					            "TypeError: unhashable type");
+				if (dalic_pydict_set(I->a, d->dict, pair[0], pair[1]))
+					return dalic_pyeval_error(I, at, DALIC_EINVAL,
+					                          "TypeError: unhashable type");
 			}
 		}
 		for (int i = 0; i < args->nkw; i++)
-			if (svdict_set_str(I->a, d->dict, args->kwnames[i], args->kwvals[i]))
-				return serr_oom(I, at);
+			if (dalic_pydict_set_str(I->a, d->dict, args->kwnames[i], args->kwvals[i]))
+				return dalic_pyeval_oom(I, at);
 		RET(d);
 	}
 	case TT_OBJECT:
-		RET(sv_opaque(I->a, "object()"));
+		RET(dalic_pyval_opaque(I->a, "object()"));
 	}
-	return serr(I, at, DALIC_EINVAL, "TypeError: cannot convert '%s'",
-	            v ? sv_type_name(v) : "");
+	return dalic_pyeval_error(I, at, DALIC_EINVAL, "TypeError: cannot convert '%s'",
+	                          v ? dalic_pyval_type_name(v) : "");
 }
 
 #define CTOR(fname, tag)                                                                           \
-	static int fname(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,         \
-	                 sv_t **out)                                                               \
+	static int fname(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,   \
+	                 pyval_t **out)                                                            \
 	{                                                                                          \
-		return construct(I, at, tag, args, out);                                           \
+		return pybi_construct(I, at, tag, args, out);                                      \
 	}
-CTOR(b_int, TT_INT)
-CTOR(b_float, TT_FLOAT)
-CTOR(b_str, TT_STR)
-CTOR(b_bool, TT_BOOL)
-CTOR(b_list, TT_LIST)
-CTOR(b_tuple, TT_TUPLE)
-CTOR(b_dict, TT_DICT)
+CTOR(pybi_int, TT_INT)
+CTOR(pybi_float, TT_FLOAT)
+CTOR(pybi_str, TT_STR)
+CTOR(pybi_bool, TT_BOOL)
+CTOR(pybi_list, TT_LIST)
+CTOR(pybi_tuple, TT_TUPLE)
+CTOR(pybi_dict, TT_DICT)
 
-static int b_object(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_object(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                       pyval_t **out)
 {
-	RET(sv_opaque(I->a, "object()"));
+	RET(dalic_pyval_opaque(I->a, "object()"));
 }
 
-static int b_none_type(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_none_type(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                          pyval_t **out)
 {
-	RET(sv_none());
+	RET(dalic_pyval_none());
 }
 
 static const struct {
 	const char *name;
-	sbuiltin_fn fn;
+	pycfn_t fn;
 } type_ctors[] = {
-    [TT_NONE] = {"NoneType", b_none_type}, [TT_INT] = {"int", b_int},
-    [TT_FLOAT] = {"float", b_float},       [TT_STR] = {"str", b_str},
-    [TT_BOOL] = {"bool", b_bool},          [TT_LIST] = {"list", b_list},
-    [TT_TUPLE] = {"tuple", b_tuple},       [TT_DICT] = {"dict", b_dict},
-    [TT_OBJECT] = {"object", b_object},
+    [TT_NONE] = {"NoneType", pybi_none_type}, [TT_INT] = {"int", pybi_int},
+    [TT_FLOAT] = {"float", pybi_float},       [TT_STR] = {"str", pybi_str},
+    [TT_BOOL] = {"bool", pybi_bool},          [TT_LIST] = {"list", pybi_list},
+    [TT_TUPLE] = {"tuple", pybi_tuple},       [TT_DICT] = {"dict", pybi_dict},
+    [TT_OBJECT] = {"object", pybi_object},
 };
 
-static sv_t *type_value(sinterp_t *I, int tag)
+static pyval_t *pybi_type_value(pyinterp_t *I, int tag)
 {
-	return sb_make(I, type_ctors[tag].name, type_ctors[tag].fn, NULL, TAG(tag));
+	return dalic_pybi_make(I, type_ctors[tag].name, type_ctors[tag].fn, NULL, TAG(tag));
 }
 
-static int tag_of(const sv_t *v)
+static int pybi_tag_of(const pyval_t *v)
 {
 	switch (v->kind) {
-	case SV_NONE:
+	case PV_NONE:
 		return TT_NONE;
-	case SV_INT:
+	case PV_INT:
 		return TT_INT;
-	case SV_FLOAT:
+	case PV_FLOAT:
 		return TT_FLOAT;
-	case SV_STR:
+	case PV_STR:
 		return TT_STR;
-	case SV_BOOL:
+	case PV_BOOL:
 		return TT_BOOL;
-	case SV_LIST:
+	case PV_LIST:
 		return TT_LIST;
-	case SV_TUPLE:
+	case PV_TUPLE:
 		return TT_TUPLE;
-	case SV_DICT:
+	case PV_DICT:
 		return TT_DICT;
 	default:
 		return TT_OBJECT;
 	}
 }
 
-static bool is_type_value(const sv_t *t)
+static bool pybi_is_type_value(const pyval_t *t)
 {
-	if (t->kind != SV_BUILTIN)
+	if (t->kind != PV_BUILTIN)
 		return false;
 	for (size_t i = 0; i < sizeof type_ctors / sizeof *type_ctors; i++)
 		if (t->builtin.fn == type_ctors[i].fn)
@@ -252,266 +258,286 @@ static bool is_type_value(const sv_t *t)
 	return false;
 }
 
-static int b_type(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_type(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                     pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "type", args, 1, 1));
-	sv_t *v = args->pos[0];
-	if (v->kind == SV_INSTANCE) {
-		sv_t *c = sv_new(I->a, SV_CLASS);
+	TRY(dalic_pybi_nargs(I, at, "type", args, 1, 1));
+	pyval_t *v = args->pos[0];
+	if (v->kind == PV_INSTANCE) {
+		pyval_t *c = dalic_pyval_new(I->a, PV_CLASS);
 		if (c)
 			c->cls = v->inst->cls;
 		RET(c);
 	}
-	if (v->kind == SV_OPAQUE)
+	if (v->kind == PV_OPAQUE)
 		RET(v);
-	RET(type_value(I, tag_of(v)));
+	RET(pybi_type_value(I, pybi_tag_of(v)));
 }
 
 /* ---- introspection -------------------------------------------------------------------- */
 
-static int instance_of(sinterp_t *I, const snode_t *at, sv_t *v, sv_t *t, bool *res)
+static int pybi_instance_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *t, bool *res)
 {
 	*res = false;
-	if (t->kind == SV_TUPLE) {
+	if (t->kind == PV_TUPLE) {
 		for (int i = 0; i < t->tuple.n && !*res; i++)
-			TRY(instance_of(I, at, v, t->tuple.items[i], res));
+			TRY(pybi_instance_of(I, at, v, t->tuple.items[i], res));
 		return DALIC_OK;
 	}
-	if (t->kind == SV_CLASS) {
-		*res = v->kind == SV_INSTANCE && sx_is_subclass(v->inst->cls, t->cls);
+	if (t->kind == PV_CLASS) {
+		*res = v->kind == PV_INSTANCE && dalic_pyexec_is_subclass(v->inst->cls, t->cls);
 		return DALIC_OK;
 	}
-	if (is_type_value(t)) {
+	if (pybi_is_type_value(t)) {
 		int tag = (int)(intptr_t)t->builtin.data;
-		*res =
-		    tag == TT_OBJECT || tag_of(v) == tag || (tag == TT_INT && v->kind == SV_BOOL);
+		*res = tag == TT_OBJECT || pybi_tag_of(v) == tag ||
+		       (tag == TT_INT && v->kind == PV_BOOL);
 		return DALIC_OK;
 	}
-	if (t->kind == SV_BUILTIN && !strcmp(t->builtin.name, "DataNode")) {
-		*res = v->kind == SV_NODE;
+	if (t->kind == PV_BUILTIN && !strcmp(t->builtin.name, "DataNode")) {
+		*res = v->kind == PV_NODE;
 		return DALIC_OK;
 	}
-	if (t->kind == SV_OPAQUE)
+	if (t->kind == PV_OPAQUE)
 		return DALIC_OK;
-	return serr(I, at, DALIC_EINVAL,
-	            "TypeError: isinstance() arg 2 must be a type, a tuple of types, or a union");
+	return dalic_pyeval_error(
+	    I, at, DALIC_EINVAL,
+	    "TypeError: isinstance() arg 2 must be a type, a tuple of types, or a union");
 }
 
-static int b_isinstance(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-                        sv_t **out)
+static int pybi_isinstance(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                           pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "isinstance", args, 2, 2));
-	if (args->pos[0]->kind == SV_OPAQUE)
+	TRY(dalic_pybi_nargs(I, at, "isinstance", args, 2, 2));
+	if (args->pos[0]->kind == PV_OPAQUE)
 		RET(args->pos[0]);
 	bool r;
-	TRY(instance_of(I, at, args->pos[0], args->pos[1], &r));
-	RET(sv_bool(r));
+	TRY(pybi_instance_of(I, at, args->pos[0], args->pos[1], &r));
+	RET(dalic_pyval_bool(r));
 }
 
-static int b_callable(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_callable(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                         pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "callable", args, 1, 1));
-	sv_kind_t k = args->pos[0]->kind;
-	RET(sv_bool(k == SV_FUNC || k == SV_BUILTIN || k == SV_BOUND || k == SV_CLASS ||
-	            k == SV_OPFN || k == SV_OPOBJ || k == SV_PIPEDEF || k == SV_OPAQUE));
+	TRY(dalic_pybi_nargs(I, at, "callable", args, 1, 1));
+	pyval_kind_t k = args->pos[0]->kind;
+	RET(dalic_pyval_bool(k == PV_FUNC || k == PV_BUILTIN || k == PV_BOUND || k == PV_CLASS ||
+	                     k == PV_OPFN || k == PV_OPOBJ || k == PV_PIPEDEF || k == PV_OPAQUE));
 }
 
-static int b_super(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_super(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                      pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "super", args, 0, 2));
-	sv_t *s = sv_new(I->a, SV_SUPER);
+	TRY(dalic_pybi_nargs(I, at, "super", args, 0, 2));
+	pyval_t *s = dalic_pyval_new(I->a, PV_SUPER);
 	if (!s)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	if (args->npos == 2) {
-		if (args->pos[0]->kind != SV_CLASS)
-			return serr(I, at, DALIC_EINVAL,
-			            "TypeError: super() argument 1 must be a type");
+		if (args->pos[0]->kind != PV_CLASS)
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "TypeError: super() argument 1 must be a type");
 		s->super.cls = args->pos[0]->cls;
 		s->super.self = args->pos[1];
 	} else {
-		sframe_t *f = I->frame;
+		pyframe_t *f = I->frame;
 		if (!f || !f->func || !f->func->owner || !f->self)
-			return serr(I, at, DALIC_EINVAL, "RuntimeError: super(): no arguments");
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "RuntimeError: super(): no arguments");
 		s->super.cls = f->func->owner;
 		s->super.self = f->self;
 	}
 	RET(s);
 }
 
-static int b_getattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                        pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "getattr", args, 2, 3));
-	if (args->pos[1]->kind != SV_STR)
-		return serr(I, at, DALIC_EINVAL, "TypeError: attribute name must be string");
+	TRY(dalic_pybi_nargs(I, at, "getattr", args, 2, 3));
+	if (args->pos[1]->kind != PV_STR)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: attribute name must be string");
 	if (args->npos == 2)
-		return se_getattr(I, at, args->pos[0], args->pos[1]->str.s, out);
-	TRY(se_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, out));
+		return dalic_pyeval_getattr(I, at, args->pos[0], args->pos[1]->str.s, out);
+	TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, out));
 	if (!*out)
 		*out = args->pos[2];
 	return DALIC_OK;
 }
 
-static int b_hasattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_hasattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                        pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "hasattr", args, 2, 2));
-	if (args->pos[1]->kind != SV_STR)
-		return serr(I, at, DALIC_EINVAL, "TypeError: attribute name must be string");
-	sv_t *v;
-	TRY(se_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, &v));
-	RET(sv_bool(v != NULL));
+	TRY(dalic_pybi_nargs(I, at, "hasattr", args, 2, 2));
+	if (args->pos[1]->kind != PV_STR)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: attribute name must be string");
+	pyval_t *v;
+	TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, &v));
+	RET(dalic_pyval_bool(v != NULL));
 }
 
-static int b_setattr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                        pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "setattr", args, 3, 3));
-	if (args->pos[1]->kind != SV_STR)
-		return serr(I, at, DALIC_EINVAL, "TypeError: attribute name must be string");
-	*out = sv_none();
-	return se_setattr(I, at, args->pos[0], args->pos[1]->str.s, args->pos[2]);
+	TRY(dalic_pybi_nargs(I, at, "setattr", args, 3, 3));
+	if (args->pos[1]->kind != PV_STR)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: attribute name must be string");
+	*out = dalic_pyval_none();
+	return dalic_pyeval_setattr(I, at, args->pos[0], args->pos[1]->str.s, args->pos[2]);
 }
 
-static int b_repr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_repr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                     pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "repr", args, 1, 1));
-	return se_str(I, at, args->pos[0], true, out);
+	TRY(dalic_pybi_nargs(I, at, "repr", args, 1, 1));
+	return dalic_pyeval_str(I, at, args->pos[0], true, out);
 }
 
-static int b_format(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_format(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                       pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "format", args, 1, 2));
+	TRY(dalic_pybi_nargs(I, at, "format", args, 1, 2));
 	const char *spec =
-	    args->npos == 2 && args->pos[1]->kind == SV_STR ? args->pos[1]->str.s : "";
-	sbuf_t b = {0};
-	int rc = sf_format_spec(I, at, args->pos[0], spec, &b);
+	    args->npos == 2 && args->pos[1]->kind == PV_STR ? args->pos[1]->str.s : "";
+	pybuf_t b = {0};
+	int rc = dalic_pyfmt_spec(I, at, args->pos[0], spec, &b);
 	if (!rc)
-		*out = b.oom ? NULL : sv_str(I->a, b.s ? b.s : "", b.n);
-	sbuf_free(&b);
-	return rc ? rc : *out ? DALIC_OK : serr_oom(I, at);
+		*out = b.oom ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
+	dalic_pybuf_free(&b);
+	return rc ? rc : *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 }
 
-static int b_divmod(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_divmod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                       pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "divmod", args, 2, 2));
-	sv_t *pair[2];
-	TRY(se_binop(I, at, OP_DSLASH, args->pos[0], args->pos[1], &pair[0]));
-	TRY(se_binop(I, at, OP_PERCENT, args->pos[0], args->pos[1], &pair[1]));
-	RET(sb_tuple(I, pair, 2));
+	TRY(dalic_pybi_nargs(I, at, "divmod", args, 2, 2));
+	pyval_t *pair[2];
+	TRY(dalic_pyeval_binop(I, at, OP_DSLASH, args->pos[0], args->pos[1], &pair[0]));
+	TRY(dalic_pyeval_binop(I, at, OP_PERCENT, args->pos[0], args->pos[1], &pair[1]));
+	RET(dalic_pybi_tuple(I, pair, 2));
 }
 
-static int b_pow(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_pow(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                    pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "pow", args, 2, 2));
-	return se_binop(I, at, OP_DSTAR, args->pos[0], args->pos[1], out);
+	TRY(dalic_pybi_nargs(I, at, "pow", args, 2, 2));
+	return dalic_pyeval_binop(I, at, OP_DSTAR, args->pos[0], args->pos[1], out);
 }
 
-static int b_ord(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_ord(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                    pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "ord", args, 1, 1));
-	sv_t *v = args->pos[0];
-	if (v->kind != SV_STR || v->str.len != 1)
-		return serr(I, at, DALIC_EINVAL, "TypeError: ord() expected a character");
-	RET(sv_int(I->a, (unsigned char)v->str.s[0]));
+	TRY(dalic_pybi_nargs(I, at, "ord", args, 1, 1));
+	pyval_t *v = args->pos[0];
+	if (v->kind != PV_STR || v->str.len != 1)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: ord() expected a character");
+	RET(dalic_pyval_int(I->a, (unsigned char)v->str.s[0]));
 }
 
-static int b_chr(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_chr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                    pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "chr", args, 1, 1));
+	TRY(dalic_pybi_nargs(I, at, "chr", args, 1, 1));
 	int64_t c;
-	if (!as_i64(args->pos[0], &c) || c < 0 || c > 127)
-		return serr(I, at, DALIC_EUNSUPPORTED,
-		            "chr() of values outside ASCII is not supported");
+	if (!pybi_as_i64(args->pos[0], &c) || c < 0 || c > 127)
+		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
+		                          "chr() of values outside ASCII is not supported");
 	char ch = (char)c;
-	RET(sv_str(I->a, &ch, 1));
+	RET(dalic_pyval_str(I->a, &ch, 1));
 }
 
-static int b_opaque(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_opaque(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                       pyval_t **out)
 {
-	RET(sv_opaque(I->a, "I/O or process control"));
+	RET(dalic_pyval_opaque(I->a, "I/O or process control"));
 }
 
-static int b_staticmethod(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-                          sv_t **out);
+static int pybi_staticmethod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                             pyval_t **out);
 
-static int call_static(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args, sv_t **out)
+static int pybi_call_static(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                            pyval_t **out)
 {
-	return se_call(I, at, self, args, out);
+	return dalic_pyeval_call(I, at, self, args, out);
 }
 
-static int b_staticmethod(sinterp_t *I, const snode_t *at, sv_t *self, const sargs_t *args,
-                          sv_t **out)
+static int pybi_staticmethod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
+                             pyval_t **out)
 {
-	TRY(sb_nargs(I, at, "staticmethod", args, 1, 1));
+	TRY(dalic_pybi_nargs(I, at, "staticmethod", args, 1, 1));
 	/* a built-in wrapper is never bound to the instance it is read from */
-	RET(sb_make(I, "staticmethod", call_static, args->pos[0], NULL));
+	RET(dalic_pybi_make(I, "staticmethod", pybi_call_static, args->pos[0], NULL));
 }
 
 /* ---- exceptions ----------------------------------------------------------------------- */
 
-svclass_t *sb_exception_class(sinterp_t *I, const char *name)
+pyclass_t *dalic_pybi_exception_class(pyinterp_t *I, const char *name)
 {
-	sv_t *v = svdict_get_str(I->builtins, name);
-	if (v && v->kind == SV_CLASS)
+	pyval_t *v = dalic_pydict_get_str(I->builtins, name);
+	if (v && v->kind == PV_CLASS)
 		return v->cls;
-	svclass_t *c = script_arena_alloc(I->a, sizeof *c);
-	sv_t *cv = sv_new(I->a, SV_CLASS);
-	if (!c || !cv || !(c->attrs = svdict_new(I->a)))
+	pyclass_t *c = dalic_pyarena_alloc(I->a, sizeof *c);
+	pyval_t *cv = dalic_pyval_new(I->a, PV_CLASS);
+	if (!c || !cv || !(c->attrs = dalic_pydict_new(I->a)))
 		return NULL;
 	c->name = name;
 	c->exception = true;
 	cv->cls = c;
 	if (strcmp(name, "BaseException")) {
-		svclass_t *base =
-		    sb_exception_class(I, !strcmp(name, "Exception")             ? "BaseException"
-		                          : !strcmp(name, "ModuleNotFoundError") ? "ImportError"
-		                          : !strcmp(name, "FileNotFoundError")   ? "OSError"
-		                                                                 : "Exception");
-		c->bases = script_arena_alloc(I->a, sizeof *c->bases);
+		pyclass_t *base = dalic_pybi_exception_class(
+		    I, !strcmp(name, "Exception")             ? "BaseException"
+		       : !strcmp(name, "ModuleNotFoundError") ? "ImportError"
+		       : !strcmp(name, "FileNotFoundError")   ? "OSError"
+		                                              : "Exception");
+		c->bases = dalic_pyarena_alloc(I->a, sizeof *c->bases);
 		if (!base || !c->bases)
 			return NULL;
 		c->bases[0] = base;
 		c->nbases = 1;
 	}
-	return svdict_set_str(I->a, I->builtins, name, cv) ? NULL : c;
+	return dalic_pydict_set_str(I->a, I->builtins, name, cv) ? NULL : c;
 }
 
 /* ---- registration --------------------------------------------------------------------- */
 
-int sb_init_types(sinterp_t *I)
+int dalic_pybi_open_types(pyinterp_t *I)
 {
 	static const struct {
 		const char *name;
-		sbuiltin_fn fn;
+		pycfn_t fn;
 	} fns[] = {
-	    {"isinstance", b_isinstance},
-	    {"callable", b_callable},
-	    {"super", b_super},
-	    {"getattr", b_getattr},
-	    {"hasattr", b_hasattr},
-	    {"setattr", b_setattr},
-	    {"repr", b_repr},
-	    {"format", b_format},
-	    {"divmod", b_divmod},
-	    {"pow", b_pow},
-	    {"ord", b_ord},
-	    {"chr", b_chr},
-	    {"type", b_type},
-	    {"open", b_opaque},
-	    {"input", b_opaque},
-	    {"exit", b_opaque},
-	    {"quit", b_opaque},
-	    {"iter", b_opaque},
-	    {"next", b_opaque},
-	    {"id", b_opaque},
-	    {"staticmethod", b_staticmethod},
+	    {"isinstance", pybi_isinstance},
+	    {"callable", pybi_callable},
+	    {"super", pybi_super},
+	    {"getattr", pybi_getattr},
+	    {"hasattr", pybi_hasattr},
+	    {"setattr", pybi_setattr},
+	    {"repr", pybi_repr},
+	    {"format", pybi_format},
+	    {"divmod", pybi_divmod},
+	    {"pow", pybi_pow},
+	    {"ord", pybi_ord},
+	    {"chr", pybi_chr},
+	    {"type", pybi_type},
+	    {"open", pybi_opaque},
+	    {"input", pybi_opaque},
+	    {"exit", pybi_opaque},
+	    {"quit", pybi_opaque},
+	    {"iter", pybi_opaque},
+	    {"next", pybi_opaque},
+	    {"id", pybi_opaque},
+	    {"staticmethod", pybi_staticmethod},
 	};
 	for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
-		sv_t *v = sb_make(I, fns[i].name, fns[i].fn, NULL, NULL);
-		if (!v || svdict_set_str(I->a, I->builtins, fns[i].name, v))
+		pyval_t *v = dalic_pybi_make(I, fns[i].name, fns[i].fn, NULL, NULL);
+		if (!v || dalic_pydict_set_str(I->a, I->builtins, fns[i].name, v))
 			return DALIC_ENOMEM;
 	}
 	for (int t = TT_INT; t <= TT_OBJECT; t++) {
-		sv_t *v = type_value(I, t);
-		if (!v || svdict_set_str(I->a, I->builtins, type_ctors[t].name, v))
+		pyval_t *v = pybi_type_value(I, t);
+		if (!v || dalic_pydict_set_str(I->a, I->builtins, type_ctors[t].name, v))
 			return DALIC_ENOMEM;
 	}
 	static const char *exceptions[] = {
@@ -526,7 +552,7 @@ int sb_init_types(sinterp_t *I)
 	    "FileNotFoundError", "KeyboardInterrupt",
 	};
 	for (size_t i = 0; i < sizeof exceptions / sizeof *exceptions; i++)
-		if (!sb_exception_class(I, exceptions[i]))
+		if (!dalic_pybi_exception_class(I, exceptions[i]))
 			return DALIC_ENOMEM;
 	return DALIC_OK;
 }

@@ -16,11 +16,11 @@
 			return rc_;                                                                \
 	} while (0)
 
-static bool as_int(const sv_t *v, int64_t *x)
+static bool pyeval_as_int(const pyval_t *v, int64_t *x)
 {
-	if (v->kind == SV_INT)
+	if (v->kind == PV_INT)
 		*x = v->i;
-	else if (v->kind == SV_BOOL)
+	else if (v->kind == PV_BOOL)
 		*x = v->b;
 	else
 		return false;
@@ -29,217 +29,229 @@ static bool as_int(const sv_t *v, int64_t *x)
 
 /* ---- attributes ----------------------------------------------------------------------- */
 
-static int bind_method(sinterp_t *I, const snode_t *at, sv_t *self, sv_t *fn, sv_t **out)
+static int pyeval_bind_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, pyval_t *fn,
+                              pyval_t **out)
 {
-	if (fn->kind != SV_FUNC) {
+	if (fn->kind != PV_FUNC) {
 		*out = fn;
 		return DALIC_OK;
 	}
-	sv_t *b = sv_new(I->a, SV_BOUND);
+	pyval_t *b = dalic_pyval_new(I->a, PV_BOUND);
 	if (!b)
-		return serr_oom(I, at);
+		return dalic_pyeval_oom(I, at);
 	b->bound.self = self;
 	b->bound.func = fn;
 	*out = b;
 	return DALIC_OK;
 }
 
-int se_getattr_opt(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_t **out)
+int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
+                             pyval_t **out)
 {
 	*out = NULL;
-	sv_t *v;
+	pyval_t *v;
 	switch (obj->kind) {
-	case SV_OPAQUE:
-		*out = sv_opaque(I->a, script_arena_printf(I->a, "%s.%s", obj->opaque.what, name));
-		return *out ? DALIC_OK : serr_oom(I, at);
-	case SV_MODULE:
-		return sm_getattr(I, at, obj, name, out);
-	case SV_OPFN: {
-		sv_t *f = sv_new(I->a, SV_OPFN);
+	case PV_OPAQUE:
+		*out = dalic_pyval_opaque(
+		    I->a, dalic_pyarena_printf(I->a, "%s.%s", obj->opaque.what, name));
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+	case PV_MODULE:
+		return dalic_pymod_getattr(I, at, obj, name, out);
+	case PV_OPFN: {
+		pyval_t *f = dalic_pyval_new(I->a, PV_OPFN);
 		if (!f)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		f->opfn.ops_api = obj->opfn.ops_api;
 		f->opfn.path = *obj->opfn.path
-		                   ? script_arena_printf(I->a, "%s.%s", obj->opfn.path, name)
-		                   : script_arena_strdup(I->a, name);
+		                   ? dalic_pyarena_printf(I->a, "%s.%s", obj->opfn.path, name)
+		                   : dalic_pyarena_strdup(I->a, name);
 		if (!f->opfn.path)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		*out = f;
 		return DALIC_OK;
 	}
-	case SV_INSTANCE: {
-		if ((v = svdict_get_str(obj->inst->attrs, name))) {
+	case PV_INSTANCE: {
+		if ((v = dalic_pydict_get_str(obj->inst->attrs, name))) {
 			*out = v;
 			return DALIC_OK;
 		}
-		if ((v = sx_class_lookup(obj->inst->cls, name, NULL)))
-			return bind_method(I, at, obj, v, out);
+		if ((v = dalic_pyexec_class_lookup(obj->inst->cls, name, NULL)))
+			return pyeval_bind_method(I, at, obj, v, out);
 		if (obj->inst->cls->pipeline)
-			TRY(sp_getattr(I, at, obj, name, out));
+			TRY(dalic_sdpipe_getattr(I, at, obj, name, out));
 		if (!*out && obj->inst->cls->opaque_base)
-			*out = sv_opaque(
-			    I->a, script_arena_printf(I->a, "%s.%s", obj->inst->cls->name, name));
+			*out = dalic_pyval_opaque(
+			    I->a, dalic_pyarena_printf(I->a, "%s.%s", obj->inst->cls->name, name));
 		return DALIC_OK;
 	}
-	case SV_CLASS:
-		if ((v = sx_class_lookup(obj->cls, name, NULL))) {
+	case PV_CLASS:
+		if ((v = dalic_pyexec_class_lookup(obj->cls, name, NULL))) {
 			*out = v;
 			return DALIC_OK;
 		}
 		if (!strcmp(name, "__name__")) {
-			*out = sv_cstr(I->a, obj->cls->name);
-			return *out ? DALIC_OK : serr_oom(I, at);
+			*out = dalic_pyval_cstr(I->a, obj->cls->name);
+			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 		}
 		if (obj->cls->pipeline)
-			TRY(sp_getattr(I, at, obj, name, out));
+			TRY(dalic_sdpipe_getattr(I, at, obj, name, out));
 		if (!*out && obj->cls->opaque_base)
-			*out = sv_opaque(I->a,
-			                 script_arena_printf(I->a, "%s.%s", obj->cls->name, name));
+			*out = dalic_pyval_opaque(
+			    I->a, dalic_pyarena_printf(I->a, "%s.%s", obj->cls->name, name));
 		return DALIC_OK;
-	case SV_SUPER: {
-		svclass_t *c = obj->super.cls;
+	case PV_SUPER: {
+		pyclass_t *c = obj->super.cls;
 		for (int i = 0; i < c->nbases && !*out; i++) {
-			if ((v = sx_class_lookup(c->bases[i], name, NULL)))
-				TRY(bind_method(I, at, obj->super.self, v, out));
+			if ((v = dalic_pyexec_class_lookup(c->bases[i], name, NULL)))
+				TRY(pyeval_bind_method(I, at, obj->super.self, v, out));
 			else if (c->bases[i]->pipeline)
-				TRY(sp_getattr(I, at, obj->super.self, name, out));
+				TRY(dalic_sdpipe_getattr(I, at, obj->super.self, name, out));
 			else if (c->bases[i]->opaque_base || !strcmp(c->bases[i]->name, "object")) {
 				if (!strcmp(name, "__init__"))
-					*out = sb_make(I, "__init__", NULL, NULL, NULL);
+					*out = dalic_pybi_make(I, "__init__", NULL, NULL, NULL);
 			}
 		}
 		return DALIC_OK;
 	}
-	case SV_NODE:
+	case PV_NODE:
 		if (!strcmp(name, "name")) {
-			*out = sv_cstr(I->a, obj->node.name);
+			*out = dalic_pyval_cstr(I->a, obj->node.name);
 		} else if (!strcmp(name, "device")) {
-			*out = sv_cstr(I->a, obj->node.device);
+			*out = dalic_pyval_cstr(I->a, obj->node.device);
 		} else {
-			return sp_getattr(I, at, obj, name, out);
+			return dalic_sdpipe_getattr(I, at, obj, name, out);
 		}
-		return *out ? DALIC_OK : serr_oom(I, at);
-	case SV_ENUM:
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+	case PV_ENUM:
 		if (!strcmp(name, "name"))
-			*out = sv_cstr(I->a, sv_enum_name(obj->en.type, obj->en.value));
+			*out = dalic_pyval_cstr(I->a,
+			                        dalic_sdval_enum_name(obj->en.type, obj->en.value));
 		else if (!strcmp(name, "value"))
-			*out = sv_int(I->a, obj->en.value);
+			*out = dalic_pyval_int(I->a, obj->en.value);
 		else
 			return DALIC_OK;
-		return *out ? DALIC_OK : serr_oom(I, at);
-	case SV_SCONST:
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+	case PV_SCONST:
 		if (!strcmp(name, "value"))
 			*out = obj->sconst.value;
 		else if (!strcmp(name, "dtype"))
-			*out = sv_enum(I->a, ENUM_DTYPE, obj->sconst.dtype);
+			*out = dalic_sdval_enum(I->a, ENUM_DTYPE, obj->sconst.dtype);
 		else
 			return DALIC_OK;
-		return *out ? DALIC_OK : serr_oom(I, at);
-	case SV_FUNC:
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+	case PV_FUNC:
 		if (!strcmp(name, "__name__")) {
-			*out = sv_cstr(I->a, obj->func->name);
-			return *out ? DALIC_OK : serr_oom(I, at);
+			*out = dalic_pyval_cstr(I->a, obj->func->name);
+			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 		}
 		return DALIC_OK;
-	case SV_PIPEDEF:
+	case PV_PIPEDEF:
 		if (!strcmp(name, "_is_pipeline_def"))
-			*out = sv_true();
+			*out = dalic_pyval_true();
 		else if (!strcmp(name, "__name__"))
-			*out = sv_cstr(I->a, obj->pipedef.func->func->name);
+			*out = dalic_pyval_cstr(I->a, obj->pipedef.func->func->name);
 		return DALIC_OK;
-	case SV_STR:
-	case SV_LIST:
-	case SV_TUPLE:
-	case SV_DICT:
-	case SV_INT:
-	case SV_FLOAT:
-		return sb_method(I, at, obj, name, out);
+	case PV_STR:
+	case PV_LIST:
+	case PV_TUPLE:
+	case PV_DICT:
+	case PV_INT:
+	case PV_FLOAT:
+		return dalic_pybi_method(I, at, obj, name, out);
 	default:
 		return DALIC_OK;
 	}
 }
 
-int se_getattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_t **out)
+int dalic_pyeval_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
+                         pyval_t **out)
 {
-	TRY(se_getattr_opt(I, at, obj, name, out));
+	TRY(dalic_pyeval_getattr_opt(I, at, obj, name, out));
 	if (*out)
 		return DALIC_OK;
-	if (obj->kind == SV_MODULE)
-		return serr(I, at, DALIC_EINVAL,
-		            "AttributeError: module '%s' has no attribute '%s'", obj->mod->name,
-		            name);
-	if (obj->kind == SV_CLASS)
-		return serr(I, at, DALIC_EINVAL,
-		            "AttributeError: type object '%s' has no attribute '%s'",
-		            obj->cls->name, name);
-	return serr(I, at, DALIC_EINVAL, "AttributeError: '%s' object has no attribute '%s'",
-	            sv_type_name(obj), name);
+	if (obj->kind == PV_MODULE)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "AttributeError: module '%s' has no attribute '%s'",
+		                          obj->mod->name, name);
+	if (obj->kind == PV_CLASS)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "AttributeError: type object '%s' has no attribute '%s'",
+		                          obj->cls->name, name);
+	return dalic_pyeval_error(I, at, DALIC_EINVAL,
+	                          "AttributeError: '%s' object has no attribute '%s'",
+	                          dalic_pyval_type_name(obj), name);
 }
 
-int se_setattr(sinterp_t *I, const snode_t *at, sv_t *obj, const char *name, sv_t *value)
+int dalic_pyeval_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
+                         pyval_t *value)
 {
-	svdict_t *d = NULL;
+	pydict_t *d = NULL;
 	switch (obj->kind) {
-	case SV_OPAQUE:
+	case PV_OPAQUE:
 		return DALIC_OK;
-	case SV_INSTANCE:
+	case PV_INSTANCE:
 		d = obj->inst->attrs;
 		break;
-	case SV_CLASS:
+	case PV_CLASS:
 		d = obj->cls->attrs;
 		break;
-	case SV_MODULE:
+	case PV_MODULE:
 		d = obj->mod->attrs;
 		break;
 	default:
-		return serr(I, at, DALIC_EINVAL,
-		            "AttributeError: '%s' object attribute '%s' is read-only",
-		            sv_type_name(obj), name);
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "AttributeError: '%s' object attribute '%s' is read-only",
+		                          dalic_pyval_type_name(obj), name);
 	}
-	return svdict_set_str(I->a, d, name, value) ? serr_oom(I, at) : DALIC_OK;
+	return dalic_pydict_set_str(I->a, d, name, value) ? dalic_pyeval_oom(I, at) : DALIC_OK;
 }
 
 /* ---- items ---------------------------------------------------------------------------- */
 
-static int index_of(sinterp_t *I, const snode_t *at, sv_t *idx, int n, const char *what, int *out)
+static int pyeval_index_of(pyinterp_t *I, const pynode_t *at, pyval_t *idx, int n, const char *what,
+                           int *out)
 {
 	int64_t i;
-	if (!as_int(idx, &i))
-		return serr(I, at, DALIC_EINVAL,
-		            "TypeError: %s indices must be integers or slices, not %s", what,
-		            sv_type_name(idx));
+	if (!pyeval_as_int(idx, &i))
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL, "TypeError: %s indices must be integers or slices, not %s",
+		    what, dalic_pyval_type_name(idx));
 	if (i < 0)
 		i += n;
 	if (i < 0 || i >= n)
-		return serr(I, at, DALIC_EINVAL, "IndexError: %s index out of range", what);
+		return dalic_pyeval_error(I, at, DALIC_EINVAL, "IndexError: %s index out of range",
+		                          what);
 	*out = (int)i;
 	return DALIC_OK;
 }
 
 /* Python's slice.indices(): start, stop, step for a sequence of length n. */
-static int slice_range(sinterp_t *I, const snode_t *at, sv_t *s, int n, int64_t *start,
-                       int64_t *stop, int64_t *step)
+static int pyeval_slice_range(pyinterp_t *I, const pynode_t *at, pyval_t *s, int n, int64_t *start,
+                              int64_t *stop, int64_t *step)
 {
 	int64_t st = 1;
-	if (s->slice.step->kind != SV_NONE && !as_int(s->slice.step, &st))
-		return serr(I, at, DALIC_EINVAL,
-		            "TypeError: slice indices must be integers or None");
+	if (s->slice.step->kind != PV_NONE && !pyeval_as_int(s->slice.step, &st))
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: slice indices must be integers or None");
 	if (st == 0)
-		return serr(I, at, DALIC_EINVAL, "ValueError: slice step cannot be zero");
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "ValueError: slice step cannot be zero");
 	int64_t lo = st > 0 ? 0 : n - 1, hi = st > 0 ? n : -1;
 	int64_t v;
-	if (s->slice.lo->kind != SV_NONE) {
-		if (!as_int(s->slice.lo, &v))
-			return serr(I, at, DALIC_EINVAL,
-			            "TypeError: slice indices must be integers or None");
+	if (s->slice.lo->kind != PV_NONE) {
+		if (!pyeval_as_int(s->slice.lo, &v))
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: slice indices must be integers or None");
 		if (v < 0)
 			v += n;
 		lo = st > 0 ? (v < 0 ? 0 : v > n ? n : v) : (v < 0 ? -1 : v >= n ? n - 1 : v);
 	}
-	if (s->slice.hi->kind != SV_NONE) {
-		if (!as_int(s->slice.hi, &v))
-			return serr(I, at, DALIC_EINVAL,
-			            "TypeError: slice indices must be integers or None");
+	if (s->slice.hi->kind != PV_NONE) {
+		if (!pyeval_as_int(s->slice.hi, &v))
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: slice indices must be integers or None");
 		if (v < 0)
 			v += n;
 		hi = st > 0 ? (v < 0 ? 0 : v > n ? n : v) : (v < -1 ? -1 : v >= n ? n - 1 : v);
@@ -250,47 +262,49 @@ static int slice_range(sinterp_t *I, const snode_t *at, sv_t *s, int n, int64_t 
 	return DALIC_OK;
 }
 
-int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out)
+int dalic_pyeval_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_t *idx,
+                         pyval_t **out)
 {
 	switch (obj->kind) {
-	case SV_OPAQUE:
+	case PV_OPAQUE:
 		*out = obj;
 		return DALIC_OK;
-	case SV_NODE:
-		return sa_subscript(I, at, obj, idx, out);
-	case SV_DICT: {
-		sv_t *v = svdict_get(obj->dict, idx);
+	case PV_NODE:
+		return dalic_sdarith_subscript(I, at, obj, idx, out);
+	case PV_DICT: {
+		pyval_t *v = dalic_pydict_get(obj->dict, idx);
 		if (v) {
 			*out = v;
 			return DALIC_OK;
 		}
-		if (!sv_hashable(idx))
-			return serr(I, at, DALIC_EINVAL, "TypeError: unhashable type: '%s'",
-			            sv_type_name(idx));
-		sv_t *r;
-		TRY(se_str(I, at, idx, true, &r));
-		return serr(I, at, DALIC_EINVAL, "KeyError: %s", r->str.s);
+		if (!dalic_pyval_hashable(idx))
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "TypeError: unhashable type: '%s'",
+			                          dalic_pyval_type_name(idx));
+		pyval_t *r;
+		TRY(dalic_pyeval_str(I, at, idx, true, &r));
+		return dalic_pyeval_error(I, at, DALIC_EINVAL, "KeyError: %s", r->str.s);
 	}
-	case SV_LIST:
-	case SV_TUPLE:
-	case SV_STR: {
-		bool is_str = obj->kind == SV_STR;
+	case PV_LIST:
+	case PV_TUPLE:
+	case PV_STR: {
+		bool is_str = obj->kind == PV_STR;
 		int n = is_str                 ? (int)obj->str.len
-		        : obj->kind == SV_LIST ? obj->list->n
+		        : obj->kind == PV_LIST ? obj->list->n
 		                               : obj->tuple.n;
-		sv_t **items = obj->kind == SV_LIST ? obj->list->items : obj->tuple.items;
-		const char *what = is_str ? "string" : obj->kind == SV_LIST ? "list" : "tuple";
-		if (idx->kind == SV_SLICE) {
+		pyval_t **items = obj->kind == PV_LIST ? obj->list->items : obj->tuple.items;
+		const char *what = is_str ? "string" : obj->kind == PV_LIST ? "list" : "tuple";
+		if (idx->kind == PV_SLICE) {
 			int64_t a = 0, b = 0, s = 1;
-			TRY(slice_range(I, at, idx, n, &a, &b, &s));
+			TRY(pyeval_slice_range(I, at, idx, n, &a, &b, &s));
 			int count = 0;
 			for (int64_t i = a; s > 0 ? i < b : i > b; i += s)
 				count++;
 			if (is_str) {
-				char *buf = script_arena_alloc(I->a, (size_t)count + 1);
-				*out = sv_new(I->a, SV_STR);
+				char *buf = dalic_pyarena_alloc(I->a, (size_t)count + 1);
+				*out = dalic_pyval_new(I->a, PV_STR);
 				if (!buf || !*out)
-					return serr_oom(I, at);
+					return dalic_pyeval_oom(I, at);
 				int k = 0;
 				for (int64_t i = a; s > 0 ? i < b : i > b; i += s)
 					buf[k++] = obj->str.s[i];
@@ -298,15 +312,15 @@ int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out
 				(*out)->str.len = (size_t)count;
 				return DALIC_OK;
 			}
-			sv_t *r =
-			    obj->kind == SV_LIST ? sv_list(I->a, count) : sv_tuple(I->a, count);
+			pyval_t *r = obj->kind == PV_LIST ? dalic_pyval_list(I->a, count)
+			                                  : dalic_pyval_tuple(I->a, count);
 			if (!r)
-				return serr_oom(I, at);
+				return dalic_pyeval_oom(I, at);
 			int k = 0;
 			for (int64_t i = a; s > 0 ? i < b : i > b; i += s) {
-				if (obj->kind == SV_LIST) {
-					if (sv_list_append(I->a, r, items[i]))
-						return serr_oom(I, at);
+				if (obj->kind == PV_LIST) {
+					if (dalic_pyval_list_append(I->a, r, items[i]))
+						return dalic_pyeval_oom(I, at);
 				} else {
 					r->tuple.items[k++] = items[i];
 				}
@@ -315,140 +329,150 @@ int se_getitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t **out
 			return DALIC_OK;
 		}
 		int i;
-		TRY(index_of(I, at, idx, n, what, &i));
-		*out = is_str ? sv_str(I->a, obj->str.s + i, 1) : items[i];
-		return *out ? DALIC_OK : serr_oom(I, at);
+		TRY(pyeval_index_of(I, at, idx, n, what, &i));
+		*out = is_str ? dalic_pyval_str(I->a, obj->str.s + i, 1) : items[i];
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 	}
 	default:
-		return serr(I, at, DALIC_EINVAL, "TypeError: '%s' object is not subscriptable",
-		            sv_type_name(obj));
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: '%s' object is not subscriptable",
+		                          dalic_pyval_type_name(obj));
 	}
 }
 
-int se_setitem(sinterp_t *I, const snode_t *at, sv_t *obj, sv_t *idx, sv_t *value)
+int dalic_pyeval_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_t *idx,
+                         pyval_t *value)
 {
-	if (obj->kind == SV_OPAQUE)
+	if (obj->kind == PV_OPAQUE)
 		return DALIC_OK;
-	if (obj->kind == SV_DICT) {
-		int rc = svdict_set(I->a, obj->dict, idx, value);
+	if (obj->kind == PV_DICT) {
+		int rc = dalic_pydict_set(I->a, obj->dict, idx, value);
 		if (rc == DALIC_EINVAL)
-			return serr(I, at, rc, "TypeError: unhashable type: '%s'",
-			            sv_type_name(idx));
-		return rc ? serr_oom(I, at) : DALIC_OK;
+			return dalic_pyeval_error(I, at, rc, "TypeError: unhashable type: '%s'",
+			                          dalic_pyval_type_name(idx));
+		return rc ? dalic_pyeval_oom(I, at) : DALIC_OK;
 	}
-	if (obj->kind == SV_LIST && idx->kind != SV_SLICE) {
+	if (obj->kind == PV_LIST && idx->kind != PV_SLICE) {
 		int i;
-		TRY(index_of(I, at, idx, obj->list->n, "list assignment", &i));
+		TRY(pyeval_index_of(I, at, idx, obj->list->n, "list assignment", &i));
 		obj->list->items[i] = value;
 		return DALIC_OK;
 	}
-	return serr(I, at, DALIC_EINVAL, "TypeError: '%s' object does not support item assignment",
-	            sv_type_name(obj));
+	return dalic_pyeval_error(I, at, DALIC_EINVAL,
+	                          "TypeError: '%s' object does not support item assignment",
+	                          dalic_pyval_type_name(obj));
 }
 
 /* ---- calls and iteration -------------------------------------------------------------- */
 
-int se_call(sinterp_t *I, const snode_t *at, sv_t *fn, const sargs_t *args, sv_t **out)
+int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyargs_t *args,
+                      pyval_t **out)
 {
-	if (I->depth >= SCRIPT_MAX_CALL_DEPTH)
-		return serr(I, at, DALIC_EUNSUPPORTED,
-		            "RecursionError: maximum call depth (%d) exceeded",
-		            SCRIPT_MAX_CALL_DEPTH);
+	if (I->depth >= PY_MAX_CALL_DEPTH)
+		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
+		                          "RecursionError: maximum call depth (%d) exceeded",
+		                          PY_MAX_CALL_DEPTH);
 	I->depth++;
 	int rc;
 	switch (fn->kind) {
-	case SV_FUNC:
-		rc = sx_call_function(I, at, fn->func, NULL, args, out);
+	case PV_FUNC:
+		rc = dalic_pyexec_call_function(I, at, fn->func, NULL, args, out);
 		break;
-	case SV_BOUND:
-		rc = sx_call_function(I, at, fn->bound.func->func, fn->bound.self, args, out);
+	case PV_BOUND:
+		rc = dalic_pyexec_call_function(I, at, fn->bound.func->func, fn->bound.self, args,
+		                                out);
 		break;
-	case SV_BUILTIN:
+	case PV_BUILTIN:
 		if (!fn->builtin.fn) { /* object.__init__ and the like: accept and ignore */
-			*out = sv_none();
+			*out = dalic_pyval_none();
 			rc = DALIC_OK;
 		} else {
 			rc = fn->builtin.fn(I, at, fn->builtin.self, args, out);
 		}
 		break;
-	case SV_CLASS:
-		rc = sx_instantiate(I, at, fn->cls, args, out);
+	case PV_CLASS:
+		rc = dalic_pyexec_instantiate(I, at, fn->cls, args, out);
 		break;
-	case SV_OPFN:
-		rc = fn->opfn.ops_api ? so_ops_construct(I, at, fn->opfn.path, args, out)
-		                      : so_call_fn(I, at, fn->opfn.path, args, out);
+	case PV_OPFN:
+		rc = fn->opfn.ops_api ? dalic_sdops_construct(I, at, fn->opfn.path, args, out)
+		                      : dalic_sdops_call_fn(I, at, fn->opfn.path, args, out);
 		break;
-	case SV_OPOBJ:
-		rc = so_ops_call(I, at, fn, args, out);
+	case PV_OPOBJ:
+		rc = dalic_sdops_call_object(I, at, fn, args, out);
 		break;
-	case SV_PIPEDEF:
-		rc = sp_call_pipedef(I, at, fn, args, out);
+	case PV_PIPEDEF:
+		rc = dalic_sdpipe_call_def(I, at, fn, args, out);
 		break;
-	case SV_OPAQUE:
-		*out = sv_opaque(I->a, script_arena_printf(I->a, "%s()", fn->opaque.what));
-		rc = *out ? DALIC_OK : serr_oom(I, at);
+	case PV_OPAQUE:
+		*out =
+		    dalic_pyval_opaque(I->a, dalic_pyarena_printf(I->a, "%s()", fn->opaque.what));
+		rc = *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 		break;
 	default:
-		rc = serr(I, at, DALIC_EINVAL, "TypeError: '%s' object is not callable",
-		          sv_type_name(fn));
+		rc = dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                        "TypeError: '%s' object is not callable",
+		                        dalic_pyval_type_name(fn));
 	}
 	I->depth--;
 	return rc;
 }
 
-int se_iterate(sinterp_t *I, const snode_t *at, sv_t *v, sv_t ***items, int *n, bool *opaque)
+int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t ***items, int *n,
+                         bool *opaque)
 {
 	*opaque = false;
 	switch (v->kind) {
-	case SV_LIST:
+	case PV_LIST:
 		*items = v->list->items;
 		*n = v->list->n;
 		return DALIC_OK;
-	case SV_TUPLE:
+	case PV_TUPLE:
 		*items = v->tuple.items;
 		*n = v->tuple.n;
 		return DALIC_OK;
-	case SV_OPAQUE:
+	case PV_OPAQUE:
 		*opaque = true;
 		*items = NULL;
 		*n = 0;
 		return DALIC_OK;
-	case SV_DICT: {
-		int len = svdict_len(v->dict), k = 0;
-		sv_t **keys = script_arena_alloc(I->a, sizeof *keys * (size_t)(len + 1));
+	case PV_DICT: {
+		int len = dalic_pydict_len(v->dict), k = 0;
+		pyval_t **keys = dalic_pyarena_alloc(I->a, sizeof *keys * (size_t)(len + 1));
 		if (!keys)
-			return serr_oom(I, at);
-		sv_t *key;
-		for (int it = 0; svdict_next(v->dict, &it, &key, NULL);)
+			return dalic_pyeval_oom(I, at);
+		pyval_t *key;
+		for (int it = 0; dalic_pydict_next(v->dict, &it, &key, NULL);)
 			keys[k++] = key;
 		*items = keys;
 		*n = len;
 		return DALIC_OK;
 	}
-	case SV_STR: {
+	case PV_STR: {
 		/* one item per UTF-8 character */
-		sv_t **chars = script_arena_alloc(I->a, sizeof *chars * (v->str.len + 1));
+		pyval_t **chars = dalic_pyarena_alloc(I->a, sizeof *chars * (v->str.len + 1));
 		if (!chars)
-			return serr_oom(I, at);
+			return dalic_pyeval_oom(I, at);
 		int k = 0;
 		for (size_t i = 0; i < v->str.len;) {
 			size_t j = i + 1;
 			while (j < v->str.len && ((unsigned char)v->str.s[j] & 0xC0) == 0x80)
 				j++;
-			if (!(chars[k++] = sv_str(I->a, v->str.s + i, j - i)))
-				return serr_oom(I, at);
+			if (!(chars[k++] = dalic_pyval_str(I->a, v->str.s + i, j - i)))
+				return dalic_pyeval_oom(I, at);
 			i = j;
 		}
 		*items = chars;
 		*n = k;
 		return DALIC_OK;
 	}
-	case SV_NODE:
-		return serr(I, at, DALIC_EINVAL,
-		            "TypeError: 'DataNode' object is not iterable (a DataNode stands for a "
-		            "whole batch; its samples exist only when the pipeline runs)");
+	case PV_NODE:
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "TypeError: 'DataNode' object is not iterable (a DataNode stands for a "
+		    "whole batch; its samples exist only when the pipeline runs)");
 	default:
-		return serr(I, at, DALIC_EINVAL, "TypeError: '%s' object is not iterable",
-		            sv_type_name(v));
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: '%s' object is not iterable",
+		                          dalic_pyval_type_name(v));
 	}
 }

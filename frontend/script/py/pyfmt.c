@@ -24,7 +24,7 @@ typedef struct spec {
 	int width, precision;
 } spec_t;
 
-static int parse_spec(sinterp_t *I, const snode_t *at, const char *s, spec_t *sp)
+static int pyfmt_parse_spec(pyinterp_t *I, const pynode_t *at, const char *s, spec_t *sp)
 {
 	memset(sp, 0, sizeof *sp);
 	sp->fill = ' ';
@@ -56,19 +56,20 @@ static int parse_spec(sinterp_t *I, const snode_t *at, const char *s, spec_t *sp
 		s++;
 		sp->precision = 0;
 		if (!isdigit((unsigned char)*s))
-			return serr(I, at, DALIC_EINVAL,
-			            "ValueError: Format specifier missing precision");
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "ValueError: Format specifier missing precision");
 		while (isdigit((unsigned char)*s) && sp->precision < 1000)
 			sp->precision = sp->precision * 10 + (*s++ - '0');
 	}
 	if (*s)
 		sp->type = *s++;
 	if (*s)
-		return serr(I, at, DALIC_EINVAL, "ValueError: Invalid format specifier");
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "ValueError: Invalid format specifier");
 	return DALIC_OK;
 }
 
-static void group_thousands(char *digits, size_t cap)
+static void pyfmt_group_thousands(char *digits, size_t cap)
 {
 	/* inserts ',' into the integer part of a plain decimal number */
 	char *start = digits + (digits[0] == '-' || digits[0] == '+' || digits[0] == ' ');
@@ -88,7 +89,7 @@ static void group_thousands(char *digits, size_t cap)
 	}
 }
 
-static void pad(sbuf_t *out, const spec_t *sp, const char *body, bool numeric)
+static void pyfmt_pad(pybuf_t *out, const spec_t *sp, const char *body, bool numeric)
 {
 	size_t len = 0;
 	for (const char *p = body; *p; p++)
@@ -101,20 +102,20 @@ static void pad(sbuf_t *out, const spec_t *sp, const char *body, bool numeric)
 	if (align == '=') {
 		left = right = 0;
 		if (*body == '-' || *body == '+' || *body == ' ')
-			sbuf_put(out, body++, 1);
+			dalic_pybuf_put(out, body++, 1);
 		for (int i = 0; i < total; i++)
-			sbuf_put(out, &fill, 1);
-		sbuf_puts(out, body);
+			dalic_pybuf_put(out, &fill, 1);
+		dalic_pybuf_puts(out, body);
 		return;
 	}
 	for (int i = 0; i < left; i++)
-		sbuf_put(out, &fill, 1);
-	sbuf_puts(out, body);
+		dalic_pybuf_put(out, &fill, 1);
+	dalic_pybuf_puts(out, body);
 	for (int i = 0; i < right; i++)
-		sbuf_put(out, &fill, 1);
+		dalic_pybuf_put(out, &fill, 1);
 }
 
-static void format_float(char *buf, size_t n, double f, const spec_t *sp)
+static void pyfmt_format_float(char *buf, size_t n, double f, const spec_t *sp)
 {
 	int prec = sp->precision < 0 ? 6 : sp->precision;
 	char t = sp->type;
@@ -132,33 +133,33 @@ static void format_float(char *buf, size_t n, double f, const spec_t *sp)
 		if (!strpbrk(buf, ".eni") && strlen(buf) + 2 < n)
 			strcat(buf, ".0");
 	} else {
-		sv_float_repr(buf, n, f);
+		dalic_pyval_float_repr(buf, n, f);
 	}
 	if ((sp->sign == '+' || sp->sign == ' ') && !signbit(f) && strlen(buf) + 2 < n) {
 		memmove(buf + 1, buf, strlen(buf) + 1);
 		buf[0] = sp->sign;
 	}
 	if (sp->comma)
-		group_thousands(buf, n);
+		pyfmt_group_thousands(buf, n);
 }
 
-int sf_format_spec(sinterp_t *I, const snode_t *at, sv_t *v, const char *s, sbuf_t *out)
+int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *s, pybuf_t *out)
 {
 	if (!*s) {
-		sv_format(out, v, false);
+		dalic_pyval_format(out, v, false);
 		return DALIC_OK;
 	}
 	spec_t sp;
-	TRY(parse_spec(I, at, s, &sp));
+	TRY(pyfmt_parse_spec(I, at, s, &sp));
 	char buf[512];
-	if (v->kind == SV_SCONST)
+	if (v->kind == PV_SCONST)
 		v = v->sconst.value;
-	bool is_int = v->kind == SV_INT || v->kind == SV_BOOL;
+	bool is_int = v->kind == PV_INT || v->kind == PV_BOOL;
 	if (is_int && (!sp.type || strchr("dxXobcn", sp.type))) {
-		int64_t x = v->kind == SV_BOOL ? v->b : v->i;
-		if (v->kind == SV_BOOL && !sp.type) {
+		int64_t x = v->kind == PV_BOOL ? v->b : v->i;
+		if (v->kind == PV_BOOL && !sp.type) {
 			snprintf(buf, sizeof buf, "%s", x ? "True" : "False");
-			pad(out, &sp, buf, false);
+			pyfmt_pad(out, &sp, buf, false);
 			return DALIC_OK;
 		}
 		uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
@@ -206,68 +207,72 @@ int sf_format_spec(sinterp_t *I, const snode_t *at, sv_t *v, const char *s, sbuf
 		                          : "",
 		         digits);
 		if (sp.comma)
-			group_thousands(buf, sizeof buf);
-		pad(out, &sp, buf, true);
+			pyfmt_group_thousands(buf, sizeof buf);
+		pyfmt_pad(out, &sp, buf, true);
 		return DALIC_OK;
 	}
-	if ((is_int || v->kind == SV_FLOAT) && (!sp.type || strchr("fFeEgG%", sp.type))) {
-		format_float(buf, sizeof buf, sv_as_double(v), &sp);
-		pad(out, &sp, buf, true);
+	if ((is_int || v->kind == PV_FLOAT) && (!sp.type || strchr("fFeEgG%", sp.type))) {
+		pyfmt_format_float(buf, sizeof buf, dalic_pyval_as_double(v), &sp);
+		pyfmt_pad(out, &sp, buf, true);
 		return DALIC_OK;
 	}
 	if (sp.type && sp.type != 's')
-		return serr(I, at, DALIC_EINVAL,
-		            "ValueError: Unknown format code '%c' for object of type '%s'", sp.type,
-		            sv_type_name(v));
-	sbuf_t tmp = {0};
-	sv_format(&tmp, v, false);
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ValueError: Unknown format code '%c' for object of type '%s'", sp.type,
+		    dalic_pyval_type_name(v));
+	pybuf_t tmp = {0};
+	dalic_pyval_format(&tmp, v, false);
 	if (tmp.oom) {
-		sbuf_free(&tmp);
-		return serr_oom(I, at);
+		dalic_pybuf_free(&tmp);
+		return dalic_pyeval_oom(I, at);
 	}
 	if (sp.precision >= 0 && tmp.s && (size_t)sp.precision < tmp.n)
 		tmp.s[sp.precision] = 0;
-	pad(out, &sp, tmp.s ? tmp.s : "", false);
-	sbuf_free(&tmp);
+	pyfmt_pad(out, &sp, tmp.s ? tmp.s : "", false);
+	dalic_pybuf_free(&tmp);
 	return DALIC_OK;
 }
 
 /* ---- str.format ----------------------------------------------------------------------- */
 
-static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t n,
-                       const sargs_t *args, int *auto_idx, sv_t **out)
+static int pyfmt_field_value(pyinterp_t *I, const pynode_t *at, const char *name, size_t n,
+                             const pyargs_t *args, int *auto_idx, pyval_t **out)
 {
 	size_t k = 0;
 	while (k < n && name[k] != '.' && name[k] != '[')
 		k++;
-	sv_t *v = NULL;
+	pyval_t *v = NULL;
 	if (k == 0) {
 		if (*auto_idx < 0)
-			return serr(I, at, DALIC_EINVAL,
-			            "ValueError: cannot switch from manual field specification to "
-			            "automatic field numbering");
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "ValueError: cannot switch from manual field specification to "
+			    "automatic field numbering");
 		int i = (*auto_idx)++;
 		if (i >= args->npos)
-			return serr(I, at, DALIC_EINVAL,
-			            "IndexError: Replacement index %d out of range for positional "
-			            "args tuple",
-			            i);
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "IndexError: Replacement index %d out of range for positional "
+			    "args tuple",
+			    i);
 		v = args->pos[i];
 	} else if (isdigit((unsigned char)name[0])) {
 		int i = atoi(name);
 		*auto_idx = -1;
 		if (i >= args->npos)
-			return serr(I, at, DALIC_EINVAL,
-			            "IndexError: Replacement index %d out of range for positional "
-			            "args tuple",
-			            i);
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "IndexError: Replacement index %d out of range for positional "
+			    "args tuple",
+			    i);
 		v = args->pos[i];
 	} else {
 		char key[128];
 		snprintf(key, sizeof key, "%.*s", (int)k, name);
-		v = sargs_kw(args, key);
+		v = dalic_pyeval_kwarg(args, key);
 		if (!v)
-			return serr(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
+			return dalic_pyeval_error(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
 	}
 	while (k < n) {
 		if (name[k] == '.') {
@@ -276,7 +281,7 @@ static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t
 				e++;
 			char attr[128];
 			snprintf(attr, sizeof attr, "%.*s", (int)(e - k), name + k);
-			TRY(se_getattr(I, at, v, attr, &v));
+			TRY(dalic_pyeval_getattr(I, at, v, attr, &v));
 			k = e;
 		} else {
 			size_t e = ++k;
@@ -284,11 +289,12 @@ static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t
 				e++;
 			char idx[128];
 			snprintf(idx, sizeof idx, "%.*s", (int)(e - k), name + k);
-			sv_t *key = isdigit((unsigned char)idx[0]) ? sv_int(I->a, atoll(idx))
-			                                           : sv_cstr(I->a, idx);
+			pyval_t *key = isdigit((unsigned char)idx[0])
+			                   ? dalic_pyval_int(I->a, atoll(idx))
+			                   : dalic_pyval_cstr(I->a, idx);
 			if (!key)
-				return serr_oom(I, at);
-			TRY(se_getitem(I, at, v, key, &v));
+				return dalic_pyeval_oom(I, at);
+			TRY(dalic_pyeval_getitem(I, at, v, key, &v));
 			k = e + 1;
 		}
 	}
@@ -296,21 +302,22 @@ static int field_value(sinterp_t *I, const snode_t *at, const char *name, size_t
 	return DALIC_OK;
 }
 
-static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
-                       const sargs_t *args, int *auto_idx, sbuf_t *out, int depth)
+static int pyfmt_format_into(pyinterp_t *I, const pynode_t *at, const char *s, size_t n,
+                             const pyargs_t *args, int *auto_idx, pybuf_t *out, int depth)
 {
 	for (size_t i = 0; i < n;) {
 		char c = s[i];
 		if ((c == '{' || c == '}') && i + 1 < n && s[i + 1] == c) {
-			sbuf_put(out, &c, 1);
+			dalic_pybuf_put(out, &c, 1);
 			i += 2;
 			continue;
 		}
 		if (c == '}')
-			return serr(I, at, DALIC_EINVAL,
-			            "ValueError: Single '}' encountered in format string");
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "ValueError: Single '}' encountered in format string");
 		if (c != '{') {
-			sbuf_put(out, &c, 1);
+			dalic_pybuf_put(out, &c, 1);
 			i++;
 			continue;
 		}
@@ -322,92 +329,95 @@ static int format_into(sinterp_t *I, const snode_t *at, const char *s, size_t n,
 			j++;
 		}
 		if (j >= n)
-			return serr(I, at, DALIC_EINVAL,
-			            "ValueError: expected '}' before end of string");
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "ValueError: expected '}' before end of string");
 		const char *f = s + i + 1;
 		size_t fl = j - i - 1, name_end = 0;
 		while (name_end < fl && f[name_end] != '!' && f[name_end] != ':')
 			name_end++;
-		sv_t *v;
-		TRY(field_value(I, at, f, name_end, args, auto_idx, &v));
+		pyval_t *v;
+		TRY(pyfmt_field_value(I, at, f, name_end, args, auto_idx, &v));
 		size_t k = name_end;
 		if (k < fl && f[k] == '!') {
 			if (k + 1 >= fl)
-				return serr(
+				return dalic_pyeval_error(
 				    I, at, DALIC_EINVAL,
 				    "ValueError: end of string while looking for conversion "
 				    "specifier");
-			TRY(se_str(I, at, v, f[k + 1] != 's', &v));
+			TRY(dalic_pyeval_str(I, at, v, f[k + 1] != 's', &v));
 			k += 2;
 		}
-		sbuf_t spec = {0};
+		pybuf_t spec = {0};
 		int rc = DALIC_OK;
 		if (k < fl && f[k] == ':') {
 			if (depth > 1)
-				rc = serr(I, at, DALIC_EINVAL,
-				          "ValueError: Max string recursion exceeded");
+				rc =
+				    dalic_pyeval_error(I, at, DALIC_EINVAL,
+				                       "ValueError: Max string recursion exceeded");
 			else
-				rc = format_into(I, at, f + k + 1, fl - k - 1, args, auto_idx,
-				                 &spec, depth + 1);
+				rc = pyfmt_format_into(I, at, f + k + 1, fl - k - 1, args, auto_idx,
+				                       &spec, depth + 1);
 		}
 		if (!rc)
-			rc = sf_format_spec(I, at, v, spec.s ? spec.s : "", out);
-		sbuf_free(&spec);
+			rc = dalic_pyfmt_spec(I, at, v, spec.s ? spec.s : "", out);
+		dalic_pybuf_free(&spec);
 		TRY(rc);
 		i = j + 1;
 	}
 	return DALIC_OK;
 }
 
-int sf_str_format(sinterp_t *I, const snode_t *at, sv_t *fmt, const sargs_t *args, sv_t **out)
+int dalic_pyfmt_str_format(pyinterp_t *I, const pynode_t *at, pyval_t *fmt, const pyargs_t *args,
+                           pyval_t **out)
 {
-	sbuf_t b = {0};
+	pybuf_t b = {0};
 	int auto_idx = 0;
-	int rc = format_into(I, at, fmt->str.s, fmt->str.len, args, &auto_idx, &b, 0);
+	int rc = pyfmt_format_into(I, at, fmt->str.s, fmt->str.len, args, &auto_idx, &b, 0);
 	if (!rc)
-		*out = b.oom ? NULL : sv_str(I->a, b.s ? b.s : "", b.n);
-	sbuf_free(&b);
+		*out = b.oom ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
+	dalic_pybuf_free(&b);
 	if (!rc && !*out)
-		rc = serr_oom(I, at);
+		rc = dalic_pyeval_oom(I, at);
 	return rc;
 }
 
 /* ---- printf-style % ------------------------------------------------------------------- */
 
-int sf_percent(sinterp_t *I, const snode_t *at, sv_t *fmt, sv_t *argv, sv_t **out)
+int dalic_pyfmt_percent(pyinterp_t *I, const pynode_t *at, pyval_t *fmt, pyval_t *argv,
+                        pyval_t **out)
 {
-	sv_t **items = &argv;
+	pyval_t **items = &argv;
 	int n = 1, next = 0;
-	if (argv->kind == SV_TUPLE) {
+	if (argv->kind == PV_TUPLE) {
 		items = argv->tuple.items;
 		n = argv->tuple.n;
 	}
-	sbuf_t b = {0};
+	pybuf_t b = {0};
 	const char *s = fmt->str.s, *end = s + fmt->str.len;
 	int rc = DALIC_OK;
 	while (!rc && s < end) {
 		if (*s != '%') {
-			sbuf_put(&b, s++, 1);
+			dalic_pybuf_put(&b, s++, 1);
 			continue;
 		}
 		s++;
 		if (s < end && *s == '%') {
-			sbuf_put(&b, s++, 1);
+			dalic_pybuf_put(&b, s++, 1);
 			continue;
 		}
-		sv_t *v = NULL;
+		pyval_t *v = NULL;
 		if (s < end && *s == '(') {
 			const char *close = memchr(s, ')', (size_t)(end - s));
-			if (!close || argv->kind != SV_DICT) {
-				rc = serr(I, at, DALIC_EINVAL,
-				          "TypeError: format requires a mapping");
+			if (!close || argv->kind != PV_DICT) {
+				rc = dalic_pyeval_error(I, at, DALIC_EINVAL,
+				                        "TypeError: format requires a mapping");
 				break;
 			}
 			char key[128];
 			snprintf(key, sizeof key, "%.*s", (int)(close - s - 1), s + 1);
-			v = svdict_get_str(argv->dict, key);
+			v = dalic_pydict_get_str(argv->dict, key);
 			if (!v) {
-				rc = serr(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
+				rc = dalic_pyeval_error(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
 				break;
 			}
 			s = close + 1;
@@ -417,52 +427,56 @@ int sf_percent(sinterp_t *I, const snode_t *at, sv_t *fmt, sv_t *argv, sv_t **ou
 		while (s < end && strchr("-+ #0123456789.", *s) && k < 60)
 			spec[k++] = *s++;
 		if (s >= end) {
-			rc = serr(I, at, DALIC_EINVAL, "ValueError: incomplete format");
+			rc = dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                        "ValueError: incomplete format");
 			break;
 		}
 		char conv = *s++;
 		if (!v) {
 			if (next >= n) {
-				rc = serr(I, at, DALIC_EINVAL,
-				          "TypeError: not enough arguments for format string");
+				rc = dalic_pyeval_error(
+				    I, at, DALIC_EINVAL,
+				    "TypeError: not enough arguments for format string");
 				break;
 			}
 			v = items[next++];
 		}
-		if (v->kind == SV_SCONST)
+		if (v->kind == PV_SCONST)
 			v = v->sconst.value;
 		char buf[512], f[80];
 		if (conv == 's' || conv == 'r' || conv == 'a') {
-			sbuf_t t = {0};
-			sv_format(&t, v, conv != 's');
+			pybuf_t t = {0};
+			dalic_pyval_format(&t, v, conv != 's');
 			snprintf(f, sizeof f, "%%%.*ss", k, spec);
 			snprintf(buf, sizeof buf, f, t.s ? t.s : "");
-			sbuf_free(&t);
+			dalic_pybuf_free(&t);
 		} else if (strchr("dixXoc", conv) &&
-		           (v->kind == SV_INT || v->kind == SV_BOOL || v->kind == SV_FLOAT)) {
-			long long x = v->kind == SV_FLOAT  ? (long long)v->f
-			              : v->kind == SV_BOOL ? v->b
+		           (v->kind == PV_INT || v->kind == PV_BOOL || v->kind == PV_FLOAT)) {
+			long long x = v->kind == PV_FLOAT  ? (long long)v->f
+			              : v->kind == PV_BOOL ? v->b
 			                                   : v->i;
 			snprintf(f, sizeof f, "%%%.*sll%c", k, spec, conv == 'i' ? 'd' : conv);
 			snprintf(buf, sizeof buf, f, x);
-		} else if (strchr("eEfFgG", conv) && sv_is_number(v)) {
+		} else if (strchr("eEfFgG", conv) && dalic_pyval_is_number(v)) {
 			snprintf(f, sizeof f, "%%%.*s%c", k, spec, conv);
-			snprintf(buf, sizeof buf, f, sv_as_double(v));
+			snprintf(buf, sizeof buf, f, dalic_pyval_as_double(v));
 		} else {
-			rc = serr(I, at, DALIC_EINVAL,
-			          "TypeError: %%%c format: a number is required, not %s", conv,
-			          sv_type_name(v));
+			rc = dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "TypeError: %%%c format: a number is required, not %s", conv,
+			    dalic_pyval_type_name(v));
 			break;
 		}
-		sbuf_puts(&b, buf);
+		dalic_pybuf_puts(&b, buf);
 	}
-	if (!rc && argv->kind == SV_TUPLE && next < n)
-		rc = serr(I, at, DALIC_EINVAL,
-		          "TypeError: not all arguments converted during string formatting");
+	if (!rc && argv->kind == PV_TUPLE && next < n)
+		rc = dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "TypeError: not all arguments converted during string formatting");
 	if (!rc)
-		*out = b.oom ? NULL : sv_str(I->a, b.s ? b.s : "", b.n);
-	sbuf_free(&b);
+		*out = b.oom ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
+	dalic_pybuf_free(&b);
 	if (!rc && !*out)
-		rc = serr_oom(I, at);
+		rc = dalic_pyeval_oom(I, at);
 	return rc;
 }

@@ -17,8 +17,8 @@
 #define MAX_BRACKETS 200
 
 typedef struct lexer {
-	script_arena_t *a;
-	const script_src_t *src;
+	pyarena_t *a;
+	const pysrc_t *src;
 	const char *s; /* == src->text */
 	size_t pos, end;
 	int line;
@@ -30,33 +30,33 @@ typedef struct lexer {
 	bool fragment;
 	int indents[MAX_INDENT_DEPTH];
 	int nindent;
-	script_token_t *toks;
+	pytoken_t *toks;
 	int n, cap;
 } lexer_t;
 
 static const char *const op_texts[] = {"",
 #define X(name, text) text,
-                                       SCRIPT_OPS(X)
+                                       PYLEX_OPS(X)
 #undef X
 };
 
 static const char *const kw_texts[] = {"",
 #define X(name, text) text,
-                                       SCRIPT_KEYWORDS(X)
+                                       PYLEX_KEYWORDS(X)
 #undef X
 };
 
-const char *script_op_text(script_op_t op)
+const char *dalic_pylex_op_text(pyop_t op)
 {
 	return (unsigned)op < OP_COUNT ? op_texts[op] : "?";
 }
 
-const char *script_kw_text(script_kw_t kw)
+const char *dalic_pylex_kw_text(pykw_t kw)
 {
 	return (unsigned)kw < sizeof kw_texts / sizeof *kw_texts ? kw_texts[kw] : "?";
 }
 
-static int lex_error(lexer_t *L, size_t at, const char *msg, int code)
+static int pylex_lex_error(lexer_t *L, size_t at, const char *msg, int code)
 {
 	/* `at` may lie on a later line than line_start when a literal spans lines */
 	int line = L->line;
@@ -66,14 +66,14 @@ static int lex_error(lexer_t *L, size_t at, const char *msg, int code)
 		while (ls > 0 && L->s[ls - 1] != '\n')
 			ls--;
 	}
-	return script_error_at(L->src, line, script_column(L->s, ls, at), code, "%s", msg);
+	return dalic_pysrc_error(L->src, line, dalic_pysrc_column(L->s, ls, at), code, "%s", msg);
 }
 
-static script_token_t *push(lexer_t *L, script_tok_kind_t kind, size_t start)
+static pytoken_t *pylex_push(lexer_t *L, pytok_kind_t kind, size_t start)
 {
 	if (L->n == L->cap) {
 		int cap = L->cap ? L->cap * 2 : 256;
-		script_token_t *t = script_arena_alloc(L->a, sizeof *t * (size_t)cap);
+		pytoken_t *t = dalic_pyarena_alloc(L->a, sizeof *t * (size_t)cap);
 		if (!t)
 			return NULL;
 		if (L->n)
@@ -81,33 +81,33 @@ static script_token_t *push(lexer_t *L, script_tok_kind_t kind, size_t start)
 		L->toks = t;
 		L->cap = cap;
 	}
-	script_token_t *t = &L->toks[L->n++];
+	pytoken_t *t = &L->toks[L->n++];
 	memset(t, 0, sizeof *t);
 	t->kind = kind;
 	t->line = L->line;
-	t->col = script_column(L->s, L->line_start, start);
+	t->col = dalic_pysrc_column(L->s, L->line_start, start);
 	t->text = L->s + start;
 	return t;
 }
 
-static void newline_at(lexer_t *L, size_t nl_pos)
+static void pylex_newline_at(lexer_t *L, size_t nl_pos)
 {
 	L->line++;
 	L->line_start = nl_pos + 1;
 }
 
-static bool is_name_start(unsigned char c)
+static bool pylex_is_name_start(unsigned char c)
 {
 	return isalpha(c) || c == '_' || c >= 0x80;
 }
 
-static bool is_name_char(unsigned char c)
+static bool pylex_is_name_char(unsigned char c)
 {
 	return isalnum(c) || c == '_' || c >= 0x80;
 }
 
 /* UTF-8 encoding of code point cp into out (at most 4 bytes); returns the length. */
-static int utf8_put(char *out, uint32_t cp)
+static int pylex_utf8_put(char *out, uint32_t cp)
 {
 	if (cp < 0x80) {
 		out[0] = (char)cp;
@@ -131,7 +131,7 @@ static int utf8_put(char *out, uint32_t cp)
 	return 4;
 }
 
-static int hexval(char c)
+static int pylex_hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -142,12 +142,12 @@ static int hexval(char c)
 	return -1;
 }
 
-char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw, size_t *out_len,
-                           size_t *bad)
+char *dalic_pylex_decode_string(pyarena_t *a, const char *s, size_t n, bool raw, size_t *out_len,
+                                size_t *bad)
 {
 	/* decoding never grows the text: every escape is at least as long as its UTF-8 result
 	 * except \U (10 chars -> 4 bytes) and \u (6 -> 3), so n bytes suffice */
-	char *d = script_arena_alloc(a, n + 1);
+	char *d = dalic_pyarena_alloc(a, n + 1);
 	*bad = SIZE_MAX;
 	if (!d)
 		return NULL;
@@ -202,7 +202,8 @@ char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw,
 			int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
 			uint32_t cp = 0;
 			for (int j = 0; j < digits; j++) {
-				int h = i + 1 + (size_t)j < n ? hexval(s[i + 1 + (size_t)j]) : -1;
+				int h =
+				    i + 1 + (size_t)j < n ? pylex_hexval(s[i + 1 + (size_t)j]) : -1;
 				if (h < 0) {
 					*bad = i - 1;
 					return NULL;
@@ -214,7 +215,7 @@ char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw,
 				return NULL;
 			}
 			i += (size_t)digits;
-			k += (size_t)utf8_put(d + k, cp);
+			k += (size_t)pylex_utf8_put(d + k, cp);
 			break;
 		}
 		case 'N':
@@ -226,7 +227,7 @@ char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw,
 				for (int j = 0;
 				     j < 2 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; j++)
 					cp = cp * 8 + (uint32_t)(s[++i] - '0');
-				k += (size_t)utf8_put(d + k, cp);
+				k += (size_t)pylex_utf8_put(d + k, cp);
 			} else {
 				d[k++] = '\\';
 				d[k++] = e;
@@ -239,7 +240,7 @@ char *script_decode_string(script_arena_t *a, const char *s, size_t n, bool raw,
 }
 
 /* String literal starting at `start` (prefix letters first); L->pos is at the prefix. */
-static int lex_string(lexer_t *L, size_t start, unsigned flags)
+static int pylex_lex_string(lexer_t *L, size_t start, unsigned flags)
 {
 	const char *s = L->s;
 	char q = s[L->pos];
@@ -252,15 +253,15 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 		if (i >= L->end) {
 			L->line = start_line;
 			L->line_start = start_ls;
-			return lex_error(L, start,
-			                 triple ? "unterminated triple-quoted string literal"
-			                        : "unterminated string literal",
-			                 DALIC_EPARSE);
+			return pylex_lex_error(L, start,
+			                       triple ? "unterminated triple-quoted string literal"
+			                              : "unterminated string literal",
+			                       DALIC_EPARSE);
 		}
 		char c = s[i];
 		if (c == '\\' && i + 1 < L->end) {
 			if (s[i + 1] == '\n')
-				newline_at(L, i + 1);
+				pylex_newline_at(L, i + 1);
 			i += 2;
 			continue;
 		}
@@ -268,10 +269,10 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 			if (!triple) {
 				L->line = start_line;
 				L->line_start = start_ls;
-				return lex_error(L, start, "unterminated string literal",
-				                 DALIC_EPARSE);
+				return pylex_lex_error(L, start, "unterminated string literal",
+				                       DALIC_EPARSE);
 			}
-			newline_at(L, i);
+			pylex_newline_at(L, i);
 		}
 		if (c == q && (!triple || (i + 2 < L->end && s[i + 1] == q && s[i + 2] == q)))
 			break;
@@ -282,7 +283,7 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 	size_t end_ls = L->line_start;
 	L->line = start_line;
 	L->line_start = start_ls;
-	script_token_t *t = push(L, TK_STRING, start);
+	pytoken_t *t = pylex_push(L, TK_STRING, start);
 	if (!t)
 		return DALIC_ENOMEM;
 	L->line = end_line;
@@ -292,25 +293,26 @@ static int lex_string(lexer_t *L, size_t start, unsigned flags)
 	t->raw = s + body;
 	t->rawlen = i - body;
 	t->body_line = start_line;
-	t->body_col = script_column(s, start_ls, body);
+	t->body_col = dalic_pysrc_column(s, start_ls, body);
 	if (!(flags & STR_F)) {
 		size_t bad = 0;
-		t->str =
-		    script_decode_string(L->a, t->raw, t->rawlen, flags & STR_RAW, &t->slen, &bad);
+		t->str = dalic_pylex_decode_string(L->a, t->raw, t->rawlen, flags & STR_RAW,
+		                                   &t->slen, &bad);
 		if (!t->str) {
 			if (bad == SIZE_MAX)
 				return DALIC_ENOMEM;
 			L->line = start_line;
 			L->line_start = start_ls;
-			return lex_error(L, body + bad, "invalid escape sequence in string literal",
-			                 DALIC_EPARSE);
+			return pylex_lex_error(L, body + bad,
+			                       "invalid escape sequence in string literal",
+			                       DALIC_EPARSE);
 		}
 	}
 	L->pos = i + qlen;
 	return DALIC_OK;
 }
 
-static int lex_number(lexer_t *L)
+static int pylex_lex_number(lexer_t *L)
 {
 	const char *s = L->s;
 	size_t start = L->pos, i = start;
@@ -362,10 +364,11 @@ static int lex_number(lexer_t *L)
 	}
 	buf[k] = 0;
 	if (i < L->end && (s[i] == 'j' || s[i] == 'J'))
-		return lex_error(L, start, "complex numbers are not supported", DALIC_EUNSUPPORTED);
-	if (i < L->end && is_name_char((unsigned char)s[i]))
-		return lex_error(L, start, "invalid number literal", DALIC_EPARSE);
-	script_token_t *t = push(L, is_float ? TK_FLOAT : TK_INT, start);
+		return pylex_lex_error(L, start, "complex numbers are not supported",
+		                       DALIC_EUNSUPPORTED);
+	if (i < L->end && pylex_is_name_char((unsigned char)s[i]))
+		return pylex_lex_error(L, start, "invalid number literal", DALIC_EPARSE);
+	pytoken_t *t = pylex_push(L, is_float ? TK_FLOAT : TK_INT, start);
 	if (!t)
 		return DALIC_ENOMEM;
 	t->len = (int)(i - start);
@@ -376,9 +379,9 @@ static int lex_number(lexer_t *L)
 		char *end;
 		unsigned long long v = strtoull(buf, &end, base);
 		if (!k || *end)
-			return lex_error(L, start, "invalid number literal", DALIC_EPARSE);
+			return pylex_lex_error(L, start, "invalid number literal", DALIC_EPARSE);
 		if (errno == ERANGE || v > (unsigned long long)INT64_MAX)
-			return lex_error(
+			return pylex_lex_error(
 			    L, start, "integer literal too large (dalic supports 64-bit integers)",
 			    DALIC_EUNSUPPORTED);
 		t->ival = (int64_t)v;
@@ -387,15 +390,15 @@ static int lex_number(lexer_t *L)
 	return DALIC_OK;
 }
 
-static int lex_operator(lexer_t *L)
+static int pylex_lex_operator(lexer_t *L)
 {
 	size_t start = L->pos;
-	script_op_t best = OP_NONE;
+	pyop_t best = OP_NONE;
 	size_t best_len = 0;
 	for (int op = 1; op < OP_COUNT; op++) {
 		size_t n = strlen(op_texts[op]);
 		if (n > best_len && start + n <= L->end && !memcmp(L->s + start, op_texts[op], n)) {
-			best = (script_op_t)op;
+			best = (pyop_t)op;
 			best_len = n;
 		}
 	}
@@ -409,22 +412,22 @@ static int lex_operator(lexer_t *L)
 			snprintf(msg, sizeof msg, "invalid character '%c' in script", c);
 		else
 			snprintf(msg, sizeof msg, "invalid character (byte 0x%02x) in script", c);
-		return lex_error(L, start, msg, DALIC_EPARSE);
+		return pylex_lex_error(L, start, msg, DALIC_EPARSE);
 	}
 	if (best == OP_LPAR || best == OP_LSQB || best == OP_LBRACE) {
 		if (L->depth == MAX_BRACKETS)
-			return lex_error(L, start, "brackets nested too deeply",
-			                 DALIC_EUNSUPPORTED);
+			return pylex_lex_error(L, start, "brackets nested too deeply",
+			                       DALIC_EUNSUPPORTED);
 		L->open_at[L->depth] = start;
 		L->open_line[L->depth] = L->line;
 		L->open_ls[L->depth] = L->line_start;
 		L->depth++;
 	} else if (best == OP_RPAR || best == OP_RSQB || best == OP_RBRACE) {
 		if (L->depth == 0)
-			return lex_error(L, start, "unmatched closing bracket", DALIC_EPARSE);
+			return pylex_lex_error(L, start, "unmatched closing bracket", DALIC_EPARSE);
 		L->depth--;
 	}
-	script_token_t *t = push(L, TK_OP, start);
+	pytoken_t *t = pylex_push(L, TK_OP, start);
 	if (!t)
 		return DALIC_ENOMEM;
 	t->op = best;
@@ -433,10 +436,10 @@ static int lex_operator(lexer_t *L)
 	return DALIC_OK;
 }
 
-static int lex_name(lexer_t *L)
+static int pylex_lex_name(lexer_t *L)
 {
 	size_t start = L->pos, i = start;
-	while (i < L->end && is_name_char((unsigned char)L->s[i]))
+	while (i < L->end && pylex_is_name_char((unsigned char)L->s[i]))
 		i++;
 	/* string prefixes: r b u f and their two-letter combinations */
 	size_t n = i - start;
@@ -462,22 +465,22 @@ static int lex_name(lexer_t *L)
 		}
 		if (ok && !((flags & STR_BYTES) && (flags & STR_F))) {
 			L->pos = i;
-			return lex_string(L, start, flags);
+			return pylex_lex_string(L, start, flags);
 		}
 	}
-	script_token_t *t = push(L, TK_NAME, start);
+	pytoken_t *t = pylex_push(L, TK_NAME, start);
 	if (!t)
 		return DALIC_ENOMEM;
 	t->len = (int)n;
 	for (int k = 1; k < (int)(sizeof kw_texts / sizeof *kw_texts); k++)
 		if (strlen(kw_texts[k]) == n && !memcmp(kw_texts[k], L->s + start, n))
-			t->kw = (script_kw_t)k;
+			t->kw = (pykw_t)k;
 	L->pos = i;
 	return DALIC_OK;
 }
 
 /* Measures the indentation at the start of a line; returns false for blank/comment lines. */
-static bool measure_indent(lexer_t *L, int *width)
+static bool pylex_measure_indent(lexer_t *L, int *width)
 {
 	int w = 0;
 	size_t i = L->pos;
@@ -502,44 +505,44 @@ static bool measure_indent(lexer_t *L, int *width)
 	         (c == '\\' && i + 1 < L->end && L->s[i + 1] == '\n'));
 }
 
-static int last_kind(const lexer_t *L)
+static int pylex_last_kind(const lexer_t *L)
 {
 	return L->n ? (int)L->toks[L->n - 1].kind : -1;
 }
 
-static int lex_run(lexer_t *L)
+static int pylex_lex_run(lexer_t *L)
 {
 	bool at_line_start = !L->fragment;
 	int rc;
 	while (L->pos < L->end) {
 		if (at_line_start && L->depth == 0) {
 			int w;
-			if (!measure_indent(L, &w)) {
+			if (!pylex_measure_indent(L, &w)) {
 				/* blank or comment-only line: skip to its end without tokens */
 				while (L->pos < L->end && L->s[L->pos] != '\n')
 					L->pos++;
 				if (L->pos < L->end)
-					newline_at(L, L->pos++);
+					pylex_newline_at(L, L->pos++);
 				continue;
 			}
 			at_line_start = false;
 			int cur = L->indents[L->nindent - 1];
 			if (w > cur) {
 				if (L->nindent >= MAX_INDENT_DEPTH)
-					return lex_error(L, L->pos,
-					                 "too many levels of indentation",
-					                 DALIC_EUNSUPPORTED);
+					return pylex_lex_error(L, L->pos,
+					                       "too many levels of indentation",
+					                       DALIC_EUNSUPPORTED);
 				L->indents[L->nindent++] = w;
-				if (!push(L, TK_INDENT, L->pos))
+				if (!pylex_push(L, TK_INDENT, L->pos))
 					return DALIC_ENOMEM;
 			} else if (w < cur) {
 				while (L->nindent > 1 && L->indents[L->nindent - 1] > w) {
 					L->nindent--;
-					if (!push(L, TK_DEDENT, L->pos))
+					if (!pylex_push(L, TK_DEDENT, L->pos))
 						return DALIC_ENOMEM;
 				}
 				if (L->indents[L->nindent - 1] != w)
-					return lex_error(
+					return pylex_lex_error(
 					    L, L->pos,
 					    "unindent does not match any outer indentation level",
 					    DALIC_EPARSE);
@@ -557,37 +560,37 @@ static int lex_run(lexer_t *L)
 			if (j < L->end && L->s[j] == '\r')
 				j++;
 			if (j >= L->end || L->s[j] != '\n')
-				return lex_error(
+				return pylex_lex_error(
 				    L, L->pos,
 				    "unexpected character after line continuation character",
 				    DALIC_EPARSE);
-			newline_at(L, j);
+			pylex_newline_at(L, j);
 			L->pos = j + 1;
 		} else if (c == '\n') {
-			if (L->depth == 0 && !L->fragment && last_kind(L) != TK_NEWLINE &&
-			    last_kind(L) >= 0 && last_kind(L) != TK_INDENT &&
-			    last_kind(L) != TK_DEDENT) {
-				if (!push(L, TK_NEWLINE, L->pos))
+			if (L->depth == 0 && !L->fragment && pylex_last_kind(L) != TK_NEWLINE &&
+			    pylex_last_kind(L) >= 0 && pylex_last_kind(L) != TK_INDENT &&
+			    pylex_last_kind(L) != TK_DEDENT) {
+				if (!pylex_push(L, TK_NEWLINE, L->pos))
 					return DALIC_ENOMEM;
 			}
-			newline_at(L, L->pos++);
+			pylex_newline_at(L, L->pos++);
 			at_line_start = L->depth == 0 && !L->fragment;
 		} else if (c == '\'' || c == '"') {
-			rc = lex_string(L, L->pos, 0);
+			rc = pylex_lex_string(L, L->pos, 0);
 			if (rc)
 				return rc;
 		} else if (isdigit((unsigned char)c) ||
 		           (c == '.' && L->pos + 1 < L->end &&
 		            isdigit((unsigned char)L->s[L->pos + 1]))) {
-			rc = lex_number(L);
+			rc = pylex_lex_number(L);
 			if (rc)
 				return rc;
-		} else if (is_name_start((unsigned char)c)) {
-			rc = lex_name(L);
+		} else if (pylex_is_name_start((unsigned char)c)) {
+			rc = pylex_lex_name(L);
 			if (rc)
 				return rc;
 		} else {
-			rc = lex_operator(L);
+			rc = pylex_lex_operator(L);
 			if (rc)
 				return rc;
 		}
@@ -598,31 +601,31 @@ static int lex_run(lexer_t *L)
 		snprintf(msg, sizeof msg, "'%c' was never closed", L->s[L->open_at[d]]);
 		L->line = L->open_line[d];
 		L->line_start = L->open_ls[d];
-		return lex_error(L, L->open_at[d], msg, DALIC_EPARSE);
+		return pylex_lex_error(L, L->open_at[d], msg, DALIC_EPARSE);
 	}
 	if (!L->fragment) {
-		int k = last_kind(L);
+		int k = pylex_last_kind(L);
 		if (k >= 0 && k != TK_NEWLINE && k != TK_DEDENT && k != TK_INDENT &&
-		    !push(L, TK_NEWLINE, L->pos))
+		    !pylex_push(L, TK_NEWLINE, L->pos))
 			return DALIC_ENOMEM;
 		while (L->nindent > 1) {
 			L->nindent--;
-			if (!push(L, TK_DEDENT, L->pos))
+			if (!pylex_push(L, TK_DEDENT, L->pos))
 				return DALIC_ENOMEM;
 		}
 	}
-	return push(L, TK_EOF, L->pos) ? DALIC_OK : DALIC_ENOMEM;
+	return pylex_push(L, TK_EOF, L->pos) ? DALIC_OK : DALIC_ENOMEM;
 }
 
-int script_lex(script_arena_t *a, const script_src_t *src, script_token_t **toks, int *count)
+int dalic_pylex_run(pyarena_t *a, const pysrc_t *src, pytoken_t **toks, int *count)
 {
 	lexer_t L = {.a = a, .src = src, .s = src->text, .end = src->len, .line = 1, .nindent = 1};
 	/* a UTF-8 byte order mark is not part of the program */
 	if (L.end >= 3 && !memcmp(L.s, "\xEF\xBB\xBF", 3))
 		L.pos = L.line_start = 3;
-	int rc = lex_run(&L);
+	int rc = pylex_lex_run(&L);
 	if (rc == DALIC_ENOMEM)
-		return script_error_at(src, L.line, 1, DALIC_ENOMEM, "out of memory");
+		return dalic_pysrc_error(src, L.line, 1, DALIC_ENOMEM, "out of memory");
 	if (rc)
 		return rc;
 	*toks = L.toks;
@@ -630,8 +633,8 @@ int script_lex(script_arena_t *a, const script_src_t *src, script_token_t **toks
 	return DALIC_OK;
 }
 
-int script_lex_fragment(script_arena_t *a, const script_src_t *src, const char *text, size_t len,
-                        int line, script_token_t **toks, int *count)
+int dalic_pylex_fragment(pyarena_t *a, const pysrc_t *src, const char *text, size_t len, int line,
+                         pytoken_t **toks, int *count)
 {
 	size_t off = (size_t)(text - src->text);
 	size_t ls = off;
@@ -646,9 +649,9 @@ int script_lex_fragment(script_arena_t *a, const script_src_t *src, const char *
 	             .line_start = ls,
 	             .fragment = true,
 	             .nindent = 1};
-	int rc = lex_run(&L);
+	int rc = pylex_lex_run(&L);
 	if (rc == DALIC_ENOMEM)
-		return script_error_at(src, line, 1, DALIC_ENOMEM, "out of memory");
+		return dalic_pysrc_error(src, line, 1, DALIC_ENOMEM, "out of memory");
 	if (rc)
 		return rc;
 	*toks = L.toks;

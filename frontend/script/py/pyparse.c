@@ -13,54 +13,54 @@
 
 /* ---- token helpers ------------------------------------------------------------------- */
 
-const script_token_t *sp_peek(sparser_t *p)
+const pytoken_t *dalic_pyparse_peek(pyparser_t *p)
 {
 	return &p->t[p->pos];
 }
 
-const script_token_t *sp_peek_at(sparser_t *p, int k)
+const pytoken_t *dalic_pyparse_peek_at(pyparser_t *p, int k)
 {
 	int i = p->pos + k;
 	return &p->t[i < p->n ? i : p->n - 1];
 }
 
-const script_token_t *sp_next(sparser_t *p)
+const pytoken_t *dalic_pyparse_next(pyparser_t *p)
 {
-	const script_token_t *t = &p->t[p->pos];
+	const pytoken_t *t = &p->t[p->pos];
 	if (p->pos < p->n - 1)
 		p->pos++;
 	return t;
 }
 
-bool sp_is_op(sparser_t *p, script_op_t op)
+bool dalic_pyparse_is_op(pyparser_t *p, pyop_t op)
 {
-	const script_token_t *t = sp_peek(p);
+	const pytoken_t *t = dalic_pyparse_peek(p);
 	return t->kind == TK_OP && t->op == op;
 }
 
-bool sp_is_kw(sparser_t *p, script_kw_t kw)
+bool dalic_pyparse_is_kw(pyparser_t *p, pykw_t kw)
 {
-	const script_token_t *t = sp_peek(p);
+	const pytoken_t *t = dalic_pyparse_peek(p);
 	return t->kind == TK_NAME && t->kw == kw;
 }
 
-bool sp_accept_op(sparser_t *p, script_op_t op)
+bool dalic_pyparse_accept_op(pyparser_t *p, pyop_t op)
 {
-	if (!sp_is_op(p, op))
+	if (!dalic_pyparse_is_op(p, op))
 		return false;
-	sp_next(p);
+	dalic_pyparse_next(p);
 	return true;
 }
 
-bool sp_accept_kw(sparser_t *p, script_kw_t kw)
+bool dalic_pyparse_accept_kw(pyparser_t *p, pykw_t kw)
 {
-	if (!sp_is_kw(p, kw))
+	if (!dalic_pyparse_is_kw(p, kw))
 		return false;
-	sp_next(p);
+	dalic_pyparse_next(p);
 	return true;
 }
 
-const char *sp_tok_desc(const script_token_t *t, char *buf, size_t n)
+const char *dalic_pyparse_tok_desc(const pytoken_t *t, char *buf, size_t n)
 {
 	switch (t->kind) {
 	case TK_EOF:
@@ -77,52 +77,53 @@ const char *sp_tok_desc(const script_token_t *t, char *buf, size_t n)
 	}
 }
 
-int sp_error(sparser_t *p, const script_token_t *at, const char *fmt, ...)
+int dalic_pyparse_error(pyparser_t *p, const pytoken_t *at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = script_error_vat(p->src, at->line, at->col, DALIC_EPARSE, fmt, ap);
+	int rc = dalic_pysrc_verror(p->src, at->line, at->col, DALIC_EPARSE, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
-int sp_error_node(sparser_t *p, const snode_t *at, const char *fmt, ...)
+int dalic_pyparse_error_node(pyparser_t *p, const pynode_t *at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = script_error_vat(p->src, at->line, at->col, DALIC_EPARSE, fmt, ap);
+	int rc = dalic_pysrc_verror(p->src, at->line, at->col, DALIC_EPARSE, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
-int sp_expect_op(sparser_t *p, script_op_t op, const char *what)
+int dalic_pyparse_expect_op(pyparser_t *p, pyop_t op, const char *what)
 {
-	if (sp_accept_op(p, op))
+	if (dalic_pyparse_accept_op(p, op))
 		return DALIC_OK;
 	char buf[64];
-	return sp_error(p, sp_peek(p), "invalid syntax: expected '%s'%s%s, found %s",
-	                script_op_text(op), what ? " " : "", what ? what : "",
-	                sp_tok_desc(sp_peek(p), buf, sizeof buf));
+	return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+	                           "invalid syntax: expected '%s'%s%s, found %s",
+	                           dalic_pylex_op_text(op), what ? " " : "", what ? what : "",
+	                           dalic_pyparse_tok_desc(dalic_pyparse_peek(p), buf, sizeof buf));
 }
 
-int sp_enter(sparser_t *p)
+int dalic_pyparse_enter(pyparser_t *p)
 {
-	if (++p->depth > SCRIPT_MAX_NESTING)
-		return script_error_at(
-		    p->src, sp_peek(p)->line, sp_peek(p)->col, DALIC_EUNSUPPORTED,
-		    "expression or block nested too deeply (more than %d levels)",
-		    SCRIPT_MAX_NESTING);
+	if (++p->depth > PY_MAX_NESTING)
+		return dalic_pysrc_error(
+		    p->src, dalic_pyparse_peek(p)->line, dalic_pyparse_peek(p)->col,
+		    DALIC_EUNSUPPORTED,
+		    "expression or block nested too deeply (more than %d levels)", PY_MAX_NESTING);
 	return DALIC_OK;
 }
 
-void sp_leave(sparser_t *p)
+void dalic_pyparse_leave(pyparser_t *p)
 {
 	p->depth--;
 }
 
-snode_t *sp_node(sparser_t *p, snode_kind_t kind, const script_token_t *at)
+pynode_t *dalic_pyparse_node(pyparser_t *p, pynode_kind_t kind, const pytoken_t *at)
 {
-	snode_t *n = script_arena_alloc(p->a, sizeof *n);
+	pynode_t *n = dalic_pyarena_alloc(p->a, sizeof *n);
 	if (n) {
 		n->kind = kind;
 		n->line = at->line;
@@ -131,12 +132,12 @@ snode_t *sp_node(sparser_t *p, snode_kind_t kind, const script_token_t *at)
 	return n;
 }
 
-int sp_list_push(sparser_t *p, snode_list_t *l, snode_t *n)
+int dalic_pyparse_list_push(pyparser_t *p, pynode_list_t *l, pynode_t *n)
 {
 	/* capacity is 4, 8, 16...: grow when the count reaches a power of two */
 	if (l->n == 0 || (l->n >= 4 && (l->n & (l->n - 1)) == 0)) {
 		int cap = l->n ? l->n * 2 : 4;
-		snode_t **v = script_arena_alloc(p->a, sizeof *v * (size_t)cap);
+		pynode_t **v = dalic_pyarena_alloc(p->a, sizeof *v * (size_t)cap);
 		if (!v)
 			return DALIC_ENOMEM;
 		if (l->n)
@@ -147,7 +148,7 @@ int sp_list_push(sparser_t *p, snode_list_t *l, snode_t *n)
 	return DALIC_OK;
 }
 
-const char *script_node_kind_name(snode_kind_t k)
+const char *dalic_pyast_kind_name(pynode_kind_t k)
 {
 	switch (k) {
 	case N_NAME:
@@ -207,7 +208,7 @@ const char *script_node_kind_name(snode_kind_t k)
 	}
 }
 
-int sp_check_target(sparser_t *p, snode_t *e, const char *what)
+int dalic_pyparse_check_target(pyparser_t *p, pynode_t *e, const char *what)
 {
 	switch (e->kind) {
 	case N_NAME:
@@ -215,38 +216,40 @@ int sp_check_target(sparser_t *p, snode_t *e, const char *what)
 	case N_SUBSCRIPT:
 		return DALIC_OK;
 	case N_STARRED:
-		return sp_check_target(p, e->starred.value, what);
+		return dalic_pyparse_check_target(p, e->starred.value, what);
 	case N_TUPLE:
 	case N_LIST: {
 		int stars = 0;
 		for (int i = 0; i < e->elts.n; i++) {
 			stars += e->elts.v[i]->kind == N_STARRED;
-			TRY(sp_check_target(p, e->elts.v[i], what));
+			TRY(dalic_pyparse_check_target(p, e->elts.v[i], what));
 		}
 		if (stars > 1)
-			return sp_error_node(p, e, "multiple starred expressions in assignment");
+			return dalic_pyparse_error_node(
+			    p, e, "multiple starred expressions in assignment");
 		return DALIC_OK;
 	}
 	default:
-		return sp_error_node(
-		    p, e, "cannot assign to %s%s%s", script_node_kind_name(e->kind),
+		return dalic_pyparse_error_node(
+		    p, e, "cannot assign to %s%s%s", dalic_pyast_kind_name(e->kind),
 		    e->kind == N_CALL || e->kind == N_COMPARE ? " here" : "",
 		    e->kind == N_COMPARE ? ". Maybe you meant '==' instead of '='?" : "");
 	}
 }
 
-int script_parse_expression(script_arena_t *a, const script_src_t *src, const script_token_t *toks,
-                            int ntoks, snode_t **out)
+int dalic_pyparse_expression(pyarena_t *a, const pysrc_t *src, const pytoken_t *toks, int ntoks,
+                             pynode_t **out)
 {
-	sparser_t p = {.a = a, .src = src, .t = toks, .n = ntoks};
-	snode_t *e;
-	int rc = sp_star_expressions(&p, &e);
+	pyparser_t p = {.a = a, .src = src, .t = toks, .n = ntoks};
+	pynode_t *e;
+	int rc = dalic_pyparse_star_expressions(&p, &e);
 	if (rc)
 		return rc;
-	if (sp_peek(&p)->kind != TK_EOF) {
+	if (dalic_pyparse_peek(&p)->kind != TK_EOF) {
 		char buf[64];
-		return sp_error(&p, sp_peek(&p), "invalid syntax: unexpected %s",
-		                sp_tok_desc(sp_peek(&p), buf, sizeof buf));
+		return dalic_pyparse_error(
+		    &p, dalic_pyparse_peek(&p), "invalid syntax: unexpected %s",
+		    dalic_pyparse_tok_desc(dalic_pyparse_peek(&p), buf, sizeof buf));
 	}
 	*out = e;
 	return DALIC_OK;

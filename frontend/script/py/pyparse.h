@@ -9,12 +9,12 @@
 
 #include "frontend/script/py/pyast.h"
 
-#define SCRIPT_MAX_NESTING 150
+#define PY_MAX_NESTING 150
 
 /* allocate a node or fail with DALIC_ENOMEM; propagate a non-zero status */
 #define NEW(var, kind, at)                                                                         \
 	do {                                                                                       \
-		(var) = sp_node(p, (kind), (at));                                                  \
+		(var) = dalic_pyparse_node(p, (kind), (at));                                       \
 		if (!(var))                                                                        \
 			return DALIC_ENOMEM;                                                       \
 	} while (0)
@@ -25,52 +25,53 @@
 			return rc_;                                                                \
 	} while (0)
 
-typedef struct sparser {
-	script_arena_t *a;
-	const script_src_t *src;
-	const script_token_t *t;
+typedef struct pyparser {
+	pyarena_t *a;
+	const pysrc_t *src;
+	const pytoken_t *t;
 	int n, pos;
 	int depth;
 	int func_depth, loop_depth; /* for 'return' / 'break' outside function / loop */
-} sparser_t;
+} pyparser_t;
 
 /* token helpers */
-const script_token_t *sp_peek(sparser_t *p);
-const script_token_t *sp_peek_at(sparser_t *p, int k);
-const script_token_t *sp_next(sparser_t *p);
-bool sp_is_op(sparser_t *p, script_op_t op);
-bool sp_is_kw(sparser_t *p, script_kw_t kw);
-bool sp_accept_op(sparser_t *p, script_op_t op);
-bool sp_accept_kw(sparser_t *p, script_kw_t kw);
-int sp_expect_op(sparser_t *p, script_op_t op, const char *what);
-int sp_error(sparser_t *p, const script_token_t *at, const char *fmt, ...)
+const pytoken_t *dalic_pyparse_peek(pyparser_t *p);
+const pytoken_t *dalic_pyparse_peek_at(pyparser_t *p, int k);
+const pytoken_t *dalic_pyparse_next(pyparser_t *p);
+bool dalic_pyparse_is_op(pyparser_t *p, pyop_t op);
+bool dalic_pyparse_is_kw(pyparser_t *p, pykw_t kw);
+bool dalic_pyparse_accept_op(pyparser_t *p, pyop_t op);
+bool dalic_pyparse_accept_kw(pyparser_t *p, pykw_t kw);
+int dalic_pyparse_expect_op(pyparser_t *p, pyop_t op, const char *what);
+int dalic_pyparse_error(pyparser_t *p, const pytoken_t *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int sp_error_node(sparser_t *p, const snode_t *at, const char *fmt, ...)
+int dalic_pyparse_error_node(pyparser_t *p, const pynode_t *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int sp_enter(sparser_t *p);
-void sp_leave(sparser_t *p);
+int dalic_pyparse_enter(pyparser_t *p);
+void dalic_pyparse_leave(pyparser_t *p);
 
-snode_t *sp_node(sparser_t *p, snode_kind_t kind, const script_token_t *at);
+pynode_t *dalic_pyparse_node(pyparser_t *p, pynode_kind_t kind, const pytoken_t *at);
 /* "'text'" for a token, or "end of line" / "end of file"... (buf holds the text) */
-const char *sp_tok_desc(const script_token_t *t, char *buf, size_t n);
-int sp_list_push(sparser_t *p, snode_list_t *l, snode_t *n);
+const char *dalic_pyparse_tok_desc(const pytoken_t *t, char *buf, size_t n);
+int dalic_pyparse_list_push(pyparser_t *p, pynode_list_t *l, pynode_t *n);
 
 /* adjacent string literals and f-strings (script_parse_fstring.c) */
-int sp_strings(sparser_t *p, snode_t **out);
+int dalic_pyparse_strings(pyparser_t *p, pynode_t **out);
 
 /* expressions (script_parse_expr.c) */
-int sp_test(sparser_t *p, snode_t **out);      /* test: ifexp / lambda */
-int sp_namedexpr(sparser_t *p, snode_t **out); /* test or NAME := test */
-int sp_or_test(sparser_t *p, snode_t **out);
-int sp_expr(sparser_t *p, snode_t **out);             /* bitwise-or level (star targets) */
-int sp_star_expressions(sparser_t *p, snode_t **out); /* a, *b, c (tuple without parens) */
-int sp_target_list(sparser_t *p, snode_t **out);      /* for-loop targets */
-int sp_params(sparser_t *p, sparams_t *out, script_op_t close, bool annotations);
+int dalic_pyparse_test(pyparser_t *p, pynode_t **out);      /* test: ifexp / lambda */
+int dalic_pyparse_namedexpr(pyparser_t *p, pynode_t **out); /* test or NAME := test */
+int dalic_pyparse_or_test(pyparser_t *p, pynode_t **out);
+int dalic_pyparse_expr(pyparser_t *p, pynode_t **out); /* bitwise-or level (star targets) */
+int dalic_pyparse_star_expressions(pyparser_t *p,
+                                   pynode_t **out);           /* a, *b, c (tuple without parens) */
+int dalic_pyparse_target_list(pyparser_t *p, pynode_t **out); /* for-loop targets */
+int dalic_pyparse_params(pyparser_t *p, pyparams_t *out, pyop_t close, bool annotations);
 /* Checks that e may be assigned to; `what` names the statement for the message. */
-int sp_check_target(sparser_t *p, snode_t *e, const char *what);
+int dalic_pyparse_check_target(pyparser_t *p, pynode_t *e, const char *what);
 
 /* scope facts and the return rewrite of a finished `def` (script_scope.c) */
-int script_scope_function(script_arena_t *a, snode_t *def);
-int script_scope_module(script_arena_t *a, script_module_t *m);
+int dalic_pyscope_function(pyarena_t *a, pynode_t *def);
+int dalic_pyscope_module(pyarena_t *a, pyast_t *m);
 
 #endif

@@ -13,234 +13,239 @@
 
 /* ---- atoms and displays -------------------------------------------------------------- */
 
-static int comprehension(sparser_t *p, snode_t *node)
+static int pyparse_comprehension(pyparser_t *p, pynode_t *node)
 {
-	while (sp_is_kw(p, KW_FOR) || sp_is_kw(p, KW_ASYNC)) {
-		if (sp_is_kw(p, KW_ASYNC))
-			return sp_error(p, sp_peek(p), "async comprehensions are not supported");
-		sp_next(p);
-		scomp_t *g = script_arena_alloc(p->a, sizeof *g * (size_t)(node->comp.ngens + 1));
+	while (dalic_pyparse_is_kw(p, KW_FOR) || dalic_pyparse_is_kw(p, KW_ASYNC)) {
+		if (dalic_pyparse_is_kw(p, KW_ASYNC))
+			return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+			                           "async comprehensions are not supported");
+		dalic_pyparse_next(p);
+		pycomp_t *g = dalic_pyarena_alloc(p->a, sizeof *g * (size_t)(node->comp.ngens + 1));
 		if (!g)
 			return DALIC_ENOMEM;
 		if (node->comp.ngens)
 			memcpy(g, node->comp.gens, sizeof *g * (size_t)node->comp.ngens);
 		node->comp.gens = g;
-		scomp_t *c = &g[node->comp.ngens++];
-		TRY(sp_target_list(p, &c->target));
-		TRY(sp_check_target(p, c->target, "comprehension"));
-		if (!sp_accept_kw(p, KW_IN))
-			return sp_error(p, sp_peek(p), "invalid syntax: expected 'in'");
-		TRY(sp_or_test(p, &c->iter));
-		while (sp_is_kw(p, KW_IF)) {
-			sp_next(p);
-			snode_t *cond;
-			TRY(sp_or_test(p, &cond));
-			TRY(sp_list_push(p, &c->ifs, cond));
+		pycomp_t *c = &g[node->comp.ngens++];
+		TRY(dalic_pyparse_target_list(p, &c->target));
+		TRY(dalic_pyparse_check_target(p, c->target, "comprehension"));
+		if (!dalic_pyparse_accept_kw(p, KW_IN))
+			return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+			                           "invalid syntax: expected 'in'");
+		TRY(dalic_pyparse_or_test(p, &c->iter));
+		while (dalic_pyparse_is_kw(p, KW_IF)) {
+			dalic_pyparse_next(p);
+			pynode_t *cond;
+			TRY(dalic_pyparse_or_test(p, &cond));
+			TRY(dalic_pyparse_list_push(p, &c->ifs, cond));
 		}
 	}
 	return DALIC_OK;
 }
 
-static int star_or_named(sparser_t *p, snode_t **out)
+static int pyparse_star_or_named(pyparser_t *p, pynode_t **out)
 {
-	if (sp_is_op(p, OP_STAR)) {
-		const script_token_t *t = sp_next(p);
-		snode_t *s;
+	if (dalic_pyparse_is_op(p, OP_STAR)) {
+		const pytoken_t *t = dalic_pyparse_next(p);
+		pynode_t *s;
 		NEW(s, N_STARRED, t);
-		TRY(sp_expr(p, &s->starred.value));
+		TRY(dalic_pyparse_expr(p, &s->starred.value));
 		*out = s;
 		return DALIC_OK;
 	}
-	return sp_namedexpr(p, out);
+	return dalic_pyparse_namedexpr(p, out);
 }
 
 /* Rest of a tuple/list/set display after its first element; stops before `close`. */
-static int display_rest(sparser_t *p, snode_t *n, script_op_t close)
+static int pyparse_display_rest(pyparser_t *p, pynode_t *n, pyop_t close)
 {
-	while (sp_accept_op(p, OP_COMMA)) {
-		if (sp_is_op(p, close))
+	while (dalic_pyparse_accept_op(p, OP_COMMA)) {
+		if (dalic_pyparse_is_op(p, close))
 			break;
-		snode_t *e;
-		TRY(star_or_named(p, &e));
-		TRY(sp_list_push(p, &n->elts, e));
+		pynode_t *e;
+		TRY(pyparse_star_or_named(p, &e));
+		TRY(dalic_pyparse_list_push(p, &n->elts, e));
 	}
 	return DALIC_OK;
 }
 
-static int paren(sparser_t *p, snode_t **out)
+static int pyparse_paren(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *open = sp_next(p);
-	if (sp_accept_op(p, OP_RPAR)) {
+	const pytoken_t *open = dalic_pyparse_next(p);
+	if (dalic_pyparse_accept_op(p, OP_RPAR)) {
 		NEW(*out, N_TUPLE, open);
 		return DALIC_OK;
 	}
-	if (sp_is_kw(p, KW_YIELD))
-		return sp_error(p, sp_peek(p), "'yield' is not supported in pipeline scripts");
-	snode_t *first;
-	TRY(star_or_named(p, &first));
-	if (sp_is_kw(p, KW_FOR)) {
-		snode_t *g;
+	if (dalic_pyparse_is_kw(p, KW_YIELD))
+		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+		                           "'yield' is not supported in pipeline scripts");
+	pynode_t *first;
+	TRY(pyparse_star_or_named(p, &first));
+	if (dalic_pyparse_is_kw(p, KW_FOR)) {
+		pynode_t *g;
 		NEW(g, N_GENEXP, open);
 		g->comp.elt = first;
-		TRY(comprehension(p, g));
-		TRY(sp_expect_op(p, OP_RPAR, "to close the generator expression"));
+		TRY(pyparse_comprehension(p, g));
+		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the generator expression"));
 		*out = g;
 		return DALIC_OK;
 	}
-	if (sp_is_op(p, OP_COMMA)) {
-		snode_t *t;
+	if (dalic_pyparse_is_op(p, OP_COMMA)) {
+		pynode_t *t;
 		NEW(t, N_TUPLE, open);
-		TRY(sp_list_push(p, &t->elts, first));
-		TRY(display_rest(p, t, OP_RPAR));
-		TRY(sp_expect_op(p, OP_RPAR, "to close the tuple"));
+		TRY(dalic_pyparse_list_push(p, &t->elts, first));
+		TRY(pyparse_display_rest(p, t, OP_RPAR));
+		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the tuple"));
 		*out = t;
 		return DALIC_OK;
 	}
 	if (first->kind == N_STARRED)
-		return sp_error_node(p, first, "cannot use starred expression here");
-	TRY(sp_expect_op(p, OP_RPAR, "to close the parenthesis"));
+		return dalic_pyparse_error_node(p, first, "cannot use starred expression here");
+	TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the parenthesis"));
 	*out = first;
 	return DALIC_OK;
 }
 
-static int list_display(sparser_t *p, snode_t **out)
+static int pyparse_list_display(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *open = sp_next(p);
-	snode_t *l;
+	const pytoken_t *open = dalic_pyparse_next(p);
+	pynode_t *l;
 	NEW(l, N_LIST, open);
-	if (sp_accept_op(p, OP_RSQB)) {
+	if (dalic_pyparse_accept_op(p, OP_RSQB)) {
 		*out = l;
 		return DALIC_OK;
 	}
-	snode_t *first;
-	TRY(star_or_named(p, &first));
-	if (sp_is_kw(p, KW_FOR)) {
+	pynode_t *first;
+	TRY(pyparse_star_or_named(p, &first));
+	if (dalic_pyparse_is_kw(p, KW_FOR)) {
 		l->kind = N_LISTCOMP;
 		l->comp.elt = first;
-		TRY(comprehension(p, l));
+		TRY(pyparse_comprehension(p, l));
 	} else {
-		TRY(sp_list_push(p, &l->elts, first));
-		TRY(display_rest(p, l, OP_RSQB));
+		TRY(dalic_pyparse_list_push(p, &l->elts, first));
+		TRY(pyparse_display_rest(p, l, OP_RSQB));
 	}
-	TRY(sp_expect_op(p, OP_RSQB, "to close the list"));
+	TRY(dalic_pyparse_expect_op(p, OP_RSQB, "to close the list"));
 	*out = l;
 	return DALIC_OK;
 }
 
-static int dict_or_set(sparser_t *p, snode_t **out)
+static int pyparse_dict_or_set(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *open = sp_next(p);
-	snode_t *d;
+	const pytoken_t *open = dalic_pyparse_next(p);
+	pynode_t *d;
 	NEW(d, N_DICT, open);
-	if (sp_accept_op(p, OP_RBRACE)) {
+	if (dalic_pyparse_accept_op(p, OP_RBRACE)) {
 		*out = d;
 		return DALIC_OK;
 	}
-	snode_t *k = NULL, *v = NULL;
-	if (sp_accept_op(p, OP_DSTAR)) {
-		TRY(sp_expr(p, &v));
+	pynode_t *k = NULL, *v = NULL;
+	if (dalic_pyparse_accept_op(p, OP_DSTAR)) {
+		TRY(dalic_pyparse_expr(p, &v));
 	} else {
-		TRY(star_or_named(p, &k));
-		if (!sp_accept_op(p, OP_COLON)) {
+		TRY(pyparse_star_or_named(p, &k));
+		if (!dalic_pyparse_accept_op(p, OP_COLON)) {
 			/* a set */
-			if (sp_is_kw(p, KW_FOR)) {
+			if (dalic_pyparse_is_kw(p, KW_FOR)) {
 				d->kind = N_SETCOMP;
 				d->comp.elt = k;
-				TRY(comprehension(p, d));
+				TRY(pyparse_comprehension(p, d));
 			} else {
 				d->kind = N_SET;
 				memset(&d->dict, 0, sizeof d->dict);
-				TRY(sp_list_push(p, &d->elts, k));
-				TRY(display_rest(p, d, OP_RBRACE));
+				TRY(dalic_pyparse_list_push(p, &d->elts, k));
+				TRY(pyparse_display_rest(p, d, OP_RBRACE));
 			}
-			TRY(sp_expect_op(p, OP_RBRACE, "to close the set"));
+			TRY(dalic_pyparse_expect_op(p, OP_RBRACE, "to close the set"));
 			*out = d;
 			return DALIC_OK;
 		}
-		TRY(sp_test(p, &v));
-		if (sp_is_kw(p, KW_FOR)) {
+		TRY(dalic_pyparse_test(p, &v));
+		if (dalic_pyparse_is_kw(p, KW_FOR)) {
 			d->kind = N_DICTCOMP;
 			d->comp.elt = k;
 			d->comp.value = v;
-			TRY(comprehension(p, d));
-			TRY(sp_expect_op(p, OP_RBRACE, "to close the dict comprehension"));
+			TRY(pyparse_comprehension(p, d));
+			TRY(dalic_pyparse_expect_op(p, OP_RBRACE,
+			                            "to close the dict comprehension"));
 			*out = d;
 			return DALIC_OK;
 		}
 	}
-	TRY(sp_list_push(p, &d->dict.keys, k));
-	TRY(sp_list_push(p, &d->dict.values, v));
-	while (sp_accept_op(p, OP_COMMA)) {
-		if (sp_is_op(p, OP_RBRACE))
+	TRY(dalic_pyparse_list_push(p, &d->dict.keys, k));
+	TRY(dalic_pyparse_list_push(p, &d->dict.values, v));
+	while (dalic_pyparse_accept_op(p, OP_COMMA)) {
+		if (dalic_pyparse_is_op(p, OP_RBRACE))
 			break;
 		k = NULL;
-		if (sp_accept_op(p, OP_DSTAR)) {
-			TRY(sp_expr(p, &v));
+		if (dalic_pyparse_accept_op(p, OP_DSTAR)) {
+			TRY(dalic_pyparse_expr(p, &v));
 		} else {
-			TRY(sp_test(p, &k));
-			TRY(sp_expect_op(p, OP_COLON, "after a dict key"));
-			TRY(sp_test(p, &v));
+			TRY(dalic_pyparse_test(p, &k));
+			TRY(dalic_pyparse_expect_op(p, OP_COLON, "after a dict key"));
+			TRY(dalic_pyparse_test(p, &v));
 		}
-		TRY(sp_list_push(p, &d->dict.keys, k));
-		TRY(sp_list_push(p, &d->dict.values, v));
+		TRY(dalic_pyparse_list_push(p, &d->dict.keys, k));
+		TRY(dalic_pyparse_list_push(p, &d->dict.values, v));
 	}
-	TRY(sp_expect_op(p, OP_RBRACE, "to close the dict"));
+	TRY(dalic_pyparse_expect_op(p, OP_RBRACE, "to close the dict"));
 	*out = d;
 	return DALIC_OK;
 }
 
-static int atom(sparser_t *p, snode_t **out)
+static int pyparse_atom(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *t = sp_peek(p);
+	const pytoken_t *t = dalic_pyparse_peek(p);
 	char buf[64];
 	switch (t->kind) {
 	case TK_NAME:
 		switch (t->kw) {
 		case KW_NONE:
-			sp_next(p);
+			dalic_pyparse_next(p);
 			NEW(*out, N_NAME, t);
-			(*out)->name = script_arena_strndup(p->a, t->text, (size_t)t->len);
+			(*out)->name = dalic_pyarena_strndup(p->a, t->text, (size_t)t->len);
 			return (*out)->name ? DALIC_OK : DALIC_ENOMEM;
 		case KW_NONE_:
-			sp_next(p);
+			dalic_pyparse_next(p);
 			NEW(*out, N_NONE, t);
 			return DALIC_OK;
 		case KW_TRUE:
 		case KW_FALSE:
-			sp_next(p);
+			dalic_pyparse_next(p);
 			NEW(*out, N_BOOL, t);
 			(*out)->b = t->kw == KW_TRUE;
 			return DALIC_OK;
 		case KW_AWAIT:
 		case KW_YIELD:
-			return sp_error(p, t, "'%s' is not supported in pipeline scripts",
-			                script_kw_text(t->kw));
+			return dalic_pyparse_error(p, t,
+			                           "'%s' is not supported in pipeline scripts",
+			                           dalic_pylex_kw_text(t->kw));
 		default:
-			return sp_error(p, t, "invalid syntax: unexpected keyword '%s'",
-			                script_kw_text(t->kw));
+			return dalic_pyparse_error(p, t, "invalid syntax: unexpected keyword '%s'",
+			                           dalic_pylex_kw_text(t->kw));
 		}
 	case TK_INT:
-		sp_next(p);
+		dalic_pyparse_next(p);
 		NEW(*out, N_INT, t);
 		(*out)->i = t->ival;
 		return DALIC_OK;
 	case TK_FLOAT:
-		sp_next(p);
+		dalic_pyparse_next(p);
 		NEW(*out, N_FLOAT, t);
 		(*out)->f = t->fval;
 		return DALIC_OK;
 	case TK_STRING:
-		return sp_strings(p, out);
+		return dalic_pyparse_strings(p, out);
 	case TK_OP:
 		switch (t->op) {
 		case OP_LPAR:
-			return paren(p, out);
+			return pyparse_paren(p, out);
 		case OP_LSQB:
-			return list_display(p, out);
+			return pyparse_list_display(p, out);
 		case OP_LBRACE:
-			return dict_or_set(p, out);
+			return pyparse_dict_or_set(p, out);
 		case OP_ELLIPSIS:
-			sp_next(p);
+			dalic_pyparse_next(p);
 			NEW(*out, N_ELLIPSIS, t);
 			return DALIC_OK;
 		default:
@@ -248,147 +253,151 @@ static int atom(sparser_t *p, snode_t **out)
 		}
 		break;
 	case TK_INDENT:
-		return sp_error(p, t, "unexpected indent");
+		return dalic_pyparse_error(p, t, "unexpected indent");
 	default:
 		break;
 	}
-	return sp_error(p, t, "invalid syntax: unexpected %s", sp_tok_desc(t, buf, sizeof buf));
+	return dalic_pyparse_error(p, t, "invalid syntax: unexpected %s",
+	                           dalic_pyparse_tok_desc(t, buf, sizeof buf));
 }
 
 /* ---- trailers: calls, subscripts, attributes ----------------------------------------- */
 
-static int call_args(sparser_t *p, snode_t *call)
+static int pyparse_call_args(pyparser_t *p, pynode_t *call)
 {
 	bool seen_kw = false;
-	while (!sp_is_op(p, OP_RPAR)) {
-		const script_token_t *t = sp_peek(p);
-		if (sp_accept_op(p, OP_STAR)) {
-			snode_t *s;
+	while (!dalic_pyparse_is_op(p, OP_RPAR)) {
+		const pytoken_t *t = dalic_pyparse_peek(p);
+		if (dalic_pyparse_accept_op(p, OP_STAR)) {
+			pynode_t *s;
 			NEW(s, N_STARRED, t);
-			TRY(sp_test(p, &s->starred.value));
-			TRY(sp_list_push(p, &call->call.args, s));
-		} else if (sp_accept_op(p, OP_DSTAR)) {
-			snode_t *k;
+			TRY(dalic_pyparse_test(p, &s->starred.value));
+			TRY(dalic_pyparse_list_push(p, &call->call.args, s));
+		} else if (dalic_pyparse_accept_op(p, OP_DSTAR)) {
+			pynode_t *k;
 			NEW(k, N_KEYWORD, t);
-			TRY(sp_test(p, &k->kw.value));
-			TRY(sp_list_push(p, &call->call.kwargs, k));
+			TRY(dalic_pyparse_test(p, &k->kw.value));
+			TRY(dalic_pyparse_list_push(p, &call->call.kwargs, k));
 			seen_kw = true;
-		} else if (t->kind == TK_NAME && !t->kw && sp_peek_at(p, 1)->kind == TK_OP &&
-		           sp_peek_at(p, 1)->op == OP_ASSIGN) {
-			sp_next(p);
-			sp_next(p);
-			snode_t *k;
+		} else if (t->kind == TK_NAME && !t->kw &&
+		           dalic_pyparse_peek_at(p, 1)->kind == TK_OP &&
+		           dalic_pyparse_peek_at(p, 1)->op == OP_ASSIGN) {
+			dalic_pyparse_next(p);
+			dalic_pyparse_next(p);
+			pynode_t *k;
 			NEW(k, N_KEYWORD, t);
-			k->kw.arg = script_arena_strndup(p->a, t->text, (size_t)t->len);
+			k->kw.arg = dalic_pyarena_strndup(p->a, t->text, (size_t)t->len);
 			if (!k->kw.arg)
 				return DALIC_ENOMEM;
-			TRY(sp_test(p, &k->kw.value));
-			TRY(sp_list_push(p, &call->call.kwargs, k));
+			TRY(dalic_pyparse_test(p, &k->kw.value));
+			TRY(dalic_pyparse_list_push(p, &call->call.kwargs, k));
 			seen_kw = true;
 		} else {
-			snode_t *e;
-			TRY(sp_namedexpr(p, &e));
-			if (sp_is_kw(p, KW_FOR)) {
-				snode_t *g;
+			pynode_t *e;
+			TRY(dalic_pyparse_namedexpr(p, &e));
+			if (dalic_pyparse_is_kw(p, KW_FOR)) {
+				pynode_t *g;
 				NEW(g, N_GENEXP, t);
 				g->comp.elt = e;
-				TRY(comprehension(p, g));
+				TRY(pyparse_comprehension(p, g));
 				e = g;
 			}
 			if (seen_kw)
-				return sp_error_node(
+				return dalic_pyparse_error_node(
 				    p, e, "positional argument follows keyword argument");
-			TRY(sp_list_push(p, &call->call.args, e));
+			TRY(dalic_pyparse_list_push(p, &call->call.args, e));
 		}
-		if (!sp_accept_op(p, OP_COMMA))
+		if (!dalic_pyparse_accept_op(p, OP_COMMA))
 			break;
 	}
-	return sp_expect_op(p, OP_RPAR, "to close the call");
+	return dalic_pyparse_expect_op(p, OP_RPAR, "to close the call");
 }
 
-static int slice_item(sparser_t *p, snode_t **out)
+static int pyparse_slice_item(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *t = sp_peek(p);
-	snode_t *lo = NULL;
-	if (!sp_is_op(p, OP_COLON)) {
-		TRY(star_or_named(p, &lo));
-		if (!sp_is_op(p, OP_COLON)) {
+	const pytoken_t *t = dalic_pyparse_peek(p);
+	pynode_t *lo = NULL;
+	if (!dalic_pyparse_is_op(p, OP_COLON)) {
+		TRY(pyparse_star_or_named(p, &lo));
+		if (!dalic_pyparse_is_op(p, OP_COLON)) {
 			*out = lo;
 			return DALIC_OK;
 		}
 	}
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, N_SLICE, t);
 	s->slice.lo = lo;
-	sp_next(p); /* ':' */
-	if (!sp_is_op(p, OP_COLON) && !sp_is_op(p, OP_COMMA) && !sp_is_op(p, OP_RSQB))
-		TRY(sp_test(p, &s->slice.hi));
-	if (sp_accept_op(p, OP_COLON) && !sp_is_op(p, OP_COMMA) && !sp_is_op(p, OP_RSQB))
-		TRY(sp_test(p, &s->slice.step));
+	dalic_pyparse_next(p); /* ':' */
+	if (!dalic_pyparse_is_op(p, OP_COLON) && !dalic_pyparse_is_op(p, OP_COMMA) &&
+	    !dalic_pyparse_is_op(p, OP_RSQB))
+		TRY(dalic_pyparse_test(p, &s->slice.hi));
+	if (dalic_pyparse_accept_op(p, OP_COLON) && !dalic_pyparse_is_op(p, OP_COMMA) &&
+	    !dalic_pyparse_is_op(p, OP_RSQB))
+		TRY(dalic_pyparse_test(p, &s->slice.step));
 	*out = s;
 	return DALIC_OK;
 }
 
-static int subscript(sparser_t *p, snode_t **out)
+static int pyparse_subscript(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *open = sp_next(p);
-	snode_t *first;
-	TRY(slice_item(p, &first));
-	if (sp_is_op(p, OP_COMMA)) {
-		snode_t *t;
+	const pytoken_t *open = dalic_pyparse_next(p);
+	pynode_t *first;
+	TRY(pyparse_slice_item(p, &first));
+	if (dalic_pyparse_is_op(p, OP_COMMA)) {
+		pynode_t *t;
 		NEW(t, N_TUPLE, open);
-		TRY(sp_list_push(p, &t->elts, first));
-		while (sp_accept_op(p, OP_COMMA)) {
-			if (sp_is_op(p, OP_RSQB))
+		TRY(dalic_pyparse_list_push(p, &t->elts, first));
+		while (dalic_pyparse_accept_op(p, OP_COMMA)) {
+			if (dalic_pyparse_is_op(p, OP_RSQB))
 				break;
-			snode_t *e;
-			TRY(slice_item(p, &e));
-			TRY(sp_list_push(p, &t->elts, e));
+			pynode_t *e;
+			TRY(pyparse_slice_item(p, &e));
+			TRY(dalic_pyparse_list_push(p, &t->elts, e));
 		}
 		first = t;
 	}
-	TRY(sp_expect_op(p, OP_RSQB, "to close the subscript"));
+	TRY(dalic_pyparse_expect_op(p, OP_RSQB, "to close the subscript"));
 	*out = first;
 	return DALIC_OK;
 }
 
-static int primary(sparser_t *p, snode_t **out)
+static int pyparse_primary(pyparser_t *p, pynode_t **out)
 {
-	snode_t *e = NULL;
-	TRY(atom(p, &e));
+	pynode_t *e = NULL;
+	TRY(pyparse_atom(p, &e));
 	for (;;) {
-		const script_token_t *t = sp_peek(p);
-		if (sp_is_op(p, OP_LPAR)) {
-			sp_next(p);
-			snode_t *c;
+		const pytoken_t *t = dalic_pyparse_peek(p);
+		if (dalic_pyparse_is_op(p, OP_LPAR)) {
+			dalic_pyparse_next(p);
+			pynode_t *c;
 			NEW(c, N_CALL, t);
 			c->line = e->line;
 			c->col = e->col;
 			c->call.func = e;
-			TRY(call_args(p, c));
+			TRY(pyparse_call_args(p, c));
 			e = c;
-		} else if (sp_is_op(p, OP_LSQB)) {
-			snode_t *s;
+		} else if (dalic_pyparse_is_op(p, OP_LSQB)) {
+			pynode_t *s;
 			NEW(s, N_SUBSCRIPT, t);
 			s->line = e->line;
 			s->col = e->col;
 			s->sub.value = e;
-			TRY(subscript(p, &s->sub.index));
+			TRY(pyparse_subscript(p, &s->sub.index));
 			e = s;
-		} else if (sp_is_op(p, OP_DOT)) {
-			sp_next(p);
-			const script_token_t *name = sp_peek(p);
+		} else if (dalic_pyparse_is_op(p, OP_DOT)) {
+			dalic_pyparse_next(p);
+			const pytoken_t *name = dalic_pyparse_peek(p);
 			if (name->kind != TK_NAME || name->kw)
-				return sp_error(p, name,
-				                "invalid syntax: expected an attribute name");
-			sp_next(p);
-			snode_t *a;
+				return dalic_pyparse_error(
+				    p, name, "invalid syntax: expected an attribute name");
+			dalic_pyparse_next(p);
+			pynode_t *a;
 			NEW(a, N_ATTR, name);
 			a->line =
 			    e->line; /* like Python: the attribute expression starts at its value */
 			a->col = e->col;
 			a->attr.value = e;
-			a->attr.attr = script_arena_strndup(p->a, name->text, (size_t)name->len);
+			a->attr.attr = dalic_pyarena_strndup(p->a, name->text, (size_t)name->len);
 			if (!a->attr.attr)
 				return DALIC_ENOMEM;
 			e = a;
@@ -402,23 +411,23 @@ static int primary(sparser_t *p, snode_t **out)
 
 /* ---- operator precedence ------------------------------------------------------------- */
 
-static int factor(sparser_t *p, snode_t **out);
+static int pyparse_factor(pyparser_t *p, pynode_t **out);
 
-static int power(sparser_t *p, snode_t **out)
+static int pyparse_power(pyparser_t *p, pynode_t **out)
 {
-	snode_t *base = NULL;
-	TRY(primary(p, &base));
-	if (sp_is_op(p, OP_DSTAR)) {
-		const script_token_t *t = sp_next(p);
-		snode_t *b;
+	pynode_t *base = NULL;
+	TRY(pyparse_primary(p, &base));
+	if (dalic_pyparse_is_op(p, OP_DSTAR)) {
+		const pytoken_t *t = dalic_pyparse_next(p);
+		pynode_t *b;
 		NEW(b, N_BINOP, t);
 		b->line = base->line;
 		b->col = base->col;
 		b->bin.op = OP_DSTAR;
 		b->bin.left = base;
-		TRY(sp_enter(p));
-		int rc = factor(p, &b->bin.right);
-		sp_leave(p);
+		TRY(dalic_pyparse_enter(p));
+		int rc = pyparse_factor(p, &b->bin.right);
+		dalic_pyparse_leave(p);
 		TRY(rc);
 		base = b;
 	}
@@ -426,40 +435,41 @@ static int power(sparser_t *p, snode_t **out)
 	return DALIC_OK;
 }
 
-static int factor(sparser_t *p, snode_t **out)
+static int pyparse_factor(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *t = sp_peek(p);
-	if (sp_is_op(p, OP_MINUS) || sp_is_op(p, OP_PLUS) || sp_is_op(p, OP_TILDE)) {
-		sp_next(p);
-		snode_t *u;
+	const pytoken_t *t = dalic_pyparse_peek(p);
+	if (dalic_pyparse_is_op(p, OP_MINUS) || dalic_pyparse_is_op(p, OP_PLUS) ||
+	    dalic_pyparse_is_op(p, OP_TILDE)) {
+		dalic_pyparse_next(p);
+		pynode_t *u;
 		NEW(u, N_UNARY, t);
 		u->unary.op = t->op == OP_MINUS ? U_NEG : t->op == OP_PLUS ? U_POS : U_INVERT;
-		TRY(sp_enter(p));
-		int rc = factor(p, &u->unary.operand);
-		sp_leave(p);
+		TRY(dalic_pyparse_enter(p));
+		int rc = pyparse_factor(p, &u->unary.operand);
+		dalic_pyparse_leave(p);
 		TRY(rc);
 		*out = u;
 		return DALIC_OK;
 	}
-	return power(p, out);
+	return pyparse_power(p, out);
 }
 
-typedef int (*level_fn)(sparser_t *p, snode_t **out);
+typedef int (*level_fn)(pyparser_t *p, pynode_t **out);
 
 /* Left-associative binary level: operand (op operand)*. */
-static int binary_level(sparser_t *p, snode_t **out, level_fn operand, const script_op_t *ops)
+static int pyparse_binary_level(pyparser_t *p, pynode_t **out, level_fn operand, const pyop_t *ops)
 {
-	snode_t *left;
+	pynode_t *left;
 	TRY(operand(p, &left));
 	for (;;) {
-		const script_token_t *t = sp_peek(p);
+		const pytoken_t *t = dalic_pyparse_peek(p);
 		bool match = false;
-		for (const script_op_t *o = ops; *o; o++)
+		for (const pyop_t *o = ops; *o; o++)
 			match |= t->kind == TK_OP && t->op == *o;
 		if (!match)
 			break;
-		sp_next(p);
-		snode_t *b;
+		dalic_pyparse_next(p);
+		pynode_t *b;
 		NEW(b, N_BINOP, t);
 		b->line = left->line;
 		b->col = left->col;
@@ -472,48 +482,48 @@ static int binary_level(sparser_t *p, snode_t **out, level_fn operand, const scr
 	return DALIC_OK;
 }
 
-static int term(sparser_t *p, snode_t **out)
+static int pyparse_term(pyparser_t *p, pynode_t **out)
 {
-	static const script_op_t ops[] = {OP_STAR, OP_SLASH, OP_DSLASH, OP_PERCENT, OP_AT, 0};
-	return binary_level(p, out, factor, ops);
+	static const pyop_t ops[] = {OP_STAR, OP_SLASH, OP_DSLASH, OP_PERCENT, OP_AT, 0};
+	return pyparse_binary_level(p, out, pyparse_factor, ops);
 }
 
-static int arith(sparser_t *p, snode_t **out)
+static int pyparse_arith(pyparser_t *p, pynode_t **out)
 {
-	static const script_op_t ops[] = {OP_PLUS, OP_MINUS, 0};
-	return binary_level(p, out, term, ops);
+	static const pyop_t ops[] = {OP_PLUS, OP_MINUS, 0};
+	return pyparse_binary_level(p, out, pyparse_term, ops);
 }
 
-static int shift(sparser_t *p, snode_t **out)
+static int pyparse_shift(pyparser_t *p, pynode_t **out)
 {
-	static const script_op_t ops[] = {OP_LSHIFT, OP_RSHIFT, 0};
-	return binary_level(p, out, arith, ops);
+	static const pyop_t ops[] = {OP_LSHIFT, OP_RSHIFT, 0};
+	return pyparse_binary_level(p, out, pyparse_arith, ops);
 }
 
-static int bitand_(sparser_t *p, snode_t **out)
+static int pyparse_bitand_(pyparser_t *p, pynode_t **out)
 {
-	static const script_op_t ops[] = {OP_AMP, 0};
-	return binary_level(p, out, shift, ops);
+	static const pyop_t ops[] = {OP_AMP, 0};
+	return pyparse_binary_level(p, out, pyparse_shift, ops);
 }
 
-static int bitxor_(sparser_t *p, snode_t **out)
+static int pyparse_bitxor_(pyparser_t *p, pynode_t **out)
 {
-	static const script_op_t ops[] = {OP_CARET, 0};
-	return binary_level(p, out, bitand_, ops);
+	static const pyop_t ops[] = {OP_CARET, 0};
+	return pyparse_binary_level(p, out, pyparse_bitand_, ops);
 }
 
-int sp_expr(sparser_t *p, snode_t **out)
+int dalic_pyparse_expr(pyparser_t *p, pynode_t **out)
 {
-	static const script_op_t ops[] = {OP_PIPE, 0};
-	TRY(sp_enter(p));
-	int rc = binary_level(p, out, bitxor_, ops);
-	sp_leave(p);
+	static const pyop_t ops[] = {OP_PIPE, 0};
+	TRY(dalic_pyparse_enter(p));
+	int rc = pyparse_binary_level(p, out, pyparse_bitxor_, ops);
+	dalic_pyparse_leave(p);
 	return rc;
 }
 
-static bool comparison_op(sparser_t *p, scmp_t *op, int *ntok)
+static bool pyparse_comparison_op(pyparser_t *p, pycmp_t *op, int *ntok)
 {
-	const script_token_t *t = sp_peek(p);
+	const pytoken_t *t = dalic_pyparse_peek(p);
 	*ntok = 1;
 	if (t->kind == TK_OP) {
 		switch (t->op) {
@@ -545,13 +555,15 @@ static bool comparison_op(sparser_t *p, scmp_t *op, int *ntok)
 		*op = CMP_IN;
 		return true;
 	}
-	if (t->kw == KW_NOT && sp_peek_at(p, 1)->kw == KW_IN && sp_peek_at(p, 1)->kind == TK_NAME) {
+	if (t->kw == KW_NOT && dalic_pyparse_peek_at(p, 1)->kw == KW_IN &&
+	    dalic_pyparse_peek_at(p, 1)->kind == TK_NAME) {
 		*op = CMP_NOTIN;
 		*ntok = 2;
 		return true;
 	}
 	if (t->kw == KW_IS) {
-		if (sp_peek_at(p, 1)->kind == TK_NAME && sp_peek_at(p, 1)->kw == KW_NOT) {
+		if (dalic_pyparse_peek_at(p, 1)->kind == TK_NAME &&
+		    dalic_pyparse_peek_at(p, 1)->kw == KW_NOT) {
 			*op = CMP_ISNOT;
 			*ntok = 2;
 		} else {
@@ -562,28 +574,28 @@ static bool comparison_op(sparser_t *p, scmp_t *op, int *ntok)
 	return false;
 }
 
-static int comparison(sparser_t *p, snode_t **out)
+static int pyparse_comparison(pyparser_t *p, pynode_t **out)
 {
-	snode_t *left;
-	TRY(sp_expr(p, &left));
-	scmp_t op;
+	pynode_t *left;
+	TRY(dalic_pyparse_expr(p, &left));
+	pycmp_t op;
 	int ntok;
-	if (!comparison_op(p, &op, &ntok)) {
+	if (!pyparse_comparison_op(p, &op, &ntok)) {
 		*out = left;
 		return DALIC_OK;
 	}
-	snode_t *c;
-	NEW(c, N_COMPARE, sp_peek(p));
+	pynode_t *c;
+	NEW(c, N_COMPARE, dalic_pyparse_peek(p));
 	c->line = left->line;
 	c->col = left->col;
 	c->cmp.left = left;
 	int cap = 0;
-	while (comparison_op(p, &op, &ntok)) {
+	while (pyparse_comparison_op(p, &op, &ntok)) {
 		for (int i = 0; i < ntok; i++)
-			sp_next(p);
+			dalic_pyparse_next(p);
 		if (c->cmp.rest.n == cap) {
 			cap = cap ? cap * 2 : 4;
-			scmp_t *ops = script_arena_alloc(p->a, sizeof *ops * (size_t)cap);
+			pycmp_t *ops = dalic_pyarena_alloc(p->a, sizeof *ops * (size_t)cap);
 			if (!ops)
 				return DALIC_ENOMEM;
 			if (c->cmp.rest.n)
@@ -591,103 +603,105 @@ static int comparison(sparser_t *p, snode_t **out)
 			c->cmp.ops = ops;
 		}
 		c->cmp.ops[c->cmp.rest.n] = op;
-		snode_t *r;
-		TRY(sp_expr(p, &r));
-		TRY(sp_list_push(p, &c->cmp.rest, r));
+		pynode_t *r;
+		TRY(dalic_pyparse_expr(p, &r));
+		TRY(dalic_pyparse_list_push(p, &c->cmp.rest, r));
 	}
 	*out = c;
 	return DALIC_OK;
 }
 
-static int not_test(sparser_t *p, snode_t **out)
+static int pyparse_not_test(pyparser_t *p, pynode_t **out)
 {
-	if (sp_is_kw(p, KW_NOT)) {
-		const script_token_t *t = sp_next(p);
-		snode_t *u;
+	if (dalic_pyparse_is_kw(p, KW_NOT)) {
+		const pytoken_t *t = dalic_pyparse_next(p);
+		pynode_t *u;
 		NEW(u, N_UNARY, t);
 		u->unary.op = U_NOT;
-		TRY(sp_enter(p));
-		int rc = not_test(p, &u->unary.operand);
-		sp_leave(p);
+		TRY(dalic_pyparse_enter(p));
+		int rc = pyparse_not_test(p, &u->unary.operand);
+		dalic_pyparse_leave(p);
 		TRY(rc);
 		*out = u;
 		return DALIC_OK;
 	}
-	return comparison(p, out);
+	return pyparse_comparison(p, out);
 }
 
-static int bool_level(sparser_t *p, snode_t **out, level_fn operand, script_kw_t kw, sboolop_t op)
+static int pyparse_bool_level(pyparser_t *p, pynode_t **out, level_fn operand, pykw_t kw,
+                              pyboolop_t op)
 {
-	snode_t *first;
+	pynode_t *first;
 	TRY(operand(p, &first));
-	if (!sp_is_kw(p, kw)) {
+	if (!dalic_pyparse_is_kw(p, kw)) {
 		*out = first;
 		return DALIC_OK;
 	}
-	snode_t *b;
-	NEW(b, N_BOOLOP, sp_peek(p));
+	pynode_t *b;
+	NEW(b, N_BOOLOP, dalic_pyparse_peek(p));
 	b->line = first->line;
 	b->col = first->col;
 	b->boolop.op = op;
-	TRY(sp_list_push(p, &b->boolop.values, first));
-	while (sp_accept_kw(p, kw)) {
-		snode_t *e;
+	TRY(dalic_pyparse_list_push(p, &b->boolop.values, first));
+	while (dalic_pyparse_accept_kw(p, kw)) {
+		pynode_t *e;
 		TRY(operand(p, &e));
-		TRY(sp_list_push(p, &b->boolop.values, e));
+		TRY(dalic_pyparse_list_push(p, &b->boolop.values, e));
 	}
 	*out = b;
 	return DALIC_OK;
 }
 
-static int and_test(sparser_t *p, snode_t **out)
+static int pyparse_and_test(pyparser_t *p, pynode_t **out)
 {
-	return bool_level(p, out, not_test, KW_AND, B_AND);
+	return pyparse_bool_level(p, out, pyparse_not_test, KW_AND, B_AND);
 }
 
-int sp_or_test(sparser_t *p, snode_t **out)
+int dalic_pyparse_or_test(pyparser_t *p, pynode_t **out)
 {
-	return bool_level(p, out, and_test, KW_OR, B_OR);
+	return pyparse_bool_level(p, out, pyparse_and_test, KW_OR, B_OR);
 }
 
-int sp_params(sparser_t *p, sparams_t *out, script_op_t close, bool annotations)
+int dalic_pyparse_params(pyparser_t *p, pyparams_t *out, pyop_t close, bool annotations)
 {
 	int cap = 0;
 	bool seen_default = false, kwonly = false;
-	while (!sp_is_op(p, close)) {
-		const script_token_t *t = sp_peek(p);
+	while (!dalic_pyparse_is_op(p, close)) {
+		const pytoken_t *t = dalic_pyparse_peek(p);
 		int kind = kwonly ? P_KWONLY : P_NORMAL;
-		if (sp_accept_op(p, OP_SLASH)) {
-			if (!sp_accept_op(p, OP_COMMA))
+		if (dalic_pyparse_accept_op(p, OP_SLASH)) {
+			if (!dalic_pyparse_accept_op(p, OP_COMMA))
 				break;
 			continue;
 		}
-		if (sp_accept_op(p, OP_STAR)) {
+		if (dalic_pyparse_accept_op(p, OP_STAR)) {
 			kwonly = true;
-			if (sp_is_op(p, OP_COMMA) || sp_is_op(p, close)) {
-				if (!sp_accept_op(p, OP_COMMA))
+			if (dalic_pyparse_is_op(p, OP_COMMA) || dalic_pyparse_is_op(p, close)) {
+				if (!dalic_pyparse_accept_op(p, OP_COMMA))
 					break;
 				continue;
 			}
 			kind = P_VARARGS;
-		} else if (sp_accept_op(p, OP_DSTAR)) {
+		} else if (dalic_pyparse_accept_op(p, OP_DSTAR)) {
 			kind = P_VARKW;
 		}
-		const script_token_t *name = sp_peek(p);
+		const pytoken_t *name = dalic_pyparse_peek(p);
 		if (name->kind != TK_NAME || name->kw)
-			return sp_error(p, name, "invalid syntax: expected a parameter name");
-		sp_next(p);
+			return dalic_pyparse_error(p, name,
+			                           "invalid syntax: expected a parameter name");
+		dalic_pyparse_next(p);
 		if (out->n == cap) {
 			cap = cap ? cap * 2 : 4;
-			sparam_t *v = script_arena_alloc(p->a, sizeof *v * (size_t)cap);
+			pyparam_t *v = dalic_pyarena_alloc(p->a, sizeof *v * (size_t)cap);
 			if (!v)
 				return DALIC_ENOMEM;
 			if (out->n)
 				memcpy(v, out->v, sizeof *v * (size_t)out->n);
 			out->v = v;
 		}
-		sparam_t *pa = &out->v[out->n++];
+		pyparam_t *pa = &out->v[out->n++];
 		memset(pa, 0, sizeof *pa);
-		pa->name = script_arena_strndup(p->a, name->text, (size_t)name->len);
+		pa->name = dalic_pyarena_strndup(p->a, name->text, (size_t)name->len);
 		if (!pa->name)
 			return DALIC_ENOMEM;
 		pa->kind = kind;
@@ -695,154 +709,157 @@ int sp_params(sparser_t *p, sparams_t *out, script_op_t close, bool annotations)
 		pa->col = t->col;
 		for (int i = 0; i < out->n - 1; i++)
 			if (!strcmp(out->v[i].name, pa->name))
-				return sp_error(p, name,
-				                "duplicate argument '%s' in function definition",
-				                pa->name);
-		if (annotations && sp_accept_op(p, OP_COLON)) {
-			snode_t *ann;
-			TRY(sp_test(p, &ann));
+				return dalic_pyparse_error(
+				    p, name, "duplicate argument '%s' in function definition",
+				    pa->name);
+		if (annotations && dalic_pyparse_accept_op(p, OP_COLON)) {
+			pynode_t *ann;
+			TRY(dalic_pyparse_test(p, &ann));
 		}
-		if (sp_accept_op(p, OP_ASSIGN)) {
+		if (dalic_pyparse_accept_op(p, OP_ASSIGN)) {
 			if (kind == P_VARARGS || kind == P_VARKW)
-				return sp_error(p, name,
-				                "var-positional / var-keyword parameters cannot "
-				                "have a default value");
-			TRY(sp_test(p, &pa->def));
+				return dalic_pyparse_error(
+				    p, name,
+				    "var-positional / var-keyword parameters cannot "
+				    "have a default value");
+			TRY(dalic_pyparse_test(p, &pa->def));
 			if (kind == P_NORMAL)
 				seen_default = true;
 		} else if (kind == P_NORMAL && seen_default) {
-			return sp_error(p, name,
-			                "parameter without a default follows parameter with a "
-			                "default");
+			return dalic_pyparse_error(
+			    p, name,
+			    "parameter without a default follows parameter with a "
+			    "default");
 		}
-		if (kind == P_VARKW && !sp_is_op(p, close) &&
-		    !(sp_is_op(p, OP_COMMA) && sp_peek_at(p, 1)->kind == TK_OP &&
-		      sp_peek_at(p, 1)->op == close))
-			return sp_error(p, sp_peek(p),
-			                "arguments cannot follow var-keyword argument");
-		if (!sp_accept_op(p, OP_COMMA))
+		if (kind == P_VARKW && !dalic_pyparse_is_op(p, close) &&
+		    !(dalic_pyparse_is_op(p, OP_COMMA) &&
+		      dalic_pyparse_peek_at(p, 1)->kind == TK_OP &&
+		      dalic_pyparse_peek_at(p, 1)->op == close))
+			return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+			                           "arguments cannot follow var-keyword argument");
+		if (!dalic_pyparse_accept_op(p, OP_COMMA))
 			break;
 	}
 	return DALIC_OK;
 }
 
-static int lambda(sparser_t *p, snode_t **out)
+static int pyparse_lambda(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *t = sp_next(p);
-	snode_t *l;
+	const pytoken_t *t = dalic_pyparse_next(p);
+	pynode_t *l;
 	NEW(l, N_LAMBDA, t);
-	TRY(sp_params(p, &l->lambda.params, OP_COLON, false));
-	TRY(sp_expect_op(p, OP_COLON, "after the lambda parameters"));
-	TRY(sp_test(p, &l->lambda.body));
+	TRY(dalic_pyparse_params(p, &l->lambda.params, OP_COLON, false));
+	TRY(dalic_pyparse_expect_op(p, OP_COLON, "after the lambda parameters"));
+	TRY(dalic_pyparse_test(p, &l->lambda.body));
 	*out = l;
 	return DALIC_OK;
 }
 
-int sp_test(sparser_t *p, snode_t **out)
+int dalic_pyparse_test(pyparser_t *p, pynode_t **out)
 {
-	if (sp_is_kw(p, KW_LAMBDA))
-		return lambda(p, out);
-	TRY(sp_enter(p));
-	snode_t *e;
-	int rc = sp_or_test(p, &e);
-	if (!rc && sp_is_kw(p, KW_IF)) {
-		const script_token_t *t = sp_next(p);
-		snode_t *c = sp_node(p, N_IFEXP, t);
+	if (dalic_pyparse_is_kw(p, KW_LAMBDA))
+		return pyparse_lambda(p, out);
+	TRY(dalic_pyparse_enter(p));
+	pynode_t *e;
+	int rc = dalic_pyparse_or_test(p, &e);
+	if (!rc && dalic_pyparse_is_kw(p, KW_IF)) {
+		const pytoken_t *t = dalic_pyparse_next(p);
+		pynode_t *c = dalic_pyparse_node(p, N_IFEXP, t);
 		if (!c)
 			rc = DALIC_ENOMEM;
 		if (!rc) {
 			c->line = e->line;
 			c->col = e->col;
 			c->ifexp.body = e;
-			rc = sp_or_test(p, &c->ifexp.test);
+			rc = dalic_pyparse_or_test(p, &c->ifexp.test);
 		}
-		if (!rc && !sp_accept_kw(p, KW_ELSE))
-			rc = sp_error(p, sp_peek(p),
-			              "invalid syntax: expected 'else' after 'if' "
-			              "expression");
+		if (!rc && !dalic_pyparse_accept_kw(p, KW_ELSE))
+			rc = dalic_pyparse_error(p, dalic_pyparse_peek(p),
+			                         "invalid syntax: expected 'else' after 'if' "
+			                         "expression");
 		if (!rc)
-			rc = sp_test(p, &c->ifexp.orelse);
+			rc = dalic_pyparse_test(p, &c->ifexp.orelse);
 		e = c;
 	}
-	sp_leave(p);
+	dalic_pyparse_leave(p);
 	*out = e;
 	return rc;
 }
 
-int sp_namedexpr(sparser_t *p, snode_t **out)
+int dalic_pyparse_namedexpr(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *t = sp_peek(p);
-	if (t->kind == TK_NAME && !t->kw && sp_peek_at(p, 1)->kind == TK_OP &&
-	    sp_peek_at(p, 1)->op == OP_WALRUS) {
-		sp_next(p);
-		sp_next(p);
-		snode_t *n, *target;
+	const pytoken_t *t = dalic_pyparse_peek(p);
+	if (t->kind == TK_NAME && !t->kw && dalic_pyparse_peek_at(p, 1)->kind == TK_OP &&
+	    dalic_pyparse_peek_at(p, 1)->op == OP_WALRUS) {
+		dalic_pyparse_next(p);
+		dalic_pyparse_next(p);
+		pynode_t *n, *target;
 		NEW(n, N_NAMEDEXPR, t);
 		NEW(target, N_NAME, t);
-		target->name = script_arena_strndup(p->a, t->text, (size_t)t->len);
+		target->name = dalic_pyarena_strndup(p->a, t->text, (size_t)t->len);
 		if (!target->name)
 			return DALIC_ENOMEM;
 		n->named.target = target;
-		TRY(sp_test(p, &n->named.value));
+		TRY(dalic_pyparse_test(p, &n->named.value));
 		*out = n;
 		return DALIC_OK;
 	}
-	return sp_test(p, out);
+	return dalic_pyparse_test(p, out);
 }
 
-int sp_star_expressions(sparser_t *p, snode_t **out)
+int dalic_pyparse_star_expressions(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *start = sp_peek(p);
-	snode_t *first;
-	TRY(star_or_named(p, &first));
-	if (!sp_is_op(p, OP_COMMA)) {
+	const pytoken_t *start = dalic_pyparse_peek(p);
+	pynode_t *first;
+	TRY(pyparse_star_or_named(p, &first));
+	if (!dalic_pyparse_is_op(p, OP_COMMA)) {
 		*out = first;
 		return DALIC_OK;
 	}
-	snode_t *t;
+	pynode_t *t;
 	NEW(t, N_TUPLE, start);
-	TRY(sp_list_push(p, &t->elts, first));
-	while (sp_accept_op(p, OP_COMMA)) {
-		const script_token_t *n = sp_peek(p);
+	TRY(dalic_pyparse_list_push(p, &t->elts, first));
+	while (dalic_pyparse_accept_op(p, OP_COMMA)) {
+		const pytoken_t *n = dalic_pyparse_peek(p);
 		if (n->kind == TK_NEWLINE || n->kind == TK_EOF ||
 		    (n->kind == TK_OP &&
 		     (n->op == OP_ASSIGN || n->op == OP_SEMI || n->op == OP_RPAR ||
 		      n->op == OP_COLON || (n->op >= OP_PLUSEQ && n->op <= OP_CARETEQ))))
 			break;
-		snode_t *e;
-		TRY(star_or_named(p, &e));
-		TRY(sp_list_push(p, &t->elts, e));
+		pynode_t *e;
+		TRY(pyparse_star_or_named(p, &e));
+		TRY(dalic_pyparse_list_push(p, &t->elts, e));
 	}
 	*out = t;
 	return DALIC_OK;
 }
 
-int sp_target_list(sparser_t *p, snode_t **out)
+int dalic_pyparse_target_list(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *start = sp_peek(p);
-	snode_t *first;
-	if (sp_is_op(p, OP_STAR)) {
-		TRY(star_or_named(p, &first));
+	const pytoken_t *start = dalic_pyparse_peek(p);
+	pynode_t *first;
+	if (dalic_pyparse_is_op(p, OP_STAR)) {
+		TRY(pyparse_star_or_named(p, &first));
 	} else {
-		TRY(sp_expr(p, &first));
+		TRY(dalic_pyparse_expr(p, &first));
 	}
-	if (!sp_is_op(p, OP_COMMA)) {
+	if (!dalic_pyparse_is_op(p, OP_COMMA)) {
 		*out = first;
 		return DALIC_OK;
 	}
-	snode_t *t;
+	pynode_t *t;
 	NEW(t, N_TUPLE, start);
-	TRY(sp_list_push(p, &t->elts, first));
-	while (sp_accept_op(p, OP_COMMA)) {
-		if (sp_is_kw(p, KW_IN) || sp_is_op(p, OP_ASSIGN))
+	TRY(dalic_pyparse_list_push(p, &t->elts, first));
+	while (dalic_pyparse_accept_op(p, OP_COMMA)) {
+		if (dalic_pyparse_is_kw(p, KW_IN) || dalic_pyparse_is_op(p, OP_ASSIGN))
 			break;
-		snode_t *e;
-		if (sp_is_op(p, OP_STAR)) {
-			TRY(star_or_named(p, &e));
+		pynode_t *e;
+		if (dalic_pyparse_is_op(p, OP_STAR)) {
+			TRY(pyparse_star_or_named(p, &e));
 		} else {
-			TRY(sp_expr(p, &e));
+			TRY(dalic_pyparse_expr(p, &e));
 		}
-		TRY(sp_list_push(p, &t->elts, e));
+		TRY(dalic_pyparse_list_push(p, &t->elts, e));
 	}
 	*out = t;
 	return DALIC_OK;

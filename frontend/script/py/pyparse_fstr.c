@@ -12,11 +12,11 @@
 
 /* ---- f-strings ----------------------------------------------------------------------- */
 
-static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t to,
-                  snode_list_t *parts, int nest);
+static int pyparse_fparts(pyparser_t *p, const pytoken_t *tok, size_t from, size_t to,
+                          pynode_list_t *parts, int nest);
 
 /* Absolute line and column of byte `off` of the token's raw body. */
-static void body_pos(sparser_t *p, const script_token_t *tok, size_t off, int *line, int *col)
+static void pyparse_body_pos(pyparser_t *p, const pytoken_t *tok, size_t off, int *line, int *col)
 {
 	int l = tok->body_line;
 	for (size_t i = 0; i < off; i++)
@@ -26,29 +26,30 @@ static void body_pos(sparser_t *p, const script_token_t *tok, size_t off, int *l
 	while (ls > 0 && p->src->text[ls - 1] != '\n')
 		ls--;
 	*line = l;
-	*col = script_column(p->src->text, ls, abs);
+	*col = dalic_pysrc_column(p->src->text, ls, abs);
 }
 
-static int flit(sparser_t *p, const script_token_t *tok, const char *buf, size_t n,
-                snode_list_t *parts)
+static int pyparse_flit(pyparser_t *p, const pytoken_t *tok, const char *buf, size_t n,
+                        pynode_list_t *parts)
 {
 	if (!n)
 		return DALIC_OK;
 	size_t len, bad;
-	char *s = script_decode_string(p->a, buf, n, tok->sflags & STR_RAW, &len, &bad);
+	char *s = dalic_pylex_decode_string(p->a, buf, n, tok->sflags & STR_RAW, &len, &bad);
 	if (!s)
-		return bad == SIZE_MAX ? DALIC_ENOMEM
-		                       : sp_error(p, tok, "invalid escape sequence in f-string");
-	snode_t *lit;
+		return bad == SIZE_MAX
+		           ? DALIC_ENOMEM
+		           : dalic_pyparse_error(p, tok, "invalid escape sequence in f-string");
+	pynode_t *lit;
 	NEW(lit, N_STR, tok);
 	lit->str.s = s;
 	lit->str.len = len;
-	return sp_list_push(p, parts, lit);
+	return dalic_pyparse_list_push(p, parts, lit);
 }
 
 /* One {expression!conv:spec} field starting after the '{' at `i`; *end is past its '}'. */
-static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, size_t *end,
-                  snode_list_t *parts, int nest)
+static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t to, size_t *end,
+                          pynode_list_t *parts, int nest)
 {
 	const char *r = tok->raw;
 	size_t start = i;
@@ -73,38 +74,39 @@ static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, 
 		else if (depth == 0 && c == '=' && i + 1 < to && r[i + 1] != '=' && i > start &&
 		         !strchr("=!<>", r[i - 1])) {
 			int line, col;
-			body_pos(p, tok, i, &line, &col);
-			return script_error_at(p->src, line, col, DALIC_EUNSUPPORTED,
-			                       "self-documenting f-string fields ('{x=}') are not "
-			                       "supported");
+			pyparse_body_pos(p, tok, i, &line, &col);
+			return dalic_pysrc_error(
+			    p->src, line, col, DALIC_EUNSUPPORTED,
+			    "self-documenting f-string fields ('{x=}') are not "
+			    "supported");
 		}
 	}
 	int line, col;
-	body_pos(p, tok, start, &line, &col);
+	pyparse_body_pos(p, tok, start, &line, &col);
 	if (i >= to)
-		return script_error_at(p->src, line, col, DALIC_EPARSE,
-		                       "f-string: expecting '}' after the expression");
+		return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
+		                         "f-string: expecting '}' after the expression");
 	size_t k = start;
 	while (k < i && (r[k] == ' ' || r[k] == '\t' || r[k] == '\n'))
 		k++;
 	if (k == i)
-		return script_error_at(p->src, line, col, DALIC_EPARSE,
-		                       "f-string: empty expression not allowed");
-	script_token_t *toks;
+		return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
+		                         "f-string: empty expression not allowed");
+	pytoken_t *toks;
 	int ntoks;
-	body_pos(p, tok, k, &line, &col);
-	TRY(script_lex_fragment(p->a, p->src, r + k, i - k, line, &toks, &ntoks));
-	snode_t *fv;
+	pyparse_body_pos(p, tok, k, &line, &col);
+	TRY(dalic_pylex_fragment(p->a, p->src, r + k, i - k, line, &toks, &ntoks));
+	pynode_t *fv;
 	NEW(fv, N_FVALUE, tok);
 	fv->line = line;
 	fv->col = col;
-	TRY(script_parse_expression(p->a, p->src, toks, ntoks, &fv->fvalue.value));
+	TRY(dalic_pyparse_expression(p->a, p->src, toks, ntoks, &fv->fvalue.value));
 	if (r[i] == '!') {
 		if (i + 1 >= to || !strchr("rsa", r[i + 1])) {
-			body_pos(p, tok, i, &line, &col);
-			return script_error_at(p->src, line, col, DALIC_EPARSE,
-			                       "f-string: invalid conversion character: expected "
-			                       "'s', 'r', or 'a'");
+			pyparse_body_pos(p, tok, i, &line, &col);
+			return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
+			                         "f-string: invalid conversion character: expected "
+			                         "'s', 'r', or 'a'");
 		}
 		fv->fvalue.conv = r[i + 1];
 		i += 2;
@@ -121,26 +123,27 @@ static int ffield(sparser_t *p, const script_token_t *tok, size_t i, size_t to, 
 				depth--;
 			}
 		}
-		snode_t *spec;
+		pynode_t *spec;
 		NEW(spec, N_FSTRING, tok);
-		TRY(fparts(p, tok, s0, i, &spec->parts, nest + 1));
+		TRY(pyparse_fparts(p, tok, s0, i, &spec->parts, nest + 1));
 		fv->fvalue.spec = spec;
 	}
 	if (i >= to || r[i] != '}') {
-		body_pos(p, tok, i < to ? i : to, &line, &col);
-		return script_error_at(p->src, line, col, DALIC_EPARSE, "f-string: expecting '}'");
+		pyparse_body_pos(p, tok, i < to ? i : to, &line, &col);
+		return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
+		                         "f-string: expecting '}'");
 	}
 	*end = i + 1;
-	return sp_list_push(p, parts, fv);
+	return dalic_pyparse_list_push(p, parts, fv);
 }
 
-static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t to,
-                  snode_list_t *parts, int nest)
+static int pyparse_fparts(pyparser_t *p, const pytoken_t *tok, size_t from, size_t to,
+                          pynode_list_t *parts, int nest)
 {
 	if (nest > 2)
-		return sp_error(p, tok, "f-string: expressions nested too deeply");
+		return dalic_pyparse_error(p, tok, "f-string: expressions nested too deeply");
 	const char *r = tok->raw;
-	char *buf = script_arena_alloc(p->a, to - from + 1);
+	char *buf = dalic_pyarena_alloc(p->a, to - from + 1);
 	if (!buf)
 		return DALIC_ENOMEM;
 	size_t n = 0, i = from;
@@ -153,46 +156,46 @@ static int fparts(sparser_t *p, const script_token_t *tok, size_t from, size_t t
 			buf[n++] = '}';
 			i += 2;
 		} else if (c == '{') {
-			TRY(flit(p, tok, buf, n, parts));
+			TRY(pyparse_flit(p, tok, buf, n, parts));
 			n = 0;
-			TRY(ffield(p, tok, i + 1, to, &i, parts, nest));
+			TRY(pyparse_ffield(p, tok, i + 1, to, &i, parts, nest));
 		} else if (c == '}') {
 			int line, col;
-			body_pos(p, tok, i, &line, &col);
-			return script_error_at(p->src, line, col, DALIC_EPARSE,
-			                       "f-string: single '}' is not allowed");
+			pyparse_body_pos(p, tok, i, &line, &col);
+			return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
+			                         "f-string: single '}' is not allowed");
 		} else {
 			if (c == '\\' && i + 1 < to && !(tok->sflags & STR_RAW))
 				buf[n++] = r[i++];
 			buf[n++] = r[i++];
 		}
 	}
-	return flit(p, tok, buf, n, parts);
+	return pyparse_flit(p, tok, buf, n, parts);
 }
 
 /* One or more adjacent string literals. */
-int sp_strings(sparser_t *p, snode_t **out)
+int dalic_pyparse_strings(pyparser_t *p, pynode_t **out)
 {
-	const script_token_t *first = sp_peek(p);
+	const pytoken_t *first = dalic_pyparse_peek(p);
 	bool any_f = false, bytes = (first->sflags & STR_BYTES) != 0;
 	int k = 0;
-	for (; sp_peek_at(p, k)->kind == TK_STRING; k++) {
-		const script_token_t *t = sp_peek_at(p, k);
+	for (; dalic_pyparse_peek_at(p, k)->kind == TK_STRING; k++) {
+		const pytoken_t *t = dalic_pyparse_peek_at(p, k);
 		if (((t->sflags & STR_BYTES) != 0) != bytes)
-			return sp_error(p, t, "cannot mix bytes and nonbytes literals");
+			return dalic_pyparse_error(p, t, "cannot mix bytes and nonbytes literals");
 		any_f |= (t->sflags & STR_F) != 0;
 	}
-	snode_t *n;
+	pynode_t *n;
 	if (!any_f) {
 		size_t total = 0;
 		for (int i = 0; i < k; i++)
-			total += sp_peek_at(p, i)->slen;
-		char *s = script_arena_alloc(p->a, total + 1);
+			total += dalic_pyparse_peek_at(p, i)->slen;
+		char *s = dalic_pyarena_alloc(p->a, total + 1);
 		if (!s)
 			return DALIC_ENOMEM;
 		size_t at = 0;
 		for (int i = 0; i < k; i++) {
-			const script_token_t *t = sp_next(p);
+			const pytoken_t *t = dalic_pyparse_next(p);
 			memcpy(s + at, t->str, t->slen);
 			at += t->slen;
 		}
@@ -204,15 +207,15 @@ int sp_strings(sparser_t *p, snode_t **out)
 	}
 	NEW(n, N_FSTRING, first);
 	for (int i = 0; i < k; i++) {
-		const script_token_t *t = sp_next(p);
+		const pytoken_t *t = dalic_pyparse_next(p);
 		if (t->sflags & STR_F) {
-			TRY(fparts(p, t, 0, t->rawlen, &n->parts, 0));
+			TRY(pyparse_fparts(p, t, 0, t->rawlen, &n->parts, 0));
 		} else if (t->slen) {
-			snode_t *lit;
+			pynode_t *lit;
 			NEW(lit, N_STR, t);
 			lit->str.s = t->str;
 			lit->str.len = t->slen;
-			TRY(sp_list_push(p, &n->parts, lit));
+			TRY(dalic_pyparse_list_push(p, &n->parts, lit));
 		}
 	}
 	*out = n;

@@ -12,75 +12,77 @@
 #include <stdio.h>
 #include <string.h>
 
-static int statement(sparser_t *p, snode_list_t *out);
+static int pyparse_statement(pyparser_t *p, pynode_list_t *out);
 
-static char *tok_name(sparser_t *p, const script_token_t *t)
+static char *pyparse_tok_name(pyparser_t *p, const pytoken_t *t)
 {
-	return script_arena_strndup(p->a, t->text, (size_t)t->len);
+	return dalic_pyarena_strndup(p->a, t->text, (size_t)t->len);
 }
 
-static int expect_name(sparser_t *p, const char *what, const char **out)
+static int pyparse_expect_name(pyparser_t *p, const char *what, const char **out)
 {
-	const script_token_t *t = sp_peek(p);
+	const pytoken_t *t = dalic_pyparse_peek(p);
 	if (t->kind != TK_NAME || t->kw)
-		return sp_error(p, t, "invalid syntax: expected %s", what);
-	sp_next(p);
-	*out = tok_name(p, t);
+		return dalic_pyparse_error(p, t, "invalid syntax: expected %s", what);
+	dalic_pyparse_next(p);
+	*out = pyparse_tok_name(p, t);
 	return *out ? DALIC_OK : DALIC_ENOMEM;
 }
 
-static int end_of_simple(sparser_t *p)
+static int pyparse_end_of_simple(pyparser_t *p)
 {
-	const script_token_t *t = sp_peek(p);
+	const pytoken_t *t = dalic_pyparse_peek(p);
 	if (t->kind == TK_NEWLINE) {
-		sp_next(p);
+		dalic_pyparse_next(p);
 		return DALIC_OK;
 	}
 	if (t->kind == TK_EOF)
 		return DALIC_OK;
-	return sp_error(p, t, "invalid syntax");
+	return dalic_pyparse_error(p, t, "invalid syntax");
 }
 
 /* Block after a compound statement header's ':'. */
-static int block(sparser_t *p, snode_list_t *body, const char *what, int line)
+static int pyparse_block(pyparser_t *p, pynode_list_t *body, const char *what, int line)
 {
-	if (sp_peek(p)->kind != TK_NEWLINE) {
+	if (dalic_pyparse_peek(p)->kind != TK_NEWLINE) {
 		/* simple statements on the same line */
-		return statement(p, body);
+		return pyparse_statement(p, body);
 	}
-	sp_next(p);
-	if (sp_peek(p)->kind != TK_INDENT)
-		return sp_error(p, sp_peek(p), "expected an indented block after %s on line %d",
-		                what, line);
-	sp_next(p);
-	TRY(sp_enter(p));
+	dalic_pyparse_next(p);
+	if (dalic_pyparse_peek(p)->kind != TK_INDENT)
+		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+		                           "expected an indented block after %s on line %d", what,
+		                           line);
+	dalic_pyparse_next(p);
+	TRY(dalic_pyparse_enter(p));
 	int rc = DALIC_OK;
-	while (!rc && sp_peek(p)->kind != TK_DEDENT && sp_peek(p)->kind != TK_EOF)
-		rc = statement(p, body);
-	sp_leave(p);
+	while (!rc && dalic_pyparse_peek(p)->kind != TK_DEDENT &&
+	       dalic_pyparse_peek(p)->kind != TK_EOF)
+		rc = pyparse_statement(p, body);
+	dalic_pyparse_leave(p);
 	TRY(rc);
-	if (sp_peek(p)->kind == TK_DEDENT)
-		sp_next(p);
+	if (dalic_pyparse_peek(p)->kind == TK_DEDENT)
+		dalic_pyparse_next(p);
 	return DALIC_OK;
 }
 
-static int colon_block(sparser_t *p, snode_list_t *body, const char *what, int line)
+static int pyparse_colon_block(pyparser_t *p, pynode_list_t *body, const char *what, int line)
 {
-	TRY(sp_expect_op(p, OP_COLON, NULL));
-	return block(p, body, what, line);
+	TRY(dalic_pyparse_expect_op(p, OP_COLON, NULL));
+	return pyparse_block(p, body, what, line);
 }
 
 /* ---- simple statements --------------------------------------------------------------- */
 
-static int dotted_name(sparser_t *p, const char **out)
+static int pyparse_dotted_name(pyparser_t *p, const char **out)
 {
 	const char *first;
-	TRY(expect_name(p, "a module name", &first));
+	TRY(pyparse_expect_name(p, "a module name", &first));
 	char *name = (char *)first;
-	while (sp_accept_op(p, OP_DOT)) {
+	while (dalic_pyparse_accept_op(p, OP_DOT)) {
 		const char *part;
-		TRY(expect_name(p, "a module name", &part));
-		name = script_arena_printf(p->a, "%s.%s", name, part);
+		TRY(pyparse_expect_name(p, "a module name", &part));
+		name = dalic_pyarena_printf(p->a, "%s.%s", name, part);
 		if (!name)
 			return DALIC_ENOMEM;
 	}
@@ -88,85 +90,87 @@ static int dotted_name(sparser_t *p, const char **out)
 	return DALIC_OK;
 }
 
-static int alias_push(sparser_t *p, salias_t **v, int *n, const char *name, const char *as,
-                      const script_token_t *at)
+static int pyparse_alias_push(pyparser_t *p, pyalias_t **v, int *n, const char *name,
+                              const char *as, const pytoken_t *at)
 {
-	salias_t *nv = script_arena_alloc(p->a, sizeof *nv * (size_t)(*n + 1));
+	pyalias_t *nv = dalic_pyarena_alloc(p->a, sizeof *nv * (size_t)(*n + 1));
 	if (!nv)
 		return DALIC_ENOMEM;
 	if (*n)
 		memcpy(nv, *v, sizeof *nv * (size_t)*n);
-	nv[*n] = (salias_t){.name = name, .asname = as, .line = at->line, .col = at->col};
+	nv[*n] = (pyalias_t){.name = name, .asname = as, .line = at->line, .col = at->col};
 	*v = nv;
 	(*n)++;
 	return DALIC_OK;
 }
 
-static int import_stmt(sparser_t *p, snode_t *s)
+static int pyparse_import_stmt(pyparser_t *p, pynode_t *s)
 {
 	do {
-		const script_token_t *at = sp_peek(p);
+		const pytoken_t *at = dalic_pyparse_peek(p);
 		const char *name, *as = NULL;
-		TRY(dotted_name(p, &name));
-		if (sp_accept_kw(p, KW_AS))
-			TRY(expect_name(p, "a name after 'as'", &as));
-		TRY(alias_push(p, &s->import.names, &s->import.n, name, as, at));
-	} while (sp_accept_op(p, OP_COMMA));
+		TRY(pyparse_dotted_name(p, &name));
+		if (dalic_pyparse_accept_kw(p, KW_AS))
+			TRY(pyparse_expect_name(p, "a name after 'as'", &as));
+		TRY(pyparse_alias_push(p, &s->import.names, &s->import.n, name, as, at));
+	} while (dalic_pyparse_accept_op(p, OP_COMMA));
 	return DALIC_OK;
 }
 
-static int from_stmt(sparser_t *p, snode_t *s)
+static int pyparse_from_stmt(pyparser_t *p, pynode_t *s)
 {
 	for (;;) {
-		if (sp_accept_op(p, OP_DOT))
+		if (dalic_pyparse_accept_op(p, OP_DOT))
 			s->from.level++;
-		else if (sp_accept_op(p, OP_ELLIPSIS))
+		else if (dalic_pyparse_accept_op(p, OP_ELLIPSIS))
 			s->from.level += 3;
 		else
 			break;
 	}
 	s->from.module = "";
-	if (!sp_is_kw(p, KW_IMPORT))
-		TRY(dotted_name(p, &s->from.module));
-	if (!sp_accept_kw(p, KW_IMPORT))
-		return sp_error(p, sp_peek(p), "invalid syntax: expected 'import'");
-	if (sp_accept_op(p, OP_STAR))
+	if (!dalic_pyparse_is_kw(p, KW_IMPORT))
+		TRY(pyparse_dotted_name(p, &s->from.module));
+	if (!dalic_pyparse_accept_kw(p, KW_IMPORT))
+		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+		                           "invalid syntax: expected 'import'");
+	if (dalic_pyparse_accept_op(p, OP_STAR))
 		return DALIC_OK; /* names stays NULL: import * */
-	bool paren = sp_accept_op(p, OP_LPAR);
+	bool paren = dalic_pyparse_accept_op(p, OP_LPAR);
 	do {
-		if (paren && sp_is_op(p, OP_RPAR))
+		if (paren && dalic_pyparse_is_op(p, OP_RPAR))
 			break;
-		const script_token_t *at = sp_peek(p);
+		const pytoken_t *at = dalic_pyparse_peek(p);
 		const char *name, *as = NULL;
-		TRY(expect_name(p, "a name to import", &name));
-		if (sp_accept_kw(p, KW_AS))
-			TRY(expect_name(p, "a name after 'as'", &as));
-		TRY(alias_push(p, &s->from.names, &s->from.n, name, as, at));
-	} while (sp_accept_op(p, OP_COMMA));
+		TRY(pyparse_expect_name(p, "a name to import", &name));
+		if (dalic_pyparse_accept_kw(p, KW_AS))
+			TRY(pyparse_expect_name(p, "a name after 'as'", &as));
+		TRY(pyparse_alias_push(p, &s->from.names, &s->from.n, name, as, at));
+	} while (dalic_pyparse_accept_op(p, OP_COMMA));
 	if (paren)
-		TRY(sp_expect_op(p, OP_RPAR, "to close the import list"));
+		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the import list"));
 	if (!s->from.n)
-		return sp_error(p, sp_peek(p), "invalid syntax: expected a name to import");
+		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+		                           "invalid syntax: expected a name to import");
 	return DALIC_OK;
 }
 
-static int names_list(sparser_t *p, snode_t *s)
+static int pyparse_names_list(pyparser_t *p, pynode_t *s)
 {
 	do {
 		const char *name;
-		TRY(expect_name(p, "a name", &name));
-		const char **v = script_arena_alloc(p->a, sizeof *v * (size_t)(s->global.n + 1));
+		TRY(pyparse_expect_name(p, "a name", &name));
+		const char **v = dalic_pyarena_alloc(p->a, sizeof *v * (size_t)(s->global.n + 1));
 		if (!v)
 			return DALIC_ENOMEM;
 		if (s->global.n)
 			memcpy(v, s->global.names, sizeof *v * (size_t)s->global.n);
 		v[s->global.n++] = name;
 		s->global.names = v;
-	} while (sp_accept_op(p, OP_COMMA));
+	} while (dalic_pyparse_accept_op(p, OP_COMMA));
 	return DALIC_OK;
 }
 
-static script_op_t aug_binop(script_op_t op)
+static pyop_t pyparse_aug_binop(pyop_t op)
 {
 	switch (op) {
 	case OP_PLUSEQ:
@@ -200,62 +204,64 @@ static script_op_t aug_binop(script_op_t op)
 	}
 }
 
-static int expr_stmt(sparser_t *p, snode_list_t *out)
+static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 {
-	const script_token_t *start = sp_peek(p);
-	snode_t *e;
-	TRY(sp_star_expressions(p, &e));
-	const script_token_t *t = sp_peek(p);
-	snode_t *s;
+	const pytoken_t *start = dalic_pyparse_peek(p);
+	pynode_t *e;
+	TRY(dalic_pyparse_star_expressions(p, &e));
+	const pytoken_t *t = dalic_pyparse_peek(p);
+	pynode_t *s;
 	if (t->kind == TK_OP && t->op == OP_ASSIGN) {
 		NEW(s, S_ASSIGN, start);
-		while (sp_accept_op(p, OP_ASSIGN)) {
-			TRY(sp_check_target(p, e, "assignment"));
-			TRY(sp_list_push(p, &s->assign.targets, e));
-			if (sp_is_kw(p, KW_YIELD))
-				return sp_error(p, sp_peek(p),
-				                "'yield' is not supported in pipeline "
-				                "scripts");
-			TRY(sp_star_expressions(p, &e));
+		while (dalic_pyparse_accept_op(p, OP_ASSIGN)) {
+			TRY(dalic_pyparse_check_target(p, e, "assignment"));
+			TRY(dalic_pyparse_list_push(p, &s->assign.targets, e));
+			if (dalic_pyparse_is_kw(p, KW_YIELD))
+				return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+				                           "'yield' is not supported in pipeline "
+				                           "scripts");
+			TRY(dalic_pyparse_star_expressions(p, &e));
 		}
 		s->assign.value = e;
-	} else if (t->kind == TK_OP && aug_binop(t->op)) {
+	} else if (t->kind == TK_OP && pyparse_aug_binop(t->op)) {
 		if (e->kind != N_NAME && e->kind != N_ATTR && e->kind != N_SUBSCRIPT)
-			return sp_error_node(p, e,
-			                     "'%s' is an illegal expression for augmented "
-			                     "assignment",
-			                     script_node_kind_name(e->kind));
-		sp_next(p);
+			return dalic_pyparse_error_node(
+			    p, e,
+			    "'%s' is an illegal expression for augmented "
+			    "assignment",
+			    dalic_pyast_kind_name(e->kind));
+		dalic_pyparse_next(p);
 		NEW(s, S_AUGASSIGN, start);
 		s->aug.target = e;
-		s->aug.op = aug_binop(t->op);
-		TRY(sp_star_expressions(p, &s->aug.value));
+		s->aug.op = pyparse_aug_binop(t->op);
+		TRY(dalic_pyparse_star_expressions(p, &s->aug.value));
 	} else if (t->kind == TK_OP && t->op == OP_COLON) {
 		if (e->kind != N_NAME && e->kind != N_ATTR && e->kind != N_SUBSCRIPT)
-			return sp_error_node(p, e, "only single target (not %s) can be annotated",
-			                     script_node_kind_name(e->kind));
-		sp_next(p);
+			return dalic_pyparse_error_node(
+			    p, e, "only single target (not %s) can be annotated",
+			    dalic_pyast_kind_name(e->kind));
+		dalic_pyparse_next(p);
 		NEW(s, S_ANNASSIGN, start);
 		s->ann.target = e;
-		snode_t *annotation;
-		TRY(sp_test(p, &annotation));
-		if (sp_accept_op(p, OP_ASSIGN))
-			TRY(sp_star_expressions(p, &s->ann.value));
+		pynode_t *annotation;
+		TRY(dalic_pyparse_test(p, &annotation));
+		if (dalic_pyparse_accept_op(p, OP_ASSIGN))
+			TRY(dalic_pyparse_star_expressions(p, &s->ann.value));
 	} else {
 		NEW(s, S_EXPR, start);
 		s->expr.value = e;
 	}
-	return sp_list_push(p, out, s);
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int simple_stmt(sparser_t *p, snode_list_t *out)
+static int pyparse_simple_stmt(pyparser_t *p, pynode_list_t *out)
 {
-	const script_token_t *t = sp_peek(p);
-	snode_t *s;
+	const pytoken_t *t = dalic_pyparse_peek(p);
+	pynode_t *s;
 	if (t->kind != TK_NAME || !t->kw || t->kw == KW_NONE_ || t->kw == KW_TRUE ||
 	    t->kw == KW_FALSE || t->kw == KW_NOT || t->kw == KW_LAMBDA || t->kw == KW_AWAIT)
-		return expr_stmt(p, out);
-	sp_next(p);
+		return pyparse_expr_stmt(p, out);
+	dalic_pyparse_next(p);
 	switch (t->kw) {
 	case KW_PASS:
 		NEW(s, S_PASS, t);
@@ -263,171 +269,176 @@ static int simple_stmt(sparser_t *p, snode_list_t *out)
 	case KW_BREAK:
 	case KW_CONTINUE:
 		if (!p->loop_depth)
-			return sp_error(p, t, "'%s' outside loop", script_kw_text(t->kw));
+			return dalic_pyparse_error(p, t, "'%s' outside loop",
+			                           dalic_pylex_kw_text(t->kw));
 		NEW(s, t->kw == KW_BREAK ? S_BREAK : S_CONTINUE, t);
 		break;
 	case KW_RETURN:
 		if (!p->func_depth)
-			return sp_error(p, t, "'return' outside function");
+			return dalic_pyparse_error(p, t, "'return' outside function");
 		NEW(s, S_RETURN, t);
-		if (sp_peek(p)->kind != TK_NEWLINE && !sp_is_op(p, OP_SEMI) &&
-		    sp_peek(p)->kind != TK_EOF)
-			TRY(sp_star_expressions(p, &s->ret.value));
+		if (dalic_pyparse_peek(p)->kind != TK_NEWLINE && !dalic_pyparse_is_op(p, OP_SEMI) &&
+		    dalic_pyparse_peek(p)->kind != TK_EOF)
+			TRY(dalic_pyparse_star_expressions(p, &s->ret.value));
 		break;
 	case KW_RAISE:
 		NEW(s, S_RAISE, t);
-		if (sp_peek(p)->kind != TK_NEWLINE && !sp_is_op(p, OP_SEMI) &&
-		    sp_peek(p)->kind != TK_EOF) {
-			TRY(sp_test(p, &s->raise.exc));
-			if (sp_accept_kw(p, KW_FROM))
-				TRY(sp_test(p, &s->raise.cause));
+		if (dalic_pyparse_peek(p)->kind != TK_NEWLINE && !dalic_pyparse_is_op(p, OP_SEMI) &&
+		    dalic_pyparse_peek(p)->kind != TK_EOF) {
+			TRY(dalic_pyparse_test(p, &s->raise.exc));
+			if (dalic_pyparse_accept_kw(p, KW_FROM))
+				TRY(dalic_pyparse_test(p, &s->raise.cause));
 		}
 		break;
 	case KW_GLOBAL:
 	case KW_NONLOCAL:
 		NEW(s, t->kw == KW_GLOBAL ? S_GLOBAL : S_NONLOCAL, t);
-		TRY(names_list(p, s));
+		TRY(pyparse_names_list(p, s));
 		break;
 	case KW_DEL: {
 		NEW(s, S_DEL, t);
-		snode_t *targets;
-		TRY(sp_target_list(p, &targets));
-		TRY(sp_check_target(p, targets, "del"));
+		pynode_t *targets;
+		TRY(dalic_pyparse_target_list(p, &targets));
+		TRY(dalic_pyparse_check_target(p, targets, "del"));
 		if (targets->kind == N_TUPLE) {
 			for (int i = 0; i < targets->elts.n; i++)
-				TRY(sp_list_push(p, &s->del.targets, targets->elts.v[i]));
+				TRY(dalic_pyparse_list_push(p, &s->del.targets,
+				                            targets->elts.v[i]));
 		} else {
-			TRY(sp_list_push(p, &s->del.targets, targets));
+			TRY(dalic_pyparse_list_push(p, &s->del.targets, targets));
 		}
 		break;
 	}
 	case KW_ASSERT:
 		NEW(s, S_ASSERT, t);
-		TRY(sp_test(p, &s->assert_.test));
-		if (sp_accept_op(p, OP_COMMA))
-			TRY(sp_test(p, &s->assert_.msg));
+		TRY(dalic_pyparse_test(p, &s->assert_.test));
+		if (dalic_pyparse_accept_op(p, OP_COMMA))
+			TRY(dalic_pyparse_test(p, &s->assert_.msg));
 		break;
 	case KW_IMPORT:
 		NEW(s, S_IMPORT, t);
-		TRY(import_stmt(p, s));
+		TRY(pyparse_import_stmt(p, s));
 		break;
 	case KW_FROM:
 		NEW(s, S_IMPORTFROM, t);
-		TRY(from_stmt(p, s));
+		TRY(pyparse_from_stmt(p, s));
 		break;
 	case KW_YIELD:
-		return sp_error(p, t, "'yield' is not supported in pipeline scripts");
+		return dalic_pyparse_error(p, t, "'yield' is not supported in pipeline scripts");
 	default:
-		return sp_error(p, t, "invalid syntax: unexpected keyword '%s'",
-		                script_kw_text(t->kw));
+		return dalic_pyparse_error(p, t, "invalid syntax: unexpected keyword '%s'",
+		                           dalic_pylex_kw_text(t->kw));
 	}
-	return sp_list_push(p, out, s);
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int simple_stmts(sparser_t *p, snode_list_t *out)
+static int pyparse_simple_stmts(pyparser_t *p, pynode_list_t *out)
 {
-	TRY(simple_stmt(p, out));
-	while (sp_accept_op(p, OP_SEMI)) {
-		if (sp_peek(p)->kind == TK_NEWLINE || sp_peek(p)->kind == TK_EOF)
+	TRY(pyparse_simple_stmt(p, out));
+	while (dalic_pyparse_accept_op(p, OP_SEMI)) {
+		if (dalic_pyparse_peek(p)->kind == TK_NEWLINE ||
+		    dalic_pyparse_peek(p)->kind == TK_EOF)
 			break;
-		TRY(simple_stmt(p, out));
+		TRY(pyparse_simple_stmt(p, out));
 	}
-	return end_of_simple(p);
+	return pyparse_end_of_simple(p);
 }
 
 /* ---- compound statements ------------------------------------------------------------- */
 
-static int if_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
+static int pyparse_if_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, S_IF, t);
-	TRY(sp_namedexpr(p, &s->if_.test));
-	TRY(colon_block(p, &s->if_.body, "'if' statement", t->line));
-	const script_token_t *e = sp_peek(p);
-	if (sp_accept_kw(p, KW_ELIF)) {
+	TRY(dalic_pyparse_namedexpr(p, &s->if_.test));
+	TRY(pyparse_colon_block(p, &s->if_.body, "'if' statement", t->line));
+	const pytoken_t *e = dalic_pyparse_peek(p);
+	if (dalic_pyparse_accept_kw(p, KW_ELIF)) {
 		/* elif is an if statement nested in the else branch */
-		TRY(if_stmt(p, e, &s->if_.orelse));
-	} else if (sp_accept_kw(p, KW_ELSE)) {
-		TRY(colon_block(p, &s->if_.orelse, "'else' statement", e->line));
+		TRY(pyparse_if_stmt(p, e, &s->if_.orelse));
+	} else if (dalic_pyparse_accept_kw(p, KW_ELSE)) {
+		TRY(pyparse_colon_block(p, &s->if_.orelse, "'else' statement", e->line));
 	}
-	return sp_list_push(p, out, s);
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int loop_else(sparser_t *p, snode_list_t *orelse)
+static int pyparse_loop_else(pyparser_t *p, pynode_list_t *orelse)
 {
-	const script_token_t *e = sp_peek(p);
-	if (sp_accept_kw(p, KW_ELSE))
-		return colon_block(p, orelse, "'else' statement", e->line);
+	const pytoken_t *e = dalic_pyparse_peek(p);
+	if (dalic_pyparse_accept_kw(p, KW_ELSE))
+		return pyparse_colon_block(p, orelse, "'else' statement", e->line);
 	return DALIC_OK;
 }
 
-static int for_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
+static int pyparse_for_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, S_FOR, t);
-	TRY(sp_target_list(p, &s->for_.target));
-	TRY(sp_check_target(p, s->for_.target, "for loop"));
-	if (!sp_accept_kw(p, KW_IN))
-		return sp_error(p, sp_peek(p), "invalid syntax: expected 'in'");
-	TRY(sp_star_expressions(p, &s->for_.iter));
+	TRY(dalic_pyparse_target_list(p, &s->for_.target));
+	TRY(dalic_pyparse_check_target(p, s->for_.target, "for loop"));
+	if (!dalic_pyparse_accept_kw(p, KW_IN))
+		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+		                           "invalid syntax: expected 'in'");
+	TRY(dalic_pyparse_star_expressions(p, &s->for_.iter));
 	p->loop_depth++;
-	int rc = colon_block(p, &s->for_.body, "'for' statement", t->line);
+	int rc = pyparse_colon_block(p, &s->for_.body, "'for' statement", t->line);
 	p->loop_depth--;
 	TRY(rc);
-	TRY(loop_else(p, &s->for_.orelse));
-	return sp_list_push(p, out, s);
+	TRY(pyparse_loop_else(p, &s->for_.orelse));
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int while_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
+static int pyparse_while_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, S_WHILE, t);
-	TRY(sp_namedexpr(p, &s->while_.test));
+	TRY(dalic_pyparse_namedexpr(p, &s->while_.test));
 	p->loop_depth++;
-	int rc = colon_block(p, &s->while_.body, "'while' statement", t->line);
+	int rc = pyparse_colon_block(p, &s->while_.body, "'while' statement", t->line);
 	p->loop_depth--;
 	TRY(rc);
-	TRY(loop_else(p, &s->while_.orelse));
-	return sp_list_push(p, out, s);
+	TRY(pyparse_loop_else(p, &s->while_.orelse));
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int with_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
+static int pyparse_with_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, S_WITH, t);
 	do {
-		snode_t *item, *var = NULL;
-		TRY(sp_test(p, &item));
-		if (sp_accept_kw(p, KW_AS)) {
+		pynode_t *item, *var = NULL;
+		TRY(dalic_pyparse_test(p, &item));
+		if (dalic_pyparse_accept_kw(p, KW_AS)) {
 			/* one target per item: `with a as x, b as y` has two items */
-			TRY(sp_expr(p, &var));
-			TRY(sp_check_target(p, var, "with statement"));
+			TRY(dalic_pyparse_expr(p, &var));
+			TRY(dalic_pyparse_check_target(p, var, "with statement"));
 		}
-		TRY(sp_list_push(p, &s->with.items, item));
-		TRY(sp_list_push(p, &s->with.vars, var));
-	} while (sp_accept_op(p, OP_COMMA));
-	TRY(colon_block(p, &s->with.body, "'with' statement", t->line));
-	return sp_list_push(p, out, s);
+		TRY(dalic_pyparse_list_push(p, &s->with.items, item));
+		TRY(dalic_pyparse_list_push(p, &s->with.vars, var));
+	} while (dalic_pyparse_accept_op(p, OP_COMMA));
+	TRY(pyparse_colon_block(p, &s->with.body, "'with' statement", t->line));
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int try_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
+static int pyparse_try_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, S_TRY, t);
-	TRY(colon_block(p, &s->try_.body, "'try' statement", t->line));
-	while (sp_is_kw(p, KW_EXCEPT)) {
-		const script_token_t *e = sp_next(p);
-		if (sp_is_op(p, OP_STAR))
-			return sp_error(p, sp_peek(p), "'except*' is not supported");
-		shandler_t h = {.line = e->line, .col = e->col};
-		if (!sp_is_op(p, OP_COLON)) {
-			TRY(sp_test(p, &h.type));
-			if (sp_accept_kw(p, KW_AS))
-				TRY(expect_name(p, "a name after 'as'", &h.name));
+	TRY(pyparse_colon_block(p, &s->try_.body, "'try' statement", t->line));
+	while (dalic_pyparse_is_kw(p, KW_EXCEPT)) {
+		const pytoken_t *e = dalic_pyparse_next(p);
+		if (dalic_pyparse_is_op(p, OP_STAR))
+			return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+			                           "'except*' is not supported");
+		pyhandler_t h = {.line = e->line, .col = e->col};
+		if (!dalic_pyparse_is_op(p, OP_COLON)) {
+			TRY(dalic_pyparse_test(p, &h.type));
+			if (dalic_pyparse_accept_kw(p, KW_AS))
+				TRY(pyparse_expect_name(p, "a name after 'as'", &h.name));
 		}
-		TRY(colon_block(p, &h.body, "'except' statement", e->line));
-		shandler_t *v =
-		    script_arena_alloc(p->a, sizeof *v * (size_t)(s->try_.nhandlers + 1));
+		TRY(pyparse_colon_block(p, &h.body, "'except' statement", e->line));
+		pyhandler_t *v =
+		    dalic_pyarena_alloc(p->a, sizeof *v * (size_t)(s->try_.nhandlers + 1));
 		if (!v)
 			return DALIC_ENOMEM;
 		if (s->try_.nhandlers)
@@ -435,175 +446,183 @@ static int try_stmt(sparser_t *p, const script_token_t *t, snode_list_t *out)
 		v[s->try_.nhandlers++] = h;
 		s->try_.handlers = v;
 	}
-	const script_token_t *e = sp_peek(p);
-	if (s->try_.nhandlers && sp_accept_kw(p, KW_ELSE))
-		TRY(colon_block(p, &s->try_.orelse, "'else' statement", e->line));
-	e = sp_peek(p);
-	if (sp_accept_kw(p, KW_FINALLY))
-		TRY(colon_block(p, &s->try_.finalbody, "'finally' statement", e->line));
+	const pytoken_t *e = dalic_pyparse_peek(p);
+	if (s->try_.nhandlers && dalic_pyparse_accept_kw(p, KW_ELSE))
+		TRY(pyparse_colon_block(p, &s->try_.orelse, "'else' statement", e->line));
+	e = dalic_pyparse_peek(p);
+	if (dalic_pyparse_accept_kw(p, KW_FINALLY))
+		TRY(pyparse_colon_block(p, &s->try_.finalbody, "'finally' statement", e->line));
 	else if (!s->try_.nhandlers)
-		return sp_error(p, sp_peek(p), "expected 'except' or 'finally' block");
-	return sp_list_push(p, out, s);
+		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+		                           "expected 'except' or 'finally' block");
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int def_stmt(sparser_t *p, const script_token_t *t, snode_list_t *decorators,
-                    snode_list_t *out)
+static int pyparse_def_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *decorators,
+                            pynode_list_t *out)
 {
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, S_DEF, t);
 	s->def.decorators = *decorators;
-	TRY(expect_name(p, "a function name", &s->def.name));
-	TRY(sp_expect_op(p, OP_LPAR, "after the function name"));
-	TRY(sp_params(p, &s->def.params, OP_RPAR, true));
-	TRY(sp_expect_op(p, OP_RPAR, "to close the parameter list"));
-	if (sp_accept_op(p, OP_ARROW)) {
-		snode_t *ann;
-		TRY(sp_test(p, &ann));
+	TRY(pyparse_expect_name(p, "a function name", &s->def.name));
+	TRY(dalic_pyparse_expect_op(p, OP_LPAR, "after the function name"));
+	TRY(dalic_pyparse_params(p, &s->def.params, OP_RPAR, true));
+	TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the parameter list"));
+	if (dalic_pyparse_accept_op(p, OP_ARROW)) {
+		pynode_t *ann;
+		TRY(dalic_pyparse_test(p, &ann));
 	}
 	int saved_loop = p->loop_depth;
 	p->loop_depth = 0;
 	p->func_depth++;
-	int rc = colon_block(p, &s->def.body, "function definition", t->line);
+	int rc = pyparse_colon_block(p, &s->def.body, "function definition", t->line);
 	p->func_depth--;
 	p->loop_depth = saved_loop;
 	TRY(rc);
-	TRY(script_scope_function(p->a, s));
-	return sp_list_push(p, out, s);
+	TRY(dalic_pyscope_function(p->a, s));
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int class_stmt(sparser_t *p, const script_token_t *t, snode_list_t *decorators,
-                      snode_list_t *out)
+static int pyparse_class_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *decorators,
+                              pynode_list_t *out)
 {
-	snode_t *s;
+	pynode_t *s;
 	NEW(s, S_CLASS, t);
 	s->cls.decorators = *decorators;
-	TRY(expect_name(p, "a class name", &s->cls.name));
-	if (sp_accept_op(p, OP_LPAR)) {
-		while (!sp_is_op(p, OP_RPAR)) {
-			const script_token_t *a = sp_peek(p);
-			if (a->kind == TK_NAME && !a->kw && sp_peek_at(p, 1)->kind == TK_OP &&
-			    sp_peek_at(p, 1)->op == OP_ASSIGN) {
-				sp_next(p);
-				sp_next(p);
-				snode_t *k;
+	TRY(pyparse_expect_name(p, "a class name", &s->cls.name));
+	if (dalic_pyparse_accept_op(p, OP_LPAR)) {
+		while (!dalic_pyparse_is_op(p, OP_RPAR)) {
+			const pytoken_t *a = dalic_pyparse_peek(p);
+			if (a->kind == TK_NAME && !a->kw &&
+			    dalic_pyparse_peek_at(p, 1)->kind == TK_OP &&
+			    dalic_pyparse_peek_at(p, 1)->op == OP_ASSIGN) {
+				dalic_pyparse_next(p);
+				dalic_pyparse_next(p);
+				pynode_t *k;
 				NEW(k, N_KEYWORD, a);
-				k->kw.arg = tok_name(p, a);
+				k->kw.arg = pyparse_tok_name(p, a);
 				if (!k->kw.arg)
 					return DALIC_ENOMEM;
-				TRY(sp_test(p, &k->kw.value));
-				TRY(sp_list_push(p, &s->cls.keywords, k));
+				TRY(dalic_pyparse_test(p, &k->kw.value));
+				TRY(dalic_pyparse_list_push(p, &s->cls.keywords, k));
 			} else {
-				snode_t *b;
-				TRY(sp_test(p, &b));
-				TRY(sp_list_push(p, &s->cls.bases, b));
+				pynode_t *b;
+				TRY(dalic_pyparse_test(p, &b));
+				TRY(dalic_pyparse_list_push(p, &s->cls.bases, b));
 			}
-			if (!sp_accept_op(p, OP_COMMA))
+			if (!dalic_pyparse_accept_op(p, OP_COMMA))
 				break;
 		}
-		TRY(sp_expect_op(p, OP_RPAR, "to close the base class list"));
+		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the base class list"));
 	}
 	int saved_loop = p->loop_depth, saved_func = p->func_depth;
 	p->loop_depth = p->func_depth = 0;
-	int rc = colon_block(p, &s->cls.body, "class definition", t->line);
+	int rc = pyparse_colon_block(p, &s->cls.body, "class definition", t->line);
 	p->loop_depth = saved_loop;
 	p->func_depth = saved_func;
 	TRY(rc);
-	return sp_list_push(p, out, s);
+	return dalic_pyparse_list_push(p, out, s);
 }
 
-static int decorated(sparser_t *p, snode_list_t *out)
+static int pyparse_decorated(pyparser_t *p, pynode_list_t *out)
 {
-	snode_list_t decos = {0};
-	while (sp_is_op(p, OP_AT)) {
-		sp_next(p);
-		snode_t *d;
-		TRY(sp_namedexpr(p, &d));
-		TRY(sp_list_push(p, &decos, d));
-		if (sp_peek(p)->kind != TK_NEWLINE)
-			return sp_error(p, sp_peek(p),
-			                "invalid syntax: expected a new line after the "
-			                "decorator");
-		sp_next(p);
+	pynode_list_t decos = {0};
+	while (dalic_pyparse_is_op(p, OP_AT)) {
+		dalic_pyparse_next(p);
+		pynode_t *d;
+		TRY(dalic_pyparse_namedexpr(p, &d));
+		TRY(dalic_pyparse_list_push(p, &decos, d));
+		if (dalic_pyparse_peek(p)->kind != TK_NEWLINE)
+			return dalic_pyparse_error(p, dalic_pyparse_peek(p),
+			                           "invalid syntax: expected a new line after the "
+			                           "decorator");
+		dalic_pyparse_next(p);
 	}
-	const script_token_t *t = sp_peek(p);
-	if (sp_accept_kw(p, KW_DEF))
-		return def_stmt(p, t, &decos, out);
-	if (sp_accept_kw(p, KW_CLASS))
-		return class_stmt(p, t, &decos, out);
+	const pytoken_t *t = dalic_pyparse_peek(p);
+	if (dalic_pyparse_accept_kw(p, KW_DEF))
+		return pyparse_def_stmt(p, t, &decos, out);
+	if (dalic_pyparse_accept_kw(p, KW_CLASS))
+		return pyparse_class_stmt(p, t, &decos, out);
 	if (t->kw == KW_ASYNC)
-		return sp_error(p, t, "async functions are not supported in pipeline scripts");
-	return sp_error(p, t, "invalid syntax: expected 'def' or 'class' after decorators");
+		return dalic_pyparse_error(p, t,
+		                           "async functions are not supported in pipeline scripts");
+	return dalic_pyparse_error(p, t,
+	                           "invalid syntax: expected 'def' or 'class' after decorators");
 }
 
-static int statement(sparser_t *p, snode_list_t *out)
+static int pyparse_statement(pyparser_t *p, pynode_list_t *out)
 {
-	const script_token_t *t = sp_peek(p);
+	const pytoken_t *t = dalic_pyparse_peek(p);
 	if (t->kind == TK_INDENT)
-		return sp_error(p, t, "unexpected indent");
+		return dalic_pyparse_error(p, t, "unexpected indent");
 	if (t->kind == TK_OP && t->op == OP_AT)
-		return decorated(p, out);
+		return pyparse_decorated(p, out);
 	if (t->kind == TK_NAME) {
-		snode_list_t none = {0};
+		pynode_list_t none = {0};
 		switch (t->kw) {
 		case KW_IF:
-			sp_next(p);
-			return if_stmt(p, t, out);
+			dalic_pyparse_next(p);
+			return pyparse_if_stmt(p, t, out);
 		case KW_FOR:
-			sp_next(p);
-			return for_stmt(p, t, out);
+			dalic_pyparse_next(p);
+			return pyparse_for_stmt(p, t, out);
 		case KW_WHILE:
-			sp_next(p);
-			return while_stmt(p, t, out);
+			dalic_pyparse_next(p);
+			return pyparse_while_stmt(p, t, out);
 		case KW_WITH:
-			sp_next(p);
-			return with_stmt(p, t, out);
+			dalic_pyparse_next(p);
+			return pyparse_with_stmt(p, t, out);
 		case KW_TRY:
-			sp_next(p);
-			return try_stmt(p, t, out);
+			dalic_pyparse_next(p);
+			return pyparse_try_stmt(p, t, out);
 		case KW_DEF:
-			sp_next(p);
-			return def_stmt(p, t, &none, out);
+			dalic_pyparse_next(p);
+			return pyparse_def_stmt(p, t, &none, out);
 		case KW_CLASS:
-			sp_next(p);
-			return class_stmt(p, t, &none, out);
+			dalic_pyparse_next(p);
+			return pyparse_class_stmt(p, t, &none, out);
 		case KW_ASYNC:
-			return sp_error(p, t, "async code is not supported in pipeline scripts");
+			return dalic_pyparse_error(
+			    p, t, "async code is not supported in pipeline scripts");
 		case KW_ELSE:
 		case KW_ELIF:
 		case KW_EXCEPT:
 		case KW_FINALLY:
-			return sp_error(p, t, "invalid syntax: '%s' without a matching statement",
-			                script_kw_text(t->kw));
+			return dalic_pyparse_error(
+			    p, t, "invalid syntax: '%s' without a matching statement",
+			    dalic_pylex_kw_text(t->kw));
 		default:
 			break;
 		}
 	}
-	return simple_stmts(p, out);
+	return pyparse_simple_stmts(p, out);
 }
 
-int script_parse(script_arena_t *a, const script_src_t *src, script_module_t **out)
+int dalic_pyparse_module(pyarena_t *a, const pysrc_t *src, pyast_t **out)
 {
-	script_token_t *toks;
+	pytoken_t *toks;
 	int n;
-	int rc = script_lex(a, src, &toks, &n);
+	int rc = dalic_pylex_run(a, src, &toks, &n);
 	if (rc)
 		return rc;
-	sparser_t p = {.a = a, .src = src, .t = toks, .n = n};
-	script_module_t *m = script_arena_alloc(a, sizeof *m);
+	pyparser_t p = {.a = a, .src = src, .t = toks, .n = n};
+	pyast_t *m = dalic_pyarena_alloc(a, sizeof *m);
 	if (!m)
 		return DALIC_ENOMEM;
-	while (sp_peek(&p)->kind != TK_EOF) {
-		if (sp_peek(&p)->kind == TK_DEDENT || sp_peek(&p)->kind == TK_NEWLINE) {
-			sp_next(&p);
+	while (dalic_pyparse_peek(&p)->kind != TK_EOF) {
+		if (dalic_pyparse_peek(&p)->kind == TK_DEDENT ||
+		    dalic_pyparse_peek(&p)->kind == TK_NEWLINE) {
+			dalic_pyparse_next(&p);
 			continue;
 		}
-		rc = statement(&p, &m->body);
+		rc = pyparse_statement(&p, &m->body);
 		if (rc)
 			return rc == DALIC_ENOMEM
-			           ? script_error_at(src, sp_peek(&p)->line, 1, rc, "out of memory")
+			           ? dalic_pysrc_error(src, dalic_pyparse_peek(&p)->line, 1, rc,
+			                               "out of memory")
 			           : rc;
 	}
-	rc = script_scope_module(a, m);
+	rc = dalic_pyscope_module(a, m);
 	if (rc)
 		return rc;
 	*out = m;

@@ -6,18 +6,18 @@
 
 #include <string.h>
 
-static nset_t fail(bool *ok)
+static pynameset_t pyscope_fail(bool *ok)
 {
 	*ok = false;
-	return (nset_t){0};
+	return (pynameset_t){0};
 }
 
-static const char **alloc_names(script_arena_t *a, int n)
+static const char **pyscope_alloc_names(pyarena_t *a, int n)
 {
-	return script_arena_alloc(a, sizeof(const char *) * (size_t)(n ? n : 1));
+	return dalic_pyarena_alloc(a, sizeof(const char *) * (size_t)(n ? n : 1));
 }
 
-bool nset_has(nset_t s, const char *name)
+bool dalic_pyscope_set_has(pynameset_t s, const char *name)
 {
 	int lo = 0, hi = s.n;
 	while (lo < hi) {
@@ -32,7 +32,7 @@ bool nset_has(nset_t s, const char *name)
 	return false;
 }
 
-bool nset_equal(nset_t x, nset_t y)
+bool dalic_pyscope_set_equal(pynameset_t x, pynameset_t y)
 {
 	if (x.n != y.n)
 		return false;
@@ -42,13 +42,13 @@ bool nset_equal(nset_t x, nset_t y)
 	return true;
 }
 
-nset_t nset_add(script_arena_t *a, nset_t s, const char *name, bool *ok)
+pynameset_t dalic_pyscope_set_add(pyarena_t *a, pynameset_t s, const char *name, bool *ok)
 {
-	if (nset_has(s, name))
+	if (dalic_pyscope_set_has(s, name))
 		return s;
-	nset_t r = {alloc_names(a, s.n + 1), 0};
+	pynameset_t r = {pyscope_alloc_names(a, s.n + 1), 0};
 	if (!r.v)
-		return fail(ok);
+		return pyscope_fail(ok);
 	int i = 0;
 	while (i < s.n && strcmp(s.v[i], name) < 0)
 		r.v[r.n++] = s.v[i++];
@@ -59,7 +59,7 @@ nset_t nset_add(script_arena_t *a, nset_t s, const char *name, bool *ok)
 }
 
 /* mode 0: union, 1: x minus y, 2: intersection */
-static nset_t merge(script_arena_t *a, nset_t x, nset_t y, int mode, bool *ok)
+static pynameset_t pyscope_merge(pyarena_t *a, pynameset_t x, pynameset_t y, int mode, bool *ok)
 {
 	if (mode == 0 && !y.n)
 		return x;
@@ -67,9 +67,9 @@ static nset_t merge(script_arena_t *a, nset_t x, nset_t y, int mode, bool *ok)
 		return y;
 	if (mode == 1 && (!y.n || !x.n))
 		return x;
-	nset_t r = {alloc_names(a, x.n + y.n), 0};
+	pynameset_t r = {pyscope_alloc_names(a, x.n + y.n), 0};
 	if (!r.v)
-		return fail(ok);
+		return pyscope_fail(ok);
 	int i = 0, j = 0;
 	while (i < x.n || j < y.n) {
 		int c = i >= x.n ? 1 : j >= y.n ? -1 : strcmp(x.v[i], y.v[j]);
@@ -91,315 +91,323 @@ static nset_t merge(script_arena_t *a, nset_t x, nset_t y, int mode, bool *ok)
 	return r;
 }
 
-nset_t nset_union(script_arena_t *a, nset_t x, nset_t y, bool *ok)
+pynameset_t dalic_pyscope_set_union(pyarena_t *a, pynameset_t x, pynameset_t y, bool *ok)
 {
-	return merge(a, x, y, 0, ok);
+	return pyscope_merge(a, x, y, 0, ok);
 }
 
-nset_t nset_minus(script_arena_t *a, nset_t x, nset_t y, bool *ok)
+pynameset_t dalic_pyscope_set_minus(pyarena_t *a, pynameset_t x, pynameset_t y, bool *ok)
 {
-	return merge(a, x, y, 1, ok);
+	return pyscope_merge(a, x, y, 1, ok);
 }
 
-nset_t nset_inter(script_arena_t *a, nset_t x, nset_t y, bool *ok)
+pynameset_t dalic_pyscope_set_inter(pyarena_t *a, pynameset_t x, pynameset_t y, bool *ok)
 {
-	return merge(a, x, y, 2, ok);
+	return pyscope_merge(a, x, y, 2, ok);
 }
 
-nset_t script_target_names(script_arena_t *a, const snode_t *t, nset_t acc, bool *ok)
+pynameset_t dalic_pyscope_target_names(pyarena_t *a, const pynode_t *t, pynameset_t acc, bool *ok)
 {
 	if (!t)
 		return acc;
 	switch (t->kind) {
 	case N_NAME:
-		return nset_add(a, acc, t->name, ok);
+		return dalic_pyscope_set_add(a, acc, t->name, ok);
 	case N_STARRED:
-		return script_target_names(a, t->starred.value, acc, ok);
+		return dalic_pyscope_target_names(a, t->starred.value, acc, ok);
 	case N_TUPLE:
 	case N_LIST:
 		for (int i = 0; i < t->elts.n; i++)
-			acc = script_target_names(a, t->elts.v[i], acc, ok);
+			acc = dalic_pyscope_target_names(a, t->elts.v[i], acc, ok);
 		return acc;
 	default:
 		return acc;
 	}
 }
 
-static nset_t bound_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *ok);
+static pynameset_t pyscope_bound_stmt(pyarena_t *a, const pynode_t *s, pynameset_t acc, bool *ok);
 
-static nset_t bound_block(script_arena_t *a, const snode_list_t *b, nset_t acc, bool *ok)
+static pynameset_t pyscope_bound_block(pyarena_t *a, const pynode_list_t *b, pynameset_t acc,
+                                       bool *ok)
 {
 	for (int i = 0; i < b->n; i++)
-		acc = bound_stmt(a, b->v[i], acc, ok);
+		acc = pyscope_bound_stmt(a, b->v[i], acc, ok);
 	return acc;
 }
 
-static const char *first_component(script_arena_t *a, const char *dotted, bool *ok)
+static const char *pyscope_first_component(pyarena_t *a, const char *dotted, bool *ok)
 {
 	const char *dot = strchr(dotted, '.');
 	if (!dot)
 		return dotted;
-	const char *r = script_arena_strndup(a, dotted, (size_t)(dot - dotted));
+	const char *r = dalic_pyarena_strndup(a, dotted, (size_t)(dot - dotted));
 	if (!r)
 		*ok = false;
 	return r ? r : "";
 }
 
-static nset_t bound_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *ok)
+static pynameset_t pyscope_bound_stmt(pyarena_t *a, const pynode_t *s, pynameset_t acc, bool *ok)
 {
 	switch (s->kind) {
 	case S_ASSIGN:
 		for (int i = 0; i < s->assign.targets.n; i++)
-			acc = script_target_names(a, s->assign.targets.v[i], acc, ok);
+			acc = dalic_pyscope_target_names(a, s->assign.targets.v[i], acc, ok);
 		return acc;
 	case S_AUGASSIGN:
-		return script_target_names(a, s->aug.target, acc, ok);
+		return dalic_pyscope_target_names(a, s->aug.target, acc, ok);
 	case S_ANNASSIGN:
-		return script_target_names(a, s->ann.target, acc, ok);
+		return dalic_pyscope_target_names(a, s->ann.target, acc, ok);
 	case S_FOR:
-		acc = script_target_names(a, s->for_.target, acc, ok);
-		acc = bound_block(a, &s->for_.body, acc, ok);
-		return bound_block(a, &s->for_.orelse, acc, ok);
+		acc = dalic_pyscope_target_names(a, s->for_.target, acc, ok);
+		acc = pyscope_bound_block(a, &s->for_.body, acc, ok);
+		return pyscope_bound_block(a, &s->for_.orelse, acc, ok);
 	case S_WHILE:
-		acc = bound_block(a, &s->while_.body, acc, ok);
-		return bound_block(a, &s->while_.orelse, acc, ok);
+		acc = pyscope_bound_block(a, &s->while_.body, acc, ok);
+		return pyscope_bound_block(a, &s->while_.orelse, acc, ok);
 	case S_IF:
-		acc = bound_block(a, &s->if_.body, acc, ok);
-		return bound_block(a, &s->if_.orelse, acc, ok);
+		acc = pyscope_bound_block(a, &s->if_.body, acc, ok);
+		return pyscope_bound_block(a, &s->if_.orelse, acc, ok);
 	case S_WITH:
 		for (int i = 0; i < s->with.vars.n; i++)
-			acc = script_target_names(a, s->with.vars.v[i], acc, ok);
-		return bound_block(a, &s->with.body, acc, ok);
+			acc = dalic_pyscope_target_names(a, s->with.vars.v[i], acc, ok);
+		return pyscope_bound_block(a, &s->with.body, acc, ok);
 	case S_TRY:
-		acc = bound_block(a, &s->try_.body, acc, ok);
+		acc = pyscope_bound_block(a, &s->try_.body, acc, ok);
 		for (int i = 0; i < s->try_.nhandlers; i++) {
 			if (s->try_.handlers[i].name)
-				acc = nset_add(a, acc, s->try_.handlers[i].name, ok);
-			acc = bound_block(a, &s->try_.handlers[i].body, acc, ok);
+				acc = dalic_pyscope_set_add(a, acc, s->try_.handlers[i].name, ok);
+			acc = pyscope_bound_block(a, &s->try_.handlers[i].body, acc, ok);
 		}
-		acc = bound_block(a, &s->try_.orelse, acc, ok);
-		return bound_block(a, &s->try_.finalbody, acc, ok);
+		acc = pyscope_bound_block(a, &s->try_.orelse, acc, ok);
+		return pyscope_bound_block(a, &s->try_.finalbody, acc, ok);
 	case S_DEF:
-		return nset_add(a, acc, s->def.name, ok);
+		return dalic_pyscope_set_add(a, acc, s->def.name, ok);
 	case S_CLASS:
-		return nset_add(a, acc, s->cls.name, ok);
+		return dalic_pyscope_set_add(a, acc, s->cls.name, ok);
 	case S_IMPORT:
 		for (int i = 0; i < s->import.n; i++) {
-			const salias_t *al = &s->import.names[i];
-			acc = nset_add(
-			    a, acc, al->asname ? al->asname : first_component(a, al->name, ok), ok);
+			const pyalias_t *al = &s->import.names[i];
+			acc = dalic_pyscope_set_add(
+			    a, acc,
+			    al->asname ? al->asname : pyscope_first_component(a, al->name, ok), ok);
 		}
 		return acc;
 	case S_IMPORTFROM:
 		for (int i = 0; i < s->from.n; i++) {
-			const salias_t *al = &s->from.names[i];
-			acc = nset_add(a, acc, al->asname ? al->asname : al->name, ok);
+			const pyalias_t *al = &s->from.names[i];
+			acc = dalic_pyscope_set_add(a, acc, al->asname ? al->asname : al->name, ok);
 		}
 		return acc;
 	case S_DEL:
 		for (int i = 0; i < s->del.targets.n; i++)
-			acc = script_target_names(a, s->del.targets.v[i], acc, ok);
+			acc = dalic_pyscope_target_names(a, s->del.targets.v[i], acc, ok);
 		return acc;
 	default:
 		return acc;
 	}
 }
 
-nset_t script_bound_names(script_arena_t *a, const snode_list_t *body, bool *ok)
+pynameset_t dalic_pyscope_bound_names(pyarena_t *a, const pynode_list_t *body, bool *ok)
 {
-	return bound_block(a, body, (nset_t){0}, ok);
+	return pyscope_bound_block(a, body, (pynameset_t){0}, ok);
 }
 
-static nset_t uses_list(script_arena_t *a, const snode_list_t *l, nset_t acc, bool *ok)
+static pynameset_t pyscope_uses_list(pyarena_t *a, const pynode_list_t *l, pynameset_t acc,
+                                     bool *ok)
 {
 	for (int i = 0; i < l->n; i++)
-		acc = script_used_names(a, l->v[i], acc, ok);
+		acc = dalic_pyscope_used_names(a, l->v[i], acc, ok);
 	return acc;
 }
 
-static nset_t uses_stmt_list(script_arena_t *a, const snode_list_t *b, nset_t acc, bool *ok);
+static pynameset_t pyscope_uses_stmt_list(pyarena_t *a, const pynode_list_t *b, pynameset_t acc,
+                                          bool *ok);
 
-nset_t script_block_used_names(script_arena_t *a, const snode_list_t *b, nset_t acc, bool *ok)
+pynameset_t dalic_pyscope_block_used_names(pyarena_t *a, const pynode_list_t *b, pynameset_t acc,
+                                           bool *ok)
 {
-	return uses_stmt_list(a, b, acc, ok);
+	return pyscope_uses_stmt_list(a, b, acc, ok);
 }
 
 /* Names read anywhere in a statement (used for nested function and class bodies, where
  * precision does not matter: they are treated as reading everything they mention). */
-static nset_t uses_stmt(script_arena_t *a, const snode_t *s, nset_t acc, bool *ok)
+static pynameset_t pyscope_uses_stmt(pyarena_t *a, const pynode_t *s, pynameset_t acc, bool *ok)
 {
 	switch (s->kind) {
 	case S_EXPR:
-		return script_used_names(a, s->expr.value, acc, ok);
+		return dalic_pyscope_used_names(a, s->expr.value, acc, ok);
 	case S_ASSIGN:
-		acc = uses_list(a, &s->assign.targets, acc, ok);
-		return script_used_names(a, s->assign.value, acc, ok);
+		acc = pyscope_uses_list(a, &s->assign.targets, acc, ok);
+		return dalic_pyscope_used_names(a, s->assign.value, acc, ok);
 	case S_AUGASSIGN:
-		acc = script_used_names(a, s->aug.target, acc, ok);
-		return script_used_names(a, s->aug.value, acc, ok);
+		acc = dalic_pyscope_used_names(a, s->aug.target, acc, ok);
+		return dalic_pyscope_used_names(a, s->aug.value, acc, ok);
 	case S_ANNASSIGN:
-		return script_used_names(a, s->ann.value, acc, ok);
+		return dalic_pyscope_used_names(a, s->ann.value, acc, ok);
 	case S_IF:
-		acc = script_used_names(a, s->if_.test, acc, ok);
-		acc = uses_stmt_list(a, &s->if_.body, acc, ok);
-		return uses_stmt_list(a, &s->if_.orelse, acc, ok);
+		acc = dalic_pyscope_used_names(a, s->if_.test, acc, ok);
+		acc = pyscope_uses_stmt_list(a, &s->if_.body, acc, ok);
+		return pyscope_uses_stmt_list(a, &s->if_.orelse, acc, ok);
 	case S_FOR:
-		acc = script_used_names(a, s->for_.iter, acc, ok);
-		acc = uses_stmt_list(a, &s->for_.body, acc, ok);
-		return uses_stmt_list(a, &s->for_.orelse, acc, ok);
+		acc = dalic_pyscope_used_names(a, s->for_.iter, acc, ok);
+		acc = pyscope_uses_stmt_list(a, &s->for_.body, acc, ok);
+		return pyscope_uses_stmt_list(a, &s->for_.orelse, acc, ok);
 	case S_WHILE:
-		acc = script_used_names(a, s->while_.test, acc, ok);
-		acc = uses_stmt_list(a, &s->while_.body, acc, ok);
-		return uses_stmt_list(a, &s->while_.orelse, acc, ok);
+		acc = dalic_pyscope_used_names(a, s->while_.test, acc, ok);
+		acc = pyscope_uses_stmt_list(a, &s->while_.body, acc, ok);
+		return pyscope_uses_stmt_list(a, &s->while_.orelse, acc, ok);
 	case S_RETURN:
-		return script_used_names(a, s->ret.value, acc, ok);
+		return dalic_pyscope_used_names(a, s->ret.value, acc, ok);
 	case S_DEF:
-		acc = uses_list(a, &s->def.decorators, acc, ok);
+		acc = pyscope_uses_list(a, &s->def.decorators, acc, ok);
 		for (int i = 0; i < s->def.params.n; i++)
-			acc = script_used_names(a, s->def.params.v[i].def, acc, ok);
-		return uses_stmt_list(a, &s->def.body, acc, ok);
+			acc = dalic_pyscope_used_names(a, s->def.params.v[i].def, acc, ok);
+		return pyscope_uses_stmt_list(a, &s->def.body, acc, ok);
 	case S_CLASS:
-		acc = uses_list(a, &s->cls.bases, acc, ok);
-		acc = uses_list(a, &s->cls.decorators, acc, ok);
-		return uses_stmt_list(a, &s->cls.body, acc, ok);
+		acc = pyscope_uses_list(a, &s->cls.bases, acc, ok);
+		acc = pyscope_uses_list(a, &s->cls.decorators, acc, ok);
+		return pyscope_uses_stmt_list(a, &s->cls.body, acc, ok);
 	case S_WITH:
-		acc = uses_list(a, &s->with.items, acc, ok);
-		return uses_stmt_list(a, &s->with.body, acc, ok);
+		acc = pyscope_uses_list(a, &s->with.items, acc, ok);
+		return pyscope_uses_stmt_list(a, &s->with.body, acc, ok);
 	case S_ASSERT:
-		acc = script_used_names(a, s->assert_.test, acc, ok);
-		return script_used_names(a, s->assert_.msg, acc, ok);
+		acc = dalic_pyscope_used_names(a, s->assert_.test, acc, ok);
+		return dalic_pyscope_used_names(a, s->assert_.msg, acc, ok);
 	case S_RAISE:
-		acc = script_used_names(a, s->raise.exc, acc, ok);
-		return script_used_names(a, s->raise.cause, acc, ok);
+		acc = dalic_pyscope_used_names(a, s->raise.exc, acc, ok);
+		return dalic_pyscope_used_names(a, s->raise.cause, acc, ok);
 	case S_TRY:
-		acc = uses_stmt_list(a, &s->try_.body, acc, ok);
+		acc = pyscope_uses_stmt_list(a, &s->try_.body, acc, ok);
 		for (int i = 0; i < s->try_.nhandlers; i++) {
-			acc = script_used_names(a, s->try_.handlers[i].type, acc, ok);
-			acc = uses_stmt_list(a, &s->try_.handlers[i].body, acc, ok);
+			acc = dalic_pyscope_used_names(a, s->try_.handlers[i].type, acc, ok);
+			acc = pyscope_uses_stmt_list(a, &s->try_.handlers[i].body, acc, ok);
 		}
-		acc = uses_stmt_list(a, &s->try_.orelse, acc, ok);
-		return uses_stmt_list(a, &s->try_.finalbody, acc, ok);
+		acc = pyscope_uses_stmt_list(a, &s->try_.orelse, acc, ok);
+		return pyscope_uses_stmt_list(a, &s->try_.finalbody, acc, ok);
 	default:
 		return acc;
 	}
 }
 
-static nset_t uses_stmt_list(script_arena_t *a, const snode_list_t *b, nset_t acc, bool *ok)
+static pynameset_t pyscope_uses_stmt_list(pyarena_t *a, const pynode_list_t *b, pynameset_t acc,
+                                          bool *ok)
 {
 	for (int i = 0; i < b->n; i++)
-		acc = uses_stmt(a, b->v[i], acc, ok);
+		acc = pyscope_uses_stmt(a, b->v[i], acc, ok);
 	return acc;
 }
 
-nset_t script_used_names(script_arena_t *a, const snode_t *e, nset_t acc, bool *ok)
+pynameset_t dalic_pyscope_used_names(pyarena_t *a, const pynode_t *e, pynameset_t acc, bool *ok)
 {
 	if (!e)
 		return acc;
 	switch (e->kind) {
 	case N_NAME:
-		return nset_add(a, acc, e->name, ok);
+		return dalic_pyscope_set_add(a, acc, e->name, ok);
 	case N_FSTRING:
-		return uses_list(a, &e->parts, acc, ok);
+		return pyscope_uses_list(a, &e->parts, acc, ok);
 	case N_FVALUE:
-		acc = script_used_names(a, e->fvalue.value, acc, ok);
-		return script_used_names(a, e->fvalue.spec, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->fvalue.value, acc, ok);
+		return dalic_pyscope_used_names(a, e->fvalue.spec, acc, ok);
 	case N_TUPLE:
 	case N_LIST:
 	case N_SET:
-		return uses_list(a, &e->elts, acc, ok);
+		return pyscope_uses_list(a, &e->elts, acc, ok);
 	case N_DICT:
 		for (int i = 0; i < e->dict.keys.n; i++)
-			acc = script_used_names(a, e->dict.keys.v[i], acc, ok);
-		return uses_list(a, &e->dict.values, acc, ok);
+			acc = dalic_pyscope_used_names(a, e->dict.keys.v[i], acc, ok);
+		return pyscope_uses_list(a, &e->dict.values, acc, ok);
 	case N_BINOP:
-		acc = script_used_names(a, e->bin.left, acc, ok);
-		return script_used_names(a, e->bin.right, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->bin.left, acc, ok);
+		return dalic_pyscope_used_names(a, e->bin.right, acc, ok);
 	case N_UNARY:
-		return script_used_names(a, e->unary.operand, acc, ok);
+		return dalic_pyscope_used_names(a, e->unary.operand, acc, ok);
 	case N_BOOLOP:
-		return uses_list(a, &e->boolop.values, acc, ok);
+		return pyscope_uses_list(a, &e->boolop.values, acc, ok);
 	case N_COMPARE:
-		acc = script_used_names(a, e->cmp.left, acc, ok);
-		return uses_list(a, &e->cmp.rest, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->cmp.left, acc, ok);
+		return pyscope_uses_list(a, &e->cmp.rest, acc, ok);
 	case N_CALL:
-		acc = script_used_names(a, e->call.func, acc, ok);
-		acc = uses_list(a, &e->call.args, acc, ok);
-		return uses_list(a, &e->call.kwargs, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->call.func, acc, ok);
+		acc = pyscope_uses_list(a, &e->call.args, acc, ok);
+		return pyscope_uses_list(a, &e->call.kwargs, acc, ok);
 	case N_KEYWORD:
-		return script_used_names(a, e->kw.value, acc, ok);
+		return dalic_pyscope_used_names(a, e->kw.value, acc, ok);
 	case N_ATTR:
-		return script_used_names(a, e->attr.value, acc, ok);
+		return dalic_pyscope_used_names(a, e->attr.value, acc, ok);
 	case N_SUBSCRIPT:
-		acc = script_used_names(a, e->sub.value, acc, ok);
-		return script_used_names(a, e->sub.index, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->sub.value, acc, ok);
+		return dalic_pyscope_used_names(a, e->sub.index, acc, ok);
 	case N_SLICE:
-		acc = script_used_names(a, e->slice.lo, acc, ok);
-		acc = script_used_names(a, e->slice.hi, acc, ok);
-		return script_used_names(a, e->slice.step, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->slice.lo, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->slice.hi, acc, ok);
+		return dalic_pyscope_used_names(a, e->slice.step, acc, ok);
 	case N_STARRED:
-		return script_used_names(a, e->starred.value, acc, ok);
+		return dalic_pyscope_used_names(a, e->starred.value, acc, ok);
 	case N_IFEXP:
-		acc = script_used_names(a, e->ifexp.test, acc, ok);
-		acc = script_used_names(a, e->ifexp.body, acc, ok);
-		return script_used_names(a, e->ifexp.orelse, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->ifexp.test, acc, ok);
+		acc = dalic_pyscope_used_names(a, e->ifexp.body, acc, ok);
+		return dalic_pyscope_used_names(a, e->ifexp.orelse, acc, ok);
 	case N_NAMEDEXPR:
-		return script_used_names(a, e->named.value, acc, ok);
+		return dalic_pyscope_used_names(a, e->named.value, acc, ok);
 	case N_LAMBDA: {
-		nset_t params = {0}, inner = {0};
+		pynameset_t params = {0}, inner = {0};
 		for (int i = 0; i < e->lambda.params.n; i++) {
-			acc = script_used_names(a, e->lambda.params.v[i].def, acc, ok);
-			params = nset_add(a, params, e->lambda.params.v[i].name, ok);
+			acc = dalic_pyscope_used_names(a, e->lambda.params.v[i].def, acc, ok);
+			params = dalic_pyscope_set_add(a, params, e->lambda.params.v[i].name, ok);
 		}
-		inner = script_used_names(a, e->lambda.body, inner, ok);
-		return nset_union(a, acc, nset_minus(a, inner, params, ok), ok);
+		inner = dalic_pyscope_used_names(a, e->lambda.body, inner, ok);
+		return dalic_pyscope_set_union(a, acc,
+		                               dalic_pyscope_set_minus(a, inner, params, ok), ok);
 	}
 	case N_LISTCOMP:
 	case N_SETCOMP:
 	case N_DICTCOMP:
 	case N_GENEXP: {
 		/* the first iterable is evaluated outside; the rest sees the targets */
-		nset_t targets = {0}, inner = {0};
+		pynameset_t targets = {0}, inner = {0};
 		for (int i = 0; i < e->comp.ngens; i++) {
-			const scomp_t *g = &e->comp.gens[i];
+			const pycomp_t *g = &e->comp.gens[i];
 			if (i == 0)
-				acc = script_used_names(a, g->iter, acc, ok);
+				acc = dalic_pyscope_used_names(a, g->iter, acc, ok);
 			else
-				inner = script_used_names(a, g->iter, inner, ok);
-			targets = script_target_names(a, g->target, targets, ok);
-			inner = uses_list(a, &g->ifs, inner, ok);
+				inner = dalic_pyscope_used_names(a, g->iter, inner, ok);
+			targets = dalic_pyscope_target_names(a, g->target, targets, ok);
+			inner = pyscope_uses_list(a, &g->ifs, inner, ok);
 		}
-		inner = script_used_names(a, e->comp.elt, inner, ok);
-		inner = script_used_names(a, e->comp.value, inner, ok);
-		return nset_union(a, acc, nset_minus(a, inner, targets, ok), ok);
+		inner = dalic_pyscope_used_names(a, e->comp.elt, inner, ok);
+		inner = dalic_pyscope_used_names(a, e->comp.value, inner, ok);
+		return dalic_pyscope_set_union(a, acc,
+		                               dalic_pyscope_set_minus(a, inner, targets, ok), ok);
 	}
 	default:
 		return acc;
 	}
 }
 
-static bool stmt_has_return(const snode_t *s)
+static bool pyscope_stmt_has_return(const pynode_t *s)
 {
 	switch (s->kind) {
 	case S_RETURN:
 		return true;
 	case S_IF:
-		return script_block_has_return(&s->if_.body) ||
-		       script_block_has_return(&s->if_.orelse);
+		return dalic_pyscope_block_has_return(&s->if_.body) ||
+		       dalic_pyscope_block_has_return(&s->if_.orelse);
 	case S_FOR:
-		return script_block_has_return(&s->for_.body) ||
-		       script_block_has_return(&s->for_.orelse);
+		return dalic_pyscope_block_has_return(&s->for_.body) ||
+		       dalic_pyscope_block_has_return(&s->for_.orelse);
 	case S_WHILE:
-		return script_block_has_return(&s->while_.body) ||
-		       script_block_has_return(&s->while_.orelse);
+		return dalic_pyscope_block_has_return(&s->while_.body) ||
+		       dalic_pyscope_block_has_return(&s->while_.orelse);
 	case S_WITH:
-		return script_block_has_return(&s->with.body);
+		return dalic_pyscope_block_has_return(&s->with.body);
 	case S_TRY:
-		if (script_block_has_return(&s->try_.body) ||
-		    script_block_has_return(&s->try_.orelse) ||
-		    script_block_has_return(&s->try_.finalbody))
+		if (dalic_pyscope_block_has_return(&s->try_.body) ||
+		    dalic_pyscope_block_has_return(&s->try_.orelse) ||
+		    dalic_pyscope_block_has_return(&s->try_.finalbody))
 			return true;
 		for (int i = 0; i < s->try_.nhandlers; i++)
-			if (script_block_has_return(&s->try_.handlers[i].body))
+			if (dalic_pyscope_block_has_return(&s->try_.handlers[i].body))
 				return true;
 		return false;
 	default:
@@ -407,10 +415,10 @@ static bool stmt_has_return(const snode_t *s)
 	}
 }
 
-bool script_block_has_return(const snode_list_t *body)
+bool dalic_pyscope_block_has_return(const pynode_list_t *body)
 {
 	for (int i = 0; i < body->n; i++)
-		if (stmt_has_return(body->v[i]))
+		if (pyscope_stmt_has_return(body->v[i]))
 			return true;
 	return false;
 }

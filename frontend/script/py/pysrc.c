@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int script_column(const char *text, size_t line_start, size_t offset)
+int dalic_pysrc_column(const char *text, size_t line_start, size_t offset)
 {
 	int col = 1;
 	for (size_t i = line_start; i < offset; i++)
@@ -19,7 +19,7 @@ int script_column(const char *text, size_t line_start, size_t offset)
 }
 
 /* Appends the source line `line` and a caret under character column `col` to buf. */
-static void append_source_line(char *buf, size_t cap, const script_src_t *src, int line, int col)
+static void pysrc_append_source_line(char *buf, size_t cap, const pysrc_t *src, int line, int col)
 {
 	const char *p = src->text, *end = src->text + src->len;
 	for (int l = 1; l < line && p < end; p++)
@@ -52,30 +52,29 @@ static void append_source_line(char *buf, size_t cap, const script_src_t *src, i
 	buf[n] = 0;
 }
 
-int script_error_vat(const script_src_t *src, int line, int col, int code, const char *fmt,
-                     va_list ap)
+int dalic_pysrc_verror(const pysrc_t *src, int line, int col, int code, const char *fmt, va_list ap)
 {
 	char buf[DALIC_ERRMSG_MAX];
 	int n = snprintf(buf, sizeof buf, "%s:%d:%d: ", src->path, line, col);
 	if (n < 0 || (size_t)n >= sizeof buf)
 		n = 0;
 	vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-	append_source_line(buf, sizeof buf, src, line, col);
+	pysrc_append_source_line(buf, sizeof buf, src, line, col);
 	return dalic_fail(code, "%s", buf);
 }
 
-int script_error_at(const script_src_t *src, int line, int col, int code, const char *fmt, ...)
+int dalic_pysrc_error(const pysrc_t *src, int line, int col, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = script_error_vat(src, line, col, code, fmt, ap);
+	int rc = dalic_pysrc_verror(src, line, col, code, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
-int script_error_relocate(const script_src_t *src, int line, int col, int code)
+int dalic_pysrc_relocate(const pysrc_t *src, int line, int col, int code)
 {
 	char msg[DALIC_ERRMSG_MAX];
 	snprintf(msg, sizeof msg, "%s", dalic_last_error());
-	return script_error_at(src, line, col, code, "%s", msg);
+	return dalic_pysrc_error(src, line, col, code, "%s", msg);
 }

@@ -13,21 +13,21 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-typedef struct script_src {
+typedef struct pysrc {
 	const char *path; /* as given by the caller */
 	const char *text; /* whole file, NUL-terminated */
 	size_t len;
-} script_src_t;
+} pysrc_t;
 
 /* Records the located message for dalic_last_error(); returns `code`. */
-int script_error_at(const script_src_t *src, int line, int col, int code, const char *fmt, ...)
+int dalic_pysrc_error(const pysrc_t *src, int line, int col, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-int script_error_vat(const script_src_t *src, int line, int col, int code, const char *fmt,
-                     va_list ap);
+int dalic_pysrc_verror(const pysrc_t *src, int line, int col, int code, const char *fmt,
+                       va_list ap);
 /* Re-reports the current dalic_last_error() message (from the engine: registry, graph def)
  * located at line:col. Returns `code`. */
-int script_error_relocate(const script_src_t *src, int line, int col, int code);
+int dalic_pysrc_relocate(const pysrc_t *src, int line, int col, int code);
 /* 1-based character column of byte `offset`, whose line starts at byte `line_start`. */
-int script_column(const char *text, size_t line_start, size_t offset);
+int dalic_pysrc_column(const char *text, size_t line_start, size_t offset);
 
 #endif

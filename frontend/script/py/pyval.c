@@ -13,60 +13,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-static sv_t none_v = {.kind = SV_NONE};
-static sv_t true_v = {.kind = SV_BOOL, .b = true};
-static sv_t false_v = {.kind = SV_BOOL, .b = false};
+static pyval_t none_v = {.kind = PV_NONE};
+static pyval_t true_v = {.kind = PV_BOOL, .b = true};
+static pyval_t false_v = {.kind = PV_BOOL, .b = false};
 
-sv_t *sv_none(void)
+pyval_t *dalic_pyval_none(void)
 {
 	return &none_v;
 }
 
-sv_t *sv_true(void)
+pyval_t *dalic_pyval_true(void)
 {
 	return &true_v;
 }
 
-sv_t *sv_false(void)
+pyval_t *dalic_pyval_false(void)
 {
 	return &false_v;
 }
 
-sv_t *sv_bool(bool b)
+pyval_t *dalic_pyval_bool(bool b)
 {
 	return b ? &true_v : &false_v;
 }
 
-sv_t *sv_new(script_arena_t *a, sv_kind_t kind)
+pyval_t *dalic_pyval_new(pyarena_t *a, pyval_kind_t kind)
 {
-	sv_t *v = script_arena_alloc(a, sizeof *v);
+	pyval_t *v = dalic_pyarena_alloc(a, sizeof *v);
 	if (v)
 		v->kind = kind;
 	return v;
 }
 
-sv_t *sv_int(script_arena_t *a, int64_t i)
+pyval_t *dalic_pyval_int(pyarena_t *a, int64_t i)
 {
-	sv_t *v = sv_new(a, SV_INT);
+	pyval_t *v = dalic_pyval_new(a, PV_INT);
 	if (v)
 		v->i = i;
 	return v;
 }
 
-sv_t *sv_float(script_arena_t *a, double f)
+pyval_t *dalic_pyval_float(pyarena_t *a, double f)
 {
-	sv_t *v = sv_new(a, SV_FLOAT);
+	pyval_t *v = dalic_pyval_new(a, PV_FLOAT);
 	if (v)
 		v->f = f;
 	return v;
 }
 
-sv_t *sv_str(script_arena_t *a, const char *s, size_t len)
+pyval_t *dalic_pyval_str(pyarena_t *a, const char *s, size_t len)
 {
-	sv_t *v = sv_new(a, SV_STR);
+	pyval_t *v = dalic_pyval_new(a, PV_STR);
 	if (!v)
 		return NULL;
-	char *c = script_arena_strndup(a, s, len);
+	char *c = dalic_pyarena_strndup(a, s, len);
 	if (!c)
 		return NULL;
 	v->str.s = c;
@@ -74,45 +74,45 @@ sv_t *sv_str(script_arena_t *a, const char *s, size_t len)
 	return v;
 }
 
-sv_t *sv_cstr(script_arena_t *a, const char *s)
+pyval_t *dalic_pyval_cstr(pyarena_t *a, const char *s)
 {
-	return sv_str(a, s, strlen(s));
+	return dalic_pyval_str(a, s, strlen(s));
 }
 
-sv_t *sv_tuple(script_arena_t *a, int n)
+pyval_t *dalic_pyval_tuple(pyarena_t *a, int n)
 {
-	sv_t *v = sv_new(a, SV_TUPLE);
+	pyval_t *v = dalic_pyval_new(a, PV_TUPLE);
 	if (!v)
 		return NULL;
-	v->tuple.items = script_arena_alloc(a, sizeof(sv_t *) * (size_t)(n ? n : 1));
+	v->tuple.items = dalic_pyarena_alloc(a, sizeof(pyval_t *) * (size_t)(n ? n : 1));
 	if (!v->tuple.items)
 		return NULL;
 	v->tuple.n = n;
 	return v;
 }
 
-sv_t *sv_list(script_arena_t *a, int cap)
+pyval_t *dalic_pyval_list(pyarena_t *a, int cap)
 {
-	sv_t *v = sv_new(a, SV_LIST);
+	pyval_t *v = dalic_pyval_new(a, PV_LIST);
 	if (!v)
 		return NULL;
-	v->list = script_arena_alloc(a, sizeof *v->list);
+	v->list = dalic_pyarena_alloc(a, sizeof *v->list);
 	if (!v->list)
 		return NULL;
 	cap = cap < 4 ? 4 : cap;
-	v->list->items = script_arena_alloc(a, sizeof(sv_t *) * (size_t)cap);
+	v->list->items = dalic_pyarena_alloc(a, sizeof(pyval_t *) * (size_t)cap);
 	if (!v->list->items)
 		return NULL;
 	v->list->cap = cap;
 	return v;
 }
 
-int sv_list_append(script_arena_t *a, sv_t *list, sv_t *item)
+int dalic_pyval_list_append(pyarena_t *a, pyval_t *list, pyval_t *item)
 {
-	svlist_t *l = list->list;
+	pylist_t *l = list->list;
 	if (l->n == l->cap) {
 		int cap = l->cap * 2;
-		sv_t **items = script_arena_alloc(a, sizeof *items * (size_t)cap);
+		pyval_t **items = dalic_pyarena_alloc(a, sizeof *items * (size_t)cap);
 		if (!items)
 			return DALIC_ENOMEM;
 		memcpy(items, l->items, sizeof *items * (size_t)l->n);
@@ -123,26 +123,26 @@ int sv_list_append(script_arena_t *a, sv_t *list, sv_t *item)
 	return DALIC_OK;
 }
 
-sv_t *sv_dict(script_arena_t *a)
+pyval_t *dalic_pyval_dict(pyarena_t *a)
 {
-	sv_t *v = sv_new(a, SV_DICT);
+	pyval_t *v = dalic_pyval_new(a, PV_DICT);
 	if (!v)
 		return NULL;
-	v->dict = svdict_new(a);
+	v->dict = dalic_pydict_new(a);
 	return v->dict ? v : NULL;
 }
 
-sv_t *sv_opaque(script_arena_t *a, const char *what)
+pyval_t *dalic_pyval_opaque(pyarena_t *a, const char *what)
 {
-	sv_t *v = sv_new(a, SV_OPAQUE);
+	pyval_t *v = dalic_pyval_new(a, PV_OPAQUE);
 	if (v)
 		v->opaque.what = what;
 	return v;
 }
 
-sv_t *sv_enum(script_arena_t *a, int type, int64_t value)
+pyval_t *dalic_sdval_enum(pyarena_t *a, int type, int64_t value)
 {
-	sv_t *v = sv_new(a, SV_ENUM);
+	pyval_t *v = dalic_pyval_new(a, PV_ENUM);
 	if (v) {
 		v->en.type = type;
 		v->en.value = value;
@@ -150,9 +150,9 @@ sv_t *sv_enum(script_arena_t *a, int type, int64_t value)
 	return v;
 }
 
-sv_t *sv_node(script_arena_t *a, const char *name, const char *device, spipe_t *pipe)
+pyval_t *dalic_sdval_node(pyarena_t *a, const char *name, const char *device, sdpipe_t *pipe)
 {
-	sv_t *v = sv_new(a, SV_NODE);
+	pyval_t *v = dalic_pyval_new(a, PV_NODE);
 	if (!v)
 		return NULL;
 	v->node.name = name;
@@ -163,15 +163,15 @@ sv_t *sv_node(script_arena_t *a, const char *name, const char *device, spipe_t *
 
 /* ---- dict ----------------------------------------------------------------------------- */
 
-struct svdict {
-	sv_t **keys, **vals; /* keys[i] == NULL: deleted */
+struct pydict {
+	pyval_t **keys, **vals; /* keys[i] == NULL: deleted */
 	uint64_t *hashes;
 	int n, cap, live;
 	int32_t *index; /* open addressing over entry positions, -1 = empty */
 	int icap;
 };
 
-static uint64_t fnv(const char *s, size_t n)
+static uint64_t pyval_fnv(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL;
 	for (size_t i = 0; i < n; i++) {
@@ -181,7 +181,7 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
-static uint64_t mix(uint64_t x)
+static uint64_t pyval_mix(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
@@ -193,18 +193,18 @@ static uint64_t mix(uint64_t x)
  * or self-referencing containers, and none of them may exhaust the C stack. */
 #define MAX_VALUE_DEPTH 100
 
-static bool hashable_d(const sv_t *v, int depth)
+static bool pyval_hashable_d(const pyval_t *v, int depth)
 {
 	switch (v->kind) {
-	case SV_LIST:
-	case SV_DICT:
-	case SV_SLICE:
+	case PV_LIST:
+	case PV_DICT:
+	case PV_SLICE:
 		return false;
-	case SV_TUPLE:
+	case PV_TUPLE:
 		if (depth > MAX_VALUE_DEPTH)
 			return false;
 		for (int i = 0; i < v->tuple.n; i++)
-			if (!hashable_d(v->tuple.items[i], depth + 1))
+			if (!pyval_hashable_d(v->tuple.items[i], depth + 1))
 				return false;
 		return true;
 	default:
@@ -212,66 +212,66 @@ static bool hashable_d(const sv_t *v, int depth)
 	}
 }
 
-bool sv_hashable(const sv_t *v)
+bool dalic_pyval_hashable(const pyval_t *v)
 {
-	return hashable_d(v, 0);
+	return pyval_hashable_d(v, 0);
 }
 
 /* Only called on hashable values, whose tuples are at most MAX_VALUE_DEPTH deep. */
-static uint64_t hash_of(const sv_t *v)
+static uint64_t pyval_hash_of(const pyval_t *v)
 {
 	switch (v->kind) {
-	case SV_NONE:
+	case PV_NONE:
 		return 0x1234567;
-	case SV_BOOL:
-		return mix((uint64_t)v->b);
-	case SV_INT:
-		return mix((uint64_t)v->i);
-	case SV_FLOAT:
+	case PV_BOOL:
+		return pyval_mix((uint64_t)v->b);
+	case PV_INT:
+		return pyval_mix((uint64_t)v->i);
+	case PV_FLOAT:
 		if (v->f == floor(v->f) && fabs(v->f) < 9.2e18)
-			return mix((uint64_t)(int64_t)v->f);
+			return pyval_mix((uint64_t)(int64_t)v->f);
 		{
 			uint64_t bits;
 			memcpy(&bits, &v->f, sizeof bits);
-			return mix(bits);
+			return pyval_mix(bits);
 		}
-	case SV_STR:
-		return fnv(v->str.s, v->str.len);
-	case SV_TUPLE: {
+	case PV_STR:
+		return pyval_fnv(v->str.s, v->str.len);
+	case PV_TUPLE: {
 		uint64_t h = 0x345678;
 		for (int i = 0; i < v->tuple.n; i++)
-			h = mix(h ^ hash_of(v->tuple.items[i])) + (uint64_t)i;
+			h = pyval_mix(h ^ pyval_hash_of(v->tuple.items[i])) + (uint64_t)i;
 		return h;
 	}
-	case SV_ENUM:
-		return mix((uint64_t)v->en.type * 1000003u + (uint64_t)v->en.value);
-	case SV_NODE:
-		return fnv(v->node.name, strlen(v->node.name)) ^ (v->node.device[0] == 'g');
-	case SV_OPFN:
-		return fnv(v->opfn.path, strlen(v->opfn.path)) ^ v->opfn.ops_api;
-	case SV_FUNC:
-		return mix((uint64_t)(uintptr_t)v->func);
-	case SV_CLASS:
-		return mix((uint64_t)(uintptr_t)v->cls);
-	case SV_INSTANCE:
-		return mix((uint64_t)(uintptr_t)v->inst);
-	case SV_MODULE:
-		return mix((uint64_t)(uintptr_t)v->mod);
-	case SV_BUILTIN:
-		return mix((uint64_t)(uintptr_t)v->builtin.fn);
-	case SV_BOUND:
-		return mix((uint64_t)(uintptr_t)v->bound.self);
+	case PV_ENUM:
+		return pyval_mix((uint64_t)v->en.type * 1000003u + (uint64_t)v->en.value);
+	case PV_NODE:
+		return pyval_fnv(v->node.name, strlen(v->node.name)) ^ (v->node.device[0] == 'g');
+	case PV_OPFN:
+		return pyval_fnv(v->opfn.path, strlen(v->opfn.path)) ^ v->opfn.ops_api;
+	case PV_FUNC:
+		return pyval_mix((uint64_t)(uintptr_t)v->func);
+	case PV_CLASS:
+		return pyval_mix((uint64_t)(uintptr_t)v->cls);
+	case PV_INSTANCE:
+		return pyval_mix((uint64_t)(uintptr_t)v->inst);
+	case PV_MODULE:
+		return pyval_mix((uint64_t)(uintptr_t)v->mod);
+	case PV_BUILTIN:
+		return pyval_mix((uint64_t)(uintptr_t)v->builtin.fn);
+	case PV_BOUND:
+		return pyval_mix((uint64_t)(uintptr_t)v->bound.self);
 	default:
-		return mix((uint64_t)(uintptr_t)v); /* identity */
+		return pyval_mix((uint64_t)(uintptr_t)v); /* identity */
 	}
 }
 
-svdict_t *svdict_new(script_arena_t *a)
+pydict_t *dalic_pydict_new(pyarena_t *a)
 {
-	return script_arena_alloc(a, sizeof(svdict_t));
+	return dalic_pyarena_alloc(a, sizeof(pydict_t));
 }
 
-static int find_slot(const svdict_t *d, const sv_t *key, uint64_t h, bool *found)
+static int pyval_find_slot(const pydict_t *d, const pyval_t *key, uint64_t h, bool *found)
 {
 	int mask = d->icap - 1;
 	for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
@@ -280,16 +280,16 @@ static int find_slot(const svdict_t *d, const sv_t *key, uint64_t h, bool *found
 			*found = false;
 			return i;
 		}
-		if (d->keys[e] && d->hashes[e] == h && sv_equal(d->keys[e], key)) {
+		if (d->keys[e] && d->hashes[e] == h && dalic_pyval_equal(d->keys[e], key)) {
 			*found = true;
 			return i;
 		}
 	}
 }
 
-static int rebuild_index(script_arena_t *a, svdict_t *d, int icap)
+static int pyval_rebuild_index(pyarena_t *a, pydict_t *d, int icap)
 {
-	int32_t *idx = script_arena_alloc(a, sizeof *idx * (size_t)icap);
+	int32_t *idx = dalic_pyarena_alloc(a, sizeof *idx * (size_t)icap);
 	if (!idx)
 		return DALIC_ENOMEM;
 	memset(idx, 0xff, sizeof *idx * (size_t)icap);
@@ -306,14 +306,14 @@ static int rebuild_index(script_arena_t *a, svdict_t *d, int icap)
 	return DALIC_OK;
 }
 
-int svdict_set(script_arena_t *a, svdict_t *d, sv_t *key, sv_t *value)
+int dalic_pydict_set(pyarena_t *a, pydict_t *d, pyval_t *key, pyval_t *value)
 {
-	if (!sv_hashable(key))
+	if (!dalic_pyval_hashable(key))
 		return DALIC_EINVAL;
-	uint64_t h = hash_of(key);
+	uint64_t h = pyval_hash_of(key);
 	if (d->icap) {
 		bool found;
-		int slot = find_slot(d, key, h, &found);
+		int slot = pyval_find_slot(d, key, h, &found);
 		if (found) {
 			d->vals[d->index[slot]] = value;
 			return DALIC_OK;
@@ -321,9 +321,9 @@ int svdict_set(script_arena_t *a, svdict_t *d, sv_t *key, sv_t *value)
 	}
 	if (d->n == d->cap) {
 		int cap = d->cap ? d->cap * 2 : 8;
-		sv_t **k = script_arena_alloc(a, sizeof *k * (size_t)cap);
-		sv_t **v = script_arena_alloc(a, sizeof *v * (size_t)cap);
-		uint64_t *hs = script_arena_alloc(a, sizeof *hs * (size_t)cap);
+		pyval_t **k = dalic_pyarena_alloc(a, sizeof *k * (size_t)cap);
+		pyval_t **v = dalic_pyarena_alloc(a, sizeof *v * (size_t)cap);
+		uint64_t *hs = dalic_pyarena_alloc(a, sizeof *hs * (size_t)cap);
 		if (!k || !v || !hs)
 			return DALIC_ENOMEM;
 		if (d->n) {
@@ -342,52 +342,52 @@ int svdict_set(script_arena_t *a, svdict_t *d, sv_t *key, sv_t *value)
 	d->n++;
 	d->live++;
 	if ((d->n + 1) * 3 > d->icap * 2)
-		return rebuild_index(a, d, d->icap ? d->icap * 2 : 16);
+		return pyval_rebuild_index(a, d, d->icap ? d->icap * 2 : 16);
 	bool found;
-	int slot = find_slot(d, key, h, &found);
+	int slot = pyval_find_slot(d, key, h, &found);
 	d->index[slot] = d->n - 1;
 	return DALIC_OK;
 }
 
-sv_t *svdict_get(const svdict_t *d, const sv_t *key)
+pyval_t *dalic_pydict_get(const pydict_t *d, const pyval_t *key)
 {
-	if (!d->icap || !sv_hashable(key))
+	if (!d->icap || !dalic_pyval_hashable(key))
 		return NULL;
 	bool found;
-	int slot = find_slot(d, key, hash_of(key), &found);
+	int slot = pyval_find_slot(d, key, pyval_hash_of(key), &found);
 	return found ? d->vals[d->index[slot]] : NULL;
 }
 
-sv_t *svdict_get_str(const svdict_t *d, const char *key)
+pyval_t *dalic_pydict_get_str(const pydict_t *d, const char *key)
 {
 	if (!d->icap)
 		return NULL;
 	size_t n = strlen(key);
-	uint64_t h = fnv(key, n);
+	uint64_t h = pyval_fnv(key, n);
 	int mask = d->icap - 1;
 	for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
 		int32_t e = d->index[i];
 		if (e < 0)
 			return NULL;
-		const sv_t *k = d->keys[e];
-		if (k && d->hashes[e] == h && k->kind == SV_STR && k->str.len == n &&
+		const pyval_t *k = d->keys[e];
+		if (k && d->hashes[e] == h && k->kind == PV_STR && k->str.len == n &&
 		    !memcmp(k->str.s, key, n))
 			return d->vals[e];
 	}
 }
 
-int svdict_set_str(script_arena_t *a, svdict_t *d, const char *key, sv_t *value)
+int dalic_pydict_set_str(pyarena_t *a, pydict_t *d, const char *key, pyval_t *value)
 {
-	sv_t *k = sv_cstr(a, key);
-	return k ? svdict_set(a, d, k, value) : DALIC_ENOMEM;
+	pyval_t *k = dalic_pyval_cstr(a, key);
+	return k ? dalic_pydict_set(a, d, k, value) : DALIC_ENOMEM;
 }
 
-bool svdict_del(svdict_t *d, const sv_t *key)
+bool dalic_pydict_del(pydict_t *d, const pyval_t *key)
 {
-	if (!d->icap || !sv_hashable(key))
+	if (!d->icap || !dalic_pyval_hashable(key))
 		return false;
 	bool found;
-	int slot = find_slot(d, key, hash_of(key), &found);
+	int slot = pyval_find_slot(d, key, pyval_hash_of(key), &found);
 	if (!found)
 		return false;
 	/* the index keeps pointing at the tombstone so probe chains stay intact */
@@ -396,12 +396,12 @@ bool svdict_del(svdict_t *d, const sv_t *key)
 	return true;
 }
 
-int svdict_len(const svdict_t *d)
+int dalic_pydict_len(const pydict_t *d)
 {
 	return d->live;
 }
 
-bool svdict_next(const svdict_t *d, int *it, sv_t **key, sv_t **value)
+bool dalic_pydict_next(const pydict_t *d, int *it, pyval_t **key, pyval_t **value)
 {
 	while (*it < d->n) {
 		int e = (*it)++;
@@ -417,156 +417,156 @@ bool svdict_next(const svdict_t *d, int *it, sv_t **key, sv_t **value)
 
 /* ---- semantics ------------------------------------------------------------------------ */
 
-bool sv_is_number(const sv_t *v)
+bool dalic_pyval_is_number(const pyval_t *v)
 {
-	return v->kind == SV_BOOL || v->kind == SV_INT || v->kind == SV_FLOAT;
+	return v->kind == PV_BOOL || v->kind == PV_INT || v->kind == PV_FLOAT;
 }
 
-double sv_as_double(const sv_t *v)
+double dalic_pyval_as_double(const pyval_t *v)
 {
 	switch (v->kind) {
-	case SV_BOOL:
+	case PV_BOOL:
 		return v->b;
-	case SV_INT:
+	case PV_INT:
 		return (double)v->i;
-	case SV_FLOAT:
+	case PV_FLOAT:
 		return v->f;
 	default:
 		return 0;
 	}
 }
 
-static bool equal_d(const sv_t *x, const sv_t *y, int depth);
+static bool pyval_equal_d(const pyval_t *x, const pyval_t *y, int depth);
 
-bool sv_equal(const sv_t *x, const sv_t *y)
+bool dalic_pyval_equal(const pyval_t *x, const pyval_t *y)
 {
-	return equal_d(x, y, 0);
+	return pyval_equal_d(x, y, 0);
 }
 
-static bool equal_d(const sv_t *x, const sv_t *y, int depth)
+static bool pyval_equal_d(const pyval_t *x, const pyval_t *y, int depth)
 {
 	if (x == y)
 		return true;
 	if (depth > MAX_VALUE_DEPTH)
 		return false; /* Python would raise RecursionError; "different" is safe here */
-	if (sv_is_number(x) && sv_is_number(y)) {
-		if (x->kind != SV_FLOAT && y->kind != SV_FLOAT)
-			return (x->kind == SV_BOOL ? x->b : x->i) ==
-			       (y->kind == SV_BOOL ? y->b : y->i);
-		return sv_as_double(x) == sv_as_double(y);
+	if (dalic_pyval_is_number(x) && dalic_pyval_is_number(y)) {
+		if (x->kind != PV_FLOAT && y->kind != PV_FLOAT)
+			return (x->kind == PV_BOOL ? x->b : x->i) ==
+			       (y->kind == PV_BOOL ? y->b : y->i);
+		return dalic_pyval_as_double(x) == dalic_pyval_as_double(y);
 	}
 	if (x->kind != y->kind)
 		return false;
 	switch (x->kind) {
-	case SV_NONE:
-	case SV_ELLIPSIS:
+	case PV_NONE:
+	case PV_ELLIPSIS:
 		return true;
-	case SV_STR:
+	case PV_STR:
 		return x->str.len == y->str.len && !memcmp(x->str.s, y->str.s, x->str.len);
-	case SV_TUPLE:
+	case PV_TUPLE:
 		if (x->tuple.n != y->tuple.n)
 			return false;
 		for (int i = 0; i < x->tuple.n; i++)
-			if (!equal_d(x->tuple.items[i], y->tuple.items[i], depth + 1))
+			if (!pyval_equal_d(x->tuple.items[i], y->tuple.items[i], depth + 1))
 				return false;
 		return true;
-	case SV_LIST:
+	case PV_LIST:
 		if (x->list->n != y->list->n)
 			return false;
 		for (int i = 0; i < x->list->n; i++)
-			if (!equal_d(x->list->items[i], y->list->items[i], depth + 1))
+			if (!pyval_equal_d(x->list->items[i], y->list->items[i], depth + 1))
 				return false;
 		return true;
-	case SV_DICT: {
-		if (svdict_len(x->dict) != svdict_len(y->dict))
+	case PV_DICT: {
+		if (dalic_pydict_len(x->dict) != dalic_pydict_len(y->dict))
 			return false;
-		sv_t *k, *v;
-		for (int it = 0; svdict_next(x->dict, &it, &k, &v);) {
-			sv_t *w = svdict_get(y->dict, k);
-			if (!w || !equal_d(v, w, depth + 1))
+		pyval_t *k, *v;
+		for (int it = 0; dalic_pydict_next(x->dict, &it, &k, &v);) {
+			pyval_t *w = dalic_pydict_get(y->dict, k);
+			if (!w || !pyval_equal_d(v, w, depth + 1))
 				return false;
 		}
 		return true;
 	}
-	case SV_ENUM:
+	case PV_ENUM:
 		return x->en.type == y->en.type && x->en.value == y->en.value;
-	case SV_NODE:
+	case PV_NODE:
 		return !strcmp(x->node.name, y->node.name) &&
 		       !strcmp(x->node.device, y->node.device);
-	case SV_OPFN:
+	case PV_OPFN:
 		return x->opfn.ops_api == y->opfn.ops_api && !strcmp(x->opfn.path, y->opfn.path);
-	/* identity of the payload: several sv_t may wrap one function, class or object */
-	case SV_FUNC:
+	/* identity of the payload: several pyval_t may wrap one function, class or object */
+	case PV_FUNC:
 		return x->func == y->func;
-	case SV_CLASS:
+	case PV_CLASS:
 		return x->cls == y->cls;
-	case SV_INSTANCE:
+	case PV_INSTANCE:
 		return x->inst == y->inst;
-	case SV_MODULE:
+	case PV_MODULE:
 		return x->mod == y->mod;
-	case SV_BUILTIN:
+	case PV_BUILTIN:
 		return x->builtin.fn == y->builtin.fn && x->builtin.self == y->builtin.self &&
 		       x->builtin.data == y->builtin.data;
-	case SV_BOUND:
+	case PV_BOUND:
 		return x->bound.self == y->bound.self && x->bound.func == y->bound.func;
 	default:
 		return false;
 	}
 }
 
-const char *sv_type_name(const sv_t *v)
+const char *dalic_pyval_type_name(const pyval_t *v)
 {
 	switch (v->kind) {
-	case SV_NONE:
+	case PV_NONE:
 		return "NoneType";
-	case SV_BOOL:
+	case PV_BOOL:
 		return "bool";
-	case SV_INT:
+	case PV_INT:
 		return "int";
-	case SV_FLOAT:
+	case PV_FLOAT:
 		return "float";
-	case SV_STR:
+	case PV_STR:
 		return "str";
-	case SV_TUPLE:
+	case PV_TUPLE:
 		return "tuple";
-	case SV_LIST:
+	case PV_LIST:
 		return "list";
-	case SV_DICT:
+	case PV_DICT:
 		return "dict";
-	case SV_SLICE:
+	case PV_SLICE:
 		return "slice";
-	case SV_ELLIPSIS:
+	case PV_ELLIPSIS:
 		return "ellipsis";
-	case SV_FUNC:
-	case SV_PIPEDEF:
+	case PV_FUNC:
+	case PV_PIPEDEF:
 		return "function";
-	case SV_BUILTIN:
+	case PV_BUILTIN:
 		return "builtin_function_or_method";
-	case SV_BOUND:
+	case PV_BOUND:
 		return "method";
-	case SV_CLASS:
+	case PV_CLASS:
 		return "type";
-	case SV_INSTANCE:
+	case PV_INSTANCE:
 		return v->inst->cls->name;
-	case SV_SUPER:
+	case PV_SUPER:
 		return "super";
-	case SV_MODULE:
+	case PV_MODULE:
 		return "module";
-	case SV_OPFN:
+	case PV_OPFN:
 		return "function";
-	case SV_OPOBJ:
+	case PV_OPOBJ:
 		return v->opobj.display;
-	case SV_NODE:
+	case PV_NODE:
 		return "DataNode";
-	case SV_ENUM:
+	case PV_ENUM:
 		return v->en.type == ENUM_DTYPE   ? "DALIDataType"
 		       : v->en.type == ENUM_IMAGE ? "DALIImageType"
 		                                  : "DALIInterpType";
-	case SV_SCONST:
+	case PV_SCONST:
 		return "ScalarConstant";
-	case SV_OPAQUE:
+	case PV_OPAQUE:
 		return "object";
-	case SV_UNDEF:
+	case PV_UNDEF:
 		return "Undefined";
 	}
 	return "object";

@@ -17,7 +17,7 @@
 
 /* ---- formatting ----------------------------------------------------------------------- */
 
-void sbuf_put(sbuf_t *b, const char *s, size_t n)
+void dalic_pybuf_put(pybuf_t *b, const char *s, size_t n)
 {
 	if (b->oom)
 		return;
@@ -38,12 +38,12 @@ void sbuf_put(sbuf_t *b, const char *s, size_t n)
 	b->s[b->n] = 0;
 }
 
-void sbuf_puts(sbuf_t *b, const char *s)
+void dalic_pybuf_puts(pybuf_t *b, const char *s)
 {
-	sbuf_put(b, s, strlen(s));
+	dalic_pybuf_put(b, s, strlen(s));
 }
 
-void sbuf_printf(sbuf_t *b, const char *fmt, ...)
+void dalic_pybuf_printf(pybuf_t *b, const char *fmt, ...)
 {
 	char tmp[256];
 	va_list ap;
@@ -53,7 +53,7 @@ void sbuf_printf(sbuf_t *b, const char *fmt, ...)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof tmp) {
-		sbuf_put(b, tmp, (size_t)n);
+		dalic_pybuf_put(b, tmp, (size_t)n);
 		return;
 	}
 	char *big = malloc((size_t)n + 1);
@@ -64,17 +64,17 @@ void sbuf_printf(sbuf_t *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	sbuf_put(b, big, (size_t)n);
+	dalic_pybuf_put(b, big, (size_t)n);
 	free(big);
 }
 
-void sbuf_free(sbuf_t *b)
+void dalic_pybuf_free(pybuf_t *b)
 {
 	free(b->s);
 	memset(b, 0, sizeof *b);
 }
 
-void sv_float_repr(char *buf, size_t n, double f)
+void dalic_pyval_float_repr(char *buf, size_t n, double f)
 {
 	if (isnan(f)) {
 		snprintf(buf, n, "nan");
@@ -144,7 +144,7 @@ void sv_float_repr(char *buf, size_t n, double f)
 	snprintf(buf, n, "%s", out);
 }
 
-const char *sv_enum_name(int type, int64_t value)
+const char *dalic_sdval_enum_name(int type, int64_t value)
 {
 	static const char *images[] = {"RGB", "BGR", "GRAY", "YCbCr", "ANY_DATA"};
 	static const char *interps[] = {"INTERP_NN",       "INTERP_LINEAR",     "INTERP_CUBIC",
@@ -156,180 +156,183 @@ const char *sv_enum_name(int type, int64_t value)
 	return value >= 0 && value < 6 ? interps[value] : "?";
 }
 
-static void str_repr(sbuf_t *b, const char *s, size_t n)
+static void pyval_str_repr(pybuf_t *b, const char *s, size_t n)
 {
 	bool has_single = memchr(s, '\'', n) != NULL, has_double = memchr(s, '"', n) != NULL;
 	char q = has_single && !has_double ? '"' : '\'';
-	sbuf_put(b, &q, 1);
+	dalic_pybuf_put(b, &q, 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c == '\\')
-			sbuf_puts(b, "\\\\");
+			dalic_pybuf_puts(b, "\\\\");
 		else if (c == (unsigned char)q)
-			sbuf_printf(b, "\\%c", q);
+			dalic_pybuf_printf(b, "\\%c", q);
 		else if (c == '\n')
-			sbuf_puts(b, "\\n");
+			dalic_pybuf_puts(b, "\\n");
 		else if (c == '\r')
-			sbuf_puts(b, "\\r");
+			dalic_pybuf_puts(b, "\\r");
 		else if (c == '\t')
-			sbuf_puts(b, "\\t");
+			dalic_pybuf_puts(b, "\\t");
 		else if (c < 0x20 || c == 0x7f)
-			sbuf_printf(b, "\\x%02x", c);
+			dalic_pybuf_printf(b, "\\x%02x", c);
 		else
-			sbuf_put(b, (const char *)&s[i], 1);
+			dalic_pybuf_put(b, (const char *)&s[i], 1);
 	}
-	sbuf_put(b, &q, 1);
+	dalic_pybuf_put(b, &q, 1);
 }
 
 /* Containers deeper than this print as "..." (self-referencing lists print like Python's
  * "[[...]]" and nothing can exhaust the stack). */
 #define MAX_FORMAT_DEPTH 64
 
-static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth);
+static void pyval_format_d(pybuf_t *b, const pyval_t *v, bool repr, int depth);
 
-static void seq_format(sbuf_t *b, sv_t *const *items, int n, const char *open, const char *close,
-                       bool tuple, int depth)
+static void pyval_seq_format(pybuf_t *b, pyval_t *const *items, int n, const char *open,
+                             const char *close, bool tuple, int depth)
 {
-	sbuf_puts(b, open);
+	dalic_pybuf_puts(b, open);
 	for (int i = 0; i < n; i++) {
 		if (i)
-			sbuf_puts(b, ", ");
-		format_d(b, items[i], true, depth + 1);
+			dalic_pybuf_puts(b, ", ");
+		pyval_format_d(b, items[i], true, depth + 1);
 	}
 	if (tuple && n == 1)
-		sbuf_puts(b, ",");
-	sbuf_puts(b, close);
+		dalic_pybuf_puts(b, ",");
+	dalic_pybuf_puts(b, close);
 }
 
-void sv_format(sbuf_t *b, const sv_t *v, bool repr)
+void dalic_pyval_format(pybuf_t *b, const pyval_t *v, bool repr)
 {
-	format_d(b, v, repr, 0);
+	pyval_format_d(b, v, repr, 0);
 }
 
-static void format_d(sbuf_t *b, const sv_t *v, bool repr, int depth)
+static void pyval_format_d(pybuf_t *b, const pyval_t *v, bool repr, int depth)
 {
 	char tmp[64];
 	if (depth > MAX_FORMAT_DEPTH &&
-	    (v->kind == SV_LIST || v->kind == SV_TUPLE || v->kind == SV_DICT)) {
-		sbuf_puts(b, "...");
+	    (v->kind == PV_LIST || v->kind == PV_TUPLE || v->kind == PV_DICT)) {
+		dalic_pybuf_puts(b, "...");
 		return;
 	}
 	switch (v->kind) {
-	case SV_NONE:
-		sbuf_puts(b, "None");
+	case PV_NONE:
+		dalic_pybuf_puts(b, "None");
 		return;
-	case SV_BOOL:
-		sbuf_puts(b, v->b ? "True" : "False");
+	case PV_BOOL:
+		dalic_pybuf_puts(b, v->b ? "True" : "False");
 		return;
-	case SV_INT:
-		sbuf_printf(b, "%lld", (long long)v->i);
+	case PV_INT:
+		dalic_pybuf_printf(b, "%lld", (long long)v->i);
 		return;
-	case SV_FLOAT:
-		sv_float_repr(tmp, sizeof tmp, v->f);
-		sbuf_puts(b, tmp);
+	case PV_FLOAT:
+		dalic_pyval_float_repr(tmp, sizeof tmp, v->f);
+		dalic_pybuf_puts(b, tmp);
 		return;
-	case SV_STR:
+	case PV_STR:
 		if (repr)
-			str_repr(b, v->str.s, v->str.len);
+			pyval_str_repr(b, v->str.s, v->str.len);
 		else
-			sbuf_put(b, v->str.s, v->str.len);
+			dalic_pybuf_put(b, v->str.s, v->str.len);
 		return;
-	case SV_TUPLE:
-		seq_format(b, v->tuple.items, v->tuple.n, "(", ")", true, depth);
+	case PV_TUPLE:
+		pyval_seq_format(b, v->tuple.items, v->tuple.n, "(", ")", true, depth);
 		return;
-	case SV_LIST:
-		seq_format(b, v->list->items, v->list->n, "[", "]", false, depth);
+	case PV_LIST:
+		pyval_seq_format(b, v->list->items, v->list->n, "[", "]", false, depth);
 		return;
-	case SV_DICT: {
-		sbuf_puts(b, "{");
-		sv_t *k, *val;
+	case PV_DICT: {
+		dalic_pybuf_puts(b, "{");
+		pyval_t *k, *val;
 		bool first = true;
-		for (int it = 0; svdict_next(v->dict, &it, &k, &val);) {
+		for (int it = 0; dalic_pydict_next(v->dict, &it, &k, &val);) {
 			if (!first)
-				sbuf_puts(b, ", ");
+				dalic_pybuf_puts(b, ", ");
 			first = false;
-			format_d(b, k, true, depth + 1);
-			sbuf_puts(b, ": ");
-			format_d(b, val, true, depth + 1);
+			pyval_format_d(b, k, true, depth + 1);
+			dalic_pybuf_puts(b, ": ");
+			pyval_format_d(b, val, true, depth + 1);
 		}
-		sbuf_puts(b, "}");
+		dalic_pybuf_puts(b, "}");
 		return;
 	}
-	case SV_SLICE:
-		sbuf_puts(b, "slice(");
-		format_d(b, v->slice.lo, true, depth + 1);
-		sbuf_puts(b, ", ");
-		format_d(b, v->slice.hi, true, depth + 1);
-		sbuf_puts(b, ", ");
-		format_d(b, v->slice.step, true, depth + 1);
-		sbuf_puts(b, ")");
+	case PV_SLICE:
+		dalic_pybuf_puts(b, "slice(");
+		pyval_format_d(b, v->slice.lo, true, depth + 1);
+		dalic_pybuf_puts(b, ", ");
+		pyval_format_d(b, v->slice.hi, true, depth + 1);
+		dalic_pybuf_puts(b, ", ");
+		pyval_format_d(b, v->slice.step, true, depth + 1);
+		dalic_pybuf_puts(b, ")");
 		return;
-	case SV_ELLIPSIS:
-		sbuf_puts(b, "Ellipsis");
+	case PV_ELLIPSIS:
+		dalic_pybuf_puts(b, "Ellipsis");
 		return;
-	case SV_FUNC:
-		sbuf_printf(b, "<function %s>", v->func->name);
+	case PV_FUNC:
+		dalic_pybuf_printf(b, "<function %s>", v->func->name);
 		return;
-	case SV_PIPEDEF:
-		sbuf_printf(b, "<function %s>", v->pipedef.func->func->name);
+	case PV_PIPEDEF:
+		dalic_pybuf_printf(b, "<function %s>", v->pipedef.func->func->name);
 		return;
-	case SV_BUILTIN:
-		sbuf_printf(b, "<built-in function %s>", v->builtin.name);
+	case PV_BUILTIN:
+		dalic_pybuf_printf(b, "<built-in function %s>", v->builtin.name);
 		return;
-	case SV_BOUND:
-		sbuf_printf(b, "<bound method %s.%s>", sv_type_name(v->bound.self),
-		            v->bound.func->kind == SV_FUNC ? v->bound.func->func->name : "?");
+	case PV_BOUND:
+		dalic_pybuf_printf(b, "<bound method %s.%s>", dalic_pyval_type_name(v->bound.self),
+		                   v->bound.func->kind == PV_FUNC ? v->bound.func->func->name
+		                                                  : "?");
 		return;
-	case SV_CLASS:
-		sbuf_printf(b, "<class '%s%s'>",
-		            v->cls->pipeline && !v->cls->nbases ? "nvidia.dali.pipeline."
-		                                                : "__main__.",
-		            v->cls->name);
+	case PV_CLASS:
+		dalic_pybuf_printf(b, "<class '%s%s'>",
+		                   v->cls->pipeline && !v->cls->nbases ? "nvidia.dali.pipeline."
+		                                                       : "__main__.",
+		                   v->cls->name);
 		return;
-	case SV_INSTANCE:
+	case PV_INSTANCE:
 		if (v->inst->cls->exception && !repr) {
-			sbuf_puts(b, v->inst->message ? v->inst->message : "");
+			dalic_pybuf_puts(b, v->inst->message ? v->inst->message : "");
 			return;
 		}
-		sbuf_printf(b, "<__main__.%s object>", v->inst->cls->name);
+		dalic_pybuf_printf(b, "<__main__.%s object>", v->inst->cls->name);
 		return;
-	case SV_SUPER:
-		sbuf_puts(b, "<super object>");
+	case PV_SUPER:
+		dalic_pybuf_puts(b, "<super object>");
 		return;
-	case SV_MODULE:
-		sbuf_printf(b, "<module '%s'>", v->mod->name);
+	case PV_MODULE:
+		dalic_pybuf_printf(b, "<module '%s'>", v->mod->name);
 		return;
-	case SV_OPFN:
-		sbuf_printf(b, "<function nvidia.dali.%s.%s>", v->opfn.ops_api ? "ops" : "fn",
-		            v->opfn.path);
+	case PV_OPFN:
+		dalic_pybuf_printf(b, "<function nvidia.dali.%s.%s>",
+		                   v->opfn.ops_api ? "ops" : "fn", v->opfn.path);
 		return;
-	case SV_OPOBJ:
-		sbuf_printf(b, "<%s.%s object>", v->opobj.module, v->opobj.display);
+	case PV_OPOBJ:
+		dalic_pybuf_printf(b, "<%s.%s object>", v->opobj.module, v->opobj.display);
 		return;
-	case SV_NODE:
-		sbuf_printf(b, "DataNode(name=\"%s\", device=\"%s\")", v->node.name,
-		            v->node.device);
+	case PV_NODE:
+		dalic_pybuf_printf(b, "DataNode(name=\"%s\", device=\"%s\")", v->node.name,
+		                   v->node.device);
 		return;
-	case SV_ENUM: {
-		const char *cls = sv_type_name(v);
+	case PV_ENUM: {
+		const char *cls = dalic_pyval_type_name(v);
 		if (repr)
-			sbuf_printf(b, "<%s.%s: %lld>", cls, sv_enum_name(v->en.type, v->en.value),
-			            (long long)v->en.value);
+			dalic_pybuf_printf(b, "<%s.%s: %lld>", cls,
+			                   dalic_sdval_enum_name(v->en.type, v->en.value),
+			                   (long long)v->en.value);
 		else
-			sbuf_printf(b, "%s.%s", cls, sv_enum_name(v->en.type, v->en.value));
+			dalic_pybuf_printf(b, "%s.%s", cls,
+			                   dalic_sdval_enum_name(v->en.type, v->en.value));
 		return;
 	}
-	case SV_SCONST:
-		format_d(b, v->sconst.value, true, depth + 1);
+	case PV_SCONST:
+		pyval_format_d(b, v->sconst.value, true, depth + 1);
 		if (!repr)
-			sbuf_printf(b, ":DALIDataType.%s",
-			            dalic_dtype_name((dalic_dtype_t)v->sconst.dtype));
+			dalic_pybuf_printf(b, ":DALIDataType.%s",
+			                   dalic_dtype_name((dalic_dtype_t)v->sconst.dtype));
 		return;
-	case SV_OPAQUE:
-		sbuf_printf(b, "<%s>", v->opaque.what);
+	case PV_OPAQUE:
+		dalic_pybuf_printf(b, "<%s>", v->opaque.what);
 		return;
-	case SV_UNDEF:
-		sbuf_printf(b, "<undefined %s>", v->undef.name);
+	case PV_UNDEF:
+		dalic_pybuf_printf(b, "<undefined %s>", v->undef.name);
 		return;
 	}
 }
