@@ -7,7 +7,8 @@
 #include "frontend/script.h"
 
 #include "engine/error.h"
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/dali/sdali.h"
+#include "frontend/script/dali/sdpipe.h"
 #include "frontend/script_output.h"
 
 #include <errno.h>
@@ -78,15 +79,13 @@ typedef struct load {
 	pysrc_t src;
 	char *text;
 	pyinterp_t I;
+	sdstate_t S;
 } load_t;
 
 static void script_load_free(load_t *L)
 {
-	for (int i = 0; i < L->I.npipes; i++)
-		dalic_graphdef_free(L->I.pipes[i]->def);
-	free(L->I.pipes);
-	free(L->I.first_skipped);
-	dalic_pyarena_free(L->I.a);
+	dalic_sdali_close(&L->S);
+	dalic_pystate_close(&L->I);
 	free(L->text);
 }
 
@@ -98,26 +97,11 @@ static int script_load_run(load_t *L, const char *path)
 		return rc;
 	L->src.path = path;
 	L->src.text = L->text;
-	pyinterp_t *I = &L->I;
-	I->stack_base = (uintptr_t)__builtin_frame_address(0);
-	I->src = &L->src;
-	I->out = print_stream ? print_stream : stdout;
-	I->a = dalic_pyarena_new(PY_ARENA_BUDGET);
-	if (!I->a)
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	rc = dalic_pyparse_module(I->a, &L->src, &I->mod);
-	if (rc)
-		return rc;
-	if (dalic_pybi_open(I) || dalic_pymod_open(I) || dalic_sdpipe_open(I) ||
-	    !(I->globals = dalic_pyexec_new_frame(I, FR_MODULE, NULL)))
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	pyval_t *name = dalic_pyval_cstr(I->a, "__main__"), *file = dalic_pyval_cstr(I->a, path);
-	if (!name || !file || dalic_pydict_set_str(I->a, I->globals->locals, "__name__", name) ||
-	    dalic_pydict_set_str(I->a, I->globals->locals, "__file__", file))
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	rc = dalic_pyexec_module(I);
+	DALIC_TRY(dalic_pystate_open(&L->I, &L->src, print_stream ? print_stream : stdout));
+	DALIC_TRY(dalic_sdali_open(&L->I, &L->S));
+	rc = dalic_pystate_run(&L->I);
 	if (rc == DALIC_OK)
-		rc = dalic_sdpipe_finish(I);
+		rc = dalic_sdali_finish(&L->I);
 	return rc < 0 ? rc : DALIC_OK;
 }
 
@@ -145,22 +129,22 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 	load_t L;
 	int rc = script_load_run(&L, path);
 	sdpipe_t *chosen = NULL;
-	if (!rc && !L.I.npipes)
+	if (!rc && !L.S.npipes)
 		rc = script_no_pipeline(&L, path);
 	for (int pass = 0; !rc && pipeline && pass < 2 && !chosen; pass++)
-		for (int i = 0; i < L.I.npipes && !chosen; i++) {
-			const char *n = pass ? L.I.pipes[i]->def_name : L.I.pipes[i]->var_name;
+		for (int i = 0; i < L.S.npipes && !chosen; i++) {
+			const char *n = pass ? L.S.pipes[i]->def_name : L.S.pipes[i]->var_name;
 			if (n && !strcmp(n, pipeline))
-				chosen = L.I.pipes[i];
+				chosen = L.S.pipes[i];
 		}
 	if (!rc && !pipeline)
-		chosen = L.I.pipes[0];
+		chosen = L.S.pipes[0];
 	if (!rc && !chosen) {
 		char list[512] = "";
 		size_t k = 0;
-		for (int i = 0; i < L.I.npipes && k < sizeof list; i++)
+		for (int i = 0; i < L.S.npipes && k < sizeof list; i++)
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
-			                      script_pipe_name(L.I.pipes[i]));
+			                      script_pipe_name(L.S.pipes[i]));
 		rc = dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script creates: %s)",
 		                path, pipeline, list);
 	}
@@ -197,10 +181,10 @@ int dalic_script_list(const char *path, char ***names, int *count)
 	load_t L;
 	int rc = script_load_run(&L, path);
 	char **v = NULL;
-	if (!rc && (v = calloc((size_t)L.I.npipes + 1, sizeof *v)) == NULL)
+	if (!rc && (v = calloc((size_t)L.S.npipes + 1, sizeof *v)) == NULL)
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
-	for (int i = 0; !rc && i < L.I.npipes; i++)
-		if (!(v[i] = strdup(script_pipe_name(L.I.pipes[i]))))
+	for (int i = 0; !rc && i < L.S.npipes; i++)
+		if (!(v[i] = strdup(script_pipe_name(L.S.pipes[i]))))
 			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (rc) {
 		for (int i = 0; v && v[i]; i++)
@@ -208,7 +192,7 @@ int dalic_script_list(const char *path, char ***names, int *count)
 		free(v);
 	} else {
 		*names = v;
-		*count = L.I.npipes;
+		*count = L.S.npipes;
 	}
 	script_load_free(&L);
 	return rc;

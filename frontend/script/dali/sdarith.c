@@ -9,18 +9,18 @@
  * .gpu(). Indexing lowers to TensorSubscript / SubscriptDimCheck / ExpandDims as DALI's
  * DataNode.__getitem__ does.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/dali/sdarith.h"
+
+#include "frontend/script/dali/sdcond.h"
+#include "frontend/script/dali/sdconst.h"
+#include "frontend/script/dali/sdops.h"
+#include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pydict.h"
 
 #include "engine/dtype.h"
 
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
 
 const char *dalic_sdarith_binop_name(pyop_t op)
 {
@@ -103,11 +103,11 @@ static const char *sdarith_type_desc(int dtype)
 int dalic_sdarith_to_device(pyinterp_t *I, const pynode_t *at, pyval_t *node, const char *device,
                             pyval_t **out)
 {
-	if (!strcmp(node->node.device, device)) {
+	if (!strcmp(dalic_sdval_node(node)->device, device)) {
 		*out = node;
 		return DALIC_OK;
 	}
-	sdpipe_t *P = node->node.pipe;
+	sdpipe_t *P = dalic_sdval_node(node)->pipe;
 	if (!strcmp(device, "cpu") && !P->exec_dynamic)
 		return dalic_pyeval_error(
 		    I, at, DALIC_EGRAPH,
@@ -116,13 +116,13 @@ int dalic_sdarith_to_device(pyinterp_t *I, const pynode_t *at, pyval_t *node, co
 		    P->dynamic_off_reason ? P->dynamic_off_reason
 		                          : "was explicitly disabled in this pipeline");
 	pyval_t *src = node;
-	if (P->cond && I->tracing)
-		TRY(dalic_sdcond_preprocess(I, at, node, &src));
-	pyval_t *moved = dalic_sdval_node(I->a, src->node.name, device, P);
+	if (P->cond && dalic_sdali_state(I)->tracing)
+		DALIC_TRY(dalic_sdcond_preprocess(I, at, node, &src));
+	pyval_t *moved = dalic_sdval_new_node(I->a, dalic_sdval_node(src)->name, device, P);
 	if (!moved)
 		return dalic_pyeval_oom(I, at);
-	if (P->cond && I->tracing)
-		TRY(dalic_sdcond_register(I, moved, false));
+	if (P->cond && dalic_sdali_state(I)->tracing)
+		DALIC_TRY(dalic_sdcond_register(I, moved, false));
 	*out = moved;
 	return DALIC_OK;
 }
@@ -152,16 +152,16 @@ int dalic_sdarith_op(pyinterp_t *I, const pynode_t *at, const char *name, pyval_
 			rc = dalic_sdconst_node(I, at, v, -1, NULL, &v);
 		if (rc)
 			break;
-		if (v->kind == PV_NODE) {
+		if (dalic_sdval_node(v)) {
 			dalic_pybuf_printf(&desc, "&%d", ne);
 			edges[ne++] = v;
 			continue;
 		}
 		int dtype;
 		pyval_t *val = v;
-		if (v->kind == PV_SCONST) {
-			dtype = v->sconst.dtype;
-			val = v->sconst.value;
+		if (dalic_sdval_sconst(v)) {
+			dtype = dalic_sdval_sconst(v)->dtype;
+			val = dalic_sdval_sconst(v)->value;
 		} else if (v->kind == PV_BOOL) {
 			dtype = DALIC_BOOL;
 		} else if (v->kind == PV_INT) {
@@ -205,16 +205,16 @@ int dalic_sdarith_op(pyinterp_t *I, const pynode_t *at, const char *name, pyval_
 	dalic_pybuf_puts(&desc, ")");
 	pyval_t *expr = rc || desc.oom ? NULL : dalic_pyval_cstr(I->a, desc.s);
 	dalic_pybuf_free(&desc);
-	TRY(rc);
+	DALIC_TRY(rc);
 	if (!expr)
 		return dalic_pyeval_oom(I, at);
 	const char *device = "cpu";
 	for (int i = 0; i < ne; i++)
-		if (!strcmp(edges[i]->node.device, "gpu"))
+		if (!strcmp(dalic_sdval_node(edges[i])->device, "gpu"))
 			device = "gpu";
 	if (!strcmp(device, "gpu"))
 		for (int i = 0; i < ne; i++)
-			TRY(dalic_sdarith_to_device(I, at, edges[i], "gpu", &edges[i]));
+			DALIC_TRY(dalic_sdarith_to_device(I, at, edges[i], "gpu", &edges[i]));
 	const char *names[4] = {"device", "expression_desc"};
 	pyval_t *vals[4] = {dalic_pyval_cstr(I->a, device), expr};
 	int nkw = 2;

@@ -12,16 +12,15 @@
  * lazily evaluated right operand with `_conditional__ValidateLogical` on both sides; `not`
  * is an eager `_conditional__Not_`.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/dali/sdcond.h"
+
+#include "frontend/script/dali/sdconst.h"
+#include "frontend/script/dali/sdops.h"
+#include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyexec.h"
 
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
 
 enum { BR_TRUE = 0, BR_FALSE = 1, BR_NONE = 2 };
 
@@ -51,20 +50,22 @@ static const char *const DIVERGENT =
     "tuples may be different. If we define a variable as a dictionary, the other branch must "
     "define it as a dictionary with the same set of keys, the values may be different.\n";
 
-static sdpipe_t *sdcond_cur_pipe(pyinterp_t *I)
+bool dalic_sdcond_active(pyinterp_t *I)
 {
-	return I->ncurrent ? I->current[I->ncurrent - 1] : NULL;
+	sdpipe_t *p = dalic_sdali_current(I);
+	return dalic_sdali_state(I)->tracing && p && p->conditionals;
 }
 
 static sdcond_t *sdcond_stack_of(pyinterp_t *I)
 {
-	sdpipe_t *p = sdcond_cur_pipe(I);
+	sdpipe_t *p = dalic_sdali_current(I);
 	return p ? p->cond : NULL;
 }
 
 static const char *sdcond_node_key(pyinterp_t *I, const pyval_t *n)
 {
-	return dalic_pyarena_printf(I->a, "%s\x01%s", n->node.name, n->node.device);
+	return dalic_pyarena_printf(I->a, "%s\x01%s", dalic_sdval_node(n)->name,
+	                            dalic_sdval_node(n)->device);
 }
 
 static centry_t *sdcond_new_entry(pyinterp_t *I, pyval_t *predicate)
@@ -146,7 +147,7 @@ static int sdcond_add_produced(pyinterp_t *I, centry_t *e, const pyval_t *node)
 /* Registers every DataNode inside a (possibly nested) structure. */
 static int sdcond_add_produced_all(pyinterp_t *I, centry_t *e, pyval_t *v, int depth)
 {
-	if (v->kind == PV_NODE)
+	if (dalic_sdval_node(v))
 		return sdcond_add_produced(I, e, v);
 	if (depth > MAX_DEPTH)
 		return DALIC_OK;
@@ -161,10 +162,10 @@ static int sdcond_add_produced_all(pyinterp_t *I, centry_t *e, pyval_t *v, int d
 	} else if (v->kind == PV_DICT) {
 		pyval_t *k, *x;
 		for (int it = 0; dalic_pydict_next(v->dict, &it, &k, &x);)
-			TRY(sdcond_add_produced_all(I, e, x, depth + 1));
+			DALIC_TRY(sdcond_add_produced_all(I, e, x, depth + 1));
 	}
 	for (int i = 0; i < n; i++)
-		TRY(sdcond_add_produced_all(I, e, items[i], depth + 1));
+		DALIC_TRY(sdcond_add_produced_all(I, e, items[i], depth + 1));
 	return DALIC_OK;
 }
 
@@ -249,7 +250,7 @@ int dalic_sdcond_preprocess(pyinterp_t *I, const pynode_t *at, pyval_t *node, py
 {
 	sdcond_t *c = sdcond_stack_of(I);
 	*out = node;
-	if (!c || node->kind != PV_NODE)
+	if (!c || !dalic_sdval_node(node))
 		return DALIC_OK;
 	const char *key = sdcond_node_key(I, node);
 	if (!key)
@@ -262,7 +263,7 @@ int dalic_sdcond_preprocess(pyinterp_t *I, const pynode_t *at, pyval_t *node, py
 		    I, at, DALIC_EGRAPH,
 		    "ValueError: DataNode(name=\"%s\", device=\"%s\") was not produced within "
 		    "this trace.",
-		    node->node.name, node->node.device);
+		    dalic_sdval_node(node)->name, dalic_sdval_node(node)->device);
 	if (level == c->depth - 1) {
 		*out = sdcond_entry_get(c->stack[level], key, node);
 		return DALIC_OK;
@@ -278,7 +279,7 @@ int dalic_sdcond_load(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **o
 static int sdcond_push_predicate(pyinterp_t *I, const pynode_t *at, sdcond_t *c, pyval_t *pred,
                                  pyval_t **actual)
 {
-	TRY(dalic_sdcond_preprocess(I, at, pred, actual));
+	DALIC_TRY(dalic_sdcond_preprocess(I, at, pred, actual));
 	centry_t *e = sdcond_new_entry(I, *actual);
 	if (!e || sdcond_push_entry(I, c, e))
 		return dalic_pyeval_oom(I, at);
@@ -304,7 +305,7 @@ static int sdcond_sorted_keys(pyinterp_t *I, const pynode_t *at, pyval_t *d, pyv
                               int *n)
 {
 	bool opaque;
-	TRY(dalic_pyeval_iterate(I, at, d, keys, n, &opaque));
+	DALIC_TRY(dalic_pyeval_iterate(I, at, d, false, keys, n, &opaque));
 	pyval_t **k = dalic_pyarena_alloc(I->a, sizeof *k * (size_t)(*n + 1));
 	if (!k)
 		return dalic_pyeval_oom(I, at);
@@ -315,8 +316,8 @@ static int sdcond_sorted_keys(pyinterp_t *I, const pynode_t *at, pyval_t *d, pyv
 		for (; j > 0; j--) {
 			pyval_t *lt;
 			bool less;
-			TRY(dalic_pyeval_compare(I, at, CMP_LT, x, k[j - 1], &lt));
-			TRY(dalic_pyeval_truth(I, at, lt, &less));
+			DALIC_TRY(dalic_pyeval_compare(I, at, CMP_LT, x, k[j - 1], &lt));
+			DALIC_TRY(dalic_pyeval_truth(I, at, lt, &less));
 			if (!less)
 				break;
 			k[j] = k[j - 1];
@@ -340,7 +341,7 @@ static int sdcond_too_deep(pyinterp_t *I, const pynode_t *at)
 static int sdcond_branch_output(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out,
                                 int depth)
 {
-	if (v->kind == PV_NODE)
+	if (dalic_sdval_node(v))
 		return dalic_sdcond_preprocess(I, at, v, out);
 	if (depth > MAX_DEPTH)
 		return sdcond_too_deep(I, at);
@@ -353,7 +354,7 @@ static int sdcond_branch_output(pyinterp_t *I, const pynode_t *at, pyval_t *v, p
 			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++) {
 			pyval_t *x;
-			TRY(sdcond_branch_output(I, at, items[i], &x, depth + 1));
+			DALIC_TRY(sdcond_branch_output(I, at, items[i], &x, depth + 1));
 			if (list ? dalic_pyval_list_append(I->a, r, x) != 0
 			         : (r->tuple.items[i] = x, false))
 				return dalic_pyeval_oom(I, at);
@@ -364,13 +365,13 @@ static int sdcond_branch_output(pyinterp_t *I, const pynode_t *at, pyval_t *v, p
 	if (v->kind == PV_DICT) {
 		pyval_t **keys;
 		int n;
-		TRY(sdcond_sorted_keys(I, at, v, &keys, &n));
+		DALIC_TRY(sdcond_sorted_keys(I, at, v, &keys, &n));
 		pyval_t *tmp = dalic_pyval_dict(I->a), *r = dalic_pyval_dict(I->a), *k, *x;
 		if (!tmp || !r)
 			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++) {
-			TRY(sdcond_branch_output(I, at, dalic_pydict_get(v->dict, keys[i]), &x,
-			                         depth + 1));
+			DALIC_TRY(sdcond_branch_output(I, at, dalic_pydict_get(v->dict, keys[i]),
+			                               &x, depth + 1));
 			if (dalic_pydict_set(I->a, tmp->dict, keys[i], x))
 				return dalic_pyeval_oom(I, at);
 		}
@@ -384,9 +385,10 @@ static int sdcond_branch_output(pyinterp_t *I, const pynode_t *at, pyval_t *v, p
 		return dalic_pyeval_error(I, at, DALIC_EINVAL, "NameError: '%s' is not defined",
 		                          v->undef.name);
 	pyval_t *c;
-	TRY(dalic_sdconst_node(I, at, v->kind == PV_SCONST ? v->sconst.value : v,
-	                       v->kind == PV_SCONST ? v->sconst.dtype : -1, "cpu", &c));
-	TRY(dalic_sdcond_register(I, c, true));
+	DALIC_TRY(dalic_sdconst_node(
+	    I, at, dalic_sdval_sconst(v) ? dalic_sdval_sconst(v)->value : v,
+	    dalic_sdval_sconst(v) ? dalic_sdval_sconst(v)->dtype : -1, "cpu", &c));
+	DALIC_TRY(dalic_sdcond_register(I, c, true));
 	return dalic_sdcond_preprocess(I, at, c, out);
 }
 
@@ -412,7 +414,7 @@ static int sdcond_same_structure(pyinterp_t *I, const pynode_t *at, pyval_t *a, 
 			    I, at, DALIC_EINVAL,
 			    "%sThe two dictionaries don't have the same set of keys.", DIVERGENT);
 		for (int it = 0; dalic_pydict_next(a->dict, &it, &k, &x);)
-			TRY(sdcond_same_structure(I, at, x, dalic_pydict_get(b->dict, k)));
+			DALIC_TRY(sdcond_same_structure(I, at, x, dalic_pydict_get(b->dict, k)));
 		return DALIC_OK;
 	}
 	int na = a->kind == PV_LIST ? a->list->n : a->tuple.n;
@@ -426,7 +428,7 @@ static int sdcond_same_structure(pyinterp_t *I, const pynode_t *at, pyval_t *a, 
 	pyval_t **ia = a->kind == PV_LIST ? a->list->items : a->tuple.items;
 	pyval_t **ib = b->kind == PV_LIST ? b->list->items : b->tuple.items;
 	for (int i = 0; i < na; i++)
-		TRY(sdcond_same_structure(I, at, ia[i], ib[i]));
+		DALIC_TRY(sdcond_same_structure(I, at, ia[i], ib[i]));
 	return DALIC_OK;
 }
 
@@ -441,18 +443,19 @@ static int sdcond_merge(pyinterp_t *I, const pynode_t *at, pyval_t *t, pyval_t *
 static int sdcond_merge_structure(pyinterp_t *I, const pynode_t *at, pyval_t *t, pyval_t *f,
                                   pyval_t *pred, pyval_t **out)
 {
-	if (t->kind == PV_NODE)
+	if (dalic_sdval_node(t))
 		return sdcond_merge(I, at, t, f, pred, out);
 	if (t->kind == PV_DICT) {
 		pyval_t **keys;
 		int n;
-		TRY(sdcond_sorted_keys(I, at, t, &keys, &n));
+		DALIC_TRY(sdcond_sorted_keys(I, at, t, &keys, &n));
 		pyval_t *tmp = dalic_pyval_dict(I->a), *r = dalic_pyval_dict(I->a), *k, *x;
 		if (!tmp || !r)
 			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++) {
-			TRY(sdcond_merge_structure(I, at, dalic_pydict_get(t->dict, keys[i]),
-			                           dalic_pydict_get(f->dict, keys[i]), pred, &x));
+			DALIC_TRY(sdcond_merge_structure(I, at, dalic_pydict_get(t->dict, keys[i]),
+			                                 dalic_pydict_get(f->dict, keys[i]), pred,
+			                                 &x));
 			if (dalic_pydict_set(I->a, tmp->dict, keys[i], x))
 				return dalic_pyeval_oom(I, at);
 		}
@@ -471,7 +474,7 @@ static int sdcond_merge_structure(pyinterp_t *I, const pynode_t *at, pyval_t *t,
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < n; i++) {
 		pyval_t *x;
-		TRY(sdcond_merge_structure(I, at, it[i], iff[i], pred, &x));
+		DALIC_TRY(sdcond_merge_structure(I, at, it[i], iff[i], pred, &x));
 		if (list ? dalic_pyval_list_append(I->a, r, x) != 0
 		         : (r->tuple.items[i] = x, false))
 			return dalic_pyeval_oom(I, at);
@@ -537,9 +540,7 @@ static int sdcond_verify(pyinterp_t *I, const pynode_t *at, const char **names, 
 static int sdcond_run_branch(pyinterp_t *I, pyframe_t *F, const pynode_t *s, const pynode_list_t *b,
                              bool *returned)
 {
-	F->cond_branches++;
 	int rc = dalic_pyexec_block(I, F, b);
-	F->cond_branches--;
 	*returned = rc == PYEXEC_RETURN;
 	if (rc == PYEXEC_BREAK || rc == PYEXEC_CONTINUE)
 		return dalic_pyeval_error(
@@ -570,48 +571,48 @@ int dalic_sdcond_if(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *pre
 			return dalic_pyeval_oom(I, s);
 	}
 	pyval_t *split_pred;
-	TRY(sdcond_push_predicate(I, s->if_.test, c, pred, &split_pred));
+	DALIC_TRY(sdcond_push_predicate(I, s->if_.test, c, pred, &split_pred));
 	int depth = c->depth;
 	bool ret_true, ret_false;
 
 	sdcond_set_branch(c, BR_TRUE);
-	TRY(sdcond_run_branch(I, F, s, &s->if_.body, &ret_true));
+	DALIC_TRY(sdcond_run_branch(I, F, s, &s->if_.body, &ret_true));
 	for (int i = 0; i < n; i++)
 		if (!(body[i] = sdcond_get_var(I, F, names[i])))
 			return dalic_pyeval_oom(I, s);
-	TRY(sdcond_verify(I, s, names, body, n, "if"));
+	DALIC_TRY(sdcond_verify(I, s, names, body, n, "if"));
 	for (int i = 0; i < nouts; i++)
-		TRY(sdcond_branch_output(I, s, body[i], &body[i], 0));
+		DALIC_TRY(sdcond_branch_output(I, s, body[i], &body[i], 0));
 	sdcond_set_branch(c, BR_NONE);
 
 	for (int i = 0; i < n; i++)
-		TRY(sdcond_set_var(I, F, s, names[i], init[i]));
+		DALIC_TRY(sdcond_set_var(I, F, s, names[i], init[i]));
 	sdcond_set_branch(c, BR_FALSE);
-	TRY(sdcond_run_branch(I, F, s, &s->if_.orelse, &ret_false));
+	DALIC_TRY(sdcond_run_branch(I, F, s, &s->if_.orelse, &ret_false));
 	for (int i = 0; i < n; i++)
 		if (!(orelse[i] = sdcond_get_var(I, F, names[i])))
 			return dalic_pyeval_oom(I, s);
-	TRY(sdcond_verify(I, s, names, orelse, n, "else"));
+	DALIC_TRY(sdcond_verify(I, s, names, orelse, n, "else"));
 	for (int i = 0; i < nouts; i++)
-		TRY(sdcond_branch_output(I, s, orelse[i], &orelse[i], 0));
+		DALIC_TRY(sdcond_branch_output(I, s, orelse[i], &orelse[i], 0));
 	sdcond_set_branch(c, BR_NONE);
 
-	TRY(sdcond_track_merge(I, s, c, split_pred));
+	DALIC_TRY(sdcond_track_merge(I, s, c, split_pred));
 	for (int i = 0; i < nouts; i++)
-		TRY(sdcond_same_structure(I, s, body[i], orelse[i]));
+		DALIC_TRY(sdcond_same_structure(I, s, body[i], orelse[i]));
 	pyval_t **merged = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(nouts + 1));
 	if (!merged)
 		return dalic_pyeval_oom(I, s);
 	for (int i = 0; i < nouts; i++)
-		TRY(sdcond_merge_structure(I, s, body[i], orelse[i], split_pred, &merged[i]));
+		DALIC_TRY(sdcond_merge_structure(I, s, body[i], orelse[i], split_pred, &merged[i]));
 	sdcond_set_branch(c, BR_NONE);
 	c->depth = depth - 1;
 	for (int i = 0; i < nouts; i++) {
-		TRY(dalic_sdcond_register(I, merged[i], false));
-		TRY(sdcond_set_var(I, F, s, names[i], merged[i]));
+		DALIC_TRY(dalic_sdcond_register(I, merged[i], false));
+		DALIC_TRY(sdcond_set_var(I, F, s, names[i], merged[i]));
 	}
 	for (int i = nouts; i < n; i++)
-		TRY(sdcond_set_var(I, F, s, names[i], init[i]));
+		DALIC_TRY(sdcond_set_var(I, F, s, names[i], init[i]));
 	/* both branches returned: the function returns the merged retval_ */
 	return ret_true && ret_false ? PYEXEC_RETURN : DALIC_OK;
 }
@@ -621,7 +622,7 @@ int dalic_sdcond_if(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *pre
 static int sdcond_validate_logical(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *expr,
                                    const char *side, pyval_t **out)
 {
-	if (v->kind == PV_NODE && strcmp(v->node.device, "cpu"))
+	if (dalic_sdval_node(v) && strcmp(dalic_sdval_node(v)->device, "cpu"))
 		return dalic_pyeval_error(
 		    I, at, DALIC_EGRAPH,
 		    "RuntimeError: Logical expression `%s` is restricted to scalar (0-d "
@@ -644,31 +645,31 @@ int dalic_sdcond_and_or(pyinterp_t *I, pyframe_t *F, const pynode_t *node, int n
 	const char *expr = is_and ? "and" : "or";
 	const pynode_t *rhs = node->boolop.values.v[next];
 	pyval_t *a_valid, *split_pred, *t_out, *f_out, *b, *b_valid;
-	TRY(sdcond_validate_logical(I, node, a, expr, "left", &a_valid));
-	TRY(sdcond_push_predicate(I, node, c, a_valid, &split_pred));
+	DALIC_TRY(sdcond_validate_logical(I, node, a, expr, "left", &a_valid));
+	DALIC_TRY(sdcond_push_predicate(I, node, c, a_valid, &split_pred));
 	int depth = c->depth;
 	sdcond_set_branch(c, BR_TRUE);
 	if (is_and) {
-		TRY(dalic_pyeval_boolop_from(I, F, node, next, &b));
-		TRY(sdcond_validate_logical(I, rhs, b, expr, "right", &b_valid));
-		TRY(dalic_sdcond_preprocess(I, rhs, b_valid, &t_out));
+		DALIC_TRY(dalic_pyeval_boolop_from(I, F, node, next, &b));
+		DALIC_TRY(sdcond_validate_logical(I, rhs, b, expr, "right", &b_valid));
+		DALIC_TRY(dalic_sdcond_preprocess(I, rhs, b_valid, &t_out));
 	} else {
-		TRY(dalic_sdcond_preprocess(I, node, split_pred, &t_out));
+		DALIC_TRY(dalic_sdcond_preprocess(I, node, split_pred, &t_out));
 	}
 	sdcond_set_branch(c, BR_FALSE);
 	if (is_and) {
-		TRY(dalic_sdcond_preprocess(I, node, split_pred, &f_out));
+		DALIC_TRY(dalic_sdcond_preprocess(I, node, split_pred, &f_out));
 	} else {
-		TRY(dalic_pyeval_boolop_from(I, F, node, next, &b));
-		TRY(sdcond_validate_logical(I, rhs, b, expr, "right", &b_valid));
-		TRY(dalic_sdcond_preprocess(I, rhs, b_valid, &f_out));
+		DALIC_TRY(dalic_pyeval_boolop_from(I, F, node, next, &b));
+		DALIC_TRY(sdcond_validate_logical(I, rhs, b, expr, "right", &b_valid));
+		DALIC_TRY(dalic_sdcond_preprocess(I, rhs, b_valid, &f_out));
 	}
-	TRY(sdcond_track_merge(I, node, c, split_pred));
+	DALIC_TRY(sdcond_track_merge(I, node, c, split_pred));
 	pyval_t *merged;
-	TRY(sdcond_merge(I, node, t_out, f_out, split_pred, &merged));
+	DALIC_TRY(sdcond_merge(I, node, t_out, f_out, split_pred, &merged));
 	sdcond_set_branch(c, BR_NONE);
 	c->depth = depth - 1;
-	TRY(dalic_sdcond_register(I, merged, false));
+	DALIC_TRY(dalic_sdcond_register(I, merged, false));
 	*out = merged;
 	return DALIC_OK;
 }

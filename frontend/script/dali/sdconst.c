@@ -6,18 +6,13 @@
  * INT32, bools -> BOOL, empty -> FLOAT. Positional non-DataNode operator inputs and
  * constants returned from conditional branches go through the same path.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/dali/sdconst.h"
+
+#include "frontend/script/dali/sdops.h"
 
 #include "engine/dtype.h"
 
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
 
 static bool sdconst_is_scalar(const pyval_t *v)
 {
@@ -47,14 +42,16 @@ static int sdconst_constant_op(pyinterp_t *I, const pynode_t *at, pyval_t *value
 		items = value->kind == PV_LIST ? value->list->items : value->tuple.items;
 		n = value->kind == PV_LIST ? value->list->n : value->tuple.n;
 	}
-	bool floats = false, ints = false, bools = false, enums = false;
+	bool floats = false, ints = false, bools = false;
+	const sdenum_t *first_enum = NULL;
 	for (int i = 0; i < n; i++) {
-		pyval_t *e = items[i]->kind == PV_SCONST ? items[i]->sconst.value : items[i];
+		pyval_t *e = dalic_sdval_unwrap(items[i]);
 		floats |= e->kind == PV_FLOAT;
 		ints |= e->kind == PV_INT;
 		bools |= e->kind == PV_BOOL;
-		enums |= e->kind == PV_ENUM;
-		if (!sdconst_is_scalar(e) && e->kind != PV_ENUM) {
+		if (!first_enum)
+			first_enum = dalic_sdval_enum(e);
+		if (!sdconst_is_scalar(e) && !dalic_sdval_enum(e)) {
 			if (e->kind == PV_OPAQUE)
 				return dalic_pyeval_opaque_error(I, at, e, "constant value");
 			return dalic_pyeval_error(
@@ -67,17 +64,15 @@ static int sdconst_constant_op(pyinterp_t *I, const pynode_t *at, pyval_t *value
 			        : "");
 		}
 	}
-	int actual = floats  ? DALIC_FLOAT
-	             : ints  ? DALIC_INT32
-	             : bools ? DALIC_BOOL
-	             : enums ? DALIC_INT32
-	                     : DALIC_FLOAT;
-	if (dtype < 0 && enums) {
-		pyval_t *e = items[0];
-		dtype = e->en.type == ENUM_DTYPE   ? DALIC_DATA_TYPE
-		        : e->en.type == ENUM_IMAGE ? DALIC_IMAGE_TYPE
-		                                   : DALIC_INTERP_TYPE;
-	}
+	int actual = floats       ? DALIC_FLOAT
+	             : ints       ? DALIC_INT32
+	             : bools      ? DALIC_BOOL
+	             : first_enum ? DALIC_INT32
+	                          : DALIC_FLOAT;
+	if (dtype < 0 && first_enum)
+		dtype = first_enum->type == SDVAL_ENUM_DTYPE   ? DALIC_DATA_TYPE
+		        : first_enum->type == SDVAL_ENUM_IMAGE ? DALIC_IMAGE_TYPE
+		                                               : DALIC_INTERP_TYPE;
 	if (dtype < 0)
 		dtype = actual;
 	pyval_t *data = dalic_pyval_list(I->a, n);
@@ -85,11 +80,12 @@ static int sdconst_constant_op(pyinterp_t *I, const pynode_t *at, pyval_t *value
 		return dalic_pyeval_oom(I, at);
 	bool isint = sdconst_int_like(actual);
 	for (int i = 0; i < n; i++) {
-		pyval_t *e = items[i]->kind == PV_SCONST ? items[i]->sconst.value : items[i];
-		pyval_t *x = isint ? dalic_pyval_int(I->a, e->kind == PV_BOOL   ? e->b
-		                                           : e->kind == PV_ENUM ? e->en.value
-		                                                                : e->i)
-		                   : dalic_pyval_float(I->a, dalic_pyval_as_double(e));
+		pyval_t *e = dalic_sdval_unwrap(items[i]);
+		pyval_t *x =
+		    isint ? dalic_pyval_int(I->a, e->kind == PV_BOOL    ? e->b
+		                                  : dalic_sdval_enum(e) ? dalic_sdval_enum(e)->value
+		                                                        : e->i)
+		          : dalic_pyval_float(I->a, dalic_pyval_as_double(e));
 		if (!x || dalic_pyval_list_append(I->a, data, x))
 			return dalic_pyeval_oom(I, at);
 	}
@@ -103,7 +99,7 @@ static int sdconst_constant_op(pyinterp_t *I, const pynode_t *at, pyval_t *value
 	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)cap);
 	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)cap);
 	pyval_t *dev = dalic_pyval_cstr(I->a, device ? device : "cpu");
-	pyval_t *dt = dalic_sdval_enum(I->a, ENUM_DTYPE, dtype);
+	pyval_t *dt = dalic_sdval_new_enum(I->a, SDVAL_ENUM_DTYPE, dtype);
 	if (!names || !vals || !dev || !dt)
 		return dalic_pyeval_oom(I, at);
 	names[k] = "device";
@@ -143,11 +139,11 @@ static int sdconst_dtype_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, int *
 	*dtype = -1;
 	if (!v || v->kind == PV_NONE)
 		return DALIC_OK;
-	if (v->kind != PV_ENUM || v->en.type != ENUM_DTYPE)
+	if (!dalic_sdval_enum(v) || dalic_sdval_enum(v)->type != SDVAL_ENUM_DTYPE)
 		return dalic_pyeval_error(I, at, DALIC_EARG_TYPE,
 		                          "types.Constant: dtype must be a DALIDataType, not %s",
 		                          dalic_pyval_type_name(v));
-	*dtype = (int)v->en.value;
+	*dtype = (int)dalic_sdval_enum(v)->value;
 	return DALIC_OK;
 }
 
@@ -187,7 +183,7 @@ int dalic_sdconst_types_constant(pyinterp_t *I, const pynode_t *at, const pyargs
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL, "TypeError: Constant() missing required argument 'value'");
 	int dtype;
-	TRY(sdconst_dtype_of(I, at, v[1], &dtype));
+	DALIC_TRY(sdconst_dtype_of(I, at, v[1], &dtype));
 	for (int i = 2; i < 5; i++)
 		if (v[i] && v[i]->kind == PV_NONE)
 			v[i] = NULL;
@@ -201,16 +197,12 @@ int dalic_sdconst_types_constant(pyinterp_t *I, const pynode_t *at, const pyargs
 	bool enum_type =
 	    dtype == DALIC_DATA_TYPE || dtype == DALIC_IMAGE_TYPE || dtype == DALIC_INTERP_TYPE;
 	if (sdconst_is_scalar(v[0]) && !v[4] && scalar_shape && !v[3] && !extra.nkw && !enum_type) {
-		pyval_t *c = dalic_pyval_new(I->a, PV_SCONST);
-		if (!c)
-			return dalic_pyeval_oom(I, at);
-		c->sconst.value = v[0];
-		c->sconst.dtype = dtype >= 0              ? dtype
-		                  : v[0]->kind == PV_BOOL ? DALIC_BOOL
-		                  : v[0]->kind == PV_INT  ? DALIC_INT32
-		                                          : DALIC_FLOAT;
-		*out = c;
-		return DALIC_OK;
+		int dt = dtype >= 0              ? dtype
+		         : v[0]->kind == PV_BOOL ? DALIC_BOOL
+		         : v[0]->kind == PV_INT  ? DALIC_INT32
+		                                 : DALIC_FLOAT;
+		*out = dalic_sdval_new_sconst(I->a, v[0], dt);
+		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 	}
 	pyval_t *shape = v[2];
 	if (shape && shape->kind == PV_INT) {

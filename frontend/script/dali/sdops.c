@@ -10,20 +10,16 @@
  * user arguments in call order, then `preserve_name`. Errors from the registry (unknown
  * operator or argument, wrong value type) are located at the call.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/dali/sdops.h"
 
 #include "engine/dtype.h"
-#include "engine/error.h"
+#include "frontend/script/dali/sdcond.h"
+#include "frontend/script/dali/sdconst.h"
+#include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/py/pydict.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
 
 /* ExternalSource arguments that live only in DALI's Python layer (never serialized) */
 static const char *const python_only_source_args[] = {
@@ -32,23 +28,23 @@ static const char *const python_only_source_args[] = {
 
 int dalic_sdops_current_pipe(pyinterp_t *I, const pynode_t *at, const char *what, sdpipe_t **out)
 {
-	if (!I->ncurrent)
+	*out = dalic_sdali_current(I);
+	if (!*out)
 		return dalic_pyeval_error(
 		    I, at, DALIC_EUNSUPPORTED,
 		    "%s called outside a pipeline definition: create operators inside a "
 		    "@pipeline_def function, a `with pipe:` block or Pipeline.define_graph",
 		    what);
-	*out = I->current[I->ncurrent - 1];
 	return DALIC_OK;
 }
 
 static int sdops_check_node(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, const pyval_t *n)
 {
-	if (n->node.pipe != P)
+	if (dalic_sdval_node(n)->pipe != P)
 		return dalic_pyeval_error(
 		    I, at, DALIC_EGRAPH,
 		    "DataNode \"%s\" belongs to another pipeline and cannot be used here",
-		    n->node.name);
+		    dalic_sdval_node(n)->name);
 	return DALIC_OK;
 }
 
@@ -56,12 +52,17 @@ static int sdops_check_node(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, cons
 
 static bool sdops_scalar_kind(const pyval_t *v, dalic_vkind_t *k)
 {
+	if (dalic_sdval_sconst(v))
+		return sdops_scalar_kind(dalic_sdval_sconst(v)->value, k);
+	if (dalic_sdval_enum(v)) {
+		*k = DALIC_V_INT;
+		return true;
+	}
 	switch (v->kind) {
 	case PV_BOOL:
 		*k = DALIC_V_BOOL;
 		return true;
 	case PV_INT:
-	case PV_ENUM:
 		*k = DALIC_V_INT;
 		return true;
 	case PV_FLOAT:
@@ -70,8 +71,6 @@ static bool sdops_scalar_kind(const pyval_t *v, dalic_vkind_t *k)
 	case PV_STR:
 		*k = DALIC_V_STRING;
 		return true;
-	case PV_SCONST:
-		return sdops_scalar_kind(v->sconst.value, k);
 	default:
 		return false;
 	}
@@ -79,15 +78,15 @@ static bool sdops_scalar_kind(const pyval_t *v, dalic_vkind_t *k)
 
 static int64_t sdops_scalar_int(const pyval_t *v)
 {
-	if (v->kind == PV_SCONST)
-		v = v->sconst.value;
-	return v->kind == PV_BOOL ? v->b : v->kind == PV_ENUM ? v->en.value : v->i;
+	if (dalic_sdval_sconst(v))
+		v = dalic_sdval_sconst(v)->value;
+	return v->kind == PV_BOOL ? v->b : dalic_sdval_enum(v) ? dalic_sdval_enum(v)->value : v->i;
 }
 
 static double sdops_scalar_float(const pyval_t *v)
 {
-	if (v->kind == PV_SCONST)
-		v = v->sconst.value;
+	if (dalic_sdval_sconst(v))
+		v = dalic_sdval_sconst(v)->value;
 	return v->kind == PV_FLOAT ? v->f : (double)sdops_scalar_int(v);
 }
 
@@ -97,8 +96,8 @@ int dalic_sdops_to_value(pyinterp_t *I, const pynode_t *at, const char *op, cons
 	memset(out, 0, sizeof *out);
 	dalic_vkind_t k;
 	if (sdops_scalar_kind(v, &k)) {
-		if (v->kind == PV_SCONST)
-			v = v->sconst.value;
+		if (dalic_sdval_sconst(v))
+			v = dalic_sdval_sconst(v)->value;
 		switch (k) {
 		case DALIC_V_BOOL:
 			return dalic_value_bool(out, v->b) ? dalic_pyeval_oom(I, at) : DALIC_OK;
@@ -151,7 +150,8 @@ int dalic_sdops_to_value(pyinterp_t *I, const pynode_t *at, const char *op, cons
 	if (!buf)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < n; i++) {
-		pyval_t *e = items[i]->kind == PV_SCONST ? items[i]->sconst.value : items[i];
+		pyval_t *e =
+		    dalic_sdval_sconst(items[i]) ? dalic_sdval_sconst(items[i])->value : items[i];
 		switch (kind) {
 		case DALIC_V_STRING:
 			((const char **)buf)[i] = e->str.s;
@@ -226,7 +226,7 @@ static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_
 		} else if (sdops_is_python_only(c->schema, name)) {
 			/* Python callbacks and their scheduling: dalic feeds data through its API
 			 */
-		} else if (v->kind == PV_NODE) {
+		} else if (dalic_sdval_node(v)) {
 			k->anames[k->na] = name;
 			k->avals[k->na++] = v;
 		} else {
@@ -248,12 +248,12 @@ static const char *sdops_auto_device(const sdopcall_t *c)
 		return "cpu";
 	for (int i = 0; i < c->ninputs; i++) {
 		const pyval_t *v = c->inputs[i];
-		if (v->kind == PV_NODE && !strcmp(v->node.device, "gpu"))
+		if (dalic_sdval_node(v) && !strcmp(dalic_sdval_node(v)->device, "gpu"))
 			return "gpu";
 		if (v->kind == PV_LIST)
 			for (int k = 0; k < v->list->n; k++)
-				if (v->list->items[k]->kind == PV_NODE &&
-				    !strcmp(v->list->items[k]->node.device, "gpu"))
+				if (dalic_sdval_node(v->list->items[k]) &&
+				    !strcmp(dalic_sdval_node(v->list->items[k])->device, "gpu"))
 					return "gpu";
 	}
 	return "cpu";
@@ -265,20 +265,22 @@ static int sdops_promote_inputs(pyinterp_t *I, const pynode_t *at, const sdopcal
 	const char *in_dev = !strcmp(device, "gpu") ? "gpu" : "cpu";
 	for (int i = 0; i < c->ninputs; i++) {
 		pyval_t *v = c->inputs[i];
-		if (v->kind == PV_NODE) {
-			TRY(sdops_check_node(I, at, P, v));
+		if (dalic_sdval_node(v)) {
+			DALIC_TRY(sdops_check_node(I, at, P, v));
 			nodes[i] = v;
 		} else if (v->kind == PV_OPAQUE) {
 			return dalic_pyeval_opaque_error(I, at, v, "operator input");
-		} else if (v->kind == PV_LIST && v->list->n && v->list->items[0]->kind == PV_NODE) {
+		} else if (v->kind == PV_LIST && v->list->n &&
+		           dalic_sdval_node(v->list->items[0])) {
 			return dalic_pyeval_error(
 			    I, at, DALIC_EUNSUPPORTED,
 			    "when calling operator `%s`: multiple input sets (a list of "
 			    "DataNodes as input %d) are not supported yet",
 			    c->api_name, i);
-		} else if (v->kind == PV_SCONST) {
-			TRY(dalic_sdconst_node(I, at, v->sconst.value, v->sconst.dtype, in_dev,
-			                       &nodes[i]));
+		} else if (dalic_sdval_sconst(v)) {
+			DALIC_TRY(dalic_sdconst_node(I, at, dalic_sdval_sconst(v)->value,
+			                             dalic_sdval_sconst(v)->dtype, in_dev,
+			                             &nodes[i]));
 		} else {
 			dalic_vkind_t k;
 			bool ok = v->kind == PV_LIST || v->kind == PV_TUPLE ||
@@ -290,7 +292,7 @@ static int sdops_promote_inputs(pyinterp_t *I, const pynode_t *at, const sdopcal
 				    "type 'DataNode', list of 'DataNode' or convertible to "
 				    "constant nodes. Received input `%d` of type '%s'.",
 				    c->api_name, i, dalic_pyval_type_name(v));
-			TRY(dalic_sdconst_node(I, at, v, -1, in_dev, &nodes[i]));
+			DALIC_TRY(dalic_sdconst_node(I, at, v, -1, in_dev, &nodes[i]));
 		}
 	}
 	return DALIC_OK;
@@ -317,15 +319,15 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	if (!argins)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < k->na; i++) {
-		TRY(sdops_check_node(I, at, P, k->avals[i]));
+		DALIC_TRY(sdops_check_node(I, at, P, k->avals[i]));
 		argins[i] = k->avals[i];
 	}
 	if (P->cond) {
 		/* inputs used inside a branch are split by the enclosing predicates first */
 		for (int i = 0; i < c->ninputs; i++)
-			TRY(dalic_sdcond_preprocess(I, at, inputs[i], &inputs[i]));
+			DALIC_TRY(dalic_sdcond_preprocess(I, at, inputs[i], &inputs[i]));
 		for (int i = 0; i < k->na; i++)
-			TRY(dalic_sdcond_preprocess(I, at, argins[i], &argins[i]));
+			DALIC_TRY(dalic_sdcond_preprocess(I, at, argins[i], &argins[i]));
 	}
 	dalic_opdef_t *op;
 	int rc = dalic_graphdef_add_op(P->def, s->name, device, &op);
@@ -334,11 +336,11 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
 	if (k->name && (rc = dalic_opdef_set_name(op, k->name)))
 		return dalic_pyeval_relocate(I, at, rc);
-	TRY(sdops_set_string_arg(I, at, op, "_display_name", c->display));
-	TRY(sdops_set_string_arg(I, at, op, "_module", c->module));
+	DALIC_TRY(sdops_set_string_arg(I, at, op, "_display_name", c->display));
+	DALIC_TRY(sdops_set_string_arg(I, at, op, "_module", c->module));
 	for (int i = 0; i < k->ns; i++) {
 		dalic_value_t v;
-		TRY(dalic_sdops_to_value(I, at, c->api_name, k->snames[i], k->svals[i], &v));
+		DALIC_TRY(dalic_sdops_to_value(I, at, c->api_name, k->snames[i], k->svals[i], &v));
 		rc = dalic_opdef_set_arg(op, k->snames[i], &v);
 		dalic_value_free(&v);
 		if (rc)
@@ -352,24 +354,26 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	if (rc)
 		return dalic_pyeval_relocate(I, at, rc);
 	for (int i = 0; i < c->ninputs; i++)
-		if ((rc = dalic_opdef_add_input(op, inputs[i]->node.name, inputs[i]->node.device)))
+		if ((rc = dalic_opdef_add_input(op, dalic_sdval_node(inputs[i])->name,
+		                                dalic_sdval_node(inputs[i])->device)))
 			return dalic_pyeval_relocate(I, at, rc);
 	for (int i = 0; i < k->na; i++) {
-		if (strcmp(argins[i]->node.device, "cpu"))
+		if (strcmp(dalic_sdval_node(argins[i])->device, "cpu"))
 			return dalic_pyeval_error(
 			    I, at, DALIC_EGRAPH,
 			    "ValueError: Invalid device \"%s\" for argument '%s' of operator "
 			    "'%s'. Named arguments must be on CPU.",
-			    argins[i]->node.device, k->anames[i], c->api_name);
-		if ((rc = dalic_opdef_add_arg_input(op, k->anames[i], argins[i]->node.name)))
+			    dalic_sdval_node(argins[i])->device, k->anames[i], c->api_name);
+		if ((rc = dalic_opdef_add_arg_input(op, k->anames[i],
+		                                    dalic_sdval_node(argins[i])->name)))
 			return dalic_pyeval_relocate(I, at, rc);
 	}
 	const char *out_dev = strcmp(op->device ? op->device : device, "cpu") ? "gpu" : "cpu";
 	pyval_t *res;
 	if (op->num_outputs == 1) {
-		res =
-		    dalic_sdval_node(I->a, dalic_pyarena_strdup(I->a, op->outputs[0]), out_dev, P);
-		if (!res || !res->node.name)
+		res = dalic_sdval_new_node(I->a, dalic_pyarena_strdup(I->a, op->outputs[0]),
+		                           out_dev, P);
+		if (!res || !dalic_sdval_node(res)->name)
 			return dalic_pyeval_oom(I, at);
 	} else {
 		/* DALI returns a list for 0 or several outputs */
@@ -377,14 +381,15 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 		if (!res)
 			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < op->num_outputs; i++) {
-			pyval_t *n = dalic_sdval_node(
+			pyval_t *n = dalic_sdval_new_node(
 			    I->a, dalic_pyarena_strdup(I->a, op->outputs[i]), out_dev, P);
-			if (!n || !n->node.name || dalic_pyval_list_append(I->a, res, n))
+			if (!n || !dalic_sdval_node(n)->name ||
+			    dalic_pyval_list_append(I->a, res, n))
 				return dalic_pyeval_oom(I, at);
 		}
 	}
 	if (P->cond)
-		TRY(dalic_sdcond_register(I, res, c->ninputs == 0 && k->na == 0));
+		DALIC_TRY(dalic_sdcond_register(I, res, c->ninputs == 0 && k->na == 0));
 	*out = res;
 	return DALIC_OK;
 }
@@ -392,7 +397,7 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, pyval_t **out)
 {
 	sdpipe_t *P;
-	TRY(dalic_sdops_current_pipe(I, at, c->api_name, &P));
+	DALIC_TRY(dalic_sdops_current_pipe(I, at, c->api_name, &P));
 	const dalic_schema_t *s = c->schema;
 	if (c->ninputs < s->min_inputs || c->ninputs > s->max_inputs)
 		return dalic_pyeval_error(
@@ -400,7 +405,7 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 		    "ValueError: Operator %s expects from %d to %d inputs, but received %d.",
 		    c->api_name, s->min_inputs, s->max_inputs, c->ninputs);
 	kwsplit_t k;
-	TRY(sdops_split_kwargs(I, at, c, &k));
+	DALIC_TRY(sdops_split_kwargs(I, at, c, &k));
 	for (int i = 0; i < k.na; i++) {
 		const dalic_arg_schema_t *a = dalic_schema_arg(s, k.anames[i]);
 		if (!a)
@@ -419,7 +424,7 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 	pyval_t **inputs = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(c->ninputs + 1));
 	if (!inputs)
 		return dalic_pyeval_oom(I, at);
-	TRY(sdops_promote_inputs(I, at, c, P, device, inputs));
+	DALIC_TRY(sdops_promote_inputs(I, at, c, P, device, inputs));
 	if (!k.num_outputs)
 		return sdops_add_operator(I, at, c, P, &k, device, inputs, out);
 	/* external_source(num_outputs=N): N ExternalSource operators fed together */
@@ -427,7 +432,7 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 	if (!t)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < k.num_outputs; i++)
-		TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, &t->tuple.items[i]));
+		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, &t->tuple.items[i]));
 	*out = t;
 	return DALIC_OK;
 }
@@ -437,8 +442,9 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 static int sdops_find_schema(pyinterp_t *I, const pynode_t *at, const char *api, const char *path,
                              const dalic_schema_t **out)
 {
-	char full[256];
-	snprintf(full, sizeof full, "%s.%s", api, path);
+	const char *full = dalic_pyarena_printf(I->a, "%s.%s", api, path);
+	if (!full)
+		return dalic_pyeval_oom(I, at);
 	*out = dalic_schema_find(full);
 	if (!*out)
 		return dalic_pyeval_error(
@@ -472,8 +478,8 @@ int dalic_sdops_call_fn(pyinterp_t *I, const pynode_t *at, const char *path, con
 	                .kwnames = args->kwnames,
 	                .kwvals = args->kwvals,
 	                .nkw = args->nkw};
-	TRY(sdops_find_schema(I, at, "fn", path, &c.schema));
-	TRY(sdops_api_names(I, at, "fn", path, &c));
+	DALIC_TRY(sdops_find_schema(I, at, "fn", path, &c.schema));
+	DALIC_TRY(sdops_api_names(I, at, "fn", path, &c));
 	return dalic_sdops_invoke(I, at, &c, out);
 }
 
@@ -481,23 +487,21 @@ int dalic_sdops_construct(pyinterp_t *I, const pynode_t *at, const char *path, c
                           pyval_t **out)
 {
 	const dalic_schema_t *s;
-	TRY(sdops_find_schema(I, at, "ops", path, &s));
+	DALIC_TRY(sdops_find_schema(I, at, "ops", path, &s));
 	if (args->npos)
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL,
 		    "TypeError: __init__() takes 1 positional argument but %d were given "
 		    "(ops API operators take inputs when called)",
 		    args->npos + 1);
-	pyval_t *o = dalic_pyval_new(I->a, PV_OPOBJ);
-	if (!o || !(o->opobj.kwargs = dalic_pydict_new(I->a)))
-		return dalic_pyeval_oom(I, at);
 	sdopcall_t c = {0};
-	TRY(sdops_api_names(I, at, "ops", path, &c));
-	o->opobj.schema = s;
-	o->opobj.module = c.module;
-	o->opobj.display = c.display;
+	DALIC_TRY(sdops_api_names(I, at, "ops", path, &c));
+	pyval_t *o = dalic_sdval_new_opobj(I->a, s, c.module, c.display);
+	if (!o)
+		return dalic_pyeval_oom(I, at);
+	sdopobj_t *obj = dalic_sdval_opobj(o);
 	for (int i = 0; i < args->nkw; i++)
-		if (dalic_pydict_set_str(I->a, o->opobj.kwargs, args->kwnames[i], args->kwvals[i]))
+		if (dalic_pydict_set_str(I->a, obj->kwargs, args->kwnames[i], args->kwvals[i]))
 			return dalic_pyeval_oom(I, at);
 	*out = o;
 	return DALIC_OK;
@@ -506,19 +510,20 @@ int dalic_sdops_construct(pyinterp_t *I, const pynode_t *at, const char *path, c
 int dalic_sdops_call_object(pyinterp_t *I, const pynode_t *at, pyval_t *o, const pyargs_t *args,
                             pyval_t **out)
 {
-	int n = dalic_pydict_len(o->opobj.kwargs) + args->nkw;
+	sdopobj_t *obj = dalic_sdval_opobj(o);
+	int n = dalic_pydict_len(obj->kwargs) + args->nkw;
 	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)(n + 1));
 	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)(n + 1));
 	if (!names || !vals)
 		return dalic_pyeval_oom(I, at);
 	int k = 0;
 	pyval_t *key, *val;
-	for (int it = 0; dalic_pydict_next(o->opobj.kwargs, &it, &key, &val);) {
+	for (int it = 0; dalic_pydict_next(obj->kwargs, &it, &key, &val);) {
 		names[k] = key->str.s;
 		vals[k++] = val;
 	}
 	for (int i = 0; i < args->nkw; i++) {
-		pyval_t *prev = dalic_pydict_get_str(o->opobj.kwargs, args->kwnames[i]);
+		pyval_t *prev = dalic_pydict_get_str(obj->kwargs, args->kwnames[i]);
 		if (args->kwvals[i]->kind == PV_NONE)
 			continue;
 		if (prev && prev->kind != PV_NONE)
@@ -529,9 +534,9 @@ int dalic_sdops_call_object(pyinterp_t *I, const pynode_t *at, pyval_t *o, const
 		names[k] = args->kwnames[i];
 		vals[k++] = args->kwvals[i];
 	}
-	sdopcall_t c = {.schema = o->opobj.schema,
-	                .module = o->opobj.module,
-	                .display = o->opobj.display,
+	sdopcall_t c = {.schema = obj->schema,
+	                .module = obj->module,
+	                .display = obj->display,
 	                .ops_api = true,
 	                .inputs = args->pos,
 	                .ninputs = args->npos,

@@ -5,21 +5,12 @@
  * values first, the call's win), `enable_conditionals` and `debug` taken out, then the
  * function is traced inside the new pipeline and its return value becomes the outputs.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/dali/sdpipe.h"
+
+#include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pydict.h"
 
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
-#define RET(v)                                                                                     \
-	do {                                                                                       \
-		*out = (v);                                                                        \
-		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);                                  \
-	} while (0)
 
 /* ---- @pipeline_def -------------------------------------------------------------------- */
 
@@ -30,14 +21,8 @@ static int sdpipe_make_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *func,
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: @pipeline_def decorates a function, not %s",
 		                          dalic_pyval_type_name(func));
-	pyval_t *pd = dalic_pyval_new(I->a, PV_PIPEDEF);
-	if (!pd)
-		return dalic_pyeval_oom(I, at);
-	pd->pipedef.func = func;
-	pd->pipedef.kwargs = kwargs;
-	pd->pipedef.experimental = experimental;
-	*out = pd;
-	return DALIC_OK;
+	*out = dalic_sdval_new_pipedef(I->a, func, kwargs, experimental);
+	return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 }
 
 static int sdpipe_deco_with_args(pyinterp_t *I, const pynode_t *at, pyval_t *self,
@@ -74,7 +59,7 @@ static int sdpipe_pipeline_def_fn(pyinterp_t *I, const pynode_t *at, pyval_t *se
 	kwv->dict = kw;
 	state->tuple.items[0] = kwv;
 	state->tuple.items[1] = dalic_pyval_bool(experimental);
-	RET(dalic_pybi_make(I, "pipeline_def", sdpipe_deco_with_args, state, NULL));
+	PYEVAL_RET(dalic_pybi_make(I, "pipeline_def", sdpipe_deco_with_args, state, NULL));
 }
 
 pyval_t *dalic_sdpipe_def_builtin(pyinterp_t *I, bool experimental)
@@ -102,16 +87,18 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 int dalic_sdpipe_call_def(pyinterp_t *I, const pynode_t *at, pyval_t *pd, const pyargs_t *args,
                           pyval_t **out)
 {
-	I->creating++; /* errors from here on are about the pipeline: they stop the load */
+	sdstate_t *S = dalic_sdali_state(I);
+	S->creating++; /* errors from here on are about the pipeline: they stop the load */
 	int rc = sdpipe_call_pipedef(I, at, pd, args, out);
-	I->creating--;
+	S->creating--;
 	return rc;
 }
 
 static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, const pyargs_t *args,
                                pyval_t **out)
 {
-	pyfunc_t *f = pd->pipedef.func->func;
+	sdpipedef_t *def = dalic_sdval_pipedef(pd);
+	pyfunc_t *f = def->func->func;
 	for (int i = 0; i < f->params->n; i++)
 		if (f->params->v[i].kind == P_VARKW)
 			return dalic_pyeval_error(
@@ -119,7 +106,7 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 			    "TypeError: Using variadic keyword argument `**%s` in a  "
 			    "graph-defining function is not allowed.",
 			    f->params->v[i].name);
-	pydict_t *dk = pd->pipedef.kwargs;
+	pydict_t *dk = def->kwargs;
 	int cap = dalic_pydict_len(dk) + args->nkw + 1, np = 0, nf = 0;
 	const char **pnames = dalic_pyarena_alloc(I->a, sizeof *pnames * (size_t)cap);
 	pyval_t **pvals = dalic_pyarena_alloc(I->a, sizeof *pvals * (size_t)cap);
@@ -132,9 +119,9 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 	/* decorator arguments first, then the call's: later wins */
 	for (int it = 0; dalic_pydict_next(dk, &it, &k, &v);) {
 		if (!strcmp(k->str.s, "enable_conditionals"))
-			TRY(dalic_pyeval_truth(I, at, v, &conditionals));
+			DALIC_TRY(dalic_pyeval_truth(I, at, v, &conditionals));
 		else if (!strcmp(k->str.s, "debug"))
-			TRY(dalic_pyeval_truth(I, at, v, &debug));
+			DALIC_TRY(dalic_pyeval_truth(I, at, v, &debug));
 		else {
 			pnames[np] = k->str.s;
 			pvals[np++] = v;
@@ -146,9 +133,9 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 			fnames[nf] = name;
 			fvals[nf++] = args->kwvals[i];
 		} else if (!strcmp(name, "enable_conditionals")) {
-			TRY(dalic_pyeval_truth(I, at, args->kwvals[i], &conditionals));
+			DALIC_TRY(dalic_pyeval_truth(I, at, args->kwvals[i], &conditionals));
 		} else if (!strcmp(name, "debug")) {
-			TRY(dalic_pyeval_truth(I, at, args->kwvals[i], &debug));
+			DALIC_TRY(dalic_pyeval_truth(I, at, args->kwvals[i], &debug));
 		} else if (dalic_sdpipe_is_ctor_param(name)) {
 			pnames[np] = name;
 			pvals[np++] = args->kwvals[i];
@@ -162,7 +149,7 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 	}
 	pyval_t *obj = NULL;
 	sdpipe_t *p;
-	TRY(dalic_sdpipe_new_object(I, at, &obj));
+	DALIC_TRY(dalic_sdpipe_new_object(I, at, &obj));
 	int rc = dalic_sdpipe_new(I, at, f->name, obj, &p);
 	if (!rc)
 		rc = dalic_sdpipe_apply_params(I, at, p, pnames, pvals, np);
@@ -176,7 +163,7 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 		rc = dalic_sdpipe_push(I, at, p);
 	if (!rc) {
 		for (int i = 0; !rc && p->cond && i < args->npos; i++)
-			if (args->pos[i]->kind == PV_NODE)
+			if (dalic_sdval_node(args->pos[i]))
 				rc = dalic_sdcond_register(I, args->pos[i], false);
 		pyargs_t fa = {.pos = args->pos,
 		               .npos = args->npos,
@@ -185,7 +172,7 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 		               .nkw = nf};
 		pyval_t *r = NULL;
 		if (!rc)
-			rc = dalic_pyeval_call(I, at, pd->pipedef.func, &fa, &r);
+			rc = dalic_pyeval_call(I, at, def->func, &fa, &r);
 		if (!rc)
 			rc = dalic_sdpipe_outputs_of(I, at, p, r, false);
 		dalic_sdpipe_pop(I);

@@ -7,18 +7,12 @@
  * effect. Also whether the pipeline would use DALI's dynamic executor, which decides if
  * DataNode.cpu() may move GPU data back.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/dali/sdpipe.h"
 
 #include "engine/dtype.h"
+#include "frontend/script/py/pydict.h"
 
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
 
 /* Pipeline.__init__ parameters: positional order first, then keyword-only ones */
 const char *const dalic_sdpipe_ctor_params[] = {
@@ -67,18 +61,19 @@ int dalic_sdpipe_dtype_param(pyinterp_t *I, const pynode_t *at, pyval_t *v, int 
 		*out = DALIC_NO_TYPE;
 		return DALIC_OK;
 	}
-	if (v->kind != PV_ENUM || v->en.type != ENUM_DTYPE)
+	sdenum_t *e = dalic_sdval_enum(v);
+	if (!e || e->type != SDVAL_ENUM_DTYPE)
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL,
 		    "TypeError: `output_dtype` must be either: a value from "
 		    "nvidia.dali.types.DALIDataType, a list of these or None. Found type %s.",
 		    dalic_pyval_type_name(v));
-	if (v->en.value == DALIC_NO_TYPE)
+	if (e->value == DALIC_NO_TYPE)
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL,
 		    "ValueError: `output_dtype` can't be a types.NO_TYPE. Found "
 		    "DALIDataType.NO_TYPE.");
-	*out = (int)v->en.value;
+	*out = (int)e->value;
 	return DALIC_OK;
 }
 
@@ -104,35 +99,35 @@ static int sdpipe_set_param(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, cons
 	int64_t x;
 	bool b;
 	if (!strcmp(name, "batch_size")) {
-		TRY(sdpipe_want_int(I, at, name, v, &x));
+		DALIC_TRY(sdpipe_want_int(I, at, name, v, &x));
 		pp->batch_size = x > INT32_MAX ? INT32_MAX : (int)x;
 	} else if (!strcmp(name, "num_threads")) {
-		TRY(sdpipe_want_int(I, at, name, v, &x));
+		DALIC_TRY(sdpipe_want_int(I, at, name, v, &x));
 		pp->num_threads = x > 4096 ? 4096 : (int)x;
 	} else if (!strcmp(name, "device_id")) {
 		if (v->kind == PV_NONE) {
 			pp->device_id = DALIC_CPU_ONLY_DEVICE_ID;
 		} else {
-			TRY(sdpipe_want_int(I, at, name, v, &x));
+			DALIC_TRY(sdpipe_want_int(I, at, name, v, &x));
 			pp->device_id = (int)x;
 		}
 	} else if (!strcmp(name, "seed")) {
 		if (v->kind == PV_NONE) {
 			pp->seed = -1;
 		} else {
-			TRY(sdpipe_want_int(I, at, name, v, &x));
+			DALIC_TRY(sdpipe_want_int(I, at, name, v, &x));
 			pp->seed = x < 0 ? -1 : x;
 		}
 	} else if (!strcmp(name, "exec_pipelined")) {
-		TRY(sdpipe_want_bool(I, at, name, v, &pp->exec_pipelined));
+		DALIC_TRY(sdpipe_want_bool(I, at, name, v, &pp->exec_pipelined));
 	} else if (!strcmp(name, "exec_async")) {
-		TRY(sdpipe_want_bool(I, at, name, v, &pp->exec_async));
+		DALIC_TRY(sdpipe_want_bool(I, at, name, v, &pp->exec_async));
 	} else if (!strcmp(name, "set_affinity")) {
-		TRY(sdpipe_want_bool(I, at, name, v, &pp->set_affinity));
+		DALIC_TRY(sdpipe_want_bool(I, at, name, v, &pp->set_affinity));
 	} else if (!strcmp(name, "enable_memory_stats")) {
-		TRY(sdpipe_want_bool(I, at, name, v, &pp->enable_memory_stats));
+		DALIC_TRY(sdpipe_want_bool(I, at, name, v, &pp->enable_memory_stats));
 	} else if (!strcmp(name, "bytes_per_sample")) {
-		TRY(sdpipe_want_int(I, at, name, v, &pp->bytes_per_sample));
+		DALIC_TRY(sdpipe_want_int(I, at, name, v, &pp->bytes_per_sample));
 	} else if (!strcmp(name, "prefetch_queue_depth")) {
 		if (v->kind == PV_INT) {
 			pp->separated_queues = false;
@@ -146,8 +141,8 @@ static int sdpipe_set_param(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, cons
 				    "KeyError: prefetch_queue_depth needs 'cpu_size' and "
 				    "'gpu_size'");
 			int64_t c, g;
-			TRY(sdpipe_want_int(I, at, "cpu_size", cpu, &c));
-			TRY(sdpipe_want_int(I, at, "gpu_size", gpu, &g));
+			DALIC_TRY(sdpipe_want_int(I, at, "cpu_size", cpu, &c));
+			DALIC_TRY(sdpipe_want_int(I, at, "gpu_size", gpu, &g));
 			pp->separated_queues = true;
 			pp->prefetch_cpu = c > 1024 ? 1024 : (int)c;
 			pp->prefetch_gpu = g > 1024 ? 1024 : (int)g;
@@ -165,12 +160,12 @@ static int sdpipe_set_param(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, cons
 			pyval_t **items = v->kind == PV_LIST ? v->list->items : v->tuple.items;
 			for (int i = 0; i < n; i++) {
 				int d;
-				TRY(dalic_sdpipe_dtype_param(I, at, items[i], &d));
+				DALIC_TRY(dalic_sdpipe_dtype_param(I, at, items[i], &d));
 			}
 			p->output_dtype = v;
 			pp->output_dtype = DALIC_NO_TYPE;
 		} else {
-			TRY(dalic_sdpipe_dtype_param(I, at, v, &pp->output_dtype));
+			DALIC_TRY(dalic_sdpipe_dtype_param(I, at, v, &pp->output_dtype));
 			p->output_dtype = NULL;
 		}
 	} else if (!strcmp(name, "output_ndim")) {
@@ -179,17 +174,17 @@ static int sdpipe_set_param(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, cons
 			pyval_t **items = v->kind == PV_LIST ? v->list->items : v->tuple.items;
 			for (int i = 0; i < n; i++) {
 				int d;
-				TRY(dalic_sdpipe_ndim_param(I, at, items[i], &d));
+				DALIC_TRY(dalic_sdpipe_ndim_param(I, at, items[i], &d));
 			}
 			p->output_ndim = v;
 			pp->output_ndim = -1;
 		} else {
-			TRY(dalic_sdpipe_ndim_param(I, at, v, &pp->output_ndim));
+			DALIC_TRY(dalic_sdpipe_ndim_param(I, at, v, &pp->output_ndim));
 			p->output_ndim = NULL;
 		}
 	} else if (!strcmp(name, "exec_dynamic") || !strcmp(name, "experimental_exec_dynamic")) {
 		if (v->kind != PV_NONE) {
-			TRY(sdpipe_want_bool(I, at, name, v, &b));
+			DALIC_TRY(sdpipe_want_bool(I, at, name, v, &b));
 			*dynamic = b;
 		}
 	}
@@ -209,7 +204,7 @@ int dalic_sdpipe_apply_params(pyinterp_t *I, const pynode_t *at, sdpipe_t *p,
 			    "TypeError: Pipeline.__init__() got an unexpected keyword argument "
 			    "'%s'",
 			    names[i]);
-		TRY(sdpipe_set_param(I, at, p, names[i], vals[i], &dynamic));
+		DALIC_TRY(sdpipe_set_param(I, at, p, names[i], vals[i], &dynamic));
 	}
 	dalic_pipeline_params_t *pp = &p->def->params;
 	if (pp->separated_queues && !pp->exec_async)

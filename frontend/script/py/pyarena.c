@@ -1,5 +1,5 @@
 /*
- * Region allocation for pipeline scripts (see script_arena.h). Memory comes in chunks of at
+ * Region allocation for pipeline scripts (see pyarena.h). Memory comes in chunks of at
  * least 64 KiB; a request larger than a chunk gets a chunk of its own. Nothing is freed
  * before dalic_pyarena_free.
  */

@@ -5,8 +5,8 @@
  * reported as NULL (the caller turns it into DALIC_ENOMEM); a configurable byte budget turns a
  * runaway script into an error instead of exhausting the machine.
  */
-#ifndef DALIC_FRONTEND_SCRIPT_ARENA_H
-#define DALIC_FRONTEND_SCRIPT_ARENA_H
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYARENA_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYARENA_H
 
 #include <stdarg.h>
 #include <stddef.h>

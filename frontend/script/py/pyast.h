@@ -4,8 +4,8 @@
  * of their first token, which every runtime error reuses. Expressions and statements share
  * one node type so lists of either are plain arrays.
  */
-#ifndef DALIC_FRONTEND_SCRIPT_AST_H
-#define DALIC_FRONTEND_SCRIPT_AST_H
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYAST_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYAST_H
 
 #include "frontend/script/py/pylex.h"
 
@@ -123,7 +123,7 @@ typedef struct pyhandler {
 	int line, col;
 } pyhandler_t;
 
-/* Static facts about one function body, computed once (script_scope.c). */
+/* Static facts about one function body, computed once (pyscope.c). */
 typedef struct pyfunc_info {
 	const char **locals; /* sorted */
 	int nlocals;
@@ -133,7 +133,7 @@ typedef struct pyfunc_info {
 	bool analysed;    /* liveness of its if statements computed */
 } pyfunc_info_t;
 
-/* What an `if` statement reads and writes, for conditional lowering (script_liveness.c). */
+/* What an `if` statement reads and writes, for conditional lowering (pyscope_live.c). */
 typedef struct pyif_info {
 	const char **outputs; /* modified in a branch and live after the if, sorted */
 	int noutputs;

@@ -1,27 +1,38 @@
 /*
- * Python built-in functions that pipeline scripts use: print (runs while the definition is
- * traced, as in DALI), len, range, enumerate, zip, min / max / sum / abs / round, sorted /
- * reversed / any / all / map / filter. Types, introspection and exceptions are in
- * script_types.c, methods of built-in types in script_methods.c. print() skips calls whose
- * arguments dalic does not model (display of run results).
+ * Python built-in functions that pipeline scripts use: print, len, range, enumerate, zip,
+ * min / max / sum / abs / round, sorted / reversed / any / all / map / filter, and the
+ * helpers C libraries share (pybi.h). Types, introspection and exceptions are in
+ * pybi_types.c, methods of built-in types in pybi_methods.c. print() skips calls whose
+ * arguments dalic does not model (display of run results) and lets the host take the
+ * others first (DALI's debug pipelines record them).
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pybi.h"
+
+#include "frontend/script/py/pydict.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
-#define RET(v)                                                                                     \
-	do {                                                                                       \
-		*out = (v);                                                                        \
-		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);                                  \
-	} while (0)
+pyval_t *dalic_pybi_make_self(pyinterp_t *I, const char *name, pycfn_t fn, void *data)
+{
+	pyval_t *v = dalic_pybi_make(I, name, fn, NULL, data);
+	if (v)
+		v->builtin.self = v;
+	return v;
+}
+
+int dalic_pybi_register(pyinterp_t *I, pydict_t *d, const pyreg_t *regs, bool methods)
+{
+	for (const pyreg_t *r = regs; r->name; r++) {
+		pyval_t *v = dalic_pybi_make(I, r->name, r->fn, NULL, NULL);
+		if (!v)
+			return DALIC_ENOMEM;
+		v->builtin.method = methods;
+		DALIC_TRY(dalic_pydict_set_str(I->a, d, r->name, v));
+	}
+	return DALIC_OK;
+}
 
 pyval_t *dalic_pybi_make(pyinterp_t *I, const char *name, pycfn_t fn, pyval_t *self, void *data)
 {
@@ -46,7 +57,7 @@ int dalic_pybi_no_kwargs(pyinterp_t *I, const pynode_t *at, const char *f, const
 int dalic_pybi_nargs(pyinterp_t *I, const pynode_t *at, const char *f, const pyargs_t *args, int lo,
                      int hi)
 {
-	TRY(dalic_pybi_no_kwargs(I, at, f, args));
+	DALIC_TRY(dalic_pybi_no_kwargs(I, at, f, args));
 	if (args->npos < lo || args->npos > hi)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: %s() takes %s%d argument%s (%d given)", f,
@@ -71,49 +82,10 @@ bool dalic_pybi_any_opaque(const pyargs_t *args)
 
 int dalic_pybi_opaque_result(pyinterp_t *I, const pynode_t *at, const char *f, pyval_t **out)
 {
-	RET(dalic_pyval_opaque(I->a, dalic_pyarena_printf(I->a, "%s(...)", f)));
+	PYEVAL_RET(dalic_pyval_opaque(I->a, dalic_pyarena_printf(I->a, "%s(...)", f)));
 }
 
 /* ---- print ---------------------------------------------------------------------------- */
-
-/* print() while a debug=True pipeline is traced: DALI's debug mode runs the function every
- * iteration, so the print is recorded (literal text before the first data node, the nodes)
- * and debug mode replays it with each iteration's values. */
-static int pybi_record_debug_print(pyinterp_t *I, const pynode_t *at, sdpipe_t *pipe,
-                                   const pyargs_t *args, const pyval_t *sep)
-{
-	pybuf_t b = {0};
-	const char **nodes = dalic_pyarena_alloc(I->a, sizeof *nodes * (size_t)(args->npos + 1));
-	if (!nodes)
-		return dalic_pyeval_oom(I, at);
-	int n = 0;
-	bool get = false;
-	for (int i = 0; i < args->npos; i++) {
-		const pyval_t *v = args->pos[i];
-		if (v->kind == PV_NODE) {
-			nodes[n++] = v->node.name;
-			get |= v->node.get;
-		} else if (n == 0) {
-			if (i)
-				dalic_pyval_format(
-				    &b,
-				    sep && sep->kind == PV_STR
-				        ? sep
-				        : &(pyval_t){.kind = PV_STR, .str = {" ", 1}},
-				    false);
-			dalic_pyval_format(&b, v, false);
-		}
-	}
-	if (b.oom) {
-		dalic_pybuf_free(&b);
-		return dalic_pyeval_oom(I, at);
-	}
-	dalic_pybuf_put(&b, "", 1); /* NUL-terminate */
-	dalic_srcpos_t pos = {.file = I->src->path, .line = at->line, .col = at->col};
-	int rc = dalic_graphdef_add_print(pipe->def, b.oom ? "" : b.s, n, nodes, get, pos);
-	dalic_pybuf_free(&b);
-	return rc ? dalic_pyeval_relocate(I, at, rc) : DALIC_OK;
-}
 
 static int pybi_print(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                       pyval_t **out)
@@ -131,9 +103,12 @@ static int pybi_print(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 	for (int i = 0; i < args->npos; i++)
 		if (args->pos[i]->kind == PV_OPAQUE)
 			return DALIC_OK; /* shows results dalic does not compute */
-	sdpipe_t *pipe = I->tracing && I->ncurrent ? I->current[I->ncurrent - 1] : NULL;
-	if (pipe && pipe->def->debug)
-		return pybi_record_debug_print(I, at, pipe, args, sep);
+	if (I->hooks && I->hooks->print) {
+		bool taken = false;
+		int rc = I->hooks->print(I, at, args, &taken);
+		if (rc || taken)
+			return rc;
+	}
 	FILE *f = file && file->kind != PV_NONE ? stderr : I->out;
 	pybuf_t b = {0};
 	for (int i = 0; i < args->npos; i++) {
@@ -164,7 +139,7 @@ static int pybi_print(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 static int pybi_len(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                     pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "len", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "len", args, 1, 1));
 	pyval_t *v = args->pos[0];
 	int64_t n;
 	switch (v->kind) {
@@ -189,7 +164,7 @@ static int pybi_len(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 		                          "TypeError: object of type '%s' has no len()",
 		                          dalic_pyval_type_name(v));
 	}
-	RET(dalic_pyval_int(I->a, n));
+	PYEVAL_RET(dalic_pyval_int(I->a, n));
 }
 
 static bool pybi_as_i64(const pyval_t *v, int64_t *x)
@@ -206,7 +181,7 @@ static bool pybi_as_i64(const pyval_t *v, int64_t *x)
 static int pybi_range(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                       pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "range", args, 1, 3));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "range", args, 1, 3));
 	if (dalic_pybi_any_opaque(args))
 		return dalic_pybi_opaque_result(I, at, "range", out);
 	int64_t v[3] = {0, 0, 1};
@@ -222,8 +197,7 @@ static int pybi_range(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 	int64_t count = v[2] > 0 ? (v[1] > v[0] ? (v[1] - v[0] + v[2] - 1) / v[2] : 0)
 	                         : (v[0] > v[1] ? (v[0] - v[1] - v[2] - 1) / -v[2] : 0);
 	if (count > PY_MAX_LOOP_ITERATIONS)
-		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
-		                          "range() with more than %d items",
+		return dalic_pyeval_limit(I, at, "range() with more than %d items",
 		                          PY_MAX_LOOP_ITERATIONS);
 	pyval_t *l = dalic_pyval_list(I->a, (int)count);
 	if (!l)
@@ -233,13 +207,13 @@ static int pybi_range(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 		if (!x || dalic_pyval_list_append(I->a, l, x))
 			return dalic_pyeval_oom(I, at);
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 int dalic_pybi_items(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t ***items, int *n)
 {
 	bool opaque;
-	TRY(dalic_pyeval_iterate(I, at, v, items, n, &opaque));
+	DALIC_TRY(dalic_pyeval_iterate(I, at, v, false, items, n, &opaque));
 	if (opaque)
 		return dalic_pyeval_opaque_error(I, at, v, "cannot iterate");
 	return DALIC_OK;
@@ -258,16 +232,16 @@ static int pybi_enumerate(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 {
 	const char *names[] = {"iterable", "start"};
 	pyval_t *v[2];
-	TRY(dalic_pyeval_parse_args(I, at, "enumerate", args, names, 1, 2, v));
+	DALIC_TRY(dalic_pyeval_parse_args(I, at, "enumerate", args, names, 1, 2, v));
 	if (v[0]->kind == PV_OPAQUE)
-		RET(v[0]);
+		PYEVAL_RET(v[0]);
 	int64_t start = 0;
 	if (v[1] && !pybi_as_i64(v[1], &start))
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: enumerate() start must be an integer");
 	pyval_t **items;
 	int n;
-	TRY(dalic_pybi_items(I, at, v[0], &items, &n));
+	DALIC_TRY(dalic_pybi_items(I, at, v[0], &items, &n));
 	pyval_t *l = dalic_pyval_list(I->a, n);
 	if (!l)
 		return dalic_pyeval_oom(I, at);
@@ -277,13 +251,13 @@ static int pybi_enumerate(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 		if (!t || dalic_pyval_list_append(I->a, l, t))
 			return dalic_pyeval_oom(I, at);
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_zip(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                     pyval_t **out)
 {
-	TRY(dalic_pybi_no_kwargs(I, at, "zip", args));
+	DALIC_TRY(dalic_pybi_no_kwargs(I, at, "zip", args));
 	if (dalic_pybi_any_opaque(args))
 		return dalic_pybi_opaque_result(I, at, "zip", out);
 	int k = args->npos, len = -1;
@@ -292,7 +266,7 @@ static int pybi_zip(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 	if (!items || !ns)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < k; i++) {
-		TRY(dalic_pybi_items(I, at, args->pos[i], &items[i], &ns[i]));
+		DALIC_TRY(dalic_pybi_items(I, at, args->pos[i], &items[i], &ns[i]));
 		if (len < 0 || ns[i] < len)
 			len = ns[i];
 	}
@@ -308,7 +282,7 @@ static int pybi_zip(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 		if (dalic_pyval_list_append(I->a, l, t))
 			return dalic_pyeval_oom(I, at);
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_call_key(pyinterp_t *I, const pynode_t *at, pyval_t *key, pyval_t *v, pyval_t **out)
@@ -323,7 +297,7 @@ static int pybi_call_key(pyinterp_t *I, const pynode_t *at, pyval_t *key, pyval_
 static int pybi_less(pyinterp_t *I, const pynode_t *at, pyval_t *a, pyval_t *b, bool *lt)
 {
 	pyval_t *r;
-	TRY(dalic_pyeval_compare(I, at, CMP_LT, a, b, &r));
+	DALIC_TRY(dalic_pyeval_compare(I, at, CMP_LT, a, b, &r));
 	return dalic_pyeval_truth(I, at, r, lt);
 }
 
@@ -337,27 +311,27 @@ static int pybi_minmax(pyinterp_t *I, const pynode_t *at, const pyargs_t *args, 
 	pyval_t **items = args->pos;
 	int n = args->npos;
 	if (n == 1)
-		TRY(dalic_pybi_items(I, at, args->pos[0], &items, &n));
+		DALIC_TRY(dalic_pybi_items(I, at, args->pos[0], &items, &n));
 	if (n == 0) {
 		if (def)
-			RET(def);
+			PYEVAL_RET(def);
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "ValueError: %s() arg is an empty sequence", f);
 	}
 	pyval_t *best = items[0], *best_key;
-	TRY(pybi_call_key(I, at, key, best, &best_key));
+	DALIC_TRY(pybi_call_key(I, at, key, best, &best_key));
 	for (int i = 1; i < n; i++) {
 		pyval_t *k;
-		TRY(pybi_call_key(I, at, key, items[i], &k));
+		DALIC_TRY(pybi_call_key(I, at, key, items[i], &k));
 		bool lt;
-		TRY(want_max ? pybi_less(I, at, best_key, k, &lt)
-		             : pybi_less(I, at, k, best_key, &lt));
+		DALIC_TRY(want_max ? pybi_less(I, at, best_key, k, &lt)
+		                   : pybi_less(I, at, k, best_key, &lt));
 		if (lt) {
 			best = items[i];
 			best_key = k;
 		}
 	}
-	RET(best);
+	PYEVAL_RET(best);
 }
 
 static int pybi_min(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
@@ -377,35 +351,36 @@ static int pybi_sum(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 {
 	const char *names[] = {"iterable", "start"};
 	pyval_t *v[2];
-	TRY(dalic_pyeval_parse_args(I, at, "sum", args, names, 1, 2, v));
+	DALIC_TRY(dalic_pyeval_parse_args(I, at, "sum", args, names, 1, 2, v));
 	if (v[0]->kind == PV_OPAQUE)
-		RET(v[0]);
+		PYEVAL_RET(v[0]);
 	pyval_t **items;
 	int n;
-	TRY(dalic_pybi_items(I, at, v[0], &items, &n));
+	DALIC_TRY(dalic_pybi_items(I, at, v[0], &items, &n));
 	pyval_t *acc = v[1] ? v[1] : dalic_pyval_int(I->a, 0);
 	if (!acc)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < n; i++)
-		TRY(dalic_pyeval_binop(I, at, OP_PLUS, acc, items[i], &acc));
-	RET(acc);
+		DALIC_TRY(dalic_pyeval_binop(I, at, OP_PLUS, acc, items[i], &acc));
+	PYEVAL_RET(acc);
 }
 
 static int pybi_abs(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                     pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "abs", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "abs", args, 1, 1));
 	pyval_t *v = args->pos[0];
 	if (v->kind == PV_OPAQUE)
-		RET(v);
+		PYEVAL_RET(v);
 	if (v->kind == PV_INT || v->kind == PV_BOOL) {
 		int64_t x = v->kind == PV_BOOL ? v->b : v->i;
 		if (x == INT64_MIN)
-			return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED, "integer overflow");
-		RET(dalic_pyval_int(I->a, x < 0 ? -x : x));
+			return dalic_pyeval_limit(
+			    I, at, "integer overflow (dalic supports 64-bit integers)");
+		PYEVAL_RET(dalic_pyval_int(I->a, x < 0 ? -x : x));
 	}
 	if (v->kind == PV_FLOAT)
-		RET(dalic_pyval_float(I->a, fabs(v->f)));
+		PYEVAL_RET(dalic_pyval_float(I->a, fabs(v->f)));
 	return dalic_pyeval_error(I, at, DALIC_EINVAL,
 	                          "TypeError: bad operand type for abs(): '%s'",
 	                          dalic_pyval_type_name(v));
@@ -416,9 +391,9 @@ static int pybi_round(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 {
 	const char *names[] = {"number", "ndigits"};
 	pyval_t *v[2];
-	TRY(dalic_pyeval_parse_args(I, at, "round", args, names, 1, 2, v));
+	DALIC_TRY(dalic_pyeval_parse_args(I, at, "round", args, names, 1, 2, v));
 	if (v[0]->kind == PV_OPAQUE)
-		RET(v[0]);
+		PYEVAL_RET(v[0]);
 	if (!dalic_pyval_is_number(v[0]))
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: type %s doesn't define __round__ method",
@@ -429,17 +404,17 @@ static int pybi_round(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 		if (!(fabs(r) < 9.2e18))
 			return dalic_pyeval_error(I, at, DALIC_EINVAL,
 			                          "OverflowError: cannot convert to integer");
-		RET(dalic_pyval_int(I->a, (int64_t)r));
+		PYEVAL_RET(dalic_pyval_int(I->a, (int64_t)r));
 	}
 	int64_t nd;
 	if (!pybi_as_i64(v[1], &nd))
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: ndigits must be an integer");
 	if (v[0]->kind != PV_FLOAT)
-		RET(v[0]);
+		PYEVAL_RET(v[0]);
 	char buf[64];
 	snprintf(buf, sizeof buf, "%.*f", (int)(nd < 0 ? 0 : nd > 30 ? 30 : nd), v[0]->f);
-	RET(dalic_pyval_float(I->a, strtod(buf, NULL)));
+	PYEVAL_RET(dalic_pyval_float(I->a, strtod(buf, NULL)));
 }
 
 static int pybi_sorted(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
@@ -447,15 +422,15 @@ static int pybi_sorted(pyinterp_t *I, const pynode_t *at, pyval_t *self, const p
 {
 	const char *names[] = {"iterable", "key", "reverse"};
 	pyval_t *v[3];
-	TRY(dalic_pyeval_parse_args(I, at, "sorted", args, names, 1, 3, v));
+	DALIC_TRY(dalic_pyeval_parse_args(I, at, "sorted", args, names, 1, 3, v));
 	if (v[0]->kind == PV_OPAQUE)
-		RET(v[0]);
+		PYEVAL_RET(v[0]);
 	pyval_t **items;
 	int n;
-	TRY(dalic_pybi_items(I, at, v[0], &items, &n));
+	DALIC_TRY(dalic_pybi_items(I, at, v[0], &items, &n));
 	bool rev = false;
 	if (v[2])
-		TRY(dalic_pyeval_truth(I, at, v[2], &rev));
+		DALIC_TRY(dalic_pyeval_truth(I, at, v[2], &rev));
 	pyval_t *l = dalic_pyval_list(I->a, n);
 	pyval_t **keys = dalic_pyarena_alloc(I->a, sizeof *keys * (size_t)(n + 1));
 	if (!l || !keys)
@@ -463,14 +438,14 @@ static int pybi_sorted(pyinterp_t *I, const pynode_t *at, pyval_t *self, const p
 	/* stable insertion sort: script lists are short */
 	for (int i = 0; i < n; i++) {
 		pyval_t *k;
-		TRY(pybi_call_key(I, at, v[1], items[i], &k));
+		DALIC_TRY(pybi_call_key(I, at, v[1], items[i], &k));
 		if (dalic_pyval_list_append(I->a, l, items[i]))
 			return dalic_pyeval_oom(I, at);
 		int j = i;
 		while (j > 0) {
 			bool lt;
-			TRY(rev ? pybi_less(I, at, keys[j - 1], k, &lt)
-			        : pybi_less(I, at, k, keys[j - 1], &lt));
+			DALIC_TRY(rev ? pybi_less(I, at, keys[j - 1], k, &lt)
+			              : pybi_less(I, at, k, keys[j - 1], &lt));
 			if (!lt)
 				break;
 			keys[j] = keys[j - 1];
@@ -480,43 +455,43 @@ static int pybi_sorted(pyinterp_t *I, const pynode_t *at, pyval_t *self, const p
 		keys[j] = k;
 		l->list->items[j] = items[i];
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_reversed(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                          pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "reversed", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "reversed", args, 1, 1));
 	if (args->pos[0]->kind == PV_OPAQUE)
-		RET(args->pos[0]);
+		PYEVAL_RET(args->pos[0]);
 	pyval_t **items;
 	int n;
-	TRY(dalic_pybi_items(I, at, args->pos[0], &items, &n));
+	DALIC_TRY(dalic_pybi_items(I, at, args->pos[0], &items, &n));
 	pyval_t *l = dalic_pyval_list(I->a, n);
 	if (!l)
 		return dalic_pyeval_oom(I, at);
 	for (int i = n - 1; i >= 0; i--)
 		if (dalic_pyval_list_append(I->a, l, items[i]))
 			return dalic_pyeval_oom(I, at);
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_any_all(pyinterp_t *I, const pynode_t *at, const pyargs_t *args, bool all,
                         pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, all ? "all" : "any", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, all ? "all" : "any", args, 1, 1));
 	if (args->pos[0]->kind == PV_OPAQUE)
-		RET(args->pos[0]);
+		PYEVAL_RET(args->pos[0]);
 	pyval_t **items;
 	int n;
-	TRY(dalic_pybi_items(I, at, args->pos[0], &items, &n));
+	DALIC_TRY(dalic_pybi_items(I, at, args->pos[0], &items, &n));
 	for (int i = 0; i < n; i++) {
 		bool t;
-		TRY(dalic_pyeval_truth(I, at, items[i], &t));
+		DALIC_TRY(dalic_pyeval_truth(I, at, items[i], &t));
 		if (t != all)
-			RET(dalic_pyval_bool(!all));
+			PYEVAL_RET(dalic_pyval_bool(!all));
 	}
-	RET(dalic_pyval_bool(all));
+	PYEVAL_RET(dalic_pyval_bool(all));
 }
 
 static int pybi_any(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
@@ -541,68 +516,70 @@ static int pybi_map(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 		return dalic_pybi_opaque_result(I, at, "map", out);
 	pyargs_t rest = {.pos = args->pos + 1, .npos = args->npos - 1};
 	pyval_t *zipped;
-	TRY(pybi_zip(I, at, NULL, &rest, &zipped));
+	DALIC_TRY(pybi_zip(I, at, NULL, &rest, &zipped));
 	pyval_t *l = dalic_pyval_list(I->a, zipped->list->n);
 	if (!l)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < zipped->list->n; i++) {
 		pyval_t *t = zipped->list->items[i], *r;
 		pyargs_t a = {.pos = t->tuple.items, .npos = t->tuple.n};
-		TRY(dalic_pyeval_call(I, at, args->pos[0], &a, &r));
+		DALIC_TRY(dalic_pyeval_call(I, at, args->pos[0], &a, &r));
 		if (dalic_pyval_list_append(I->a, l, r))
 			return dalic_pyeval_oom(I, at);
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_filter(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                        pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "filter", args, 2, 2));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "filter", args, 2, 2));
 	if (dalic_pybi_any_opaque(args))
 		return dalic_pybi_opaque_result(I, at, "filter", out);
 	pyval_t **items;
 	int n;
-	TRY(dalic_pybi_items(I, at, args->pos[1], &items, &n));
+	DALIC_TRY(dalic_pybi_items(I, at, args->pos[1], &items, &n));
 	pyval_t *l = dalic_pyval_list(I->a, n);
 	if (!l)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < n; i++) {
 		pyval_t *r = items[i];
 		if (args->pos[0]->kind != PV_NONE)
-			TRY(dalic_pyeval_call1(I, at, args->pos[0], items[i], &r));
+			DALIC_TRY(dalic_pyeval_call1(I, at, args->pos[0], items[i], &r));
 		bool keep;
-		TRY(dalic_pyeval_truth(I, at, r, &keep));
+		DALIC_TRY(dalic_pyeval_truth(I, at, r, &keep));
 		if (keep && dalic_pyval_list_append(I->a, l, items[i]))
 			return dalic_pyeval_oom(I, at);
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 /* ---- registration --------------------------------------------------------------------- */
 
 int dalic_pybi_open(pyinterp_t *I)
 {
-	static const struct {
-		const char *name;
-		pycfn_t fn;
-	} fns[] = {
-	    {"print", pybi_print},   {"len", pybi_len},
-	    {"range", pybi_range},   {"enumerate", pybi_enumerate},
-	    {"zip", pybi_zip},       {"min", pybi_min},
-	    {"max", pybi_max},       {"sum", pybi_sum},
-	    {"abs", pybi_abs},       {"round", pybi_round},
-	    {"sorted", pybi_sorted}, {"reversed", pybi_reversed},
-	    {"any", pybi_any},       {"all", pybi_all},
-	    {"map", pybi_map},       {"filter", pybi_filter},
+	static const pyreg_t fns[] = {
+	    {"print", pybi_print},
+	    {"len", pybi_len},
+	    {"range", pybi_range},
+	    {"enumerate", pybi_enumerate},
+	    {"zip", pybi_zip},
+	    {"min", pybi_min},
+	    {"max", pybi_max},
+	    {"sum", pybi_sum},
+	    {"abs", pybi_abs},
+	    {"round", pybi_round},
+	    {"sorted", pybi_sorted},
+	    {"reversed", pybi_reversed},
+	    {"any", pybi_any},
+	    {"all", pybi_all},
+	    {"map", pybi_map},
+	    {"filter", pybi_filter},
+	    {NULL, NULL},
 	};
 	I->builtins = dalic_pydict_new(I->a);
 	if (!I->builtins)
 		return DALIC_ENOMEM;
-	for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
-		pyval_t *v = dalic_pybi_make(I, fns[i].name, fns[i].fn, NULL, NULL);
-		if (!v || dalic_pydict_set_str(I->a, I->builtins, fns[i].name, v))
-			return DALIC_ENOMEM;
-	}
+	DALIC_TRY(dalic_pybi_register(I, I->builtins, fns, false));
 	return dalic_pybi_open_types(I);
 }

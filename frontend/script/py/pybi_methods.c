@@ -3,22 +3,13 @@
  * list (append, extend, insert, pop, index...), dict (get, items, keys, values, update,
  * pop...) and tuple (index, count). dalic_pybi_method() returns the method bound to its receiver.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pybi.h"
+
+#include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyfmt.h"
 
 #include <ctype.h>
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
-#define RET(v)                                                                                     \
-	do {                                                                                       \
-		*out = (v);                                                                        \
-		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);                                  \
-	} while (0)
 
 static int pybi_want(pyinterp_t *I, const pynode_t *at, const char *m, const pyargs_t *args, int lo,
                      int hi)
@@ -53,13 +44,13 @@ static int pybi_meth_format(pyinterp_t *I, const pynode_t *at, pyval_t *self, co
 static int pybi_meth_join(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                           pyval_t **out)
 {
-	TRY(pybi_want(I, at, "join", args, 1, 1));
+	DALIC_TRY(pybi_want(I, at, "join", args, 1, 1));
 	pyval_t **items;
 	int n;
 	bool opaque;
-	TRY(dalic_pyeval_iterate(I, at, args->pos[0], &items, &n, &opaque));
+	DALIC_TRY(dalic_pyeval_iterate(I, at, args->pos[0], false, &items, &n, &opaque));
 	if (opaque)
-		RET(args->pos[0]);
+		PYEVAL_RET(args->pos[0]);
 	pybuf_t b = {0};
 	for (int i = 0; i < n; i++) {
 		if (items[i]->kind != PV_STR) {
@@ -81,7 +72,7 @@ static int pybi_meth_join(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 static int pybi_meth_split(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(pybi_want(I, at, "split", args, 0, 2));
+	DALIC_TRY(pybi_want(I, at, "split", args, 0, 2));
 	pyval_t *sep = args->npos ? args->pos[0] : NULL;
 	int64_t maxsplit = -1;
 	if (args->npos == 2 && args->pos[1]->kind == PV_INT)
@@ -107,9 +98,9 @@ static int pybi_meth_split(pyinterp_t *I, const pynode_t *at, pyval_t *self, con
 				return dalic_pyeval_oom(I, at);
 			s = e;
 		}
-		RET(l);
+		PYEVAL_RET(l);
 	}
-	TRY(pybi_want_str(I, at, "split", sep));
+	DALIC_TRY(pybi_want_str(I, at, "split", sep));
 	if (!sep->str.len)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL, "ValueError: empty separator");
 	for (;;) {
@@ -123,16 +114,16 @@ static int pybi_meth_split(pyinterp_t *I, const pynode_t *at, pyval_t *self, con
 			break;
 		s = e + sep->str.len;
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_strip(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                       bool left, bool right, pyval_t **out)
 {
-	TRY(pybi_want(I, at, "strip", args, 0, 1));
+	DALIC_TRY(pybi_want(I, at, "strip", args, 0, 1));
 	const char *chars = " \t\n\r\v\f";
 	if (args->npos && args->pos[0]->kind != PV_NONE) {
-		TRY(pybi_want_str(I, at, "strip", args->pos[0]));
+		DALIC_TRY(pybi_want_str(I, at, "strip", args->pos[0]));
 		chars = args->pos[0]->str.s;
 	}
 	const char *s = self->str.s, *e = s + self->str.len;
@@ -140,7 +131,7 @@ static int pybi_strip(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 		s++;
 	while (right && e > s && strchr(chars, e[-1]))
 		e--;
-	RET(dalic_pyval_str(I->a, s, (size_t)(e - s)));
+	PYEVAL_RET(dalic_pyval_str(I->a, s, (size_t)(e - s)));
 }
 
 static int pybi_meth_strip(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
@@ -169,27 +160,27 @@ static int pybi_change_case(pyinterp_t *I, const pynode_t *at, pyval_t *self, bo
 		return dalic_pyeval_oom(I, at);
 	for (char *p = (char *)r->str.s; *p; p++)
 		*p = (char)(upper ? toupper((unsigned char)*p) : tolower((unsigned char)*p));
-	RET(r);
+	PYEVAL_RET(r);
 }
 
 static int pybi_meth_upper(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(pybi_want(I, at, "upper", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "upper", args, 0, 0));
 	return pybi_change_case(I, at, self, true, out);
 }
 
 static int pybi_meth_lower(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(pybi_want(I, at, "lower", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "lower", args, 0, 0));
 	return pybi_change_case(I, at, self, false, out);
 }
 
 static int pybi_affix(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                       bool prefix, pyval_t **out)
 {
-	TRY(pybi_want(I, at, prefix ? "startswith" : "endswith", args, 1, 1));
+	DALIC_TRY(pybi_want(I, at, prefix ? "startswith" : "endswith", args, 1, 1));
 	pyval_t *p = args->pos[0];
 	pyval_t **cands = &p;
 	int n = 1;
@@ -198,14 +189,14 @@ static int pybi_affix(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 		n = p->tuple.n;
 	}
 	for (int i = 0; i < n; i++) {
-		TRY(pybi_want_str(I, at, prefix ? "startswith" : "endswith", cands[i]));
+		DALIC_TRY(pybi_want_str(I, at, prefix ? "startswith" : "endswith", cands[i]));
 		size_t k = cands[i]->str.len;
 		if (k <= self->str.len &&
 		    !memcmp(prefix ? self->str.s : self->str.s + self->str.len - k, cands[i]->str.s,
 		            k))
-			RET(dalic_pyval_true());
+			PYEVAL_RET(dalic_pyval_true());
 	}
-	RET(dalic_pyval_false());
+	PYEVAL_RET(dalic_pyval_false());
 }
 
 static int pybi_meth_startswith(pyinterp_t *I, const pynode_t *at, pyval_t *self,
@@ -223,13 +214,13 @@ static int pybi_meth_endswith(pyinterp_t *I, const pynode_t *at, pyval_t *self,
 static int pybi_meth_replace(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                              pyval_t **out)
 {
-	TRY(pybi_want(I, at, "replace", args, 2, 3));
+	DALIC_TRY(pybi_want(I, at, "replace", args, 2, 3));
 	pyval_t *old = args->pos[0], *new = args->pos[1];
-	TRY(pybi_want_str(I, at, "replace", old));
-	TRY(pybi_want_str(I, at, "replace", new));
+	DALIC_TRY(pybi_want_str(I, at, "replace", old));
+	DALIC_TRY(pybi_want_str(I, at, "replace", new));
 	int64_t count = args->npos == 3 && args->pos[2]->kind == PV_INT ? args->pos[2]->i : -1;
 	if (!old->str.len)
-		RET(self);
+		PYEVAL_RET(self);
 	pybuf_t b = {0};
 	const char *s = self->str.s, *end = s + self->str.len;
 	while (s < end) {
@@ -252,11 +243,11 @@ static int pybi_meth_replace(pyinterp_t *I, const pynode_t *at, pyval_t *self, c
 static int pybi_meth_find(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                           pyval_t **out)
 {
-	TRY(pybi_want(I, at, "find", args, 1, 1));
-	TRY(pybi_want_str(I, at, "find", args->pos[0]));
+	DALIC_TRY(pybi_want(I, at, "find", args, 1, 1));
+	DALIC_TRY(pybi_want_str(I, at, "find", args->pos[0]));
 	const char *e =
 	    memmem(self->str.s, self->str.len, args->pos[0]->str.s, args->pos[0]->str.len);
-	RET(dalic_pyval_int(I->a, e ? e - self->str.s : -1));
+	PYEVAL_RET(dalic_pyval_int(I->a, e ? e - self->str.s : -1));
 }
 
 /* ---- list / tuple --------------------------------------------------------------------- */
@@ -264,32 +255,32 @@ static int pybi_meth_find(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 static int pybi_meth_append(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                             pyval_t **out)
 {
-	TRY(pybi_want(I, at, "append", args, 1, 1));
+	DALIC_TRY(pybi_want(I, at, "append", args, 1, 1));
 	if (dalic_pyval_list_append(I->a, self, args->pos[0]))
 		return dalic_pyeval_oom(I, at);
-	RET(dalic_pyval_none());
+	PYEVAL_RET(dalic_pyval_none());
 }
 
 static int pybi_meth_extend(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                             pyval_t **out)
 {
-	TRY(pybi_want(I, at, "extend", args, 1, 1));
+	DALIC_TRY(pybi_want(I, at, "extend", args, 1, 1));
 	pyval_t **items;
 	int n;
 	bool opaque;
-	TRY(dalic_pyeval_iterate(I, at, args->pos[0], &items, &n, &opaque));
+	DALIC_TRY(dalic_pyeval_iterate(I, at, args->pos[0], false, &items, &n, &opaque));
 	if (opaque)
 		return dalic_pyeval_opaque_error(I, at, args->pos[0], "cannot extend a list with");
 	for (int i = 0; i < n; i++)
 		if (dalic_pyval_list_append(I->a, self, items[i]))
 			return dalic_pyeval_oom(I, at);
-	RET(dalic_pyval_none());
+	PYEVAL_RET(dalic_pyval_none());
 }
 
 static int pybi_meth_insert(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                             pyval_t **out)
 {
-	TRY(pybi_want(I, at, "insert", args, 2, 2));
+	DALIC_TRY(pybi_want(I, at, "insert", args, 2, 2));
 	if (args->pos[0]->kind != PV_INT)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: list indices must be integers");
@@ -303,24 +294,24 @@ static int pybi_meth_insert(pyinterp_t *I, const pynode_t *at, pyval_t *self, co
 	memmove(&self->list->items[i + 1], &self->list->items[i],
 	        sizeof(pyval_t *) * (size_t)(n - i));
 	self->list->items[i] = args->pos[1];
-	RET(dalic_pyval_none());
+	PYEVAL_RET(dalic_pyval_none());
 }
 
 static int pybi_meth_pop(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                          pyval_t **out)
 {
 	if (self->kind == PV_DICT) {
-		TRY(pybi_want(I, at, "pop", args, 1, 2));
+		DALIC_TRY(pybi_want(I, at, "pop", args, 1, 2));
 		pyval_t *v = dalic_pydict_get(self->dict, args->pos[0]);
 		if (!v) {
 			if (args->npos == 2)
-				RET(args->pos[1]);
+				PYEVAL_RET(args->pos[1]);
 			return dalic_pyeval_error(I, at, DALIC_EINVAL, "KeyError");
 		}
 		dalic_pydict_del(self->dict, args->pos[0]);
-		RET(v);
+		PYEVAL_RET(v);
 	}
-	TRY(pybi_want(I, at, "pop", args, 0, 1));
+	DALIC_TRY(pybi_want(I, at, "pop", args, 0, 1));
 	int64_t n = self->list->n, i = n - 1;
 	if (args->npos && args->pos[0]->kind == PV_INT)
 		i = args->pos[0]->i < 0 ? args->pos[0]->i + n : args->pos[0]->i;
@@ -331,7 +322,7 @@ static int pybi_meth_pop(pyinterp_t *I, const pynode_t *at, pyval_t *self, const
 	memmove(&self->list->items[i], &self->list->items[i + 1],
 	        sizeof(pyval_t *) * (size_t)(n - i - 1));
 	self->list->n--;
-	RET(v);
+	PYEVAL_RET(v);
 }
 
 static int pybi_seq_items(pyval_t *self, pyval_t ***items)
@@ -343,12 +334,12 @@ static int pybi_seq_items(pyval_t *self, pyval_t ***items)
 static int pybi_meth_index(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(pybi_want(I, at, "index", args, 1, 1));
+	DALIC_TRY(pybi_want(I, at, "index", args, 1, 1));
 	pyval_t **items;
 	int n = pybi_seq_items(self, &items);
 	for (int i = 0; i < n; i++)
 		if (dalic_pyval_equal(items[i], args->pos[0]))
-			RET(dalic_pyval_int(I->a, i));
+			PYEVAL_RET(dalic_pyval_int(I->a, i));
 	return dalic_pyeval_error(I, at, DALIC_EINVAL, "ValueError: value is not in %s",
 	                          dalic_pyval_type_name(self));
 }
@@ -356,18 +347,18 @@ static int pybi_meth_index(pyinterp_t *I, const pynode_t *at, pyval_t *self, con
 static int pybi_meth_count(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(pybi_want(I, at, "count", args, 1, 1));
+	DALIC_TRY(pybi_want(I, at, "count", args, 1, 1));
 	pyval_t **items;
 	int n = pybi_seq_items(self, &items), c = 0;
 	for (int i = 0; i < n; i++)
 		c += dalic_pyval_equal(items[i], args->pos[0]);
-	RET(dalic_pyval_int(I->a, c));
+	PYEVAL_RET(dalic_pyval_int(I->a, c));
 }
 
 static int pybi_meth_copy(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                           pyval_t **out)
 {
-	TRY(pybi_want(I, at, "copy", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "copy", args, 0, 0));
 	if (self->kind == PV_DICT) {
 		pyval_t *d = dalic_pyval_dict(I->a), *k, *v;
 		if (!d)
@@ -375,7 +366,7 @@ static int pybi_meth_copy(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 		for (int it = 0; dalic_pydict_next(self->dict, &it, &k, &v);)
 			if (dalic_pydict_set(I->a, d->dict, k, v))
 				return dalic_pyeval_oom(I, at);
-		RET(d);
+		PYEVAL_RET(d);
 	}
 	pyval_t *l = dalic_pyval_list(I->a, self->list->n);
 	if (!l)
@@ -383,25 +374,25 @@ static int pybi_meth_copy(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 	for (int i = 0; i < self->list->n; i++)
 		if (dalic_pyval_list_append(I->a, l, self->list->items[i]))
 			return dalic_pyeval_oom(I, at);
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_meth_reverse(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                              pyval_t **out)
 {
-	TRY(pybi_want(I, at, "reverse", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "reverse", args, 0, 0));
 	for (int i = 0, j = self->list->n - 1; i < j; i++, j--) {
 		pyval_t *t = self->list->items[i];
 		self->list->items[i] = self->list->items[j];
 		self->list->items[j] = t;
 	}
-	RET(dalic_pyval_none());
+	PYEVAL_RET(dalic_pyval_none());
 }
 
 static int pybi_meth_clear(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(pybi_want(I, at, "clear", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "clear", args, 0, 0));
 	if (self->kind == PV_LIST) {
 		self->list->n = 0;
 	} else {
@@ -409,7 +400,7 @@ static int pybi_meth_clear(pyinterp_t *I, const pynode_t *at, pyval_t *self, con
 		for (int it = 0; dalic_pydict_next(self->dict, &it, &k, NULL);)
 			dalic_pydict_del(self->dict, k);
 	}
-	RET(dalic_pyval_none());
+	PYEVAL_RET(dalic_pyval_none());
 }
 
 /* ---- dict ----------------------------------------------------------------------------- */
@@ -417,21 +408,21 @@ static int pybi_meth_clear(pyinterp_t *I, const pynode_t *at, pyval_t *self, con
 static int pybi_meth_get(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                          pyval_t **out)
 {
-	TRY(pybi_want(I, at, "get", args, 1, 2));
+	DALIC_TRY(pybi_want(I, at, "get", args, 1, 2));
 	pyval_t *v = dalic_pydict_get(self->dict, args->pos[0]);
-	RET(v ? v : args->npos == 2 ? args->pos[1] : dalic_pyval_none());
+	PYEVAL_RET(v ? v : args->npos == 2 ? args->pos[1] : dalic_pyval_none());
 }
 
 static int pybi_meth_setdefault(pyinterp_t *I, const pynode_t *at, pyval_t *self,
                                 const pyargs_t *args, pyval_t **out)
 {
-	TRY(pybi_want(I, at, "setdefault", args, 1, 2));
+	DALIC_TRY(pybi_want(I, at, "setdefault", args, 1, 2));
 	pyval_t *v = dalic_pydict_get(self->dict, args->pos[0]);
 	if (v)
-		RET(v);
+		PYEVAL_RET(v);
 	v = args->npos == 2 ? args->pos[1] : dalic_pyval_none();
-	TRY(dalic_pyeval_setitem(I, at, self, args->pos[0], v));
-	RET(v);
+	DALIC_TRY(dalic_pyeval_setitem(I, at, self, args->pos[0], v));
+	PYEVAL_RET(v);
 }
 
 static int pybi_dict_view(pyinterp_t *I, const pynode_t *at, pyval_t *self, int which,
@@ -451,27 +442,27 @@ static int pybi_dict_view(pyinterp_t *I, const pynode_t *at, pyval_t *self, int 
 		if (dalic_pyval_list_append(I->a, l, item))
 			return dalic_pyeval_oom(I, at);
 	}
-	RET(l);
+	PYEVAL_RET(l);
 }
 
 static int pybi_meth_keys(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                           pyval_t **out)
 {
-	TRY(pybi_want(I, at, "keys", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "keys", args, 0, 0));
 	return pybi_dict_view(I, at, self, 0, out);
 }
 
 static int pybi_meth_values(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                             pyval_t **out)
 {
-	TRY(pybi_want(I, at, "values", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "values", args, 0, 0));
 	return pybi_dict_view(I, at, self, 1, out);
 }
 
 static int pybi_meth_items(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(pybi_want(I, at, "items", args, 0, 0));
+	DALIC_TRY(pybi_want(I, at, "items", args, 0, 0));
 	return pybi_dict_view(I, at, self, 2, out);
 }
 
@@ -493,7 +484,7 @@ static int pybi_meth_update(pyinterp_t *I, const pynode_t *at, pyval_t *self, co
 	for (int i = 0; i < args->nkw; i++)
 		if (dalic_pydict_set_str(I->a, self->dict, args->kwnames[i], args->kwvals[i]))
 			return dalic_pyeval_oom(I, at);
-	RET(dalic_pyval_none());
+	PYEVAL_RET(dalic_pyval_none());
 }
 
 /* ---- lookup --------------------------------------------------------------------------- */

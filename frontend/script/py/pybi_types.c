@@ -5,23 +5,15 @@
  * staticmethod, the exception classes (raise / except by name), and stand-ins for I/O
  * built-ins (open, input...) that return opaque values.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pybi.h"
+
+#include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pyfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
-#define RET(v)                                                                                     \
-	do {                                                                                       \
-		*out = (v);                                                                        \
-		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);                                  \
-	} while (0)
 
 /* tags of the built-in types (isinstance, type()) carried in builtin.data */
 enum { TT_NONE, TT_INT, TT_FLOAT, TT_STR, TT_BOOL, TT_LIST, TT_TUPLE, TT_DICT, TT_OBJECT };
@@ -56,7 +48,7 @@ static int pybi_parse_int_text(pyinterp_t *I, const pynode_t *at, const pyval_t 
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL, "ValueError: invalid literal for int() with base %d: '%s'",
 		    base, buf);
-	RET(dalic_pyval_int(I->a, v));
+	PYEVAL_RET(dalic_pyval_int(I->a, v));
 }
 
 static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyargs_t *args,
@@ -65,13 +57,13 @@ static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyar
 	pyval_t *v = args->npos ? args->pos[0] : NULL;
 	if (v && v->kind == PV_OPAQUE)
 		return dalic_pybi_opaque_result(I, at, "conversion", out);
-	if (v && v->kind == PV_SCONST)
-		v = v->sconst.value;
+	if (v && v->kind == PV_HOST && v->host.type->scalar && v->host.type->scalar(v))
+		v = v->host.type->scalar(v);
 	switch (tag) {
 	case TT_INT:
-		TRY(args->nkw ? DALIC_OK : dalic_pybi_nargs(I, at, "int", args, 0, 2));
+		DALIC_TRY(args->nkw ? DALIC_OK : dalic_pybi_nargs(I, at, "int", args, 0, 2));
 		if (!v)
-			RET(dalic_pyval_int(I->a, 0));
+			PYEVAL_RET(dalic_pyval_int(I->a, 0));
 		if (args->npos == 2 || v->kind == PV_STR) {
 			int64_t base = 10;
 			if (args->npos == 2 && !pybi_as_i64(args->pos[1], &base))
@@ -85,23 +77,24 @@ static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyar
 			return pybi_parse_int_text(I, at, v, (int)base, out);
 		}
 		if (v->kind == PV_INT || v->kind == PV_BOOL)
-			RET(dalic_pyval_int(I->a, v->kind == PV_BOOL ? v->b : v->i));
+			PYEVAL_RET(dalic_pyval_int(I->a, v->kind == PV_BOOL ? v->b : v->i));
 		if (v->kind == PV_FLOAT) {
 			if (!(fabs(v->f) < 9.2e18))
 				return dalic_pyeval_error(
 				    I, at, DALIC_EINVAL,
 				    "OverflowError: cannot convert float to integer");
-			RET(dalic_pyval_int(I->a, (int64_t)v->f));
+			PYEVAL_RET(dalic_pyval_int(I->a, (int64_t)v->f));
 		}
-		if (v->kind == PV_ENUM)
-			RET(dalic_pyval_int(I->a, v->en.value));
+		int64_t index;
+		if (v->kind == PV_HOST && v->host.type->index && v->host.type->index(v, &index))
+			PYEVAL_RET(dalic_pyval_int(I->a, index));
 		break;
 	case TT_FLOAT:
-		TRY(dalic_pybi_nargs(I, at, "float", args, 0, 1));
+		DALIC_TRY(dalic_pybi_nargs(I, at, "float", args, 0, 1));
 		if (!v)
-			RET(dalic_pyval_float(I->a, 0));
+			PYEVAL_RET(dalic_pyval_float(I->a, 0));
 		if (dalic_pyval_is_number(v))
-			RET(dalic_pyval_float(I->a, dalic_pyval_as_double(v)));
+			PYEVAL_RET(dalic_pyval_float(I->a, dalic_pyval_as_double(v)));
 		if (v->kind == PV_STR) {
 			char buf[80], *end;
 			snprintf(buf, sizeof buf, "%.*s", (int)(v->str.len < 79 ? v->str.len : 79),
@@ -111,36 +104,36 @@ static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyar
 				return dalic_pyeval_error(
 				    I, at, DALIC_EINVAL,
 				    "ValueError: could not convert string to float: '%s'", buf);
-			RET(dalic_pyval_float(I->a, d));
+			PYEVAL_RET(dalic_pyval_float(I->a, d));
 		}
 		break;
 	case TT_STR:
 		if (!v)
-			RET(dalic_pyval_cstr(I->a, ""));
+			PYEVAL_RET(dalic_pyval_cstr(I->a, ""));
 		return dalic_pyeval_str(I, at, v, false, out);
 	case TT_BOOL: {
 		if (!v)
-			RET(dalic_pyval_false());
+			PYEVAL_RET(dalic_pyval_false());
 		bool t;
-		TRY(dalic_pyeval_truth(I, at, v, &t));
-		RET(dalic_pyval_bool(t));
+		DALIC_TRY(dalic_pyeval_truth(I, at, v, &t));
+		PYEVAL_RET(dalic_pyval_bool(t));
 	}
 	case TT_LIST:
 	case TT_TUPLE: {
-		TRY(dalic_pybi_nargs(I, at, tag == TT_LIST ? "list" : "tuple", args, 0, 1));
+		DALIC_TRY(dalic_pybi_nargs(I, at, tag == TT_LIST ? "list" : "tuple", args, 0, 1));
 		pyval_t **items = NULL;
 		int n = 0;
 		if (v)
-			TRY(dalic_pybi_items(I, at, v, &items, &n));
+			DALIC_TRY(dalic_pybi_items(I, at, v, &items, &n));
 		if (tag == TT_TUPLE)
-			RET(dalic_pybi_tuple(I, items, n));
+			PYEVAL_RET(dalic_pybi_tuple(I, items, n));
 		pyval_t *l = dalic_pyval_list(I->a, n);
 		if (!l)
 			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < n; i++)
 			if (dalic_pyval_list_append(I->a, l, items[i]))
 				return dalic_pyeval_oom(I, at);
-		RET(l);
+		PYEVAL_RET(l);
 	}
 	case TT_DICT: {
 		pyval_t *d = dalic_pyval_dict(I->a);
@@ -154,11 +147,11 @@ static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyar
 		} else if (v) {
 			pyval_t **items;
 			int n;
-			TRY(dalic_pybi_items(I, at, v, &items, &n));
+			DALIC_TRY(dalic_pybi_items(I, at, v, &items, &n));
 			for (int i = 0; i < n; i++) {
 				pyval_t **pair;
 				int m;
-				TRY(dalic_pybi_items(I, at, items[i], &pair, &m));
+				DALIC_TRY(dalic_pybi_items(I, at, items[i], &pair, &m));
 				if (m != 2)
 					return dalic_pyeval_error(
 					    I, at, DALIC_EINVAL,
@@ -173,10 +166,10 @@ static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyar
 		for (int i = 0; i < args->nkw; i++)
 			if (dalic_pydict_set_str(I->a, d->dict, args->kwnames[i], args->kwvals[i]))
 				return dalic_pyeval_oom(I, at);
-		RET(d);
+		PYEVAL_RET(d);
 	}
 	case TT_OBJECT:
-		RET(dalic_pyval_opaque(I->a, "object()"));
+		PYEVAL_RET(dalic_pyval_opaque(I->a, "object()"));
 	}
 	return dalic_pyeval_error(I, at, DALIC_EINVAL, "TypeError: cannot convert '%s'",
 	                          v ? dalic_pyval_type_name(v) : "");
@@ -199,13 +192,13 @@ CTOR(pybi_dict, TT_DICT)
 static int pybi_object(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                        pyval_t **out)
 {
-	RET(dalic_pyval_opaque(I->a, "object()"));
+	PYEVAL_RET(dalic_pyval_opaque(I->a, "object()"));
 }
 
 static int pybi_none_type(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                           pyval_t **out)
 {
-	RET(dalic_pyval_none());
+	PYEVAL_RET(dalic_pyval_none());
 }
 
 static const struct {
@@ -261,17 +254,17 @@ static bool pybi_is_type_value(const pyval_t *t)
 static int pybi_type(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                      pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "type", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "type", args, 1, 1));
 	pyval_t *v = args->pos[0];
 	if (v->kind == PV_INSTANCE) {
 		pyval_t *c = dalic_pyval_new(I->a, PV_CLASS);
 		if (c)
 			c->cls = v->inst->cls;
-		RET(c);
+		PYEVAL_RET(c);
 	}
 	if (v->kind == PV_OPAQUE)
-		RET(v);
-	RET(pybi_type_value(I, pybi_tag_of(v)));
+		PYEVAL_RET(v);
+	PYEVAL_RET(pybi_type_value(I, pybi_tag_of(v)));
 }
 
 /* ---- introspection -------------------------------------------------------------------- */
@@ -281,7 +274,7 @@ static int pybi_instance_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval
 	*res = false;
 	if (t->kind == PV_TUPLE) {
 		for (int i = 0; i < t->tuple.n && !*res; i++)
-			TRY(pybi_instance_of(I, at, v, t->tuple.items[i], res));
+			DALIC_TRY(pybi_instance_of(I, at, v, t->tuple.items[i], res));
 		return DALIC_OK;
 	}
 	if (t->kind == PV_CLASS) {
@@ -294,8 +287,8 @@ static int pybi_instance_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval
 		       (tag == TT_INT && v->kind == PV_BOOL);
 		return DALIC_OK;
 	}
-	if (t->kind == PV_BUILTIN && !strcmp(t->builtin.name, "DataNode")) {
-		*res = v->kind == PV_NODE;
+	if (t->kind == PV_BUILTIN && t->builtin.type_of) {
+		*res = dalic_pyval_is(v, t->builtin.type_of);
 		return DALIC_OK;
 	}
 	if (t->kind == PV_OPAQUE)
@@ -308,27 +301,29 @@ static int pybi_instance_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval
 static int pybi_isinstance(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "isinstance", args, 2, 2));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "isinstance", args, 2, 2));
 	if (args->pos[0]->kind == PV_OPAQUE)
-		RET(args->pos[0]);
+		PYEVAL_RET(args->pos[0]);
 	bool r;
-	TRY(pybi_instance_of(I, at, args->pos[0], args->pos[1], &r));
-	RET(dalic_pyval_bool(r));
+	DALIC_TRY(pybi_instance_of(I, at, args->pos[0], args->pos[1], &r));
+	PYEVAL_RET(dalic_pyval_bool(r));
 }
 
 static int pybi_callable(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                          pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "callable", args, 1, 1));
-	pyval_kind_t k = args->pos[0]->kind;
-	RET(dalic_pyval_bool(k == PV_FUNC || k == PV_BUILTIN || k == PV_BOUND || k == PV_CLASS ||
-	                     k == PV_OPFN || k == PV_OPOBJ || k == PV_PIPEDEF || k == PV_OPAQUE));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "callable", args, 1, 1));
+	pyval_t *v = args->pos[0];
+	pyval_kind_t k = v->kind;
+	PYEVAL_RET(dalic_pyval_bool(k == PV_FUNC || k == PV_BUILTIN || k == PV_BOUND ||
+	                            k == PV_CLASS || k == PV_OPAQUE ||
+	                            (k == PV_HOST && v->host.type->call)));
 }
 
 static int pybi_super(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                       pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "super", args, 0, 2));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "super", args, 0, 2));
 	pyval_t *s = dalic_pyval_new(I->a, PV_SUPER);
 	if (!s)
 		return dalic_pyeval_oom(I, at);
@@ -346,19 +341,19 @@ static int pybi_super(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 		s->super.cls = f->func->owner;
 		s->super.self = f->self;
 	}
-	RET(s);
+	PYEVAL_RET(s);
 }
 
 static int pybi_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                         pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "getattr", args, 2, 3));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "getattr", args, 2, 3));
 	if (args->pos[1]->kind != PV_STR)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: attribute name must be string");
 	if (args->npos == 2)
 		return dalic_pyeval_getattr(I, at, args->pos[0], args->pos[1]->str.s, out);
-	TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, out));
+	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, out));
 	if (!*out)
 		*out = args->pos[2];
 	return DALIC_OK;
@@ -367,19 +362,19 @@ static int pybi_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const 
 static int pybi_hasattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                         pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "hasattr", args, 2, 2));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "hasattr", args, 2, 2));
 	if (args->pos[1]->kind != PV_STR)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: attribute name must be string");
 	pyval_t *v;
-	TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, &v));
-	RET(dalic_pyval_bool(v != NULL));
+	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, &v));
+	PYEVAL_RET(dalic_pyval_bool(v != NULL));
 }
 
 static int pybi_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                         pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "setattr", args, 3, 3));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "setattr", args, 3, 3));
 	if (args->pos[1]->kind != PV_STR)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: attribute name must be string");
@@ -390,14 +385,14 @@ static int pybi_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const 
 static int pybi_repr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                      pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "repr", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "repr", args, 1, 1));
 	return dalic_pyeval_str(I, at, args->pos[0], true, out);
 }
 
 static int pybi_format(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                        pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "format", args, 1, 2));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "format", args, 1, 2));
 	const char *spec =
 	    args->npos == 2 && args->pos[1]->kind == PV_STR ? args->pos[1]->str.s : "";
 	pybuf_t b = {0};
@@ -411,47 +406,79 @@ static int pybi_format(pyinterp_t *I, const pynode_t *at, pyval_t *self, const p
 static int pybi_divmod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                        pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "divmod", args, 2, 2));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "divmod", args, 2, 2));
 	pyval_t *pair[2];
-	TRY(dalic_pyeval_binop(I, at, OP_DSLASH, args->pos[0], args->pos[1], &pair[0]));
-	TRY(dalic_pyeval_binop(I, at, OP_PERCENT, args->pos[0], args->pos[1], &pair[1]));
-	RET(dalic_pybi_tuple(I, pair, 2));
+	DALIC_TRY(dalic_pyeval_binop(I, at, OP_DSLASH, args->pos[0], args->pos[1], &pair[0]));
+	DALIC_TRY(dalic_pyeval_binop(I, at, OP_PERCENT, args->pos[0], args->pos[1], &pair[1]));
+	PYEVAL_RET(dalic_pybi_tuple(I, pair, 2));
 }
 
 static int pybi_pow(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                     pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "pow", args, 2, 2));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "pow", args, 2, 2));
 	return dalic_pyeval_binop(I, at, OP_DSTAR, args->pos[0], args->pos[1], out);
+}
+
+/* Length of the UTF-8 sequence starting with byte c (1 for stray continuation bytes). */
+static int pybi_utf8_len(unsigned char c)
+{
+	return c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
 }
 
 static int pybi_ord(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                     pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "ord", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "ord", args, 1, 1));
 	pyval_t *v = args->pos[0];
-	if (v->kind != PV_STR || v->str.len != 1)
-		return dalic_pyeval_error(I, at, DALIC_EINVAL,
-		                          "TypeError: ord() expected a character");
-	RET(dalic_pyval_int(I->a, (unsigned char)v->str.s[0]));
+	if (v->kind != PV_STR)
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "TypeError: ord() expected string of length 1, but %s found",
+		    dalic_pyval_type_name(v));
+	const unsigned char *s = (const unsigned char *)v->str.s;
+	int n = v->str.len ? pybi_utf8_len(s[0]) : 0;
+	if (v->str.len == 0 || (size_t)n != v->str.len)
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "TypeError: ord() expected a character, but string of length "
+		    "%zu found",
+		    v->str.len);
+	int64_t c = n == 1 ? s[0] : s[0] & (0x7F >> n);
+	for (int i = 1; i < n; i++)
+		c = c << 6 | (s[i] & 0x3F);
+	PYEVAL_RET(dalic_pyval_int(I->a, c));
 }
 
 static int pybi_chr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                     pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "chr", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "chr", args, 1, 1));
 	int64_t c;
-	if (!pybi_as_i64(args->pos[0], &c) || c < 0 || c > 127)
-		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
-		                          "chr() of values outside ASCII is not supported");
-	char ch = (char)c;
-	RET(dalic_pyval_str(I->a, &ch, 1));
+	if (!pybi_as_i64(args->pos[0], &c))
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: 'chr' requires an integer, not '%s'",
+		                          dalic_pyval_type_name(args->pos[0]));
+	if (c < 0 || c > 0x10FFFF)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "ValueError: chr() arg not in range(0x110000)");
+	if (c >= 0xD800 && c <= 0xDFFF) /* UTF-8 text cannot hold a lone surrogate */
+		return dalic_pyeval_limit(I, at, "chr() of a surrogate is not supported");
+	char u[4];
+	int n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+	if (n == 1)
+		u[0] = (char)c;
+	else
+		u[0] = (char)((0xF00 >> n) | (c >> (6 * (n - 1))));
+	for (int i = 1; i < n; i++)
+		u[i] = (char)(0x80 | ((c >> (6 * (n - 1 - i))) & 0x3F));
+	PYEVAL_RET(dalic_pyval_str(I->a, u, (size_t)n));
 }
 
 static int pybi_opaque(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                        pyval_t **out)
 {
-	RET(dalic_pyval_opaque(I->a, "I/O or process control"));
+	PYEVAL_RET(dalic_pyval_opaque(I->a, "I/O or process control"));
 }
 
 static int pybi_staticmethod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
@@ -466,9 +493,9 @@ static int pybi_call_static(pyinterp_t *I, const pynode_t *at, pyval_t *self, co
 static int pybi_staticmethod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                              pyval_t **out)
 {
-	TRY(dalic_pybi_nargs(I, at, "staticmethod", args, 1, 1));
+	DALIC_TRY(dalic_pybi_nargs(I, at, "staticmethod", args, 1, 1));
 	/* a built-in wrapper is never bound to the instance it is read from */
-	RET(dalic_pybi_make(I, "staticmethod", pybi_call_static, args->pos[0], NULL));
+	PYEVAL_RET(dalic_pybi_make(I, "staticmethod", pybi_call_static, args->pos[0], NULL));
 }
 
 /* ---- exceptions ----------------------------------------------------------------------- */
@@ -504,10 +531,7 @@ pyclass_t *dalic_pybi_exception_class(pyinterp_t *I, const char *name)
 
 int dalic_pybi_open_types(pyinterp_t *I)
 {
-	static const struct {
-		const char *name;
-		pycfn_t fn;
-	} fns[] = {
+	static const pyreg_t fns[] = {
 	    {"isinstance", pybi_isinstance},
 	    {"callable", pybi_callable},
 	    {"super", pybi_super},
@@ -529,12 +553,9 @@ int dalic_pybi_open_types(pyinterp_t *I)
 	    {"next", pybi_opaque},
 	    {"id", pybi_opaque},
 	    {"staticmethod", pybi_staticmethod},
+	    {NULL, NULL},
 	};
-	for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
-		pyval_t *v = dalic_pybi_make(I, fns[i].name, fns[i].fn, NULL, NULL);
-		if (!v || dalic_pydict_set_str(I->a, I->builtins, fns[i].name, v))
-			return DALIC_ENOMEM;
-	}
+	DALIC_TRY(dalic_pybi_register(I, I->builtins, fns, false));
 	for (int t = TT_INT; t <= TT_OBJECT; t++) {
 		pyval_t *v = pybi_type_value(I, t);
 		if (!v || dalic_pydict_set_str(I->a, I->builtins, type_ctors[t].name, v))

@@ -2,34 +2,29 @@
  * Expression evaluation: names with Python's scoping (locals decided statically per
  * function, enclosing functions, module globals, built-ins), literals and displays with
  * star-unpacking, f-strings, calls with *args / **kwargs, lambdas, comprehensions, and
- * assignment targets with tuple unpacking. Operators and attribute / item access live in
- * script_pyops.c. With conditionals enabled, reading a variable that holds a DataNode goes
- * through the condition stack like AutoGraph's `ld`, which is what splits outer values for
- * use inside a branch.
+ * assignment targets with tuple unpacking; chains of operators, attributes, calls and
+ * subscripts are in pyeval_chain.c, the operators themselves in pyeval_ops.c, attribute /
+ * item access in pyeval_access.c. A host type may take over reads of variables holding its
+ * values (flow_load: DALI's conditionals split data nodes that way).
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pyeval.h"
 
-#include "engine/error.h"
+#include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pyfmt.h"
 #include "frontend/script/py/pyscope.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
-
 /* ---- errors --------------------------------------------------------------------------- */
 
-/* Errors raised while a pipeline is being created or traced stop the load; others may only
- * stop the module-level statement that raised them (display code, see script_exec.c). */
+/* Errors while the host is strict (a pipeline is being built) stop the load; others may only
+ * stop the module-level statement that raised them (display code, see pyexec.c). */
 static void pyeval_note_fatal(pyinterp_t *I, int code)
 {
-	if (I->creating || I->tracing || code == DALIC_ENOMEM)
+	if (code == DALIC_ENOMEM || (I->hooks && I->hooks->strict && I->hooks->strict(I)))
 		I->fatal = true;
 }
 
@@ -39,6 +34,17 @@ int dalic_pyeval_error(pyinterp_t *I, const pynode_t *at, int code, const char *
 	va_list ap;
 	va_start(ap, fmt);
 	int rc = dalic_pysrc_verror(I->src, at ? at->line : 1, at ? at->col : 1, code, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int dalic_pyeval_limit(pyinterp_t *I, const pynode_t *at, const char *fmt, ...)
+{
+	I->fatal = true;
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = dalic_pysrc_verror(I->src, at ? at->line : 1, at ? at->col : 1, DALIC_EUNSUPPORTED,
+	                            fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -68,13 +74,12 @@ int dalic_pyeval_step(pyinterp_t *I, const pynode_t *at)
 {
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 	if (I->stack_base > here && I->stack_base - here > PY_STACK_BUDGET)
-		return dalic_pyeval_error(
-		    I, at, DALIC_EUNSUPPORTED,
-		    "RecursionError: the script nests calls and expressions too deeply");
+		return dalic_pyeval_limit(
+		    I, at, "RecursionError: the script nests calls and expressions too deeply");
 	if (++I->steps > PY_MAX_STEPS)
-		return dalic_pyeval_error(
-		    I, at, DALIC_EUNSUPPORTED,
-		    "the script runs too long (more than %ld evaluation steps)", PY_MAX_STEPS);
+		return dalic_pyeval_limit(
+		    I, at, "the script runs too long (more than %ld evaluation steps)",
+		    PY_MAX_STEPS);
 	return DALIC_OK;
 }
 
@@ -183,7 +188,8 @@ int dalic_pyeval_store(pyinterp_t *I, pyframe_t *F, const pynode_t *at, const ch
 				break;
 			}
 	}
-	dalic_sdpipe_note_binding(I, target, name, value);
+	if (I->hooks && I->hooks->bind)
+		I->hooks->bind(I, target, name, value);
 	return dalic_pydict_set_str(I->a, target->locals, name, value) ? dalic_pyeval_oom(I, at)
 	                                                               : DALIC_OK;
 }
@@ -254,11 +260,11 @@ static int pyeval_eval_elts(pyinterp_t *I, pyframe_t *F, const pynode_list_t *el
 		const pynode_t *e = elts->v[i];
 		pyval_t *v;
 		if (e->kind == N_STARRED) {
-			TRY(dalic_pyeval_expr(I, F, e->starred.value, &v));
+			DALIC_TRY(dalic_pyeval_expr(I, F, e->starred.value, &v));
 			pyval_t **items;
 			int n;
 			bool opaque;
-			TRY(dalic_pyeval_iterate(I, e, v, &items, &n, &opaque));
+			DALIC_TRY(dalic_pyeval_iterate(I, e, v, false, &items, &n, &opaque));
 			if (opaque)
 				return dalic_pyeval_opaque_error(I, e, v, "cannot unpack");
 			for (int k = 0; k < n; k++)
@@ -266,7 +272,7 @@ static int pyeval_eval_elts(pyinterp_t *I, pyframe_t *F, const pynode_list_t *el
 					return dalic_pyeval_oom(I, e);
 			continue;
 		}
-		TRY(dalic_pyeval_expr(I, F, e, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, e, &v));
 		if (dalic_pyval_list_append(I->a, acc, v))
 			return dalic_pyeval_oom(I, e);
 	}
@@ -282,8 +288,8 @@ static int pyeval_eval_dict(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyva
 		const pynode_t *kn = e->dict.keys.v[i], *vn = e->dict.values.v[i];
 		pyval_t *k = NULL, *v;
 		if (kn)
-			TRY(dalic_pyeval_expr(I, F, kn, &k));
-		TRY(dalic_pyeval_expr(I, F, vn, &v));
+			DALIC_TRY(dalic_pyeval_expr(I, F, kn, &k));
+		DALIC_TRY(dalic_pyeval_expr(I, F, vn, &v));
 		if (!kn) {
 			if (v->kind != PV_DICT)
 				return dalic_pyeval_error(I, vn, DALIC_EINVAL,
@@ -366,7 +372,7 @@ static int pyeval_eval_lambda(pyinterp_t *I, pyframe_t *F, const pynode_t *e, py
 		return dalic_pyeval_oom(I, e);
 	for (int i = 0; i < f->params->n; i++)
 		if (f->params->v[i].def)
-			TRY(dalic_pyeval_expr(I, F, f->params->v[i].def, &f->defaults[i]));
+			DALIC_TRY(dalic_pyeval_expr(I, F, f->params->v[i].def, &f->defaults[i]));
 	v->func = f;
 	*out = v;
 	return DALIC_OK;
@@ -379,8 +385,8 @@ static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int
 		pyval_t *v;
 		if (e->kind == N_DICTCOMP) {
 			pyval_t *k;
-			TRY(dalic_pyeval_expr(I, C, e->comp.elt, &k));
-			TRY(dalic_pyeval_expr(I, C, e->comp.value, &v));
+			DALIC_TRY(dalic_pyeval_expr(I, C, e->comp.elt, &k));
+			DALIC_TRY(dalic_pyeval_expr(I, C, e->comp.value, &v));
 			int rc = dalic_pydict_set(I->a, acc->dict, k, v);
 			if (rc == DALIC_EINVAL)
 				return dalic_pyeval_error(I, e->comp.elt, rc,
@@ -388,30 +394,30 @@ static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int
 				                          dalic_pyval_type_name(k));
 			return rc ? dalic_pyeval_oom(I, e) : DALIC_OK;
 		}
-		TRY(dalic_pyeval_expr(I, C, e->comp.elt, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, C, e->comp.elt, &v));
 		return dalic_pyval_list_append(I->a, acc, v) ? dalic_pyeval_oom(I, e) : DALIC_OK;
 	}
 	const pycomp_t *g = &e->comp.gens[level];
 	pyval_t *it = first_iter;
 	if (level > 0)
-		TRY(dalic_pyeval_expr(I, C, g->iter, &it));
+		DALIC_TRY(dalic_pyeval_expr(I, C, g->iter, &it));
 	pyval_t **items;
 	int n;
 	bool opaque;
-	TRY(dalic_pyeval_iterate(I, g->iter, it, &items, &n, &opaque));
+	DALIC_TRY(dalic_pyeval_iterate(I, g->iter, it, false, &items, &n, &opaque));
 	if (opaque)
 		return dalic_pyeval_opaque_error(I, g->iter, it, "cannot iterate");
 	for (int i = 0; i < n; i++) {
-		TRY(dalic_pyeval_step(I, e));
-		TRY(dalic_pyeval_assign(I, C, g->target, items[i]));
+		DALIC_TRY(dalic_pyeval_step(I, e));
+		DALIC_TRY(dalic_pyeval_assign(I, C, g->target, items[i]));
 		bool keep = true;
 		for (int k = 0; keep && k < g->ifs.n; k++) {
 			pyval_t *c;
-			TRY(dalic_pyeval_expr(I, C, g->ifs.v[k], &c));
-			TRY(dalic_pyeval_truth(I, g->ifs.v[k], c, &keep));
+			DALIC_TRY(dalic_pyeval_expr(I, C, g->ifs.v[k], &c));
+			DALIC_TRY(dalic_pyeval_truth(I, g->ifs.v[k], c, &keep));
 		}
 		if (keep)
-			TRY(pyeval_comp_level(I, C, e, level + 1, acc, NULL));
+			DALIC_TRY(pyeval_comp_level(I, C, e, level + 1, acc, NULL));
 	}
 	return DALIC_OK;
 }
@@ -419,11 +425,10 @@ static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int
 static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out)
 {
 	if (e->kind == N_SETCOMP)
-		return dalic_pyeval_error(I, e, DALIC_EUNSUPPORTED,
-		                          "sets are not supported in pipeline scripts");
+		return dalic_pyeval_limit(I, e, "sets are not supported in pipeline scripts");
 	/* the first iterable is evaluated in the enclosing scope, the rest in the new one */
 	pyval_t *first;
-	TRY(dalic_pyeval_expr(I, F, e->comp.gens[0].iter, &first));
+	DALIC_TRY(dalic_pyeval_expr(I, F, e->comp.gens[0].iter, &first));
 	pyframe_t *C = dalic_pyexec_new_frame(I, FR_SCOPE, F);
 	if (!C)
 		return dalic_pyeval_oom(I, e);
@@ -438,7 +443,7 @@ static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t
 	pyval_t *acc = e->kind == N_DICTCOMP ? dalic_pyval_dict(I->a) : dalic_pyval_list(I->a, 8);
 	if (!acc)
 		return dalic_pyeval_oom(I, e);
-	TRY(pyeval_comp_level(I, C, e, 0, acc, first));
+	DALIC_TRY(pyeval_comp_level(I, C, e, 0, acc, first));
 	if (e->kind == N_GENEXP) {
 		/* generators are consumed at once; a tuple keeps them immutable like a list */
 		pyval_t *t = dalic_pyval_tuple(I->a, acc->list->n);
@@ -453,14 +458,13 @@ static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t
 
 /* ---- calls ---------------------------------------------------------------------------- */
 
-static int pyeval_eval_call(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out)
+int dalic_pyeval_call_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t *fn,
+                           pyval_t **out)
 {
-	pyval_t *fn;
-	TRY(dalic_pyeval_expr(I, F, e->call.func, &fn));
 	pyval_t *pos = dalic_pyval_list(I->a, e->call.args.n);
 	if (!pos)
 		return dalic_pyeval_oom(I, e);
-	TRY(pyeval_eval_elts(I, F, &e->call.args, pos));
+	DALIC_TRY(pyeval_eval_elts(I, F, &e->call.args, pos));
 	int cap = e->call.kwargs.n + 4, nkw = 0;
 	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)cap);
 	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)cap);
@@ -469,7 +473,7 @@ static int pyeval_eval_call(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyva
 	for (int i = 0; i < e->call.kwargs.n; i++) {
 		const pynode_t *k = e->call.kwargs.v[i];
 		pyval_t *v;
-		TRY(dalic_pyeval_expr(I, F, k->kw.value, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, k->kw.value, &v));
 		if (k->kw.arg) {
 			for (int j = 0; j < nkw; j++)
 				if (!strcmp(names[j], k->kw.arg))
@@ -536,31 +540,28 @@ int dalic_pyeval_call1(pyinterp_t *I, const pynode_t *at, pyval_t *fn, pyval_t *
 int dalic_pyeval_boolop_from(pyinterp_t *I, pyframe_t *F, const pynode_t *node, int from,
                              pyval_t **out)
 {
-	pyval_t *v;
-	TRY(dalic_pyeval_expr(I, F, node->boolop.values.v[from], &v));
-	if (from == node->boolop.values.n - 1) {
-		*out = v;
-		return DALIC_OK;
+	const pynode_list_t *vals = &node->boolop.values;
+	for (int k = from;; k++) {
+		pyval_t *v;
+		DALIC_TRY(dalic_pyeval_expr(I, F, vals->v[k], &v));
+		if (k == vals->n - 1 || v->kind == PV_OPAQUE) {
+			*out = v;
+			return DALIC_OK;
+		}
+		if (v->kind == PV_HOST && v->host.type->flow && v->host.type->flow(I, v))
+			return v->host.type->flow_boolop(I, F, node, k + 1, v, out);
+		bool t;
+		DALIC_TRY(dalic_pyeval_truth(I, vals->v[k], v, &t));
+		if (t == (node->boolop.op == B_OR)) {
+			*out = v;
+			return DALIC_OK;
+		}
 	}
-	if (v->kind == PV_NODE && I->tracing && I->current[I->ncurrent - 1]->conditionals)
-		return dalic_sdcond_and_or(I, F, node, from + 1, v, out);
-	if (v->kind == PV_OPAQUE) {
-		*out = v;
-		return DALIC_OK;
-	}
-	bool t;
-	TRY(dalic_pyeval_truth(I, node->boolop.values.v[from], v, &t));
-	if (t == (node->boolop.op == B_OR)) {
-		*out = v;
-		return DALIC_OK;
-	}
-	return dalic_pyeval_boolop_from(I, F, node, from + 1, out);
 }
 
 /* ---- the evaluator -------------------------------------------------------------------- */
 
-static int pyeval_eval_subscript_index(pyinterp_t *I, pyframe_t *F, const pynode_t *e,
-                                       pyval_t **out)
+int dalic_pyeval_subscript_index(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out)
 {
 	if (e->kind == N_SLICE) {
 		pyval_t *s = dalic_pyval_new(I->a, PV_SLICE);
@@ -568,11 +569,11 @@ static int pyeval_eval_subscript_index(pyinterp_t *I, pyframe_t *F, const pynode
 			return dalic_pyeval_oom(I, e);
 		s->slice.lo = s->slice.hi = s->slice.step = dalic_pyval_none();
 		if (e->slice.lo)
-			TRY(dalic_pyeval_expr(I, F, e->slice.lo, &s->slice.lo));
+			DALIC_TRY(dalic_pyeval_expr(I, F, e->slice.lo, &s->slice.lo));
 		if (e->slice.hi)
-			TRY(dalic_pyeval_expr(I, F, e->slice.hi, &s->slice.hi));
+			DALIC_TRY(dalic_pyeval_expr(I, F, e->slice.hi, &s->slice.hi));
 		if (e->slice.step)
-			TRY(dalic_pyeval_expr(I, F, e->slice.step, &s->slice.step));
+			DALIC_TRY(dalic_pyeval_expr(I, F, e->slice.step, &s->slice.step));
 		*out = s;
 		return DALIC_OK;
 	}
@@ -581,7 +582,8 @@ static int pyeval_eval_subscript_index(pyinterp_t *I, pyframe_t *F, const pynode
 		if (!t)
 			return dalic_pyeval_oom(I, e);
 		for (int i = 0; i < e->elts.n; i++)
-			TRY(pyeval_eval_subscript_index(I, F, e->elts.v[i], &t->tuple.items[i]));
+			DALIC_TRY(
+			    dalic_pyeval_subscript_index(I, F, e->elts.v[i], &t->tuple.items[i]));
 		*out = t;
 		return DALIC_OK;
 	}
@@ -590,14 +592,13 @@ static int pyeval_eval_subscript_index(pyinterp_t *I, pyframe_t *F, const pynode
 
 int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out)
 {
-	TRY(dalic_pyeval_step(I, e));
+	DALIC_TRY(dalic_pyeval_step(I, e));
 	pyval_t *v, *w;
 	switch (e->kind) {
 	case N_NAME:
-		TRY(dalic_pyeval_lookup(I, F, e, e->name, &v));
-		if (v->kind == PV_NODE && I->tracing && I->ncurrent &&
-		    I->current[I->ncurrent - 1]->conditionals)
-			return dalic_sdcond_load(I, e, v, out);
+		DALIC_TRY(dalic_pyeval_lookup(I, F, e, e->name, &v));
+		if (v->kind == PV_HOST && v->host.type->flow && v->host.type->flow(I, v))
+			return v->host.type->flow_load(I, e, v, out);
 		*out = v;
 		return DALIC_OK;
 	case N_NONE:
@@ -625,7 +626,7 @@ int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **
 		v = dalic_pyval_list(I->a, e->elts.n);
 		if (!v)
 			return dalic_pyeval_oom(I, e);
-		TRY(pyeval_eval_elts(I, F, &e->elts, v));
+		DALIC_TRY(pyeval_eval_elts(I, F, &e->elts, v));
 		if (e->kind == N_LIST) {
 			*out = v;
 			return DALIC_OK;
@@ -637,76 +638,31 @@ int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **
 		*out = w;
 		return DALIC_OK;
 	case N_SET:
-		return dalic_pyeval_error(I, e, DALIC_EUNSUPPORTED,
-		                          "sets are not supported in pipeline scripts");
+		return dalic_pyeval_limit(I, e, "sets are not supported in pipeline scripts");
 	case N_DICT:
 		return pyeval_eval_dict(I, F, e, out);
 	case N_BINOP:
-		TRY(dalic_pyeval_expr(I, F, e->bin.left, &v));
-		TRY(dalic_pyeval_expr(I, F, e->bin.right, &w));
-		return dalic_pyeval_binop(I, e, e->bin.op, v, w, out);
-	case N_UNARY: {
-		TRY(dalic_pyeval_expr(I, F, e->unary.operand, &v));
-		if (v->kind == PV_OPAQUE) {
-			*out = v;
-			return DALIC_OK;
-		}
-		if (e->unary.op == U_NOT) {
-			if (v->kind == PV_NODE && I->tracing &&
-			    I->current[I->ncurrent - 1]->conditionals)
-				return dalic_sdcond_not(I, e, v, out);
-			bool t;
-			TRY(dalic_pyeval_truth(I, e, v, &t));
-			*out = dalic_pyval_bool(!t);
-			return DALIC_OK;
-		}
-		if (v->kind == PV_NODE) {
-			if (e->unary.op == U_POS) {
-				*out = v;
-				return DALIC_OK;
-			}
-			if (e->unary.op == U_NEG)
-				return dalic_sdarith_op(I, e, "minus", &v, 1, out);
-			return dalic_pyeval_error(
-			    I, e, DALIC_EINVAL,
-			    "TypeError: bad operand type for unary ~: 'DataNode'");
-		}
-		if (v->kind == PV_BOOL || v->kind == PV_INT) {
-			int64_t x = v->kind == PV_BOOL ? v->b : v->i;
-			if (e->unary.op == U_NEG && x == INT64_MIN)
-				return dalic_pyeval_error(
-				    I, e, DALIC_EUNSUPPORTED,
-				    "integer overflow (dalic supports 64-bit integers)");
-			*out = dalic_pyval_int(I->a, e->unary.op == U_NEG   ? -x
-			                             : e->unary.op == U_POS ? x
-			                                                    : ~x);
-			break;
-		}
-		if (v->kind == PV_FLOAT && e->unary.op != U_INVERT) {
-			*out = dalic_pyval_float(I->a, e->unary.op == U_NEG ? -v->f : v->f);
-			break;
-		}
-		return dalic_pyeval_error(I, e, DALIC_EINVAL,
-		                          "TypeError: bad operand type for unary %s: '%s'",
-		                          e->unary.op == U_NEG   ? "-"
-		                          : e->unary.op == U_POS ? "+"
-		                                                 : "~",
-		                          dalic_pyval_type_name(v));
-	}
+	case N_CALL:
+	case N_ATTR:
+	case N_SUBSCRIPT:
+		return dalic_pyeval_chain(I, F, e, out);
+	case N_UNARY:
+		DALIC_TRY(dalic_pyeval_expr(I, F, e->unary.operand, &v));
+		return dalic_pyeval_unary(I, e, e->unary.op, v, out);
 	case N_BOOLOP:
 		return dalic_pyeval_boolop_from(I, F, e, 0, out);
 	case N_COMPARE: {
-		TRY(dalic_pyeval_expr(I, F, e->cmp.left, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, e->cmp.left, &v));
 		for (int i = 0; i < e->cmp.rest.n; i++) {
-			TRY(dalic_pyeval_expr(I, F, e->cmp.rest.v[i], &w));
+			DALIC_TRY(dalic_pyeval_expr(I, F, e->cmp.rest.v[i], &w));
 			pyval_t *r;
-			TRY(dalic_pyeval_compare(I, e, e->cmp.ops[i], v, w, &r));
+			DALIC_TRY(dalic_pyeval_compare(I, e, e->cmp.ops[i], v, w, &r));
 			if (i == e->cmp.rest.n - 1 || r->kind == PV_OPAQUE) {
 				*out = r;
 				return DALIC_OK;
 			}
 			bool t;
-			TRY(dalic_pyeval_truth(I, e, r, &t));
+			DALIC_TRY(dalic_pyeval_truth(I, e, r, &t));
 			if (!t) {
 				*out = r;
 				return DALIC_OK;
@@ -715,30 +671,21 @@ int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **
 		}
 		return DALIC_OK;
 	}
-	case N_CALL:
-		return pyeval_eval_call(I, F, e, out);
-	case N_ATTR:
-		TRY(dalic_pyeval_expr(I, F, e->attr.value, &v));
-		return dalic_pyeval_getattr(I, e, v, e->attr.attr, out);
-	case N_SUBSCRIPT:
-		TRY(dalic_pyeval_expr(I, F, e->sub.value, &v));
-		TRY(pyeval_eval_subscript_index(I, F, e->sub.index, &w));
-		return dalic_pyeval_getitem(I, e, v, w, out);
 	case N_SLICE:
-		return pyeval_eval_subscript_index(I, F, e, out);
+		return dalic_pyeval_subscript_index(I, F, e, out);
 	case N_STARRED:
 		return dalic_pyeval_error(I, e, DALIC_EINVAL,
 		                          "SyntaxError: can't use starred expression here");
 	case N_LAMBDA:
 		return pyeval_eval_lambda(I, F, e, out);
 	case N_IFEXP: {
-		TRY(dalic_pyeval_expr(I, F, e->ifexp.test, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, e->ifexp.test, &v));
 		if (v->kind == PV_OPAQUE) {
 			*out = v;
 			return DALIC_OK;
 		}
 		bool t;
-		TRY(dalic_pyeval_truth(I, e->ifexp.test, v, &t));
+		DALIC_TRY(dalic_pyeval_truth(I, e->ifexp.test, v, &t));
 		return dalic_pyeval_expr(I, F, t ? e->ifexp.body : e->ifexp.orelse, out);
 	}
 	case N_LISTCOMP:
@@ -747,8 +694,8 @@ int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **
 	case N_GENEXP:
 		return pyeval_eval_comprehension(I, F, e, out);
 	case N_NAMEDEXPR:
-		TRY(dalic_pyeval_expr(I, F, e->named.value, &v));
-		TRY(dalic_pyeval_store(I, F, e->named.target, e->named.target->name, v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, e->named.value, &v));
+		DALIC_TRY(dalic_pyeval_store(I, F, e->named.target, e->named.target->name, v));
 		*out = v;
 		return DALIC_OK;
 	case N_KEYWORD:
@@ -770,13 +717,13 @@ int dalic_pyeval_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *t, pyval_t 
 		return dalic_pyeval_store(I, F, t, t->name, value);
 	case N_ATTR: {
 		pyval_t *obj;
-		TRY(dalic_pyeval_expr(I, F, t->attr.value, &obj));
+		DALIC_TRY(dalic_pyeval_expr(I, F, t->attr.value, &obj));
 		return dalic_pyeval_setattr(I, t, obj, t->attr.attr, value);
 	}
 	case N_SUBSCRIPT: {
 		pyval_t *obj, *idx;
-		TRY(dalic_pyeval_expr(I, F, t->sub.value, &obj));
-		TRY(pyeval_eval_subscript_index(I, F, t->sub.index, &idx));
+		DALIC_TRY(dalic_pyeval_expr(I, F, t->sub.value, &obj));
+		DALIC_TRY(dalic_pyeval_subscript_index(I, F, t->sub.index, &idx));
 		return dalic_pyeval_setitem(I, t, obj, idx, value);
 	}
 	case N_TUPLE:
@@ -784,12 +731,7 @@ int dalic_pyeval_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *t, pyval_t 
 		pyval_t **items;
 		int n;
 		bool opaque;
-		if (value->kind == PV_NODE)
-			return dalic_pyeval_error(
-			    I, t, DALIC_EINVAL,
-			    "TypeError: cannot unpack non-iterable DataNode object (the "
-			    "operator has a single output)");
-		TRY(dalic_pyeval_iterate(I, t, value, &items, &n, &opaque));
+		DALIC_TRY(dalic_pyeval_iterate(I, t, value, true, &items, &n, &opaque));
 		int star = -1, ntargets = t->elts.n;
 		for (int i = 0; i < ntargets; i++)
 			if (t->elts.v[i]->kind == N_STARRED)
@@ -797,7 +739,7 @@ int dalic_pyeval_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *t, pyval_t 
 		if (opaque) {
 			for (int i = 0; i < ntargets; i++) {
 				const pynode_t *sub = t->elts.v[i];
-				TRY(dalic_pyeval_assign(
+				DALIC_TRY(dalic_pyeval_assign(
 				    I, F, sub->kind == N_STARRED ? sub->starred.value : sub,
 				    value));
 			}
@@ -828,9 +770,9 @@ int dalic_pyeval_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *t, pyval_t 
 				for (int j = 0; j < take; j++)
 					if (dalic_pyval_list_append(I->a, rest, items[k++]))
 						return dalic_pyeval_oom(I, t);
-				TRY(dalic_pyeval_assign(I, F, sub->starred.value, rest));
+				DALIC_TRY(dalic_pyeval_assign(I, F, sub->starred.value, rest));
 			} else {
-				TRY(dalic_pyeval_assign(I, F, sub, items[k++]));
+				DALIC_TRY(dalic_pyeval_assign(I, F, sub, items[k++]));
 			}
 		}
 		return DALIC_OK;

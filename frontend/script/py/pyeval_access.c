@@ -1,20 +1,18 @@
 /*
- * Attribute and item access, calls and iteration on evaluator values: instances look in
- * their own attributes, then their class and its bases (functions become bound methods),
- * then Pipeline's built-in members; modules and operator namespaces resolve lazily; items
- * follow Python's indexing and slicing rules; a DataNode subscript lowers to DALI's
- * subscript operators. Calls dispatch on the callee's kind with a bounded depth.
+ * Attribute and item access, calls and iteration on values: instances look in their own
+ * attributes, then their class and its bases (functions and built-in methods become bound
+ * methods), then a built-in `__getattr__` of a host class; modules resolve lazily; items
+ * follow Python's indexing and slicing rules; host values answer through their type's hooks.
+ * Calls dispatch on the callee's kind with a bounded depth.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pyeval.h"
+
+#include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pymod.h"
 
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
 
 static bool pyeval_as_int(const pyval_t *v, int64_t *x)
 {
@@ -32,6 +30,15 @@ static bool pyeval_as_int(const pyval_t *v, int64_t *x)
 static int pyeval_bind_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, pyval_t *fn,
                               pyval_t **out)
 {
+	if (fn->kind == PV_BUILTIN && fn->builtin.method && !fn->builtin.self) {
+		pyval_t *b = dalic_pyval_new(I->a, PV_BUILTIN);
+		if (!b)
+			return dalic_pyeval_oom(I, at);
+		b->builtin = fn->builtin;
+		b->builtin.self = self;
+		*out = b;
+		return DALIC_OK;
+	}
 	if (fn->kind != PV_FUNC) {
 		*out = fn;
 		return DALIC_OK;
@@ -43,6 +50,21 @@ static int pyeval_bind_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, 
 	b->bound.func = fn;
 	*out = b;
 	return DALIC_OK;
+}
+
+/* A built-in __getattr__ along the class's bases answers what the class does not define
+ * (host classes: Pipeline's parameters); *out stays NULL when it has no answer. */
+static int pyeval_native_getattr(pyinterp_t *I, const pynode_t *at, pyclass_t *cls, pyval_t *obj,
+                                 const char *name, pyval_t **out)
+{
+	pyval_t *ga = dalic_pyexec_class_lookup(cls, "__getattr__", NULL);
+	if (!ga || ga->kind != PV_BUILTIN)
+		return DALIC_OK;
+	pyval_t *key = dalic_pyval_cstr(I->a, name);
+	if (!key)
+		return dalic_pyeval_oom(I, at);
+	pyargs_t args = {.pos = &key, .npos = 1};
+	return ga->builtin.fn(I, at, obj, &args, out);
 }
 
 int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
@@ -57,19 +79,6 @@ int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, co
 		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 	case PV_MODULE:
 		return dalic_pymod_getattr(I, at, obj, name, out);
-	case PV_OPFN: {
-		pyval_t *f = dalic_pyval_new(I->a, PV_OPFN);
-		if (!f)
-			return dalic_pyeval_oom(I, at);
-		f->opfn.ops_api = obj->opfn.ops_api;
-		f->opfn.path = *obj->opfn.path
-		                   ? dalic_pyarena_printf(I->a, "%s.%s", obj->opfn.path, name)
-		                   : dalic_pyarena_strdup(I->a, name);
-		if (!f->opfn.path)
-			return dalic_pyeval_oom(I, at);
-		*out = f;
-		return DALIC_OK;
-	}
 	case PV_INSTANCE: {
 		if ((v = dalic_pydict_get_str(obj->inst->attrs, name))) {
 			*out = v;
@@ -77,8 +86,7 @@ int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, co
 		}
 		if ((v = dalic_pyexec_class_lookup(obj->inst->cls, name, NULL)))
 			return pyeval_bind_method(I, at, obj, v, out);
-		if (obj->inst->cls->pipeline)
-			TRY(dalic_sdpipe_getattr(I, at, obj, name, out));
+		DALIC_TRY(pyeval_native_getattr(I, at, obj->inst->cls, obj, name, out));
 		if (!*out && obj->inst->cls->opaque_base)
 			*out = dalic_pyval_opaque(
 			    I->a, dalic_pyarena_printf(I->a, "%s.%s", obj->inst->cls->name, name));
@@ -93,8 +101,6 @@ int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, co
 			*out = dalic_pyval_cstr(I->a, obj->cls->name);
 			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 		}
-		if (obj->cls->pipeline)
-			TRY(dalic_sdpipe_getattr(I, at, obj, name, out));
 		if (!*out && obj->cls->opaque_base)
 			*out = dalic_pyval_opaque(
 			    I->a, dalic_pyarena_printf(I->a, "%s.%s", obj->cls->name, name));
@@ -103,53 +109,28 @@ int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, co
 		pyclass_t *c = obj->super.cls;
 		for (int i = 0; i < c->nbases && !*out; i++) {
 			if ((v = dalic_pyexec_class_lookup(c->bases[i], name, NULL)))
-				TRY(pyeval_bind_method(I, at, obj->super.self, v, out));
-			else if (c->bases[i]->pipeline)
-				TRY(dalic_sdpipe_getattr(I, at, obj->super.self, name, out));
-			else if (c->bases[i]->opaque_base || !strcmp(c->bases[i]->name, "object")) {
+				DALIC_TRY(pyeval_bind_method(I, at, obj->super.self, v, out));
+			else
+				DALIC_TRY(pyeval_native_getattr(I, at, c->bases[i], obj->super.self,
+				                                name, out));
+			if (*out)
+				break;
+			if (c->bases[i]->opaque_base || !strcmp(c->bases[i]->name, "object")) {
 				if (!strcmp(name, "__init__"))
 					*out = dalic_pybi_make(I, "__init__", NULL, NULL, NULL);
 			}
 		}
 		return DALIC_OK;
 	}
-	case PV_NODE:
-		if (!strcmp(name, "name")) {
-			*out = dalic_pyval_cstr(I->a, obj->node.name);
-		} else if (!strcmp(name, "device")) {
-			*out = dalic_pyval_cstr(I->a, obj->node.device);
-		} else {
-			return dalic_sdpipe_getattr(I, at, obj, name, out);
-		}
-		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
-	case PV_ENUM:
-		if (!strcmp(name, "name"))
-			*out = dalic_pyval_cstr(I->a,
-			                        dalic_sdval_enum_name(obj->en.type, obj->en.value));
-		else if (!strcmp(name, "value"))
-			*out = dalic_pyval_int(I->a, obj->en.value);
-		else
-			return DALIC_OK;
-		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
-	case PV_SCONST:
-		if (!strcmp(name, "value"))
-			*out = obj->sconst.value;
-		else if (!strcmp(name, "dtype"))
-			*out = dalic_sdval_enum(I->a, ENUM_DTYPE, obj->sconst.dtype);
-		else
-			return DALIC_OK;
-		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+	case PV_HOST:
+		if (obj->host.type->getattr)
+			return obj->host.type->getattr(I, at, obj, name, out);
+		return DALIC_OK;
 	case PV_FUNC:
 		if (!strcmp(name, "__name__")) {
 			*out = dalic_pyval_cstr(I->a, obj->func->name);
 			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 		}
-		return DALIC_OK;
-	case PV_PIPEDEF:
-		if (!strcmp(name, "_is_pipeline_def"))
-			*out = dalic_pyval_true();
-		else if (!strcmp(name, "__name__"))
-			*out = dalic_pyval_cstr(I->a, obj->pipedef.func->func->name);
 		return DALIC_OK;
 	case PV_STR:
 	case PV_LIST:
@@ -166,7 +147,7 @@ int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, co
 int dalic_pyeval_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
                          pyval_t **out)
 {
-	TRY(dalic_pyeval_getattr_opt(I, at, obj, name, out));
+	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, obj, name, out));
 	if (*out)
 		return DALIC_OK;
 	if (obj->kind == PV_MODULE)
@@ -269,8 +250,6 @@ int dalic_pyeval_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 	case PV_OPAQUE:
 		*out = obj;
 		return DALIC_OK;
-	case PV_NODE:
-		return dalic_sdarith_subscript(I, at, obj, idx, out);
 	case PV_DICT: {
 		pyval_t *v = dalic_pydict_get(obj->dict, idx);
 		if (v) {
@@ -282,7 +261,7 @@ int dalic_pyeval_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 			                          "TypeError: unhashable type: '%s'",
 			                          dalic_pyval_type_name(idx));
 		pyval_t *r;
-		TRY(dalic_pyeval_str(I, at, idx, true, &r));
+		DALIC_TRY(dalic_pyeval_str(I, at, idx, true, &r));
 		return dalic_pyeval_error(I, at, DALIC_EINVAL, "KeyError: %s", r->str.s);
 	}
 	case PV_LIST:
@@ -296,7 +275,7 @@ int dalic_pyeval_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 		const char *what = is_str ? "string" : obj->kind == PV_LIST ? "list" : "tuple";
 		if (idx->kind == PV_SLICE) {
 			int64_t a = 0, b = 0, s = 1;
-			TRY(pyeval_slice_range(I, at, idx, n, &a, &b, &s));
+			DALIC_TRY(pyeval_slice_range(I, at, idx, n, &a, &b, &s));
 			int count = 0;
 			for (int64_t i = a; s > 0 ? i < b : i > b; i += s)
 				count++;
@@ -329,10 +308,14 @@ int dalic_pyeval_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 			return DALIC_OK;
 		}
 		int i;
-		TRY(pyeval_index_of(I, at, idx, n, what, &i));
+		DALIC_TRY(pyeval_index_of(I, at, idx, n, what, &i));
 		*out = is_str ? dalic_pyval_str(I->a, obj->str.s + i, 1) : items[i];
 		return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 	}
+	case PV_HOST:
+		if (obj->host.type->getitem)
+			return obj->host.type->getitem(I, at, obj, idx, out);
+		/* fall through */
 	default:
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: '%s' object is not subscriptable",
@@ -354,7 +337,7 @@ int dalic_pyeval_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 	}
 	if (obj->kind == PV_LIST && idx->kind != PV_SLICE) {
 		int i;
-		TRY(pyeval_index_of(I, at, idx, obj->list->n, "list assignment", &i));
+		DALIC_TRY(pyeval_index_of(I, at, idx, obj->list->n, "list assignment", &i));
 		obj->list->items[i] = value;
 		return DALIC_OK;
 	}
@@ -369,8 +352,7 @@ int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyar
                       pyval_t **out)
 {
 	if (I->depth >= PY_MAX_CALL_DEPTH)
-		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
-		                          "RecursionError: maximum call depth (%d) exceeded",
+		return dalic_pyeval_limit(I, at, "RecursionError: maximum call depth (%d) exceeded",
 		                          PY_MAX_CALL_DEPTH);
 	I->depth++;
 	int rc;
@@ -393,15 +375,14 @@ int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyar
 	case PV_CLASS:
 		rc = dalic_pyexec_instantiate(I, at, fn->cls, args, out);
 		break;
-	case PV_OPFN:
-		rc = fn->opfn.ops_api ? dalic_sdops_construct(I, at, fn->opfn.path, args, out)
-		                      : dalic_sdops_call_fn(I, at, fn->opfn.path, args, out);
-		break;
-	case PV_OPOBJ:
-		rc = dalic_sdops_call_object(I, at, fn, args, out);
-		break;
-	case PV_PIPEDEF:
-		rc = dalic_sdpipe_call_def(I, at, fn, args, out);
+	case PV_HOST:
+		if (fn->host.type->call) {
+			rc = fn->host.type->call(I, at, fn, args, out);
+			break;
+		}
+		rc = dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                        "TypeError: '%s' object is not callable",
+		                        dalic_pyval_type_name(fn));
 		break;
 	case PV_OPAQUE:
 		*out =
@@ -417,8 +398,8 @@ int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyar
 	return rc;
 }
 
-int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t ***items, int *n,
-                         bool *opaque)
+int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool unpack,
+                         pyval_t ***items, int *n, bool *opaque)
 {
 	*opaque = false;
 	switch (v->kind) {
@@ -465,11 +446,10 @@ int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t 
 		*n = k;
 		return DALIC_OK;
 	}
-	case PV_NODE:
-		return dalic_pyeval_error(
-		    I, at, DALIC_EINVAL,
-		    "TypeError: 'DataNode' object is not iterable (a DataNode stands for a "
-		    "whole batch; its samples exist only when the pipeline runs)");
+	case PV_HOST:
+		if (v->host.type->iterate)
+			return v->host.type->iterate(I, at, v, unpack);
+		/* fall through */
 	default:
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: '%s' object is not iterable",

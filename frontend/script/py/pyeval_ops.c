@@ -1,29 +1,17 @@
 /*
- * Python operators on evaluator values: truth, arithmetic and comparison (64-bit ints with
- * overflow detected, floats, str / list / tuple concatenation and repetition, dict union).
- * A DataNode operand hands the operator to script_arith.c (DALI's ArithmeticGenericOp); an
- * opaque operand makes an opaque result so display-only code can run past values dalic does
- * not model. Attribute / item access and calls are in script_access.c.
+ * Python operators on values: truth, unary operators, arithmetic and comparison (64-bit
+ * ints with overflow detected, floats, str / list / tuple concatenation and repetition, dict
+ * union). A host value's type handles the operators it defines (DALI: ArithmeticGenericOp on
+ * data nodes); an opaque operand makes an opaque result so display-only code can run past
+ * values dalic does not model. Attribute / item access and calls are in pyeval_access.c.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pyeval.h"
+
+#include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyfmt.h"
 
 #include <math.h>
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
-
-static const char *DATANODE_BOOL_ERROR =
-    "TypeError: \"DataNode\" was used in conditional context - it might have been used in "
-    "truth evaluation for `if` statement, logical expression or cast to a boolean. To use "
-    "conditional execution via `if` statements you need to specify `enable_conditionals=True` "
-    "in `@nvidia.dali.pipeline_def` decorator. You can read more about conditional execution "
-    "in specific section of the Pipeline documentation. Bool conversion can be achieved with "
-    "the `cast` operator.";
 
 int dalic_pyeval_truth(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool *out)
 {
@@ -52,10 +40,11 @@ int dalic_pyeval_truth(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool *out)
 	case PV_DICT:
 		*out = dalic_pydict_len(v->dict) > 0;
 		return DALIC_OK;
-	case PV_NODE:
-		return dalic_pyeval_error(I, at, DALIC_EINVAL, "%s", DATANODE_BOOL_ERROR);
-	case PV_SCONST:
-		return dalic_pyeval_truth(I, at, v->sconst.value, out);
+	case PV_HOST:
+		if (v->host.type->truth)
+			return v->host.type->truth(I, at, v, out);
+		*out = true;
+		return DALIC_OK;
 	case PV_OPAQUE:
 		return dalic_pyeval_opaque_error(I, at, v, "cannot decide the truth value");
 	case PV_UNDEF:
@@ -82,8 +71,42 @@ static bool pyeval_as_int(const pyval_t *v, int64_t *x)
 
 static int pyeval_overflow(pyinterp_t *I, const pynode_t *at)
 {
-	return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
-	                          "integer overflow (dalic supports 64-bit integers)");
+	return dalic_pyeval_limit(I, at, "integer overflow (dalic supports 64-bit integers)");
+}
+
+int dalic_pyeval_unary(pyinterp_t *I, const pynode_t *at, pyunary_t op, pyval_t *v, pyval_t **out)
+{
+	if (v->kind == PV_OPAQUE) {
+		*out = v;
+		return DALIC_OK;
+	}
+	const pytype_t *t = v->kind == PV_HOST ? v->host.type : NULL;
+	if (op == U_NOT) {
+		if (t && t->flow && t->flow(I, v))
+			return t->flow_not(I, at, v, out);
+		bool b;
+		DALIC_TRY(dalic_pyeval_truth(I, at, v, &b));
+		*out = dalic_pyval_bool(!b);
+		return DALIC_OK;
+	}
+	if (t && t->unary)
+		return t->unary(I, at, op, v, out);
+	if (v->kind == PV_BOOL || v->kind == PV_INT) {
+		int64_t x = v->kind == PV_BOOL ? v->b : v->i;
+		if (op == U_NEG && x == INT64_MIN)
+			return pyeval_overflow(I, at);
+		*out = dalic_pyval_int(I->a, op == U_NEG ? -x : op == U_POS ? x : ~x);
+	} else if (v->kind == PV_FLOAT && op != U_INVERT) {
+		*out = dalic_pyval_float(I->a, op == U_NEG ? -v->f : v->f);
+	} else {
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: bad operand type for unary %s: '%s'",
+		                          op == U_NEG   ? "-"
+		                          : op == U_POS ? "+"
+		                                        : "~",
+		                          dalic_pyval_type_name(v));
+	}
+	return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 }
 
 static int pyeval_int_op(pyinterp_t *I, const pynode_t *at, pyop_t op, int64_t a, int64_t b,
@@ -230,9 +253,8 @@ static int pyeval_seq_repeat(pyinterp_t *I, const pynode_t *at, pyval_t *seq, in
 	if (times < 0)
 		times = 0;
 	if (seq->kind == PV_STR) {
-		if (seq->str.len && times > (int64_t)((1 << 28) / seq->str.len))
-			return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
-			                          "string repetition too large");
+		if (seq->str.len && times > (int64_t)(PY_MAX_STR_LEN / seq->str.len))
+			return dalic_pyeval_limit(I, at, "string repetition too large");
 		size_t n = seq->str.len * (size_t)times;
 		char *s = dalic_pyarena_alloc(I->a, n + 1);
 		if (!s)
@@ -249,8 +271,7 @@ static int pyeval_seq_repeat(pyinterp_t *I, const pynode_t *at, pyval_t *seq, in
 	pyval_t **items = seq->kind == PV_LIST ? seq->list->items : seq->tuple.items;
 	int n = seq->kind == PV_LIST ? seq->list->n : seq->tuple.n;
 	if (n && times > (1 << 24) / n)
-		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
-		                          "sequence repetition too large");
+		return dalic_pyeval_limit(I, at, "sequence repetition too large");
 	int total = n * (int)times;
 	pyval_t *r =
 	    seq->kind == PV_LIST ? dalic_pyval_list(I->a, total) : dalic_pyval_tuple(I->a, total);
@@ -274,6 +295,10 @@ static int pyeval_seq_concat(pyinterp_t *I, const pynode_t *at, pyval_t *l, pyva
 {
 	if (l->kind == PV_STR) {
 		size_t n = l->str.len + r->str.len;
+		if (n > PY_MAX_STR_LEN)
+			return dalic_pyeval_limit(
+			    I, at, "MemoryError: string of %zu bytes (dalic's limit: %zu)", n,
+			    PY_MAX_STR_LEN);
 		char *s = dalic_pyarena_alloc(I->a, n + 1);
 		*out = dalic_pyval_new(I->a, PV_STR);
 		if (!s || !*out)
@@ -314,19 +339,16 @@ int dalic_pyeval_binop(pyinterp_t *I, const pynode_t *at, pyop_t op, pyval_t *l,
 		*out = l->kind == PV_OPAQUE ? l : r;
 		return DALIC_OK;
 	}
-	bool node = l->kind == PV_NODE || r->kind == PV_NODE ||
-	            (l->kind == PV_SCONST && r->kind == PV_SCONST);
-	if (node) {
-		const char *name = dalic_sdarith_binop_name(op);
-		if (name) {
-			pyval_t *in[2] = {l, r};
-			return dalic_sdarith_op(I, at, name, in, 2, out);
-		}
-	} else {
-		if (l->kind == PV_SCONST)
-			l = l->sconst.value;
-		if (r->kind == PV_SCONST)
-			r = r->sconst.value;
+	const pytype_t *lt = l->kind == PV_HOST ? l->host.type : NULL;
+	const pytype_t *rt = r->kind == PV_HOST ? r->host.type : NULL;
+	int rc = PY_NOT_HANDLED;
+	if (lt && lt->binop)
+		rc = lt->binop(I, at, op, l, r, out);
+	if (rc == PY_NOT_HANDLED && rt && rt != lt && rt->binop)
+		rc = rt->binop(I, at, op, l, r, out);
+	if (rc != PY_NOT_HANDLED)
+		return rc;
+	if (!lt && !rt) {
 		int64_t a, b;
 		if (pyeval_as_int(l, &a) && pyeval_as_int(r, &b)) {
 			/* bool op bool stays bool for the bitwise operators */
@@ -450,15 +472,18 @@ int dalic_pyeval_compare(pyinterp_t *I, const pynode_t *at, pycmp_t op, pyval_t 
 			case PV_NONE:
 			case PV_BOOL:
 			case PV_ELLIPSIS:
-			case PV_ENUM:
 			case PV_FUNC:
 			case PV_CLASS:
 			case PV_INSTANCE:
 			case PV_MODULE:
 			case PV_BUILTIN:
 			case PV_BOUND:
-			case PV_OPFN:
 				same = dalic_pyval_equal(l, r);
+				break;
+			case PV_HOST:
+				same = l->host.type == r->host.type &&
+				       (l->host.type->is_by_value ? dalic_pyval_equal(l, r)
+				                                  : l->host.data == r->host.data);
 				break;
 			default:
 				break;
@@ -488,14 +513,15 @@ int dalic_pyeval_compare(pyinterp_t *I, const pynode_t *at, pycmp_t op, pyval_t 
 		*out = dalic_pyval_bool(found == (op == CMP_IN));
 		return DALIC_OK;
 	}
-	if (l->kind == PV_NODE || r->kind == PV_NODE) {
-		pyval_t *in[2] = {l, r};
-		return dalic_sdarith_op(I, at, dalic_sdarith_cmp_name(op), in, 2, out);
-	}
-	if (l->kind == PV_SCONST)
-		l = l->sconst.value;
-	if (r->kind == PV_SCONST)
-		r = r->sconst.value;
+	const pytype_t *lt = l->kind == PV_HOST ? l->host.type : NULL;
+	const pytype_t *rt = r->kind == PV_HOST ? r->host.type : NULL;
+	int rc = PY_NOT_HANDLED;
+	if (lt && lt->compare)
+		rc = lt->compare(I, at, op, l, r, out);
+	if (rc == PY_NOT_HANDLED && rt && rt != lt && rt->compare)
+		rc = rt->compare(I, at, op, l, r, out);
+	if (rc != PY_NOT_HANDLED)
+		return rc;
 	if (op == CMP_EQ || op == CMP_NE) {
 		*out = dalic_pyval_bool(dalic_pyval_equal(l, r) == (op == CMP_EQ));
 		return DALIC_OK;

@@ -1,32 +1,25 @@
 /*
- * Statements, functions and classes. Module-level code runs like Python with one
- * difference that makes display-only code harmless: outside pipeline creation, a statement
- * that fails (typically it uses results of pipe.run(), matplotlib, argparse...) is skipped
- * and the first such failure is remembered for the "no pipeline" message; errors raised
- * while a pipeline is created or traced always stop the load. Loops over values dalic does
- * not model are skipped the same way. Loop iterations and call depth are bounded so no
- * script can hang or exhaust the stack.
+ * Statements, functions and classes (see pyexec.h). Module-level code runs like Python
+ * except that a statement failing on a Python error is skipped (display code) unless the
+ * host is strict or the failure is an interpreter limit. A failing statement in a loop
+ * fails the whole loop. Loops over values dalic does not model are skipped the same way.
+ * Loop iterations and call depth are bounded so no script can hang or exhaust the stack.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pyexec.h"
 
-#include "engine/error.h"
+#include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pymod.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
-
 static int pyexec_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s);
 
-static bool pyexec_outside_pipelines(const pyinterp_t *I)
+/* Whether a failing statement may be skipped now (the host is not strict). */
+static bool pyexec_lenient(pyinterp_t *I)
 {
-	return !I->tracing && !I->creating;
+	return !(I->hooks && I->hooks->strict && I->hooks->strict(I));
 }
 
 pyframe_t *dalic_pyexec_new_frame(pyinterp_t *I, pyframe_kind_t kind, pyframe_t *parent)
@@ -51,7 +44,7 @@ int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 		int rc = pyexec_stmt(I, F, b->v[i]);
 		/* a failing statement in a loop fails the whole loop, which may then be skipped:
 		 * skipping inside would run a loop that cannot progress to its iteration cap */
-		if (rc < 0 && !I->fatal && pyexec_outside_pipelines(I) && !I->loops) {
+		if (rc < 0 && !I->fatal && pyexec_lenient(I) && !I->loops) {
 			/* display code: skip the statement, keep the first reason */
 			if (!I->first_skipped)
 				I->first_skipped = strdup(dalic_last_error());
@@ -166,7 +159,7 @@ int dalic_pyexec_call_function(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, p
 	fr->nlnames = f->info->nlocals;
 	fr->gnames = f->info->globals;
 	fr->ngnames = f->info->nglobals;
-	TRY(pyexec_bind_args(I, at, f, fr, self, args));
+	DALIC_TRY(pyexec_bind_args(I, at, f, fr, self, args));
 	pyframe_t *saved = I->frame;
 	I->frame = fr;
 	int rc;
@@ -209,28 +202,45 @@ bool dalic_pyexec_is_subclass(const pyclass_t *cls, const pyclass_t *base)
 	return false;
 }
 
-int dalic_pyexec_instantiate(pyinterp_t *I, const pynode_t *at, pyclass_t *cls,
-                             const pyargs_t *args, pyval_t **out)
+pyval_t *dalic_pyexec_new_instance(pyinterp_t *I, pyclass_t *cls)
 {
 	pyval_t *obj = dalic_pyval_new(I->a, PV_INSTANCE);
 	if (!obj || !(obj->inst = dalic_pyarena_alloc(I->a, sizeof *obj->inst)) ||
 	    !(obj->inst->attrs = dalic_pydict_new(I->a)))
-		return dalic_pyeval_oom(I, at);
+		return NULL;
 	obj->inst->cls = cls;
+	return obj;
+}
+
+pyclass_t *dalic_pyexec_new_class(pyinterp_t *I, const char *name, const char *module)
+{
+	pyclass_t *c = dalic_pyarena_alloc(I->a, sizeof *c);
+	if (!c || !(c->attrs = dalic_pydict_new(I->a)))
+		return NULL;
+	c->name = name;
+	c->module = module;
+	return c;
+}
+
+int dalic_pyexec_instantiate(pyinterp_t *I, const pynode_t *at, pyclass_t *cls,
+                             const pyargs_t *args, pyval_t **out)
+{
+	pyval_t *obj = dalic_pyexec_new_instance(I, cls);
+	if (!obj)
+		return dalic_pyeval_oom(I, at);
 	if (cls->exception) {
 		pyval_t *msg = NULL;
 		if (args->npos)
-			TRY(dalic_pyeval_str(I, at, args->pos[0], false, &msg));
+			DALIC_TRY(dalic_pyeval_str(I, at, args->pos[0], false, &msg));
 		obj->inst->message = msg ? msg->str.s : "";
 		*out = obj;
 		return DALIC_OK;
 	}
 	pyval_t *init = dalic_pyexec_class_lookup(cls, "__init__", NULL), *r;
 	if (init && init->kind == PV_FUNC) {
-		TRY(dalic_pyexec_call_function(I, at, init->func, obj, args, &r));
-	} else if (cls->pipeline) {
-		TRY(dalic_sdpipe_getattr(I, at, obj, "__init__", &init));
-		TRY(dalic_pyeval_call(I, at, init, args, &r));
+		DALIC_TRY(dalic_pyexec_call_function(I, at, init->func, obj, args, &r));
+	} else if (init && init->kind == PV_BUILTIN && init->builtin.fn) {
+		DALIC_TRY(init->builtin.fn(I, at, obj, args, &r)); /* a host class's __init__ */
 	} else if ((args->npos || args->nkw) && !cls->opaque_base) {
 		return dalic_pyeval_error(I, at, DALIC_EINVAL, "TypeError: %s() takes no arguments",
 		                          cls->name);
@@ -250,7 +260,7 @@ static int pyexec_class_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		return dalic_pyeval_oom(I, s);
 	for (int i = 0; i < s->cls.bases.n; i++) {
 		pyval_t *b;
-		TRY(dalic_pyeval_expr(I, F, s->cls.bases.v[i], &b));
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->cls.bases.v[i], &b));
 		if (b->kind == PV_OPAQUE) {
 			cls->opaque_base = true;
 			continue;
@@ -261,7 +271,6 @@ static int pyexec_class_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 			    "TypeError: a class can only derive from classes, not '%s'",
 			    dalic_pyval_type_name(b));
 		cls->bases[cls->nbases++] = b->cls;
-		cls->pipeline |= b->cls->pipeline;
 		cls->exception |= b->cls->exception;
 		cls->opaque_base |= b->cls->opaque_base;
 	}
@@ -271,15 +280,15 @@ static int pyexec_class_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	body->locals = cls->attrs;
 	body->func = F->func;
 	body->cls = cls; /* functions defined in this body are its methods */
-	TRY(dalic_pyexec_block(I, body, &s->cls.body));
+	DALIC_TRY(dalic_pyexec_block(I, body, &s->cls.body));
 	pyval_t *v = dalic_pyval_new(I->a, PV_CLASS);
 	if (!v)
 		return dalic_pyeval_oom(I, s);
 	v->cls = cls;
 	for (int i = s->cls.decorators.n - 1; i >= 0; i--) {
 		pyval_t *d;
-		TRY(dalic_pyeval_expr(I, F, s->cls.decorators.v[i], &d));
-		TRY(dalic_pyeval_call1(I, s->cls.decorators.v[i], d, v, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->cls.decorators.v[i], &d));
+		DALIC_TRY(dalic_pyeval_call1(I, s->cls.decorators.v[i], d, v, &v));
 	}
 	return dalic_pyeval_store(I, F, s, s->cls.name, v);
 }
@@ -294,7 +303,7 @@ static int pyexec_def_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	if (!decos || !f || !v)
 		return dalic_pyeval_oom(I, s);
 	for (int i = 0; i < nd; i++)
-		TRY(dalic_pyeval_expr(I, F, s->def.decorators.v[i], &decos[i]));
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->def.decorators.v[i], &decos[i]));
 	f->name = s->def.name;
 	f->params = &s->def.params;
 	f->body = &s->def.body;
@@ -308,10 +317,10 @@ static int pyexec_def_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		return dalic_pyeval_oom(I, s);
 	for (int i = 0; i < f->params->n; i++)
 		if (f->params->v[i].def)
-			TRY(dalic_pyeval_expr(I, F, f->params->v[i].def, &f->defaults[i]));
+			DALIC_TRY(dalic_pyeval_expr(I, F, f->params->v[i].def, &f->defaults[i]));
 	v->func = f;
 	for (int i = nd - 1; i >= 0; i--)
-		TRY(dalic_pyeval_call1(I, s->def.decorators.v[i], decos[i], v, &v));
+		DALIC_TRY(dalic_pyeval_call1(I, s->def.decorators.v[i], decos[i], v, &v));
 	return dalic_pyeval_store(I, F, s, s->def.name, v);
 }
 
@@ -323,9 +332,9 @@ static int pyexec_import_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		const pyalias_t *al = &s->import.names[i];
 		pynode_t at = {.line = al->line, .col = al->col};
 		pyval_t *top, *leaf;
-		TRY(dalic_pymod_import(I, &at, al->name, &top, &leaf));
+		DALIC_TRY(dalic_pymod_import(I, &at, al->name, &top, &leaf));
 		if (al->asname) {
-			TRY(dalic_pyeval_store(I, F, &at, al->asname, leaf));
+			DALIC_TRY(dalic_pyeval_store(I, F, &at, al->asname, leaf));
 		} else {
 			const char *dot = strchr(al->name, '.');
 			const char *first =
@@ -333,7 +342,7 @@ static int pyexec_import_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 			        : al->name;
 			if (!first)
 				return dalic_pyeval_oom(I, &at);
-			TRY(dalic_pyeval_store(I, F, &at, first, top));
+			DALIC_TRY(dalic_pyeval_store(I, F, &at, first, top));
 		}
 	}
 	return DALIC_OK;
@@ -349,7 +358,7 @@ static int pyexec_from_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		if (!mod)
 			return dalic_pyeval_oom(I, s);
 	} else {
-		TRY(dalic_pymod_import(I, s, s->from.module, &top, &mod));
+		DALIC_TRY(dalic_pymod_import(I, s, s->from.module, &top, &mod));
 	}
 	if (!s->from.names) {
 		if (mod->kind != PV_MODULE || mod->mod->opaque) {
@@ -359,7 +368,7 @@ static int pyexec_from_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		pyval_t *k, *v;
 		for (int it = 0; dalic_pydict_next(mod->mod->attrs, &it, &k, &v);)
 			if (k->str.s[0] != '_')
-				TRY(dalic_pyeval_store(I, F, s, k->str.s, v));
+				DALIC_TRY(dalic_pyeval_store(I, F, s, k->str.s, v));
 		return DALIC_OK;
 	}
 	for (int i = 0; i < s->from.n; i++) {
@@ -367,19 +376,19 @@ static int pyexec_from_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		pynode_t at = {.line = al->line, .col = al->col};
 		pyval_t *v;
 		if (mod->kind == PV_OPAQUE) {
-			TRY(dalic_pyeval_getattr(I, &at, mod, al->name, &v));
+			DALIC_TRY(dalic_pyeval_getattr(I, &at, mod, al->name, &v));
 		} else {
-			TRY(dalic_pyeval_getattr_opt(I, &at, mod, al->name, &v));
+			DALIC_TRY(dalic_pyeval_getattr_opt(I, &at, mod, al->name, &v));
 			if (!v) {
 				char *sub =
 				    dalic_pyarena_printf(I->a, "%s.%s", s->from.module, al->name);
 				if (!sub)
 					return dalic_pyeval_oom(I, &at);
 				pyval_t *t;
-				TRY(dalic_pymod_import(I, &at, sub, &t, &v));
+				DALIC_TRY(dalic_pymod_import(I, &at, sub, &t, &v));
 			}
 		}
-		TRY(dalic_pyeval_store(I, F, &at, al->asname ? al->asname : al->name, v));
+		DALIC_TRY(dalic_pyeval_store(I, F, &at, al->asname ? al->asname : al->name, v));
 	}
 	return DALIC_OK;
 }
@@ -389,8 +398,7 @@ static int pyexec_from_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 static int pyexec_loop_guard(pyinterp_t *I, const pynode_t *s, long *iterations)
 {
 	if (++*iterations > PY_MAX_LOOP_ITERATIONS)
-		return dalic_pyeval_error(I, s, DALIC_EUNSUPPORTED,
-		                          "loop runs more than %d iterations",
+		return dalic_pyeval_limit(I, s, "loop runs more than %d iterations",
 		                          PY_MAX_LOOP_ITERATIONS);
 	return dalic_pyeval_step(I, s);
 }
@@ -398,20 +406,20 @@ static int pyexec_loop_guard(pyinterp_t *I, const pynode_t *s, long *iterations)
 static int pyexec_for_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
 	pyval_t *it;
-	TRY(dalic_pyeval_expr(I, F, s->for_.iter, &it));
+	DALIC_TRY(dalic_pyeval_expr(I, F, s->for_.iter, &it));
 	pyval_t **items;
 	int n;
 	bool opaque;
-	TRY(dalic_pyeval_iterate(I, s->for_.iter, it, &items, &n, &opaque));
+	DALIC_TRY(dalic_pyeval_iterate(I, s->for_.iter, it, false, &items, &n, &opaque));
 	if (opaque) {
-		if (pyexec_outside_pipelines(I))
+		if (pyexec_lenient(I))
 			return DALIC_OK; /* display code iterating over run results */
 		return dalic_pyeval_opaque_error(I, s->for_.iter, it, "cannot iterate");
 	}
 	long count = 0;
 	for (int i = 0; i < n; i++) {
-		TRY(pyexec_loop_guard(I, s, &count));
-		TRY(dalic_pyeval_assign(I, F, s->for_.target, items[i]));
+		DALIC_TRY(pyexec_loop_guard(I, s, &count));
+		DALIC_TRY(dalic_pyeval_assign(I, F, s->for_.target, items[i]));
 		I->loops++;
 		int rc = dalic_pyexec_block(I, F, &s->for_.body);
 		I->loops--;
@@ -430,18 +438,18 @@ static int pyexec_while_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	long count = 0;
 	for (;;) {
 		pyval_t *t;
-		TRY(dalic_pyeval_expr(I, F, s->while_.test, &t));
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->while_.test, &t));
 		if (t->kind == PV_OPAQUE) {
-			if (pyexec_outside_pipelines(I))
+			if (pyexec_lenient(I))
 				return DALIC_OK;
 			return dalic_pyeval_opaque_error(I, s->while_.test, t,
 			                                 "cannot decide the loop condition");
 		}
 		bool go;
-		TRY(dalic_pyeval_truth(I, s->while_.test, t, &go));
+		DALIC_TRY(dalic_pyeval_truth(I, s->while_.test, t, &go));
 		if (!go)
 			break;
-		TRY(pyexec_loop_guard(I, s, &count));
+		DALIC_TRY(pyexec_loop_guard(I, s, &count));
 		I->loops++;
 		int rc = dalic_pyexec_block(I, F, &s->while_.body);
 		I->loops--;
@@ -458,41 +466,73 @@ static int pyexec_while_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 static int pyexec_if_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
 	pyval_t *t;
-	TRY(dalic_pyeval_expr(I, F, s->if_.test, &t));
-	if (t->kind == PV_NODE && I->tracing && I->current[I->ncurrent - 1]->conditionals)
-		return dalic_sdcond_if(I, F, s, t);
+	DALIC_TRY(dalic_pyeval_expr(I, F, s->if_.test, &t));
+	if (t->kind == PV_HOST && t->host.type->flow && t->host.type->flow(I, t))
+		return t->host.type->flow_if(I, F, s, t);
 	if (t->kind == PV_OPAQUE) {
-		if (pyexec_outside_pipelines(I))
+		if (pyexec_lenient(I))
 			return DALIC_OK;
 		return dalic_pyeval_opaque_error(I, s->if_.test, t, "cannot decide the condition");
 	}
 	bool go;
-	TRY(dalic_pyeval_truth(I, s->if_.test, t, &go));
+	DALIC_TRY(dalic_pyeval_truth(I, s->if_.test, t, &go));
 	return dalic_pyexec_block(I, F, go ? &s->if_.body : &s->if_.orelse);
+}
+
+/* The context-manager method `name` of an instance whose class defines it, bound, or NULL
+ * (other values are bound to the `as` target as they are). */
+static int pyexec_ctx_method(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *name,
+                             pyval_t **out)
+{
+	*out = NULL;
+	if (v->kind != PV_INSTANCE || !dalic_pyexec_class_lookup(v->inst->cls, name, NULL))
+		return DALIC_OK;
+	return dalic_pyeval_getattr(I, at, v, name, out);
+}
+
+/* __exit__(None, None, None) of a manager; an error of the body stays the error reported. */
+static int pyexec_ctx_exit(pyinterp_t *I, const pynode_t *at, pyval_t *mgr, int rc)
+{
+	char saved[DALIC_ERRMSG_MAX];
+	if (rc < 0)
+		dalic_error_save(saved, sizeof saved);
+	pyval_t *exit, *none[3] = {dalic_pyval_none(), dalic_pyval_none(), dalic_pyval_none()}, *r;
+	pyargs_t args = {.pos = none, .npos = 3};
+	int xrc = pyexec_ctx_method(I, at, mgr, "__exit__", &exit);
+	if (!xrc && exit)
+		xrc = dalic_pyeval_call(I, at, exit, &args, &r);
+	if (xrc)
+		return xrc;
+	return rc < 0 ? dalic_fail(rc, "%s", saved) : rc;
 }
 
 static int pyexec_with_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
-	int pushed = 0, rc = DALIC_OK;
-	for (int i = 0; !rc && i < s->with.items.n; i++) {
-		pyval_t *v;
-		rc = dalic_pyeval_expr(I, F, s->with.items.v[i], &v);
-		if (rc)
-			break;
-		sdpipe_t *p = dalic_sdpipe_of(v);
-		if (p) {
-			rc = dalic_sdpipe_push(I, s->with.items.v[i], p);
+	int n = s->with.items.n, entered = 0, rc = DALIC_OK;
+	pyval_t **mgrs = dalic_pyarena_alloc(I->a, sizeof *mgrs * (size_t)(n + 1));
+	if (!mgrs)
+		return dalic_pyeval_oom(I, s);
+	for (int i = 0; !rc && i < n; i++) {
+		const pynode_t *item = s->with.items.v[i];
+		pyval_t *v, *enter, *r;
+		rc = dalic_pyeval_expr(I, F, item, &v);
+		if (!rc)
+			rc = pyexec_ctx_method(I, item, v, "__enter__", &enter);
+		if (!rc && enter) {
+			pyargs_t none = {0};
+			rc = dalic_pyeval_call(I, item, enter, &none, &r);
 			if (rc)
 				break;
-			pushed++;
+			mgrs[entered++] = v;
+			v = r;
 		}
-		if (s->with.vars.v[i])
+		if (!rc && s->with.vars.v[i])
 			rc = dalic_pyeval_assign(I, F, s->with.vars.v[i], v);
 	}
 	if (!rc)
 		rc = dalic_pyexec_block(I, F, &s->with.body);
-	while (pushed--)
-		dalic_sdpipe_pop(I);
+	while (entered--)
+		rc = pyexec_ctx_exit(I, s->with.items.v[entered], mgrs[entered], rc);
 	return rc;
 }
 
@@ -534,7 +574,7 @@ static int pyexec_try_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 				pyval_t *msg = dalic_pyval_cstr(I->a, dalic_last_error());
 				if (!msg)
 					return dalic_pyeval_oom(I, s);
-				TRY(dalic_pyeval_store(I, F, s, h->name, msg));
+				DALIC_TRY(dalic_pyeval_store(I, F, s, h->name, msg));
 			}
 			dalic_error_clear();
 			rc = dalic_pyexec_block(I, F, &h->body);
@@ -557,7 +597,7 @@ static int pyexec_raise_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		return dalic_pyeval_error(I, s, DALIC_EINVAL,
 		                          "RuntimeError: No active exception to reraise");
 	pyval_t *e;
-	TRY(dalic_pyeval_expr(I, F, s->raise.exc, &e));
+	DALIC_TRY(dalic_pyeval_expr(I, F, s->raise.exc, &e));
 	if (e->kind == PV_CLASS)
 		return dalic_pyeval_error(I, s, DALIC_EINVAL, "%s", e->cls->name);
 	if (e->kind == PV_INSTANCE && e->inst->cls->exception)
@@ -574,22 +614,22 @@ static int pyexec_aug_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	const pynode_t *t = s->aug.target;
 	pyval_t *value, *cur, *res, *obj = NULL, *idx = NULL;
 	if (t->kind == N_NAME) {
-		TRY(dalic_pyeval_lookup(I, F, t, t->name, &cur));
+		DALIC_TRY(dalic_pyeval_lookup(I, F, t, t->name, &cur));
 	} else if (t->kind == N_ATTR) {
-		TRY(dalic_pyeval_expr(I, F, t->attr.value, &obj));
-		TRY(dalic_pyeval_getattr(I, t, obj, t->attr.attr, &cur));
+		DALIC_TRY(dalic_pyeval_expr(I, F, t->attr.value, &obj));
+		DALIC_TRY(dalic_pyeval_getattr(I, t, obj, t->attr.attr, &cur));
 	} else {
-		TRY(dalic_pyeval_expr(I, F, t->sub.value, &obj));
-		TRY(dalic_pyeval_expr(I, F, t->sub.index, &idx));
-		TRY(dalic_pyeval_getitem(I, t, obj, idx, &cur));
+		DALIC_TRY(dalic_pyeval_expr(I, F, t->sub.value, &obj));
+		DALIC_TRY(dalic_pyeval_expr(I, F, t->sub.index, &idx));
+		DALIC_TRY(dalic_pyeval_getitem(I, t, obj, idx, &cur));
 	}
-	TRY(dalic_pyeval_expr(I, F, s->aug.value, &value));
+	DALIC_TRY(dalic_pyeval_expr(I, F, s->aug.value, &value));
 	if (cur->kind == PV_LIST && s->aug.op == OP_PLUS) {
 		/* list += iterable extends in place */
 		pyval_t **items;
 		int n;
 		bool opaque;
-		TRY(dalic_pyeval_iterate(I, s, value, &items, &n, &opaque));
+		DALIC_TRY(dalic_pyeval_iterate(I, s, value, false, &items, &n, &opaque));
 		if (opaque)
 			return dalic_pyeval_opaque_error(I, s, value, "cannot extend a list with");
 		for (int i = 0; i < n; i++)
@@ -597,7 +637,7 @@ static int pyexec_aug_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 				return dalic_pyeval_oom(I, s);
 		res = cur;
 	} else {
-		TRY(dalic_pyeval_binop(I, s, s->aug.op, cur, value, &res));
+		DALIC_TRY(dalic_pyeval_binop(I, s, s->aug.op, cur, value, &res));
 	}
 	if (t->kind == N_NAME)
 		return dalic_pyeval_store(I, F, t, t->name, res);
@@ -620,8 +660,8 @@ static int pyexec_del_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 				                          t->name);
 		} else if (t->kind == N_SUBSCRIPT) {
 			pyval_t *obj, *idx;
-			TRY(dalic_pyeval_expr(I, F, t->sub.value, &obj));
-			TRY(dalic_pyeval_expr(I, F, t->sub.index, &idx));
+			DALIC_TRY(dalic_pyeval_expr(I, F, t->sub.value, &obj));
+			DALIC_TRY(dalic_pyeval_expr(I, F, t->sub.index, &idx));
 			if (obj->kind == PV_DICT) {
 				if (!dalic_pydict_del(obj->dict, idx))
 					return dalic_pyeval_error(I, t, DALIC_EINVAL, "KeyError");
@@ -642,7 +682,7 @@ static int pyexec_del_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 			}
 		} else if (t->kind == N_ATTR) {
 			pyval_t *obj;
-			TRY(dalic_pyeval_expr(I, F, t->attr.value, &obj));
+			DALIC_TRY(dalic_pyeval_expr(I, F, t->attr.value, &obj));
 			pyval_t *key = dalic_pyval_cstr(I->a, t->attr.attr);
 			if (!key)
 				return dalic_pyeval_oom(I, t);
@@ -655,22 +695,22 @@ static int pyexec_del_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 
 static int pyexec_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
-	TRY(dalic_pyeval_step(I, s));
+	DALIC_TRY(dalic_pyeval_step(I, s));
 	pyval_t *v;
 	switch (s->kind) {
 	case S_EXPR:
 		return dalic_pyeval_expr(I, F, s->expr.value, &v);
 	case S_ASSIGN:
-		TRY(dalic_pyeval_expr(I, F, s->assign.value, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->assign.value, &v));
 		for (int i = 0; i < s->assign.targets.n; i++)
-			TRY(dalic_pyeval_assign(I, F, s->assign.targets.v[i], v));
+			DALIC_TRY(dalic_pyeval_assign(I, F, s->assign.targets.v[i], v));
 		return DALIC_OK;
 	case S_AUGASSIGN:
 		return pyexec_aug_assign(I, F, s);
 	case S_ANNASSIGN:
 		if (!s->ann.value)
 			return DALIC_OK;
-		TRY(dalic_pyeval_expr(I, F, s->ann.value, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->ann.value, &v));
 		return dalic_pyeval_assign(I, F, s->ann.target, v);
 	case S_IF:
 		return pyexec_if_stmt(I, F, s);
@@ -689,7 +729,7 @@ static int pyexec_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	case S_RETURN:
 		v = dalic_pyval_none();
 		if (s->ret.value)
-			TRY(dalic_pyeval_expr(I, F, s->ret.value, &v));
+			DALIC_TRY(dalic_pyeval_expr(I, F, s->ret.value, &v));
 		F->retval = v;
 		F->do_return = dalic_pyval_true();
 		return PYEXEC_RETURN;
@@ -706,20 +746,19 @@ static int pyexec_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	case S_DEL:
 		return pyexec_del_stmt(I, F, s);
 	case S_ASSERT: {
-		TRY(dalic_pyeval_expr(I, F, s->assert_.test, &v));
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->assert_.test, &v));
 		if (v->kind == PV_OPAQUE)
-			return pyexec_outside_pipelines(I)
-			           ? DALIC_OK
-			           : dalic_pyeval_opaque_error(I, s, v,
-			                                       "cannot check the assertion");
+			return pyexec_lenient(I) ? DALIC_OK
+			                         : dalic_pyeval_opaque_error(
+			                               I, s, v, "cannot check the assertion");
 		bool ok;
-		TRY(dalic_pyeval_truth(I, s->assert_.test, v, &ok));
+		DALIC_TRY(dalic_pyeval_truth(I, s->assert_.test, v, &ok));
 		if (ok)
 			return DALIC_OK;
 		pyval_t *msg = NULL;
 		if (s->assert_.msg) {
-			TRY(dalic_pyeval_expr(I, F, s->assert_.msg, &msg));
-			TRY(dalic_pyeval_str(I, s, msg, false, &msg));
+			DALIC_TRY(dalic_pyeval_expr(I, F, s->assert_.msg, &msg));
+			DALIC_TRY(dalic_pyeval_str(I, s, msg, false, &msg));
 		}
 		return dalic_pyeval_error(I, s, DALIC_EINVAL, "AssertionError%s%s", msg ? ": " : "",
 		                          msg ? msg->str.s : "");

@@ -4,19 +4,14 @@
  * resolution, and printf-style `%` formatting. Covers fill / align / sign / width /
  * grouping / precision and the s d f e g % x o b types.
  */
-#include "frontend/script/py/pystate.h"
+#include "frontend/script/py/pyfmt.h"
+
+#include "frontend/script/py/pydict.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
-	} while (0)
 
 typedef struct spec {
 	char fill, align, sign, type;
@@ -150,10 +145,10 @@ int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *
 		return DALIC_OK;
 	}
 	spec_t sp;
-	TRY(pyfmt_parse_spec(I, at, s, &sp));
+	DALIC_TRY(pyfmt_parse_spec(I, at, s, &sp));
 	char buf[512];
-	if (v->kind == PV_SCONST)
-		v = v->sconst.value;
+	if (v->kind == PV_HOST && v->host.type->scalar && v->host.type->scalar(v))
+		v = v->host.type->scalar(v);
 	bool is_int = v->kind == PV_INT || v->kind == PV_BOOL;
 	if (is_int && (!sp.type || strchr("dxXobcn", sp.type))) {
 		int64_t x = v->kind == PV_BOOL ? v->b : v->i;
@@ -281,7 +276,7 @@ static int pyfmt_field_value(pyinterp_t *I, const pynode_t *at, const char *name
 				e++;
 			char attr[128];
 			snprintf(attr, sizeof attr, "%.*s", (int)(e - k), name + k);
-			TRY(dalic_pyeval_getattr(I, at, v, attr, &v));
+			DALIC_TRY(dalic_pyeval_getattr(I, at, v, attr, &v));
 			k = e;
 		} else {
 			size_t e = ++k;
@@ -294,7 +289,7 @@ static int pyfmt_field_value(pyinterp_t *I, const pynode_t *at, const char *name
 			                   : dalic_pyval_cstr(I->a, idx);
 			if (!key)
 				return dalic_pyeval_oom(I, at);
-			TRY(dalic_pyeval_getitem(I, at, v, key, &v));
+			DALIC_TRY(dalic_pyeval_getitem(I, at, v, key, &v));
 			k = e + 1;
 		}
 	}
@@ -336,7 +331,7 @@ static int pyfmt_format_into(pyinterp_t *I, const pynode_t *at, const char *s, s
 		while (name_end < fl && f[name_end] != '!' && f[name_end] != ':')
 			name_end++;
 		pyval_t *v;
-		TRY(pyfmt_field_value(I, at, f, name_end, args, auto_idx, &v));
+		DALIC_TRY(pyfmt_field_value(I, at, f, name_end, args, auto_idx, &v));
 		size_t k = name_end;
 		if (k < fl && f[k] == '!') {
 			if (k + 1 >= fl)
@@ -344,7 +339,7 @@ static int pyfmt_format_into(pyinterp_t *I, const pynode_t *at, const char *s, s
 				    I, at, DALIC_EINVAL,
 				    "ValueError: end of string while looking for conversion "
 				    "specifier");
-			TRY(dalic_pyeval_str(I, at, v, f[k + 1] != 's', &v));
+			DALIC_TRY(dalic_pyeval_str(I, at, v, f[k + 1] != 's', &v));
 			k += 2;
 		}
 		pybuf_t spec = {0};
@@ -361,7 +356,7 @@ static int pyfmt_format_into(pyinterp_t *I, const pynode_t *at, const char *s, s
 		if (!rc)
 			rc = dalic_pyfmt_spec(I, at, v, spec.s ? spec.s : "", out);
 		dalic_pybuf_free(&spec);
-		TRY(rc);
+		DALIC_TRY(rc);
 		i = j + 1;
 	}
 	return DALIC_OK;
@@ -441,8 +436,8 @@ int dalic_pyfmt_percent(pyinterp_t *I, const pynode_t *at, pyval_t *fmt, pyval_t
 			}
 			v = items[next++];
 		}
-		if (v->kind == PV_SCONST)
-			v = v->sconst.value;
+		if (v->kind == PV_HOST && v->host.type->scalar && v->host.type->scalar(v))
+			v = v->host.type->scalar(v);
 		char buf[512], f[80];
 		if (conv == 's' || conv == 'r' || conv == 'a') {
 			pybuf_t t = {0};

@@ -1,5 +1,5 @@
 /*
- * The tokenizer (see script_lexer.h). One pass over the text produces the whole token array;
+ * The tokenizer (see pylex.h). One pass over the text produces the whole token array;
  * indentation is tracked with a stack of column widths as Python does. Positions are kept as
  * byte offsets while scanning and turned into (line, character column) per token.
  */

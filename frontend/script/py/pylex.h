@@ -6,8 +6,8 @@
  * parser joins them). String literals are decoded here except f-strings, whose raw body is
  * kept for the parser to split into literal text and expressions.
  */
-#ifndef DALIC_FRONTEND_SCRIPT_LEXER_H
-#define DALIC_FRONTEND_SCRIPT_LEXER_H
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYLEX_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYLEX_H
 
 #include "frontend/script/py/pyarena.h"
 #include "frontend/script/py/pysrc.h"
@@ -31,13 +31,14 @@ typedef enum {
 #define PYLEX_OPS(X)                                                                               \
 	X(LPAR, "(")                                                                               \
 	X(RPAR, ")")                                                                               \
-	X(LSQB, "[") X(RSQB, "]") X(LBRACE, "{") X(RBRACE, "}") X(COMMA, ",") X(COLON, ":")        \
-	    X(DOT, ".") X(SEMI, ";") X(ASSIGN, "=") X(ARROW, "->") X(WALRUS, ":=")                 \
-	        X(ELLIPSIS, "...") X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(DSTAR, "**")          \
-	            X(SLASH, "/") X(DSLASH, "//") X(PERCENT, "%") X(AT, "@") X(LSHIFT, "<<")       \
-	                X(RSHIFT, ">>") X(AMP, "&") X(PIPE, "|") X(CARET, "^") X(TILDE, "~")       \
-	                    X(LT, "<") X(GT, ">") X(LE, "<=") X(GE, ">=") X(EQ, "==") X(NE, "!=")  \
-	                        X(PLUSEQ, "+=") X(MINUSEQ, "-=") X(STAREQ, "*=") X(DSTAREQ, "**=") \
+	X(LSQB, "[")                                                                               \
+	X(RSQB, "]") X(LBRACE, "{") X(RBRACE, "}") X(COMMA, ",") X(COLON, ":") X(DOT, ".")         \
+	    X(SEMI, ";") X(ASSIGN, "=") X(ARROW, "->") X(WALRUS, ":=") X(ELLIPSIS, "...")          \
+	        X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(DSTAR, "**") X(SLASH, "/")               \
+	            X(DSLASH, "//") X(PERCENT, "%") X(AT, "@") X(LSHIFT, "<<") X(RSHIFT, ">>")     \
+	                X(AMP, "&") X(PIPE, "|") X(CARET, "^") X(TILDE, "~") X(LT, "<") X(GT, ">") \
+	                    X(LE, "<=") X(GE, ">=") X(EQ, "==") X(NE, "!=") X(PLUSEQ, "+=")        \
+	                        X(MINUSEQ, "-=") X(STAREQ, "*=") X(DSTAREQ, "**=")                 \
 	                            X(SLASHEQ, "/=") X(DSLASHEQ, "//=") X(PERCENTEQ, "%=")         \
 	                                X(ATEQ, "@=") X(LSHIFTEQ, "<<=") X(RSHIFTEQ, ">>=")        \
 	                                    X(AMPEQ, "&=") X(PIPEEQ, "|=") X(CARETEQ, "^=")
@@ -54,9 +55,10 @@ typedef enum {
 #define PYLEX_KEYWORDS(X)                                                                          \
 	X(FALSE, "False")                                                                          \
 	X(NONE_, "None")                                                                           \
-	X(TRUE, "True") X(AND, "and") X(AS, "as") X(ASSERT, "assert") X(ASYNC, "async")            \
-	    X(AWAIT, "await") X(BREAK, "break") X(CLASS, "class") X(CONTINUE, "continue")          \
-	        X(DEF, "def") X(DEL, "del") X(ELIF, "elif") X(ELSE, "else") X(EXCEPT, "except")    \
+	X(TRUE, "True")                                                                            \
+	X(AND, "and") X(AS, "as") X(ASSERT, "assert") X(ASYNC, "async") X(AWAIT, "await")          \
+	    X(BREAK, "break") X(CLASS, "class") X(CONTINUE, "continue") X(DEF, "def")              \
+	        X(DEL, "del") X(ELIF, "elif") X(ELSE, "else") X(EXCEPT, "except")                  \
 	            X(FINALLY, "finally") X(FOR, "for") X(FROM, "from") X(GLOBAL, "global")        \
 	                X(IF, "if") X(IMPORT, "import") X(IN, "in") X(IS, "is")                    \
 	                    X(LAMBDA, "lambda") X(NONLOCAL, "nonlocal") X(NOT, "not") X(OR, "or")  \

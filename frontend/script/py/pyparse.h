@@ -1,28 +1,26 @@
 /*
- * Parser internals shared by the expression and statement halves (script_parse_expr.c,
- * script_parse_stmt.c). A recursive-descent parser over the token array with Python's
- * grammar and precedence; nesting depth is bounded so hostile input cannot exhaust the
- * C stack.
+ * The parser: a recursive-descent parser over the token array with Python's grammar and
+ * precedence (pyparse_stmt.c: statements; pyparse_expr.c: the operator ladder;
+ * pyparse_atom.c: atoms, displays and trailers; pyparse_fstr.c: string literals and
+ * f-strings; pyparse.c: token helpers and errors). Each parse function carries its grammar
+ * rule above it. Left-recursive rules (a + b + c, a.b.c, f()()) are loops, not recursion;
+ * nesting through parentheses, brackets, unary operators and blocks is bounded
+ * (PY_MAX_NESTING) so hostile input cannot exhaust the C stack.
  */
-#ifndef DALIC_FRONTEND_SCRIPT_PARSER_H
-#define DALIC_FRONTEND_SCRIPT_PARSER_H
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYPARSE_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYPARSE_H
 
+#include "engine/error.h"
 #include "frontend/script/py/pyast.h"
 
 #define PY_MAX_NESTING 150
 
 /* allocate a node or fail with DALIC_ENOMEM; propagate a non-zero status */
-#define NEW(var, kind, at)                                                                         \
+#define PYPARSE_NEW(var, kind, at)                                                                 \
 	do {                                                                                       \
 		(var) = dalic_pyparse_node(p, (kind), (at));                                       \
 		if (!(var))                                                                        \
 			return DALIC_ENOMEM;                                                       \
-	} while (0)
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_)                                                                           \
-			return rc_;                                                                \
 	} while (0)
 
 typedef struct pyparser {
@@ -69,9 +67,5 @@ int dalic_pyparse_target_list(pyparser_t *p, pynode_t **out); /* for-loop target
 int dalic_pyparse_params(pyparser_t *p, pyparams_t *out, pyop_t close, bool annotations);
 /* Checks that e may be assigned to; `what` names the statement for the message. */
 int dalic_pyparse_check_target(pyparser_t *p, pynode_t *e, const char *what);
-
-/* scope facts and the return rewrite of a finished `def` (script_scope.c) */
-int dalic_pyscope_function(pyarena_t *a, pynode_t *def);
-int dalic_pyscope_module(pyarena_t *a, pyast_t *m);
 
 #endif

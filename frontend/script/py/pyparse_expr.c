@@ -27,17 +27,17 @@ static int pyparse_comprehension(pyparser_t *p, pynode_t *node)
 			memcpy(g, node->comp.gens, sizeof *g * (size_t)node->comp.ngens);
 		node->comp.gens = g;
 		pycomp_t *c = &g[node->comp.ngens++];
-		TRY(dalic_pyparse_target_list(p, &c->target));
-		TRY(dalic_pyparse_check_target(p, c->target, "comprehension"));
+		DALIC_TRY(dalic_pyparse_target_list(p, &c->target));
+		DALIC_TRY(dalic_pyparse_check_target(p, c->target, "comprehension"));
 		if (!dalic_pyparse_accept_kw(p, KW_IN))
 			return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 			                           "invalid syntax: expected 'in'");
-		TRY(dalic_pyparse_or_test(p, &c->iter));
+		DALIC_TRY(dalic_pyparse_or_test(p, &c->iter));
 		while (dalic_pyparse_is_kw(p, KW_IF)) {
 			dalic_pyparse_next(p);
 			pynode_t *cond;
-			TRY(dalic_pyparse_or_test(p, &cond));
-			TRY(dalic_pyparse_list_push(p, &c->ifs, cond));
+			DALIC_TRY(dalic_pyparse_or_test(p, &cond));
+			DALIC_TRY(dalic_pyparse_list_push(p, &c->ifs, cond));
 		}
 	}
 	return DALIC_OK;
@@ -48,8 +48,8 @@ static int pyparse_star_or_named(pyparser_t *p, pynode_t **out)
 	if (dalic_pyparse_is_op(p, OP_STAR)) {
 		const pytoken_t *t = dalic_pyparse_next(p);
 		pynode_t *s;
-		NEW(s, N_STARRED, t);
-		TRY(dalic_pyparse_expr(p, &s->starred.value));
+		PYPARSE_NEW(s, N_STARRED, t);
+		DALIC_TRY(dalic_pyparse_expr(p, &s->starred.value));
 		*out = s;
 		return DALIC_OK;
 	}
@@ -63,8 +63,8 @@ static int pyparse_display_rest(pyparser_t *p, pynode_t *n, pyop_t close)
 		if (dalic_pyparse_is_op(p, close))
 			break;
 		pynode_t *e;
-		TRY(pyparse_star_or_named(p, &e));
-		TRY(dalic_pyparse_list_push(p, &n->elts, e));
+		DALIC_TRY(pyparse_star_or_named(p, &e));
+		DALIC_TRY(dalic_pyparse_list_push(p, &n->elts, e));
 	}
 	return DALIC_OK;
 }
@@ -73,35 +73,35 @@ static int pyparse_paren(pyparser_t *p, pynode_t **out)
 {
 	const pytoken_t *open = dalic_pyparse_next(p);
 	if (dalic_pyparse_accept_op(p, OP_RPAR)) {
-		NEW(*out, N_TUPLE, open);
+		PYPARSE_NEW(*out, N_TUPLE, open);
 		return DALIC_OK;
 	}
 	if (dalic_pyparse_is_kw(p, KW_YIELD))
 		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 		                           "'yield' is not supported in pipeline scripts");
 	pynode_t *first;
-	TRY(pyparse_star_or_named(p, &first));
+	DALIC_TRY(pyparse_star_or_named(p, &first));
 	if (dalic_pyparse_is_kw(p, KW_FOR)) {
 		pynode_t *g;
-		NEW(g, N_GENEXP, open);
+		PYPARSE_NEW(g, N_GENEXP, open);
 		g->comp.elt = first;
-		TRY(pyparse_comprehension(p, g));
-		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the generator expression"));
+		DALIC_TRY(pyparse_comprehension(p, g));
+		DALIC_TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the generator expression"));
 		*out = g;
 		return DALIC_OK;
 	}
 	if (dalic_pyparse_is_op(p, OP_COMMA)) {
 		pynode_t *t;
-		NEW(t, N_TUPLE, open);
-		TRY(dalic_pyparse_list_push(p, &t->elts, first));
-		TRY(pyparse_display_rest(p, t, OP_RPAR));
-		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the tuple"));
+		PYPARSE_NEW(t, N_TUPLE, open);
+		DALIC_TRY(dalic_pyparse_list_push(p, &t->elts, first));
+		DALIC_TRY(pyparse_display_rest(p, t, OP_RPAR));
+		DALIC_TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the tuple"));
 		*out = t;
 		return DALIC_OK;
 	}
 	if (first->kind == N_STARRED)
 		return dalic_pyparse_error_node(p, first, "cannot use starred expression here");
-	TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the parenthesis"));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the parenthesis"));
 	*out = first;
 	return DALIC_OK;
 }
@@ -110,22 +110,22 @@ static int pyparse_list_display(pyparser_t *p, pynode_t **out)
 {
 	const pytoken_t *open = dalic_pyparse_next(p);
 	pynode_t *l;
-	NEW(l, N_LIST, open);
+	PYPARSE_NEW(l, N_LIST, open);
 	if (dalic_pyparse_accept_op(p, OP_RSQB)) {
 		*out = l;
 		return DALIC_OK;
 	}
 	pynode_t *first;
-	TRY(pyparse_star_or_named(p, &first));
+	DALIC_TRY(pyparse_star_or_named(p, &first));
 	if (dalic_pyparse_is_kw(p, KW_FOR)) {
 		l->kind = N_LISTCOMP;
 		l->comp.elt = first;
-		TRY(pyparse_comprehension(p, l));
+		DALIC_TRY(pyparse_comprehension(p, l));
 	} else {
-		TRY(dalic_pyparse_list_push(p, &l->elts, first));
-		TRY(pyparse_display_rest(p, l, OP_RSQB));
+		DALIC_TRY(dalic_pyparse_list_push(p, &l->elts, first));
+		DALIC_TRY(pyparse_display_rest(p, l, OP_RSQB));
 	}
-	TRY(dalic_pyparse_expect_op(p, OP_RSQB, "to close the list"));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_RSQB, "to close the list"));
 	*out = l;
 	return DALIC_OK;
 }
@@ -134,61 +134,61 @@ static int pyparse_dict_or_set(pyparser_t *p, pynode_t **out)
 {
 	const pytoken_t *open = dalic_pyparse_next(p);
 	pynode_t *d;
-	NEW(d, N_DICT, open);
+	PYPARSE_NEW(d, N_DICT, open);
 	if (dalic_pyparse_accept_op(p, OP_RBRACE)) {
 		*out = d;
 		return DALIC_OK;
 	}
 	pynode_t *k = NULL, *v = NULL;
 	if (dalic_pyparse_accept_op(p, OP_DSTAR)) {
-		TRY(dalic_pyparse_expr(p, &v));
+		DALIC_TRY(dalic_pyparse_expr(p, &v));
 	} else {
-		TRY(pyparse_star_or_named(p, &k));
+		DALIC_TRY(pyparse_star_or_named(p, &k));
 		if (!dalic_pyparse_accept_op(p, OP_COLON)) {
 			/* a set */
 			if (dalic_pyparse_is_kw(p, KW_FOR)) {
 				d->kind = N_SETCOMP;
 				d->comp.elt = k;
-				TRY(pyparse_comprehension(p, d));
+				DALIC_TRY(pyparse_comprehension(p, d));
 			} else {
 				d->kind = N_SET;
 				memset(&d->dict, 0, sizeof d->dict);
-				TRY(dalic_pyparse_list_push(p, &d->elts, k));
-				TRY(pyparse_display_rest(p, d, OP_RBRACE));
+				DALIC_TRY(dalic_pyparse_list_push(p, &d->elts, k));
+				DALIC_TRY(pyparse_display_rest(p, d, OP_RBRACE));
 			}
-			TRY(dalic_pyparse_expect_op(p, OP_RBRACE, "to close the set"));
+			DALIC_TRY(dalic_pyparse_expect_op(p, OP_RBRACE, "to close the set"));
 			*out = d;
 			return DALIC_OK;
 		}
-		TRY(dalic_pyparse_test(p, &v));
+		DALIC_TRY(dalic_pyparse_test(p, &v));
 		if (dalic_pyparse_is_kw(p, KW_FOR)) {
 			d->kind = N_DICTCOMP;
 			d->comp.elt = k;
 			d->comp.value = v;
-			TRY(pyparse_comprehension(p, d));
-			TRY(dalic_pyparse_expect_op(p, OP_RBRACE,
-			                            "to close the dict comprehension"));
+			DALIC_TRY(pyparse_comprehension(p, d));
+			DALIC_TRY(dalic_pyparse_expect_op(p, OP_RBRACE,
+			                                  "to close the dict comprehension"));
 			*out = d;
 			return DALIC_OK;
 		}
 	}
-	TRY(dalic_pyparse_list_push(p, &d->dict.keys, k));
-	TRY(dalic_pyparse_list_push(p, &d->dict.values, v));
+	DALIC_TRY(dalic_pyparse_list_push(p, &d->dict.keys, k));
+	DALIC_TRY(dalic_pyparse_list_push(p, &d->dict.values, v));
 	while (dalic_pyparse_accept_op(p, OP_COMMA)) {
 		if (dalic_pyparse_is_op(p, OP_RBRACE))
 			break;
 		k = NULL;
 		if (dalic_pyparse_accept_op(p, OP_DSTAR)) {
-			TRY(dalic_pyparse_expr(p, &v));
+			DALIC_TRY(dalic_pyparse_expr(p, &v));
 		} else {
-			TRY(dalic_pyparse_test(p, &k));
-			TRY(dalic_pyparse_expect_op(p, OP_COLON, "after a dict key"));
-			TRY(dalic_pyparse_test(p, &v));
+			DALIC_TRY(dalic_pyparse_test(p, &k));
+			DALIC_TRY(dalic_pyparse_expect_op(p, OP_COLON, "after a dict key"));
+			DALIC_TRY(dalic_pyparse_test(p, &v));
 		}
-		TRY(dalic_pyparse_list_push(p, &d->dict.keys, k));
-		TRY(dalic_pyparse_list_push(p, &d->dict.values, v));
+		DALIC_TRY(dalic_pyparse_list_push(p, &d->dict.keys, k));
+		DALIC_TRY(dalic_pyparse_list_push(p, &d->dict.values, v));
 	}
-	TRY(dalic_pyparse_expect_op(p, OP_RBRACE, "to close the dict"));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_RBRACE, "to close the dict"));
 	*out = d;
 	return DALIC_OK;
 }
@@ -202,17 +202,17 @@ static int pyparse_atom(pyparser_t *p, pynode_t **out)
 		switch (t->kw) {
 		case KW_NONE:
 			dalic_pyparse_next(p);
-			NEW(*out, N_NAME, t);
+			PYPARSE_NEW(*out, N_NAME, t);
 			(*out)->name = dalic_pyarena_strndup(p->a, t->text, (size_t)t->len);
 			return (*out)->name ? DALIC_OK : DALIC_ENOMEM;
 		case KW_NONE_:
 			dalic_pyparse_next(p);
-			NEW(*out, N_NONE, t);
+			PYPARSE_NEW(*out, N_NONE, t);
 			return DALIC_OK;
 		case KW_TRUE:
 		case KW_FALSE:
 			dalic_pyparse_next(p);
-			NEW(*out, N_BOOL, t);
+			PYPARSE_NEW(*out, N_BOOL, t);
 			(*out)->b = t->kw == KW_TRUE;
 			return DALIC_OK;
 		case KW_AWAIT:
@@ -226,12 +226,12 @@ static int pyparse_atom(pyparser_t *p, pynode_t **out)
 		}
 	case TK_INT:
 		dalic_pyparse_next(p);
-		NEW(*out, N_INT, t);
+		PYPARSE_NEW(*out, N_INT, t);
 		(*out)->i = t->ival;
 		return DALIC_OK;
 	case TK_FLOAT:
 		dalic_pyparse_next(p);
-		NEW(*out, N_FLOAT, t);
+		PYPARSE_NEW(*out, N_FLOAT, t);
 		(*out)->f = t->fval;
 		return DALIC_OK;
 	case TK_STRING:
@@ -246,7 +246,7 @@ static int pyparse_atom(pyparser_t *p, pynode_t **out)
 			return pyparse_dict_or_set(p, out);
 		case OP_ELLIPSIS:
 			dalic_pyparse_next(p);
-			NEW(*out, N_ELLIPSIS, t);
+			PYPARSE_NEW(*out, N_ELLIPSIS, t);
 			return DALIC_OK;
 		default:
 			break;
@@ -270,14 +270,14 @@ static int pyparse_call_args(pyparser_t *p, pynode_t *call)
 		const pytoken_t *t = dalic_pyparse_peek(p);
 		if (dalic_pyparse_accept_op(p, OP_STAR)) {
 			pynode_t *s;
-			NEW(s, N_STARRED, t);
-			TRY(dalic_pyparse_test(p, &s->starred.value));
-			TRY(dalic_pyparse_list_push(p, &call->call.args, s));
+			PYPARSE_NEW(s, N_STARRED, t);
+			DALIC_TRY(dalic_pyparse_test(p, &s->starred.value));
+			DALIC_TRY(dalic_pyparse_list_push(p, &call->call.args, s));
 		} else if (dalic_pyparse_accept_op(p, OP_DSTAR)) {
 			pynode_t *k;
-			NEW(k, N_KEYWORD, t);
-			TRY(dalic_pyparse_test(p, &k->kw.value));
-			TRY(dalic_pyparse_list_push(p, &call->call.kwargs, k));
+			PYPARSE_NEW(k, N_KEYWORD, t);
+			DALIC_TRY(dalic_pyparse_test(p, &k->kw.value));
+			DALIC_TRY(dalic_pyparse_list_push(p, &call->call.kwargs, k));
 			seen_kw = true;
 		} else if (t->kind == TK_NAME && !t->kw &&
 		           dalic_pyparse_peek_at(p, 1)->kind == TK_OP &&
@@ -285,27 +285,27 @@ static int pyparse_call_args(pyparser_t *p, pynode_t *call)
 			dalic_pyparse_next(p);
 			dalic_pyparse_next(p);
 			pynode_t *k;
-			NEW(k, N_KEYWORD, t);
+			PYPARSE_NEW(k, N_KEYWORD, t);
 			k->kw.arg = dalic_pyarena_strndup(p->a, t->text, (size_t)t->len);
 			if (!k->kw.arg)
 				return DALIC_ENOMEM;
-			TRY(dalic_pyparse_test(p, &k->kw.value));
-			TRY(dalic_pyparse_list_push(p, &call->call.kwargs, k));
+			DALIC_TRY(dalic_pyparse_test(p, &k->kw.value));
+			DALIC_TRY(dalic_pyparse_list_push(p, &call->call.kwargs, k));
 			seen_kw = true;
 		} else {
 			pynode_t *e;
-			TRY(dalic_pyparse_namedexpr(p, &e));
+			DALIC_TRY(dalic_pyparse_namedexpr(p, &e));
 			if (dalic_pyparse_is_kw(p, KW_FOR)) {
 				pynode_t *g;
-				NEW(g, N_GENEXP, t);
+				PYPARSE_NEW(g, N_GENEXP, t);
 				g->comp.elt = e;
-				TRY(pyparse_comprehension(p, g));
+				DALIC_TRY(pyparse_comprehension(p, g));
 				e = g;
 			}
 			if (seen_kw)
 				return dalic_pyparse_error_node(
 				    p, e, "positional argument follows keyword argument");
-			TRY(dalic_pyparse_list_push(p, &call->call.args, e));
+			DALIC_TRY(dalic_pyparse_list_push(p, &call->call.args, e));
 		}
 		if (!dalic_pyparse_accept_op(p, OP_COMMA))
 			break;
@@ -318,22 +318,22 @@ static int pyparse_slice_item(pyparser_t *p, pynode_t **out)
 	const pytoken_t *t = dalic_pyparse_peek(p);
 	pynode_t *lo = NULL;
 	if (!dalic_pyparse_is_op(p, OP_COLON)) {
-		TRY(pyparse_star_or_named(p, &lo));
+		DALIC_TRY(pyparse_star_or_named(p, &lo));
 		if (!dalic_pyparse_is_op(p, OP_COLON)) {
 			*out = lo;
 			return DALIC_OK;
 		}
 	}
 	pynode_t *s;
-	NEW(s, N_SLICE, t);
+	PYPARSE_NEW(s, N_SLICE, t);
 	s->slice.lo = lo;
 	dalic_pyparse_next(p); /* ':' */
 	if (!dalic_pyparse_is_op(p, OP_COLON) && !dalic_pyparse_is_op(p, OP_COMMA) &&
 	    !dalic_pyparse_is_op(p, OP_RSQB))
-		TRY(dalic_pyparse_test(p, &s->slice.hi));
+		DALIC_TRY(dalic_pyparse_test(p, &s->slice.hi));
 	if (dalic_pyparse_accept_op(p, OP_COLON) && !dalic_pyparse_is_op(p, OP_COMMA) &&
 	    !dalic_pyparse_is_op(p, OP_RSQB))
-		TRY(dalic_pyparse_test(p, &s->slice.step));
+		DALIC_TRY(dalic_pyparse_test(p, &s->slice.step));
 	*out = s;
 	return DALIC_OK;
 }
@@ -342,21 +342,21 @@ static int pyparse_subscript(pyparser_t *p, pynode_t **out)
 {
 	const pytoken_t *open = dalic_pyparse_next(p);
 	pynode_t *first;
-	TRY(pyparse_slice_item(p, &first));
+	DALIC_TRY(pyparse_slice_item(p, &first));
 	if (dalic_pyparse_is_op(p, OP_COMMA)) {
 		pynode_t *t;
-		NEW(t, N_TUPLE, open);
-		TRY(dalic_pyparse_list_push(p, &t->elts, first));
+		PYPARSE_NEW(t, N_TUPLE, open);
+		DALIC_TRY(dalic_pyparse_list_push(p, &t->elts, first));
 		while (dalic_pyparse_accept_op(p, OP_COMMA)) {
 			if (dalic_pyparse_is_op(p, OP_RSQB))
 				break;
 			pynode_t *e;
-			TRY(pyparse_slice_item(p, &e));
-			TRY(dalic_pyparse_list_push(p, &t->elts, e));
+			DALIC_TRY(pyparse_slice_item(p, &e));
+			DALIC_TRY(dalic_pyparse_list_push(p, &t->elts, e));
 		}
 		first = t;
 	}
-	TRY(dalic_pyparse_expect_op(p, OP_RSQB, "to close the subscript"));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_RSQB, "to close the subscript"));
 	*out = first;
 	return DALIC_OK;
 }
@@ -364,25 +364,25 @@ static int pyparse_subscript(pyparser_t *p, pynode_t **out)
 static int pyparse_primary(pyparser_t *p, pynode_t **out)
 {
 	pynode_t *e = NULL;
-	TRY(pyparse_atom(p, &e));
+	DALIC_TRY(pyparse_atom(p, &e));
 	for (;;) {
 		const pytoken_t *t = dalic_pyparse_peek(p);
 		if (dalic_pyparse_is_op(p, OP_LPAR)) {
 			dalic_pyparse_next(p);
 			pynode_t *c;
-			NEW(c, N_CALL, t);
+			PYPARSE_NEW(c, N_CALL, t);
 			c->line = e->line;
 			c->col = e->col;
 			c->call.func = e;
-			TRY(pyparse_call_args(p, c));
+			DALIC_TRY(pyparse_call_args(p, c));
 			e = c;
 		} else if (dalic_pyparse_is_op(p, OP_LSQB)) {
 			pynode_t *s;
-			NEW(s, N_SUBSCRIPT, t);
+			PYPARSE_NEW(s, N_SUBSCRIPT, t);
 			s->line = e->line;
 			s->col = e->col;
 			s->sub.value = e;
-			TRY(pyparse_subscript(p, &s->sub.index));
+			DALIC_TRY(pyparse_subscript(p, &s->sub.index));
 			e = s;
 		} else if (dalic_pyparse_is_op(p, OP_DOT)) {
 			dalic_pyparse_next(p);
@@ -392,7 +392,7 @@ static int pyparse_primary(pyparser_t *p, pynode_t **out)
 				    p, name, "invalid syntax: expected an attribute name");
 			dalic_pyparse_next(p);
 			pynode_t *a;
-			NEW(a, N_ATTR, name);
+			PYPARSE_NEW(a, N_ATTR, name);
 			a->line =
 			    e->line; /* like Python: the attribute expression starts at its value */
 			a->col = e->col;
@@ -416,19 +416,19 @@ static int pyparse_factor(pyparser_t *p, pynode_t **out);
 static int pyparse_power(pyparser_t *p, pynode_t **out)
 {
 	pynode_t *base = NULL;
-	TRY(pyparse_primary(p, &base));
+	DALIC_TRY(pyparse_primary(p, &base));
 	if (dalic_pyparse_is_op(p, OP_DSTAR)) {
 		const pytoken_t *t = dalic_pyparse_next(p);
 		pynode_t *b;
-		NEW(b, N_BINOP, t);
+		PYPARSE_NEW(b, N_BINOP, t);
 		b->line = base->line;
 		b->col = base->col;
 		b->bin.op = OP_DSTAR;
 		b->bin.left = base;
-		TRY(dalic_pyparse_enter(p));
+		DALIC_TRY(dalic_pyparse_enter(p));
 		int rc = pyparse_factor(p, &b->bin.right);
 		dalic_pyparse_leave(p);
-		TRY(rc);
+		DALIC_TRY(rc);
 		base = b;
 	}
 	*out = base;
@@ -442,12 +442,12 @@ static int pyparse_factor(pyparser_t *p, pynode_t **out)
 	    dalic_pyparse_is_op(p, OP_TILDE)) {
 		dalic_pyparse_next(p);
 		pynode_t *u;
-		NEW(u, N_UNARY, t);
+		PYPARSE_NEW(u, N_UNARY, t);
 		u->unary.op = t->op == OP_MINUS ? U_NEG : t->op == OP_PLUS ? U_POS : U_INVERT;
-		TRY(dalic_pyparse_enter(p));
+		DALIC_TRY(dalic_pyparse_enter(p));
 		int rc = pyparse_factor(p, &u->unary.operand);
 		dalic_pyparse_leave(p);
-		TRY(rc);
+		DALIC_TRY(rc);
 		*out = u;
 		return DALIC_OK;
 	}
@@ -460,7 +460,7 @@ typedef int (*level_fn)(pyparser_t *p, pynode_t **out);
 static int pyparse_binary_level(pyparser_t *p, pynode_t **out, level_fn operand, const pyop_t *ops)
 {
 	pynode_t *left;
-	TRY(operand(p, &left));
+	DALIC_TRY(operand(p, &left));
 	for (;;) {
 		const pytoken_t *t = dalic_pyparse_peek(p);
 		bool match = false;
@@ -470,12 +470,12 @@ static int pyparse_binary_level(pyparser_t *p, pynode_t **out, level_fn operand,
 			break;
 		dalic_pyparse_next(p);
 		pynode_t *b;
-		NEW(b, N_BINOP, t);
+		PYPARSE_NEW(b, N_BINOP, t);
 		b->line = left->line;
 		b->col = left->col;
 		b->bin.op = t->op;
 		b->bin.left = left;
-		TRY(operand(p, &b->bin.right));
+		DALIC_TRY(operand(p, &b->bin.right));
 		left = b;
 	}
 	*out = left;
@@ -515,7 +515,7 @@ static int pyparse_bitxor_(pyparser_t *p, pynode_t **out)
 int dalic_pyparse_expr(pyparser_t *p, pynode_t **out)
 {
 	static const pyop_t ops[] = {OP_PIPE, 0};
-	TRY(dalic_pyparse_enter(p));
+	DALIC_TRY(dalic_pyparse_enter(p));
 	int rc = pyparse_binary_level(p, out, pyparse_bitxor_, ops);
 	dalic_pyparse_leave(p);
 	return rc;
@@ -577,7 +577,7 @@ static bool pyparse_comparison_op(pyparser_t *p, pycmp_t *op, int *ntok)
 static int pyparse_comparison(pyparser_t *p, pynode_t **out)
 {
 	pynode_t *left;
-	TRY(dalic_pyparse_expr(p, &left));
+	DALIC_TRY(dalic_pyparse_expr(p, &left));
 	pycmp_t op;
 	int ntok;
 	if (!pyparse_comparison_op(p, &op, &ntok)) {
@@ -585,7 +585,7 @@ static int pyparse_comparison(pyparser_t *p, pynode_t **out)
 		return DALIC_OK;
 	}
 	pynode_t *c;
-	NEW(c, N_COMPARE, dalic_pyparse_peek(p));
+	PYPARSE_NEW(c, N_COMPARE, dalic_pyparse_peek(p));
 	c->line = left->line;
 	c->col = left->col;
 	c->cmp.left = left;
@@ -604,8 +604,8 @@ static int pyparse_comparison(pyparser_t *p, pynode_t **out)
 		}
 		c->cmp.ops[c->cmp.rest.n] = op;
 		pynode_t *r;
-		TRY(dalic_pyparse_expr(p, &r));
-		TRY(dalic_pyparse_list_push(p, &c->cmp.rest, r));
+		DALIC_TRY(dalic_pyparse_expr(p, &r));
+		DALIC_TRY(dalic_pyparse_list_push(p, &c->cmp.rest, r));
 	}
 	*out = c;
 	return DALIC_OK;
@@ -616,12 +616,12 @@ static int pyparse_not_test(pyparser_t *p, pynode_t **out)
 	if (dalic_pyparse_is_kw(p, KW_NOT)) {
 		const pytoken_t *t = dalic_pyparse_next(p);
 		pynode_t *u;
-		NEW(u, N_UNARY, t);
+		PYPARSE_NEW(u, N_UNARY, t);
 		u->unary.op = U_NOT;
-		TRY(dalic_pyparse_enter(p));
+		DALIC_TRY(dalic_pyparse_enter(p));
 		int rc = pyparse_not_test(p, &u->unary.operand);
 		dalic_pyparse_leave(p);
-		TRY(rc);
+		DALIC_TRY(rc);
 		*out = u;
 		return DALIC_OK;
 	}
@@ -632,21 +632,21 @@ static int pyparse_bool_level(pyparser_t *p, pynode_t **out, level_fn operand, p
                               pyboolop_t op)
 {
 	pynode_t *first;
-	TRY(operand(p, &first));
+	DALIC_TRY(operand(p, &first));
 	if (!dalic_pyparse_is_kw(p, kw)) {
 		*out = first;
 		return DALIC_OK;
 	}
 	pynode_t *b;
-	NEW(b, N_BOOLOP, dalic_pyparse_peek(p));
+	PYPARSE_NEW(b, N_BOOLOP, dalic_pyparse_peek(p));
 	b->line = first->line;
 	b->col = first->col;
 	b->boolop.op = op;
-	TRY(dalic_pyparse_list_push(p, &b->boolop.values, first));
+	DALIC_TRY(dalic_pyparse_list_push(p, &b->boolop.values, first));
 	while (dalic_pyparse_accept_kw(p, kw)) {
 		pynode_t *e;
-		TRY(operand(p, &e));
-		TRY(dalic_pyparse_list_push(p, &b->boolop.values, e));
+		DALIC_TRY(operand(p, &e));
+		DALIC_TRY(dalic_pyparse_list_push(p, &b->boolop.values, e));
 	}
 	*out = b;
 	return DALIC_OK;
@@ -714,7 +714,7 @@ int dalic_pyparse_params(pyparser_t *p, pyparams_t *out, pyop_t close, bool anno
 				    pa->name);
 		if (annotations && dalic_pyparse_accept_op(p, OP_COLON)) {
 			pynode_t *ann;
-			TRY(dalic_pyparse_test(p, &ann));
+			DALIC_TRY(dalic_pyparse_test(p, &ann));
 		}
 		if (dalic_pyparse_accept_op(p, OP_ASSIGN)) {
 			if (kind == P_VARARGS || kind == P_VARKW)
@@ -722,7 +722,7 @@ int dalic_pyparse_params(pyparser_t *p, pyparams_t *out, pyop_t close, bool anno
 				    p, name,
 				    "var-positional / var-keyword parameters cannot "
 				    "have a default value");
-			TRY(dalic_pyparse_test(p, &pa->def));
+			DALIC_TRY(dalic_pyparse_test(p, &pa->def));
 			if (kind == P_NORMAL)
 				seen_default = true;
 		} else if (kind == P_NORMAL && seen_default) {
@@ -747,10 +747,10 @@ static int pyparse_lambda(pyparser_t *p, pynode_t **out)
 {
 	const pytoken_t *t = dalic_pyparse_next(p);
 	pynode_t *l;
-	NEW(l, N_LAMBDA, t);
-	TRY(dalic_pyparse_params(p, &l->lambda.params, OP_COLON, false));
-	TRY(dalic_pyparse_expect_op(p, OP_COLON, "after the lambda parameters"));
-	TRY(dalic_pyparse_test(p, &l->lambda.body));
+	PYPARSE_NEW(l, N_LAMBDA, t);
+	DALIC_TRY(dalic_pyparse_params(p, &l->lambda.params, OP_COLON, false));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_COLON, "after the lambda parameters"));
+	DALIC_TRY(dalic_pyparse_test(p, &l->lambda.body));
 	*out = l;
 	return DALIC_OK;
 }
@@ -759,7 +759,7 @@ int dalic_pyparse_test(pyparser_t *p, pynode_t **out)
 {
 	if (dalic_pyparse_is_kw(p, KW_LAMBDA))
 		return pyparse_lambda(p, out);
-	TRY(dalic_pyparse_enter(p));
+	DALIC_TRY(dalic_pyparse_enter(p));
 	pynode_t *e;
 	int rc = dalic_pyparse_or_test(p, &e);
 	if (!rc && dalic_pyparse_is_kw(p, KW_IF)) {
@@ -794,13 +794,13 @@ int dalic_pyparse_namedexpr(pyparser_t *p, pynode_t **out)
 		dalic_pyparse_next(p);
 		dalic_pyparse_next(p);
 		pynode_t *n, *target;
-		NEW(n, N_NAMEDEXPR, t);
-		NEW(target, N_NAME, t);
+		PYPARSE_NEW(n, N_NAMEDEXPR, t);
+		PYPARSE_NEW(target, N_NAME, t);
 		target->name = dalic_pyarena_strndup(p->a, t->text, (size_t)t->len);
 		if (!target->name)
 			return DALIC_ENOMEM;
 		n->named.target = target;
-		TRY(dalic_pyparse_test(p, &n->named.value));
+		DALIC_TRY(dalic_pyparse_test(p, &n->named.value));
 		*out = n;
 		return DALIC_OK;
 	}
@@ -811,14 +811,14 @@ int dalic_pyparse_star_expressions(pyparser_t *p, pynode_t **out)
 {
 	const pytoken_t *start = dalic_pyparse_peek(p);
 	pynode_t *first;
-	TRY(pyparse_star_or_named(p, &first));
+	DALIC_TRY(pyparse_star_or_named(p, &first));
 	if (!dalic_pyparse_is_op(p, OP_COMMA)) {
 		*out = first;
 		return DALIC_OK;
 	}
 	pynode_t *t;
-	NEW(t, N_TUPLE, start);
-	TRY(dalic_pyparse_list_push(p, &t->elts, first));
+	PYPARSE_NEW(t, N_TUPLE, start);
+	DALIC_TRY(dalic_pyparse_list_push(p, &t->elts, first));
 	while (dalic_pyparse_accept_op(p, OP_COMMA)) {
 		const pytoken_t *n = dalic_pyparse_peek(p);
 		if (n->kind == TK_NEWLINE || n->kind == TK_EOF ||
@@ -827,8 +827,8 @@ int dalic_pyparse_star_expressions(pyparser_t *p, pynode_t **out)
 		      n->op == OP_COLON || (n->op >= OP_PLUSEQ && n->op <= OP_CARETEQ))))
 			break;
 		pynode_t *e;
-		TRY(pyparse_star_or_named(p, &e));
-		TRY(dalic_pyparse_list_push(p, &t->elts, e));
+		DALIC_TRY(pyparse_star_or_named(p, &e));
+		DALIC_TRY(dalic_pyparse_list_push(p, &t->elts, e));
 	}
 	*out = t;
 	return DALIC_OK;
@@ -839,27 +839,27 @@ int dalic_pyparse_target_list(pyparser_t *p, pynode_t **out)
 	const pytoken_t *start = dalic_pyparse_peek(p);
 	pynode_t *first;
 	if (dalic_pyparse_is_op(p, OP_STAR)) {
-		TRY(pyparse_star_or_named(p, &first));
+		DALIC_TRY(pyparse_star_or_named(p, &first));
 	} else {
-		TRY(dalic_pyparse_expr(p, &first));
+		DALIC_TRY(dalic_pyparse_expr(p, &first));
 	}
 	if (!dalic_pyparse_is_op(p, OP_COMMA)) {
 		*out = first;
 		return DALIC_OK;
 	}
 	pynode_t *t;
-	NEW(t, N_TUPLE, start);
-	TRY(dalic_pyparse_list_push(p, &t->elts, first));
+	PYPARSE_NEW(t, N_TUPLE, start);
+	DALIC_TRY(dalic_pyparse_list_push(p, &t->elts, first));
 	while (dalic_pyparse_accept_op(p, OP_COMMA)) {
 		if (dalic_pyparse_is_kw(p, KW_IN) || dalic_pyparse_is_op(p, OP_ASSIGN))
 			break;
 		pynode_t *e;
 		if (dalic_pyparse_is_op(p, OP_STAR)) {
-			TRY(pyparse_star_or_named(p, &e));
+			DALIC_TRY(pyparse_star_or_named(p, &e));
 		} else {
-			TRY(dalic_pyparse_expr(p, &e));
+			DALIC_TRY(dalic_pyparse_expr(p, &e));
 		}
-		TRY(dalic_pyparse_list_push(p, &t->elts, e));
+		DALIC_TRY(dalic_pyparse_list_push(p, &t->elts, e));
 	}
 	*out = t;
 	return DALIC_OK;

@@ -41,7 +41,7 @@ static int pyparse_flit(pyparser_t *p, const pytoken_t *tok, const char *buf, si
 		           ? DALIC_ENOMEM
 		           : dalic_pyparse_error(p, tok, "invalid escape sequence in f-string");
 	pynode_t *lit;
-	NEW(lit, N_STR, tok);
+	PYPARSE_NEW(lit, N_STR, tok);
 	lit->str.s = s;
 	lit->str.len = len;
 	return dalic_pyparse_list_push(p, parts, lit);
@@ -95,12 +95,12 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 	pytoken_t *toks;
 	int ntoks;
 	pyparse_body_pos(p, tok, k, &line, &col);
-	TRY(dalic_pylex_fragment(p->a, p->src, r + k, i - k, line, &toks, &ntoks));
+	DALIC_TRY(dalic_pylex_fragment(p->a, p->src, r + k, i - k, line, &toks, &ntoks));
 	pynode_t *fv;
-	NEW(fv, N_FVALUE, tok);
+	PYPARSE_NEW(fv, N_FVALUE, tok);
 	fv->line = line;
 	fv->col = col;
-	TRY(dalic_pyparse_expression(p->a, p->src, toks, ntoks, &fv->fvalue.value));
+	DALIC_TRY(dalic_pyparse_expression(p->a, p->src, toks, ntoks, &fv->fvalue.value));
 	if (r[i] == '!') {
 		if (i + 1 >= to || !strchr("rsa", r[i + 1])) {
 			pyparse_body_pos(p, tok, i, &line, &col);
@@ -124,8 +124,8 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 			}
 		}
 		pynode_t *spec;
-		NEW(spec, N_FSTRING, tok);
-		TRY(pyparse_fparts(p, tok, s0, i, &spec->parts, nest + 1));
+		PYPARSE_NEW(spec, N_FSTRING, tok);
+		DALIC_TRY(pyparse_fparts(p, tok, s0, i, &spec->parts, nest + 1));
 		fv->fvalue.spec = spec;
 	}
 	if (i >= to || r[i] != '}') {
@@ -156,9 +156,9 @@ static int pyparse_fparts(pyparser_t *p, const pytoken_t *tok, size_t from, size
 			buf[n++] = '}';
 			i += 2;
 		} else if (c == '{') {
-			TRY(pyparse_flit(p, tok, buf, n, parts));
+			DALIC_TRY(pyparse_flit(p, tok, buf, n, parts));
 			n = 0;
-			TRY(pyparse_ffield(p, tok, i + 1, to, &i, parts, nest));
+			DALIC_TRY(pyparse_ffield(p, tok, i + 1, to, &i, parts, nest));
 		} else if (c == '}') {
 			int line, col;
 			pyparse_body_pos(p, tok, i, &line, &col);
@@ -199,23 +199,23 @@ int dalic_pyparse_strings(pyparser_t *p, pynode_t **out)
 			memcpy(s + at, t->str, t->slen);
 			at += t->slen;
 		}
-		NEW(n, N_STR, first);
+		PYPARSE_NEW(n, N_STR, first);
 		n->str.s = s;
 		n->str.len = total;
 		*out = n;
 		return DALIC_OK;
 	}
-	NEW(n, N_FSTRING, first);
+	PYPARSE_NEW(n, N_FSTRING, first);
 	for (int i = 0; i < k; i++) {
 		const pytoken_t *t = dalic_pyparse_next(p);
 		if (t->sflags & STR_F) {
-			TRY(pyparse_fparts(p, t, 0, t->rawlen, &n->parts, 0));
+			DALIC_TRY(pyparse_fparts(p, t, 0, t->rawlen, &n->parts, 0));
 		} else if (t->slen) {
 			pynode_t *lit;
-			NEW(lit, N_STR, t);
+			PYPARSE_NEW(lit, N_STR, t);
 			lit->str.s = t->str;
 			lit->str.len = t->slen;
-			TRY(dalic_pyparse_list_push(p, &n->parts, lit));
+			DALIC_TRY(dalic_pyparse_list_push(p, &n->parts, lit));
 		}
 	}
 	*out = n;

@@ -7,6 +7,8 @@
  */
 #include "frontend/script/py/pyparse.h"
 
+#include "frontend/script/py/pyscope.h"
+
 #include "dalic.h"
 
 #include <stdio.h>
@@ -54,13 +56,13 @@ static int pyparse_block(pyparser_t *p, pynode_list_t *body, const char *what, i
 		                           "expected an indented block after %s on line %d", what,
 		                           line);
 	dalic_pyparse_next(p);
-	TRY(dalic_pyparse_enter(p));
+	DALIC_TRY(dalic_pyparse_enter(p));
 	int rc = DALIC_OK;
 	while (!rc && dalic_pyparse_peek(p)->kind != TK_DEDENT &&
 	       dalic_pyparse_peek(p)->kind != TK_EOF)
 		rc = pyparse_statement(p, body);
 	dalic_pyparse_leave(p);
-	TRY(rc);
+	DALIC_TRY(rc);
 	if (dalic_pyparse_peek(p)->kind == TK_DEDENT)
 		dalic_pyparse_next(p);
 	return DALIC_OK;
@@ -68,7 +70,7 @@ static int pyparse_block(pyparser_t *p, pynode_list_t *body, const char *what, i
 
 static int pyparse_colon_block(pyparser_t *p, pynode_list_t *body, const char *what, int line)
 {
-	TRY(dalic_pyparse_expect_op(p, OP_COLON, NULL));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_COLON, NULL));
 	return pyparse_block(p, body, what, line);
 }
 
@@ -77,11 +79,11 @@ static int pyparse_colon_block(pyparser_t *p, pynode_list_t *body, const char *w
 static int pyparse_dotted_name(pyparser_t *p, const char **out)
 {
 	const char *first;
-	TRY(pyparse_expect_name(p, "a module name", &first));
+	DALIC_TRY(pyparse_expect_name(p, "a module name", &first));
 	char *name = (char *)first;
 	while (dalic_pyparse_accept_op(p, OP_DOT)) {
 		const char *part;
-		TRY(pyparse_expect_name(p, "a module name", &part));
+		DALIC_TRY(pyparse_expect_name(p, "a module name", &part));
 		name = dalic_pyarena_printf(p->a, "%s.%s", name, part);
 		if (!name)
 			return DALIC_ENOMEM;
@@ -109,10 +111,10 @@ static int pyparse_import_stmt(pyparser_t *p, pynode_t *s)
 	do {
 		const pytoken_t *at = dalic_pyparse_peek(p);
 		const char *name, *as = NULL;
-		TRY(pyparse_dotted_name(p, &name));
+		DALIC_TRY(pyparse_dotted_name(p, &name));
 		if (dalic_pyparse_accept_kw(p, KW_AS))
-			TRY(pyparse_expect_name(p, "a name after 'as'", &as));
-		TRY(pyparse_alias_push(p, &s->import.names, &s->import.n, name, as, at));
+			DALIC_TRY(pyparse_expect_name(p, "a name after 'as'", &as));
+		DALIC_TRY(pyparse_alias_push(p, &s->import.names, &s->import.n, name, as, at));
 	} while (dalic_pyparse_accept_op(p, OP_COMMA));
 	return DALIC_OK;
 }
@@ -129,7 +131,7 @@ static int pyparse_from_stmt(pyparser_t *p, pynode_t *s)
 	}
 	s->from.module = "";
 	if (!dalic_pyparse_is_kw(p, KW_IMPORT))
-		TRY(pyparse_dotted_name(p, &s->from.module));
+		DALIC_TRY(pyparse_dotted_name(p, &s->from.module));
 	if (!dalic_pyparse_accept_kw(p, KW_IMPORT))
 		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 		                           "invalid syntax: expected 'import'");
@@ -141,13 +143,13 @@ static int pyparse_from_stmt(pyparser_t *p, pynode_t *s)
 			break;
 		const pytoken_t *at = dalic_pyparse_peek(p);
 		const char *name, *as = NULL;
-		TRY(pyparse_expect_name(p, "a name to import", &name));
+		DALIC_TRY(pyparse_expect_name(p, "a name to import", &name));
 		if (dalic_pyparse_accept_kw(p, KW_AS))
-			TRY(pyparse_expect_name(p, "a name after 'as'", &as));
-		TRY(pyparse_alias_push(p, &s->from.names, &s->from.n, name, as, at));
+			DALIC_TRY(pyparse_expect_name(p, "a name after 'as'", &as));
+		DALIC_TRY(pyparse_alias_push(p, &s->from.names, &s->from.n, name, as, at));
 	} while (dalic_pyparse_accept_op(p, OP_COMMA));
 	if (paren)
-		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the import list"));
+		DALIC_TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the import list"));
 	if (!s->from.n)
 		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 		                           "invalid syntax: expected a name to import");
@@ -158,7 +160,7 @@ static int pyparse_names_list(pyparser_t *p, pynode_t *s)
 {
 	do {
 		const char *name;
-		TRY(pyparse_expect_name(p, "a name", &name));
+		DALIC_TRY(pyparse_expect_name(p, "a name", &name));
 		const char **v = dalic_pyarena_alloc(p->a, sizeof *v * (size_t)(s->global.n + 1));
 		if (!v)
 			return DALIC_ENOMEM;
@@ -208,19 +210,19 @@ static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 {
 	const pytoken_t *start = dalic_pyparse_peek(p);
 	pynode_t *e;
-	TRY(dalic_pyparse_star_expressions(p, &e));
+	DALIC_TRY(dalic_pyparse_star_expressions(p, &e));
 	const pytoken_t *t = dalic_pyparse_peek(p);
 	pynode_t *s;
 	if (t->kind == TK_OP && t->op == OP_ASSIGN) {
-		NEW(s, S_ASSIGN, start);
+		PYPARSE_NEW(s, S_ASSIGN, start);
 		while (dalic_pyparse_accept_op(p, OP_ASSIGN)) {
-			TRY(dalic_pyparse_check_target(p, e, "assignment"));
-			TRY(dalic_pyparse_list_push(p, &s->assign.targets, e));
+			DALIC_TRY(dalic_pyparse_check_target(p, e, "assignment"));
+			DALIC_TRY(dalic_pyparse_list_push(p, &s->assign.targets, e));
 			if (dalic_pyparse_is_kw(p, KW_YIELD))
 				return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 				                           "'yield' is not supported in pipeline "
 				                           "scripts");
-			TRY(dalic_pyparse_star_expressions(p, &e));
+			DALIC_TRY(dalic_pyparse_star_expressions(p, &e));
 		}
 		s->assign.value = e;
 	} else if (t->kind == TK_OP && pyparse_aug_binop(t->op)) {
@@ -231,24 +233,24 @@ static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 			    "assignment",
 			    dalic_pyast_kind_name(e->kind));
 		dalic_pyparse_next(p);
-		NEW(s, S_AUGASSIGN, start);
+		PYPARSE_NEW(s, S_AUGASSIGN, start);
 		s->aug.target = e;
 		s->aug.op = pyparse_aug_binop(t->op);
-		TRY(dalic_pyparse_star_expressions(p, &s->aug.value));
+		DALIC_TRY(dalic_pyparse_star_expressions(p, &s->aug.value));
 	} else if (t->kind == TK_OP && t->op == OP_COLON) {
 		if (e->kind != N_NAME && e->kind != N_ATTR && e->kind != N_SUBSCRIPT)
 			return dalic_pyparse_error_node(
 			    p, e, "only single target (not %s) can be annotated",
 			    dalic_pyast_kind_name(e->kind));
 		dalic_pyparse_next(p);
-		NEW(s, S_ANNASSIGN, start);
+		PYPARSE_NEW(s, S_ANNASSIGN, start);
 		s->ann.target = e;
 		pynode_t *annotation;
-		TRY(dalic_pyparse_test(p, &annotation));
+		DALIC_TRY(dalic_pyparse_test(p, &annotation));
 		if (dalic_pyparse_accept_op(p, OP_ASSIGN))
-			TRY(dalic_pyparse_star_expressions(p, &s->ann.value));
+			DALIC_TRY(dalic_pyparse_star_expressions(p, &s->ann.value));
 	} else {
-		NEW(s, S_EXPR, start);
+		PYPARSE_NEW(s, S_EXPR, start);
 		s->expr.value = e;
 	}
 	return dalic_pyparse_list_push(p, out, s);
@@ -264,64 +266,64 @@ static int pyparse_simple_stmt(pyparser_t *p, pynode_list_t *out)
 	dalic_pyparse_next(p);
 	switch (t->kw) {
 	case KW_PASS:
-		NEW(s, S_PASS, t);
+		PYPARSE_NEW(s, S_PASS, t);
 		break;
 	case KW_BREAK:
 	case KW_CONTINUE:
 		if (!p->loop_depth)
 			return dalic_pyparse_error(p, t, "'%s' outside loop",
 			                           dalic_pylex_kw_text(t->kw));
-		NEW(s, t->kw == KW_BREAK ? S_BREAK : S_CONTINUE, t);
+		PYPARSE_NEW(s, t->kw == KW_BREAK ? S_BREAK : S_CONTINUE, t);
 		break;
 	case KW_RETURN:
 		if (!p->func_depth)
 			return dalic_pyparse_error(p, t, "'return' outside function");
-		NEW(s, S_RETURN, t);
+		PYPARSE_NEW(s, S_RETURN, t);
 		if (dalic_pyparse_peek(p)->kind != TK_NEWLINE && !dalic_pyparse_is_op(p, OP_SEMI) &&
 		    dalic_pyparse_peek(p)->kind != TK_EOF)
-			TRY(dalic_pyparse_star_expressions(p, &s->ret.value));
+			DALIC_TRY(dalic_pyparse_star_expressions(p, &s->ret.value));
 		break;
 	case KW_RAISE:
-		NEW(s, S_RAISE, t);
+		PYPARSE_NEW(s, S_RAISE, t);
 		if (dalic_pyparse_peek(p)->kind != TK_NEWLINE && !dalic_pyparse_is_op(p, OP_SEMI) &&
 		    dalic_pyparse_peek(p)->kind != TK_EOF) {
-			TRY(dalic_pyparse_test(p, &s->raise.exc));
+			DALIC_TRY(dalic_pyparse_test(p, &s->raise.exc));
 			if (dalic_pyparse_accept_kw(p, KW_FROM))
-				TRY(dalic_pyparse_test(p, &s->raise.cause));
+				DALIC_TRY(dalic_pyparse_test(p, &s->raise.cause));
 		}
 		break;
 	case KW_GLOBAL:
 	case KW_NONLOCAL:
-		NEW(s, t->kw == KW_GLOBAL ? S_GLOBAL : S_NONLOCAL, t);
-		TRY(pyparse_names_list(p, s));
+		PYPARSE_NEW(s, t->kw == KW_GLOBAL ? S_GLOBAL : S_NONLOCAL, t);
+		DALIC_TRY(pyparse_names_list(p, s));
 		break;
 	case KW_DEL: {
-		NEW(s, S_DEL, t);
+		PYPARSE_NEW(s, S_DEL, t);
 		pynode_t *targets;
-		TRY(dalic_pyparse_target_list(p, &targets));
-		TRY(dalic_pyparse_check_target(p, targets, "del"));
+		DALIC_TRY(dalic_pyparse_target_list(p, &targets));
+		DALIC_TRY(dalic_pyparse_check_target(p, targets, "del"));
 		if (targets->kind == N_TUPLE) {
 			for (int i = 0; i < targets->elts.n; i++)
-				TRY(dalic_pyparse_list_push(p, &s->del.targets,
-				                            targets->elts.v[i]));
+				DALIC_TRY(dalic_pyparse_list_push(p, &s->del.targets,
+				                                  targets->elts.v[i]));
 		} else {
-			TRY(dalic_pyparse_list_push(p, &s->del.targets, targets));
+			DALIC_TRY(dalic_pyparse_list_push(p, &s->del.targets, targets));
 		}
 		break;
 	}
 	case KW_ASSERT:
-		NEW(s, S_ASSERT, t);
-		TRY(dalic_pyparse_test(p, &s->assert_.test));
+		PYPARSE_NEW(s, S_ASSERT, t);
+		DALIC_TRY(dalic_pyparse_test(p, &s->assert_.test));
 		if (dalic_pyparse_accept_op(p, OP_COMMA))
-			TRY(dalic_pyparse_test(p, &s->assert_.msg));
+			DALIC_TRY(dalic_pyparse_test(p, &s->assert_.msg));
 		break;
 	case KW_IMPORT:
-		NEW(s, S_IMPORT, t);
-		TRY(pyparse_import_stmt(p, s));
+		PYPARSE_NEW(s, S_IMPORT, t);
+		DALIC_TRY(pyparse_import_stmt(p, s));
 		break;
 	case KW_FROM:
-		NEW(s, S_IMPORTFROM, t);
-		TRY(pyparse_from_stmt(p, s));
+		PYPARSE_NEW(s, S_IMPORTFROM, t);
+		DALIC_TRY(pyparse_from_stmt(p, s));
 		break;
 	case KW_YIELD:
 		return dalic_pyparse_error(p, t, "'yield' is not supported in pipeline scripts");
@@ -334,12 +336,12 @@ static int pyparse_simple_stmt(pyparser_t *p, pynode_list_t *out)
 
 static int pyparse_simple_stmts(pyparser_t *p, pynode_list_t *out)
 {
-	TRY(pyparse_simple_stmt(p, out));
+	DALIC_TRY(pyparse_simple_stmt(p, out));
 	while (dalic_pyparse_accept_op(p, OP_SEMI)) {
 		if (dalic_pyparse_peek(p)->kind == TK_NEWLINE ||
 		    dalic_pyparse_peek(p)->kind == TK_EOF)
 			break;
-		TRY(pyparse_simple_stmt(p, out));
+		DALIC_TRY(pyparse_simple_stmt(p, out));
 	}
 	return pyparse_end_of_simple(p);
 }
@@ -349,15 +351,15 @@ static int pyparse_simple_stmts(pyparser_t *p, pynode_list_t *out)
 static int pyparse_if_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
-	NEW(s, S_IF, t);
-	TRY(dalic_pyparse_namedexpr(p, &s->if_.test));
-	TRY(pyparse_colon_block(p, &s->if_.body, "'if' statement", t->line));
+	PYPARSE_NEW(s, S_IF, t);
+	DALIC_TRY(dalic_pyparse_namedexpr(p, &s->if_.test));
+	DALIC_TRY(pyparse_colon_block(p, &s->if_.body, "'if' statement", t->line));
 	const pytoken_t *e = dalic_pyparse_peek(p);
 	if (dalic_pyparse_accept_kw(p, KW_ELIF)) {
 		/* elif is an if statement nested in the else branch */
-		TRY(pyparse_if_stmt(p, e, &s->if_.orelse));
+		DALIC_TRY(pyparse_if_stmt(p, e, &s->if_.orelse));
 	} else if (dalic_pyparse_accept_kw(p, KW_ELSE)) {
-		TRY(pyparse_colon_block(p, &s->if_.orelse, "'else' statement", e->line));
+		DALIC_TRY(pyparse_colon_block(p, &s->if_.orelse, "'else' statement", e->line));
 	}
 	return dalic_pyparse_list_push(p, out, s);
 }
@@ -373,58 +375,58 @@ static int pyparse_loop_else(pyparser_t *p, pynode_list_t *orelse)
 static int pyparse_for_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
-	NEW(s, S_FOR, t);
-	TRY(dalic_pyparse_target_list(p, &s->for_.target));
-	TRY(dalic_pyparse_check_target(p, s->for_.target, "for loop"));
+	PYPARSE_NEW(s, S_FOR, t);
+	DALIC_TRY(dalic_pyparse_target_list(p, &s->for_.target));
+	DALIC_TRY(dalic_pyparse_check_target(p, s->for_.target, "for loop"));
 	if (!dalic_pyparse_accept_kw(p, KW_IN))
 		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 		                           "invalid syntax: expected 'in'");
-	TRY(dalic_pyparse_star_expressions(p, &s->for_.iter));
+	DALIC_TRY(dalic_pyparse_star_expressions(p, &s->for_.iter));
 	p->loop_depth++;
 	int rc = pyparse_colon_block(p, &s->for_.body, "'for' statement", t->line);
 	p->loop_depth--;
-	TRY(rc);
-	TRY(pyparse_loop_else(p, &s->for_.orelse));
+	DALIC_TRY(rc);
+	DALIC_TRY(pyparse_loop_else(p, &s->for_.orelse));
 	return dalic_pyparse_list_push(p, out, s);
 }
 
 static int pyparse_while_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
-	NEW(s, S_WHILE, t);
-	TRY(dalic_pyparse_namedexpr(p, &s->while_.test));
+	PYPARSE_NEW(s, S_WHILE, t);
+	DALIC_TRY(dalic_pyparse_namedexpr(p, &s->while_.test));
 	p->loop_depth++;
 	int rc = pyparse_colon_block(p, &s->while_.body, "'while' statement", t->line);
 	p->loop_depth--;
-	TRY(rc);
-	TRY(pyparse_loop_else(p, &s->while_.orelse));
+	DALIC_TRY(rc);
+	DALIC_TRY(pyparse_loop_else(p, &s->while_.orelse));
 	return dalic_pyparse_list_push(p, out, s);
 }
 
 static int pyparse_with_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
-	NEW(s, S_WITH, t);
+	PYPARSE_NEW(s, S_WITH, t);
 	do {
 		pynode_t *item, *var = NULL;
-		TRY(dalic_pyparse_test(p, &item));
+		DALIC_TRY(dalic_pyparse_test(p, &item));
 		if (dalic_pyparse_accept_kw(p, KW_AS)) {
 			/* one target per item: `with a as x, b as y` has two items */
-			TRY(dalic_pyparse_expr(p, &var));
-			TRY(dalic_pyparse_check_target(p, var, "with statement"));
+			DALIC_TRY(dalic_pyparse_expr(p, &var));
+			DALIC_TRY(dalic_pyparse_check_target(p, var, "with statement"));
 		}
-		TRY(dalic_pyparse_list_push(p, &s->with.items, item));
-		TRY(dalic_pyparse_list_push(p, &s->with.vars, var));
+		DALIC_TRY(dalic_pyparse_list_push(p, &s->with.items, item));
+		DALIC_TRY(dalic_pyparse_list_push(p, &s->with.vars, var));
 	} while (dalic_pyparse_accept_op(p, OP_COMMA));
-	TRY(pyparse_colon_block(p, &s->with.body, "'with' statement", t->line));
+	DALIC_TRY(pyparse_colon_block(p, &s->with.body, "'with' statement", t->line));
 	return dalic_pyparse_list_push(p, out, s);
 }
 
 static int pyparse_try_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
-	NEW(s, S_TRY, t);
-	TRY(pyparse_colon_block(p, &s->try_.body, "'try' statement", t->line));
+	PYPARSE_NEW(s, S_TRY, t);
+	DALIC_TRY(pyparse_colon_block(p, &s->try_.body, "'try' statement", t->line));
 	while (dalic_pyparse_is_kw(p, KW_EXCEPT)) {
 		const pytoken_t *e = dalic_pyparse_next(p);
 		if (dalic_pyparse_is_op(p, OP_STAR))
@@ -432,11 +434,11 @@ static int pyparse_try_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *ou
 			                           "'except*' is not supported");
 		pyhandler_t h = {.line = e->line, .col = e->col};
 		if (!dalic_pyparse_is_op(p, OP_COLON)) {
-			TRY(dalic_pyparse_test(p, &h.type));
+			DALIC_TRY(dalic_pyparse_test(p, &h.type));
 			if (dalic_pyparse_accept_kw(p, KW_AS))
-				TRY(pyparse_expect_name(p, "a name after 'as'", &h.name));
+				DALIC_TRY(pyparse_expect_name(p, "a name after 'as'", &h.name));
 		}
-		TRY(pyparse_colon_block(p, &h.body, "'except' statement", e->line));
+		DALIC_TRY(pyparse_colon_block(p, &h.body, "'except' statement", e->line));
 		pyhandler_t *v =
 		    dalic_pyarena_alloc(p->a, sizeof *v * (size_t)(s->try_.nhandlers + 1));
 		if (!v)
@@ -448,10 +450,11 @@ static int pyparse_try_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *ou
 	}
 	const pytoken_t *e = dalic_pyparse_peek(p);
 	if (s->try_.nhandlers && dalic_pyparse_accept_kw(p, KW_ELSE))
-		TRY(pyparse_colon_block(p, &s->try_.orelse, "'else' statement", e->line));
+		DALIC_TRY(pyparse_colon_block(p, &s->try_.orelse, "'else' statement", e->line));
 	e = dalic_pyparse_peek(p);
 	if (dalic_pyparse_accept_kw(p, KW_FINALLY))
-		TRY(pyparse_colon_block(p, &s->try_.finalbody, "'finally' statement", e->line));
+		DALIC_TRY(
+		    pyparse_colon_block(p, &s->try_.finalbody, "'finally' statement", e->line));
 	else if (!s->try_.nhandlers)
 		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 		                           "expected 'except' or 'finally' block");
@@ -462,15 +465,15 @@ static int pyparse_def_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *de
                             pynode_list_t *out)
 {
 	pynode_t *s;
-	NEW(s, S_DEF, t);
+	PYPARSE_NEW(s, S_DEF, t);
 	s->def.decorators = *decorators;
-	TRY(pyparse_expect_name(p, "a function name", &s->def.name));
-	TRY(dalic_pyparse_expect_op(p, OP_LPAR, "after the function name"));
-	TRY(dalic_pyparse_params(p, &s->def.params, OP_RPAR, true));
-	TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the parameter list"));
+	DALIC_TRY(pyparse_expect_name(p, "a function name", &s->def.name));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_LPAR, "after the function name"));
+	DALIC_TRY(dalic_pyparse_params(p, &s->def.params, OP_RPAR, true));
+	DALIC_TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the parameter list"));
 	if (dalic_pyparse_accept_op(p, OP_ARROW)) {
 		pynode_t *ann;
-		TRY(dalic_pyparse_test(p, &ann));
+		DALIC_TRY(dalic_pyparse_test(p, &ann));
 	}
 	int saved_loop = p->loop_depth;
 	p->loop_depth = 0;
@@ -478,8 +481,8 @@ static int pyparse_def_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *de
 	int rc = pyparse_colon_block(p, &s->def.body, "function definition", t->line);
 	p->func_depth--;
 	p->loop_depth = saved_loop;
-	TRY(rc);
-	TRY(dalic_pyscope_function(p->a, s));
+	DALIC_TRY(rc);
+	DALIC_TRY(dalic_pyscope_function(p->a, s));
 	return dalic_pyparse_list_push(p, out, s);
 }
 
@@ -487,9 +490,9 @@ static int pyparse_class_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *
                               pynode_list_t *out)
 {
 	pynode_t *s;
-	NEW(s, S_CLASS, t);
+	PYPARSE_NEW(s, S_CLASS, t);
 	s->cls.decorators = *decorators;
-	TRY(pyparse_expect_name(p, "a class name", &s->cls.name));
+	DALIC_TRY(pyparse_expect_name(p, "a class name", &s->cls.name));
 	if (dalic_pyparse_accept_op(p, OP_LPAR)) {
 		while (!dalic_pyparse_is_op(p, OP_RPAR)) {
 			const pytoken_t *a = dalic_pyparse_peek(p);
@@ -499,28 +502,28 @@ static int pyparse_class_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *
 				dalic_pyparse_next(p);
 				dalic_pyparse_next(p);
 				pynode_t *k;
-				NEW(k, N_KEYWORD, a);
+				PYPARSE_NEW(k, N_KEYWORD, a);
 				k->kw.arg = pyparse_tok_name(p, a);
 				if (!k->kw.arg)
 					return DALIC_ENOMEM;
-				TRY(dalic_pyparse_test(p, &k->kw.value));
-				TRY(dalic_pyparse_list_push(p, &s->cls.keywords, k));
+				DALIC_TRY(dalic_pyparse_test(p, &k->kw.value));
+				DALIC_TRY(dalic_pyparse_list_push(p, &s->cls.keywords, k));
 			} else {
 				pynode_t *b;
-				TRY(dalic_pyparse_test(p, &b));
-				TRY(dalic_pyparse_list_push(p, &s->cls.bases, b));
+				DALIC_TRY(dalic_pyparse_test(p, &b));
+				DALIC_TRY(dalic_pyparse_list_push(p, &s->cls.bases, b));
 			}
 			if (!dalic_pyparse_accept_op(p, OP_COMMA))
 				break;
 		}
-		TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the base class list"));
+		DALIC_TRY(dalic_pyparse_expect_op(p, OP_RPAR, "to close the base class list"));
 	}
 	int saved_loop = p->loop_depth, saved_func = p->func_depth;
 	p->loop_depth = p->func_depth = 0;
 	int rc = pyparse_colon_block(p, &s->cls.body, "class definition", t->line);
 	p->loop_depth = saved_loop;
 	p->func_depth = saved_func;
-	TRY(rc);
+	DALIC_TRY(rc);
 	return dalic_pyparse_list_push(p, out, s);
 }
 
@@ -530,8 +533,8 @@ static int pyparse_decorated(pyparser_t *p, pynode_list_t *out)
 	while (dalic_pyparse_is_op(p, OP_AT)) {
 		dalic_pyparse_next(p);
 		pynode_t *d;
-		TRY(dalic_pyparse_namedexpr(p, &d));
-		TRY(dalic_pyparse_list_push(p, &decos, d));
+		DALIC_TRY(dalic_pyparse_namedexpr(p, &d));
+		DALIC_TRY(dalic_pyparse_list_push(p, &decos, d));
 		if (dalic_pyparse_peek(p)->kind != TK_NEWLINE)
 			return dalic_pyparse_error(p, dalic_pyparse_peek(p),
 			                           "invalid syntax: expected a new line after the "

@@ -3,12 +3,12 @@
  *  - the conditional-return rewrite DALI's AutoGraph applies before tracing: when one branch
  *    of an `if` always returns, the statements after the `if` move into the other branch
  *    (`if c: return a` + `return b` becomes `if c: return a else: return b`). Plain Python
- *    meaning is unchanged; for an `if` on a DataNode it decides which values get merged.
+ *    meaning is unchanged; for a host lowering `if` statements it decides which values get
+ *    merged.
  *  - the local names (Python's rule: bound anywhere in the body, minus `global` names),
  *  - whether it returns anywhere, and the liveness of its `if` statements.
  */
 #include "frontend/script/py/pyscope.h"
-#include "frontend/script/py/pyparse.h"
 
 #include "dalic.h"
 

@@ -1,10 +1,12 @@
 /*
- * Small sorted sets of variable names used by the static analyses of pipeline functions
- * (which names a function binds, which an `if` modifies, which are live afterwards). Sets
- * are immutable arena arrays; every operation returns a new set.
+ * Static facts about functions, computed once when a `def` has been parsed (pyscope.c): the
+ * return rewrite AutoGraph applies, local and global names, whether it returns, and the
+ * liveness of its `if` statements (pyscope_live.c), which a host lowering `if` statements
+ * uses. Built on small sorted sets of variable names (pyscope_names.c): immutable arena
+ * arrays, every operation returns a new set.
  */
-#ifndef DALIC_FRONTEND_SCRIPT_NAMES_H
-#define DALIC_FRONTEND_SCRIPT_NAMES_H
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYSCOPE_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYSCOPE_H
 
 #include "frontend/script/py/pyast.h"
 
@@ -37,7 +39,11 @@ pynameset_t dalic_pyscope_target_names(pyarena_t *a, const pynode_t *target, pyn
 bool dalic_pyscope_block_has_return(const pynode_list_t *body);
 
 /* Liveness of the `if` statements of a function body: fills each S_IF's pyif_info_t
- * (script_liveness.c). */
+ * (pyscope_live.c). */
 int dalic_pyscope_liveness(pyarena_t *a, pynode_t *def);
+
+/* Scope facts and the return rewrite of a finished `def` (pyscope.c). */
+int dalic_pyscope_function(pyarena_t *a, pynode_t *def);
+int dalic_pyscope_module(pyarena_t *a, pyast_t *m);
 
 #endif

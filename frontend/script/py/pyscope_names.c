@@ -1,6 +1,6 @@
 /*
  * Name sets and the syntactic name collectors behind the scope and liveness analyses (see
- * script_names.h). Sets are sorted arrays, so union / difference are linear merges.
+ * pyscope.h). Sets are sorted arrays, so union / difference are linear merges.
  */
 #include "frontend/script/py/pyscope.h"
 

@@ -1,5 +1,5 @@
 /*
- * Located error messages for pipeline scripts (see script_error.h). The message is built in
+ * Located error messages for pipeline scripts (see pysrc.h). The message is built in
  * a local buffer and handed to dalic_fail, so it travels like every other dalic error.
  */
 #include "frontend/script/py/pysrc.h"

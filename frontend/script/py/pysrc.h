@@ -7,8 +7,10 @@
  * where line and column are 1-based and the column counts characters (UTF-8 aware); the
  * caret line repeats the tabs of the source line so it stays aligned in a terminal.
  */
-#ifndef DALIC_FRONTEND_SCRIPT_ERROR_H
-#define DALIC_FRONTEND_SCRIPT_ERROR_H
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYSRC_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYSRC_H
+
+#include "dalic.h"
 
 #include <stdarg.h>
 #include <stddef.h>

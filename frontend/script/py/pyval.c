@@ -1,12 +1,12 @@
 /*
- * Runtime values (see script_value.h): constructors, the insertion-ordered dict with
- * Python's key equality (1 == 1.0 == True hash alike), equality and type names. Their
- * str / repr text is in script_repr.c.
+ * Runtime values (see pyval.h): constructors, hashing with Python's key equality
+ * (1 == 1.0 == True hash alike), equality and type names; host values defer to their type.
+ * Their str / repr text is in pyval_repr.c, dicts in pydict.c.
  */
 #include "frontend/script/py/pyval.h"
 
 #include "dalic.h"
-#include "engine/dtype.h"
+#include "frontend/script/py/pydict.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -140,38 +140,19 @@ pyval_t *dalic_pyval_opaque(pyarena_t *a, const char *what)
 	return v;
 }
 
-pyval_t *dalic_sdval_enum(pyarena_t *a, int type, int64_t value)
+pyval_t *dalic_pyval_host(pyarena_t *a, const pytype_t *t, void *data)
 {
-	pyval_t *v = dalic_pyval_new(a, PV_ENUM);
+	pyval_t *v = dalic_pyval_new(a, PV_HOST);
 	if (v) {
-		v->en.type = type;
-		v->en.value = value;
+		v->host.type = t;
+		v->host.data = data;
 	}
 	return v;
 }
 
-pyval_t *dalic_sdval_node(pyarena_t *a, const char *name, const char *device, sdpipe_t *pipe)
-{
-	pyval_t *v = dalic_pyval_new(a, PV_NODE);
-	if (!v)
-		return NULL;
-	v->node.name = name;
-	v->node.device = device;
-	v->node.pipe = pipe;
-	return v;
-}
+/* ---- hashing ------------------------------------------------------------------------- */
 
-/* ---- dict ----------------------------------------------------------------------------- */
-
-struct pydict {
-	pyval_t **keys, **vals; /* keys[i] == NULL: deleted */
-	uint64_t *hashes;
-	int n, cap, live;
-	int32_t *index; /* open addressing over entry positions, -1 = empty */
-	int icap;
-};
-
-static uint64_t pyval_fnv(const char *s, size_t n)
+uint64_t dalic_pyval_hash_str(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL;
 	for (size_t i = 0; i < n; i++) {
@@ -218,7 +199,7 @@ bool dalic_pyval_hashable(const pyval_t *v)
 }
 
 /* Only called on hashable values, whose tuples are at most MAX_VALUE_DEPTH deep. */
-static uint64_t pyval_hash_of(const pyval_t *v)
+uint64_t dalic_pyval_hash(const pyval_t *v)
 {
 	switch (v->kind) {
 	case PV_NONE:
@@ -236,19 +217,16 @@ static uint64_t pyval_hash_of(const pyval_t *v)
 			return pyval_mix(bits);
 		}
 	case PV_STR:
-		return pyval_fnv(v->str.s, v->str.len);
+		return dalic_pyval_hash_str(v->str.s, v->str.len);
 	case PV_TUPLE: {
 		uint64_t h = 0x345678;
 		for (int i = 0; i < v->tuple.n; i++)
-			h = pyval_mix(h ^ pyval_hash_of(v->tuple.items[i])) + (uint64_t)i;
+			h = pyval_mix(h ^ dalic_pyval_hash(v->tuple.items[i])) + (uint64_t)i;
 		return h;
 	}
-	case PV_ENUM:
-		return pyval_mix((uint64_t)v->en.type * 1000003u + (uint64_t)v->en.value);
-	case PV_NODE:
-		return pyval_fnv(v->node.name, strlen(v->node.name)) ^ (v->node.device[0] == 'g');
-	case PV_OPFN:
-		return pyval_fnv(v->opfn.path, strlen(v->opfn.path)) ^ v->opfn.ops_api;
+	case PV_HOST:
+		return v->host.type->hash ? v->host.type->hash(v)
+		                          : pyval_mix((uint64_t)(uintptr_t)v->host.data);
 	case PV_FUNC:
 		return pyval_mix((uint64_t)(uintptr_t)v->func);
 	case PV_CLASS:
@@ -264,155 +242,6 @@ static uint64_t pyval_hash_of(const pyval_t *v)
 	default:
 		return pyval_mix((uint64_t)(uintptr_t)v); /* identity */
 	}
-}
-
-pydict_t *dalic_pydict_new(pyarena_t *a)
-{
-	return dalic_pyarena_alloc(a, sizeof(pydict_t));
-}
-
-static int pyval_find_slot(const pydict_t *d, const pyval_t *key, uint64_t h, bool *found)
-{
-	int mask = d->icap - 1;
-	for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
-		int32_t e = d->index[i];
-		if (e < 0) {
-			*found = false;
-			return i;
-		}
-		if (d->keys[e] && d->hashes[e] == h && dalic_pyval_equal(d->keys[e], key)) {
-			*found = true;
-			return i;
-		}
-	}
-}
-
-static int pyval_rebuild_index(pyarena_t *a, pydict_t *d, int icap)
-{
-	int32_t *idx = dalic_pyarena_alloc(a, sizeof *idx * (size_t)icap);
-	if (!idx)
-		return DALIC_ENOMEM;
-	memset(idx, 0xff, sizeof *idx * (size_t)icap);
-	d->index = idx;
-	d->icap = icap;
-	for (int e = 0; e < d->n; e++) {
-		if (!d->keys[e])
-			continue;
-		int mask = icap - 1, i = (int)(d->hashes[e] & (uint64_t)mask);
-		while (idx[i] >= 0)
-			i = (i + 1) & mask;
-		idx[i] = e;
-	}
-	return DALIC_OK;
-}
-
-int dalic_pydict_set(pyarena_t *a, pydict_t *d, pyval_t *key, pyval_t *value)
-{
-	if (!dalic_pyval_hashable(key))
-		return DALIC_EINVAL;
-	uint64_t h = pyval_hash_of(key);
-	if (d->icap) {
-		bool found;
-		int slot = pyval_find_slot(d, key, h, &found);
-		if (found) {
-			d->vals[d->index[slot]] = value;
-			return DALIC_OK;
-		}
-	}
-	if (d->n == d->cap) {
-		int cap = d->cap ? d->cap * 2 : 8;
-		pyval_t **k = dalic_pyarena_alloc(a, sizeof *k * (size_t)cap);
-		pyval_t **v = dalic_pyarena_alloc(a, sizeof *v * (size_t)cap);
-		uint64_t *hs = dalic_pyarena_alloc(a, sizeof *hs * (size_t)cap);
-		if (!k || !v || !hs)
-			return DALIC_ENOMEM;
-		if (d->n) {
-			memcpy(k, d->keys, sizeof *k * (size_t)d->n);
-			memcpy(v, d->vals, sizeof *v * (size_t)d->n);
-			memcpy(hs, d->hashes, sizeof *hs * (size_t)d->n);
-		}
-		d->keys = k;
-		d->vals = v;
-		d->hashes = hs;
-		d->cap = cap;
-	}
-	d->keys[d->n] = key;
-	d->vals[d->n] = value;
-	d->hashes[d->n] = h;
-	d->n++;
-	d->live++;
-	if ((d->n + 1) * 3 > d->icap * 2)
-		return pyval_rebuild_index(a, d, d->icap ? d->icap * 2 : 16);
-	bool found;
-	int slot = pyval_find_slot(d, key, h, &found);
-	d->index[slot] = d->n - 1;
-	return DALIC_OK;
-}
-
-pyval_t *dalic_pydict_get(const pydict_t *d, const pyval_t *key)
-{
-	if (!d->icap || !dalic_pyval_hashable(key))
-		return NULL;
-	bool found;
-	int slot = pyval_find_slot(d, key, pyval_hash_of(key), &found);
-	return found ? d->vals[d->index[slot]] : NULL;
-}
-
-pyval_t *dalic_pydict_get_str(const pydict_t *d, const char *key)
-{
-	if (!d->icap)
-		return NULL;
-	size_t n = strlen(key);
-	uint64_t h = pyval_fnv(key, n);
-	int mask = d->icap - 1;
-	for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
-		int32_t e = d->index[i];
-		if (e < 0)
-			return NULL;
-		const pyval_t *k = d->keys[e];
-		if (k && d->hashes[e] == h && k->kind == PV_STR && k->str.len == n &&
-		    !memcmp(k->str.s, key, n))
-			return d->vals[e];
-	}
-}
-
-int dalic_pydict_set_str(pyarena_t *a, pydict_t *d, const char *key, pyval_t *value)
-{
-	pyval_t *k = dalic_pyval_cstr(a, key);
-	return k ? dalic_pydict_set(a, d, k, value) : DALIC_ENOMEM;
-}
-
-bool dalic_pydict_del(pydict_t *d, const pyval_t *key)
-{
-	if (!d->icap || !dalic_pyval_hashable(key))
-		return false;
-	bool found;
-	int slot = pyval_find_slot(d, key, pyval_hash_of(key), &found);
-	if (!found)
-		return false;
-	/* the index keeps pointing at the tombstone so probe chains stay intact */
-	d->keys[d->index[slot]] = NULL;
-	d->live--;
-	return true;
-}
-
-int dalic_pydict_len(const pydict_t *d)
-{
-	return d->live;
-}
-
-bool dalic_pydict_next(const pydict_t *d, int *it, pyval_t **key, pyval_t **value)
-{
-	while (*it < d->n) {
-		int e = (*it)++;
-		if (d->keys[e]) {
-			*key = d->keys[e];
-			if (value)
-				*value = d->vals[e];
-			return true;
-		}
-	}
-	return false;
 }
 
 /* ---- semantics ------------------------------------------------------------------------ */
@@ -488,13 +317,11 @@ static bool pyval_equal_d(const pyval_t *x, const pyval_t *y, int depth)
 		}
 		return true;
 	}
-	case PV_ENUM:
-		return x->en.type == y->en.type && x->en.value == y->en.value;
-	case PV_NODE:
-		return !strcmp(x->node.name, y->node.name) &&
-		       !strcmp(x->node.device, y->node.device);
-	case PV_OPFN:
-		return x->opfn.ops_api == y->opfn.ops_api && !strcmp(x->opfn.path, y->opfn.path);
+	case PV_HOST:
+		if (x->host.type != y->host.type)
+			return false;
+		return x->host.type->equal ? x->host.type->equal(x, y)
+		                           : x->host.data == y->host.data;
 	/* identity of the payload: several pyval_t may wrap one function, class or object */
 	case PV_FUNC:
 		return x->func == y->func;
@@ -538,7 +365,6 @@ const char *dalic_pyval_type_name(const pyval_t *v)
 	case PV_ELLIPSIS:
 		return "ellipsis";
 	case PV_FUNC:
-	case PV_PIPEDEF:
 		return "function";
 	case PV_BUILTIN:
 		return "builtin_function_or_method";
@@ -552,18 +378,8 @@ const char *dalic_pyval_type_name(const pyval_t *v)
 		return "super";
 	case PV_MODULE:
 		return "module";
-	case PV_OPFN:
-		return "function";
-	case PV_OPOBJ:
-		return v->opobj.display;
-	case PV_NODE:
-		return "DataNode";
-	case PV_ENUM:
-		return v->en.type == ENUM_DTYPE   ? "DALIDataType"
-		       : v->en.type == ENUM_IMAGE ? "DALIImageType"
-		                                  : "DALIInterpType";
-	case PV_SCONST:
-		return "ScalarConstant";
+	case PV_HOST:
+		return v->host.type->type_name ? v->host.type->type_name(v) : v->host.type->name;
 	case PV_OPAQUE:
 		return "object";
 	case PV_UNDEF:

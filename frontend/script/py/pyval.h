@@ -1,18 +1,18 @@
 /*
- * Runtime values of the script evaluator: Python's built-in types (None, bool, int, float,
- * str, tuple, list, dict, slice), functions, classes and instances, and the DALI-specific
- * objects a pipeline definition handles — data nodes, operator namespaces (`fn.x.y`,
- * `ops.X`), operator objects, DALIDataType / image / interp enum members, ScalarConstants —
- * plus "opaque" values that stand for anything dalic does not model (matplotlib, pipeline
- * run results...): they absorb every operation so display code can run past them, and an
- * opaque value reaching a pipeline definition is a located error. All values live in the
- * load's arena; lists, dicts and instances are shared by reference like in Python.
+ * Runtime values of the Python core: Python's built-in types (None, bool, int, float, str,
+ * tuple, list, dict, slice), functions, classes and instances, modules, "host" values whose
+ * behaviour a layer above the core defines through a pytype_t table (the DALI layer's data
+ * nodes and operators, like a Lua userdata and its metatable), and "opaque" values that
+ * stand for anything dalic does not model (matplotlib, run results...): they absorb every
+ * operation so display code can run past them, and an opaque value reaching a place that
+ * needs its value is a located error. All values live in the load's arena; lists, dicts and
+ * instances are shared by reference like in Python.
  */
-#ifndef DALIC_FRONTEND_SCRIPT_VALUE_H
-#define DALIC_FRONTEND_SCRIPT_VALUE_H
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYVAL_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYVAL_H
 
-#include "engine/schema.h"
 #include "frontend/script/py/pyast.h"
+#include "frontend/script/py/pybuf.h"
 
 #include <stdio.h>
 
@@ -34,24 +34,17 @@ typedef enum {
 	PV_INSTANCE,
 	PV_SUPER,
 	PV_MODULE,
-	PV_OPFN,    /* fn.<path> / ops.<path>: operator namespace or operator */
-	PV_OPOBJ,   /* ops API operator object: ops.X(args) */
-	PV_PIPEDEF, /* function decorated with @pipeline_def */
-	PV_NODE,    /* DataNode */
-	PV_ENUM,    /* DALIDataType / DALIImageType / DALIInterpType member */
-	PV_SCONST,  /* types.Constant(scalar) */
+	PV_HOST, /* a value of a host type (pytype_t) */
 	PV_OPAQUE,
 	PV_UNDEF, /* a variable not assigned in a conditional branch */
 } pyval_kind_t;
-
-enum { ENUM_DTYPE, ENUM_IMAGE, ENUM_INTERP };
 
 typedef struct pyval pyval_t;
 typedef struct pydict pydict_t;
 typedef struct pyinterp pyinterp_t;
 typedef struct pyframe pyframe_t;
-typedef struct sdpipe sdpipe_t;
 typedef struct pyclass pyclass_t;
+typedef struct pytype pytype_t;
 
 typedef struct pylist {
 	pyval_t **items;
@@ -88,16 +81,15 @@ struct pyclass {
 	pyclass_t **bases;
 	int nbases;
 	pydict_t *attrs;
-	bool pipeline;       /* Pipeline or derived from it */
-	bool opaque_base;    /* derived from something dalic does not model */
-	bool exception;      /* an exception class */
-	pycfn_t native_init; /* built-in __init__ (Pipeline) */
+	const char *module; /* defining module for repr(); NULL: __main__ */
+	bool opaque_base;   /* derived from something dalic does not model */
+	bool exception;     /* an exception class */
 };
 
 typedef struct pyinst {
 	pyclass_t *cls;
 	pydict_t *attrs;
-	sdpipe_t *pipe;      /* the pipeline this object is (classes derived from Pipeline) */
+	void *native; /* what a host base class keeps for the object (Pipeline: its pipeline) */
 	const char *message; /* exceptions */
 } pyinst_t;
 
@@ -132,6 +124,8 @@ struct pyval {
 			pycfn_t fn;
 			pyval_t *self;
 			void *data;
+			bool method;             /* read through an instance, binds to it */
+			const pytype_t *type_of; /* the type object of a host type (isinstance) */
 		} builtin;
 		struct {
 			pyval_t *self, *func;
@@ -144,33 +138,9 @@ struct pyval {
 		} super;
 		pymodobj_t *mod;
 		struct {
-			const char *path; /* "" for the namespace root */
-			bool ops_api;
-		} opfn;
-		struct {
-			const dalic_schema_t *schema;
-			const char *module, *display; /* _module / _display_name */
-			pydict_t *kwargs;             /* constructor arguments */
-		} opobj;
-		struct {
-			pyval_t *func;
-			pydict_t *kwargs; /* decorator arguments */
-			bool experimental;
-		} pipedef;
-		struct {
-			const char *name;
-			const char *device; /* "cpu" / "gpu" */
-			sdpipe_t *pipe;
-			bool get; /* node.get() in a debug pipeline: print shows the values */
-		} node;
-		struct {
-			int type; /* ENUM_* */
-			int64_t value;
-		} en;
-		struct {
-			pyval_t *value; /* bool, int or float */
-			int dtype;      /* DALIDataType */
-		} sconst;
+			const pytype_t *type;
+			void *data;
+		} host;
 		struct {
 			const char *what; /* where it came from, for messages */
 		} opaque;
@@ -179,6 +149,62 @@ struct pyval {
 		} undef;
 	};
 };
+
+/* ---- host types ---- */
+
+/* Returned by a host type's binop / compare hook that leaves the operation to Python. */
+#define PY_NOT_HANDLED 1
+
+/* A type defined above the core. Every hook may be NULL, then Python's default applies
+ * (attributes absent, not callable, not subscriptable, not iterable, always true, operators
+ * unsupported, equality by identity). Hooks follow the core's status convention: DALIC_OK,
+ * or a negative code after a located error was recorded. */
+struct pytype {
+	const char *name;                           /* Python's type name */
+	const char *(*type_name)(const pyval_t *v); /* when it depends on the value */
+	void (*format)(pybuf_t *b, const pyval_t *v, bool repr);
+	bool (*equal)(const pyval_t *x, const pyval_t *y); /* both of this type */
+	uint64_t (*hash)(const pyval_t *v);                /* consistent with equal */
+	bool is_by_value;                                  /* `is` means equal (enum members) */
+	/* The Python scalar the value stands for in conversions and formatting
+	 * (types.Constant(3) -> 3), or NULL. */
+	pyval_t *(*scalar)(const pyval_t *v);
+	/* int(v), or false when it has none. */
+	bool (*index)(const pyval_t *v, int64_t *out);
+	/* *out = NULL when the attribute does not exist. */
+	int (*getattr)(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *name,
+	               pyval_t **out);
+	int (*getitem)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *index,
+	               pyval_t **out);
+	int (*call)(pyinterp_t *I, const pynode_t *at, pyval_t *v, const pyargs_t *args,
+	            pyval_t **out);
+	/* Always an error (the type is not iterable); `unpack` for `a, b = v`. */
+	int (*iterate)(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool unpack);
+	int (*truth)(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool *out);
+	/* -v, +v, ~v (not: flow_not / truth) */
+	int (*unary)(pyinterp_t *I, const pynode_t *at, pyunary_t op, pyval_t *v, pyval_t **out);
+	/* Called when either operand is of this type (the left one's first); PY_NOT_HANDLED
+	 * leaves the operation to Python. */
+	int (*binop)(pyinterp_t *I, const pynode_t *at, pyop_t op, pyval_t *l, pyval_t *r,
+	             pyval_t **out);
+	int (*compare)(pyinterp_t *I, const pynode_t *at, pycmp_t op, pyval_t *l, pyval_t *r,
+	               pyval_t **out);
+	/* Control flow the type takes over while `flow` says so (DALI's conditionals): an `if`
+	 * on the value, `and` / `or` from a value of it (values[next..] still to evaluate),
+	 * `not`, and every read of a variable that holds one. */
+	bool (*flow)(pyinterp_t *I, const pyval_t *v);
+	int (*flow_if)(pyinterp_t *I, pyframe_t *F, const pynode_t *stmt, pyval_t *v);
+	int (*flow_boolop)(pyinterp_t *I, pyframe_t *F, const pynode_t *node, int next, pyval_t *v,
+	                   pyval_t **out);
+	int (*flow_not)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
+	int (*flow_load)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
+};
+
+/* Whether v is a host value of type t. */
+static inline bool dalic_pyval_is(const pyval_t *v, const pytype_t *t)
+{
+	return v->kind == PV_HOST && v->host.type == t;
+}
 
 /* ---- constructors (NULL on allocation failure) ---- */
 pyval_t *dalic_pyval_new(pyarena_t *a, pyval_kind_t kind);
@@ -194,42 +220,24 @@ pyval_t *dalic_pyval_tuple(pyarena_t *a, int n);                   /* n NULL slo
 pyval_t *dalic_pyval_list(pyarena_t *a, int cap);
 pyval_t *dalic_pyval_dict(pyarena_t *a);
 pyval_t *dalic_pyval_opaque(pyarena_t *a, const char *what);
-pyval_t *dalic_sdval_enum(pyarena_t *a, int type, int64_t value);
-pyval_t *dalic_sdval_node(pyarena_t *a, const char *name, const char *device, sdpipe_t *pipe);
+/* A host value of type t holding `data`. */
+pyval_t *dalic_pyval_host(pyarena_t *a, const pytype_t *t, void *data);
 int dalic_pyval_list_append(pyarena_t *a, pyval_t *list, pyval_t *item);
 
-/* ---- dicts: insertion-ordered hash maps with Python key equality ---- */
-pydict_t *dalic_pydict_new(pyarena_t *a);
-/* Errors: DALIC_EINVAL for an unhashable key (message left to the caller). */
-int dalic_pydict_set(pyarena_t *a, pydict_t *d, pyval_t *key, pyval_t *value);
-pyval_t *dalic_pydict_get(const pydict_t *d, const pyval_t *key);
-pyval_t *dalic_pydict_get_str(const pydict_t *d, const char *key);
-int dalic_pydict_set_str(pyarena_t *a, pydict_t *d, const char *key, pyval_t *value);
-bool dalic_pydict_del(pydict_t *d, const pyval_t *key);
-int dalic_pydict_len(const pydict_t *d);
-/* Iteration in insertion order: for (int i = 0; dalic_pydict_next(d, &i, &k, &v);) */
-bool dalic_pydict_next(const pydict_t *d, int *it, pyval_t **key, pyval_t **value);
 bool dalic_pyval_hashable(const pyval_t *v);
+/* Hash of a hashable value; equal values hash alike (1 == 1.0 == True). */
+uint64_t dalic_pyval_hash(const pyval_t *v);
+/* Hash of a str value with these bytes. */
+uint64_t dalic_pyval_hash_str(const char *s, size_t n);
 
 /* ---- Python semantics ---- */
 bool dalic_pyval_equal(const pyval_t *x, const pyval_t *y); /* ==, for values that have it */
 const char *dalic_pyval_type_name(const pyval_t *v);        /* Python's type name */
 bool dalic_pyval_is_number(const pyval_t *v);               /* bool, int or float */
 double dalic_pyval_as_double(const pyval_t *v);
-/* Appends str(v) (repr when `repr`) to a growing buffer; returns false when out of memory. */
-typedef struct pybuf {
-	char *s;
-	size_t n, cap;
-	bool oom;
-} pybuf_t;
-void dalic_pybuf_put(pybuf_t *b, const char *s, size_t n);
-void dalic_pybuf_puts(pybuf_t *b, const char *s);
-void dalic_pybuf_printf(pybuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void dalic_pybuf_free(pybuf_t *b);
+/* Appends str(v) (repr(v) when `repr`). */
 void dalic_pyval_format(pybuf_t *b, const pyval_t *v, bool repr);
 /* Python's repr of a float: shortest text that reads back exactly. */
 void dalic_pyval_float_repr(char *buf, size_t n, double f);
-/* DALIDataType / image / interp member name ("FLOAT", "RGB", "INTERP_LINEAR"). */
-const char *dalic_sdval_enum_name(int type, int64_t value);
 
 #endif

@@ -1,78 +1,16 @@
 /*
- * Text of evaluator values: a growable buffer, and str() / repr() as Python writes them —
- * the shortest float repr that reads back exactly (exponent outside 1e-4 .. 1e16), quoted
- * strings with Python's quote choice and escapes, containers, DALI enum members
- * ("DALIDataType.FLOAT"), and DataNodes as DataNode(name="...", device="...").
+ * Text of values: str() / repr() as Python writes them — the shortest float repr that reads
+ * back exactly (exponent outside 1e-4 .. 1e16), quoted strings with Python's quote choice
+ * and escapes, containers (self-referencing ones as "[...]"); host values format themselves.
  */
 #include "frontend/script/py/pyval.h"
 
-#include "dalic.h"
-#include "engine/dtype.h"
+#include "frontend/script/py/pydict.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- formatting ----------------------------------------------------------------------- */
-
-void dalic_pybuf_put(pybuf_t *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *ns = realloc(b->s, cap);
-		if (!ns) {
-			b->oom = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = 0;
-}
-
-void dalic_pybuf_puts(pybuf_t *b, const char *s)
-{
-	dalic_pybuf_put(b, s, strlen(s));
-}
-
-void dalic_pybuf_printf(pybuf_t *b, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof tmp) {
-		dalic_pybuf_put(b, tmp, (size_t)n);
-		return;
-	}
-	char *big = malloc((size_t)n + 1);
-	if (!big) {
-		b->oom = true;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	dalic_pybuf_put(b, big, (size_t)n);
-	free(big);
-}
-
-void dalic_pybuf_free(pybuf_t *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof *b);
-}
 
 void dalic_pyval_float_repr(char *buf, size_t n, double f)
 {
@@ -142,18 +80,6 @@ void dalic_pyval_float_repr(char *buf, size_t n, double f)
 		         exp10 < 0 ? -exp10 : exp10);
 	}
 	snprintf(buf, n, "%s", out);
-}
-
-const char *dalic_sdval_enum_name(int type, int64_t value)
-{
-	static const char *images[] = {"RGB", "BGR", "GRAY", "YCbCr", "ANY_DATA"};
-	static const char *interps[] = {"INTERP_NN",       "INTERP_LINEAR",     "INTERP_CUBIC",
-	                                "INTERP_LANCZOS3", "INTERP_TRIANGULAR", "INTERP_GAUSSIAN"};
-	if (type == ENUM_DTYPE)
-		return dalic_dtype_name((dalic_dtype_t)value);
-	if (type == ENUM_IMAGE)
-		return value >= 0 && value < 5 ? images[value] : "?";
-	return value >= 0 && value < 6 ? interps[value] : "?";
 }
 
 static void pyval_str_repr(pybuf_t *b, const char *s, size_t n)
@@ -270,9 +196,6 @@ static void pyval_format_d(pybuf_t *b, const pyval_t *v, bool repr, int depth)
 	case PV_FUNC:
 		dalic_pybuf_printf(b, "<function %s>", v->func->name);
 		return;
-	case PV_PIPEDEF:
-		dalic_pybuf_printf(b, "<function %s>", v->pipedef.func->func->name);
-		return;
 	case PV_BUILTIN:
 		dalic_pybuf_printf(b, "<built-in function %s>", v->builtin.name);
 		return;
@@ -282,10 +205,8 @@ static void pyval_format_d(pybuf_t *b, const pyval_t *v, bool repr, int depth)
 		                                                  : "?");
 		return;
 	case PV_CLASS:
-		dalic_pybuf_printf(b, "<class '%s%s'>",
-		                   v->cls->pipeline && !v->cls->nbases ? "nvidia.dali.pipeline."
-		                                                       : "__main__.",
-		                   v->cls->name);
+		dalic_pybuf_printf(b, "<class '%s.%s'>",
+		                   v->cls->module ? v->cls->module : "__main__", v->cls->name);
 		return;
 	case PV_INSTANCE:
 		if (v->inst->cls->exception && !repr) {
@@ -300,33 +221,11 @@ static void pyval_format_d(pybuf_t *b, const pyval_t *v, bool repr, int depth)
 	case PV_MODULE:
 		dalic_pybuf_printf(b, "<module '%s'>", v->mod->name);
 		return;
-	case PV_OPFN:
-		dalic_pybuf_printf(b, "<function nvidia.dali.%s.%s>",
-		                   v->opfn.ops_api ? "ops" : "fn", v->opfn.path);
-		return;
-	case PV_OPOBJ:
-		dalic_pybuf_printf(b, "<%s.%s object>", v->opobj.module, v->opobj.display);
-		return;
-	case PV_NODE:
-		dalic_pybuf_printf(b, "DataNode(name=\"%s\", device=\"%s\")", v->node.name,
-		                   v->node.device);
-		return;
-	case PV_ENUM: {
-		const char *cls = dalic_pyval_type_name(v);
-		if (repr)
-			dalic_pybuf_printf(b, "<%s.%s: %lld>", cls,
-			                   dalic_sdval_enum_name(v->en.type, v->en.value),
-			                   (long long)v->en.value);
+	case PV_HOST:
+		if (v->host.type->format)
+			v->host.type->format(b, v, repr);
 		else
-			dalic_pybuf_printf(b, "%s.%s", cls,
-			                   dalic_sdval_enum_name(v->en.type, v->en.value));
-		return;
-	}
-	case PV_SCONST:
-		pyval_format_d(b, v->sconst.value, true, depth + 1);
-		if (!repr)
-			dalic_pybuf_printf(b, ":DALIDataType.%s",
-			                   dalic_dtype_name((dalic_dtype_t)v->sconst.dtype));
+			dalic_pybuf_printf(b, "<%s object>", dalic_pyval_type_name(v));
 		return;
 	case PV_OPAQUE:
 		dalic_pybuf_printf(b, "<%s>", v->opaque.what);
