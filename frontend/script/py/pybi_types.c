@@ -12,6 +12,7 @@
 #include "frontend/script/py/pyfmt.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -420,12 +421,6 @@ static int pybi_pow(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 	return dalic_pyeval_binop(I, at, OP_DSTAR, args->pos[0], args->pos[1], out);
 }
 
-/* Length of the UTF-8 sequence starting with byte c (1 for stray continuation bytes). */
-static int pybi_utf8_len(unsigned char c)
-{
-	return c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-}
-
 static int pybi_ord(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                     pyval_t **out)
 {
@@ -437,13 +432,13 @@ static int pybi_ord(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 		    "TypeError: ord() expected string of length 1, but %s found",
 		    dalic_pyval_type_name(v));
 	const unsigned char *s = (const unsigned char *)v->str.s;
-	int n = v->str.len ? pybi_utf8_len(s[0]) : 0;
-	if (v->str.len == 0 || (size_t)n != v->str.len)
-		return dalic_pyeval_error(
-		    I, at, DALIC_EINVAL,
-		    "TypeError: ord() expected a character, but string of length "
-		    "%zu found",
-		    v->str.len);
+	size_t chars = dalic_pybuf_utf8_chars(v->str.s, v->str.len);
+	if (chars != 1 || v->str.len > 4) /* (more bytes: not UTF-8) */
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "TypeError: ord() expected a character, but string of "
+		                          "length %zu found",
+		                          chars);
+	int n = (int)v->str.len;
 	int64_t c = n == 1 ? s[0] : s[0] & (0x7F >> n);
 	for (int i = 1; i < n; i++)
 		c = c << 6 | (s[i] & 0x3F);
@@ -465,14 +460,7 @@ static int pybi_chr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 	if (c >= 0xD800 && c <= 0xDFFF) /* UTF-8 text cannot hold a lone surrogate */
 		return dalic_pyeval_limit(I, at, "chr() of a surrogate is not supported");
 	char u[4];
-	int n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-	if (n == 1)
-		u[0] = (char)c;
-	else
-		u[0] = (char)((0xF00 >> n) | (c >> (6 * (n - 1))));
-	for (int i = 1; i < n; i++)
-		u[i] = (char)(0x80 | ((c >> (6 * (n - 1 - i))) & 0x3F));
-	PYEVAL_RET(dalic_pyval_str(I->a, u, (size_t)n));
+	PYEVAL_RET(dalic_pyval_str(I->a, u, (size_t)dalic_pybuf_utf8_encode(u, (uint32_t)c)));
 }
 
 static int pybi_opaque(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,

@@ -74,3 +74,45 @@ void dalic_pybuf_free(pybuf_t *b)
 	free(b->s);
 	memset(b, 0, sizeof *b);
 }
+
+/* UTF-8 encoding of code point cp into out (at most 4 bytes); returns the length. */
+int dalic_pybuf_utf8_encode(char *out, uint32_t cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+size_t dalic_pybuf_utf8_chars(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+size_t dalic_pybuf_utf8_prefix(const char *s, size_t n, int64_t chars)
+{
+	size_t i = 0;
+	for (int64_t c = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && c++ == chars)
+			break;
+	return i;
+}

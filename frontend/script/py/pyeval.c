@@ -119,6 +119,13 @@ static int pyeval_lookup_global(pyinterp_t *I, const pynode_t *at, const char *n
 		*out = v;
 		return DALIC_OK;
 	}
+	pyval_t *line = I->skipped ? dalic_pydict_get_str(I->skipped, name) : NULL;
+	if (line)
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "NameError: name '%s' is not defined (the statement at line "
+		    "%lld that sets it failed and was skipped)",
+		    name, (long long)line->i);
 	if (I->star_opaque) {
 		/* a name that may come from `from <module dalic does not know> import *` */
 		*out = dalic_pyval_opaque(I->a, dalic_pyarena_strdup(I->a, name));
@@ -458,9 +465,35 @@ static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t
 
 /* ---- calls ---------------------------------------------------------------------------- */
 
+/* Whether `name` is among the keyword names so far; `seen` indexes them once a call has
+ * many (a call with 20k keyword arguments stays linear). */
+static int pyeval_kw_seen(pyinterp_t *I, const pynode_t *at, pydict_t **seen, const char **names,
+                          int nkw, const char *name, bool *dup)
+{
+	if (!*seen && nkw >= 16) {
+		if (!(*seen = dalic_pydict_new(I->a)))
+			return dalic_pyeval_oom(I, at);
+		for (int j = 0; j < nkw; j++)
+			if (dalic_pydict_set_str(I->a, *seen, names[j], dalic_pyval_true()))
+				return dalic_pyeval_oom(I, at);
+	}
+	if (*seen) {
+		*dup = dalic_pydict_get_str(*seen, name) != NULL;
+		if (!*dup && dalic_pydict_set_str(I->a, *seen, name, dalic_pyval_true()))
+			return dalic_pyeval_oom(I, at);
+		return DALIC_OK;
+	}
+	*dup = false;
+	for (int j = 0; j < nkw && !*dup; j++)
+		*dup = !strcmp(names[j], name);
+	return DALIC_OK;
+}
+
 int dalic_pyeval_call_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t *fn,
                            pyval_t **out)
 {
+	pydict_t *seen = NULL;
+	bool dup;
 	pyval_t *pos = dalic_pyval_list(I->a, e->call.args.n);
 	if (!pos)
 		return dalic_pyeval_oom(I, e);
@@ -475,12 +508,11 @@ int dalic_pyeval_call_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval
 		pyval_t *v;
 		DALIC_TRY(dalic_pyeval_expr(I, F, k->kw.value, &v));
 		if (k->kw.arg) {
-			for (int j = 0; j < nkw; j++)
-				if (!strcmp(names[j], k->kw.arg))
-					return dalic_pyeval_error(
-					    I, k, DALIC_EINVAL,
-					    "SyntaxError: keyword argument repeated: %s",
-					    k->kw.arg);
+			DALIC_TRY(pyeval_kw_seen(I, k, &seen, names, nkw, k->kw.arg, &dup));
+			if (dup)
+				return dalic_pyeval_error(
+				    I, k, DALIC_EINVAL,
+				    "SyntaxError: keyword argument repeated: %s", k->kw.arg);
 			names[nkw] = k->kw.arg;
 			vals[nkw++] = v;
 			continue;
@@ -510,13 +542,13 @@ int dalic_pyeval_call_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval
 				names = nn;
 				vals = nv;
 			}
-			for (int j = 0; j < nkw; j++)
-				if (!strcmp(names[j], dk->str.s))
-					return dalic_pyeval_error(
-					    I, k, DALIC_EINVAL,
-					    "TypeError: got multiple values for keyword "
-					    "argument '%s'",
-					    dk->str.s);
+			DALIC_TRY(pyeval_kw_seen(I, k, &seen, names, nkw, dk->str.s, &dup));
+			if (dup)
+				return dalic_pyeval_error(
+				    I, k, DALIC_EINVAL,
+				    "TypeError: got multiple values for keyword "
+				    "argument '%s'",
+				    dk->str.s);
 			names[nkw] = dk->str.s;
 			vals[nkw++] = dv;
 		}

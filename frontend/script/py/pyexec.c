@@ -9,6 +9,7 @@
 
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pymod.h"
+#include "frontend/script/py/pyscope.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,29 @@ pyframe_t *dalic_pyexec_new_frame(pyinterp_t *I, pyframe_kind_t kind, pyframe_t 
 	return f;
 }
 
+/* A skipped statement leaves none of its names behind: whatever it would have bound is
+ * unbound, so a later use is a NameError naming the statement rather than a stale or
+ * partial value. */
+static int pyexec_skip(pyinterp_t *I, pyframe_t *F, pynode_t *s)
+{
+	if (!I->first_skipped)
+		I->first_skipped = strdup(dalic_last_error());
+	bool ok = true;
+	pynameset_t names = dalic_pyscope_bound_names(I->a, &(pynode_list_t){&s, 1}, &ok);
+	if (!ok)
+		return dalic_pyeval_oom(I, s);
+	if (names.n && !I->skipped && !(I->skipped = dalic_pydict_new(I->a)))
+		return dalic_pyeval_oom(I, s);
+	for (int i = 0; i < names.n; i++) {
+		pyval_t *key = dalic_pyval_cstr(I->a, names.v[i]),
+		        *line = dalic_pyval_int(I->a, s->line);
+		if (!key || !line || dalic_pydict_set(I->a, I->skipped, key, line))
+			return dalic_pyeval_oom(I, s);
+		dalic_pydict_del(F->locals, key);
+	}
+	return DALIC_OK;
+}
+
 int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -46,8 +70,7 @@ int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 		 * skipping inside would run a loop that cannot progress to its iteration cap */
 		if (rc < 0 && !I->fatal && pyexec_lenient(I) && !I->loops) {
 			/* display code: skip the statement, keep the first reason */
-			if (!I->first_skipped)
-				I->first_skipped = strdup(dalic_last_error());
+			DALIC_TRY(pyexec_skip(I, F, b->v[i]));
 			continue;
 		}
 		if (rc)

@@ -1,8 +1,10 @@
 /*
- * Python string formatting used by pipeline scripts and their print() calls: the format
- * specification mini-language (f-strings, str.format, format()), str.format field
- * resolution, and printf-style `%` formatting. Covers fill / align / sign / width /
- * grouping / precision and the s d f e g % x o b types.
+ * Python string formatting (see pyfmt.h): the format specification mini-language
+ * (f-strings, str.format, format()) with fill / align / sign / # / 0 / width / grouping /
+ * precision and the s d x X o b c n e E f F g G % types, and str.format's field resolution.
+ * printf-style `%` is in pyfmt_percent.c. Output is built in growable buffers: nothing is
+ * cut; widths and precisions past CPython's bounds are its errors, past dalic's limits a
+ * limit error (a 1e9-digit float would take seconds and a gigabyte).
  */
 #include "frontend/script/py/pyfmt.h"
 
@@ -10,17 +12,88 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct spec {
-	char fill, align, sign, type;
-	bool alt, zero, comma;
-	int width, precision;
-} spec_t;
+/* ---- shared by format() and % --------------------------------------------------------- */
 
-static int pyfmt_parse_spec(pyinterp_t *I, const pynode_t *at, const char *s, spec_t *sp)
+int dalic_pyfmt_digits(pyinterp_t *I, const pynode_t *at, const char **s, const char *end,
+                       const char *what, int64_t *out)
 {
+	int64_t v = 0;
+	const char *p = *s;
+	for (; p < end && isdigit((unsigned char)*p); p++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *p - '0', &v))
+			return dalic_pyeval_error(I, at, DALIC_EINVAL, "ValueError: %s", what);
+	*s = p;
+	*out = v;
+	return DALIC_OK;
+}
+
+int dalic_pyfmt_check(pyinterp_t *I, const pynode_t *at, const pyfmt_spec_t *sp, bool digits)
+{
+	if (sp->precision > INT32_MAX && digits)
+		return dalic_pyeval_error(I, at, DALIC_EINVAL, "ValueError: precision too big");
+	if (sp->width > (int64_t)PY_MAX_STR_LEN)
+		return dalic_pyeval_limit(I, at,
+		                          "MemoryError: format width %lld (dalic's limit: %zu)",
+		                          (long long)sp->width, PY_MAX_STR_LEN);
+	if (digits && sp->precision > PYFMT_MAX_PRECISION)
+		return dalic_pyeval_limit(I, at,
+		                          "MemoryError: format precision %lld (dalic's limit: %d)",
+		                          (long long)sp->precision, PYFMT_MAX_PRECISION);
+	return DALIC_OK;
+}
+
+void dalic_pyfmt_pad(pybuf_t *out, const pyfmt_spec_t *sp, const char *body, size_t n, size_t lead,
+                     bool numeric)
+{
+	size_t len = dalic_pybuf_utf8_chars(body, n);
+	char align = sp->align ? sp->align : (sp->zero && numeric) ? '=' : numeric ? '>' : '<';
+	char fill = sp->align ? sp->fill : (sp->zero && numeric) ? '0' : sp->fill;
+	size_t total = sp->width > (int64_t)len ? (size_t)sp->width - len : 0;
+	if (align == '=') {
+		/* padding goes between the sign / base prefix and the digits */
+		dalic_pybuf_put(out, body, lead);
+		dalic_pybuf_fill(out, fill, total);
+		dalic_pybuf_put(out, body + lead, n - lead);
+		return;
+	}
+	size_t left = align == '>' ? total : align == '^' ? total / 2 : 0;
+	dalic_pybuf_fill(out, fill, left);
+	dalic_pybuf_put(out, body, n);
+	dalic_pybuf_fill(out, fill, total - left);
+}
+
+/* Inserts ',' (or '_') every three digits into the integer part starting at body->s[from]. */
+static void pyfmt_group(pybuf_t *b, size_t from, char sep)
+{
+	size_t end = from;
+	while (end < b->n && isdigit((unsigned char)b->s[end]))
+		end++;
+	size_t ndig = end - from, nsep = ndig ? (ndig - 1) / 3 : 0;
+	if (!nsep || b->oom)
+		return;
+	size_t tail = b->n - end;
+	dalic_pybuf_fill(b, ' ', nsep); /* room */
+	if (b->oom)
+		return;
+	memmove(b->s + end + nsep, b->s + end, tail);
+	char *src = b->s + end - 1, *dst = b->s + end + nsep - 1;
+	for (size_t k = 0; src >= b->s + from; k++) {
+		if (k && k % 3 == 0)
+			*dst-- = sep;
+		*dst-- = *src--;
+	}
+}
+
+/* ---- the format specification mini-language ------------------------------------------- */
+
+static int pyfmt_parse_spec(pyinterp_t *I, const pynode_t *at, const char *s, pyfmt_spec_t *sp)
+{
+	static const char *too_many = "Too many decimal digits in format string";
+	const char *end = s + strlen(s);
 	memset(sp, 0, sizeof *sp);
 	sp->fill = ' ';
 	sp->precision = -1;
@@ -41,20 +114,15 @@ static int pyfmt_parse_spec(pyinterp_t *I, const pynode_t *at, const char *s, sp
 		sp->zero = true;
 		s++;
 	}
-	while (isdigit((unsigned char)*s) && sp->width < 100000)
-		sp->width = sp->width * 10 + (*s++ - '0');
-	if (*s == ',' || *s == '_') {
-		sp->comma = true;
-		s++;
-	}
+	DALIC_TRY(dalic_pyfmt_digits(I, at, &s, end, too_many, &sp->width));
+	if (*s == ',' || *s == '_')
+		sp->comma = *s++;
 	if (*s == '.') {
 		s++;
-		sp->precision = 0;
 		if (!isdigit((unsigned char)*s))
 			return dalic_pyeval_error(I, at, DALIC_EINVAL,
 			                          "ValueError: Format specifier missing precision");
-		while (isdigit((unsigned char)*s) && sp->precision < 1000)
-			sp->precision = sp->precision * 10 + (*s++ - '0');
+		DALIC_TRY(dalic_pyfmt_digits(I, at, &s, end, too_many, &sp->precision));
 	}
 	if (*s)
 		sp->type = *s++;
@@ -64,78 +132,100 @@ static int pyfmt_parse_spec(pyinterp_t *I, const pynode_t *at, const char *s, sp
 	return DALIC_OK;
 }
 
-static void pyfmt_group_thousands(char *digits, size_t cap)
+/* Integer types: d x X o b c n (and none). */
+static int pyfmt_spec_int(pyinterp_t *I, const pynode_t *at, int64_t x, const pyfmt_spec_t *sp,
+                          pybuf_t *out)
 {
-	/* inserts ',' into the integer part of a plain decimal number */
-	char *start = digits + (digits[0] == '-' || digits[0] == '+' || digits[0] == ' ');
-	char *end = start;
-	while (isdigit((unsigned char)*end))
-		end++;
-	int n = (int)(end - start), commas = (n - 1) / 3;
-	size_t len = strlen(digits);
-	if (commas <= 0 || len + (size_t)commas + 1 > cap)
-		return;
-	memmove(end + commas, end, strlen(end) + 1);
-	char *src = end - 1, *dst = end + commas - 1;
-	for (int k = 0; src >= start; k++) {
-		if (k && k % 3 == 0)
-			*dst-- = ',';
-		*dst-- = *src--;
+	if (sp->precision >= 0)
+		return dalic_pyeval_error(
+		    I, at, DALIC_EINVAL,
+		    "ValueError: Precision not allowed in integer format specifier");
+	pybuf_t b = {0};
+	uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+	dalic_pybuf_puts(&b, x < 0 ? "-" : sp->sign == '+' ? "+" : sp->sign == ' ' ? " " : "");
+	if (sp->type == 'c') {
+		if (x < 0 || x > 0x10FFFF) {
+			dalic_pybuf_free(&b);
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "OverflowError: %%c arg not in range(0x110000)");
+		}
+		char ch[4];
+		b.n = 0; /* a character has no sign */
+		dalic_pybuf_put(&b, ch, (size_t)dalic_pybuf_utf8_encode(ch, (uint32_t)x));
+		dalic_pyfmt_pad(out, sp, b.s, b.n, 0, false);
+		dalic_pybuf_free(&b);
+		return DALIC_OK;
 	}
+	int base = sp->type == 'x' || sp->type == 'X' ? 16
+	           : sp->type == 'o'                  ? 8
+	           : sp->type == 'b'                  ? 2
+	                                              : 10;
+	if (sp->alt && base != 10) {
+		char p[3] = {'0', sp->type, 0};
+		dalic_pybuf_puts(&b, p);
+	}
+	size_t lead = b.n;
+	char digits[72];
+	int k = 0;
+	const char *set = sp->type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+	do {
+		digits[k++] = set[ux % (unsigned)base];
+		ux /= (unsigned)base;
+	} while (ux);
+	while (k)
+		dalic_pybuf_put(&b, &digits[--k], 1);
+	if (sp->comma)
+		pyfmt_group(&b, lead, (char)sp->comma);
+	if (b.oom) {
+		dalic_pybuf_free(&b);
+		return dalic_pyeval_oom(I, at);
+	}
+	dalic_pyfmt_pad(out, sp, b.s, b.n, lead, true);
+	dalic_pybuf_free(&b);
+	return DALIC_OK;
 }
 
-static void pyfmt_pad(pybuf_t *out, const spec_t *sp, const char *body, bool numeric)
+/* Float types: f F e E g G % (and none). */
+static int pyfmt_spec_float(pyinterp_t *I, const pynode_t *at, double f, const pyfmt_spec_t *sp,
+                            pybuf_t *out)
 {
-	size_t len = 0;
-	for (const char *p = body; *p; p++)
-		len += ((unsigned char)*p & 0xC0) != 0x80;
-	char align = sp->align ? sp->align : (sp->zero && numeric) ? '=' : numeric ? '>' : '<';
-	char fill = sp->align ? sp->fill : (sp->zero && numeric) ? '0' : sp->fill;
-	int total = sp->width > (int)len ? sp->width - (int)len : 0;
-	int left = align == '>' ? total : align == '^' ? total / 2 : 0;
-	int right = total - left;
-	if (align == '=') {
-		left = right = 0;
-		if (*body == '-' || *body == '+' || *body == ' ')
-			dalic_pybuf_put(out, body++, 1);
-		for (int i = 0; i < total; i++)
-			dalic_pybuf_put(out, &fill, 1);
-		dalic_pybuf_puts(out, body);
-		return;
-	}
-	for (int i = 0; i < left; i++)
-		dalic_pybuf_put(out, &fill, 1);
-	dalic_pybuf_puts(out, body);
-	for (int i = 0; i < right; i++)
-		dalic_pybuf_put(out, &fill, 1);
-}
-
-static void pyfmt_format_float(char *buf, size_t n, double f, const spec_t *sp)
-{
-	int prec = sp->precision < 0 ? 6 : sp->precision;
+	DALIC_TRY(dalic_pyfmt_check(I, at, sp, true));
+	int prec = sp->precision < 0 ? 6 : (int)sp->precision;
 	char t = sp->type;
+	pybuf_t b = {0};
+	if ((sp->sign == '+' || sp->sign == ' ') && !signbit(f))
+		dalic_pybuf_put(&b, &sp->sign, 1);
+	size_t lead = b.n;
 	if (t == '%') {
-		snprintf(buf, n, "%.*f%%", prec, f * 100);
+		dalic_pybuf_printf(&b, "%.*f%%", prec, f * 100);
 	} else if (t == 'f' || t == 'F' || t == 'e' || t == 'E') {
 		char fmt[8] = {'%', '.', '*', t, 0};
-		snprintf(buf, n, fmt, prec, f);
+		dalic_pybuf_printf(&b, fmt, prec, f);
 	} else if (t == 'g' || t == 'G') {
 		char fmt[8] = {'%', '.', '*', t, 0};
-		snprintf(buf, n, fmt, prec ? prec : 1, f);
+		dalic_pybuf_printf(&b, fmt, prec ? prec : 1, f);
 	} else if (sp->precision >= 0) {
 		/* no type with a precision: general format that keeps a decimal point */
-		snprintf(buf, n, "%.*g", prec ? prec : 1, f);
-		if (!strpbrk(buf, ".eni") && strlen(buf) + 2 < n)
-			strcat(buf, ".0");
+		size_t from = b.n;
+		dalic_pybuf_printf(&b, "%.*g", prec ? prec : 1, f);
+		if (!b.oom && !strpbrk(b.s + from, ".eni"))
+			dalic_pybuf_puts(&b, ".0");
 	} else {
-		dalic_pyval_float_repr(buf, n, f);
+		char tmp[64];
+		dalic_pyval_float_repr(tmp, sizeof tmp, f);
+		dalic_pybuf_puts(&b, tmp);
 	}
-	if ((sp->sign == '+' || sp->sign == ' ') && !signbit(f) && strlen(buf) + 2 < n) {
-		memmove(buf + 1, buf, strlen(buf) + 1);
-		buf[0] = sp->sign;
-	}
+	if (b.n > lead && b.s[lead] == '-')
+		lead++;
 	if (sp->comma)
-		pyfmt_group_thousands(buf, n);
+		pyfmt_group(&b, lead, (char)sp->comma);
+	if (b.oom) {
+		dalic_pybuf_free(&b);
+		return dalic_pyeval_oom(I, at);
+	}
+	dalic_pyfmt_pad(out, sp, b.s, b.n, lead, true);
+	dalic_pybuf_free(&b);
+	return DALIC_OK;
 }
 
 int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *s, pybuf_t *out)
@@ -144,73 +234,17 @@ int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *
 		dalic_pyval_format(out, v, false);
 		return DALIC_OK;
 	}
-	spec_t sp;
+	pyfmt_spec_t sp;
 	DALIC_TRY(pyfmt_parse_spec(I, at, s, &sp));
-	char buf[512];
+	DALIC_TRY(dalic_pyfmt_check(I, at, &sp, false));
 	if (v->kind == PV_HOST && v->host.type->scalar && v->host.type->scalar(v))
 		v = v->host.type->scalar(v);
 	bool is_int = v->kind == PV_INT || v->kind == PV_BOOL;
 	if (is_int && (!sp.type || strchr("dxXobcn", sp.type))) {
-		int64_t x = v->kind == PV_BOOL ? v->b : v->i;
-		if (v->kind == PV_BOOL && !sp.type) {
-			snprintf(buf, sizeof buf, "%s", x ? "True" : "False");
-			pyfmt_pad(out, &sp, buf, false);
-			return DALIC_OK;
-		}
-		uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-		char digits[80];
-		switch (sp.type) {
-		case 'x':
-			snprintf(digits, sizeof digits, "%s%llx", sp.alt ? "0x" : "",
-			         (unsigned long long)ux);
-			break;
-		case 'X':
-			snprintf(digits, sizeof digits, "%s%llX", sp.alt ? "0X" : "",
-			         (unsigned long long)ux);
-			break;
-		case 'o':
-			snprintf(digits, sizeof digits, "%s%llo", sp.alt ? "0o" : "",
-			         (unsigned long long)ux);
-			break;
-		case 'b': {
-			int k = 0;
-			char tmp[70];
-			do {
-				tmp[k++] = (char)('0' + (ux & 1));
-				ux >>= 1;
-			} while (ux);
-			int d = 0;
-			if (sp.alt) {
-				digits[d++] = '0';
-				digits[d++] = 'b';
-			}
-			while (k)
-				digits[d++] = tmp[--k];
-			digits[d] = 0;
-			break;
-		}
-		case 'c':
-			snprintf(digits, sizeof digits, "%c", (char)x);
-			break;
-		default:
-			snprintf(digits, sizeof digits, "%llu", (unsigned long long)ux);
-		}
-		snprintf(buf, sizeof buf, "%s%s",
-		         x < 0            ? "-"
-		         : sp.sign == '+' ? "+"
-		         : sp.sign == ' ' ? " "
-		                          : "",
-		         digits);
-		if (sp.comma)
-			pyfmt_group_thousands(buf, sizeof buf);
-		pyfmt_pad(out, &sp, buf, true);
-		return DALIC_OK;
+		return pyfmt_spec_int(I, at, v->kind == PV_BOOL ? v->b : v->i, &sp, out);
 	}
-	if ((is_int || v->kind == PV_FLOAT) && (!sp.type || strchr("fFeEgG%", sp.type))) {
-		pyfmt_format_float(buf, sizeof buf, dalic_pyval_as_double(v), &sp);
-		pyfmt_pad(out, &sp, buf, true);
-		return DALIC_OK;
-	}
+	if ((is_int || v->kind == PV_FLOAT) && (!sp.type || strchr("fFeEgG%", sp.type)))
+		return pyfmt_spec_float(I, at, dalic_pyval_as_double(v), &sp, out);
 	if (sp.type && sp.type != 's')
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL,
@@ -222,9 +256,10 @@ int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *
 		dalic_pybuf_free(&tmp);
 		return dalic_pyeval_oom(I, at);
 	}
-	if (sp.precision >= 0 && tmp.s && (size_t)sp.precision < tmp.n)
-		tmp.s[sp.precision] = 0;
-	pyfmt_pad(out, &sp, tmp.s ? tmp.s : "", false);
+	size_t n = tmp.n;
+	if (sp.precision >= 0)
+		n = dalic_pybuf_utf8_prefix(tmp.s ? tmp.s : "", tmp.n, sp.precision);
+	dalic_pyfmt_pad(out, &sp, tmp.s ? tmp.s : "", n, 0, false);
 	dalic_pybuf_free(&tmp);
 	return DALIC_OK;
 }
@@ -263,8 +298,9 @@ static int pyfmt_field_value(pyinterp_t *I, const pynode_t *at, const char *name
 			    i);
 		v = args->pos[i];
 	} else {
-		char key[128];
-		snprintf(key, sizeof key, "%.*s", (int)k, name);
+		char *key = dalic_pyarena_strndup(I->a, name, k);
+		if (!key)
+			return dalic_pyeval_oom(I, at);
 		v = dalic_pyeval_kwarg(args, key);
 		if (!v)
 			return dalic_pyeval_error(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
@@ -274,16 +310,18 @@ static int pyfmt_field_value(pyinterp_t *I, const pynode_t *at, const char *name
 			size_t e = ++k;
 			while (e < n && name[e] != '.' && name[e] != '[')
 				e++;
-			char attr[128];
-			snprintf(attr, sizeof attr, "%.*s", (int)(e - k), name + k);
+			char *attr = dalic_pyarena_strndup(I->a, name + k, e - k);
+			if (!attr)
+				return dalic_pyeval_oom(I, at);
 			DALIC_TRY(dalic_pyeval_getattr(I, at, v, attr, &v));
 			k = e;
 		} else {
 			size_t e = ++k;
 			while (e < n && name[e] != ']')
 				e++;
-			char idx[128];
-			snprintf(idx, sizeof idx, "%.*s", (int)(e - k), name + k);
+			char *idx = dalic_pyarena_strndup(I->a, name + k, e - k);
+			if (!idx)
+				return dalic_pyeval_oom(I, at);
 			pyval_t *key = isdigit((unsigned char)idx[0])
 			                   ? dalic_pyval_int(I->a, atoll(idx))
 			                   : dalic_pyval_cstr(I->a, idx);
@@ -368,106 +406,6 @@ int dalic_pyfmt_str_format(pyinterp_t *I, const pynode_t *at, pyval_t *fmt, cons
 	pybuf_t b = {0};
 	int auto_idx = 0;
 	int rc = pyfmt_format_into(I, at, fmt->str.s, fmt->str.len, args, &auto_idx, &b, 0);
-	if (!rc)
-		*out = b.oom ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
-	dalic_pybuf_free(&b);
-	if (!rc && !*out)
-		rc = dalic_pyeval_oom(I, at);
-	return rc;
-}
-
-/* ---- printf-style % ------------------------------------------------------------------- */
-
-int dalic_pyfmt_percent(pyinterp_t *I, const pynode_t *at, pyval_t *fmt, pyval_t *argv,
-                        pyval_t **out)
-{
-	pyval_t **items = &argv;
-	int n = 1, next = 0;
-	if (argv->kind == PV_TUPLE) {
-		items = argv->tuple.items;
-		n = argv->tuple.n;
-	}
-	pybuf_t b = {0};
-	const char *s = fmt->str.s, *end = s + fmt->str.len;
-	int rc = DALIC_OK;
-	while (!rc && s < end) {
-		if (*s != '%') {
-			dalic_pybuf_put(&b, s++, 1);
-			continue;
-		}
-		s++;
-		if (s < end && *s == '%') {
-			dalic_pybuf_put(&b, s++, 1);
-			continue;
-		}
-		pyval_t *v = NULL;
-		if (s < end && *s == '(') {
-			const char *close = memchr(s, ')', (size_t)(end - s));
-			if (!close || argv->kind != PV_DICT) {
-				rc = dalic_pyeval_error(I, at, DALIC_EINVAL,
-				                        "TypeError: format requires a mapping");
-				break;
-			}
-			char key[128];
-			snprintf(key, sizeof key, "%.*s", (int)(close - s - 1), s + 1);
-			v = dalic_pydict_get_str(argv->dict, key);
-			if (!v) {
-				rc = dalic_pyeval_error(I, at, DALIC_EINVAL, "KeyError: '%s'", key);
-				break;
-			}
-			s = close + 1;
-		}
-		char spec[64];
-		int k = 0;
-		while (s < end && strchr("-+ #0123456789.", *s) && k < 60)
-			spec[k++] = *s++;
-		if (s >= end) {
-			rc = dalic_pyeval_error(I, at, DALIC_EINVAL,
-			                        "ValueError: incomplete format");
-			break;
-		}
-		char conv = *s++;
-		if (!v) {
-			if (next >= n) {
-				rc = dalic_pyeval_error(
-				    I, at, DALIC_EINVAL,
-				    "TypeError: not enough arguments for format string");
-				break;
-			}
-			v = items[next++];
-		}
-		if (v->kind == PV_HOST && v->host.type->scalar && v->host.type->scalar(v))
-			v = v->host.type->scalar(v);
-		char buf[512], f[80];
-		if (conv == 's' || conv == 'r' || conv == 'a') {
-			pybuf_t t = {0};
-			dalic_pyval_format(&t, v, conv != 's');
-			snprintf(f, sizeof f, "%%%.*ss", k, spec);
-			snprintf(buf, sizeof buf, f, t.s ? t.s : "");
-			dalic_pybuf_free(&t);
-		} else if (strchr("dixXoc", conv) &&
-		           (v->kind == PV_INT || v->kind == PV_BOOL || v->kind == PV_FLOAT)) {
-			long long x = v->kind == PV_FLOAT  ? (long long)v->f
-			              : v->kind == PV_BOOL ? v->b
-			                                   : v->i;
-			snprintf(f, sizeof f, "%%%.*sll%c", k, spec, conv == 'i' ? 'd' : conv);
-			snprintf(buf, sizeof buf, f, x);
-		} else if (strchr("eEfFgG", conv) && dalic_pyval_is_number(v)) {
-			snprintf(f, sizeof f, "%%%.*s%c", k, spec, conv);
-			snprintf(buf, sizeof buf, f, dalic_pyval_as_double(v));
-		} else {
-			rc = dalic_pyeval_error(
-			    I, at, DALIC_EINVAL,
-			    "TypeError: %%%c format: a number is required, not %s", conv,
-			    dalic_pyval_type_name(v));
-			break;
-		}
-		dalic_pybuf_puts(&b, buf);
-	}
-	if (!rc && argv->kind == PV_TUPLE && next < n)
-		rc = dalic_pyeval_error(
-		    I, at, DALIC_EINVAL,
-		    "TypeError: not all arguments converted during string formatting");
 	if (!rc)
 		*out = b.oom ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
 	dalic_pybuf_free(&b);

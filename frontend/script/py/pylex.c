@@ -5,6 +5,8 @@
  */
 #include "frontend/script/py/pylex.h"
 
+#include "frontend/script/py/pybuf.h"
+
 #include "dalic.h"
 
 #include <ctype.h>
@@ -32,6 +34,9 @@ typedef struct lexer {
 	int nindent;
 	pytoken_t *toks;
 	int n, cap;
+	/* the column of the last token, so a long line is counted once, not once per token */
+	size_t col_ls, col_pos;
+	int col;
 } lexer_t;
 
 static const char *const op_texts[] = {"",
@@ -69,6 +74,19 @@ static int pylex_lex_error(lexer_t *L, size_t at, const char *msg, int code)
 	return dalic_pysrc_error(L->src, line, dalic_pysrc_column(L->s, ls, at), code, "%s", msg);
 }
 
+/* Character column of byte `start` on the current line. */
+static int pylex_column(lexer_t *L, size_t start)
+{
+	if (!L->col || L->col_ls != L->line_start || start < L->col_pos) {
+		L->col_ls = L->line_start;
+		L->col_pos = L->line_start;
+		L->col = 1;
+	}
+	L->col += dalic_pysrc_column(L->s, L->col_pos, start) - 1;
+	L->col_pos = start;
+	return L->col;
+}
+
 static pytoken_t *pylex_push(lexer_t *L, pytok_kind_t kind, size_t start)
 {
 	if (L->n == L->cap) {
@@ -85,7 +103,7 @@ static pytoken_t *pylex_push(lexer_t *L, pytok_kind_t kind, size_t start)
 	memset(t, 0, sizeof *t);
 	t->kind = kind;
 	t->line = L->line;
-	t->col = dalic_pysrc_column(L->s, L->line_start, start);
+	t->col = pylex_column(L, start);
 	t->text = L->s + start;
 	return t;
 }
@@ -104,31 +122,6 @@ static bool pylex_is_name_start(unsigned char c)
 static bool pylex_is_name_char(unsigned char c)
 {
 	return isalnum(c) || c == '_' || c >= 0x80;
-}
-
-/* UTF-8 encoding of code point cp into out (at most 4 bytes); returns the length. */
-static int pylex_utf8_put(char *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 static int pylex_hexval(char c)
@@ -215,7 +208,7 @@ char *dalic_pylex_decode_string(pyarena_t *a, const char *s, size_t n, bool raw,
 				return NULL;
 			}
 			i += (size_t)digits;
-			k += (size_t)pylex_utf8_put(d + k, cp);
+			k += (size_t)dalic_pybuf_utf8_encode(d + k, cp);
 			break;
 		}
 		case 'N':
@@ -227,7 +220,7 @@ char *dalic_pylex_decode_string(pyarena_t *a, const char *s, size_t n, bool raw,
 				for (int j = 0;
 				     j < 2 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; j++)
 					cp = cp * 8 + (uint32_t)(s[++i] - '0');
-				k += (size_t)pylex_utf8_put(d + k, cp);
+				k += (size_t)dalic_pybuf_utf8_encode(d + k, cp);
 			} else {
 				d[k++] = '\\';
 				d[k++] = e;
@@ -293,7 +286,8 @@ static int pylex_lex_string(lexer_t *L, size_t start, unsigned flags)
 	t->raw = s + body;
 	t->rawlen = i - body;
 	t->body_line = start_line;
-	t->body_col = dalic_pysrc_column(s, start_ls, body);
+	/* prefix letters and quotes are ASCII: one column per byte after the token's start */
+	t->body_col = t->col + (int)(body - start);
 	if (!(flags & STR_F)) {
 		size_t bad = 0;
 		t->str = dalic_pylex_decode_string(L->a, t->raw, t->rawlen, flags & STR_RAW,

@@ -297,10 +297,39 @@ static pynameset_t pyscope_uses_stmt_list(pyarena_t *a, const pynode_list_t *b, 
 	return acc;
 }
 
+static pynameset_t pyscope_used_other(pyarena_t *a, const pynode_t *e, pynameset_t acc, bool *ok);
+
 pynameset_t dalic_pyscope_used_names(pyarena_t *a, const pynode_t *e, pynameset_t acc, bool *ok)
 {
-	if (!e)
-		return acc;
+	/* chains (a + b + c, a.b.c, f()()) go along their spine in a loop: a script may hold
+	 * 200k-term sums, and only the nesting off the spine is bounded by the parser */
+	for (; e;) {
+		switch (e->kind) {
+		case N_BINOP:
+			acc = dalic_pyscope_used_names(a, e->bin.right, acc, ok);
+			e = e->bin.left;
+			break;
+		case N_CALL:
+			acc = pyscope_uses_list(a, &e->call.args, acc, ok);
+			acc = pyscope_uses_list(a, &e->call.kwargs, acc, ok);
+			e = e->call.func;
+			break;
+		case N_ATTR:
+			e = e->attr.value;
+			break;
+		case N_SUBSCRIPT:
+			acc = dalic_pyscope_used_names(a, e->sub.index, acc, ok);
+			e = e->sub.value;
+			break;
+		default:
+			return pyscope_used_other(a, e, acc, ok);
+		}
+	}
+	return acc;
+}
+
+static pynameset_t pyscope_used_other(pyarena_t *a, const pynode_t *e, pynameset_t acc, bool *ok)
+{
 	switch (e->kind) {
 	case N_NAME:
 		return dalic_pyscope_set_add(a, acc, e->name, ok);
@@ -317,9 +346,6 @@ pynameset_t dalic_pyscope_used_names(pyarena_t *a, const pynode_t *e, pynameset_
 		for (int i = 0; i < e->dict.keys.n; i++)
 			acc = dalic_pyscope_used_names(a, e->dict.keys.v[i], acc, ok);
 		return pyscope_uses_list(a, &e->dict.values, acc, ok);
-	case N_BINOP:
-		acc = dalic_pyscope_used_names(a, e->bin.left, acc, ok);
-		return dalic_pyscope_used_names(a, e->bin.right, acc, ok);
 	case N_UNARY:
 		return dalic_pyscope_used_names(a, e->unary.operand, acc, ok);
 	case N_BOOLOP:
@@ -327,17 +353,8 @@ pynameset_t dalic_pyscope_used_names(pyarena_t *a, const pynode_t *e, pynameset_
 	case N_COMPARE:
 		acc = dalic_pyscope_used_names(a, e->cmp.left, acc, ok);
 		return pyscope_uses_list(a, &e->cmp.rest, acc, ok);
-	case N_CALL:
-		acc = dalic_pyscope_used_names(a, e->call.func, acc, ok);
-		acc = pyscope_uses_list(a, &e->call.args, acc, ok);
-		return pyscope_uses_list(a, &e->call.kwargs, acc, ok);
 	case N_KEYWORD:
 		return dalic_pyscope_used_names(a, e->kw.value, acc, ok);
-	case N_ATTR:
-		return dalic_pyscope_used_names(a, e->attr.value, acc, ok);
-	case N_SUBSCRIPT:
-		acc = dalic_pyscope_used_names(a, e->sub.value, acc, ok);
-		return dalic_pyscope_used_names(a, e->sub.index, acc, ok);
 	case N_SLICE:
 		acc = dalic_pyscope_used_names(a, e->slice.lo, acc, ok);
 		acc = dalic_pyscope_used_names(a, e->slice.hi, acc, ok);

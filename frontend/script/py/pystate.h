@@ -80,6 +80,7 @@ struct pyinterp {
 	bool fatal;          /* an error that stops the load happened */
 	pyframe_t *frame;    /* frame running now (super()) */
 	char *first_skipped; /* first error of a skipped module-level statement (malloc) */
+	pydict_t *skipped;   /* names skipped statements would have bound -> their line */
 	FILE *out;           /* print() destination */
 };
 
