@@ -488,18 +488,27 @@ static int pyexec_while_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 
 static int pyexec_if_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
-	pyval_t *t;
-	DALIC_TRY(dalic_pyeval_expr(I, F, s->if_.test, &t));
-	if (t->kind == PV_HOST && t->host.type->flow && t->host.type->flow(I, t))
-		return t->host.type->flow_if(I, F, s, t);
-	if (t->kind == PV_OPAQUE) {
-		if (pyexec_lenient(I))
-			return DALIC_OK;
-		return dalic_pyeval_opaque_error(I, s->if_.test, t, "cannot decide the condition");
+	for (;;) {
+		pyval_t *t;
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->if_.test, &t));
+		if (t->kind == PV_HOST && t->host.type->flow && t->host.type->flow(I, t))
+			return t->host.type->flow_if(I, F, s, t);
+		if (t->kind == PV_OPAQUE) {
+			if (pyexec_lenient(I))
+				return DALIC_OK;
+			return dalic_pyeval_opaque_error(I, s->if_.test, t,
+			                                 "cannot decide the condition");
+		}
+		bool go;
+		DALIC_TRY(dalic_pyeval_truth(I, s->if_.test, t, &go));
+		if (go)
+			return dalic_pyexec_block(I, F, &s->if_.body);
+		const pynode_list_t *e = &s->if_.orelse;
+		if (e->n != 1 || e->v[0]->kind != S_IF)
+			return dalic_pyexec_block(I, F, e);
+		s = e->v[0]; /* elif: the chain runs in a loop, not one C frame per branch */
+		DALIC_TRY(dalic_pyeval_step(I, s));
 	}
-	bool go;
-	DALIC_TRY(dalic_pyeval_truth(I, s->if_.test, t, &go));
-	return dalic_pyexec_block(I, F, go ? &s->if_.body : &s->if_.orelse);
 }
 
 /* The context-manager method `name` of an instance whose class defines it, bound, or NULL
@@ -577,7 +586,10 @@ static bool pyexec_error_matches(pyval_t *type)
 
 static int pyexec_try_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
+	/* an error in the body goes to the handlers, it is not skipped */
+	I->loops++;
 	int rc = dalic_pyexec_block(I, F, &s->try_.body);
+	I->loops--;
 	if (rc < 0 && !I->fatal) {
 		for (int i = 0; i < s->try_.nhandlers; i++) {
 			const pyhandler_t *h = &s->try_.handlers[i];

@@ -14,6 +14,7 @@
 #include "frontend/script/py/pyast.h"
 
 #define PY_MAX_NESTING 150
+#define PYPARSE_MAX_ELIF 1000
 
 /* allocate a node or fail with DALIC_ENOMEM; propagate a non-zero status */
 #define PYPARSE_NEW(var, kind, at)                                                                 \
@@ -30,6 +31,7 @@ typedef struct pyparser {
 	int n, pos;
 	int depth;
 	int func_depth, loop_depth; /* for 'return' / 'break' outside function / loop */
+	int elifs;                  /* length of the elif chain being parsed */
 } pyparser_t;
 
 /* token helpers */

@@ -748,11 +748,15 @@ static int pyparse_lambda(pyparser_t *p, pynode_t **out)
 	const pytoken_t *t = dalic_pyparse_next(p);
 	pynode_t *l;
 	PYPARSE_NEW(l, N_LAMBDA, t);
-	DALIC_TRY(dalic_pyparse_params(p, &l->lambda.params, OP_COLON, false));
-	DALIC_TRY(dalic_pyparse_expect_op(p, OP_COLON, "after the lambda parameters"));
-	DALIC_TRY(dalic_pyparse_test(p, &l->lambda.body));
+	DALIC_TRY(dalic_pyparse_enter(p)); /* lambda: lambda: ... nests like parentheses */
+	int rc = dalic_pyparse_params(p, &l->lambda.params, OP_COLON, false);
+	if (!rc)
+		rc = dalic_pyparse_expect_op(p, OP_COLON, "after the lambda parameters");
+	if (!rc)
+		rc = dalic_pyparse_test(p, &l->lambda.body);
+	dalic_pyparse_leave(p);
 	*out = l;
-	return DALIC_OK;
+	return rc;
 }
 
 int dalic_pyparse_test(pyparser_t *p, pynode_t **out)

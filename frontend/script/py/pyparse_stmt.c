@@ -356,8 +356,15 @@ static int pyparse_if_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out
 	DALIC_TRY(pyparse_colon_block(p, &s->if_.body, "'if' statement", t->line));
 	const pytoken_t *e = dalic_pyparse_peek(p);
 	if (dalic_pyparse_accept_kw(p, KW_ELIF)) {
-		/* elif is an if statement nested in the else branch */
-		DALIC_TRY(pyparse_if_stmt(p, e, &s->if_.orelse));
+		/* elif is an if statement nested in the else branch: a chain is as deep as it is
+		 * long, for the parser and the analyses that walk it */
+		if (++p->elifs > PYPARSE_MAX_ELIF)
+			return dalic_pysrc_error(p->src, e->line, e->col, DALIC_EUNSUPPORTED,
+			                         "more than %d 'elif' branches in a row",
+			                         PYPARSE_MAX_ELIF);
+		int rc = pyparse_if_stmt(p, e, &s->if_.orelse);
+		p->elifs--;
+		DALIC_TRY(rc);
 	} else if (dalic_pyparse_accept_kw(p, KW_ELSE)) {
 		DALIC_TRY(pyparse_colon_block(p, &s->if_.orelse, "'else' statement", e->line));
 	}

@@ -4,6 +4,8 @@
  */
 #include "frontend/script/py/pysrc.h"
 
+#include "frontend/script/py/pybuf.h"
+
 #include "engine/error.h"
 
 #include <stdio.h>
@@ -18,7 +20,26 @@ int dalic_pysrc_column(const char *text, size_t line_start, size_t offset)
 	return col;
 }
 
-/* Appends the source line `line` and a caret under character column `col` to buf. */
+/* Source lines longer than this many characters are shown as a window around the column. */
+#define PYSRC_MAX_SHOWN 160
+#define PYSRC_CONTEXT 60
+
+/* Start of the character `chars` characters before (dir < 0) or after p, within [lo, hi). */
+static const char *pysrc_step(const char *p, const char *lo, const char *hi, int chars, int dir)
+{
+	for (int c = 0; c < chars;) {
+		if (dir < 0 ? p <= lo : p >= hi)
+			break;
+		p += dir;
+		while (p > lo && p < hi && ((unsigned char)*p & 0xC0) == 0x80)
+			p += dir;
+		c++;
+	}
+	return p;
+}
+
+/* Appends the source line `line` and a caret under character column `col` to buf; a long
+ * line shows the part around the column between "..." marks, so the caret stays visible. */
 static void pysrc_append_source_line(char *buf, size_t cap, const pysrc_t *src, int line, int col)
 {
 	const char *p = src->text, *end = src->text + src->len;
@@ -30,16 +51,30 @@ static void pysrc_append_source_line(char *buf, size_t cap, const pysrc_t *src, 
 	const char *e = p;
 	while (e < end && *e != '\n' && *e != '\r')
 		e++;
+	const char *from = p, *to = e;
+	bool cut_left = false, cut_right = false;
+	if (dalic_pybuf_utf8_chars(p, (size_t)(e - p)) > PYSRC_MAX_SHOWN) {
+		const char *at = pysrc_step(p, p, e, col - 1, 1);
+		from = pysrc_step(at, p, e, PYSRC_CONTEXT, -1);
+		to = pysrc_step(at, p, e, PYSRC_CONTEXT, 1);
+		cut_left = from > p;
+		cut_right = to < e;
+		col =
+		    (int)dalic_pybuf_utf8_chars(from, (size_t)(at - from)) + 1 + (cut_left ? 3 : 0);
+	}
 	size_t n = strlen(buf);
 	if (n + 2 >= cap)
 		return;
-	int w = snprintf(buf + n, cap - n, "\n%.*s\n", (int)(e - p), p);
+	int w = snprintf(buf + n, cap - n, "\n%s%.*s%s\n", cut_left ? "..." : "", (int)(to - from),
+	                 from, cut_right ? "..." : "");
 	if (w < 0 || (size_t)w >= cap - n)
 		return;
 	n += (size_t)w;
 	/* the caret line copies tabs so the caret lands under the same character */
 	int c = 1;
-	for (const char *q = p; q < e && c < col && n + 2 < cap; q++) {
+	for (; cut_left && c <= 3 && n + 2 < cap; c++)
+		buf[n++] = ' ';
+	for (const char *q = from; q < to && c < col && n + 2 < cap; q++) {
 		if (((unsigned char)*q & 0xC0) == 0x80)
 			continue;
 		buf[n++] = *q == '\t' ? '\t' : ' ';

@@ -73,7 +73,7 @@ struct pyinterp {
 	const pyhooks_t *hooks;
 	void *host;           /* the host's state */
 	int depth;            /* call depth */
-	int loops;            /* loop bodies being run (no statement skipping inside) */
+	int loops;            /* loop and try bodies being run (no statement skipping inside) */
 	uintptr_t stack_base; /* C stack address when the run started */
 	long steps;
 	bool star_opaque;    /* `from <unknown module> import *` happened */
