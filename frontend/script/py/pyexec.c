@@ -81,6 +81,36 @@ int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 
 /* ---- functions ------------------------------------------------------------------------ */
 
+/* Index of the parameter a keyword names (ps->n when none); functions with many
+ * parameters look it up in an index built on their first call. */
+static int pyexec_param_index(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, const char *name,
+                              int *out)
+{
+	const pyparams_t *ps = f->params;
+	if (ps->n > 16 && !f->param_index) {
+		if (!(f->param_index = dalic_pydict_new(I->a)))
+			return dalic_pyeval_oom(I, at);
+		for (int i = 0; i < ps->n; i++) {
+			if (ps->v[i].kind == P_VARARGS || ps->v[i].kind == P_VARKW)
+				continue;
+			pyval_t *ix = dalic_pyval_int(I->a, i);
+			if (!ix || dalic_pydict_set_str(I->a, f->param_index, ps->v[i].name, ix))
+				return dalic_pyeval_oom(I, at);
+		}
+	}
+	if (f->param_index) {
+		pyval_t *ix = dalic_pydict_get_str(f->param_index, name);
+		*out = ix ? (int)ix->i : ps->n;
+		return DALIC_OK;
+	}
+	int i = 0;
+	while (i < ps->n && (ps->v[i].kind == P_VARARGS || ps->v[i].kind == P_VARKW ||
+	                     strcmp(ps->v[i].name, name)))
+		i++;
+	*out = i;
+	return DALIC_OK;
+}
+
 static int pyexec_bind_args(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, pyframe_t *fr,
                             pyval_t *self, const pyargs_t *args)
 {
@@ -119,9 +149,7 @@ static int pyexec_bind_args(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, pyfr
 	pyval_t *kwdict = NULL;
 	for (int k = 0; k < args->nkw; k++) {
 		int i = 0;
-		while (i < ps->n && (ps->v[i].kind == P_VARARGS || ps->v[i].kind == P_VARKW ||
-		                     strcmp(ps->v[i].name, args->kwnames[k])))
-			i++;
+		DALIC_TRY(pyexec_param_index(I, at, f, args->kwnames[k], &i));
 		if (i < ps->n) {
 			if (vals[i])
 				return dalic_pyeval_error(

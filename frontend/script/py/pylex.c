@@ -90,7 +90,9 @@ static int pylex_column(lexer_t *L, size_t start)
 static pytoken_t *pylex_push(lexer_t *L, pytok_kind_t kind, size_t start)
 {
 	if (L->n == L->cap) {
-		int cap = L->cap ? L->cap * 2 : 256;
+		int cap = L->cap        ? L->cap * 2
+		          : L->fragment ? 8
+		                        : 256; /* f-string fields are short */
 		pytoken_t *t = dalic_pyarena_alloc(L->a, sizeof *t * (size_t)cap);
 		if (!t)
 			return NULL;
@@ -286,6 +288,7 @@ static int pylex_lex_string(lexer_t *L, size_t start, unsigned flags)
 	t->raw = s + body;
 	t->rawlen = i - body;
 	t->body_line = start_line;
+	t->body_ls = start_ls;
 	/* prefix letters and quotes are ASCII: one column per byte after the token's start */
 	t->body_col = t->col + (int)(body - start);
 	if (!(flags & STR_F)) {
@@ -628,21 +631,23 @@ int dalic_pylex_run(pyarena_t *a, const pysrc_t *src, pytoken_t **toks, int *cou
 }
 
 int dalic_pylex_fragment(pyarena_t *a, const pysrc_t *src, const char *text, size_t len, int line,
-                         pytoken_t **toks, int *count)
+                         size_t line_start, int col, pytoken_t **toks, int *count)
 {
 	size_t off = (size_t)(text - src->text);
-	size_t ls = off;
-	while (ls > 0 && src->text[ls - 1] != '\n')
-		ls--;
+	/* the caller knows the column: an f-string with many fields on a long line costs no
+	 * rescan of the line per field */
 	lexer_t L = {.a = a,
 	             .src = src,
 	             .s = src->text,
 	             .pos = off,
 	             .end = off + len,
 	             .line = line,
-	             .line_start = ls,
+	             .line_start = line_start,
 	             .fragment = true,
-	             .nindent = 1};
+	             .nindent = 1,
+	             .col_ls = line_start,
+	             .col_pos = off,
+	             .col = col};
 	int rc = pylex_lex_run(&L);
 	if (rc == DALIC_ENOMEM)
 		return dalic_pysrc_error(src, line, 1, DALIC_ENOMEM, "out of memory");

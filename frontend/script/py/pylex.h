@@ -35,16 +35,17 @@ typedef enum {
 	X(RSQB, "]")                                                                               \
 	X(LBRACE, "{")                                                                             \
 	X(RBRACE, "}")                                                                             \
-	X(COMMA, ",") X(COLON, ":") X(DOT, ".") X(SEMI, ";") X(ASSIGN, "=") X(ARROW, "->")         \
-	    X(WALRUS, ":=") X(ELLIPSIS, "...") X(PLUS, "+") X(MINUS, "-") X(STAR, "*")             \
-	        X(DSTAR, "**") X(SLASH, "/") X(DSLASH, "//") X(PERCENT, "%") X(AT, "@")            \
-	            X(LSHIFT, "<<") X(RSHIFT, ">>") X(AMP, "&") X(PIPE, "|") X(CARET, "^")         \
-	                X(TILDE, "~") X(LT, "<") X(GT, ">") X(LE, "<=") X(GE, ">=") X(EQ, "==")    \
-	                    X(NE, "!=") X(PLUSEQ, "+=") X(MINUSEQ, "-=") X(STAREQ, "*=")           \
-	                        X(DSTAREQ, "**=") X(SLASHEQ, "/=") X(DSLASHEQ, "//=")              \
-	                            X(PERCENTEQ, "%=") X(ATEQ, "@=") X(LSHIFTEQ, "<<=")            \
-	                                X(RSHIFTEQ, ">>=") X(AMPEQ, "&=") X(PIPEEQ, "|=")          \
-	                                    X(CARETEQ, "^=")
+	X(COMMA, ",")                                                                              \
+	X(COLON, ":")                                                                              \
+	X(DOT, ".") X(SEMI, ";") X(ASSIGN, "=") X(ARROW, "->") X(WALRUS, ":=") X(ELLIPSIS, "...")  \
+	    X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(DSTAR, "**") X(SLASH, "/") X(DSLASH, "//")   \
+	        X(PERCENT, "%") X(AT, "@") X(LSHIFT, "<<") X(RSHIFT, ">>") X(AMP, "&")             \
+	            X(PIPE, "|") X(CARET, "^") X(TILDE, "~") X(LT, "<") X(GT, ">") X(LE, "<=")     \
+	                X(GE, ">=") X(EQ, "==") X(NE, "!=") X(PLUSEQ, "+=") X(MINUSEQ, "-=")       \
+	                    X(STAREQ, "*=") X(DSTAREQ, "**=") X(SLASHEQ, "/=") X(DSLASHEQ, "//=")  \
+	                        X(PERCENTEQ, "%=") X(ATEQ, "@=") X(LSHIFTEQ, "<<=")                \
+	                            X(RSHIFTEQ, ">>=") X(AMPEQ, "&=") X(PIPEEQ, "|=")              \
+	                                X(CARETEQ, "^=")
 
 typedef enum {
 	OP_NONE = 0,
@@ -62,13 +63,15 @@ typedef enum {
 	X(AND, "and")                                                                              \
 	X(AS, "as")                                                                                \
 	X(ASSERT, "assert")                                                                        \
-	X(ASYNC, "async") X(AWAIT, "await") X(BREAK, "break") X(CLASS, "class")                    \
-	    X(CONTINUE, "continue") X(DEF, "def") X(DEL, "del") X(ELIF, "elif") X(ELSE, "else")    \
-	        X(EXCEPT, "except") X(FINALLY, "finally") X(FOR, "for") X(FROM, "from")            \
-	            X(GLOBAL, "global") X(IF, "if") X(IMPORT, "import") X(IN, "in") X(IS, "is")    \
-	                X(LAMBDA, "lambda") X(NONLOCAL, "nonlocal") X(NOT, "not") X(OR, "or")      \
-	                    X(PASS, "pass") X(RAISE, "raise") X(RETURN, "return") X(TRY, "try")    \
-	                        X(WHILE, "while") X(WITH, "with") X(YIELD, "yield")
+	X(ASYNC, "async")                                                                          \
+	X(AWAIT, "await")                                                                          \
+	X(BREAK, "break") X(CLASS, "class") X(CONTINUE, "continue") X(DEF, "def") X(DEL, "del")    \
+	    X(ELIF, "elif") X(ELSE, "else") X(EXCEPT, "except") X(FINALLY, "finally")              \
+	        X(FOR, "for") X(FROM, "from") X(GLOBAL, "global") X(IF, "if") X(IMPORT, "import")  \
+	            X(IN, "in") X(IS, "is") X(LAMBDA, "lambda") X(NONLOCAL, "nonlocal")            \
+	                X(NOT, "not") X(OR, "or") X(PASS, "pass") X(RAISE, "raise")                \
+	                    X(RETURN, "return") X(TRY, "try") X(WHILE, "while") X(WITH, "with")    \
+	                        X(YIELD, "yield")
 
 typedef enum {
 	KW_NONE = 0,
@@ -96,6 +99,7 @@ typedef struct pytoken {
 	const char *raw;
 	size_t rawlen;
 	int body_line, body_col;
+	size_t body_ls; /* offset of the start of the line the body starts on */
 } pytoken_t;
 
 /* Tokenizes src. *toks gets an arena array ending with TK_EOF. Errors are located. */
@@ -103,7 +107,7 @@ int dalic_pylex_run(pyarena_t *a, const pysrc_t *src, pytoken_t **toks, int *cou
 /* Tokenizes an expression embedded in an f-string: no INDENT / NEWLINE. `text` lies inside
  * src->text and starts on line `line`, so positions stay those of the file. */
 int dalic_pylex_fragment(pyarena_t *a, const pysrc_t *src, const char *text, size_t len, int line,
-                         pytoken_t **toks, int *count);
+                         size_t line_start, int col, pytoken_t **toks, int *count);
 /* Decodes escapes of a string body (not raw): \n \t \xHH \uXXXX \ooo ... Unknown escapes keep
  * the backslash like Python. Result NUL-terminated in the arena; *out_len its length. Returns
  * NULL with *bad = the offending offset on an invalid escape, or SIZE_MAX when out of

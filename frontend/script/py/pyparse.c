@@ -132,18 +132,24 @@ pynode_t *dalic_pyparse_node(pyparser_t *p, pynode_kind_t kind, const pytoken_t 
 	return n;
 }
 
-int dalic_pyparse_list_push(pyparser_t *p, pynode_list_t *l, pynode_t *n)
+void *dalic_pyparse_grow(pyparser_t *p, void *v, int n, size_t size)
 {
 	/* capacity is 4, 8, 16...: grow when the count reaches a power of two */
-	if (l->n == 0 || (l->n >= 4 && (l->n & (l->n - 1)) == 0)) {
-		int cap = l->n ? l->n * 2 : 4;
-		pynode_t **v = dalic_pyarena_alloc(p->a, sizeof *v * (size_t)cap);
-		if (!v)
-			return DALIC_ENOMEM;
-		if (l->n)
-			memcpy(v, l->v, sizeof *v * (size_t)l->n);
-		l->v = v;
-	}
+	if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
+		return v;
+	size_t cap = n ? (size_t)n * 2 : 4;
+	void *nv = dalic_pyarena_alloc(p->a, size * cap);
+	if (nv && n)
+		memcpy(nv, v, size * (size_t)n);
+	return nv;
+}
+
+int dalic_pyparse_list_push(pyparser_t *p, pynode_list_t *l, pynode_t *n)
+{
+	pynode_t **v = dalic_pyparse_grow(p, l->v, l->n, sizeof *v);
+	if (!v)
+		return DALIC_ENOMEM;
+	l->v = v;
 	l->v[l->n++] = n;
 	return DALIC_OK;
 }

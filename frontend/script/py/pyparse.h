@@ -32,6 +32,12 @@ typedef struct pyparser {
 	int depth;
 	int func_depth, loop_depth; /* for 'return' / 'break' outside function / loop */
 	int elifs;                  /* length of the elif chain being parsed */
+	/* the last position found in an f-string's body, so fields are located in one pass */
+	struct {
+		const pytoken_t *tok;
+		size_t off, ls;
+		int line, col;
+	} fpos;
 } pyparser_t;
 
 /* token helpers */
@@ -54,15 +60,21 @@ pynode_t *dalic_pyparse_node(pyparser_t *p, pynode_kind_t kind, const pytoken_t 
 /* "'text'" for a token, or "end of line" / "end of file"... (buf holds the text) */
 const char *dalic_pyparse_tok_desc(const pytoken_t *t, char *buf, size_t n);
 int dalic_pyparse_list_push(pyparser_t *p, pynode_list_t *l, pynode_t *n);
+/* v (n elements of `size` bytes) with room for one more, in amortized linear time: the
+ * array moves only when n reaches 4, 8, 16... NULL when out of memory. */
+void *dalic_pyparse_grow(pyparser_t *p, void *v, int n, size_t size);
 
-/* adjacent string literals and f-strings (script_parse_fstring.c) */
+/* adjacent string literals and f-strings (pyparse_fstr.c) */
 int dalic_pyparse_strings(pyparser_t *p, pynode_t **out);
 
-/* expressions (script_parse_expr.c) */
+/* expressions (pyparse_expr.c) */
 int dalic_pyparse_test(pyparser_t *p, pynode_t **out);      /* test: ifexp / lambda */
 int dalic_pyparse_namedexpr(pyparser_t *p, pynode_t **out); /* test or NAME := test */
 int dalic_pyparse_or_test(pyparser_t *p, pynode_t **out);
-int dalic_pyparse_expr(pyparser_t *p, pynode_t **out); /* bitwise-or level (star targets) */
+int dalic_pyparse_expr(pyparser_t *p, pynode_t **out);
+/* atoms, displays and trailers (pyparse_atom.c) */
+int dalic_pyparse_primary(pyparser_t *p, pynode_t **out);
+int dalic_pyparse_star_or_named(pyparser_t *p, pynode_t **out); /* "*" expr | namedexpr */
 int dalic_pyparse_star_expressions(pyparser_t *p,
                                    pynode_t **out);           /* a, *b, c (tuple without parens) */
 int dalic_pyparse_target_list(pyparser_t *p, pynode_t **out); /* for-loop targets */

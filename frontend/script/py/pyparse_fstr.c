@@ -15,18 +15,33 @@
 static int pyparse_fparts(pyparser_t *p, const pytoken_t *tok, size_t from, size_t to,
                           pynode_list_t *parts, int nest);
 
-/* Absolute line and column of byte `off` of the token's raw body. */
-static void pyparse_body_pos(pyparser_t *p, const pytoken_t *tok, size_t off, int *line, int *col)
+/* Absolute line and column of byte `off` of the token's raw body (and the offset of that
+ * line's start), counted on from the last position asked for: fields come left to right. */
+static void pyparse_body_pos(pyparser_t *p, const pytoken_t *tok, size_t off, int *line, int *col,
+                             size_t *ls)
 {
-	int l = tok->body_line;
-	for (size_t i = 0; i < off; i++)
-		if (tok->raw[i] == '\n')
-			l++;
-	size_t abs = (size_t)(tok->raw + off - p->src->text), ls = abs;
-	while (ls > 0 && p->src->text[ls - 1] != '\n')
-		ls--;
-	*line = l;
-	*col = dalic_pysrc_column(p->src->text, ls, abs);
+	if (p->fpos.tok != tok || off < p->fpos.off) {
+		p->fpos.tok = tok;
+		p->fpos.off = 0;
+		p->fpos.line = tok->body_line;
+		p->fpos.col = tok->body_col;
+		p->fpos.ls = tok->body_ls;
+	}
+	for (size_t i = p->fpos.off; i < off; i++) {
+		unsigned char c = (unsigned char)tok->raw[i];
+		if (c == '\n') {
+			p->fpos.line++;
+			p->fpos.col = 1;
+			p->fpos.ls = (size_t)(tok->raw + i + 1 - p->src->text);
+		} else if ((c & 0xC0) != 0x80) {
+			p->fpos.col++;
+		}
+	}
+	p->fpos.off = off;
+	*line = p->fpos.line;
+	*col = p->fpos.col;
+	if (ls)
+		*ls = p->fpos.ls;
 }
 
 static int pyparse_flit(pyparser_t *p, const pytoken_t *tok, const char *buf, size_t n,
@@ -74,7 +89,7 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 		else if (depth == 0 && c == '=' && i + 1 < to && r[i + 1] != '=' && i > start &&
 		         !strchr("=!<>", r[i - 1])) {
 			int line, col;
-			pyparse_body_pos(p, tok, i, &line, &col);
+			pyparse_body_pos(p, tok, i, &line, &col, NULL);
 			return dalic_pysrc_error(
 			    p->src, line, col, DALIC_EUNSUPPORTED,
 			    "self-documenting f-string fields ('{x=}') are not "
@@ -82,7 +97,7 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 		}
 	}
 	int line, col;
-	pyparse_body_pos(p, tok, start, &line, &col);
+	pyparse_body_pos(p, tok, start, &line, &col, NULL);
 	if (i >= to)
 		return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
 		                         "f-string: expecting '}' after the expression");
@@ -94,8 +109,9 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 		                         "f-string: empty expression not allowed");
 	pytoken_t *toks;
 	int ntoks;
-	pyparse_body_pos(p, tok, k, &line, &col);
-	DALIC_TRY(dalic_pylex_fragment(p->a, p->src, r + k, i - k, line, &toks, &ntoks));
+	size_t ls;
+	pyparse_body_pos(p, tok, k, &line, &col, &ls);
+	DALIC_TRY(dalic_pylex_fragment(p->a, p->src, r + k, i - k, line, ls, col, &toks, &ntoks));
 	pynode_t *fv;
 	PYPARSE_NEW(fv, N_FVALUE, tok);
 	fv->line = line;
@@ -103,7 +119,7 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 	DALIC_TRY(dalic_pyparse_expression(p->a, p->src, toks, ntoks, &fv->fvalue.value));
 	if (r[i] == '!') {
 		if (i + 1 >= to || !strchr("rsa", r[i + 1])) {
-			pyparse_body_pos(p, tok, i, &line, &col);
+			pyparse_body_pos(p, tok, i, &line, &col, NULL);
 			return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
 			                         "f-string: invalid conversion character: expected "
 			                         "'s', 'r', or 'a'");
@@ -129,7 +145,7 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 		fv->fvalue.spec = spec;
 	}
 	if (i >= to || r[i] != '}') {
-		pyparse_body_pos(p, tok, i < to ? i : to, &line, &col);
+		pyparse_body_pos(p, tok, i < to ? i : to, &line, &col, NULL);
 		return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
 		                         "f-string: expecting '}'");
 	}
@@ -161,7 +177,7 @@ static int pyparse_fparts(pyparser_t *p, const pytoken_t *tok, size_t from, size
 			DALIC_TRY(pyparse_ffield(p, tok, i + 1, to, &i, parts, nest));
 		} else if (c == '}') {
 			int line, col;
-			pyparse_body_pos(p, tok, i, &line, &col);
+			pyparse_body_pos(p, tok, i, &line, &col, NULL);
 			return dalic_pysrc_error(p->src, line, col, DALIC_EPARSE,
 			                         "f-string: single '}' is not allowed");
 		} else {

@@ -43,6 +43,7 @@ static int pyparse_end_of_simple(pyparser_t *p)
 	return dalic_pyparse_error(p, t, "invalid syntax");
 }
 
+/* block: NEWLINE INDENT statement+ DEDENT | simple_stmts */
 /* Block after a compound statement header's ':'. */
 static int pyparse_block(pyparser_t *p, pynode_list_t *body, const char *what, int line)
 {
@@ -68,6 +69,7 @@ static int pyparse_block(pyparser_t *p, pynode_list_t *body, const char *what, i
 	return DALIC_OK;
 }
 
+/* colon_block: ":" block */
 static int pyparse_colon_block(pyparser_t *p, pynode_list_t *body, const char *what, int line)
 {
 	DALIC_TRY(dalic_pyparse_expect_op(p, OP_COLON, NULL));
@@ -76,6 +78,7 @@ static int pyparse_colon_block(pyparser_t *p, pynode_list_t *body, const char *w
 
 /* ---- simple statements --------------------------------------------------------------- */
 
+/* dotted_name: NAME ("." NAME)* */
 static int pyparse_dotted_name(pyparser_t *p, const char **out)
 {
 	const char *first;
@@ -95,17 +98,16 @@ static int pyparse_dotted_name(pyparser_t *p, const char **out)
 static int pyparse_alias_push(pyparser_t *p, pyalias_t **v, int *n, const char *name,
                               const char *as, const pytoken_t *at)
 {
-	pyalias_t *nv = dalic_pyarena_alloc(p->a, sizeof *nv * (size_t)(*n + 1));
+	pyalias_t *nv = dalic_pyparse_grow(p, *v, *n, sizeof *nv);
 	if (!nv)
 		return DALIC_ENOMEM;
-	if (*n)
-		memcpy(nv, *v, sizeof *nv * (size_t)*n);
 	nv[*n] = (pyalias_t){.name = name, .asname = as, .line = at->line, .col = at->col};
 	*v = nv;
 	(*n)++;
 	return DALIC_OK;
 }
 
+/* import_stmt: "import" dotted_name ["as" NAME] ("," dotted_name ["as" NAME])* */
 static int pyparse_import_stmt(pyparser_t *p, pynode_t *s)
 {
 	do {
@@ -119,6 +121,11 @@ static int pyparse_import_stmt(pyparser_t *p, pynode_t *s)
 	return DALIC_OK;
 }
 
+/*
+ * from_stmt: "from" ("."* dotted_name | "."+) "import"
+ *           ("*" | "(" import_names [","] ")" | import_names)
+ * import_names: NAME ["as" NAME] ("," NAME ["as" NAME])*
+ */
 static int pyparse_from_stmt(pyparser_t *p, pynode_t *s)
 {
 	for (;;) {
@@ -156,16 +163,15 @@ static int pyparse_from_stmt(pyparser_t *p, pynode_t *s)
 	return DALIC_OK;
 }
 
+/* names: NAME ("," NAME)*   (after "global" / "nonlocal") */
 static int pyparse_names_list(pyparser_t *p, pynode_t *s)
 {
 	do {
 		const char *name;
 		DALIC_TRY(pyparse_expect_name(p, "a name", &name));
-		const char **v = dalic_pyarena_alloc(p->a, sizeof *v * (size_t)(s->global.n + 1));
+		const char **v = dalic_pyparse_grow(p, s->global.names, s->global.n, sizeof *v);
 		if (!v)
 			return DALIC_ENOMEM;
-		if (s->global.n)
-			memcpy(v, s->global.names, sizeof *v * (size_t)s->global.n);
 		v[s->global.n++] = name;
 		s->global.names = v;
 	} while (dalic_pyparse_accept_op(p, OP_COMMA));
@@ -206,6 +212,11 @@ static pyop_t pyparse_aug_binop(pyop_t op)
 	}
 }
 
+/*
+ * expr_stmt: star_expressions ("=" star_expressions)*
+ *          | target augassign star_expressions
+ *          | target ":" test ["=" star_expressions]
+ */
 static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 {
 	const pytoken_t *start = dalic_pyparse_peek(p);
@@ -256,6 +267,12 @@ static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/*
+ * simple_stmt: "pass" | "break" | "continue" | "return" [star_expressions]
+ *            | "raise" [test ["from" test]] | ("global" | "nonlocal") names
+ *            | "del" target_list | "assert" test ["," test]
+ *            | import_stmt | from_stmt | expr_stmt
+ */
 static int pyparse_simple_stmt(pyparser_t *p, pynode_list_t *out)
 {
 	const pytoken_t *t = dalic_pyparse_peek(p);
@@ -334,6 +351,7 @@ static int pyparse_simple_stmt(pyparser_t *p, pynode_list_t *out)
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/* simple_stmts: simple_stmt (";" simple_stmt)* [";"] NEWLINE */
 static int pyparse_simple_stmts(pyparser_t *p, pynode_list_t *out)
 {
 	DALIC_TRY(pyparse_simple_stmt(p, out));
@@ -348,6 +366,10 @@ static int pyparse_simple_stmts(pyparser_t *p, pynode_list_t *out)
 
 /* ---- compound statements ------------------------------------------------------------- */
 
+/*
+ * if_stmt: "if" namedexpr_test colon_block
+ *          ("elif" namedexpr_test colon_block)* ["else" colon_block]
+ */
 static int pyparse_if_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
@@ -371,6 +393,7 @@ static int pyparse_if_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/* loop_else: ["else" colon_block] */
 static int pyparse_loop_else(pyparser_t *p, pynode_list_t *orelse)
 {
 	const pytoken_t *e = dalic_pyparse_peek(p);
@@ -379,6 +402,7 @@ static int pyparse_loop_else(pyparser_t *p, pynode_list_t *orelse)
 	return DALIC_OK;
 }
 
+/* for_stmt: "for" target_list "in" star_expressions colon_block loop_else */
 static int pyparse_for_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
@@ -397,6 +421,7 @@ static int pyparse_for_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *ou
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/* while_stmt: "while" namedexpr_test colon_block loop_else */
 static int pyparse_while_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
@@ -410,6 +435,7 @@ static int pyparse_while_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/* with_stmt: "with" test ["as" expr] ("," test ["as" expr])* colon_block */
 static int pyparse_with_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
@@ -429,6 +455,12 @@ static int pyparse_with_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *o
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/*
+ * try_stmt: "try" colon_block (except_clause colon_block)+ ["else" colon_block]
+ *           ["finally" colon_block]
+ *         | "try" colon_block "finally" colon_block
+ * except_clause: "except" [test ["as" NAME]]
+ */
 static int pyparse_try_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *out)
 {
 	pynode_t *s;
@@ -447,11 +479,9 @@ static int pyparse_try_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *ou
 		}
 		DALIC_TRY(pyparse_colon_block(p, &h.body, "'except' statement", e->line));
 		pyhandler_t *v =
-		    dalic_pyarena_alloc(p->a, sizeof *v * (size_t)(s->try_.nhandlers + 1));
+		    dalic_pyparse_grow(p, s->try_.handlers, s->try_.nhandlers, sizeof *v);
 		if (!v)
 			return DALIC_ENOMEM;
-		if (s->try_.nhandlers)
-			memcpy(v, s->try_.handlers, sizeof *v * (size_t)s->try_.nhandlers);
 		v[s->try_.nhandlers++] = h;
 		s->try_.handlers = v;
 	}
@@ -468,6 +498,7 @@ static int pyparse_try_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *ou
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/* def_stmt: "def" NAME "(" parameters ")" ["->" test] colon_block */
 static int pyparse_def_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *decorators,
                             pynode_list_t *out)
 {
@@ -493,6 +524,7 @@ static int pyparse_def_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *de
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/* class_stmt: "class" NAME ["(" [(test | NAME "=" test) ("," ...)* [","]] ")"] colon_block */
 static int pyparse_class_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *decorators,
                               pynode_list_t *out)
 {
@@ -534,6 +566,7 @@ static int pyparse_class_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *
 	return dalic_pyparse_list_push(p, out, s);
 }
 
+/* decorated: ("@" namedexpr_test NEWLINE)+ (def_stmt | class_stmt) */
 static int pyparse_decorated(pyparser_t *p, pynode_list_t *out)
 {
 	pynode_list_t decos = {0};
@@ -560,6 +593,10 @@ static int pyparse_decorated(pyparser_t *p, pynode_list_t *out)
 	                           "invalid syntax: expected 'def' or 'class' after decorators");
 }
 
+/*
+ * statement: if_stmt | for_stmt | while_stmt | with_stmt | try_stmt | def_stmt
+ *          | class_stmt | decorated | simple_stmts
+ */
 static int pyparse_statement(pyparser_t *p, pynode_list_t *out)
 {
 	const pytoken_t *t = dalic_pyparse_peek(p);
@@ -608,6 +645,7 @@ static int pyparse_statement(pyparser_t *p, pynode_list_t *out)
 	return pyparse_simple_stmts(p, out);
 }
 
+/* module: statement* ENDMARKER */
 int dalic_pyparse_module(pyarena_t *a, const pysrc_t *src, pyast_t **out)
 {
 	pytoken_t *toks;

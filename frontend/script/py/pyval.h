@@ -73,6 +73,7 @@ typedef struct pyfunc {
 	pyval_t **defaults;        /* per parameter, NULL when none */
 	pyframe_t *closure;        /* defining frame (NULL at module level) */
 	pyclass_t *owner;          /* class whose body defined it (for super()) */
+	pydict_t *param_index;     /* parameter name -> index, for many parameters */
 	const pynode_t *node;
 } pyfunc_t;
 
