@@ -167,17 +167,6 @@ static int pybi_len(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 	PYEVAL_RET(dalic_pyval_int(I->a, n));
 }
 
-static bool pybi_as_i64(const pyval_t *v, int64_t *x)
-{
-	if (v->kind == PV_INT)
-		*x = v->i;
-	else if (v->kind == PV_BOOL)
-		*x = v->b;
-	else
-		return false;
-	return true;
-}
-
 static int pybi_range(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                       pyval_t **out)
 {
@@ -186,7 +175,7 @@ static int pybi_range(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 		return dalic_pybi_opaque_result(I, at, "range", out);
 	int64_t v[3] = {0, 0, 1};
 	for (int i = 0; i < args->npos; i++)
-		if (!pybi_as_i64(args->pos[i], &v[args->npos == 1 ? 1 : i]))
+		if (!dalic_pyval_as_int(args->pos[i], &v[args->npos == 1 ? 1 : i]))
 			return dalic_pyeval_error(
 			    I, at, DALIC_EINVAL,
 			    "TypeError: '%s' object cannot be interpreted as an integer",
@@ -236,7 +225,7 @@ static int pybi_enumerate(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 	if (v[0]->kind == PV_OPAQUE)
 		PYEVAL_RET(v[0]);
 	int64_t start = 0;
-	if (v[1] && !pybi_as_i64(v[1], &start))
+	if (v[1] && !dalic_pyval_as_int(v[1], &start))
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: enumerate() start must be an integer");
 	pyval_t **items;
@@ -407,7 +396,7 @@ static int pybi_round(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 		PYEVAL_RET(dalic_pyval_int(I->a, (int64_t)r));
 	}
 	int64_t nd;
-	if (!pybi_as_i64(v[1], &nd))
+	if (!dalic_pyval_as_int(v[1], &nd))
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: ndigits must be an integer");
 	if (v[0]->kind != PV_FLOAT)

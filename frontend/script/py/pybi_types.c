@@ -21,17 +21,6 @@ enum { TT_NONE, TT_INT, TT_FLOAT, TT_STR, TT_BOOL, TT_LIST, TT_TUPLE, TT_DICT, T
 
 #define TAG(t) ((void *)(intptr_t)(t))
 
-static bool pybi_as_i64(const pyval_t *v, int64_t *x)
-{
-	if (v->kind == PV_INT)
-		*x = v->i;
-	else if (v->kind == PV_BOOL)
-		*x = v->b;
-	else
-		return false;
-	return true;
-}
-
 /* ---- type constructors ---------------------------------------------------------------- */
 
 static int pybi_parse_int_text(pyinterp_t *I, const pynode_t *at, const pyval_t *s, int base,
@@ -67,7 +56,7 @@ static int pybi_construct(pyinterp_t *I, const pynode_t *at, int tag, const pyar
 			PYEVAL_RET(dalic_pyval_int(I->a, 0));
 		if (args->npos == 2 || v->kind == PV_STR) {
 			int64_t base = 10;
-			if (args->npos == 2 && !pybi_as_i64(args->pos[1], &base))
+			if (args->npos == 2 && !dalic_pyval_as_int(args->pos[1], &base))
 				return dalic_pyeval_error(I, at, DALIC_EINVAL,
 				                          "TypeError: int() base must be an int");
 			if (v->kind != PV_STR)
@@ -450,7 +439,7 @@ static int pybi_chr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 {
 	DALIC_TRY(dalic_pybi_nargs(I, at, "chr", args, 1, 1));
 	int64_t c;
-	if (!pybi_as_i64(args->pos[0], &c))
+	if (!dalic_pyval_as_int(args->pos[0], &c))
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: 'chr' requires an integer, not '%s'",
 		                          dalic_pyval_type_name(args->pos[0]));

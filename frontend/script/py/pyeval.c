@@ -85,29 +85,14 @@ int dalic_pyeval_step(pyinterp_t *I, const pynode_t *at)
 
 /* ---- names ---------------------------------------------------------------------------- */
 
-static bool pyeval_in_names(const char *const *v, int n, const char *name)
-{
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2, c = strcmp(v[mid], name);
-		if (!c)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 static bool pyeval_is_local(const pyframe_t *f, const char *name)
 {
-	return pyeval_in_names(f->lnames, f->nlnames, name);
+	return dalic_pyscope_set_has((pynameset_t){(const char **)f->lnames, f->nlnames}, name);
 }
 
 static bool pyeval_is_declared_global(const pyframe_t *f, const char *name)
 {
-	return pyeval_in_names(f->gnames, f->ngnames, name);
+	return dalic_pyscope_set_has((pynameset_t){(const char **)f->gnames, f->ngnames}, name);
 }
 
 static int pyeval_lookup_global(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t **out)

@@ -14,17 +14,6 @@
 
 #include <string.h>
 
-static bool pyeval_as_int(const pyval_t *v, int64_t *x)
-{
-	if (v->kind == PV_INT)
-		*x = v->i;
-	else if (v->kind == PV_BOOL)
-		*x = v->b;
-	else
-		return false;
-	return true;
-}
-
 /* ---- attributes ----------------------------------------------------------------------- */
 
 static int pyeval_bind_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, pyval_t *fn,
@@ -193,7 +182,7 @@ static int pyeval_index_of(pyinterp_t *I, const pynode_t *at, pyval_t *idx, int 
                            int *out)
 {
 	int64_t i;
-	if (!pyeval_as_int(idx, &i))
+	if (!dalic_pyval_as_int(idx, &i))
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL, "TypeError: %s indices must be integers or slices, not %s",
 		    what, dalic_pyval_type_name(idx));
@@ -211,7 +200,7 @@ static int pyeval_slice_range(pyinterp_t *I, const pynode_t *at, pyval_t *s, int
                               int64_t *stop, int64_t *step)
 {
 	int64_t st = 1;
-	if (s->slice.step->kind != PV_NONE && !pyeval_as_int(s->slice.step, &st))
+	if (s->slice.step->kind != PV_NONE && !dalic_pyval_as_int(s->slice.step, &st))
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: slice indices must be integers or None");
 	if (st == 0)
@@ -220,7 +209,7 @@ static int pyeval_slice_range(pyinterp_t *I, const pynode_t *at, pyval_t *s, int
 	int64_t lo = st > 0 ? 0 : n - 1, hi = st > 0 ? n : -1;
 	int64_t v;
 	if (s->slice.lo->kind != PV_NONE) {
-		if (!pyeval_as_int(s->slice.lo, &v))
+		if (!dalic_pyval_as_int(s->slice.lo, &v))
 			return dalic_pyeval_error(
 			    I, at, DALIC_EINVAL,
 			    "TypeError: slice indices must be integers or None");
@@ -229,7 +218,7 @@ static int pyeval_slice_range(pyinterp_t *I, const pynode_t *at, pyval_t *s, int
 		lo = st > 0 ? (v < 0 ? 0 : v > n ? n : v) : (v < 0 ? -1 : v >= n ? n - 1 : v);
 	}
 	if (s->slice.hi->kind != PV_NONE) {
-		if (!pyeval_as_int(s->slice.hi, &v))
+		if (!dalic_pyval_as_int(s->slice.hi, &v))
 			return dalic_pyeval_error(
 			    I, at, DALIC_EINVAL,
 			    "TypeError: slice indices must be integers or None");

@@ -58,17 +58,6 @@ int dalic_pyeval_truth(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool *out)
 
 /* ---- arithmetic on Python values ------------------------------------------------------ */
 
-static bool pyeval_as_int(const pyval_t *v, int64_t *x)
-{
-	if (v->kind == PV_INT)
-		*x = v->i;
-	else if (v->kind == PV_BOOL)
-		*x = v->b;
-	else
-		return false;
-	return true;
-}
-
 static int pyeval_overflow(pyinterp_t *I, const pynode_t *at)
 {
 	return dalic_pyeval_limit(I, at, "integer overflow (dalic supports 64-bit integers)");
@@ -350,7 +339,7 @@ int dalic_pyeval_binop(pyinterp_t *I, const pynode_t *at, pyop_t op, pyval_t *l,
 		return rc;
 	if (!lt && !rt) {
 		int64_t a, b;
-		if (pyeval_as_int(l, &a) && pyeval_as_int(r, &b)) {
+		if (dalic_pyval_as_int(l, &a) && dalic_pyval_as_int(r, &b)) {
 			/* bool op bool stays bool for the bitwise operators */
 			if (l->kind == PV_BOOL && r->kind == PV_BOOL &&
 			    (op == OP_AMP || op == OP_PIPE || op == OP_CARET)) {
@@ -372,11 +361,11 @@ int dalic_pyeval_binop(pyinterp_t *I, const pynode_t *at, pyop_t op, pyval_t *l,
 			return pyeval_seq_concat(I, at, l, r, out);
 		} else if (op == OP_STAR &&
 		           (l->kind == PV_STR || l->kind == PV_LIST || l->kind == PV_TUPLE) &&
-		           pyeval_as_int(r, &b)) {
+		           dalic_pyval_as_int(r, &b)) {
 			return pyeval_seq_repeat(I, at, l, b, out);
 		} else if (op == OP_STAR &&
 		           (r->kind == PV_STR || r->kind == PV_LIST || r->kind == PV_TUPLE) &&
-		           pyeval_as_int(l, &a)) {
+		           dalic_pyval_as_int(l, &a)) {
 			return pyeval_seq_repeat(I, at, r, a, out);
 		} else if (op == OP_PERCENT && l->kind == PV_STR) {
 			return dalic_pyfmt_percent(I, at, l, r, out);

@@ -454,6 +454,17 @@ static int pyexec_loop_guard(pyinterp_t *I, const pynode_t *s, long *iterations)
 	return dalic_pyeval_step(I, s);
 }
 
+/* One pass of a loop body, with no statement skipping inside. *done when the loop ends
+ * here: break (DALIC_OK, the else block skipped), return or an error (passed on). */
+static int pyexec_iteration(pyinterp_t *I, pyframe_t *F, const pynode_list_t *body, bool *done)
+{
+	I->loops++;
+	int rc = dalic_pyexec_block(I, F, body);
+	I->loops--;
+	*done = rc != DALIC_OK && rc != PYEXEC_CONTINUE;
+	return rc == PYEXEC_BREAK || rc == PYEXEC_CONTINUE ? DALIC_OK : rc;
+}
+
 static int pyexec_for_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
 	pyval_t *it;
@@ -471,14 +482,9 @@ static int pyexec_for_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	for (int i = 0; i < n; i++) {
 		DALIC_TRY(pyexec_loop_guard(I, s, &count));
 		DALIC_TRY(dalic_pyeval_assign(I, F, s->for_.target, items[i]));
-		I->loops++;
-		int rc = dalic_pyexec_block(I, F, &s->for_.body);
-		I->loops--;
-		if (rc == PYEXEC_BREAK)
-			return DALIC_OK;
-		if (rc == PYEXEC_CONTINUE)
-			continue;
-		if (rc)
+		bool done;
+		int rc = pyexec_iteration(I, F, &s->for_.body, &done);
+		if (done)
 			return rc;
 	}
 	return dalic_pyexec_block(I, F, &s->for_.orelse);
@@ -501,14 +507,9 @@ static int pyexec_while_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		if (!go)
 			break;
 		DALIC_TRY(pyexec_loop_guard(I, s, &count));
-		I->loops++;
-		int rc = dalic_pyexec_block(I, F, &s->while_.body);
-		I->loops--;
-		if (rc == PYEXEC_BREAK)
-			return DALIC_OK;
-		if (rc == PYEXEC_CONTINUE)
-			continue;
-		if (rc)
+		bool done;
+		int rc = pyexec_iteration(I, F, &s->while_.body, &done);
+		if (done)
 			return rc;
 	}
 	return dalic_pyexec_block(I, F, &s->while_.orelse);

@@ -90,6 +90,19 @@ static void pyfmt_group(pybuf_t *b, size_t from, char sep)
 
 /* ---- the format specification mini-language ------------------------------------------- */
 
+/* Groups the digits of a number's text b, pads it into out and frees b. */
+static int pyfmt_number_done(pyinterp_t *I, const pynode_t *at, const pyfmt_spec_t *sp, pybuf_t *b,
+                             size_t lead, pybuf_t *out)
+{
+	if (sp->comma)
+		pyfmt_group(b, lead, (char)sp->comma);
+	if (!b->oom)
+		dalic_pyfmt_pad(out, sp, b->s, b->n, lead, true);
+	bool oom = b->oom;
+	dalic_pybuf_free(b);
+	return oom ? dalic_pyeval_oom(I, at) : DALIC_OK;
+}
+
 static int pyfmt_parse_spec(pyinterp_t *I, const pynode_t *at, const char *s, pyfmt_spec_t *sp)
 {
 	static const char *too_many = "Too many decimal digits in format string";
@@ -174,15 +187,7 @@ static int pyfmt_spec_int(pyinterp_t *I, const pynode_t *at, int64_t x, const py
 	} while (ux);
 	while (k)
 		dalic_pybuf_put(&b, &digits[--k], 1);
-	if (sp->comma)
-		pyfmt_group(&b, lead, (char)sp->comma);
-	if (b.oom) {
-		dalic_pybuf_free(&b);
-		return dalic_pyeval_oom(I, at);
-	}
-	dalic_pyfmt_pad(out, sp, b.s, b.n, lead, true);
-	dalic_pybuf_free(&b);
-	return DALIC_OK;
+	return pyfmt_number_done(I, at, sp, &b, lead, out);
 }
 
 /* Float types: f F e E g G % (and none). */
@@ -217,15 +222,7 @@ static int pyfmt_spec_float(pyinterp_t *I, const pynode_t *at, double f, const p
 	}
 	if (b.n > lead && b.s[lead] == '-')
 		lead++;
-	if (sp->comma)
-		pyfmt_group(&b, lead, (char)sp->comma);
-	if (b.oom) {
-		dalic_pybuf_free(&b);
-		return dalic_pyeval_oom(I, at);
-	}
-	dalic_pyfmt_pad(out, sp, b.s, b.n, lead, true);
-	dalic_pybuf_free(&b);
-	return DALIC_OK;
+	return pyfmt_number_done(I, at, sp, &b, lead, out);
 }
 
 int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *s, pybuf_t *out)

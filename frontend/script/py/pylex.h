@@ -37,8 +37,9 @@ typedef enum {
 	X(RBRACE, "}")                                                                             \
 	X(COMMA, ",")                                                                              \
 	X(COLON, ":")                                                                              \
-	X(DOT, ".") X(SEMI, ";") X(ASSIGN, "=") X(ARROW, "->") X(WALRUS, ":=") X(ELLIPSIS, "...")  \
-	    X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(DSTAR, "**") X(SLASH, "/") X(DSLASH, "//")   \
+	X(DOT, ".")                                                                                \
+	X(SEMI, ";") X(ASSIGN, "=") X(ARROW, "->") X(WALRUS, ":=") X(ELLIPSIS, "...") X(PLUS, "+") \
+	    X(MINUS, "-") X(STAR, "*") X(DSTAR, "**") X(SLASH, "/") X(DSLASH, "//")                \
 	        X(PERCENT, "%") X(AT, "@") X(LSHIFT, "<<") X(RSHIFT, ">>") X(AMP, "&")             \
 	            X(PIPE, "|") X(CARET, "^") X(TILDE, "~") X(LT, "<") X(GT, ">") X(LE, "<=")     \
 	                X(GE, ">=") X(EQ, "==") X(NE, "!=") X(PLUSEQ, "+=") X(MINUSEQ, "-=")       \
@@ -65,13 +66,13 @@ typedef enum {
 	X(ASSERT, "assert")                                                                        \
 	X(ASYNC, "async")                                                                          \
 	X(AWAIT, "await")                                                                          \
-	X(BREAK, "break") X(CLASS, "class") X(CONTINUE, "continue") X(DEF, "def") X(DEL, "del")    \
-	    X(ELIF, "elif") X(ELSE, "else") X(EXCEPT, "except") X(FINALLY, "finally")              \
-	        X(FOR, "for") X(FROM, "from") X(GLOBAL, "global") X(IF, "if") X(IMPORT, "import")  \
-	            X(IN, "in") X(IS, "is") X(LAMBDA, "lambda") X(NONLOCAL, "nonlocal")            \
-	                X(NOT, "not") X(OR, "or") X(PASS, "pass") X(RAISE, "raise")                \
-	                    X(RETURN, "return") X(TRY, "try") X(WHILE, "while") X(WITH, "with")    \
-	                        X(YIELD, "yield")
+	X(BREAK, "break")                                                                          \
+	X(CLASS, "class") X(CONTINUE, "continue") X(DEF, "def") X(DEL, "del") X(ELIF, "elif")      \
+	    X(ELSE, "else") X(EXCEPT, "except") X(FINALLY, "finally") X(FOR, "for")                \
+	        X(FROM, "from") X(GLOBAL, "global") X(IF, "if") X(IMPORT, "import") X(IN, "in")    \
+	            X(IS, "is") X(LAMBDA, "lambda") X(NONLOCAL, "nonlocal") X(NOT, "not")          \
+	                X(OR, "or") X(PASS, "pass") X(RAISE, "raise") X(RETURN, "return")          \
+	                    X(TRY, "try") X(WHILE, "while") X(WITH, "with") X(YIELD, "yield")
 
 typedef enum {
 	KW_NONE = 0,

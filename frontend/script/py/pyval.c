@@ -251,6 +251,17 @@ bool dalic_pyval_is_number(const pyval_t *v)
 	return v->kind == PV_BOOL || v->kind == PV_INT || v->kind == PV_FLOAT;
 }
 
+bool dalic_pyval_as_int(const pyval_t *v, int64_t *out)
+{
+	if (v->kind == PV_INT)
+		*out = v->i;
+	else if (v->kind == PV_BOOL)
+		*out = v->b;
+	else
+		return false;
+	return true;
+}
+
 double dalic_pyval_as_double(const pyval_t *v)
 {
 	switch (v->kind) {

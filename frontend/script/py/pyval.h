@@ -236,6 +236,8 @@ bool dalic_pyval_equal(const pyval_t *x, const pyval_t *y); /* ==, for values th
 const char *dalic_pyval_type_name(const pyval_t *v);        /* Python's type name */
 bool dalic_pyval_is_number(const pyval_t *v);               /* bool, int or float */
 double dalic_pyval_as_double(const pyval_t *v);
+/* The integer of an int or bool; false for every other value. */
+bool dalic_pyval_as_int(const pyval_t *v, int64_t *out);
 /* Appends str(v) (repr(v) when `repr`). */
 void dalic_pyval_format(pybuf_t *b, const pyval_t *v, bool repr);
 /* Python's repr of a float: shortest text that reads back exactly. */
