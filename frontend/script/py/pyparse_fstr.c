@@ -44,6 +44,7 @@ static void pyparse_body_pos(pyparser_t *p, const pytoken_t *tok, size_t off, in
 		*ls = p->fpos.ls;
 }
 
+/* literal: the text between fields, escapes decoded ({{ and }} already halved) */
 static int pyparse_flit(pyparser_t *p, const pytoken_t *tok, const char *buf, size_t n,
                         pynode_list_t *parts)
 {
@@ -62,7 +63,11 @@ static int pyparse_flit(pyparser_t *p, const pytoken_t *tok, const char *buf, si
 	return dalic_pyparse_list_push(p, parts, lit);
 }
 
-/* One {expression!conv:spec} field starting after the '{' at `i`; *end is past its '}'. */
+/*
+ * field: "{" star_expressions ["!" ("r" | "s" | "a")] [":" fstring_body] "}"
+ * One field starting after the '{' at `i`; *end is past its '}'. The expression is lexed
+ * and parsed where it stands in the file, so its errors point into the string.
+ */
 static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t to, size_t *end,
                           pynode_list_t *parts, int nest)
 {
@@ -153,6 +158,7 @@ static int pyparse_ffield(pyparser_t *p, const pytoken_t *tok, size_t i, size_t 
 	return dalic_pyparse_list_push(p, parts, fv);
 }
 
+/* fstring_body: (literal | "{{" | "}}" | field)*   (format specs nest one more level) */
 static int pyparse_fparts(pyparser_t *p, const pytoken_t *tok, size_t from, size_t to,
                           pynode_list_t *parts, int nest)
 {
@@ -189,7 +195,7 @@ static int pyparse_fparts(pyparser_t *p, const pytoken_t *tok, size_t from, size
 	return pyparse_flit(p, tok, buf, n, parts);
 }
 
-/* One or more adjacent string literals. */
+/* strings: STRING+   (adjacent literals joined; f-strings split into literal and field parts) */
 int dalic_pyparse_strings(pyparser_t *p, pynode_t **out)
 {
 	const pytoken_t *first = dalic_pyparse_peek(p);
