@@ -357,6 +357,19 @@ int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyar
 		if (!fn->builtin.fn) { /* object.__init__ and the like: accept and ignore */
 			*out = dalic_pyval_none();
 			rc = DALIC_OK;
+		} else if (fn->builtin.method && !fn->builtin.self) {
+			/* a method read through its class: Class.method(obj, ...) */
+			pyargs_t rest = *args;
+			if (!rest.npos) {
+				rc = dalic_pyeval_error(
+				    I, at, DALIC_EINVAL,
+				    "TypeError: unbound method %s() needs an argument",
+				    fn->builtin.name);
+				break;
+			}
+			rest.pos++;
+			rest.npos--;
+			rc = fn->builtin.fn(I, at, args->pos[0], &rest, out);
 		} else {
 			rc = fn->builtin.fn(I, at, fn->builtin.self, args, out);
 		}

@@ -125,7 +125,8 @@ struct pyval {
 			pycfn_t fn;
 			pyval_t *self;
 			void *data;
-			bool method;             /* read through an instance, binds to it */
+			bool method;             /* binds to an instance it is read through;
+			                          * called unbound, its first argument is the receiver */
 			const pytype_t *type_of; /* the type object of a host type (isinstance) */
 		} builtin;
 		struct {
