@@ -128,8 +128,8 @@ Test(script_limits, long_sums_and_concatenations_evaluate)
 	            "b = a + a + a\n"
 	            "m = l + l + l\n"
 	            "n = m + [2]\n"
-	            "assert (a, b, l, m, n) == ('x', 'xxx', [1], [1, 1, 1], [1, 1, 1, 2])\n" TAIL(
-	                "len(b) + len(n)"),
+	            "ok = (a, b, l, m, n) == ('x', 'xxx', [1], [1, 1, 1], [1, 1, 1, 2])\n" TAIL(
+	                "7 if ok else 1"),
 	            NULL);
 	cr_expect_eq(g->params.batch_size, 7);
 	dalic_graphdef_free(g);
