@@ -135,6 +135,11 @@ Test(script_format, huge_widths_and_precisions_are_cpythons_errors)
 	                 "SCRIPT:4:11: MemoryError: format precision 999999999 (dalic's limit: "
 	                 "1048576)\n") == msg,
 	          "%s", msg);
+	/* found by the fuzzer: a 60M-character pad then repr() ran past its timeout */
+	msg = fmt_error("repr(format(float('inf'), '059999999f'))", DALIC_EUNSUPPORTED);
+	cr_expect(strstr(msg, "SCRIPT:4:16: MemoryError: format width 59999999 (dalic's limit: "
+	                      "16777216)\n") == msg,
+	          "%s", msg);
 	msg = fmt_error("'%2147483648d' % 1", DALIC_EUNSUPPORTED);
 	cr_expect(strstr(msg, "SCRIPT:4:11: MemoryError: format width 2147483648") == msg, "%s",
 	          msg);

@@ -35,10 +35,10 @@ int dalic_pyfmt_check(pyinterp_t *I, const pynode_t *at, const pyfmt_spec_t *sp,
 {
 	if (sp->precision > INT32_MAX && digits)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL, "ValueError: precision too big");
-	if (sp->width > (int64_t)PY_MAX_STR_LEN)
+	if (sp->width > PYFMT_MAX_WIDTH)
 		return dalic_pyeval_limit(I, at,
-		                          "MemoryError: format width %lld (dalic's limit: %zu)",
-		                          (long long)sp->width, PY_MAX_STR_LEN);
+		                          "MemoryError: format width %lld (dalic's limit: %d)",
+		                          (long long)sp->width, PYFMT_MAX_WIDTH);
 	if (digits && sp->precision > PYFMT_MAX_PRECISION)
 		return dalic_pyeval_limit(I, at,
 		                          "MemoryError: format precision %lld (dalic's limit: %d)",

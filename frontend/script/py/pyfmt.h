@@ -11,6 +11,8 @@
 /* Digits of a float precision dalic formats; CPython allows INT_MAX, which takes seconds
  * and a gigabyte per call. */
 #define PYFMT_MAX_PRECISION (1 << 20)
+/* Characters of padding dalic produces (CPython: as much as memory holds). */
+#define PYFMT_MAX_WIDTH (1 << 24)
 
 /* format(v, spec) appended to out. */
 int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *spec, pybuf_t *out);

@@ -89,6 +89,15 @@ static void pyval_str_repr(pybuf_t *b, const char *s, size_t n)
 	dalic_pybuf_put(b, &q, 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+		size_t run = i;
+		while (run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f &&
+		       s[run] != '\\' && s[run] != q)
+			run++;
+		if (run > i) { /* plain text goes in one piece */
+			dalic_pybuf_put(b, s + i, run - i);
+			i = run - 1;
+			continue;
+		}
 		if (c == '\\')
 			dalic_pybuf_puts(b, "\\\\");
 		else if (c == (unsigned char)q)
