@@ -1,7 +1,8 @@
 /* Unit tests: the pipeline-script tokenizer (indentation, continuation, literals). */
 #include "tests/testlib.h"
 
-#include "frontend/script_lexer.h"
+#include "dalic.h"
+#include "frontend/script/py/pylex.h"
 
 #include <stdio.h>
 
@@ -10,16 +11,16 @@
 TestSuite(script_lexer, .timeout = 20);
 
 typedef struct script_lexer_lexed {
-	script_arena_t *a;
-	script_src_t src;
-	script_token_t *t;
+	pyarena_t *a;
+	pysrc_t src;
+	pytoken_t *t;
 	int n;
 } script_lexer_lexed_t;
 
 static script_lexer_lexed_t script_lexer_lex(const char *text)
 {
-	script_lexer_lexed_t L = {.a = script_arena_new(0), .src = {"t.py", text, strlen(text)}};
-	ASSERT_OK(script_lex(L.a, &L.src, &L.t, &L.n));
+	script_lexer_lexed_t L = {.a = dalic_pyarena_new(0), .src = {"t.py", text, strlen(text)}};
+	ASSERT_OK(dalic_pylex_run(L.a, &L.src, &L.t, &L.n));
 	return L;
 }
 
@@ -29,7 +30,7 @@ static const char *script_lexer_render(const script_lexer_lexed_t *L)
 	static char buf[1024];
 	size_t k = 0;
 	for (int i = 0; i < L->n && k < sizeof buf - 64; i++) {
-		const script_token_t *t = &L->t[i];
+		const pytoken_t *t = &L->t[i];
 		if (i)
 			buf[k++] = ' ';
 		switch (t->kind) {
@@ -73,7 +74,7 @@ Test(script_lexer, indentation_and_logical_lines)
 	                 "x = f ( 1 , 2 ) N EOF");
 	cr_expect_eq(L.t[0].kw, KW_DEF);
 	cr_expect_eq(L.t[1].kw, KW_NONE);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, positions_are_line_and_character_column)
@@ -85,7 +86,7 @@ Test(script_lexer, positions_are_line_and_character_column)
 	cr_expect_eq(L.t[4].col, 1);
 	cr_expect_eq(L.t[5].col, 5);
 	cr_expect_eq(L.t[6].col, 8);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, numbers)
@@ -93,7 +94,7 @@ Test(script_lexer, numbers)
 	script_lexer_lexed_t L = script_lexer_lex("1_000 0x1F 0o17 0b101 1.5 .25 3e2 2.5E-1 7.\n");
 	cr_expect_str_eq(script_lexer_render(&L), "1000 31 15 5 1.5 0.25 300 0.25 7 N EOF");
 	cr_expect_eq(L.t[8].kind, TK_FLOAT);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, strings_escapes_prefixes_and_triple_quotes)
@@ -109,7 +110,7 @@ Test(script_lexer, strings_escapes_prefixes_and_triple_quotes)
 	cr_expect_str_eq(L.t[5].str, "multi\nline");
 	cr_expect_str_eq(L.t[6].str, "A\xc3\xa9");
 	cr_expect_eq(L.t[6].line, 2, "after a two-line literal");
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, operators_take_the_longest_match)
@@ -118,7 +119,7 @@ Test(script_lexer, operators_take_the_longest_match)
 	cr_expect_str_eq(script_lexer_render(&L), "a **= b // c >>= d != e := f -> ... @ N EOF");
 	cr_expect_eq(L.t[1].op, OP_DSTAREQ);
 	cr_expect_eq(L.t[9].op, OP_WALRUS);
-	script_arena_free(L.a);
+	dalic_pyarena_free(L.a);
 }
 
 Test(script_lexer, errors_are_located)
@@ -137,12 +138,12 @@ Test(script_lexer, errors_are_located)
 	    {"x = 1 \\ 2\n", "t.py:1:7: unexpected character after line continuation character"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		script_arena_t *a = script_arena_new(0);
-		script_src_t src = {"t.py", cases[i].text, strlen(cases[i].text)};
-		script_token_t *t;
+		pyarena_t *a = dalic_pyarena_new(0);
+		pysrc_t src = {"t.py", cases[i].text, strlen(cases[i].text)};
+		pytoken_t *t;
 		int n;
-		cr_expect_neq(script_lex(a, &src, &t, &n), DALIC_OK, "%s", cases[i].text);
+		cr_expect_neq(dalic_pylex_run(a, &src, &t, &n), DALIC_OK, "%s", cases[i].text);
 		EXPECT_STARTS(dalic_last_error(), cases[i].msg, "%s", cases[i].text);
-		script_arena_free(a);
+		dalic_pyarena_free(a);
 	}
 }

@@ -2,28 +2,28 @@
  * return rewrite and the liveness facts conditionals rely on). */
 #include "tests/testlib.h"
 
-#include "frontend/script_ast.h"
-#include "frontend/script_value.h"
+#include "frontend/script/py/pyast.h"
+#include "frontend/script/py/pyval.h"
 
 #include <stdio.h>
 #include <string.h>
 
 TestSuite(script_parser, .timeout = 20);
 
-static script_arena_t *script_parser_arena;
+static pyarena_t *script_parser_arena;
 
-static script_module_t *script_parser_parse(const char *text)
+static pyast_t *script_parser_parse(const char *text)
 {
-	script_parser_arena = script_arena_new(0);
-	static script_src_t src;
-	src = (script_src_t){"t.py", text, strlen(text)};
-	script_module_t *m;
-	ASSERT_OK(script_parse(script_parser_arena, &src, &m));
+	script_parser_arena = dalic_pyarena_new(0);
+	static pysrc_t src;
+	src = (pysrc_t){"t.py", text, strlen(text)};
+	pyast_t *m;
+	ASSERT_OK(dalic_pyparse_module(script_parser_arena, &src, &m));
 	return m;
 }
 
 /* S-expression rendering of an expression. */
-static void script_parser_show(char *buf, size_t n, const snode_t *e)
+static void script_parser_show(char *buf, size_t n, const pynode_t *e)
 {
 	size_t k = strlen(buf);
 	switch (e->kind) {
@@ -37,7 +37,7 @@ static void script_parser_show(char *buf, size_t n, const snode_t *e)
 		snprintf(buf + k, n - k, "'%s'", e->str.s);
 		break;
 	case N_BINOP:
-		snprintf(buf + k, n - k, "(%s ", script_op_text(e->bin.op));
+		snprintf(buf + k, n - k, "(%s ", dalic_pylex_op_text(e->bin.op));
 		script_parser_show(buf, n, e->bin.left);
 		strcat(buf, " ");
 		script_parser_show(buf, n, e->bin.right);
@@ -116,7 +116,7 @@ static void script_parser_show(char *buf, size_t n, const snode_t *e)
 		strcat(buf, ")");
 		break;
 	default:
-		snprintf(buf + k, n - k, "<%s>", script_node_kind_name(e->kind));
+		snprintf(buf + k, n - k, "<%s>", dalic_pyast_kind_name(e->kind));
 	}
 }
 
@@ -124,12 +124,12 @@ static const char *script_parser_expr(const char *text)
 {
 	static char src[256], buf[1024];
 	snprintf(src, sizeof src, "%s\n", text);
-	script_module_t *m = script_parser_parse(src);
+	pyast_t *m = script_parser_parse(src);
 	cr_assert_eq(m->body.n, 1);
 	cr_assert_eq(m->body.v[0]->kind, S_EXPR);
 	buf[0] = 0;
 	script_parser_show(buf, sizeof buf, m->body.v[0]->expr.value);
-	script_arena_free(script_parser_arena);
+	dalic_pyarena_free(script_parser_arena);
 	return buf;
 }
 
@@ -160,38 +160,37 @@ Test(script_parser, calls_subscripts_attributes)
 
 Test(script_parser, statements_and_positions)
 {
-	script_module_t *m =
-	    script_parser_parse("import nvidia.dali.fn as fn, os\n"
-	                        "from nvidia.dali import (pipeline_def,\n    types as t)\n"
-	                        "@pipeline_def(batch_size=2)\n"
-	                        "def pipe(a, b=1, *args, c, **kw) -> int:\n"
-	                        "    x, *y = a\n"
-	                        "    x += 1; y: int = 2\n"
-	                        "    with open(f) as h, g:\n"
-	                        "        pass\n"
-	                        "    for i in range(3):\n"
-	                        "        continue\n"
-	                        "    else:\n"
-	                        "        del x\n"
-	                        "    try:\n"
-	                        "        raise ValueError('x') from None\n"
-	                        "    except (KeyError, ValueError) as e:\n"
-	                        "        assert e, 'msg'\n"
-	                        "    finally:\n"
-	                        "        global q\n"
-	                        "    while False: break\n"
-	                        "    return lambda v, w=2: v + w\n"
-	                        "class C(B, metaclass=M):\n"
-	                        "    z = [i * 2 for i in range(3) if i]\n");
+	pyast_t *m = script_parser_parse("import nvidia.dali.fn as fn, os\n"
+	                   "from nvidia.dali import (pipeline_def,\n    types as t)\n"
+	                   "@pipeline_def(batch_size=2)\n"
+	                   "def pipe(a, b=1, *args, c, **kw) -> int:\n"
+	                   "    x, *y = a\n"
+	                   "    x += 1; y: int = 2\n"
+	                   "    with open(f) as h, g:\n"
+	                   "        pass\n"
+	                   "    for i in range(3):\n"
+	                   "        continue\n"
+	                   "    else:\n"
+	                   "        del x\n"
+	                   "    try:\n"
+	                   "        raise ValueError('x') from None\n"
+	                   "    except (KeyError, ValueError) as e:\n"
+	                   "        assert e, 'msg'\n"
+	                   "    finally:\n"
+	                   "        global q\n"
+	                   "    while False: break\n"
+	                   "    return lambda v, w=2: v + w\n"
+	                   "class C(B, metaclass=M):\n"
+	                   "    z = [i * 2 for i in range(3) if i]\n");
 	cr_assert_eq(m->body.n, 4);
-	const snode_t *imp = m->body.v[0];
+	const pynode_t *imp = m->body.v[0];
 	cr_expect_eq(imp->kind, S_IMPORT);
 	cr_expect_str_eq(imp->import.names[0].name, "nvidia.dali.fn");
 	cr_expect_str_eq(imp->import.names[0].asname, "fn");
-	const snode_t *from = m->body.v[1];
+	const pynode_t *from = m->body.v[1];
 	cr_expect_eq(from->from.n, 2);
 	cr_expect_str_eq(from->from.names[1].asname, "t");
-	const snode_t *def = m->body.v[2];
+	const pynode_t *def = m->body.v[2];
 	cr_expect_eq(def->kind, S_DEF);
 	cr_expect_eq(def->line, 5);
 	cr_expect_eq(def->def.decorators.n, 1);
@@ -206,18 +205,18 @@ Test(script_parser, statements_and_positions)
 	cr_expect_eq(def->def.body.v[5]->try_.nhandlers, 1);
 	cr_expect_eq(def->def.body.v[5]->try_.finalbody.n, 1);
 	cr_expect(def->def.info->uses_return);
-	const snode_t *cls = m->body.v[3];
+	const pynode_t *cls = m->body.v[3];
 	cr_expect_eq(cls->kind, S_CLASS);
 	cr_expect_eq(cls->cls.bases.n, 1);
 	cr_expect_eq(cls->cls.keywords.n, 1);
 	cr_expect_eq(cls->cls.body.v[0]->assign.value->kind, N_LISTCOMP);
-	script_arena_free(script_parser_arena);
+	dalic_pyarena_free(script_parser_arena);
 }
 
 Test(script_parser, fstrings_split_into_parts)
 {
-	script_module_t *m = script_parser_parse("s = f'a{x!r:>{w}}b{{c}}{y + 1}'\n");
-	const snode_t *f = m->body.v[0]->assign.value;
+	pyast_t *m = script_parser_parse("s = f'a{x!r:>{w}}b{{c}}{y + 1}'\n");
+	const pynode_t *f = m->body.v[0]->assign.value;
 	cr_assert_eq(f->kind, N_FSTRING);
 	cr_assert_eq(f->parts.n, 4);
 	cr_expect_str_eq(f->parts.v[0]->str.s, "a");
@@ -227,27 +226,27 @@ Test(script_parser, fstrings_split_into_parts)
 	cr_expect_str_eq(f->parts.v[2]->str.s, "b{c}");
 	cr_expect_eq(f->parts.v[3]->fvalue.value->kind, N_BINOP);
 	cr_expect_eq(f->parts.v[3]->fvalue.value->col, 25, "located inside the string");
-	script_arena_free(script_parser_arena);
+	dalic_pyarena_free(script_parser_arena);
 }
 
 Test(script_parser, elif_nests_and_returns_are_rewritten)
 {
-	script_module_t *m = script_parser_parse("def f(c, d):\n"
-	                                         "    if c:\n"
-	                                         "        return 1\n"
-	                                         "    elif d:\n"
-	                                         "        x = 2\n"
-	                                         "    y = 3\n"
-	                                         "    return y\n");
-	const snode_t *def = m->body.v[0];
+	pyast_t *m = script_parser_parse("def f(c, d):\n"
+	                   "    if c:\n"
+	                   "        return 1\n"
+	                   "    elif d:\n"
+	                   "        x = 2\n"
+	                   "    y = 3\n"
+	                   "    return y\n");
+	const pynode_t *def = m->body.v[0];
 	/* after `if c: return`, the rest moves into the else branch (AutoGraph's rewrite) */
 	cr_assert_eq(def->def.body.n, 1);
-	const snode_t *outer = def->def.body.v[0];
+	const pynode_t *outer = def->def.body.v[0];
 	cr_assert_eq(outer->if_.orelse.n, 3);
 	cr_expect_eq(outer->if_.orelse.v[0]->kind, S_IF);
 	cr_expect_eq(outer->if_.orelse.v[0]->line, 4);
 	cr_expect_eq(outer->if_.orelse.v[2]->kind, S_RETURN);
-	script_arena_free(script_parser_arena);
+	dalic_pyarena_free(script_parser_arena);
 }
 
 static const char *script_parser_names(const char **v, int n)
@@ -261,46 +260,44 @@ static const char *script_parser_names(const char **v, int n)
 
 Test(script_parser, liveness_picks_the_merged_variables)
 {
-	script_module_t *m = script_parser_parse("def f(p, x):\n"
-	                                         "    tmp = 0\n"
-	                                         "    if p:\n"
-	                                         "        b = x\n"
-	                                         "        a = x\n"
-	                                         "        tmp = 1\n"
-	                                         "        local = 2\n"
-	                                         "    else:\n"
-	                                         "        b = 3\n"
-	                                         "        a = 4\n"
-	                                         "    print(tmp)\n"
-	                                         "    if p:\n"
-	                                         "        return a\n"
-	                                         "    else:\n"
-	                                         "        return b\n");
-	const snode_t *def = m->body.v[0];
-	const sif_info_t *first = def->def.body.v[1]->if_.info;
+	pyast_t *m = script_parser_parse("def f(p, x):\n"
+	                   "    tmp = 0\n"
+	                   "    if p:\n"
+	                   "        b = x\n"
+	                   "        a = x\n"
+	                   "        tmp = 1\n"
+	                   "        local = 2\n"
+	                   "    else:\n"
+	                   "        b = 3\n"
+	                   "        a = 4\n"
+	                   "    print(tmp)\n"
+	                   "    if p:\n"
+	                   "        return a\n"
+	                   "    else:\n"
+	                   "        return b\n");
+	const pynode_t *def = m->body.v[0];
+	const pyif_info_t *first = def->def.body.v[1]->if_.info;
 	cr_assert_not_null(first);
 	cr_expect_str_eq(script_parser_names(first->outputs, first->noutputs), "a,b,tmp");
 	cr_expect_eq(first->ninputs_only, 0);
 	cr_expect(!first->has_return);
-	const sif_info_t *second = def->def.body.v[3]->if_.info;
-	cr_expect_str_eq(script_parser_names(second->outputs, second->noutputs),
-	                 "do_return,retval_");
+	const pyif_info_t *second = def->def.body.v[3]->if_.info;
+	cr_expect_str_eq(script_parser_names(second->outputs, second->noutputs), "do_return,retval_");
 	cr_expect(second->has_return);
-	script_arena_free(script_parser_arena);
+	dalic_pyarena_free(script_parser_arena);
 }
 
 Test(script_parser, loops_keep_variables_live)
 {
-	script_module_t *m = script_parser_parse("def f(p, xs):\n"
-	                                         "    acc = 0\n"
-	                                         "    for x in xs:\n"
-	                                         "        if p:\n"
-	                                         "            acc = acc + x\n"
-	                                         "            t = 1\n"
-	                                         "    return 0\n");
-	const snode_t *loop = m->body.v[0]->def.body.v[1];
-	const sif_info_t *info = loop->for_.body.v[0]->if_.info;
-	cr_expect_str_eq(script_parser_names(info->outputs, info->noutputs), "acc",
-	                 "read by the next iteration");
-	script_arena_free(script_parser_arena);
+	pyast_t *m = script_parser_parse("def f(p, xs):\n"
+	                   "    acc = 0\n"
+	                   "    for x in xs:\n"
+	                   "        if p:\n"
+	                   "            acc = acc + x\n"
+	                   "            t = 1\n"
+	                   "    return 0\n");
+	const pynode_t *loop = m->body.v[0]->def.body.v[1];
+	const pyif_info_t *info = loop->for_.body.v[0]->if_.info;
+	cr_expect_str_eq(script_parser_names(info->outputs, info->noutputs), "acc", "read by the next iteration");
+	dalic_pyarena_free(script_parser_arena);
 }

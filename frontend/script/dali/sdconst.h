@@ -1,0 +1,21 @@
+/*
+ * types.Constant and constant promotion (reference §6.11): a Python scalar with no shape,
+ * layout, device or extra arguments is a ScalarConstant that arithmetic inlines; anything
+ * else becomes a Constant operator. Positional non-DataNode operator inputs, pipeline
+ * outputs that are Python values and constants returned from conditional branches go
+ * through the same path.
+ */
+#ifndef DALIC_FRONTEND_SCRIPT_DALI_SDCONST_H
+#define DALIC_FRONTEND_SCRIPT_DALI_SDCONST_H
+
+#include "frontend/script/dali/sdali.h"
+
+/* types.Constant(value, dtype, shape, layout, device, **kwargs). */
+int dalic_sdconst_types_constant(pyinterp_t *I, const pynode_t *at, const pyargs_t *args,
+                                 pyval_t **out);
+/* A Constant operator node holding `value` (scalar or flat list); dtype < 0 = inferred;
+ * device NULL = cpu. */
+int dalic_sdconst_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dtype,
+                       const char *device, pyval_t **out);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * Region allocation for the pipeline-script front end. Everything a script load creates —
+ * tokens, syntax tree, runtime values, interpreter frames — lives in one arena that is freed
+ * at once when the load ends, so no error path has to track ownership. Allocation failure is
+ * reported as NULL (the caller turns it into DALIC_ENOMEM); a configurable byte budget turns a
+ * runaway script into an error instead of exhausting the machine.
+ */
+#ifndef DALIC_FRONTEND_SCRIPT_PY_PYARENA_H
+#define DALIC_FRONTEND_SCRIPT_PY_PYARENA_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct pyarena pyarena_t;
+
+/* New arena; `budget` bytes at most (0 = unlimited). Free with dalic_pyarena_free. */
+pyarena_t *dalic_pyarena_new(size_t budget);
+void dalic_pyarena_free(pyarena_t *a);
+/* Zeroed memory, aligned for any type. NULL when out of memory or budget. */
+void *dalic_pyarena_alloc(pyarena_t *a, size_t n);
+/* Copies; the result is NUL-terminated. */
+char *dalic_pyarena_strndup(pyarena_t *a, const char *s, size_t n);
+char *dalic_pyarena_strdup(pyarena_t *a, const char *s);
+char *dalic_pyarena_printf(pyarena_t *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+char *dalic_pyarena_vprintf(pyarena_t *a, const char *fmt, va_list ap);
+/* Bytes handed out so far. */
+size_t dalic_pyarena_used(const pyarena_t *a);
+
+#endif
