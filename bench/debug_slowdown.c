@@ -7,18 +7,11 @@
  *   debug_slowdown [iterations [batch [threads [rounds]]]]
  */
 #include "dalic.h"
+#include "bench/bench.h"
 #include "dalic_debug.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		if ((x)) {                                                                         \
-			fprintf(stderr, "debug_slowdown: %s\n", dalic_last_error());               \
-			return 1;                                                                  \
-		}                                                                                  \
-	} while (0)
 
 int main(int argc, char **argv)
 {
@@ -34,21 +27,21 @@ int main(int argc, char **argv)
 	params.seed = 1234;
 	dalic_pipeline_t *p;
 	dalic_op_t *reader, *decode;
-	TRY(dalic_pipeline_create(&params, &p));
-	TRY(dalic_pipeline_add_op(p, "readers.file", "cpu", &reader));
-	TRY(dalic_op_set_string(reader, "file_root", "samples/images"));
-	TRY(dalic_op_set_bool(reader, "random_shuffle", true));
-	TRY(dalic_pipeline_add_op(p, "decoders.image", "cpu", &decode));
-	TRY(dalic_op_add_input(decode, dalic_op_output(reader, 0), NULL));
-	TRY(dalic_op_set_int(decode, "output_type", DALIC_RGB));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(decode, 0), NULL));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(reader, 1), NULL));
+	BENCH_CHECK(dalic_pipeline_create(&params, &p));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "readers.file", "cpu", &reader));
+	BENCH_CHECK(dalic_op_set_string(reader, "file_root", "samples/images"));
+	BENCH_CHECK(dalic_op_set_bool(reader, "random_shuffle", true));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "decoders.image", "cpu", &decode));
+	BENCH_CHECK(dalic_op_add_input(decode, dalic_op_output(reader, 0), NULL));
+	BENCH_CHECK(dalic_op_set_int(decode, "output_type", DALIC_RGB));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(decode, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(reader, 1), NULL));
 	dalic_debug_t *s;
-	TRY(dalic_debug_open(p, &s));
+	BENCH_CHECK(dalic_debug_open(p, &s));
 	double worst = 0, best = 1e9, sum = 0;
 	dalic_debug_perf_t perf = {0};
 	for (int r = 0; r < rounds; r++) {
-		TRY(dalic_debug_measure(s, iterations, &perf));
+		BENCH_CHECK(dalic_debug_measure(s, iterations, &perf));
 		printf("round %d: full_engine_seconds %.4f debug_seconds %.4f slowdown %.3f\n", r,
 		       perf.full_seconds, perf.debug_seconds, perf.slowdown);
 		sum += perf.slowdown;

@@ -15,6 +15,7 @@
  * Run from the repository root (sample images are read from samples/images).
  */
 #include "dalic.h"
+#include "bench/bench.h"
 #include "engine/pipeline.h"
 
 #include <stdatomic.h>
@@ -22,23 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		int rc_ = (x);                                                                     \
-		if (rc_) {                                                                         \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                 \
-				dalic_last_error());                                               \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct mode {
 	const char *name;
@@ -71,37 +55,37 @@ static dalic_pipeline_params_t params_for(const mode_t_ *m, int batch, int threa
 static void define_arith(dalic_pipeline_t *p)
 {
 	dalic_op_t *x, *c, *mul, *add, *cast;
-	TRY(dalic_pipeline_add_op(p, "random.uniform", NULL, &x));
-	TRY(dalic_op_set_floats(x, "range", 2, (const double[]){0, 10}));
-	TRY(dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c));
-	TRY(dalic_pipeline_add_op(p, "ArithmeticGenericOp", NULL, &mul));
-	TRY(dalic_op_add_input(mul, dalic_op_output(x, 0), NULL));
-	TRY(dalic_op_set_string(mul, "expression_desc", "mul(&0 $0:float32)"));
-	TRY(dalic_op_set_floats(mul, "real_constants", 1, (const double[]){2}));
-	TRY(dalic_pipeline_add_op(p, "ArithmeticGenericOp", NULL, &add));
-	TRY(dalic_op_add_input(add, dalic_op_output(mul, 0), NULL));
-	TRY(dalic_op_add_input(add, dalic_op_output(c, 0), NULL));
-	TRY(dalic_op_set_string(add, "expression_desc", "add(&0 &1)"));
-	TRY(dalic_pipeline_add_op(p, "cast", NULL, &cast));
-	TRY(dalic_op_add_input(cast, dalic_op_output(add, 0), NULL));
-	TRY(dalic_op_set_int(cast, "dtype", DALIC_INT32));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(x, 0), NULL));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(cast, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "random.uniform", NULL, &x));
+	BENCH_CHECK(dalic_op_set_floats(x, "range", 2, (const double[]){0, 10}));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "random.coin_flip", NULL, &c));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "ArithmeticGenericOp", NULL, &mul));
+	BENCH_CHECK(dalic_op_add_input(mul, dalic_op_output(x, 0), NULL));
+	BENCH_CHECK(dalic_op_set_string(mul, "expression_desc", "mul(&0 $0:float32)"));
+	BENCH_CHECK(dalic_op_set_floats(mul, "real_constants", 1, (const double[]){2}));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "ArithmeticGenericOp", NULL, &add));
+	BENCH_CHECK(dalic_op_add_input(add, dalic_op_output(mul, 0), NULL));
+	BENCH_CHECK(dalic_op_add_input(add, dalic_op_output(c, 0), NULL));
+	BENCH_CHECK(dalic_op_set_string(add, "expression_desc", "add(&0 &1)"));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "cast", NULL, &cast));
+	BENCH_CHECK(dalic_op_add_input(cast, dalic_op_output(add, 0), NULL));
+	BENCH_CHECK(dalic_op_set_int(cast, "dtype", DALIC_INT32));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(x, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(cast, 0), NULL));
 }
 
 static void define_images(dalic_pipeline_t *p)
 {
 	dalic_op_t *rd, *dec, *rs;
-	TRY(dalic_pipeline_add_op(p, "readers.file", NULL, &rd));
-	TRY(dalic_op_set_string(rd, "file_root", "samples/images"));
-	TRY(dalic_pipeline_add_op(p, "decoders.image", "cpu", &dec));
-	TRY(dalic_op_add_input(dec, dalic_op_output(rd, 0), NULL));
-	TRY(dalic_pipeline_add_op(p, "resize", NULL, &rs));
-	TRY(dalic_op_add_input(rs, dalic_op_output(dec, 0), NULL));
-	TRY(dalic_op_set_float(rs, "resize_x", 224));
-	TRY(dalic_op_set_float(rs, "resize_y", 224));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(rs, 0), NULL));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(rd, 1), NULL));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "readers.file", NULL, &rd));
+	BENCH_CHECK(dalic_op_set_string(rd, "file_root", "samples/images"));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "decoders.image", "cpu", &dec));
+	BENCH_CHECK(dalic_op_add_input(dec, dalic_op_output(rd, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "resize", NULL, &rs));
+	BENCH_CHECK(dalic_op_add_input(rs, dalic_op_output(dec, 0), NULL));
+	BENCH_CHECK(dalic_op_set_float(rs, "resize_x", 224));
+	BENCH_CHECK(dalic_op_set_float(rs, "resize_y", 224));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(rs, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(rd, 1), NULL));
 }
 
 /* cpu: 8 x 400 us of busy work on the pool; gpu: _test__SleepBatch on the gpu stage thread,
@@ -113,25 +97,25 @@ static int g_gpu_us;
 static dalic_op_t *overlap_cpu(dalic_pipeline_t *p)
 {
 	dalic_op_t *cpu;
-	TRY(dalic_pipeline_add_op(p, "_test__Sleep", "cpu", &cpu));
-	TRY(dalic_op_set_string(cpu, "output", "value"));
-	TRY(dalic_op_set_int(cpu, "sleep_us", 400));
-	TRY(dalic_op_set_bool(cpu, "busy", true));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "_test__Sleep", "cpu", &cpu));
+	BENCH_CHECK(dalic_op_set_string(cpu, "output", "value"));
+	BENCH_CHECK(dalic_op_set_int(cpu, "sleep_us", 400));
+	BENCH_CHECK(dalic_op_set_bool(cpu, "busy", true));
 	return cpu;
 }
 
 static void define_cpu_only(dalic_pipeline_t *p)
 {
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(overlap_cpu(p), 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(overlap_cpu(p), 0), NULL));
 }
 
 static void define_overlap(dalic_pipeline_t *p)
 {
 	dalic_op_t *cpu = overlap_cpu(p), *gpu;
-	TRY(dalic_pipeline_add_op(p, "_test__SleepBatch", "gpu", &gpu));
-	TRY(dalic_op_add_input(gpu, dalic_op_output(cpu, 0), "gpu"));
-	TRY(dalic_op_set_int(gpu, "sleep_us", g_gpu_us));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(gpu, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "_test__SleepBatch", "gpu", &gpu));
+	BENCH_CHECK(dalic_op_add_input(gpu, dalic_op_output(cpu, 0), "gpu"));
+	BENCH_CHECK(dalic_op_set_int(gpu, "sleep_us", g_gpu_us));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(gpu, 0), NULL));
 }
 
 typedef void (*define_fn)(dalic_pipeline_t *);
@@ -141,15 +125,15 @@ static double measure(define_fn define, const mode_t_ *m, int batch, int threads
 {
 	dalic_pipeline_params_t params = params_for(m, batch, threads);
 	dalic_pipeline_t *p;
-	TRY(dalic_pipeline_create(&params, &p));
+	BENCH_CHECK(dalic_pipeline_create(&params, &p));
 	define(p);
-	TRY(dalic_pipeline_build(p));
+	BENCH_CHECK(dalic_pipeline_build(p));
 	for (int i = 0; i < iters / 10 + 3; i++)
-		TRY(dalic_pipeline_run(p));
-	double t0 = now_s();
+		BENCH_CHECK(dalic_pipeline_run(p));
+	double t0 = bench_now_s();
 	for (int i = 0; i < iters; i++)
-		TRY(dalic_pipeline_run(p));
-	double t = now_s() - t0;
+		BENCH_CHECK(dalic_pipeline_run(p));
+	double t = bench_now_s() - t0;
 	dalic_pipeline_destroy(p);
 	return iters / t;
 }
@@ -207,18 +191,18 @@ static double parallel_share(int iters)
 {
 	dalic_pipeline_params_t params = params_for(&modes[0], 8, 1);
 	dalic_pipeline_t *p;
-	TRY(dalic_pipeline_create(&params, &p));
+	BENCH_CHECK(dalic_pipeline_create(&params, &p));
 	define_images(p);
-	TRY(dalic_pipeline_build(p));
+	BENCH_CHECK(dalic_pipeline_build(p));
 	for (int i = 0; i < 3; i++)
-		TRY(dalic_pipeline_run(p));
+		BENCH_CHECK(dalic_pipeline_run(p));
 	dalic_observer_t obs = {.work_chunk = count_chunk};
 	dalic_pipeline_set_observer(p, &obs);
 	atomic_store(&chunk_ns, 0);
-	double t0 = now_s();
+	double t0 = bench_now_s();
 	for (int i = 0; i < iters; i++)
-		TRY(dalic_pipeline_run(p));
-	double wall = now_s() - t0;
+		BENCH_CHECK(dalic_pipeline_run(p));
+	double wall = bench_now_s() - t0;
 	dalic_pipeline_destroy(p);
 	return (double)atomic_load(&chunk_ns) * 1e-9 / wall;
 }

@@ -9,6 +9,7 @@
  * Usage: resnet_cpu FILE_LIST [ITERATIONS]   (list: "<path> <label>" lines, absolute paths)
  */
 #include "dalic.h"
+#include "bench/bench.h"
 #include "dalic_stats.h"
 
 #include <pthread.h>
@@ -40,13 +41,6 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 typedef struct blob {
 	unsigned char *d;
 	unsigned long n;
@@ -66,7 +60,7 @@ static void *decode_loop(void *arg)
 	tjhandle tj = tjInitDecompress();
 	unsigned char *buf = NULL;
 	size_t cap = 0;
-	double t0 = now();
+	double t0 = bench_now_s();
 	for (int k = 0; k < w->count; k++) {
 		const blob_t *b = &files[(w->id + k * THREADS) % nfiles];
 		int W, H, ss, cs;
@@ -79,7 +73,7 @@ static void *decode_loop(void *arg)
 		if (tjDecompress2(tj, b->d, b->n, buf, W, W * 3, H, TJPF_RGB, TJFLAG_ACCURATEDCT))
 			fprintf(stderr, "decode: %s\n", tjGetErrorStr2(tj));
 	}
-	w->seconds = now() - t0;
+	w->seconds = bench_now_s() - t0;
 	free(buf);
 	tjDestroy(tj);
 	return NULL;
@@ -89,14 +83,14 @@ static double decode_only(int images)
 {
 	pthread_t th[THREADS];
 	worker_t w[THREADS];
-	double t0 = now();
+	double t0 = bench_now_s();
 	for (int t = 0; t < THREADS; t++) {
 		w[t] = (worker_t){t, images / THREADS, 0};
 		pthread_create(&th[t], NULL, decode_loop, &w[t]);
 	}
 	for (int t = 0; t < THREADS; t++)
 		pthread_join(th[t], NULL);
-	return images / (now() - t0);
+	return images / (bench_now_s() - t0);
 }
 
 #define CHECK(x)                                                                              \
@@ -187,10 +181,10 @@ int main(int argc, char **argv)
 		dps[r] = decode_only(BATCH * per_round);
 		dcpu[r] = (cpu_now() - c0) * 1e3 / (BATCH * per_round);
 		c0 = cpu_now();
-		double t0 = now();
+		double t0 = bench_now_s();
 		for (int i = 0; i < per_round; i++)
 			CHECK(dalic_pipeline_run(p));
-		pps[r] = BATCH * per_round / (now() - t0);
+		pps[r] = BATCH * per_round / (bench_now_s() - t0);
 		pcpu[r] = (cpu_now() - c0) * 1e3 / (BATCH * per_round);
 	}
 	dalic_stats_snapshot_t *snap;

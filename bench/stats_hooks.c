@@ -8,6 +8,7 @@
  *   stats_hooks [iterations [batch [threads]]]
  */
 #include "dalic.h"
+#include "bench/bench.h"
 #include "dalic_stats.h"
 #include "bench/stats_pipeline.h"
 #include "engine/executor.h"
@@ -18,13 +19,6 @@
 #include <time.h>
 
 enum { CALLS = 200000 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 typedef struct hook_args {
 	const dalic_observer_t *obs;
@@ -37,7 +31,7 @@ static double time_hook(const hook_args_t *a, int k)
 {
 	double best = 1e30;
 	for (int rep = 0; rep < 3; rep++) {
-		int64_t t0 = now_ns();
+		int64_t t0 = dalic_clock_ns();
 		for (int i = 0; i < CALLS; i++) {
 			int64_t t = t0 + i;
 			switch (k) {
@@ -65,7 +59,7 @@ static double time_hook(const hook_args_t *a, int k)
 				break;
 			}
 		}
-		double ns = (double)(now_ns() - t0) / CALLS;
+		double ns = (double)(dalic_clock_ns() - t0) / CALLS;
 		if (ns < best)
 			best = ns;
 	}
@@ -83,14 +77,14 @@ int main(int argc, char **argv)
 	dalic_stats_options_init(&o);
 	o.trace = true;
 	dalic_stats_t *s;
-	TRY(dalic_stats_create(p, &o, &s));
+	BENCH_CHECK(dalic_stats_create(p, &o, &s));
 	for (int i = 0; i < 5; i++)
-		TRY(dalic_pipeline_run(p));
+		BENCH_CHECK(dalic_pipeline_run(p));
 	dalic_stats_reset(s);
 	for (int i = 0; i < iterations; i++)
-		TRY(dalic_pipeline_run(p));
+		BENCH_CHECK(dalic_pipeline_run(p));
 	dalic_stats_snapshot_t *snap;
-	TRY(dalic_stats_snapshot(s, &snap));
+	BENCH_CHECK(dalic_stats_snapshot(s, &snap));
 	double its = (double)snap->iterations;
 	double traced = (double)snap->trace_events / its; /* every hook but output_memory */
 	int outputs = 0, cmn = -1;
@@ -102,9 +96,9 @@ int main(int argc, char **argv)
 	double iteration_ns = snap->iteration_interval.mean_ns;
 	/* the hooks alone, on a collector of their own over a second built copy of the graph */
 	dalic_pipeline_t *p2 = bench_image_pipeline(batch, threads, true, false, true);
-	TRY(dalic_pipeline_build(p2));
+	BENCH_CHECK(dalic_pipeline_build(p2));
 	dalic_stats_t *bench;
-	TRY(dalic_stats_create(p2, &o, &bench));
+	BENCH_CHECK(dalic_stats_create(p2, &o, &bench));
 	dalic_observer_t obs;
 	dalic_stats_observer(bench, &obs);
 	const dalic_graph_t *g = dalic_pipeline_graph(p2);

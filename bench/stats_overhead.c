@@ -13,6 +13,7 @@
  *   exec: async (default), pipelined or simple
  */
 #include "dalic.h"
+#include "bench/bench.h"
 #include "dalic_stats.h"
 #include "bench/stats_pipeline.h"
 
@@ -26,13 +27,6 @@ typedef struct config {
 	int iterations, batch, threads, warmup;
 	bool pipelined, async;
 } config_t;
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -59,20 +53,20 @@ static double one_run(const config_t *c, bool stats, long long *events, double *
 		dalic_stats_options_t o;
 		dalic_stats_options_init(&o);
 		o.trace = true;
-		TRY(dalic_stats_create(p, &o, &s));
+		BENCH_CHECK(dalic_stats_create(p, &o, &s));
 	}
 	for (int i = 0; i < c->warmup; i++)
-		TRY(dalic_pipeline_run(p));
-	double t0 = now_s(), c0 = cpu_s();
+		BENCH_CHECK(dalic_pipeline_run(p));
+	double t0 = bench_now_s(), c0 = cpu_s();
 	for (int i = 0; i < c->iterations; i++)
-		TRY(dalic_pipeline_run(p));
-	double secs = now_s() - t0;
+		BENCH_CHECK(dalic_pipeline_run(p));
+	double secs = bench_now_s() - t0;
 	*cpu_per_sample = (cpu_s() - c0) / ((double)c->iterations * c->batch);
 	dalic_pipeline_destroy(p);
 	if (s) {
 		dalic_stats_pipeline_destroyed(s);
 		dalic_stats_snapshot_t *snap;
-		TRY(dalic_stats_snapshot(s, &snap));
+		BENCH_CHECK(dalic_stats_snapshot(s, &snap));
 		*events = snap->trace_events;
 		dalic_stats_snapshot_free(snap);
 		/* the export is part of "tracing on", but not of the throughput: time it apart */
@@ -81,7 +75,7 @@ static double one_run(const config_t *c, bool stats, long long *events, double *
 			perror("/dev/null");
 			exit(1);
 		}
-		TRY(dalic_stats_write_trace(s, f));
+		BENCH_CHECK(dalic_stats_write_trace(s, f));
 		fclose(f);
 		dalic_stats_destroy(s);
 	}

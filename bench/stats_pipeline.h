@@ -7,17 +7,10 @@
 #define DALIC_BENCH_STATS_PIPELINE_H
 
 #include "dalic.h"
+#include "bench/bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-#define TRY(x)                                                                                     \
-	do {                                                                                       \
-		if ((x)) {                                                                         \
-			fprintf(stderr, "bench: %s\n", dalic_last_error());                        \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static inline dalic_pipeline_t *bench_image_pipeline(int batch, int threads, bool pipelined,
                                                      bool async, bool memory_stats)
@@ -33,24 +26,24 @@ static inline dalic_pipeline_t *bench_image_pipeline(int batch, int threads, boo
 	prm.enable_memory_stats = memory_stats;
 	dalic_pipeline_t *p;
 	dalic_op_t *rd, *dec, *rs, *cmn;
-	TRY(dalic_pipeline_create(&prm, &p));
-	TRY(dalic_pipeline_add_op(p, "readers.file", "cpu", &rd));
-	TRY(dalic_op_set_string(rd, "file_root", "samples/images"));
-	TRY(dalic_op_set_bool(rd, "random_shuffle", true));
-	TRY(dalic_pipeline_add_op(p, "decoders.image", "cpu", &dec));
-	TRY(dalic_op_add_input(dec, dalic_op_output(rd, 0), NULL));
-	TRY(dalic_op_set_int(dec, "output_type", DALIC_RGB));
-	TRY(dalic_pipeline_add_op(p, "resize", "cpu", &rs));
-	TRY(dalic_op_add_input(rs, dalic_op_output(dec, 0), NULL));
-	TRY(dalic_op_set_float(rs, "resize_x", 256));
-	TRY(dalic_op_set_float(rs, "resize_y", 256));
-	TRY(dalic_pipeline_add_op(p, "crop_mirror_normalize", "cpu", &cmn));
-	TRY(dalic_op_add_input(cmn, dalic_op_output(rs, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_create(&prm, &p));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "readers.file", "cpu", &rd));
+	BENCH_CHECK(dalic_op_set_string(rd, "file_root", "samples/images"));
+	BENCH_CHECK(dalic_op_set_bool(rd, "random_shuffle", true));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "decoders.image", "cpu", &dec));
+	BENCH_CHECK(dalic_op_add_input(dec, dalic_op_output(rd, 0), NULL));
+	BENCH_CHECK(dalic_op_set_int(dec, "output_type", DALIC_RGB));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "resize", "cpu", &rs));
+	BENCH_CHECK(dalic_op_add_input(rs, dalic_op_output(dec, 0), NULL));
+	BENCH_CHECK(dalic_op_set_float(rs, "resize_x", 256));
+	BENCH_CHECK(dalic_op_set_float(rs, "resize_y", 256));
+	BENCH_CHECK(dalic_pipeline_add_op(p, "crop_mirror_normalize", "cpu", &cmn));
+	BENCH_CHECK(dalic_op_add_input(cmn, dalic_op_output(rs, 0), NULL));
 	const double crop[2] = {224, 224};
-	TRY(dalic_op_set_floats(cmn, "crop", 2, crop));
-	TRY(dalic_op_set_int(cmn, "dtype", DALIC_FLOAT));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(cmn, 0), NULL));
-	TRY(dalic_pipeline_add_output(p, dalic_op_output(rd, 1), NULL));
+	BENCH_CHECK(dalic_op_set_floats(cmn, "crop", 2, crop));
+	BENCH_CHECK(dalic_op_set_int(cmn, "dtype", DALIC_FLOAT));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(cmn, 0), NULL));
+	BENCH_CHECK(dalic_pipeline_add_output(p, dalic_op_output(rd, 1), NULL));
 	return p;
 }
 
