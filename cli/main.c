@@ -1,7 +1,7 @@
 /*
  * dalic — the command. Dispatches to subcommands from the generated command table
  * (cli/cmd_*.c). `dalic PIPELINE ...` without a subcommand opens the workbench when stdout is
- * a terminal and runs the pipeline otherwise (DESIGN.md §1).
+ * a terminal and runs the pipeline otherwise (docs/architecture.md §1).
  */
 #include "cli/cli.h"
 

@@ -1,5 +1,5 @@
 /*
- * CPU affinity of the per-sample workers, as DALI documents it (reference §8): when a
+ * CPU affinity of the per-sample workers, as DALI documents it (docs/dali-behaviour.md §8): when a
  * pipeline has set_affinity, worker thread i is pinned to the i-th CPU id of the
  * comma-separated list in DALI_AFFINITY_MASK. DALI pins threads beyond the list to the CPUs
  * NVML reports for the GPU; dalic has no NVML, so those threads stay unpinned (with DALI's

@@ -1,5 +1,5 @@
 /*
- * Slot queues and the run API (DALI's queue policies, reference §3.3).
+ * Slot queues and the run API (DALI's queue policies, docs/dali-behaviour.md §3.3).
  *
  * Uniform (one depth N): one ring of free slots; the first stage takes a slot when it starts
  * an iteration and the slot carries the iteration through every stage to `ready`, `in_use`

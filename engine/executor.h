@@ -1,5 +1,5 @@
 /*
- * The executor: DALI's stage executor (reference §3.3). A built graph runs iteration by
+ * The executor: DALI's stage executor (docs/dali-behaviour.md §3.3). A built graph runs iteration by
  * iteration in stages cpu -> mixed -> gpu, into queue slots:
  *
  *   simple      (exec_pipelined=False)  stages run in the caller's thread, one iteration per

@@ -1,7 +1,7 @@
 /*
  * Memory: the one allocation layer. Every buffer byte dalic allocates for data goes through
  * here, so stats can say who holds what and tests can count allocations. Growth and shrink
- * follow DALI's Buffer::resize rule and DALI_* environment variables (reference §8).
+ * follow DALI's Buffer::resize rule and DALI_* environment variables (docs/dali-behaviour.md §8).
  */
 #ifndef DALIC_ENGINE_MEMORY_H
 #define DALIC_ENGINE_MEMORY_H

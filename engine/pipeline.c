@@ -1,6 +1,6 @@
 /*
  * The pipeline object: the public API of include/dalic.h over a graph definition, the built
- * graph and the executor. It implements DALI's Python-level run loop (reference §3.5): the
+ * graph and the executor. It implements DALI's Python-level run loop (docs/dali-behaviour.md §3.5): the
  * first schedule_run of a pipelined pipeline fills the prefetch queue, each later one
  * schedules one iteration; outputs() hands them back in order; end of data from an input
  * stops scheduling while batches in flight still come out; mixing run() with the

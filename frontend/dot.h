@@ -1,6 +1,6 @@
 /*
  * The built graph as Graphviz DOT, in the format of DALI's save_graph_to_dot_file()
- * (reference §9), and rendered to SVG or PNG through libgraphviz.
+ * (docs/dali-behaviour.md §9), and rendered to SVG or PNG through libgraphviz.
  */
 #ifndef DALIC_FRONTEND_DOT_H
 #define DALIC_FRONTEND_DOT_H

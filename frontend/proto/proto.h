@@ -1,7 +1,7 @@
 /*
  * DALI's serialized pipeline (the PipelineDef protobuf of frontend/dali.proto) read into and
  * written from the graph definition. The writer puts in exactly what DALI's
- * Pipeline.serialize() puts in (reference §1.2-1.4); the reader follows DALI's loading rules
+ * Pipeline.serialize() puts in (docs/dali-behaviour.md §1.2-1.4); the reader follows DALI's loading rules
  * (§1.5), including legacy names, and turns anything malformed into a status plus a message
  * that names the operator and argument — never a crash.
  */

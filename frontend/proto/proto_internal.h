@@ -24,7 +24,7 @@ int dalic_proto_unpack(const uint8_t *buf, size_t len, DaliProto__PipelineDef **
 /* Reads a whole file. *buf is new: free(). DALIC_EIO naming the path on failure. */
 int dalic_proto_slurp(const char *path, uint8_t **buf, size_t *len);
 
-/* ExecutorType bits (reference §3.1) stored in PipelineDef.executor_type / _flags. */
+/* ExecutorType bits (docs/dali-behaviour.md §3.1) stored in PipelineDef.executor_type / _flags. */
 enum {
 	DALIC_EXEC_PIPELINED = 1,
 	DALIC_EXEC_ASYNC = 2,

@@ -1,5 +1,5 @@
 /*
- * DALI PipelineDef bytes -> graph definition, following DALI's loading rules (reference §1.5):
+ * DALI PipelineDef bytes -> graph definition, following DALI's loading rules (docs/dali-behaviour.md §1.5):
  * parameters from the file where present (negative values mean "unset": device_id -99999 is
  * a CPU-only pipeline), legacy `external_inputs` turned into ExternalSource operators, the
  * legacy schema name `_ExternalSource` and every alias the registry knows, operators added in
@@ -77,7 +77,7 @@ static int read_add_node(reader_t *r, const char *file_name, const dalic_opdef_t
 
 /* ---- parameters ------------------------------------------------------------------------ */
 
-/* ExecutorType and ExecutorFlags bits DALI defines (reference §3.1): anything else is not a
+/* ExecutorType and ExecutorFlags bits DALI defines (docs/dali-behaviour.md §3.1): anything else is not a
  * value DALI writes, so it is refused rather than read as something it is not. */
 #define PROTO_EXEC_TYPE_BITS 0xf
 #define PROTO_EXEC_FLAG_CONCURRENCY 0x0e /* values 0, 2, 4, 6 */

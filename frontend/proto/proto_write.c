@@ -1,6 +1,6 @@
 /*
  * Graph definition -> DALI PipelineDef bytes, writing exactly what DALI's
- * Pipeline.serialize() writes (reference §1.2-1.4):
+ * Pipeline.serialize() writes (docs/dali-behaviour.md §1.2-1.4):
  *  - pipeline parameters, with the concrete seed, device_id -99999 for CPU-only pipelines,
  *    executor_type built from the exec flags (dalic has no dynamic executor, so only the
  *    legacy pipelined / async / separated bits are ever set) and both queue depths;

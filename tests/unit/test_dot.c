@@ -1,5 +1,5 @@
 /*
- * DOT export in DALI's save_graph_to_dot_file format (reference §9): exact text for small
+ * DOT export in DALI's save_graph_to_dot_file format (docs/dali-behaviour.md §9): exact text for small
  * built graphs, with and without data nodes and colours; id escaping, stage colours, distinct
  * children and argument-input numbering on a hand-made graph; SVG and PNG rendering through
  * libgraphviz produce valid files.

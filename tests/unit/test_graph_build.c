@@ -1,4 +1,4 @@
-/* Graph build rules (reference §4) through the public API: names, devices, stage order,
+/* Graph build rules (docs/dali-behaviour.md §4) through the public API: names, devices, stage order,
  * argument inputs, pruning, seeds, errors that name the operator and argument. */
 #include "tests/testlib.h"
 

@@ -1,5 +1,5 @@
 /* Unit tests: conditionals in pipeline scripts lower to DALI's split / merge structure
- * (reference §5) — scopes, nested ifs, returns, and / or / not, merged structures, errors. */
+ * (docs/dali-behaviour.md §5) — scopes, nested ifs, returns, and / or / not, merged structures, errors. */
 #include "tests/testlib/script.h"
 
 #include <criterion/redirect.h>

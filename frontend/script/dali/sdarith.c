@@ -1,5 +1,5 @@
 /*
- * Arithmetic, comparisons, math functions and indexing on DataNodes (reference §6.12).
+ * Arithmetic, comparisons, math functions and indexing on DataNodes (docs/dali-behaviour.md §6.12).
  * Python operators and nvidia.dali.math functions become one ArithmeticGenericOp each, with
  * `expression_desc` "<op>(<operands>)" where operands are `&k` (k-th tensor input) or
  * `$k:<type>` (k-th integer / real constant; Python int -> int32, float -> float32, bool ->

@@ -1,5 +1,5 @@
 /*
- * Arithmetic, comparisons, math functions and indexing on DataNodes (reference §6.12):
+ * Arithmetic, comparisons, math functions and indexing on DataNodes (docs/dali-behaviour.md §6.12):
  * Python operators and nvidia.dali.math functions become one ArithmeticGenericOp each;
  * indexing lowers to TensorSubscript / SubscriptDimCheck / ExpandDims as DALI's
  * DataNode.__getitem__ does; .gpu() / .cpu() move a node between devices.

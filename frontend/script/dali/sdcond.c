@@ -1,6 +1,6 @@
 /*
  * Conditionals (`enable_conditionals=True`), lowered exactly as DALI's AutoGraph-based
- * front end does (nvidia/dali/_conditionals.py, reference §5). A stack of scopes, one per
+ * front end does (nvidia/dali/_conditionals.py, docs/dali-behaviour.md §5). A stack of scopes, one per
  * `if` on a DataNode, records which data nodes each branch produced and which outer nodes
  * were already split for it. Reading a DataNode (a variable load, an operator input) from an
  * outer scope inserts `_conditional__Split` operators down to the current branch, cached per

@@ -1,6 +1,6 @@
 /*
  * Conditionals (`enable_conditionals=True`), lowered exactly as DALI's AutoGraph-based front
- * end does (reference §5): `if` on a DataNode splits the data nodes each branch reads and
+ * end does (docs/dali-behaviour.md §5): `if` on a DataNode splits the data nodes each branch reads and
  * merges the variables it modifies; `and` / `or` / `not` likewise. The DataNode type's flow
  * hooks (sdval_node.c) call in here while the current pipeline has conditionals.
  */

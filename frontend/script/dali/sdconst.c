@@ -1,5 +1,5 @@
 /*
- * types.Constant and constant promotion (reference §6.11). A Python scalar with no shape,
+ * types.Constant and constant promotion (docs/dali-behaviour.md §6.11). A Python scalar with no shape,
  * layout, device or extra arguments is a ScalarConstant that arithmetic inlines; anything
  * else becomes a `Constant` operator (fn.constant) with `fdata` or `idata`, `shape`, `dtype`
  * and optional `layout` — the dtype inferred as DALI does: any float -> FLOAT, ints ->

@@ -1,5 +1,5 @@
 /*
- * types.Constant and constant promotion (reference §6.11): a Python scalar with no shape,
+ * types.Constant and constant promotion (docs/dali-behaviour.md §6.11): a Python scalar with no shape,
  * layout, device or extra arguments is a ScalarConstant that arithmetic inlines; anything
  * else becomes a Constant operator. Positional non-DataNode operator inputs, pipeline
  * outputs that are Python values and constants returned from conditional branches go

@@ -2,7 +2,7 @@
  * Operator calls, bound to the registry so a new operator needs no change here: `fn.x.y(...)`
  * resolves "x.y" with dalic_schema_find, `ops.X(...)` builds an operator object that is
  * called later with inputs. Each call adds one operator to the current pipeline's graph
- * definition following DALI's Python front end (reference §4): device `cpu` unless a
+ * definition following DALI's Python front end (docs/dali-behaviour.md §4): device `cpu` unless a
  * positional input is a gpu DataNode (ops API: `cpu`), non-DataNode positional inputs become
  * Constant operators first, DataNode keyword arguments become argument inputs (tensor
  * arguments only, CPU only, DALI's messages), with conditionals the inputs are split to the

@@ -2,7 +2,7 @@
  * Operator calls bound to the registry, so a new operator needs no change here: `fn.x.y(...)`
  * resolves "x.y" with dalic_schema_find, `ops.X(...)` builds an operator object called later
  * with inputs. Each call adds one operator to the current pipeline's graph definition as
- * DALI's Python front end does (reference §4).
+ * DALI's Python front end does (docs/dali-behaviour.md §4).
  */
 #ifndef DALIC_FRONTEND_SCRIPT_DALI_SDOPS_H
 #define DALIC_FRONTEND_SCRIPT_DALI_SDOPS_H

@@ -1,5 +1,5 @@
 /*
- * Pipeline parameters as DALI's Pipeline constructor takes them (reference §3.2, §4):
+ * Pipeline parameters as DALI's Pipeline constructor takes them (docs/dali-behaviour.md §3.2, §4):
  * batch_size, num_threads, device_id (None = CPU only), seed (None / negative = random),
  * exec_pipelined / exec_async, prefetch_queue_depth (int, or {"cpu_size", "gpu_size"} for
  * separated queues), bytes_per_sample, set_affinity, enable_memory_stats, output_dtype /

@@ -1,6 +1,6 @@
 /*
  * Liveness of variables around `if` statements, as AutoGraph computes it before DALI lowers
- * an `if` on a DataNode (reference §5): the variables merged after the `if` are those
+ * an `if` on a DataNode (docs/dali-behaviour.md §5): the variables merged after the `if` are those
  * modified in either branch and live after it, in name order; variables modified and live
  * into the `if` but dead after it are restored, not merged. A classic backward data-flow over
  * the structured body: loops iterate to a fixpoint, `break` / `continue` jump to the loop's

@@ -1,5 +1,5 @@
 /*
- * _conditional.merge: the inverse of split (reference §5). Output sample i comes from input 0
+ * _conditional.merge: the inverse of split (docs/dali-behaviour.md §5). Output sample i comes from input 0
  * when predicate i is true, else from input 1, consuming each input's samples in order, so
  * the original sample order comes back. Zero-copy: samples are borrowed in setup. Non-empty
  * inputs must agree on type, dimensionality and layout (DALI's "Divergent data" errors).

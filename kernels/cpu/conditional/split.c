@@ -1,6 +1,6 @@
 /*
  * _conditional.split: sends the samples whose predicate is true to output 0 and the others
- * to output 1, each in their original order (reference §5). Zero-copy: the outputs borrow
+ * to output 1, each in their original order (docs/dali-behaviour.md §5). Zero-copy: the outputs borrow
  * the input's samples in setup, so the executor allocates nothing; both outputs keep the
  * input's type, dimensionality and layout even when empty. The predicate is an argument
  * input with one scalar per sample; inserted by an `if` (`_if_stmt`), it is held to DALI's

@@ -2,7 +2,7 @@
  * constant: every output sample is the same constant tensor, given as a flat list in `fdata`
  * (floats) or `idata` (integers) — exactly one of them — and reshaped to `shape` (default: 1D
  * with one extent per value). A single value is repeated to fill the whole shape. The dtype
- * defaults to FLOAT for fdata and INT32 for idata (DALI's inference, reference §6.11).
+ * defaults to FLOAT for fdata and INT32 for idata (DALI's inference, docs/dali-behaviour.md §6.11).
  *
  * The sample is built once at init with DALI's ConvertSat; fdata values pass through float32
  * first, because DALI stores `fdata` as a float list. Each iteration copies it to the output.

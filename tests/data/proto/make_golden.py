@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the golden serialized pipelines, encoded by hand from the field tables of
-reference/dali-semantics.md §1.1 (no protobuf library, no dalic code): what DALI's
+docs/dali-behaviour.md §1.1 (no protobuf library, no dalic code): what DALI's
 Pipeline.serialize() writes (§1.2-1.4) for
 
     @pipeline_def(batch_size=4, num_threads=2, device_id=None, seed=42,
