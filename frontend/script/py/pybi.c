@@ -159,6 +159,12 @@ static int pybi_len(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 		break;
 	case PV_OPAQUE:
 		return dalic_pybi_opaque_result(I, at, "len", out);
+	case PV_HOST:
+		if (v->host.type->len) {
+			DALIC_TRY(v->host.type->len(I, at, v, &n));
+			break;
+		}
+		/* fall through */
 	default:
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: object of type '%s' has no len()",

@@ -139,6 +139,11 @@ int dalic_pyeval_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const 
 	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, obj, name, out));
 	if (*out)
 		return DALIC_OK;
+	if (obj->kind == PV_MODULE && obj->mod->subset)
+		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
+		                          "AttributeError: module '%s' has no attribute '%s' (%s "
+		                          "models part of it: docs/scripts.md)",
+		                          obj->mod->name, name, obj->mod->subset);
 	if (obj->kind == PV_MODULE)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "AttributeError: module '%s' has no attribute '%s'",
@@ -330,6 +335,8 @@ int dalic_pyeval_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 		obj->list->items[i] = value;
 		return DALIC_OK;
 	}
+	if (obj->kind == PV_HOST && obj->host.type->setitem)
+		return obj->host.type->setitem(I, at, obj, idx, value);
 	return dalic_pyeval_error(I, at, DALIC_EINVAL,
 	                          "TypeError: '%s' object does not support item assignment",
 	                          dalic_pyval_type_name(obj));
@@ -449,6 +456,8 @@ int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool unp
 		return DALIC_OK;
 	}
 	case PV_HOST:
+		if (v->host.type->items)
+			return v->host.type->items(I, at, v, items, n);
 		if (v->host.type->iterate)
 			return v->host.type->iterate(I, at, v, unpack);
 		/* fall through */

@@ -98,6 +98,7 @@ typedef struct pymodobj {
 	const char *name;
 	pydict_t *attrs;
 	bool opaque; /* unknown attributes become opaque values */
+	const char *subset; /* a library dalic models in part: named in AttributeErrors */
 } pymodobj_t;
 
 struct pyval {
@@ -200,6 +201,12 @@ struct pytype {
 	                   pyval_t **out);
 	int (*flow_not)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
 	int (*flow_load)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
+	/* v[index] = value */
+	int (*setitem)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *index,
+	               pyval_t *value);
+	/* Iterable types: their items in order (for loops, list(), unpacking); len(). */
+	int (*items)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t ***items, int *n);
+	int (*len)(pyinterp_t *I, const pynode_t *at, pyval_t *v, int64_t *out);
 };
 
 /* Whether v is a host value of type t. */
