@@ -127,6 +127,26 @@ static void registry_run_shape(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "shape", 1, (const int64_t[]){2}));
 }
 
+static void registry_run_xform_angle(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "angle", 30));
+}
+
+static void registry_run_xform_scale(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "scale", 1, (const double[]){2}));
+}
+
+static void registry_run_xform_shear(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "shear", 2, (const double[]){0.5, 0.25}));
+}
+
+static void registry_run_xform_offset(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "offset", 2, (const double[]){1, 2}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -162,6 +182,13 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"readers__File", {0}, 0, registry_run_reader},
+    /* FLOAT [2, 3] inputs are 2-D affine transforms */
+    {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
+    {"transforms__Crop", {0}, 0, NULL},
+    {"transforms__Rotation", {REGISTRY_RUN_F32}, 0, registry_run_xform_angle},
+    {"transforms__Scale", {REGISTRY_RUN_F32}, 0, registry_run_xform_scale},
+    {"transforms__Shear", {0}, 0, registry_run_xform_shear},
+    {"transforms__Translation", {0}, 0, registry_run_xform_offset},
 };
 #define REGISTRY_RUN_NUM_CASES ((int)(sizeof registry_run_cases / sizeof *registry_run_cases))
 
