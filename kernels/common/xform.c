@@ -4,6 +4,7 @@
 
 #include "engine/dtype.h"
 #include "engine/error.h"
+#include "engine/graphdef.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -107,6 +108,18 @@ bool dalic_xform_affine_inv(int ndim, const float *m, float *out)
 		out[r * cols + ndim] = s;
 	}
 	return true;
+}
+
+bool dalic_xform_arg_defined(const dalic_op_ctx_t *ctx, const char *name)
+{
+	if (dalic_arg_given(ctx, name))
+		return true;
+	for (int k = 0; k < ctx->def->num_inputs; k++) {
+		const dalic_io_t *io = &ctx->def->inputs[k];
+		if (io->is_arg && io->arg_name && !strcmp(io->arg_name, name))
+			return true;
+	}
+	return false;
 }
 
 bool dalic_xform_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name)

@@ -38,6 +38,8 @@ bool dalic_xform_affine_inv(int ndim, const float *m, float *out);
  * input's sample shape, with *rank its rank (-1 for a list argument). */
 int dalic_xform_arg(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
                     int max_rank, float *out, int max, int *n, int64_t *shape, int *rank);
+/* Given as a value or connected to an argument input (usable in init, before any batch). */
+bool dalic_xform_arg_defined(const dalic_op_ctx_t *ctx, const char *name);
 /* Given as a value or as an argument input. */
 bool dalic_xform_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name);
 /* `name` (count n) must have exactly `want` values: DALI's message otherwise. */

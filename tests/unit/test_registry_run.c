@@ -158,6 +158,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
     {"Constant", {0}, 0, registry_run_constant},
+    {"CoordFlip", {REGISTRY_RUN_F32}, 0, NULL},
+    {"CoordTransform", {REGISTRY_RUN_F32}, 0, NULL},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
