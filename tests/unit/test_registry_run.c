@@ -30,6 +30,7 @@ typedef enum {
 	REGISTRY_RUN_BOOL,   /* BOOL scalars, alternating */
 	REGISTRY_RUN_U8_HWC, /* UINT8 [8, 6, 3], layout HWC */
 	REGISTRY_RUN_JPEG,   /* encoded images: the bytes of sample photographs */
+	REGISTRY_RUN_BOXES,  /* FLOAT [2, 4] ltrb boxes in [0, 1] */
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -147,6 +148,11 @@ static void registry_run_xform_offset(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "offset", 2, (const double[]){1, 2}));
 }
 
+static void registry_run_ratio(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ratio", 2));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -156,6 +162,8 @@ static void registry_run_reader(dalic_op_t *op)
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
+    {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
     {"Constant", {0}, 0, registry_run_constant},
     {"CoordFlip", {REGISTRY_RUN_F32}, 0, NULL},
@@ -268,6 +276,16 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		free(all);
 		return rc;
 	}
+	case REGISTRY_RUN_BOXES: {
+		float v[B * 8];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 2;
+			shapes[2 * i + 1] = 4;
+			for (int k = 0; k < 8; k++)
+				v[8 * i + k] = (float)((iteration * 7 + i * 3 + k) % 8 + (k >= 4)) / 9;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -276,7 +294,7 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 
 static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
-    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC, REGISTRY_RUN_JPEG,
+    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC, REGISTRY_RUN_JPEG, REGISTRY_RUN_BOXES,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
