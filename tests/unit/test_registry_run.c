@@ -31,6 +31,7 @@ typedef enum {
 	REGISTRY_RUN_U8_HWC, /* UINT8 [8, 6, 3], layout HWC */
 	REGISTRY_RUN_JPEG,   /* encoded images: the bytes of sample photographs */
 	REGISTRY_RUN_BOXES,  /* FLOAT [2, 4] ltrb boxes in [0, 1] */
+	REGISTRY_RUN_LABELS, /* INT32 [2]: a label per box */
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -153,6 +154,12 @@ static void registry_run_ratio(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_float(op, "ratio", 2));
 }
 
+static void registry_run_anchors(dalic_op_t *op)
+{
+	const double anchors[12] = {0, 0, 0.5, 0.5, 0.5, 0.5, 1, 1, 0.2, 0.1, 0.9, 0.6};
+	ASSERT_OK(dalic_op_set_floats(op, "anchors", 12, anchors));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -164,6 +171,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
+    {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
     {"Constant", {0}, 0, registry_run_constant},
     {"CoordFlip", {REGISTRY_RUN_F32}, 0, NULL},
@@ -286,6 +294,15 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, NULL);
 	}
+	case REGISTRY_RUN_LABELS: {
+		int32_t v[B * 2];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 2;
+			v[2 * i] = (int32_t)(iteration * 10 + i);
+			v[2 * i + 1] = (int32_t)(iteration * 10 + i + 5);
+		}
+		return dalic_feed_batch(feed, DALIC_INT32, 1, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -294,7 +311,7 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 
 static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
-    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC, REGISTRY_RUN_JPEG, REGISTRY_RUN_BOXES,
+    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC, REGISTRY_RUN_JPEG, REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
