@@ -160,6 +160,11 @@ static void registry_run_anchors(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "anchors", 12, anchors));
 }
 
+static void registry_run_warp(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "matrix", 6, (const double[]){0.9, 0.2, 1, -0.3, 1.1, 2}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -188,6 +193,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
+    {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
     {"_conditional__Merge", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
     {"_conditional__Not_", {REGISTRY_RUN_BOOL}, 0, NULL},
     {"_conditional__Split", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
