@@ -98,6 +98,13 @@ static void registry_run_resize(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_float(op, "resize_y", 5));
 }
 
+static void registry_run_rcm(dalic_op_t *op)
+{
+	registry_run_resize(op);
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){3, 2}));
+	ASSERT_OK(dalic_op_set_int(op, "mirror", 1));
+}
+
 static void registry_run_rotate(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "angle", 30));
@@ -185,10 +192,12 @@ static const registry_run_case_t registry_run_cases[] = {
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
+    {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
+    {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
