@@ -32,11 +32,12 @@ typedef enum {
 	REGISTRY_RUN_JPEG,   /* encoded images: the bytes of sample photographs */
 	REGISTRY_RUN_BOXES,  /* FLOAT [2, 4] ltrb boxes in [0, 1] */
 	REGISTRY_RUN_LABELS, /* INT32 [2]: a label per box */
+	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
 } registry_run_input_t;
 
 typedef struct registry_run_case {
 	const char *op; /* schema name */
-	registry_run_input_t inputs[2];
+	registry_run_input_t inputs[3];
 	registry_run_input_t predicate; /* argument input `predicate` */
 	void (*args)(dalic_op_t *op);
 } registry_run_case_t;
@@ -210,6 +211,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"_test__Sleep", {REGISTRY_RUN_I64}, 0, NULL},
     {"_test__SleepBatch", {REGISTRY_RUN_I64}, 0, NULL},
     {"decoders__Image", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
     {"decoders__ImageRandomCrop", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
@@ -318,6 +320,16 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_INT32, 1, B, shapes, v, NULL);
 	}
+	case REGISTRY_RUN_MAP: {
+		float v[B * 48];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 8;
+			shapes[2 * i + 1] = 6;
+			for (int k = 0; k < 48; k++)
+				v[48 * i + k] = (float)((k * 7 + i * 3 + iteration) % 9) * 0.75f - 0.5f;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -326,7 +338,8 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 
 static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
-    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC, REGISTRY_RUN_JPEG, REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS,
+    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
+    REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
@@ -334,8 +347,8 @@ static const registry_run_input_t registry_run_kinds[] = {
 /* Sources in0, in1 (positional inputs) and pred (the predicate), named as fed. */
 typedef struct registry_run_sources {
 	int n;
-	const char *name[3];
-	registry_run_input_t kind[3];
+	const char *name[4];
+	registry_run_input_t kind[4];
 } registry_run_sources_t;
 
 static void registry_run_add_source(dalic_pipeline_t *p, registry_run_sources_t *src,
@@ -357,12 +370,12 @@ static dalic_op_t *registry_run_build(dalic_pipeline_t *p, const registry_run_ca
 		ASSERT_OK(dalic_pipeline_add_output(p, "in0", NULL));
 		return NULL;
 	}
-	static const char *const in_names[2] = {"in0", "in1"};
-	for (int i = 0; i < 2 && c->inputs[i]; i++)
+	static const char *const in_names[3] = {"in0", "in1", "in2"};
+	for (int i = 0; i < 3 && c->inputs[i]; i++)
 		registry_run_add_source(p, src, in_names[i], c->inputs[i]);
 	if (c->predicate)
 		registry_run_add_source(p, src, "pred", c->predicate);
-	const char *inputs[2] = {"in0", "in1"};
+	const char *inputs[3] = {"in0", "in1", "in2"};
 	if (!strcmp(c->op, "_conditional__Merge")) {
 		dalic_op_t *split = tl_op(p, "_conditional__Split");
 		tl_input(split, "in0");
@@ -370,7 +383,13 @@ static dalic_op_t *registry_run_build(dalic_pipeline_t *p, const registry_run_ca
 		inputs[0] = dalic_op_output(split, 0);
 		inputs[1] = dalic_op_output(split, 1);
 	}
-	dalic_op_t *op = tl_op(p, c->op);
+	/* gpu-only operators (DALI registers no CPU variant) run emulated on the CPU */
+	const dalic_schema_t *schema = dalic_schema_find(c->op);
+	dalic_op_t *op = NULL;
+	if (schema && !(schema->devices & DALIC_DEV_CPU))
+		ASSERT_OK(dalic_pipeline_add_op(p, c->op, "gpu", &op), "operator %s", c->op);
+	else
+		op = tl_op(p, c->op);
 	int ninputs = !strcmp(c->op, "_conditional__Merge") ? 2 : src->n - (c->predicate != 0);
 	for (int i = 0; i < ninputs; i++)
 		tl_input(op, inputs[i]);
@@ -406,7 +425,9 @@ static dalic_pipeline_t *registry_run_pipeline(const tl_mode_t *m, const registr
                                                registry_run_sources_t *src)
 {
 	dalic_pipeline_params_t params = tl_mode_params(m, REGISTRY_RUN_BATCH, 2);
-	params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
+	const dalic_schema_t *schema = dalic_schema_find(c->op);
+	if (!schema || (schema->devices & DALIC_DEV_CPU)) /* gpu-only ones need a device */
+		params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
 	dalic_pipeline_t *p = NULL;
 	ASSERT_OK(dalic_pipeline_create(&params, &p), "%s in mode %s", c->op, m->name);
 	registry_run_build(p, c, src);
