@@ -189,8 +189,17 @@ int dalic_xform_arg_count(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 	                     name, want, n);
 }
 
-void dalic_xform_about_center(int ndim, float *m, const float *center)
+int dalic_xform_about_center(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int ndim,
+                             float *m)
 {
+	float center[DALIC_XFORM_MAX_NDIM];
+	int n, rc;
+	if (!dalic_xform_arg_present(ctx, ws, "center"))
+		return DALIC_OK;
+	if ((rc = dalic_xform_arg(ctx, ws, i, "center", 1, center, DALIC_XFORM_MAX_NDIM, &n, NULL,
+	                          NULL)) ||
+	    (rc = dalic_xform_arg_count(ctx, ws, i, "center", n, ndim)))
+		return rc;
 	int s = ndim + 1;
 	for (int r = 0; r < ndim; r++) {
 		float t = m[r * s] * -center[0];
@@ -198,6 +207,7 @@ void dalic_xform_about_center(int ndim, float *m, const float *center)
 			t += m[r * s + k] * -center[k];
 		m[r * s + ndim] = t + center[r];
 	}
+	return DALIC_OK;
 }
 
 /* ---- the generator base ---------------------------------------------------------------------- */

@@ -45,9 +45,10 @@ bool dalic_xform_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, co
 /* `name` (count n) must have exactly `want` values: DALI's message otherwise. */
 int dalic_xform_arg_count(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
                           int n, int want);
-/* Sets the translation column of m to c − R·c (R: m's linear part): a transform about
- * `center`, as DALI's rotation, shear and scale do. */
-void dalic_xform_about_center(int ndim, float *m, const float *center);
+/* With a `center` argument (ndim values) for sample i, sets m's translation column to
+ * c − R·c (R: m's linear part): a transform about the center, as DALI's rotation and shear. */
+int dalic_xform_about_center(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int ndim,
+                             float *m);
 
 /* ---- the generator base ---------------------------------------------------------------------- */
 
@@ -76,6 +77,20 @@ void dalic_xform_fini(dalic_op_ctx_t *ctx);
  * [1, 6]; *ndim gets n. `what` names it in messages ("the input"). */
 int dalic_xform_check_input(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
                             const dalic_batch_t *in, int *ndim);
+
+/* An operator's init (prefix_init) and kernel (prefix_kernel) for its prefix_def. */
+#define DALIC_XFORM_KERNEL(prefix)                                                                 \
+	static int prefix##_init(dalic_op_ctx_t *ctx)                                              \
+	{                                                                                          \
+		return dalic_xform_init(ctx, &prefix##_def);                                       \
+	}                                                                                          \
+	static const dalic_kernel_t prefix##_kernel = {                                            \
+	    .state_size = sizeof(dalic_xform_t),                                                   \
+	    .init = prefix##_init,                                                                 \
+	    .setup = dalic_xform_setup,                                                            \
+	    .run_sample = dalic_xform_run_sample,                                                  \
+	    .fini = dalic_xform_fini,                                                              \
+	}
 
 /* The common arguments of the generators (DALI's TransformAttr). */
 #define DALIC_XFORM_ARGS                                                                           \

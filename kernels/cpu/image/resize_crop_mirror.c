@@ -90,22 +90,10 @@ static void rcm_fini(dalic_op_ctx_t *ctx)
 
 /* The arguments both schemas share, all but antialias. */
 #define RCM_ARGS                                                                                   \
-	IMG_RESIZE_ARGS,                                                                           \
-	    {"crop", DALIC_ARG_FLOAT_LIST, "None", "Crop window [H, W] of the resized image.",     \
-	     .tensor = true},                                                                      \
-	    {"crop_w", DALIC_ARG_FLOAT, "0.0", "Window width (with crop_h).", .tensor = true},     \
-	    {"crop_h", DALIC_ARG_FLOAT, "0.0", "Window height (with crop_w).", .tensor = true},    \
-	    {"crop_d", DALIC_ARG_FLOAT, "0.0", "Window depth (volumes).", .tensor = true},         \
-	    {"crop_pos_x", DALIC_ARG_FLOAT, "0.5", "Horizontal anchor, 0 = left, 1 = right.",      \
-	     .tensor = true},                                                                      \
-	    {"crop_pos_y", DALIC_ARG_FLOAT, "0.5", "Vertical anchor, 0 = top, 1 = bottom.",        \
-	     .tensor = true},                                                                      \
-	    {"crop_pos_z", DALIC_ARG_FLOAT, "0.5", "Depth anchor.", .tensor = true},               \
-	    {"rounding", DALIC_ARG_STRING, "'round'",                                              \
-	     "Anchor rounding: 'round' (half away from zero) or 'truncate'."},                     \
+	IMG_RESIZE_ARGS, IMG_CROP_WINDOW_BASE_ARGS,                                                \
 	{                                                                                          \
-		"mirror", DALIC_ARG_INT, "0",                                                      \
-		    "Flip mask: 1 horizontal, 2 vertical (see the top).", .tensor = true           \
+		"mirror", DALIC_ARG_INT, "0", "Flip mask: 1 horizontal, 2 vertical (see the top).",  \
+		    .tensor = true                                                                 \
 	}
 
 static const dalic_arg_schema_t rcm_args[] = {

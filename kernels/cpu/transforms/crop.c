@@ -80,10 +80,7 @@ static const dalic_xform_def_t crop_def = {
     .define = crop_define,
 };
 
-static int crop_init(dalic_op_ctx_t *ctx)
-{
-	return dalic_xform_init(ctx, &crop_def);
-}
+DALIC_XFORM_KERNEL(crop);
 
 static const dalic_arg_schema_t args[] = {
     {"from_start", DALIC_ARG_FLOAT_LIST, "[0.0]",
@@ -99,14 +96,6 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {
-    .state_size = sizeof(dalic_xform_t),
-    .init = crop_init,
-    .setup = dalic_xform_setup,
-    .run_sample = dalic_xform_run_sample,
-    .fini = dalic_xform_fini,
-};
-
 DALIC_OPERATOR(transforms__Crop) = {
     .name = "transforms__Crop",
     .fn = "transforms.crop",
@@ -118,5 +107,5 @@ DALIC_OPERATOR(transforms__Crop) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU,
     .args = args,
-    .cpu = &kernel,
+    .cpu = &crop_kernel,
 };

@@ -45,7 +45,7 @@ static void rotation_3d(float *m, float axis[3], float rad)
 
 static int rotation_define(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int ndim, float *m)
 {
-	float angle, axis[3], center[3];
+	float angle, axis[3];
 	int n, rc;
 	if ((rc = dalic_xform_arg(ctx, ws, i, "angle", 0, &angle, 1, &n, NULL, NULL)))
 		return rc;
@@ -64,13 +64,7 @@ static int rotation_define(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 			return rc;
 		rotation_3d(m, axis, rad);
 	}
-	if (dalic_xform_arg_present(ctx, ws, "center")) {
-		if ((rc = dalic_xform_arg(ctx, ws, i, "center", 1, center, 3, &n, NULL, NULL)) ||
-		    (rc = dalic_xform_arg_count(ctx, ws, i, "center", n, ndim)))
-			return rc;
-		dalic_xform_about_center(ndim, m, center);
-	}
-	return DALIC_OK;
+	return dalic_xform_about_center(ctx, ws, i, ndim, m);
 }
 
 static const dalic_xform_def_t rotation_def = {
@@ -80,10 +74,7 @@ static const dalic_xform_def_t rotation_def = {
     .define = rotation_define,
 };
 
-static int rotation_init(dalic_op_ctx_t *ctx)
-{
-	return dalic_xform_init(ctx, &rotation_def);
-}
+DALIC_XFORM_KERNEL(rotation);
 
 static const dalic_arg_schema_t args[] = {
     {"angle", DALIC_ARG_FLOAT, NULL, "Angle, in degrees.", .tensor = true},
@@ -92,14 +83,6 @@ static const dalic_arg_schema_t args[] = {
     {"center", DALIC_ARG_FLOAT_LIST, "None", "The center of the rotation.", .tensor = true},
     DALIC_XFORM_ARGS,
     {0},
-};
-
-static const dalic_kernel_t kernel = {
-    .state_size = sizeof(dalic_xform_t),
-    .init = rotation_init,
-    .setup = dalic_xform_setup,
-    .run_sample = dalic_xform_run_sample,
-    .fini = dalic_xform_fini,
 };
 
 DALIC_OPERATOR(transforms__Rotation) = {
@@ -113,5 +96,5 @@ DALIC_OPERATOR(transforms__Rotation) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU,
     .args = args,
-    .cpu = &kernel,
+    .cpu = &rotation_kernel,
 };

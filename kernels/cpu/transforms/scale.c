@@ -59,10 +59,7 @@ static const dalic_xform_def_t scale_def = {
     .define = scale_define,
 };
 
-static int scale_init(dalic_op_ctx_t *ctx)
-{
-	return dalic_xform_init(ctx, &scale_def);
-}
+DALIC_XFORM_KERNEL(scale);
 
 static const dalic_arg_schema_t args[] = {
     {"scale", DALIC_ARG_FLOAT_LIST, NULL,
@@ -72,14 +69,6 @@ static const dalic_arg_schema_t args[] = {
      "Number of dimensions, when `scale` is one value and there is no input transform."},
     DALIC_XFORM_ARGS,
     {0},
-};
-
-static const dalic_kernel_t kernel = {
-    .state_size = sizeof(dalic_xform_t),
-    .init = scale_init,
-    .setup = dalic_xform_setup,
-    .run_sample = dalic_xform_run_sample,
-    .fini = dalic_xform_fini,
 };
 
 DALIC_OPERATOR(transforms__Scale) = {
@@ -92,5 +81,5 @@ DALIC_OPERATOR(transforms__Scale) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU,
     .args = args,
-    .cpu = &kernel,
+    .cpu = &scale_kernel,
 };

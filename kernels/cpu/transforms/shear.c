@@ -73,7 +73,7 @@ static int shear_ndim(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int in_ndim, in
 
 static int shear_define(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int ndim, float *m)
 {
-	float f[6], center[3];
+	float f[6];
 	int n, rc = shear_factors(ctx, ws, i, f, &n);
 	if (rc)
 		return rc;
@@ -86,13 +86,7 @@ static int shear_define(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int nd
 		m[4] = f[2], m[6] = f[3];
 		m[8] = f[4], m[9] = f[5];
 	}
-	if (dalic_xform_arg_present(ctx, ws, "center")) {
-		if ((rc = dalic_xform_arg(ctx, ws, i, "center", 1, center, 3, &n, NULL, NULL)) ||
-		    (rc = dalic_xform_arg_count(ctx, ws, i, "center", n, ndim)))
-			return rc;
-		dalic_xform_about_center(ndim, m, center);
-	}
-	return DALIC_OK;
+	return dalic_xform_about_center(ctx, ws, i, ndim, m);
 }
 
 static const dalic_xform_def_t shear_def = {
@@ -102,10 +96,7 @@ static const dalic_xform_def_t shear_def = {
     .define = shear_define,
 };
 
-static int shear_init(dalic_op_ctx_t *ctx)
-{
-	return dalic_xform_init(ctx, &shear_def);
-}
+DALIC_XFORM_KERNEL(shear);
 
 static const dalic_arg_schema_t args[] = {
     {"shear", DALIC_ARG_FLOAT_LIST, "None",
@@ -118,14 +109,6 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {
-    .state_size = sizeof(dalic_xform_t),
-    .init = shear_init,
-    .setup = dalic_xform_setup,
-    .run_sample = dalic_xform_run_sample,
-    .fini = dalic_xform_fini,
-};
-
 DALIC_OPERATOR(transforms__Shear) = {
     .name = "transforms__Shear",
     .fn = "transforms.shear",
@@ -136,5 +119,5 @@ DALIC_OPERATOR(transforms__Shear) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU,
     .args = args,
-    .cpu = &kernel,
+    .cpu = &shear_kernel,
 };

@@ -39,24 +39,13 @@ static const dalic_xform_def_t translation_def = {
     .define = translation_define,
 };
 
-static int translation_init(dalic_op_ctx_t *ctx)
-{
-	return dalic_xform_init(ctx, &translation_def);
-}
+DALIC_XFORM_KERNEL(translation);
 
 static const dalic_arg_schema_t args[] = {
     {"offset", DALIC_ARG_FLOAT_LIST, NULL,
      "The translation vector; its length is the number of dimensions.", .tensor = true},
     DALIC_XFORM_ARGS,
     {0},
-};
-
-static const dalic_kernel_t kernel = {
-    .state_size = sizeof(dalic_xform_t),
-    .init = translation_init,
-    .setup = dalic_xform_setup,
-    .run_sample = dalic_xform_run_sample,
-    .fini = dalic_xform_fini,
 };
 
 DALIC_OPERATOR(transforms__Translation) = {
@@ -70,5 +59,5 @@ DALIC_OPERATOR(transforms__Translation) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU,
     .args = args,
-    .cpu = &kernel,
+    .cpu = &translation_kernel,
 };
