@@ -28,16 +28,36 @@ static inline int64_t img_warp_clamp(int64_t v, int64_t hi)
 
 static inline void img_warp_store(const img_warp_job_t *j, int64_t k, float v)
 {
-	if (j->out_type == DALIC_FLOAT)
+	if (j->out_type == DALIC_FLOAT) {
 		((float *)j->out)[k] = v;
-	else
+	} else if (j->out_type == DALIC_UINT8) {
+		/* std::round (half away from zero) and saturation, NaN to 0, without a call */
+		double r = v;
+		((uint8_t *)j->out)[k] = !(r > 0) ? 0 : r >= 254.5 ? 255 : (uint8_t)(r + 0.5);
+	} else {
 		dalic_dtype_store_sat(j->out_type, j->out, k, v);
+	}
 }
 
 /* A value stored as it is (NN): exact for every input type. */
 static inline void img_warp_store_exact(const img_warp_job_t *j, int64_t k, double v)
 {
 	dalic_dtype_store_sat(j->out_type, j->out, k, v);
+}
+
+/* The element offset of pixel (x, y, z) (its channel 0), clamped into the image, or -1
+ * outside it when the border is a fill. */
+static inline int64_t img_warp_offset(const img_warp_job_t *j, int64_t x, int64_t y, int64_t z)
+{
+	const int64_t W = j->in_size[0], H = j->in_size[1], D = j->in_size[2];
+	if (j->clamp) {
+		x = img_warp_clamp(x, W - 1);
+		y = img_warp_clamp(y, H - 1);
+		z = img_warp_clamp(z, D - 1);
+	} else if (x < 0 || x >= W || y < 0 || y >= H || z < 0 || z >= D) {
+		return -1;
+	}
+	return ((z * H + y) * W + x) * j->channels;
 }
 
 /* The source coordinates of output pixel (0, y, z): M·(0.5, y + 0.5, z + 0.5), each row summed
@@ -65,37 +85,21 @@ static void img_warp_row_start(const img_warp_job_t *j, int64_t y, int64_t z, fl
 	X(FLOAT, float, f32)
 
 #define IMG_WARP_DEFINE(ID, CT, SUF)                                                               \
-	static inline CT img_warp_tap_##SUF(const img_warp_job_t *j, const CT *in, int64_t x,      \
-	                                    int64_t y, int64_t z, int c, CT bin)                   \
-	{                                                                                          \
-		const int64_t W = j->in_size[0], H = j->in_size[1], D = j->in_size[2];             \
-		if (j->clamp) {                                                                    \
-			x = img_warp_clamp(x, W - 1);                                              \
-			y = img_warp_clamp(y, H - 1);                                              \
-			z = img_warp_clamp(z, D - 1);                                              \
-		} else if (x < 0 || x >= W || y < 0 || y >= H || z < 0 || z >= D) {                \
-			return bin;                                                                \
-		}                                                                                  \
-		return in[((z * H + y) * W + x) * j->channels + c];                                \
-	}                                                                                          \
-                                                                                                   \
 	/* One output pixel at source coordinates s (x, y[, z]) into out[o..o + channels). */      \
 	static void img_warp_pixel_##SUF(const img_warp_job_t *j, const CT *in, const float *s,    \
 	                                 int64_t o, CT bin)                                        \
 	{                                                                                          \
 		const int C = j->channels;                                                         \
 		if (!j->linear) {                                                                  \
-			int64_t x = img_warp_floor(img_warp_safe(s[0]));                           \
-			int64_t y = img_warp_floor(img_warp_safe(s[1]));                           \
-			int64_t z = j->ndim == 3 ? img_warp_floor(img_warp_safe(s[2])) : 0;        \
-			bool outside = x < 0 || x >= j->in_size[0] || y < 0 ||                     \
-			               y >= j->in_size[1] || z < 0 || z >= j->in_size[2];          \
+			int64_t at = img_warp_offset(                                              \
+			    j, img_warp_floor(img_warp_safe(s[0])),                                \
+			    img_warp_floor(img_warp_safe(s[1])),                                   \
+			    j->ndim == 3 ? img_warp_floor(img_warp_safe(s[2])) : 0);               \
 			for (int c = 0; c < C; c++) {                                              \
-				if (outside && !j->clamp)                                          \
+				if (at < 0)                                                        \
 					img_warp_store_exact(j, o + c, j->fill);                   \
 				else                                                               \
-					img_warp_store_exact(                                      \
-					    j, o + c, img_warp_tap_##SUF(j, in, x, y, z, c, bin)); \
+					img_warp_store_exact(j, o + c, in[at + c]);                \
 			}                                                                          \
 			return;                                                                    \
 		}                                                                                  \
@@ -103,11 +107,15 @@ static void img_warp_row_start(const img_warp_job_t *j, int64_t y, int64_t z, fl
 		int64_t x0 = img_warp_floor(x), y0 = img_warp_floor(y);                            \
 		float qx = x - (float)x0, px = 1 - qx, qy = y - (float)y0;                         \
 		if (j->ndim == 2) {                                                                \
+			int64_t a00 = img_warp_offset(j, x0, y0, 0);                               \
+			int64_t a01 = img_warp_offset(j, x0 + 1, y0, 0);                           \
+			int64_t a10 = img_warp_offset(j, x0, y0 + 1, 0);                           \
+			int64_t a11 = img_warp_offset(j, x0 + 1, y0 + 1, 0);                       \
 			for (int c = 0; c < C; c++) {                                              \
-				CT s00 = img_warp_tap_##SUF(j, in, x0, y0, 0, c, bin);             \
-				CT s01 = img_warp_tap_##SUF(j, in, x0 + 1, y0, 0, c, bin);         \
-				CT s10 = img_warp_tap_##SUF(j, in, x0, y0 + 1, 0, c, bin);         \
-				CT s11 = img_warp_tap_##SUF(j, in, x0 + 1, y0 + 1, 0, c, bin);     \
+				CT s00 = a00 < 0 ? bin : in[a00 + c];                              \
+				CT s01 = a01 < 0 ? bin : in[a01 + c];                              \
+				CT s10 = a10 < 0 ? bin : in[a10 + c];                              \
+				CT s11 = a11 < 0 ? bin : in[a11 + c];                              \
 				float s0 = s00 * px + s01 * qx;                                    \
 				float s1 = s10 * px + s11 * qx;                                    \
 				img_warp_store(j, o + c, s0 + (s1 - s0) * qy);                     \
@@ -117,19 +125,18 @@ static void img_warp_row_start(const img_warp_job_t *j, int64_t y, int64_t z, fl
 		float zf = img_warp_safe(s[2]) - 0.5f;                                             \
 		int64_t z0 = img_warp_floor(zf);                                                   \
 		float py = 1 - qy, qz = zf - (float)z0;                                            \
+		int64_t a[8]; /* z, y, x bits: s000, s001, s010, s011, s100, ... */                \
+		for (int t = 0; t < 8; t++)                                                        \
+			a[t] =                                                                     \
+			    img_warp_offset(j, x0 + (t & 1), y0 + ((t >> 1) & 1), z0 + (t >> 2));  \
 		for (int c = 0; c < C; c++) {                                                      \
-			CT s000 = img_warp_tap_##SUF(j, in, x0, y0, z0, c, bin);                   \
-			CT s001 = img_warp_tap_##SUF(j, in, x0 + 1, y0, z0, c, bin);               \
-			CT s010 = img_warp_tap_##SUF(j, in, x0, y0 + 1, z0, c, bin);               \
-			CT s011 = img_warp_tap_##SUF(j, in, x0 + 1, y0 + 1, z0, c, bin);           \
-			CT s100 = img_warp_tap_##SUF(j, in, x0, y0, z0 + 1, c, bin);               \
-			CT s101 = img_warp_tap_##SUF(j, in, x0 + 1, y0, z0 + 1, c, bin);           \
-			CT s110 = img_warp_tap_##SUF(j, in, x0, y0 + 1, z0 + 1, c, bin);           \
-			CT s111 = img_warp_tap_##SUF(j, in, x0 + 1, y0 + 1, z0 + 1, c, bin);       \
-			float s00 = s000 * px + s001 * qx;                                         \
-			float s01 = s010 * px + s011 * qx;                                         \
-			float s10 = s100 * px + s101 * qx;                                         \
-			float s11 = s110 * px + s111 * qx;                                         \
+			CT v[8];                                                                   \
+			for (int t = 0; t < 8; t++)                                                \
+				v[t] = a[t] < 0 ? bin : in[a[t] + c];                              \
+			float s00 = v[0] * px + v[1] * qx;                                         \
+			float s01 = v[2] * px + v[3] * qx;                                         \
+			float s10 = v[4] * px + v[5] * qx;                                         \
+			float s11 = v[6] * px + v[7] * qx;                                         \
 			float s0 = s00 * py + s01 * qy;                                            \
 			float s1 = s10 * py + s11 * qy;                                            \
 			img_warp_store(j, o + c, s0 + (s1 - s0) * qz);                             \
