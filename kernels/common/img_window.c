@@ -115,7 +115,8 @@ int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 		if (!(norm[d] >= 0 && norm[d] <= 1))
 			return dalic_op_fail(ctx, ws, i, "Anchor for dimension %d (%f) is out of range "
 							 "[0.0, 1.0]", d, norm[d]);
-		double a = (float)norm[d] * (float)(shape[d] - w->shape[d]);
+		/* DALI: static_cast<double>(float anchor) * (in - crop), in double */
+		double a = (double)(float)norm[d] * (double)(shape[d] - w->shape[d]);
 		/* extents are below 2**62, so a bounded anchor keeps anchor + extent in range */
 		if (!dalic_ck_double_to_i64(truncate ? trunc(a) : round(a), &w->anchor[d]))
 			return dalic_op_fail(ctx, ws, i,

@@ -36,8 +36,9 @@ void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, co
                            size_t esize, void *out, const uint8_t *fill, int nfill,
                            int channel_dim);
 
-/* The crop arguments, for schema tables. */
-#define IMG_CROP_WINDOW_ARGS                                                                  \
+/* The crop window arguments, for schema tables (IMG_CROP_WINDOW_ARGS adds the out-of-bounds
+ * policy; resize_crop_mirror has only these). */
+#define IMG_CROP_WINDOW_BASE_ARGS                                                             \
 	{"crop", DALIC_ARG_FLOAT_LIST, "None", "Window extents [H, W] or [D, H, W].",          \
 	 .tensor = true},                                                                       \
 	{"crop_w", DALIC_ARG_FLOAT, "0.0", "Window width (with crop_h).", .tensor = true},     \
@@ -49,7 +50,11 @@ void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, co
 	 .tensor = true},                                                                       \
 	{"crop_pos_z", DALIC_ARG_FLOAT, "0.5", "Depth anchor.", .tensor = true},               \
 	{"rounding", DALIC_ARG_STRING, "'round'",                                             \
-	 "Anchor rounding: 'round' (half away from zero) or 'truncate'."},                     \
+	 "Anchor rounding: 'round' (half away from zero) or 'truncate'."}
+
+/* The crop arguments, for schema tables. */
+#define IMG_CROP_WINDOW_ARGS                                                                  \
+	IMG_CROP_WINDOW_BASE_ARGS,                                                            \
 	{"out_of_bounds_policy", DALIC_ARG_STRING, "'error'",                                 \
 	 "Windows past the input: 'error', 'pad' (with fill_values) or 'trim_to_shape'."},     \
 	{"fill_values", DALIC_ARG_FLOAT_LIST, "[0.0]",                                        \
