@@ -137,6 +137,7 @@ static void registry_run_reader(dalic_op_t *op)
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
+    {"CastLike", {REGISTRY_RUN_F32, REGISTRY_RUN_I64}, 0, NULL},
     {"Constant", {0}, 0, registry_run_constant},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
