@@ -139,6 +139,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
     {"CastLike", {REGISTRY_RUN_F32, REGISTRY_RUN_I64}, 0, NULL},
     {"Constant", {0}, 0, registry_run_constant},
+    {"Copy", {REGISTRY_RUN_F32}, 0, NULL},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
