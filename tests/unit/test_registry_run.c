@@ -127,6 +127,11 @@ static void registry_run_shape(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "shape", 1, (const int64_t[]){2}));
 }
 
+static void registry_run_element_extract(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "element_map", 2, (const int64_t[]){1, 0}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -142,9 +147,11 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Copy", {REGISTRY_RUN_F32}, 0, NULL},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
+    {"ElementExtract", {REGISTRY_RUN_F32}, 0, registry_run_element_extract},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
