@@ -132,6 +132,12 @@ static void registry_run_element_extract(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "element_map", 2, (const int64_t[]){1, 0}));
 }
 
+static void registry_run_squeeze(dalic_op_t *op)
+{
+	/* the generated data has no extent-1 dim: an index past its dims removes nothing */
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){4}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -156,6 +162,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
+    {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
