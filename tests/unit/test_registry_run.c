@@ -132,6 +132,11 @@ static void registry_run_element_extract(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "element_map", 2, (const int64_t[]){1, 0}));
 }
 
+static void registry_run_get_property(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "key", "layout"));
+}
+
 static void registry_run_squeeze(dalic_op_t *op)
 {
 	/* the generated data has no extent-1 dim: an index past its dims removes nothing */
@@ -157,6 +162,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
