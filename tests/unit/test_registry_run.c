@@ -137,6 +137,14 @@ static void registry_run_get_property(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "key", "layout"));
 }
 
+static void registry_run_slice(dalic_op_t *op)
+{
+	/* [W, H] past the right edge, padded */
+	ASSERT_OK(dalic_op_set_ints(op, "start", 2, (const int64_t[]){3, 1}));
+	ASSERT_OK(dalic_op_set_ints(op, "shape", 2, (const int64_t[]){5, 4}));
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
+}
+
 static void registry_run_squeeze(dalic_op_t *op)
 {
 	/* the generated data has no extent-1 dim: an index past its dims removes nothing */
@@ -170,6 +178,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
     {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
