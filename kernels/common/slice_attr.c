@@ -2,7 +2,6 @@
 #include "kernels/common/slice_attr.h"
 
 #include "engine/dtype.h"
-#include "engine/graphdef.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,14 +11,6 @@
 /* Coordinates beyond +-2**62 are refused, so anchors, extents and their sums stay
  * representable in int64 (DALI's limit is the int64 range itself). */
 #define SLICE_ATTR_LIMIT 4611686018427387904.0
-
-static bool slice_attr_is_arg_input(const dalic_op_ctx_t *ctx, const char *name)
-{
-	for (int k = 0; ctx->def && k < ctx->def->num_inputs; k++)
-		if (ctx->def->inputs[k].is_arg && !strcmp(ctx->def->inputs[k].arg_name, name))
-			return true;
-	return false;
-}
 
 /* The one of `names` that is given (as a constant or an argument input), NULL if none;
  * *count gets how many are. */
@@ -56,34 +47,13 @@ int dalic_slice_attr_init(const dalic_op_ctx_t *ctx, slice_attr_t *a)
 	a->named = a->start || a->end;
 	a->normalized_anchor = dalic_arg_bool(ctx, "normalized_anchor");
 	a->normalized_shape = dalic_arg_bool(ctx, "normalized_shape");
-	if (slice_attr_is_arg_input(ctx, "axes"))
+	if (dalic_axes_is_arg_input(ctx, "axes"))
 		return dalic_op_fail(
 		    ctx, NULL, -1,
 		    "argument 'axes' must be a constant list, not a per-sample input");
-	a->by_names = dalic_arg_given(ctx, "axis_names") || !dalic_arg_given(ctx, "axes");
-	if (a->by_names) {
-		const char *names = dalic_arg_string(ctx, "axis_names");
-		size_t len = names ? strlen(names) : 0;
-		if (len > SLICE_ATTR_MAX_AXES)
-			return dalic_op_fail(ctx, NULL, -1,
-			                     "axis_names has %zu letters; at most %d", len,
-			                     SLICE_ATTR_MAX_AXES);
-		memcpy(a->axis_names, names ? names : "", len + 1);
-		a->naxes = (int)len;
-		return DALIC_OK;
-	}
-	const dalic_value_t *axes = dalic_arg(ctx, "axes");
-	if (axes->n > SLICE_ATTR_MAX_AXES)
-		return dalic_op_fail(ctx, NULL, -1, "axes has %d values; at most %d", axes->n,
-		                     SLICE_ATTR_MAX_AXES);
-	for (int k = 0; k < axes->n; k++) {
-		int64_t v = dalic_value_get_i(axes, k);
-		a->axes[k] = v < -DALIC_MAX_NDIM - 1 ? -DALIC_MAX_NDIM - 1
-		             : v > DALIC_MAX_NDIM    ? DALIC_MAX_NDIM
-		                                     : (int)v; /* out of range either way */
-	}
-	a->naxes = axes->n;
-	return DALIC_OK;
+	int rc = dalic_axes_init(ctx, &a->axes, 0);
+	a->naxes = a->axes.n;
+	return rc;
 }
 
 int dalic_slice_attr_check_inputs(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
@@ -112,42 +82,6 @@ int dalic_slice_attr_check_inputs(const dalic_op_ctx_t *ctx, const dalic_ws_t *w
 		return dalic_op_fail(ctx, ws, -1,
 		                     "Unsupported type of anchor and shape arguments: %s",
 		                     dalic_dtype_cname(anchor->dtype));
-	return DALIC_OK;
-}
-
-/* dims[k]: the input dim of slice value k. */
-static int slice_attr_dims(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const slice_attr_t *a,
-                           int i, const char *layout, int ndim, int *dims)
-{
-	bool seen[DALIC_MAX_NDIM] = {0};
-	for (int k = 0; k < a->naxes; k++) {
-		int d;
-		if (a->by_names) {
-			const char *at = strchr(layout, a->axis_names[k]);
-			if (!at)
-				return dalic_op_fail(ctx, ws, i,
-				                     "Axis '%c' is not present in the input layout",
-				                     a->axis_names[k]);
-			d = (int)(at - layout);
-		} else {
-			d = a->axes[k];
-			if (d < -ndim || d >= ndim)
-				return dalic_op_fail(
-				    ctx, ws, i,
-				    "Axis %d out of range. Expected range is [%d, %d] "
-				    "for a %dD input",
-				    d, -ndim, ndim - 1, ndim);
-			d = d < 0 ? d + ndim : d;
-		}
-		if (seen[d])
-			return dalic_op_fail(
-			    ctx, ws, i,
-			    "Axis index %d occurs more than once in ``axes`` (might "
-			    "include negative indices referring to the same axis",
-			    d);
-		seen[d] = true;
-		dims[k] = d;
-	}
 	return DALIC_OK;
 }
 
@@ -223,7 +157,7 @@ static int slice_attr_set(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 static int slice_attr_named(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const slice_attr_t *a,
                             int i, const int64_t *shape, const int *dims, img_window_t *w)
 {
-	double sv[SLICE_ATTR_MAX_AXES], ev[SLICE_ATTR_MAX_AXES];
+	double sv[DALIC_AXES_MAX], ev[DALIC_AXES_MAX];
 	int rc;
 	if ((a->start && (rc = slice_attr_values(ctx, ws, a, a->start, i, sv))) ||
 	    (a->end && (rc = slice_attr_values(ctx, ws, a, a->end, i, ev))))
@@ -300,8 +234,8 @@ int dalic_slice_attr_window(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, con
                             int i, const char *layout, int ndim, const int64_t *shape,
                             img_window_t *w)
 {
-	int dims[SLICE_ATTR_MAX_AXES];
-	int rc = slice_attr_dims(ctx, ws, a, i, layout, ndim, dims);
+	int dims[DALIC_AXES_MAX], n;
+	int rc = dalic_axes_get(ctx, ws, &a->axes, i, ndim, layout, dims, &n);
 	if (rc)
 		return rc;
 	for (int d = 0; d < ndim; d++) {

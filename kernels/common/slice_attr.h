@@ -19,10 +19,9 @@
 #define DALIC_KERNELS_SLICE_ATTR_H
 
 #include "engine/kernel.h"
+#include "kernels/common/axes.h"
 #include "kernels/common/img_window.h"
 #include "kernels/common/slice_copy.h"
-
-#define SLICE_ATTR_MAX_AXES 64
 
 typedef enum {
 	SLICE_OOB_ERROR,
@@ -38,10 +37,8 @@ typedef struct slice_attr {
 	const char *start; /* "start", "rel_start" or NULL */
 	const char *end;   /* "end", "rel_end", "shape", "rel_shape" or NULL */
 	bool named;        /* start or end present: no positional inputs allowed */
-	bool by_names;     /* axes come from axis_names (also when neither is given) */
-	char axis_names[SLICE_ATTR_MAX_AXES + 1];
-	int axes[SLICE_ATTR_MAX_AXES];
-	int naxes;
+	axes_arg_t axes;   /* axis_names win over axes; per-sample axes are refused */
+	int naxes;         /* values per coordinate argument */
 	bool normalized_anchor, normalized_shape;
 	int data_inputs; /* inputs before anchor and shape: 1 */
 } slice_attr_t;

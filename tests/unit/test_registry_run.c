@@ -172,6 +172,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
