@@ -104,7 +104,7 @@ int dalic_axes_get(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const axes_a
 			    "input",
 			    out[k], -ndim, ndim - 1, ndim);
 		out[k] += out[k] < 0 ? ndim : 0;
-		if (seen[out[k]])
+		if (seen[out[k]] && !(a->flags & DALIC_AXES_REPEATS))
 			return dalic_op_fail(
 			    ctx, ws, i,
 			    "Axis index %d occurs more than once in ``axes`` (might "

@@ -15,6 +15,7 @@
 enum {
 	DALIC_AXES_EXCLUSIVE = 1,    /* both arguments given is an error */
 	DALIC_AXES_ALL_IF_EMPTY = 2, /* no axes: every dim */
+	DALIC_AXES_REPEATS = 4,      /* a dim may be listed more than once */
 };
 
 typedef struct axes_arg {

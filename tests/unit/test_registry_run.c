@@ -75,6 +75,13 @@ static void registry_run_cmn(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "mirror", 1));
 }
 
+static void registry_run_erase(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "anchor", 4, (const double[]){1, 1, 5, 3}));
+	ASSERT_OK(dalic_op_set_floats(op, "shape", 4, (const double[]){2, 3, 9, 9}));
+	ASSERT_OK(dalic_op_set_floats(op, "fill_value", 3, (const double[]){7, 8, 9}));
+}
+
 static void registry_run_expand_dims(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
@@ -168,6 +175,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ElementExtract", {REGISTRY_RUN_F32}, 0, registry_run_element_extract},
+    {"Erase", {REGISTRY_RUN_U8_HWC}, 0, registry_run_erase},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
