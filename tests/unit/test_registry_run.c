@@ -152,6 +152,17 @@ static void registry_run_slice(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
 }
 
+static void registry_run_lookup_table(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "keys", 3, (const int64_t[]){0, 101, 202}));
+	ASSERT_OK(dalic_op_set_floats(op, "values", 3, (const double[]){1.5, 2.5, 3.5}));
+}
+
+static void registry_run_one_hot(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "num_classes", 4));
+}
+
 static void registry_run_squeeze(dalic_op_t *op)
 {
 	/* the generated data has no extent-1 dim: an index past its dims removes nothing */
@@ -180,6 +191,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
+    {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
     {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
