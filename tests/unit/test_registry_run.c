@@ -163,6 +163,12 @@ static void registry_run_one_hot(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "num_classes", 4));
 }
 
+static void registry_run_paste(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ratio", 1.5));
+	ASSERT_OK(dalic_op_set_ints(op, "fill_value", 3, (const int64_t[]){10, 20, 30}));
+}
+
 static void registry_run_squeeze(dalic_op_t *op)
 {
 	/* the generated data has no extent-1 dim: an index past its dims removes nothing */
@@ -194,6 +200,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
     {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
+    {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
