@@ -201,6 +201,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
     {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
+    {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},

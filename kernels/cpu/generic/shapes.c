@@ -5,6 +5,7 @@
  */
 #include "engine/dtype.h"
 #include "engine/kernel.h"
+#include "kernels/common/shape_out.h"
 
 static const dalic_arg_schema_t args[] = {
     {"dtype", DALIC_ARG_DTYPE, "INT64", "Data type of the extents."},
@@ -28,16 +29,7 @@ static dalic_dtype_t shapes_dtype(const dalic_op_ctx_t *ctx)
 
 static int shapes_init(dalic_op_ctx_t *ctx)
 {
-	dalic_dtype_t t = shapes_dtype(ctx);
-	if (t != DALIC_INT32 && t != DALIC_UINT32 && t != DALIC_INT64 && t != DALIC_UINT64 &&
-	    t != DALIC_FLOAT && t != DALIC_FLOAT64)
-		return dalic_op_fail(ctx, NULL, -1,
-		                     "Operator %s can return the output as one of the following: "
-		                     "int32, uint32, int64, uint64, float or double; requested: %s",
-		                     ctx->schema->name,
-		                     dalic_dtype_short(t) ? dalic_dtype_short(t)
-		                                          : dalic_dtype_name(t));
-	return DALIC_OK;
+	return dalic_shape_out_check(ctx, shapes_dtype(ctx));
 }
 
 static int shapes_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
