@@ -54,6 +54,17 @@ tl_image_t tl_image_sample(const dalic_batch_t *b, int i)
 	return (tl_image_t){(int)s[1], (int)s[0], (int)s[2], (uint8_t *)dalic_batch_data(b, i)};
 }
 
+tl_image_t tl_image_cut(const tl_image_t *full, int x, int y, int w, int h)
+{
+	size_t c = (size_t)full->c;
+	tl_image_t cut = {w, h, full->c, malloc((size_t)w * h * c + 1)};
+	cr_assert_not_null(cut.px);
+	for (int r = 0; r < h; r++)
+		memcpy(cut.px + (size_t)r * w * c, full->px + ((size_t)(y + r) * full->w + x) * c,
+		       (size_t)w * c);
+	return cut;
+}
+
 int tl_image_max_diff(const tl_image_t *a, const tl_image_t *b, int tol, long *over)
 {
 	cr_assert(a->w == b->w && a->h == b->h && a->c == b->c, "%dx%dx%d vs %dx%dx%d", a->w, a->h,

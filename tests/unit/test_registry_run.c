@@ -175,6 +175,18 @@ static void registry_run_squeeze(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){4}));
 }
 
+static void registry_run_image_crop(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){64, 48}));
+	ASSERT_OK(dalic_op_set_float(op, "crop_pos_x", 0.3));
+}
+
+static void registry_run_image_slice(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "rel_start", 2, (const double[]){0.1, 0.2}));
+	ASSERT_OK(dalic_op_set_floats(op, "rel_shape", 2, (const double[]){0.5, 0.6}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -222,7 +234,9 @@ static const registry_run_case_t registry_run_cases[] = {
     {"_test__Sleep", {REGISTRY_RUN_I64}, 0, NULL},
     {"_test__SleepBatch", {REGISTRY_RUN_I64}, 0, NULL},
     {"decoders__Image", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"decoders__ImageCrop", {REGISTRY_RUN_JPEG}, 0, registry_run_image_crop},
     {"decoders__ImageRandomCrop", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"decoders__ImageSlice", {REGISTRY_RUN_JPEG}, 0, registry_run_image_slice},
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
