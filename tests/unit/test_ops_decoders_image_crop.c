@@ -7,23 +7,6 @@
 
 TestSuite(ops_decoders_image_crop, .timeout = 30);
 
-static void ops_decoders_image_crop_expect(const char *file, dalic_op_t *dec, dalic_pipeline_t *p,
-                                           int x, int y, int w, int h)
-{
-	if (!tl_have_djpeg())
-		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
-	const dalic_batch_t *b = tl_run(p, 0);
-	tl_expect_shape(b, 0, 3, (int64_t[]){h, w, 3});
-	char path[256];
-	snprintf(path, sizeof path, "samples/images/%s", file);
-	tl_image_t full = tl_djpeg("-rgb", path);
-	tl_image_t ref = tl_image_cut(&full, x, y, w, h), got = tl_image_sample(b, 0);
-	cr_expect_eq(tl_image_max_diff(&got, &ref, 0, NULL), 0, "%s: %dx%d+%d+%d", file, w, h, x,
-	             y);
-	free(ref.px);
-	free(full.px);
-}
-
 static dalic_pipeline_t *ops_decoders_image_crop_pipeline(const char *file, dalic_op_t **dec)
 {
 	return tl_decode_pipeline("samples/images", 1, (const char *[]){file},
@@ -38,7 +21,7 @@ Test(ops_decoders_image_crop, placed_windows)
 	ASSERT_OK(dalic_op_set_floats(dec, "crop", 2, (double[]){31, 41}));
 	ASSERT_OK(dalic_op_set_float(dec, "crop_pos_x", 0.25));
 	ASSERT_OK(dalic_op_set_float(dec, "crop_pos_y", 0.8));
-	ops_decoders_image_crop_expect("cat/chelsea.jpg", dec, p, 103, 215, 41, 31);
+	tl_expect_djpeg_window(tl_run(p, 0), 0, "cat/chelsea.jpg", 103, 215, 41, 31);
 	dalic_pipeline_destroy(p);
 
 	/* truncate: x = 102, y = trunc(0.5 * 269) = 134 */
@@ -46,7 +29,7 @@ Test(ops_decoders_image_crop, placed_windows)
 	ASSERT_OK(dalic_op_set_floats(dec, "crop", 2, (double[]){31, 41}));
 	ASSERT_OK(dalic_op_set_float(dec, "crop_pos_x", 0.25));
 	ASSERT_OK(dalic_op_set_string(dec, "rounding", "truncate"));
-	ops_decoders_image_crop_expect("cat/chelsea.jpg", dec, p, 102, 134, 41, 31);
+	tl_expect_djpeg_window(tl_run(p, 0), 0, "cat/chelsea.jpg", 102, 134, 41, 31);
 	dalic_pipeline_destroy(p);
 
 	/* crop_w / crop_h on the 4:2:2 coffee (600 x 400): x = 0.5 * 480 = 240, y = 0.5 * 336 =
@@ -54,7 +37,7 @@ Test(ops_decoders_image_crop, placed_windows)
 	p = ops_decoders_image_crop_pipeline("coffee/coffee_422.jpg", &dec);
 	ASSERT_OK(dalic_op_set_float(dec, "crop_w", 120));
 	ASSERT_OK(dalic_op_set_float(dec, "crop_h", 64));
-	ops_decoders_image_crop_expect("coffee/coffee_422.jpg", dec, p, 240, 168, 120, 64);
+	tl_expect_djpeg_window(tl_run(p, 0), 0, "coffee/coffee_422.jpg", 240, 168, 120, 64);
 	dalic_pipeline_destroy(p);
 }
 

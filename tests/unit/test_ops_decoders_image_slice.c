@@ -18,19 +18,9 @@ static dalic_pipeline_t *ops_decoders_image_slice_pipeline(const char *file, dal
 static void ops_decoders_image_slice_expect(dalic_pipeline_t *p, const char *file, int x, int y,
                                             int w, int h)
 {
-	if (!tl_have_djpeg())
-		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
 	const dalic_batch_t *b = tl_run(p, 0);
 	cr_expect_str_eq(dalic_batch_layout(b), "HWC");
-	tl_expect_shape(b, 0, 3, (int64_t[]){h, w, 3});
-	char path[256];
-	snprintf(path, sizeof path, "samples/images/%s", file);
-	tl_image_t full = tl_djpeg("-rgb", path);
-	tl_image_t ref = tl_image_cut(&full, x, y, w, h), got = tl_image_sample(b, 0);
-	cr_expect_eq(tl_image_max_diff(&got, &ref, 0, NULL), 0, "%s: %dx%d+%d+%d", file, w, h, x,
-	             y);
-	free(ref.px);
-	free(full.px);
+	tl_expect_djpeg_window(b, 0, file, x, y, w, h);
 }
 
 Test(ops_decoders_image_slice, start_and_shape_over_WH)
