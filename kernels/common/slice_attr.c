@@ -8,9 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
-/* Coordinates beyond +-2**62 are refused, so anchors, extents and their sums stay
- * representable in int64 (DALI's limit is the int64 range itself). */
-#define SLICE_ATTR_LIMIT 4611686018427387904.0
+/* Coordinates beyond +-2**61 are refused, so anchors, extents (end - anchor) and their sums
+ * stay representable in int64 (DALI's limit is the int64 range itself). */
+#define SLICE_ATTR_LIMIT 2305843009213693952.0
 
 /* The one of `names` that is given (as a constant or an argument input), NULL if none;
  * *count gets how many are. */
@@ -73,6 +73,11 @@ int dalic_slice_attr_check_inputs(const dalic_op_ctx_t *ctx, const dalic_ws_t *w
 		return DALIC_OK;
 	const dalic_batch_t *anchor = ws->inputs[a->data_inputs];
 	const dalic_batch_t *shape = ws->inputs[a->data_inputs + 1];
+	if (anchor->num_samples < ws->batch_size || shape->num_samples < ws->batch_size)
+		return dalic_op_fail(ctx, ws, -1,
+		                     "the anchor and shape inputs have %d and %d samples; the batch "
+		                     "has %d",
+		                     anchor->num_samples, shape->num_samples, ws->batch_size);
 	if (anchor->dtype != shape->dtype)
 		return dalic_op_fail(
 		    ctx, ws, -1, "Anchor and shape should have the same type. Got: %s and %s",

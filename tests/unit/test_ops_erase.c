@@ -146,3 +146,14 @@ Test(ops_erase, errors)
 	EXPECT_ERROR_HAS("`normalized` argument is incompatible");
 	dalic_pipeline_destroy(p);
 }
+
+Test(ops_erase, hostile_coordinates)
+{
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *op = ops_erase_pipeline(p);
+	ASSERT_OK(dalic_op_set_floats(op, "anchor", 2, (double[]){1e30, NAN}));
+	ASSERT_OK(dalic_op_set_floats(op, "shape", 2, (double[]){1, 1}));
+	ops_erase_feed_hwc(p, "HWC");
+	EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "region 0: coordinates out of range");
+	dalic_pipeline_destroy(p);
+}

@@ -144,3 +144,23 @@ Test(ops_pad, errors)
 	EXPECT_ERROR_HAS("\"axes\" and \"axis_names\" are mutually exclusive");
 	dalic_pipeline_destroy(p);
 }
+
+Test(ops_pad, hostile_extents)
+{
+	dalic_pipeline_t *p = tl_pipeline(2);
+	dalic_op_t *op = ops_pad_pipeline(p);
+	ASSERT_OK(dalic_op_set_ints(op, "shape", 1, (int64_t[]){INT64_C(1) << 62}));
+	ops_pad_feed(p, DALIC_UINT8);
+	EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "argument 'shape': 4.61169e+18 is out of range");
+	dalic_pipeline_destroy(p);
+
+	p = tl_pipeline(2);
+	op = ops_pad_pipeline(p);
+	ASSERT_OK(
+	    dalic_op_set_ints(op, "shape", 2, (int64_t[]){INT64_C(1) << 40, INT64_C(1) << 40}));
+	ops_pad_feed(p, DALIC_UINT8);
+	const char *msg = tl_run_fails(p, DALIC_EINVAL);
+	EXPECT_HAS(msg, "'pad'");
+	EXPECT_HAS(msg, "its size in bytes overflows");
+	dalic_pipeline_destroy(p);
+}

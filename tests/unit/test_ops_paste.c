@@ -124,3 +124,19 @@ Test(ops_paste, errors)
 	EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "only uint8 images are supported, got float");
 	dalic_pipeline_destroy(p);
 }
+
+Test(ops_paste, hostile_sizes)
+{
+	dalic_pipeline_t *p = tl_pipeline(1);
+	ops_paste_pipeline(p, 1e30, 1, (int64_t[]){0});
+	ops_paste_feed_gray(p);
+	EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "ratio * H");
+	dalic_pipeline_destroy(p);
+
+	p = tl_pipeline(1);
+	dalic_op_t *op = ops_paste_pipeline(p, 2, 1, (int64_t[]){0});
+	ASSERT_OK(dalic_op_set_float(op, "paste_x", NAN));
+	ops_paste_feed_gray(p);
+	EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "paste_x must be in range [0, 1]");
+	dalic_pipeline_destroy(p);
+}

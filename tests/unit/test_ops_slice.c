@@ -408,3 +408,29 @@ Test(ops_slice, form_errors)
 	                                       "(start/shape). Got 3");
 	dalic_pipeline_destroy(p);
 }
+
+Test(ops_slice, hostile_windows_are_refused_not_allocated)
+{
+	/* a padded window of 2^61 elements: the allocation check refuses it */
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *op = ops_slice_pipeline(p, false);
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (int64_t[]){0}));
+	ASSERT_OK(dalic_op_set_ints(op, "start", 1, (int64_t[]){-(INT64_C(1) << 60)}));
+	ASSERT_OK(dalic_op_set_ints(op, "end", 1, (int64_t[]){INT64_C(1) << 60}));
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
+	tl_feed(p, "in", DALIC_UINT8, 1, 1, (int64_t[]){4}, (uint8_t[]){1, 2, 3, 4}, NULL);
+	const char *msg = tl_run_fails(p, DALIC_ENOMEM);
+	EXPECT_HAS(msg, "'sl'");
+	dalic_pipeline_destroy(p);
+
+	/* coordinates past +-2^61 could overflow the extent: refused before any arithmetic */
+	p = tl_pipeline(1);
+	op = ops_slice_pipeline(p, false);
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (int64_t[]){0}));
+	ASSERT_OK(dalic_op_set_ints(op, "start", 1, (int64_t[]){INT64_MIN}));
+	ASSERT_OK(dalic_op_set_ints(op, "end", 1, (int64_t[]){INT64_MAX}));
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
+	tl_feed(p, "in", DALIC_UINT8, 1, 1, (int64_t[]){4}, (uint8_t[]){1, 2, 3, 4}, NULL);
+	EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "anchor value out of range");
+	dalic_pipeline_destroy(p);
+}

@@ -177,7 +177,7 @@ static int erase_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 	const int64_t *shape = dalic_batch_shape(in, i);
 	const char *c = in->layout[0] ? strchr(in->layout, 'C') : NULL;
 	int channel_dim = c ? (int)(c - in->layout) : -1;
-	uint8_t fill[ERASE_MAX_FILL * 8];
+	_Alignas(8) uint8_t fill[ERASE_MAX_FILL * 8];
 	int axes[DALIC_AXES_MAX], naxes, nfill;
 	erase_values_t anchor, extent;
 	int rc = erase_axes(ctx, ws, i, in, axes, &naxes);

@@ -17,7 +17,7 @@ typedef struct lookup_table_state {
 	dalic_dtype_t out;
 	uint8_t *table;      /* max_key + 1 entries of `out` */
 	int64_t max_key;     /* -1 when there are no keys */
-	uint8_t fallback[8]; /* default_value in `out` */
+	_Alignas(8) uint8_t fallback[8]; /* default_value in `out` */
 } lookup_table_state_t;
 
 static int lookup_table_init(dalic_op_ctx_t *ctx)

@@ -17,7 +17,8 @@ typedef struct one_hot_state {
 	int axis;     /* placement of the new axis in the current batch's output */
 	char name;    /* axis_name, 0 when not given */
 	bool scalars; /* the legacy scalar form for the current batch */
-	uint8_t on[8], off[8];
+	_Alignas(8) uint8_t on[8];
+	_Alignas(8) uint8_t off[8]; /* stored as their type */
 } one_hot_state_t;
 
 static int one_hot_init(dalic_op_ctx_t *ctx)

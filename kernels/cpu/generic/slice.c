@@ -23,7 +23,7 @@ typedef struct slice_state {
 	slice_attr_t attr;
 	slice_oob_t oob;
 	img_window_t *win; /* per sample */
-	uint8_t fill[SLICE_MAX_FILL * 8];
+	_Alignas(8) uint8_t fill[SLICE_MAX_FILL * 8]; /* stored as the output type */
 	int nfill;
 	int channel_dim;
 } slice_state_t;
