@@ -1,6 +1,7 @@
 /* Joining tensors for cat and stack (see join.h). */
 #include "kernels/common/join.h"
 
+#include "engine/checked.h"
 #include "engine/dtype.h"
 
 #include <stdio.h>
@@ -133,7 +134,7 @@ static int join_sample_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 		/* each extent is representable and so is the sum: the output is checked later,
 		 * but a sum past INT64_MAX must not wrap before that */
 		int64_t add = st->new_axis ? 1 : s[axis];
-		if (__builtin_add_overflow(shape[axis], add, &shape[axis]))
+		if (!dalic_ck_add_i64(shape[axis], add, &shape[axis]))
 			return dalic_op_fail(ctx, ws, i, "the joined extent overflows");
 	}
 	return DALIC_OK;

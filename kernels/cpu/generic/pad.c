@@ -7,6 +7,7 @@
  * none). The fill value is cast to the element type as C++ casts a float (300.7 in uint8 is
  * 44). Types: the integers, float, float16 and bool; 1 to 5 dims.
  */
+#include "engine/checked.h"
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 #include "kernels/common/axes.h"
@@ -104,7 +105,7 @@ static int pad_sample_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 		int64_t want = nshape && shape[k] > 0 ? shape[k] : largest[d];
 		int64_t e = want > w->shape[d] ? want : w->shape[d];
 		int64_t rem = nalign ? e % align[k] : 0;
-		if (rem && __builtin_add_overflow(e, align[k] - rem, &e))
+		if (rem && !dalic_ck_add_i64(e, align[k] - rem, &e))
 			return dalic_op_fail(ctx, ws, i, "the aligned extent of axis %d overflows",
 			                     d);
 		w->shape[d] = e;
