@@ -6,8 +6,8 @@
  * extent. Windows reaching outside the input are an error, are padded with fill_values, or
  * are trimmed to the input, per out_of_bounds_policy.
  *
- * Also the N-d window copy both operators and the image layouts share: per output row, a
- * contiguous copy of the inside part and fill values outside.
+ * Also the N-d window copy both operators share (slice's, kernels/common/slice_copy.c): per
+ * output row, a contiguous copy of the inside part and fill values outside.
  */
 #ifndef DALIC_KERNELS_IMG_WINDOW_H
 #define DALIC_KERNELS_IMG_WINDOW_H
@@ -29,7 +29,7 @@ int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
                                 const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
                                 img_window_t *w);
 
-/* Copies window `w` of `in` (shape in_shape, ndim dims, elements of `esize` bytes) to the
+/* Copies window `w` of `in` (shape in_shape, ndim dims, elements of 1, 2, 4 or 8 bytes) to the
  * contiguous `out`; elements outside the input take fill[channel] (channel = the coordinate
  * along channel_dim, or 0 when channel_dim < 0 or nfill == 1), already in the element type. */
 void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,

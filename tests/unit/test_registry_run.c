@@ -78,6 +78,13 @@ static void registry_run_cmn(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "mirror", 1));
 }
 
+static void registry_run_erase(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "anchor", 4, (const double[]){1, 1, 5, 3}));
+	ASSERT_OK(dalic_op_set_floats(op, "shape", 4, (const double[]){2, 3, 9, 9}));
+	ASSERT_OK(dalic_op_set_floats(op, "fill_value", 3, (const double[]){7, 8, 9}));
+}
+
 static void registry_run_expand_dims(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
@@ -173,6 +180,59 @@ static void registry_run_warp(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "matrix", 6, (const double[]){0.9, 0.2, 1, -0.3, 1.1, 2}));
 }
 
+static void registry_run_element_extract(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "element_map", 2, (const int64_t[]){1, 0}));
+}
+
+static void registry_run_get_property(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "key", "layout"));
+}
+
+static void registry_run_slice(dalic_op_t *op)
+{
+	/* [W, H] past the right edge, padded */
+	ASSERT_OK(dalic_op_set_ints(op, "start", 2, (const int64_t[]){3, 1}));
+	ASSERT_OK(dalic_op_set_ints(op, "shape", 2, (const int64_t[]){5, 4}));
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
+}
+
+static void registry_run_lookup_table(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "keys", 3, (const int64_t[]){0, 101, 202}));
+	ASSERT_OK(dalic_op_set_floats(op, "values", 3, (const double[]){1.5, 2.5, 3.5}));
+}
+
+static void registry_run_one_hot(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "num_classes", 4));
+}
+
+static void registry_run_paste(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ratio", 1.5));
+	ASSERT_OK(dalic_op_set_ints(op, "fill_value", 3, (const int64_t[]){10, 20, 30}));
+}
+
+static void registry_run_squeeze(dalic_op_t *op)
+{
+	/* the generated data has no extent-1 dim: an index past its dims removes nothing */
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){4}));
+}
+
+static void registry_run_image_crop(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){64, 48}));
+	ASSERT_OK(dalic_op_set_float(op, "crop_pos_x", 0.3));
+}
+
+static void registry_run_image_slice(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "rel_start", 2, (const double[]){0.1, 0.2}));
+	ASSERT_OK(dalic_op_set_floats(op, "rel_shape", 2, (const double[]){0.5, 0.6}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -186,33 +246,52 @@ static const registry_run_case_t registry_run_cases[] = {
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
+    {"CastLike", {REGISTRY_RUN_F32, REGISTRY_RUN_I64}, 0, NULL},
+    {"Cat", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"Constant", {0}, 0, registry_run_constant},
     {"CoordFlip", {REGISTRY_RUN_F32}, 0, NULL},
     {"CoordTransform", {REGISTRY_RUN_F32}, 0, NULL},
+    {"Copy", {REGISTRY_RUN_F32}, 0, NULL},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
+    {"ElementExtract", {REGISTRY_RUN_F32}, 0, registry_run_element_extract},
+    {"Erase", {REGISTRY_RUN_U8_HWC}, 0, registry_run_erase},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
+    {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
+    {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
+    {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
+    {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
+    {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
+    {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
+    {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
     {"_conditional__Merge", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
+    {"_Shape", {REGISTRY_RUN_F32}, 0, NULL},
     {"_conditional__Not_", {REGISTRY_RUN_BOOL}, 0, NULL},
     {"_conditional__Split", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
     {"_conditional__ValidateLogical", {REGISTRY_RUN_BOOL}, 0, registry_run_validate},
     {"_test__Sleep", {REGISTRY_RUN_I64}, 0, NULL},
     {"_test__SleepBatch", {REGISTRY_RUN_I64}, 0, NULL},
     {"decoders__Image", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"decoders__ImageCrop", {REGISTRY_RUN_JPEG}, 0, registry_run_image_crop},
     {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
     {"decoders__ImageRandomCrop", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"decoders__ImageSlice", {REGISTRY_RUN_JPEG}, 0, registry_run_image_slice},
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
