@@ -11,14 +11,12 @@
 #include "engine/graph.h"
 
 #include "engine/error.h"
-#include "engine/rng.h"
+#include "engine/graph_seeds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define MAX_SEEDS 1024
 
 typedef struct builder {
 	const dalic_graphdef_t *def;
@@ -538,40 +536,6 @@ static int order_by_stage(dalic_graph_t *g)
 	return DALIC_OK;
 }
 
-/* DALI: seed_seq{pipeline seed} -> 1024 values, handed out in operator order to each logical
- * id of a random operator; an explicit `seed` argument wins. */
-static void assign_seeds(const dalic_graphdef_t *def, dalic_graph_t *g)
-{
-	uint32_t seeds[MAX_SEEDS];
-	dalic_seed_seq_generate(g->params.seed, seeds, MAX_SEEDS);
-	int next = 0;
-	for (int i = 0; i < def->num_ops; i++) {
-		const dalic_opdef_t *op = def->ops[i];
-		if (!op->schema->random)
-			continue;
-		int lid = op->logical_id >= 0 ? op->logical_id : op->id;
-		uint64_t seed = 0;
-		bool shared = false;
-		for (int k = 0; k < i; k++) {
-			const dalic_opdef_t *o = def->ops[k];
-			if (o->schema->random && (o->logical_id >= 0 ? o->logical_id : o->id) == lid) {
-				shared = true;
-				dalic_node_t *prev = dalic_graph_find_node(g, o->inst);
-				if (prev)
-					seed = prev->seed;
-			}
-		}
-		if (!shared)
-			seed = seeds[next++ % MAX_SEEDS];
-		const dalic_value_t *explicit_seed = dalic_opdef_arg(op, "seed");
-		if (explicit_seed && dalic_value_get_i(explicit_seed, 0) >= 0)
-			seed = (uint64_t)dalic_value_get_i(explicit_seed, 0);
-		dalic_node_t *n = dalic_graph_find_node(g, op->inst);
-		if (n)
-			n->seed = seed;
-	}
-}
-
 static int check_names(const dalic_graphdef_t *def)
 {
 	for (int i = 0; i < def->num_ops; i++)
@@ -609,7 +573,10 @@ int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out)
 		dalic_graph_free(b.g);
 		return rc;
 	}
-	assign_seeds(def, b.g);
+	if ((rc = dalic_graph_assign_seeds(b.g))) {
+		dalic_graph_free(b.g);
+		return rc;
+	}
 	*out = b.g;
 	return DALIC_OK;
 }

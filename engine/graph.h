@@ -8,7 +8,8 @@
  *    `__MakeContiguous_<CpuToCpu|GpuToGpu>_<n>` per pipeline output,
  *  - prunes operators that reach no output unless preserve=True / no_prune,
  *  - orders nodes by stage (cpu, mixed, gpu), topologically within each stage, and
- *  - assigns seeds from the pipeline seed (std::seed_seq, in operator order per logical id).
+ *  - assigns seeds from the pipeline seed (std::seed_seq, in DALI's operator order;
+ *    graph_seeds.h).
  * Data nodes are identified by (name, device); DOT ids append "_cpu"/"_gpu".
  */
 #ifndef DALIC_ENGINE_GRAPH_H

@@ -2,8 +2,8 @@
  * random_resized_crop (DALI's RandomResizedCrop): takes a random window of each HWC image
  * (area and aspect ratio drawn like DALI's RandomCropGenerator, img_crop_window.c) and
  * resamples it to `size` [H, W] with DALI's filters (img_resample.c). The window is the
- * resampling's source region, so nothing is copied. Windows are drawn in setup from the
- * per-sample generators and depend only on (seed, iteration, sample).
+ * resampling's source region, so nothing is copied. Windows are drawn in setup from DALI's
+ * per-sample generators: the same seed gives DALI's windows.
  */
 #include "engine/kernel.h"
 #include "kernels/common/arg_check.h"
@@ -83,9 +83,9 @@ static int rrc_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 					     (long long)shape[0], (long long)shape[1]);
 		if (dalic_img_resample_fits(shape[0], shape[1], shape[2], r->out_h, r->out_w))
 			return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
-		r->win[i] = dalic_img_random_crop_window(&ctx->rng[i], (int)shape[0], (int)shape[1],
-						   &r->crop);
-		if ((rc = dalic_img_filters_for_sample(ctx, ws, i, &r->filters[i])))
+		rc = dalic_img_random_crop_window(ctx, ws, i, (int)shape[0], (int)shape[1], &r->crop,
+						  &r->win[i]);
+		if (rc || (rc = dalic_img_filters_for_sample(ctx, ws, i, &r->filters[i])))
 			return rc;
 		dalic_batch_set_shape(out, i, (const int64_t[]){r->out_h, r->out_w, shape[2]});
 		out->sources[i] = in->sources[i];
