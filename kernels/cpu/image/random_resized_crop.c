@@ -6,11 +6,9 @@
  * per-sample generators: the same seed gives DALI's windows.
  */
 #include "engine/kernel.h"
-#include "kernels/common/arg_check.h"
 #include "kernels/common/img_crop_window.h"
 #include "kernels/common/img_resize_attr.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,15 +31,14 @@ static int rrc_init_state(dalic_op_ctx_t *ctx)
 		return rc;
 	const dalic_value_t *size = dalic_arg(ctx, "size");
 	if (size->n != 2 && size->n != 1)
-		return dalic_op_fail(ctx, NULL, -1, "`size` needs 2 values [H, W], got %d", size->n);
-	double hw[2] = {dalic_value_get_f(size, 0), dalic_value_get_f(size, size->n - 1)};
-	int64_t ext[2];
-	for (int d = 0; d < 2; d++)
-		if ((rc = dalic_argck_to_i64(ctx, NULL, -1, "size", round(hw[d]), &ext[d])))
-			return rc;
+		return dalic_op_fail(ctx, NULL, -1,
+				     "Argument \"size\" expects either a single value or a list of 2 "
+				     "elements. %d given.",
+				     size->n);
+	int64_t ext[2] = {dalic_value_get_i(size, 0), dalic_value_get_i(size, size->n - 1)};
 	if (ext[0] < 1 || ext[1] < 1 || ext[0] > INT32_MAX || ext[1] > INT32_MAX)
 		return dalic_op_fail(ctx, NULL, -1, "`size` must be positive extents below 2**31, "
-				     "got [%g, %g]", hw[0], hw[1]);
+				     "got [%lld, %lld]", (long long)ext[0], (long long)ext[1]);
 	r->out_h = (int)ext[0];
 	r->out_w = (int)ext[1];
 	r->win = calloc((size_t)ctx->max_batch_size, sizeof *r->win);
@@ -136,7 +133,7 @@ static void rrc_fini(dalic_op_ctx_t *ctx)
 }
 
 static const dalic_arg_schema_t args[] = {
-	{"size", DALIC_ARG_FLOAT_LIST, NULL, "Output extents [H, W]."},
+	{"size", DALIC_ARG_INT_LIST, NULL, "Output extents [H, W] (one value: square)."},
 	IMG_CROP_ARGS,
 	IMG_RESAMPLING_ARGS,
 	{0},
