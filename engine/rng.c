@@ -338,22 +338,31 @@ double dalic_rng_std_uniform_real_f64(dalic_philox_t *g, double a, double b)
 	return scaled + a;
 }
 
+uint32_t dalic_rng_std_lemire(uint32_t range, uint32_t (*next)(void *gen), void *gen)
+{
+	uint64_t product = (uint64_t)next(gen) * range;
+	uint32_t low = (uint32_t)product;
+	if (low < range) {
+		uint32_t threshold = (uint32_t)(-range) % range;
+		while (low < threshold) {
+			product = (uint64_t)next(gen) * range;
+			low = (uint32_t)product;
+		}
+	}
+	return (uint32_t)(product >> 32);
+}
+
+static uint32_t rng_philox_next_fn(void *g)
+{
+	return dalic_philox_next(g);
+}
+
 int64_t dalic_rng_std_uniform_int(dalic_philox_t *g, int64_t a, int64_t b)
 {
 	uint32_t urange = (uint32_t)b - (uint32_t)a;
 	if (urange == 0xffffffffu)
 		return a + (int64_t)dalic_philox_next(g);
-	uint32_t range = urange + 1;
-	uint64_t product = (uint64_t)dalic_philox_next(g) * range;
-	uint32_t low = (uint32_t)product;
-	if (low < range) {
-		uint32_t threshold = (uint32_t)(-range) % range;
-		while (low < threshold) {
-			product = (uint64_t)dalic_philox_next(g) * range;
-			low = (uint32_t)product;
-		}
-	}
-	return a + (int64_t)(product >> 32);
+	return a + (int64_t)dalic_rng_std_lemire(urange + 1, rng_philox_next_fn, g);
 }
 
 /* ---- std::seed_seq ---- */

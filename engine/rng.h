@@ -110,6 +110,9 @@ double dalic_rng_std_uniform_real_f64(dalic_philox_t *g, double a, double b);
 /* uniform_int_distribution<int>(a, b), b - a < 2^32: Lemire's method, as libstdc++ for a
  * 32-bit generator. */
 int64_t dalic_rng_std_uniform_int(dalic_philox_t *g, int64_t a, int64_t b);
+/* libstdc++'s downscaling of any generator of exactly 32 bits to [0, range), range 1..2^32-1
+ * (Lemire's nearly divisionless method, with its rejections). */
+uint32_t dalic_rng_std_lemire(uint32_t range, uint32_t (*next)(void *gen), void *gen);
 
 /* ---- conversions as DALI's x86-64 build performs them ---- */
 
