@@ -14,23 +14,38 @@
 #define PHILOX_M0 0xD2511F53u
 #define PHILOX_M1 0xCD9E8D57u
 
-static void philox_compute(dalic_philox_t *g)
+/* One round on the counter words (x, y, z, w) with key words (kx, ky). */
+#define PHILOX_ROUND(x, y, z, w, kx, ky)                                                           \
+	do {                                                                                       \
+		uint64_t m0_ = (uint64_t)PHILOX_M0 * x, m1_ = (uint64_t)PHILOX_M1 * z;             \
+		uint32_t x_ = (uint32_t)(m1_ >> 32) ^ y ^ kx, z_ = (uint32_t)(m0_ >> 32) ^ w ^ ky; \
+		y = (uint32_t)m1_;                                                                 \
+		w = (uint32_t)m0_;                                                                 \
+		x = x_;                                                                            \
+		z = z_;                                                                            \
+	} while (0)
+#define PHILOX_ROUND_BUMP(x, y, z, w, kx, ky)                                                      \
+	do {                                                                                       \
+		PHILOX_ROUND(x, y, z, w, kx, ky);                                                  \
+		kx += PHILOX_W0;                                                                   \
+		ky += PHILOX_W1;                                                                   \
+	} while (0)
+
+void dalic_philox_compute(dalic_philox_t *g)
 {
 	uint32_t x = (uint32_t)g->ctr[0], y = (uint32_t)(g->ctr[0] >> 32);
 	uint32_t z = (uint32_t)g->ctr[1], w = (uint32_t)(g->ctr[1] >> 32);
 	uint32_t kx = (uint32_t)g->key, ky = (uint32_t)(g->key >> 32);
-	for (int round = 0; round < 10; round++) {
-		if (round > 0) {
-			kx += PHILOX_W0;
-			ky += PHILOX_W1;
-		}
-		uint64_t m0 = (uint64_t)PHILOX_M0 * x, m1 = (uint64_t)PHILOX_M1 * z;
-		uint32_t nx = (uint32_t)(m1 >> 32) ^ y ^ kx, nz = (uint32_t)(m0 >> 32) ^ w ^ ky;
-		y = (uint32_t)m1;
-		w = (uint32_t)m0;
-		x = nx;
-		z = nz;
-	}
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky); /* 1 */
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky); /* 5 */
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND(x, y, z, w, kx, ky); /* 10 */
 	g->out[0] = x;
 	g->out[1] = y;
 	g->out[2] = z;
@@ -45,47 +60,6 @@ void dalic_philox_init(dalic_philox_t *g, uint64_t key, uint64_t ctr_hi, uint64_
 	g->ctr[0] = ctr_lo;
 	g->ctr[1] = ctr_hi;
 	g->phase = phase & 3;
-	g->ready = false;
-}
-
-static void philox_advance_counter(dalic_philox_t *g, uint64_t n)
-{
-	if (!n)
-		return;
-	g->ctr[0] += n;
-	if (g->ctr[0] < n)
-		g->ctr[1]++;
-	g->ready = false;
-}
-
-uint32_t dalic_philox_next(dalic_philox_t *g)
-{
-	if (!g->ready)
-		philox_compute(g);
-	uint32_t r = g->out[g->phase++];
-	if (g->phase >= 4) {
-		g->phase = 0;
-		philox_advance_counter(g, 1);
-	}
-	return r;
-}
-
-void dalic_philox_skipahead(dalic_philox_t *g, uint64_t n)
-{
-	g->phase += (int)(n & 3);
-	n >>= 2;
-	if (g->phase > 3) {
-		n++;
-		g->phase -= 4;
-	}
-	philox_advance_counter(g, n);
-}
-
-void dalic_philox_skipahead_sequence(dalic_philox_t *g, uint64_t n)
-{
-	if (!n)
-		return;
-	g->ctr[1] += n;
 	g->ready = false;
 }
 
@@ -138,20 +112,6 @@ int dalic_philox_parse(dalic_philox_t *g, const char *s)
 	return DALIC_OK;
 }
 
-dalic_philox_t dalic_rng_for_sample(const dalic_philox_t *master, int64_t sample)
-{
-	dalic_philox_t g = *master;
-	dalic_philox_skipahead_sequence(&g, (uint64_t)sample * DALIC_RNG_SAMPLE_STRIDE);
-	return g;
-}
-
-dalic_philox_t dalic_rng_for_element(const dalic_philox_t *sample_rng, int64_t element)
-{
-	dalic_philox_t g = *sample_rng;
-	dalic_philox_skipahead(&g, (uint64_t)element * DALIC_RNG_ELEMENT_STRIDE);
-	return g;
-}
-
 /* ---- DALI's distributions ---- */
 
 static uint64_t rng_next_u64(dalic_philox_t *g)
@@ -159,11 +119,6 @@ static uint64_t rng_next_u64(dalic_philox_t *g)
 	uint64_t lo = dalic_philox_next(g);
 	uint64_t hi = dalic_philox_next(g);
 	return lo | hi << 32;
-}
-
-float dalic_rng_unit_f32(dalic_philox_t *g)
-{
-	return (float)dalic_philox_next(g) * 0x1p-32f;
 }
 
 double dalic_rng_unit_f64(dalic_philox_t *g)
@@ -181,12 +136,6 @@ void dalic_rng_uniform_f32_init(dalic_rng_uniform_f32_t *d, float start, float e
 		d->max = t;
 	}
 	d->factor = (d->max - d->min) * 0x1p-32f;
-}
-
-float dalic_rng_uniform_f32(const dalic_rng_uniform_f32_t *d, dalic_philox_t *g)
-{
-	float v = fmaf((float)dalic_philox_next(g), d->factor, d->min);
-	return v < d->max ? v : d->max;
 }
 
 void dalic_rng_uniform_f64_init(dalic_rng_uniform_f64_t *d, double start, double end)
@@ -207,19 +156,33 @@ double dalic_rng_uniform_f64(const dalic_rng_uniform_f64_t *d, dalic_philox_t *g
 	return v < d->max ? v : d->max;
 }
 
-/* A zero first draw would make log() infinite: DALI swaps the two draws instead of drawing
- * again (keeping generators in step), and uses 1e-30 when both are zero. */
+/* Box-Muller's two unit draws. A zero first draw would make log() infinite: DALI swaps the
+ * two draws instead of drawing again (keeping generators in step), and uses 1e-30 when both
+ * are zero. */
+static void rng_box_muller_draws_f32(dalic_philox_t *g, float *u1, float *u2)
+{
+	*u1 = dalic_rng_unit_f32(g);
+	*u2 = dalic_rng_unit_f32(g);
+	if (*u1 == 0) {
+		*u1 = *u2 == 0 ? 1e-30f : *u2;
+		*u2 = 0;
+	}
+}
+
+static void rng_box_muller_draws_f64(dalic_philox_t *g, double *u1, double *u2)
+{
+	*u1 = dalic_rng_unit_f64(g);
+	*u2 = dalic_rng_unit_f64(g);
+	if (*u1 == 0) {
+		*u1 = *u2 == 0 ? (double)1e-30f : *u2;
+		*u2 = 0;
+	}
+}
+
 void dalic_rng_box_muller_f32(dalic_philox_t *g, float *x, float *y)
 {
-	float u1 = dalic_rng_unit_f32(g), u2 = dalic_rng_unit_f32(g);
-	if (u1 == 0) {
-		if (u2 == 0) {
-			u1 = 1e-30f;
-		} else {
-			u1 = u2;
-			u2 = 0;
-		}
-	}
+	float u1, u2;
+	rng_box_muller_draws_f32(g, &u1, &u2);
 	float r = sqrtf(-2 * logf(u1));
 	float theta = (float)(M_PI * 2) * u2;
 	*x = r * cosf(theta);
@@ -228,32 +191,28 @@ void dalic_rng_box_muller_f32(dalic_philox_t *g, float *x, float *y)
 
 void dalic_rng_box_muller_f64(dalic_philox_t *g, double *x, double *y)
 {
-	double u1 = dalic_rng_unit_f64(g), u2 = dalic_rng_unit_f64(g);
-	if (u1 == 0) {
-		if (u2 == 0) {
-			u1 = (double)1e-30f;
-		} else {
-			u1 = u2;
-			u2 = 0;
-		}
-	}
+	double u1, u2;
+	rng_box_muller_draws_f64(g, &u1, &u2);
 	double r = sqrt(-2 * log(u1));
 	double theta = M_PI * 2 * u2;
 	*x = r * cos(theta);
 	*y = r * sin(theta);
 }
 
+/* Only x: DALI computes y too and drops it, which changes nothing. */
 float dalic_rng_normal_f32(dalic_philox_t *g, float mean, float stddev)
 {
-	float x, y;
-	dalic_rng_box_muller_f32(g, &x, &y);
+	float u1, u2;
+	rng_box_muller_draws_f32(g, &u1, &u2);
+	float x = sqrtf(-2 * logf(u1)) * cosf((float)(M_PI * 2) * u2);
 	return fmaf(x, stddev, mean);
 }
 
 double dalic_rng_normal_f64(dalic_philox_t *g, double mean, double stddev)
 {
-	double x, y;
-	dalic_rng_box_muller_f64(g, &x, &y);
+	double u1, u2;
+	rng_box_muller_draws_f64(g, &u1, &u2);
+	double x = sqrt(-2 * log(u1)) * cos(M_PI * 2 * u2);
 	return fma(x, stddev, mean);
 }
 
@@ -299,11 +258,6 @@ uint32_t dalic_rng_bernoulli_threshold(float probability)
 		return 0xffffffffu;
 	/* static_cast<uint32_t>(float) is a 64-bit truncation keeping the low 32 bits */
 	return (uint32_t)(uint64_t)dalic_rng_cvt_i64(th);
-}
-
-bool dalic_rng_bernoulli(uint32_t threshold, dalic_philox_t *g)
-{
-	return dalic_philox_next(g) <= threshold;
 }
 
 /* ---- libstdc++'s distributions over Philox (range 2^32: min 0, max 2^32 - 1) ---- */

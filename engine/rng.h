@@ -18,6 +18,7 @@
 #ifndef DALIC_ENGINE_RNG_H
 #define DALIC_ENGINE_RNG_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -35,11 +36,52 @@ typedef struct dalic_philox {
 
 void dalic_philox_init(dalic_philox_t *g, uint64_t key, uint64_t ctr_hi, uint64_t ctr_lo,
 		       int phase);
-uint32_t dalic_philox_next(dalic_philox_t *g);
+/* Ten rounds on the current (key, counter): fills out[]. */
+void dalic_philox_compute(dalic_philox_t *g);
+
+/* The stepping is inline: random operators step once per element. */
+static inline void dalic_philox_advance_counter(dalic_philox_t *g, uint64_t n)
+{
+	if (!n)
+		return;
+	g->ctr[0] += n;
+	if (g->ctr[0] < n)
+		g->ctr[1]++;
+	g->ready = false;
+}
+
+static inline uint32_t dalic_philox_next(dalic_philox_t *g)
+{
+	if (!g->ready)
+		dalic_philox_compute(g);
+	uint32_t r = g->out[g->phase++];
+	if (g->phase >= 4) {
+		g->phase = 0;
+		dalic_philox_advance_counter(g, 1);
+	}
+	return r;
+}
+
 /* Moves (counter, phase) n outputs on. */
-void dalic_philox_skipahead(dalic_philox_t *g, uint64_t n);
+static inline void dalic_philox_skipahead(dalic_philox_t *g, uint64_t n)
+{
+	g->phase += (int)(n & 3);
+	n >>= 2;
+	if (g->phase > 3) {
+		n++;
+		g->phase -= 4;
+	}
+	dalic_philox_advance_counter(g, n);
+}
+
 /* ctr_hi += n. */
-void dalic_philox_skipahead_sequence(dalic_philox_t *g, uint64_t n);
+static inline void dalic_philox_skipahead_sequence(dalic_philox_t *g, uint64_t n)
+{
+	if (!n)
+		return;
+	g->ctr[1] += n;
+	g->ready = false;
+}
 
 /* The state as DALI writes it in checkpoints: "Philox_<key>_<ctr_hi>:<ctr_lo>_<phase>", upper
  * case hex, 59 characters. */
@@ -50,14 +92,29 @@ void dalic_philox_format(const dalic_philox_t *g, char out[DALIC_PHILOX_STRING_L
 int dalic_philox_parse(dalic_philox_t *g, const char *s);
 
 /* Sample i's generator: the master advanced by i * 65537 sequences (DALI's GetSampleRNG). */
-dalic_philox_t dalic_rng_for_sample(const dalic_philox_t *master, int64_t sample);
+static inline dalic_philox_t dalic_rng_for_sample(const dalic_philox_t *master, int64_t sample)
+{
+	dalic_philox_t g = *master;
+	dalic_philox_skipahead_sequence(&g, (uint64_t)sample * DALIC_RNG_SAMPLE_STRIDE);
+	return g;
+}
+
 /* Element p's generator: the sample's advanced by p * 257 outputs (rng_base_cpu.h). */
-dalic_philox_t dalic_rng_for_element(const dalic_philox_t *sample_rng, int64_t element);
+static inline dalic_philox_t dalic_rng_for_element(const dalic_philox_t *sample_rng,
+						   int64_t element)
+{
+	dalic_philox_t g = *sample_rng;
+	dalic_philox_skipahead(&g, (uint64_t)element * DALIC_RNG_ELEMENT_STRIDE);
+	return g;
+}
 
 /* ---- DALI's distributions (random_dist.h) ---- */
 
 /* normalized_uniform_dist: float(u32) * 2^-32; double: (lo | hi << 32) * 2^-64. */
-float dalic_rng_unit_f32(dalic_philox_t *g);
+static inline float dalic_rng_unit_f32(dalic_philox_t *g)
+{
+	return (float)dalic_philox_next(g) * 0x1p-32f;
+}
 double dalic_rng_unit_f64(dalic_philox_t *g);
 
 /* uniform_real_dist on [start, end): fma(float(u), factor, min), at most nextafter(end,
@@ -69,7 +126,11 @@ typedef struct dalic_rng_uniform_f64 {
 	double min, max, factor;
 } dalic_rng_uniform_f64_t;
 void dalic_rng_uniform_f32_init(dalic_rng_uniform_f32_t *d, float start, float end);
-float dalic_rng_uniform_f32(const dalic_rng_uniform_f32_t *d, dalic_philox_t *g);
+static inline float dalic_rng_uniform_f32(const dalic_rng_uniform_f32_t *d, dalic_philox_t *g)
+{
+	float v = fmaf((float)dalic_philox_next(g), d->factor, d->min);
+	return v < d->max ? v : d->max;
+}
 void dalic_rng_uniform_f64_init(dalic_rng_uniform_f64_t *d, double start, double end);
 double dalic_rng_uniform_f64(const dalic_rng_uniform_f64_t *d, dalic_philox_t *g);
 
@@ -97,7 +158,10 @@ int64_t dalic_rng_pick(dalic_philox_t *g, int64_t n);
 /* bernoulli_dist: true when u <= threshold; threshold = uint32(p * 2^32), saturated at 2^32 - 1,
  * with x86's conversion of out-of-range and NaN products (p < 0 or NaN), as DALI's build. */
 uint32_t dalic_rng_bernoulli_threshold(float probability);
-bool dalic_rng_bernoulli(uint32_t threshold, dalic_philox_t *g);
+static inline bool dalic_rng_bernoulli(uint32_t threshold, dalic_philox_t *g)
+{
+	return dalic_philox_next(g) <= threshold;
+}
 
 /* ---- libstdc++'s distributions applied to a Philox generator ---- */
 

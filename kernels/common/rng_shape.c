@@ -4,6 +4,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -157,14 +158,69 @@ int dalic_rng_arg_input_floats(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 	return DALIC_OK;
 }
 
+/* std::round (half away from zero) without a libm call: |v| < 2^52 has an exact fraction. */
+static double rng_round(double v)
+{
+	if (!(fabs(v) < 0x1p52))
+		return v; /* already integral, or infinite */
+	int64_t t = (int64_t)v;
+	double f = v - (double)t;
+	return (double)(t + (f >= 0.5) - (f <= -0.5));
+}
+
+/* What DALI's ConvertSat makes of NaN: static_cast of NaN on x86 (the minimum of a 32/64-bit
+ * conversion, then the low bits): INT32_MIN, INT64_MIN, 2^63 for uint64, 0 for the others. */
+static double rng_nan_as(dalic_dtype_t t)
+{
+	return t == DALIC_INT32 ? -0x1p31 : t == DALIC_INT64 ? -0x1p63 : t == DALIC_UINT64 ? 0x1p63 : 0;
+}
+
+/* Stores k values at elements first.. of a sample with DALI's ConvertSat: floats as they are,
+ * integers rounded half away from zero and saturated, bool non-zero. */
+#define RNG_STORE_INT(CT, LO, HI)                                                                  \
+	for (int64_t j = 0; j < k; j++) {                                                          \
+		double r = v[j] != v[j] ? nan_as : rng_round(v[j]);                                \
+		((CT *)base)[first + j] = DALIC_SAT_FROM_F64(CT, LO, HI, r);                       \
+	}
+#define RNG_STORE_UINT RNG_STORE_INT
+#define RNG_STORE_SINT RNG_STORE_INT
+#define RNG_STORE_FLOAT(CT, LO, HI)                                                                \
+	for (int64_t j = 0; j < k; j++)                                                            \
+		((CT *)base)[first + j] = (CT)v[j];
+#define RNG_STORE_OTHER(CT, LO, HI)                                                                \
+	for (int64_t j = 0; j < k; j++)                                                            \
+		dalic_dtype_store_sat(t, base, first + j, v[j]);
+#define RNG_STORE_HALF RNG_STORE_OTHER
+#define RNG_STORE_BOOL RNG_STORE_OTHER
+
+static void rng_store(dalic_dtype_t t, void *base, int64_t first, const double *v, int64_t k)
+{
+	double nan_as = rng_nan_as(t);
+	switch (t) {
+#define RNG_STORE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                   \
+	case DALIC_##ID: RNG_STORE_##CLASS(CT, LO, HI) break;
+		DALIC_DTYPES_NUMERIC(RNG_STORE)
+#undef RNG_STORE
+	default: break;
+	}
+	(void)nan_as;
+}
+
+#define RNG_BLOCK 256
+
 void dalic_rng_generate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int sample,
 			dalic_rng_element_fn fn, const void *dist)
 {
 	dalic_batch_t *out = ws->outputs[0];
 	int64_t n = dalic_batch_sample_elems(out, sample);
 	dalic_philox_t g = dalic_op_rng(ctx, sample);
-	for (int64_t p = 0; p < n; p++) {
-		dalic_philox_t e = dalic_rng_for_element(&g, p);
-		dalic_dtype_store_sat(out->dtype, out->ptrs[sample], p, fn(dist, &e));
+	double v[RNG_BLOCK];
+	for (int64_t p0 = 0; p0 < n; p0 += RNG_BLOCK) {
+		int64_t k = n - p0 < RNG_BLOCK ? n - p0 : RNG_BLOCK;
+		for (int64_t j = 0; j < k; j++) {
+			dalic_philox_t e = dalic_rng_for_element(&g, p0 + j);
+			v[j] = fn(dist, &e);
+		}
+		rng_store(out->dtype, out->ptrs[sample], p0, v, k);
 	}
 }

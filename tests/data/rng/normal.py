@@ -1,5 +1,5 @@
 # random.normal: float and double arithmetic, integer outputs, per-sample mean, a negative
-# stddev (DALI accepts it).
+# stddev (DALI accepts it), NaN converted to integers as DALI's x86 build converts it.
 from nvidia.dali import pipeline_def, fn, types
 
 
@@ -13,7 +13,11 @@ def rng_normal():
             fn.random.normal(mean=-100.0, stddev=1000.0, dtype=types.INT64, shape=[2]),
             fn.random.normal(stddev=-1.0, shape=[2]),
             fn.random.normal(mean=m, shape=[2]),
-            m)
+            m,
+            fn.random.normal(mean=float("nan"), dtype=types.INT32, shape=[2]),
+            fn.random.normal(mean=float("nan"), dtype=types.UINT64, shape=[2]),
+            fn.random.normal(mean=float("nan"), dtype=types.INT64, shape=[2]),
+            fn.random.normal(mean=float("nan"), dtype=types.UINT8, shape=[2]))
 
 
 pipe = rng_normal()
