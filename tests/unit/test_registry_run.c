@@ -55,6 +55,13 @@ static void registry_run_cast(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT32));
 }
 
+static void registry_run_color_twist(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 30));
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 1.5));
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 0.8));
+}
+
 static void registry_run_constant(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "fdata", 3, (const double[]){1.5, 2.5, 3.5}));
@@ -83,6 +90,22 @@ static void registry_run_expand_dims(dalic_op_t *op)
 static void registry_run_rrc(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){4, 5}));
+}
+
+static void registry_run_hsv(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 100));
+	ASSERT_OK(dalic_op_set_float(op, "value", 0.7));
+}
+
+static void registry_run_hue(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", -45));
+}
+
+static void registry_run_saturation(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.4));
 }
 
 static void registry_run_reshape(dalic_op_t *op)
@@ -137,6 +160,7 @@ static void registry_run_reader(dalic_op_t *op)
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
+    {"ColorTwist", {REGISTRY_RUN_U8_HWC}, 0, registry_run_color_twist},
     {"Constant", {0}, 0, registry_run_constant},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
@@ -144,9 +168,12 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
+    {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
+    {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
+    {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
