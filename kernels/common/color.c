@@ -272,6 +272,36 @@ void dalic_color_muladd_apply(float mul, float add, dalic_dtype_t it, const void
 	}
 }
 
+static const dalic_dtype_t color_bc_types[] = {DALIC_UINT8, DALIC_INT16, DALIC_INT32, DALIC_FLOAT};
+
+int dalic_color_bc_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t out_type)
+{
+	if (out_type == DALIC_NO_TYPE)
+		out_type = ws->inputs[0]->dtype;
+	return dalic_color_setup(ctx, ws, out_type, color_bc_types, 4, 0);
+}
+
+int dalic_color_bc_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float brightness,
+                              float brightness_shift, float contrast, bool has_center)
+{
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	float center = dalic_color_half_range(in->dtype);
+	if (has_center) {
+		int rc = dalic_color_arg(ctx, ws, "contrast_center", i, &center);
+		if (rc)
+			return rc;
+	}
+	/* DALI's rearrangement: shift * range + brightness * (center - contrast * center) plus
+	 * brightness * contrast * in, each step rounded to float */
+	float add = brightness_shift * dalic_color_full_range(out->dtype) +
+	            brightness * (center - contrast * center);
+	float mul = brightness * contrast;
+	dalic_color_muladd_apply(mul, add, in->dtype, in->ptrs[i], out->dtype, out->ptrs[i],
+	                         dalic_batch_sample_elems(in, i));
+	return DALIC_OK;
+}
+
 float dalic_color_half_range(dalic_dtype_t t)
 {
 	switch (t) {

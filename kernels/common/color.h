@@ -45,6 +45,15 @@ int dalic_color_twist_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dty
 int dalic_color_twist_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float hue,
                                  float saturation, float value, float brightness, float contrast);
 
+/* The brightness-contrast family's setup: types uint8, int16, int32, float in and out; any
+ * channel count. `out_type` DALIC_NO_TYPE means the input's type. */
+int dalic_color_bc_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t out_type);
+/* Sample i of the brightness-contrast family. The contrast center is the `contrast_center`
+ * argument when `has_center` (the schema has it and it is given or fed), else the input
+ * type's half range. */
+int dalic_color_bc_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float brightness,
+                              float brightness_shift, float contrast, bool has_center);
+
 /* DALI's HalfRange<T> (the default contrast center) and FullRange<T> (brightness_shift's
  * unit): 128 / 255 for uint8, 16384 / 32767 for int16, 2^30 / 2^31-1 for int32, 0.5 / 1 for
  * floats. */

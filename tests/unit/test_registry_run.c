@@ -55,6 +55,18 @@ static void registry_run_cast(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT32));
 }
 
+static void registry_run_brightness(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "brightness", 1.7));
+	ASSERT_OK(dalic_op_set_float(op, "brightness_shift", -0.1));
+}
+
+static void registry_run_contrast(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 1.4));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT16));
+}
+
 static void registry_run_color_twist(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "hue", 30));
@@ -160,8 +172,11 @@ static void registry_run_reader(dalic_op_t *op)
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
+    {"Brightness", {REGISTRY_RUN_U8_HWC}, 0, registry_run_brightness},
+    {"BrightnessContrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
     {"ColorTwist", {REGISTRY_RUN_U8_HWC}, 0, registry_run_color_twist},
     {"Constant", {0}, 0, registry_run_constant},
+    {"Contrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
