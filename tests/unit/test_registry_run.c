@@ -74,6 +74,12 @@ static void registry_run_color_twist(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_float(op, "contrast", 0.8));
 }
 
+static void registry_run_csc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "image_type", DALIC_RGB));
+	ASSERT_OK(dalic_op_set_int(op, "output_type", DALIC_YCbCr));
+}
+
 static void registry_run_constant(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "fdata", 3, (const double[]){1.5, 2.5, 3.5}));
@@ -174,6 +180,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
     {"Brightness", {REGISTRY_RUN_U8_HWC}, 0, registry_run_brightness},
     {"BrightnessContrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
+    {"ColorSpaceConversion", {REGISTRY_RUN_U8_HWC}, 0, registry_run_csc},
     {"ColorTwist", {REGISTRY_RUN_U8_HWC}, 0, registry_run_color_twist},
     {"Constant", {0}, 0, registry_run_constant},
     {"Contrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
