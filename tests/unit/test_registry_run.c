@@ -186,6 +186,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Contrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
+    {"Equalize", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
