@@ -30,6 +30,8 @@ typedef enum {
 	REGISTRY_RUN_BOOL,   /* BOOL scalars, alternating */
 	REGISTRY_RUN_U8_HWC, /* UINT8 [8, 6, 3], layout HWC */
 	REGISTRY_RUN_JPEG,   /* encoded images: the bytes of sample photographs */
+	/* FLOAT [3]: one value per column of REGISTRY_RUN_F32 (a mean of its rows) */
+	REGISTRY_RUN_F32_ROW,
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -126,6 +128,11 @@ static void registry_run_saturation(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.4));
 }
 
+static void registry_run_reduce_rows(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
+}
+
 static void registry_run_reshape(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_ints(op, "shape", 2, (const int64_t[]){3, 2}));
@@ -211,6 +218,14 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
+    {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
+    {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
+    {"reductions__RMS", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__StdDev", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
+    {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"readers__File", {0}, 0, registry_run_reader},
 };
 #define REGISTRY_RUN_NUM_CASES ((int)(sizeof registry_run_cases / sizeof *registry_run_cases))
@@ -289,6 +304,15 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		free(all);
 		return rc;
 	}
+	case REGISTRY_RUN_F32_ROW: {
+		float v[B * 3];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 3;
+			for (int k = 0; k < 3; k++)
+				v[3 * i + k] = (float)(iteration * 100 + i * 10 + k);
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -298,6 +322,7 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC, REGISTRY_RUN_JPEG,
+    REGISTRY_RUN_F32_ROW,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
