@@ -128,6 +128,12 @@ static void registry_run_saturation(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.4));
 }
 
+static void registry_run_normalize(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "axis_names", "HW"));
+	ASSERT_OK(dalic_op_set_bool(op, "batch", true));
+}
+
 static void registry_run_reduce_rows(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
@@ -197,6 +203,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
     {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
