@@ -112,6 +112,11 @@ static void registry_run_rrc(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){4, 5}));
 }
 
+static void registry_run_gaussian_blur(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "sigma", 2, (const double[]){1.5, 0.7}));
+}
+
 static void registry_run_hsv(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "hue", 100));
@@ -205,6 +210,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
+    {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
     {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
