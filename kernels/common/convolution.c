@@ -128,6 +128,35 @@ void dalic_conv_gaussian_window(float sigma, int size, float *w)
 	}
 }
 
+void dalic_conv_smoothing_window(int size, float *w)
+{
+	w[0] = 1;
+	for (int n = 2; n <= size; n++) { /* row n of Pascal's triangle from row n - 1, in place */
+		float prev = w[0];
+		for (int j = 1; j < n - 1; j++) {
+			float v = w[j];
+			w[j] = prev + w[j];
+			prev = v;
+		}
+		w[n - 1] = prev;
+	}
+}
+
+void dalic_conv_derivative_window(int size, float *w)
+{
+	dalic_conv_smoothing_window(size - 2, w);
+	for (int n = size - 1; n <= size; n++) { /* difference (x[j - 1] - x[j]) twice, in place */
+		float prev = w[0];
+		w[0] = -prev;
+		for (int j = 1; j < n - 1; j++) {
+			float v = w[j];
+			w[j] = prev - w[j];
+			prev = v;
+		}
+		w[n - 1] = prev;
+	}
+}
+
 /* ---- the passes ------------------------------------------------------------------------------ */
 
 /* DALI's idx_reflect_101: mirror without repeating the edge, as often as needed. */
@@ -291,7 +320,10 @@ static void conv_sink(const dalic_conv_sink_t *s, int64_t at, const float *v, in
 		CONV_SINK(uint16_t, dalic_sat_f2half);
 		break;
 	case DALIC_FLOAT:
-		CONV_SINK(float, CONV_PLAIN);
+		if (s->half)
+			CONV_SINK(float, conv_half);
+		else
+			CONV_SINK(float, CONV_PLAIN);
 		break;
 	case DALIC_FLOAT64:
 		CONV_SINK(double, CONV_PLAIN);

@@ -30,6 +30,7 @@ typedef struct dalic_conv_sink {
 	void *data;
 	const float *add;
 	float scale;
+	bool half; /* a float sink holding a float16 intermediate: values rounded to half */
 } dalic_conv_sink_t;
 
 /* The geometry of a sample from its layout (DALI's rules: leading F and/or C are blocks, a
@@ -49,6 +50,12 @@ int64_t dalic_conv_scratch_floats(const dalic_conv_geom_t *g);
 void dalic_conv_separable(const dalic_conv_geom_t *g, dalic_dtype_t it, const void *in,
                           const float *const *win, const int *wsize, const dalic_conv_sink_t *sink,
                           float *tmp);
+
+/* DALI's (OpenCV's) Laplacian windows, built in float as DALI builds them: the smoothing
+ * window of odd `size` is a row of Pascal's triangle (1, 2, 1 for 3), the derivative window is
+ * the smoothing window of size - 2 differenced twice (1, -2, 1 for 3). */
+void dalic_conv_smoothing_window(int size, float *w);
+void dalic_conv_derivative_window(int size, float *w);
 
 /* DALI's Gaussian window of `size` values for `sigma` (normalized to sum 1, symmetric). */
 void dalic_conv_gaussian_window(float sigma, int size, float *w);

@@ -117,6 +117,12 @@ static void registry_run_gaussian_blur(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "sigma", 2, (const double[]){1.5, 0.7}));
 }
 
+static void registry_run_laplacian(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "window_size", 2, (const int64_t[]){5, 3}));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+}
+
 static void registry_run_hsv(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "hue", 100));
@@ -208,6 +214,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
