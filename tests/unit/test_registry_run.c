@@ -150,6 +150,12 @@ static void registry_run_reduce_rows(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
 }
 
+static void registry_run_water(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ampl_x", 2.5));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_LINEAR));
+}
+
 static void registry_run_reshape(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_ints(op, "shape", 2, (const int64_t[]){3, 2}));
@@ -224,9 +230,11 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
     {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
+    {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
+    {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},
     {"_conditional__Merge", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
     {"_conditional__Not_", {REGISTRY_RUN_BOOL}, 0, NULL},
     {"_conditional__Split", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
