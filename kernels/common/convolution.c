@@ -1,6 +1,7 @@
 /* Separable convolution as DALI's CPU kernels compute it (see convolution.h). */
 #include "kernels/common/convolution.h"
 
+#include "engine/checked.h"
 #include "engine/dtype.h"
 #include "kernels/common/sat_cast.h"
 
@@ -57,6 +58,33 @@ int dalic_conv_axes(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char 
 		                     *axes);
 	if (*axes < 1)
 		return dalic_op_fail(ctx, ws, -1, "Axis count out of supported range.");
+	return DALIC_OK;
+}
+
+int dalic_conv_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, bool allow_f64)
+{
+	const dalic_batch_t *in = ws->inputs[0];
+	if (!dalic_dtype_is_numeric(in->dtype) || in->dtype == DALIC_BOOL ||
+	    (!allow_f64 && in->dtype == DALIC_FLOAT64))
+		return dalic_op_fail(ctx, ws, -1, "Unsupported data type: %s",
+		                     dalic_dtype_cname(in->dtype));
+	dalic_dtype_t ot = in->dtype;
+	if (dalic_arg_given(ctx, "dtype")) {
+		ot = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
+		if (ot != in->dtype && ot != DALIC_FLOAT)
+			return dalic_op_fail(ctx, ws, -1,
+			                     "Output data type must be same as input, "
+			                     "FLOAT or skipped (defaults to input type)");
+	}
+	int axes;
+	int rc = dalic_conv_axes(ctx, ws, in->layout, in->ndim, &axes);
+	if (!rc)
+		rc = dalic_batch_copy_meta(ws->outputs[0], in);
+	if (rc)
+		return rc;
+	ws->outputs[0]->dtype = ot;
+	for (int i = 0; i < ws->batch_size; i++)
+		ws->outputs[0]->sources[i] = in->sources[i];
 	return DALIC_OK;
 }
 
@@ -361,6 +389,20 @@ static conv_scratch_t conv_scratch_layout(const dalic_conv_geom_t *g)
 int64_t dalic_conv_scratch_floats(const dalic_conv_geom_t *g)
 {
 	return conv_scratch_layout(g).total;
+}
+
+size_t dalic_conv_scratch_bytes(const dalic_conv_geom_t *g, int64_t extra)
+{
+	/* the layout's terms are each below the sample's volume times 3 */
+	int64_t vol = g->lanes, floats;
+	size_t bytes;
+	for (int a = 0; a < g->axes; a++)
+		if (!dalic_ck_mul_i64(vol, g->ext[a], &vol))
+			return 0;
+	if (!dalic_ck_mul_i64(vol, 8, &floats) || !dalic_ck_add_i64(floats, extra, &floats) ||
+	    !dalic_ck_mul_size((size_t)floats, sizeof(float), &bytes))
+		return 0;
+	return sizeof(float) * (size_t)(conv_scratch_layout(g).total + extra);
 }
 
 void dalic_conv_separable(const dalic_conv_geom_t *g, dalic_dtype_t it, const void *in,

@@ -42,8 +42,14 @@ int dalic_conv_geom(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char 
 int dalic_conv_axes(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *layout, int ndim,
                     int *axes);
 
-/* Floats of scratch dalic_conv_separable needs: one or two sample volumes. */
+/* The filters' setup: input type numeric (not bool; float64 only with `allow_f64`), output the
+ * input's type or `dtype` FLOAT, a layout dalic_conv_axes accepts; output 0 shaped as input 0. */
+int dalic_conv_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, bool allow_f64);
+
+/* Floats of scratch dalic_conv_separable needs (one or two sample volumes and lines). */
 int64_t dalic_conv_scratch_floats(const dalic_conv_geom_t *g);
+/* Bytes of that scratch plus `extra` floats, or 0 when the size does not fit (checked). */
+size_t dalic_conv_scratch_bytes(const dalic_conv_geom_t *g, int64_t extra);
 
 /* Convolves `in` (type `it`) with win[a] (wsize[a] values, odd) along each spatial axis and
  * hands the result to `sink`. `tmp` holds dalic_conv_scratch_floats(g) floats. */

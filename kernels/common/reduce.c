@@ -125,11 +125,11 @@ typedef struct reduce_ops {
 #define REDUCE_R_MIN(a, v) ((a) = (v) < (a) ? (v) : (a))
 #define REDUCE_R_MAX(a, v) ((a) = (v) > (a) ? (v) : (a))
 
-/* NAME_leaf / _combine / _neutral / _one for input type ST, accumulator member M of type DT,
+/* reduce_NAME_leaf / _combine / _neutral / _one for input type ST, accumulator member M of type DT,
  * preprocessing P, reduction R, neutral value NEU. */
 #define REDUCE_DEFINE(NAME, ST, DT, M, P, R, NEU)                                                  \
-	static void NAME##_leaf(reduce_acc_t *acc, const void *data, int64_t stride, int64_t n,    \
-	                        float mean)                                                        \
+	static void reduce_##NAME##_leaf(reduce_acc_t *acc, const void *data, int64_t stride,      \
+	                                 int64_t n, float mean)                                    \
 	{                                                                                          \
 		const ST *s = data;                                                                \
 		DT t = NEU;                                                                        \
@@ -137,22 +137,24 @@ typedef struct reduce_ops {
 			R(t, P(s[i * stride], mean));                                              \
 		R(acc->M, t);                                                                      \
 	}                                                                                          \
-	static void NAME##_combine(reduce_acc_t *acc, const reduce_acc_t *v)                       \
+	static void reduce_##NAME##_combine(reduce_acc_t *acc, const reduce_acc_t *v)              \
 	{                                                                                          \
 		R(acc->M, v->M);                                                                   \
 	}                                                                                          \
-	static void NAME##_neutral(reduce_acc_t *acc)                                              \
+	static void reduce_##NAME##_neutral(reduce_acc_t *acc)                                     \
 	{                                                                                          \
 		acc->M = NEU;                                                                      \
 	}                                                                                          \
-	static void NAME##_one(reduce_acc_t *acc, const void *data, int64_t i, float mean)         \
+	static void reduce_##NAME##_one(reduce_acc_t *acc, const void *data, int64_t i,            \
+	                                float mean)                                                \
 	{                                                                                          \
 		acc->M = (DT)P(((const ST *)data)[i], mean);                                       \
 	}
 
 #define REDUCE_ENTRY(NAME, KIND, IN, OUT)                                                          \
 	{                                                                                          \
-		KIND, IN, OUT, NAME##_leaf, NAME##_combine, NAME##_neutral, NAME##_one             \
+		KIND, IN, OUT, reduce_##NAME##_leaf, reduce_##NAME##_combine,                      \
+		    reduce_##NAME##_neutral, reduce_##NAME##_one                                   \
 	}
 
 /* Sums into the input type, its 64-bit widening and float (sum); the input type and float

@@ -12,48 +12,24 @@
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 #include "kernels/common/convolution.h"
-#include "kernels/common/img_scratch.h"
+#include "kernels/common/thread_scratch.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 typedef struct gaussian_blur {
-	img_scratch_t *threads;
-	int num_threads;
+	dalic_thread_scratch_t scratch;
 } gaussian_blur_t;
 
 static int gaussian_blur_init(dalic_op_ctx_t *ctx)
 {
 	gaussian_blur_t *s = ctx->state;
-	s->num_threads = ctx->num_threads + 1;
-	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
-	return s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+	return dalic_thread_scratch_init(ctx, &s->scratch);
 }
 
 static int gaussian_blur_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
-	const dalic_batch_t *in = ws->inputs[0];
-	if (!dalic_dtype_is_numeric(in->dtype) || in->dtype == DALIC_BOOL)
-		return dalic_op_fail(ctx, ws, -1, "Unsupported data type: %s",
-		                     dalic_dtype_cname(in->dtype));
-	dalic_dtype_t ot = in->dtype;
-	if (dalic_arg_given(ctx, "dtype")) {
-		ot = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
-		if (ot != in->dtype && ot != DALIC_FLOAT)
-			return dalic_op_fail(ctx, ws, -1,
-			                     "Output data type must be same as input, "
-			                     "FLOAT or skipped (defaults to input type)");
-	}
-	int axes;
-	int rc = dalic_conv_axes(ctx, ws, in->layout, in->ndim, &axes);
-	if (!rc)
-		rc = dalic_batch_copy_meta(ws->outputs[0], in);
-	if (rc)
-		return rc;
-	ws->outputs[0]->dtype = ot;
-	for (int i = 0; i < ws->batch_size; i++)
-		ws->outputs[0]->sources[i] = in->sources[i];
-	return DALIC_OK;
+	return dalic_conv_setup(ctx, ws, true);
 }
 
 /* Sigma and window size of each axis for sample i, completed from each other as DALI does. */
@@ -112,16 +88,15 @@ static int gaussian_blur_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, i
 	int size[3];
 	if (rc || (rc = gaussian_blur_params(ctx, ws, i, g.axes, sigma, size)))
 		return rc;
-	if (thread < 0 || thread >= s->num_threads)
-		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
-		                     s->num_threads);
 	int64_t nwin = 0;
 	for (int a = 0; a < g.axes; a++)
 		nwin += size[a];
-	float *buf = dalic_img_scratch_get(
-	    &s->threads[thread], sizeof(float) * (size_t)(dalic_conv_scratch_floats(&g) + nwin));
+	size_t bytes = dalic_conv_scratch_bytes(&g, nwin);
+	if (!bytes)
+		return dalic_op_fail(ctx, ws, i, "sample too large for its scratch memory");
+	float *buf = dalic_thread_scratch_get(ctx, ws, i, &s->scratch, thread, bytes, &rc);
 	if (!buf)
-		return dalic_op_fail(ctx, ws, i, "scratch: %s", dalic_last_error());
+		return rc;
 	float *w = buf + dalic_conv_scratch_floats(&g);
 	const float *win[3];
 	for (int a = 0; a < g.axes; a++) {
@@ -138,9 +113,7 @@ static int gaussian_blur_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, i
 static void gaussian_blur_fini(dalic_op_ctx_t *ctx)
 {
 	gaussian_blur_t *s = ctx->state;
-	for (int t = 0; s->threads && t < s->num_threads; t++)
-		dalic_img_scratch_free(&s->threads[t]);
-	free(s->threads);
+	dalic_thread_scratch_free(&s->scratch);
 }
 
 static const dalic_arg_schema_t args[] = {

@@ -14,7 +14,7 @@
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 #include "kernels/common/convolution.h"
-#include "kernels/common/img_scratch.h"
+#include "kernels/common/thread_scratch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,8 +22,7 @@
 #define LAPLACIAN_MAX_WINDOW 31
 
 typedef struct laplacian {
-	img_scratch_t *threads;
-	int num_threads;
+	dalic_thread_scratch_t scratch;
 } laplacian_t;
 
 static int laplacian_init(dalic_op_ctx_t *ctx)
@@ -33,40 +32,16 @@ static int laplacian_init(dalic_op_ctx_t *ctx)
 		return dalic_op_fail(ctx, NULL, -1,
 		                     "Parameter ``scale`` cannot be specified when "
 		                     "``normalized_kernel`` is set to True");
-	s->num_threads = ctx->num_threads + 1;
-	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
-	return s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+	return dalic_thread_scratch_init(ctx, &s->scratch);
 }
 
 static int laplacian_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
-	const dalic_batch_t *in = ws->inputs[0];
-	if (!dalic_dtype_is_numeric(in->dtype) || in->dtype == DALIC_BOOL ||
-	    in->dtype == DALIC_FLOAT64)
-		return dalic_op_fail(ctx, ws, -1, "Unsupported data type: %s",
-		                     dalic_dtype_cname(in->dtype));
 	if (dalic_arg_bool(ctx, "normalized_kernel") && dalic_arg_input(ws, "scale"))
 		return dalic_op_fail(ctx, ws, -1,
 		                     "Parameter ``scale`` cannot be specified when "
 		                     "``normalized_kernel`` is set to True");
-	dalic_dtype_t ot = in->dtype;
-	if (dalic_arg_given(ctx, "dtype")) {
-		ot = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
-		if (ot != in->dtype && ot != DALIC_FLOAT)
-			return dalic_op_fail(ctx, ws, -1,
-			                     "Output data type must be same as input, "
-			                     "FLOAT or skipped (defaults to input type)");
-	}
-	int axes;
-	int rc = dalic_conv_axes(ctx, ws, in->layout, in->ndim, &axes);
-	if (!rc)
-		rc = dalic_batch_copy_meta(ws->outputs[0], in);
-	if (rc)
-		return rc;
-	ws->outputs[0]->dtype = ot;
-	for (int i = 0; i < ws->batch_size; i++)
-		ws->outputs[0]->sources[i] = in->sources[i];
-	return DALIC_OK;
+	return dalic_conv_setup(ctx, ws, false);
 }
 
 /* Window sizes size[i][j] (derivative i, axis j) and scales of sample i. */
@@ -126,18 +101,18 @@ static int laplacian_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 	int rc = dalic_conv_geom(ctx, ws, in->layout, in->ndim, dalic_batch_shape(in, i), &g);
 	if (rc || (rc = laplacian_params(ctx, ws, i, g.axes, size, scale)))
 		return rc;
-	if (thread < 0 || thread >= s->num_threads)
-		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
-		                     s->num_threads);
 	/* the float accumulator is the output itself when that is float */
 	int64_t vol = g.nseq * g.lanes, conv = dalic_conv_scratch_floats(&g);
 	for (int a = 0; a < g.axes; a++)
 		vol *= g.ext[a];
 	bool own_acc = out->dtype != DALIC_FLOAT && g.axes > 1;
-	size_t n = (size_t)(conv + (own_acc ? vol : 0) + 3 * 3 * LAPLACIAN_MAX_WINDOW);
-	float *buf = dalic_img_scratch_get(&s->threads[thread], sizeof(float) * n);
+	size_t bytes = dalic_conv_scratch_bytes(&g, (own_acc ? vol : 0) + 9 * LAPLACIAN_MAX_WINDOW);
+	if (!bytes)
+		return dalic_op_fail(ctx, ws, i, "sample too large for its scratch memory");
+	size_t n = bytes / sizeof(float);
+	float *buf = dalic_thread_scratch_get(ctx, ws, i, &s->scratch, thread, bytes, &rc);
 	if (!buf)
-		return dalic_op_fail(ctx, ws, i, "scratch: %s", dalic_last_error());
+		return rc;
 	float *acc = own_acc ? buf + conv : out->ptrs[i], *w = buf + n - 9 * LAPLACIAN_MAX_WINDOW;
 	bool half = in->dtype == DALIC_FLOAT16;
 	for (int a = 0; a < g.axes; a++) {
@@ -163,9 +138,7 @@ static int laplacian_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 static void laplacian_fini(dalic_op_ctx_t *ctx)
 {
 	laplacian_t *s = ctx->state;
-	for (int t = 0; s->threads && t < s->num_threads; t++)
-		dalic_img_scratch_free(&s->threads[t]);
-	free(s->threads);
+	dalic_thread_scratch_free(&s->scratch);
 }
 
 static const dalic_arg_schema_t args[] = {

@@ -7,7 +7,7 @@
  */
 #include "engine/kernel.h"
 #include "kernels/common/displace.h"
-#include "kernels/common/img_scratch.h"
+#include "kernels/common/thread_scratch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,8 +17,7 @@
 #endif
 
 typedef struct sphere {
-	img_scratch_t *threads;
-	int num_threads;
+	dalic_thread_scratch_t scratch;
 } sphere_t;
 
 static int sphere_init(dalic_op_ctx_t *ctx)
@@ -27,9 +26,7 @@ static int sphere_init(dalic_op_ctx_t *ctx)
 	int rc = dalic_displace_init(ctx);
 	if (rc)
 		return rc;
-	s->num_threads = ctx->num_threads + 1;
-	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
-	return s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+	return dalic_thread_scratch_init(ctx, &s->scratch);
 }
 
 static void sphere_row(const void *params, int64_t y, int64_t h, int64_t w, float *px, float *py)
@@ -48,23 +45,19 @@ static void sphere_row(const void *params, int64_t y, int64_t h, int64_t w, floa
 static int sphere_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	sphere_t *s = ctx->state;
-	if (thread < 0 || thread >= s->num_threads)
-		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
-		                     s->num_threads);
 	int64_t w = dalic_batch_shape(ws->inputs[0], i)[1];
-	float *buf =
-	    dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(2 * w + 1));
+	int rc;
+	float *buf = dalic_thread_scratch_get(ctx, ws, i, &s->scratch, thread,
+	                                      sizeof(float) * (size_t)(2 * w + 1), &rc);
 	if (!buf)
-		return dalic_op_fail(ctx, ws, i, "scratch: %s", dalic_last_error());
+		return rc;
 	return dalic_displace_run_sample(ctx, ws, i, sphere_row, NULL, buf);
 }
 
 static void sphere_fini(dalic_op_ctx_t *ctx)
 {
 	sphere_t *s = ctx->state;
-	for (int t = 0; s->threads && t < s->num_threads; t++)
-		dalic_img_scratch_free(&s->threads[t]);
-	free(s->threads);
+	dalic_thread_scratch_free(&s->scratch);
 }
 
 static const dalic_arg_schema_t args[] = {

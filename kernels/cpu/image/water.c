@@ -8,7 +8,7 @@
  */
 #include "engine/kernel.h"
 #include "kernels/common/displace.h"
-#include "kernels/common/img_scratch.h"
+#include "kernels/common/thread_scratch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,8 +19,7 @@
 
 typedef struct water {
 	float ax, ay, fx, fy, phx, phy;
-	img_scratch_t *threads;
-	int num_threads;
+	dalic_thread_scratch_t scratch;
 } water_t;
 
 /* The column terms of one sample, read by water_row. */
@@ -41,9 +40,7 @@ static int water_init(dalic_op_ctx_t *ctx)
 	s->fy = (float)dalic_arg_float(ctx, "freq_y");
 	s->phx = (float)dalic_arg_float(ctx, "phase_x");
 	s->phy = (float)dalic_arg_float(ctx, "phase_y");
-	s->num_threads = ctx->num_threads + 1;
-	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
-	return s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+	return dalic_thread_scratch_init(ctx, &s->scratch);
 }
 
 static void water_row(const void *params, int64_t y, int64_t h, int64_t w, float *px, float *py)
@@ -60,14 +57,12 @@ static void water_row(const void *params, int64_t y, int64_t h, int64_t w, float
 static int water_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	water_t *s = ctx->state;
-	if (thread < 0 || thread >= s->num_threads)
-		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
-		                     s->num_threads);
 	int64_t w = dalic_batch_shape(ws->inputs[0], i)[1];
-	float *buf =
-	    dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(3 * w + 1));
+	int rc;
+	float *buf = dalic_thread_scratch_get(ctx, ws, i, &s->scratch, thread,
+	                                      sizeof(float) * (size_t)(3 * w + 1), &rc);
 	if (!buf)
-		return dalic_op_fail(ctx, ws, i, "scratch: %s", dalic_last_error());
+		return rc;
 	float *dy = buf + 2 * w;
 	for (int64_t x = 0; x < w; x++)
 		dy[x] = s->ay * cosf(s->fy * (float)x + s->phy);
@@ -78,9 +73,7 @@ static int water_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 static void water_fini(dalic_op_ctx_t *ctx)
 {
 	water_t *s = ctx->state;
-	for (int t = 0; s->threads && t < s->num_threads; t++)
-		dalic_img_scratch_free(&s->threads[t]);
-	free(s->threads);
+	dalic_thread_scratch_free(&s->scratch);
 }
 
 static const dalic_arg_schema_t args[] = {

@@ -19,6 +19,7 @@
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 #include "kernels/common/img_scratch.h"
+#include "kernels/common/thread_scratch.h"
 #include "kernels/common/reduce.h"
 #include "kernels/common/sat_cast.h"
 
@@ -44,8 +45,7 @@ typedef struct normalize {
 	/* batch mode: the statistics of the whole batch, computed in setup */
 	img_scratch_t batch_stats;
 	int64_t nparams;
-	img_scratch_t *threads; /* per worker: one sample's mean and inverse deviation */
-	int num_threads;
+	dalic_thread_scratch_t scratch; /* per worker: one sample's mean and inverse deviation */
 } normalize_t;
 
 static void normalize_fini(dalic_op_ctx_t *ctx);
@@ -63,9 +63,7 @@ static int normalize_init(dalic_op_ctx_t *ctx)
 		return dalic_op_fail(ctx, NULL, -1,
 		                     "Normalize: Arguments `axes` and `axis_names` "
 		                     "are mutually exclusive");
-	s->num_threads = ctx->num_threads + 1;
-	s->threads = calloc((size_t)s->num_threads, sizeof *s->threads);
-	return s->threads ? DALIC_OK : dalic_op_fail(ctx, NULL, -1, "out of memory");
+	return dalic_thread_scratch_init(ctx, &s->scratch);
 }
 
 static bool normalize_type_ok(dalic_dtype_t t)
@@ -446,15 +444,13 @@ static int normalize_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 	normalize_param_shape(s, shape, nd, ps);
 	for (int d = 0; d < nd; d++) /* <= the sample's volume: representable */
 		np *= ps[d];
-	if (thread < 0 || thread >= s->num_threads)
-		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
-		                     s->num_threads);
-	float *mean =
-	    dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(2 * np + 1));
+	int rc;
+	float *mean = dalic_thread_scratch_get(ctx, ws, i, &s->scratch, thread,
+	                                       sizeof(float) * (size_t)(2 * np + 1), &rc);
 	if (!mean)
-		return dalic_op_fail(ctx, ws, i, "parameters: %s", dalic_last_error());
+		return rc;
 	float *inv = mean + np;
-	int rc = normalize_sample_params(ctx, ws, i, mean, inv, np);
+	rc = normalize_sample_params(ctx, ws, i, mean, inv, np);
 	if (rc)
 		return rc;
 	/* dims merged into runs of reduced / kept ones (extent-1 dims join either), as DALI's
@@ -504,9 +500,7 @@ static int normalize_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 static void normalize_fini(dalic_op_ctx_t *ctx)
 {
 	normalize_t *s = ctx->state;
-	for (int t = 0; s->threads && t < s->num_threads; t++)
-		dalic_img_scratch_free(&s->threads[t]);
-	free(s->threads);
+	dalic_thread_scratch_free(&s->scratch);
 	dalic_img_scratch_free(&s->batch_stats);
 }
 
