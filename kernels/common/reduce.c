@@ -97,8 +97,8 @@ typedef union reduce_acc {
 	float f;
 } reduce_acc_t;
 
-/* One (kind, input, accumulator) kernel: the run of at most 32 elements (a fresh accumulator,
- * then combined into *acc), the combination of two accumulators, the neutral value, and the
+/* One (kind, input, accumulator) kernel: a strided range reduced with DALI's tree and
+ * combined into *acc, the combination of two accumulators, the neutral value, and the
  * conversion of one preprocessed element (the empty-axes case). */
 typedef struct reduce_ops {
 	dalic_reduce_kind_t kind;
@@ -128,14 +128,29 @@ typedef struct reduce_ops {
 /* reduce_NAME_leaf / _combine / _neutral / _one for input type ST, accumulator member M of type DT,
  * preprocessing P, reduction R, neutral value NEU. */
 #define REDUCE_DEFINE(NAME, ST, DT, M, P, R, NEU)                                                  \
+	/* DALI's reduce1D_stride: halves while more than 32 elements, then one run summed left    \
+	 * to right into a fresh accumulator; typed, so the whole range is one call */             \
+	static DT reduce_##NAME##_tree(const ST *s, int64_t stride, int64_t n, float mean)         \
+	{                                                                                          \
+		DT t = NEU;                                                                        \
+		if (n > REDUCE_TREE_THRESHOLD) {                                                   \
+			int64_t m = n >> 1;                                                        \
+			DT t1 = reduce_##NAME##_tree(s, stride, m, mean);                          \
+			DT t2 = reduce_##NAME##_tree(s + m * stride, stride, n - m, mean);         \
+			R(t1, t2);                                                                 \
+			R(t, t1);                                                                  \
+			return t;                                                                  \
+		}                                                                                  \
+		DT r = NEU;                                                                        \
+		for (int64_t i = 0; i < n; i++)                                                    \
+			R(r, P(s[i * stride], mean));                                              \
+		R(t, r);                                                                           \
+		return t;                                                                          \
+	}                                                                                          \
 	static void reduce_##NAME##_leaf(reduce_acc_t *acc, const void *data, int64_t stride,      \
 	                                 int64_t n, float mean)                                    \
 	{                                                                                          \
-		const ST *s = data;                                                                \
-		DT t = NEU;                                                                        \
-		for (int64_t i = 0; i < n; i++)                                                    \
-			R(t, P(s[i * stride], mean));                                              \
-		R(acc->M, t);                                                                      \
+		R(acc->M, reduce_##NAME##_tree(data, stride, n, mean));                            \
 	}                                                                                          \
 	static void reduce_##NAME##_combine(reduce_acc_t *acc, const reduce_acc_t *v)              \
 	{                                                                                          \
@@ -246,26 +261,8 @@ typedef struct reduce_strided {
 	int64_t size[DALIC_MAX_NDIM], stride[DALIC_MAX_NDIM];
 } reduce_strided_t;
 
-/* reduce1D_stride: halves while more than 32 elements, then a leaf run. */
-static void reduce_1d(const reduce_strided_t *st, reduce_acc_t *acc, const uint8_t *data,
-                      int64_t stride, int64_t n)
-{
-	if (n > REDUCE_TREE_THRESHOLD) {
-		int64_t m = n >> 1;
-		reduce_acc_t t1, t2;
-		st->ops->neutral(&t1);
-		st->ops->neutral(&t2);
-		reduce_1d(st, &t1, data, stride, m);
-		reduce_1d(st, &t2, data + (size_t)(m * stride) * st->esize, stride, n - m);
-		st->ops->combine(&t1, &t2);
-		st->ops->combine(acc, &t1);
-	} else {
-		st->ops->leaf(acc, data, stride, n, st->mean);
-	}
-}
-
 /* reduce(): the outer reduced dims split in halves while the range has more than 32
- * elements and at least two slices; the innermost goes to reduce_1d. */
+ * elements and at least two slices; the innermost is one typed tree (the leaf). */
 static void reduce_axis(const reduce_strided_t *st, reduce_acc_t *acc, int axis, int64_t extent,
                         int64_t offset)
 {
@@ -273,8 +270,10 @@ static void reduce_axis(const reduce_strided_t *st, reduce_acc_t *acc, int axis,
 	int64_t stride = st->stride[axis];
 	reduce_acc_t t1, t2;
 	if (axis == st->dims - 1) {
+		/* tmp = neutral; reduce1D(tmp, ...); R(reduced, tmp) */
 		o->neutral(&t1);
-		reduce_1d(st, &t1, st->data + (size_t)offset * st->esize, stride, st->size[axis]);
+		o->leaf(&t1, st->data + (size_t)offset * st->esize, stride, st->size[axis],
+		        st->mean);
 		o->combine(acc, &t1);
 		return;
 	}

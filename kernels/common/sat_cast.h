@@ -137,4 +137,65 @@ static inline float dalic_sat_load(dalic_dtype_t t, const void *base, int64_t i)
 	}
 }
 
+/* n elements [at, at + n) of type t as floats, one typed loop per call (vectorisable). */
+static inline void dalic_sat_load_n(dalic_dtype_t t, const void *base, int64_t at, int64_t n,
+                                    float *out)
+{
+	switch (t) {
+#define DALIC_SAT_LOAD_N(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                            \
+	case DALIC_##ID:                                                                           \
+		for (int64_t k = 0; k < n; k++)                                                    \
+			out[k] = (float)DALIC_DTYPE_VALUE(CLASS, ((const CT *)base)[at + k]);      \
+		break;
+		DALIC_DTYPES_NUMERIC(DALIC_SAT_LOAD_N)
+#undef DALIC_SAT_LOAD_N
+	default:
+		break;
+	}
+}
+
+/* Stores n floats into elements [at, at + n) of type t with ConvertSat, one typed loop. */
+static inline void dalic_sat_store_n(dalic_dtype_t t, void *base, int64_t at, const float *v,
+                                     int64_t n)
+{
+#define DALIC_SAT_STORE_N(CT, CONVERT)                                                             \
+	for (int64_t k = 0; k < n; k++)                                                            \
+		((CT *)base)[at + k] = CONVERT(v[k]);                                              \
+	break
+#define DALIC_SAT_PLAIN(x) (x)
+#define DALIC_SAT_U32(x) DALIC_SAT_F2WIDE(uint32_t, 0, UINT32_MAX, x)
+#define DALIC_SAT_I64(x) DALIC_SAT_F2WIDE(int64_t, INT64_MIN, INT64_MAX, x)
+#define DALIC_SAT_U64(x) DALIC_SAT_F2WIDE(uint64_t, 0, UINT64_MAX, x)
+#define DALIC_SAT_BOOL(x) ((x) == (x) && roundf(x) != 0)
+	switch (t) {
+	case DALIC_UINT8:
+		DALIC_SAT_STORE_N(uint8_t, dalic_sat_f2u8);
+	case DALIC_INT8:
+		DALIC_SAT_STORE_N(int8_t, dalic_sat_f2i8);
+	case DALIC_UINT16:
+		DALIC_SAT_STORE_N(uint16_t, dalic_sat_f2u16);
+	case DALIC_INT16:
+		DALIC_SAT_STORE_N(int16_t, dalic_sat_f2i16);
+	case DALIC_UINT32:
+		DALIC_SAT_STORE_N(uint32_t, DALIC_SAT_U32);
+	case DALIC_INT32:
+		DALIC_SAT_STORE_N(int32_t, dalic_sat_f2i32);
+	case DALIC_UINT64:
+		DALIC_SAT_STORE_N(uint64_t, DALIC_SAT_U64);
+	case DALIC_INT64:
+		DALIC_SAT_STORE_N(int64_t, DALIC_SAT_I64);
+	case DALIC_FLOAT16:
+		DALIC_SAT_STORE_N(uint16_t, dalic_sat_f2half);
+	case DALIC_FLOAT:
+		DALIC_SAT_STORE_N(float, DALIC_SAT_PLAIN);
+	case DALIC_FLOAT64:
+		DALIC_SAT_STORE_N(double, DALIC_SAT_PLAIN);
+	case DALIC_BOOL:
+		DALIC_SAT_STORE_N(uint8_t, DALIC_SAT_BOOL);
+	default:
+		break;
+	}
+#undef DALIC_SAT_STORE_N
+}
+
 #endif

@@ -412,25 +412,40 @@ static int normalize_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 
 #define NORMALIZE_CHUNK 1024
 
-/* out[0..n) = sat((in - mean) * inv + shift), mean/inv read `pstride` (0 or 1) apart. */
-static void normalize_run(const normalize_t *s, dalic_dtype_t it, const void *in, int64_t at,
-                          void *out, int64_t n, const float *mean, const float *inv,
-                          int64_t pstride)
+/* out[at..at + n) = sat((in - mean) * inv + shift); element k uses parameter k % period, or
+ * parameter 0 when period is 0. n is a multiple of period. Short periods (interleaved
+ * channels) are repeated across a chunk so the arithmetic runs over plain arrays. */
+static void normalize_span(const normalize_t *s, dalic_dtype_t it, const void *in, int64_t at,
+                           void *out, int64_t n, const float *mean, const float *inv,
+                           int64_t period)
 {
-	float buf[NORMALIZE_CHUNK];
-	for (int64_t c0 = 0; c0 < n; c0 += NORMALIZE_CHUNK) {
-		int len = n - c0 < NORMALIZE_CHUNK ? (int)(n - c0) : NORMALIZE_CHUNK;
-		for (int k = 0; k < len; k++)
-			buf[k] = dalic_sat_load(it, in, at + c0 + k);
-		const float *m = mean + c0 * pstride, *d = inv + c0 * pstride;
-		if (pstride)
+	float buf[NORMALIZE_CHUNK], mrep[NORMALIZE_CHUNK], drep[NORMALIZE_CHUNK];
+	int64_t step = NORMALIZE_CHUNK;
+	if (period && period < NORMALIZE_CHUNK) {
+		step = NORMALIZE_CHUNK / period * period;
+		for (int64_t k = 0; k < step; k++) {
+			mrep[k] = mean[k % period];
+			drep[k] = inv[k % period];
+		}
+	}
+	for (int64_t c0 = 0; c0 < n; c0 += step) {
+		int len = n - c0 < step ? (int)(n - c0) : (int)step;
+		dalic_sat_load_n(it, in, at + c0, len, buf);
+		const float *m = mrep, *d = drep;
+		if (period >= NORMALIZE_CHUNK) { /* long rows: the parameters are contiguous */
+			m = mean + c0 % period;
+			d = inv + c0 % period;
+			len = (int)(period - c0 % period < len ? period - c0 % period : len);
+		}
+		if (period)
 			for (int k = 0; k < len; k++)
 				buf[k] = (buf[k] - m[k]) * d[k] + s->shift;
 		else
 			for (int k = 0; k < len; k++)
-				buf[k] = (buf[k] - m[0]) * d[0] + s->shift;
-		for (int k = 0; k < len; k++)
-			dalic_sat_store(s->out_type, out, at + c0 + k, buf[k]);
+				buf[k] = (buf[k] - mean[0]) * inv[0] + s->shift;
+		dalic_sat_store_n(s->out_type, out, at + c0, buf, len);
+		if (len < step && c0 + len < n) /* a long row ended inside the chunk */
+			c0 -= step - len;
 	}
 }
 
@@ -478,15 +493,23 @@ static int normalize_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 		if (!red[d])
 			pst *= dim[d];
 	}
-	int64_t inner = n ? dim[n - 1] : 1, outer = 1;
-	for (int d = 0; d + 1 < n; d++)
+	/* the last run of kept dims shares its parameters with every row of a reduced run just
+	 * before it (per-channel statistics of HWC): one span covers them all */
+	int64_t inner = n ? dim[n - 1] : 1, rows = 1, outer = 1;
+	int od = n - 1;
+	if (n >= 2 && !red[n - 1] && red[n - 2]) {
+		rows = dim[n - 2];
+		od = n - 2;
+	}
+	for (int d = 0; d < od; d++)
 		outer *= dim[d];
+	int64_t period = n && !red[n - 1] ? inner : 0;
 	int64_t pos[DALIC_MAX_NDIM] = {0}, poff = 0;
 	void *o = ws->outputs[0]->ptrs[i];
 	for (int64_t r = 0; r < outer; r++) {
-		normalize_run(s, in->dtype, in->ptrs[i], r * inner, o, inner, mean + poff,
-		              inv + poff, n ? (pstr[n - 1] ? 1 : 0) : 0);
-		for (int d = n - 2; d >= 0; d--) {
+		normalize_span(s, in->dtype, in->ptrs[i], r * rows * inner, o, rows * inner,
+		               mean + poff, inv + poff, period);
+		for (int d = od - 1; d >= 0; d--) {
 			poff += pstr[d];
 			if (++pos[d] < dim[d])
 				break;
