@@ -283,83 +283,27 @@ static void conv_row(const float *src, float *row, int64_t y, int64_t n, int64_t
 /* Typed input elements [at, at + n) as floats (or doubles). */
 static void conv_load(dalic_dtype_t t, const void *in, int64_t at, int64_t n, float *f, double *d)
 {
-	if (t == DALIC_FLOAT64) {
+	if (t == DALIC_FLOAT64)
 		memcpy(d, (const double *)in + at, sizeof(double) * (size_t)n);
-		return;
-	}
-	switch (t) {
-#define CONV_LOAD(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                   \
-	case DALIC_##ID:                                                                           \
-		for (int64_t k = 0; k < n; k++)                                                    \
-			f[k] = (float)DALIC_DTYPE_VALUE(CLASS, ((const CT *)in)[at + k]);          \
-		break;
-		DALIC_DTYPES_NUMERIC(CONV_LOAD)
-#undef CONV_LOAD
-	default:
-		break;
-	}
+	else
+		dalic_sat_load_n(t, in, at, n, f);
 }
 
-/* The last pass's values v[0..n) for elements [at, at + n) of the sink. */
-static void conv_sink(const dalic_conv_sink_t *s, int64_t at, const float *v, int64_t n)
+/* The last pass's values v[0..n) (overwritten) for elements [at, at + n) of the sink. */
+static void conv_sink(const dalic_conv_sink_t *s, int64_t at, float *v, int64_t n)
 {
 	const float *add = s->add ? s->add + at : NULL;
 	const float sc = s->scale;
-	switch (s->type) {
-#define CONV_SINK(CT, CONVERT)                                                                     \
-	do {                                                                                       \
-		CT *o = (CT *)s->data + at;                                                        \
-		if (add)                                                                           \
-			for (int64_t k = 0; k < n; k++)                                            \
-				o[k] = CONVERT(add[k] + v[k] * sc);                                \
-		else                                                                               \
-			for (int64_t k = 0; k < n; k++)                                            \
-				o[k] = CONVERT(v[k] * sc);                                         \
-	} while (0)
-#define CONV_PLAIN(x) (x)
-#define CONV_U32(x) DALIC_SAT_F2WIDE(uint32_t, 0, UINT32_MAX, x)
-#define CONV_I64(x) DALIC_SAT_F2WIDE(int64_t, INT64_MIN, INT64_MAX, x)
-#define CONV_U64(x) DALIC_SAT_F2WIDE(uint64_t, 0, UINT64_MAX, x)
-	case DALIC_UINT8:
-		CONV_SINK(uint8_t, dalic_sat_f2u8);
-		break;
-	case DALIC_INT8:
-		CONV_SINK(int8_t, dalic_sat_f2i8);
-		break;
-	case DALIC_UINT16:
-		CONV_SINK(uint16_t, dalic_sat_f2u16);
-		break;
-	case DALIC_INT16:
-		CONV_SINK(int16_t, dalic_sat_f2i16);
-		break;
-	case DALIC_UINT32:
-		CONV_SINK(uint32_t, CONV_U32);
-		break;
-	case DALIC_INT32:
-		CONV_SINK(int32_t, dalic_sat_f2i32);
-		break;
-	case DALIC_UINT64:
-		CONV_SINK(uint64_t, CONV_U64);
-		break;
-	case DALIC_INT64:
-		CONV_SINK(int64_t, CONV_I64);
-		break;
-	case DALIC_FLOAT16:
-		CONV_SINK(uint16_t, dalic_sat_f2half);
-		break;
-	case DALIC_FLOAT:
-		if (s->half)
-			CONV_SINK(float, conv_half);
-		else
-			CONV_SINK(float, CONV_PLAIN);
-		break;
-	case DALIC_FLOAT64:
-		CONV_SINK(double, CONV_PLAIN);
-		break;
-	default:
-		break;
-#undef CONV_SINK
-	}
+	if (add)
+		for (int64_t k = 0; k < n; k++)
+			v[k] = add[k] + v[k] * sc;
+	else
+		for (int64_t k = 0; k < n; k++)
+			v[k] = v[k] * sc;
+	if (s->half)
+		for (int64_t k = 0; k < n; k++)
+			v[k] = conv_half(v[k]);
+	dalic_sat_store_n(s->type, s->data, at, v, n);
 }
 
 /* The scratch layout: intermediate volumes, the input line as floats and as doubles, the
