@@ -9,6 +9,7 @@
 #include "engine/error.h"
 #include "frontend/script/dali/sdali.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/script_args.h"
 #include "frontend/script_output.h"
 
 #include <errno.h>
@@ -123,31 +124,116 @@ static int script_no_pipeline(load_t *L, const char *path)
 	                  path);
 }
 
-int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t **out)
+/* What the module offers: the pipelines it created, then those it only defines. */
+typedef struct choice {
+	sddefined_t *defined;
+	int ndefined;
+	sdpipe_t *created;   /* the one chosen, when created */
+	sddefined_t *define; /* the one chosen, when only defined */
+} choice_t;
+
+/* "creates: pipe; defines: train_pipe, val_pipe" */
+static void script_list_names(load_t *L, const choice_t *c, char *list, size_t cap)
+{
+	size_t k = 0;
+	list[0] = 0;
+	for (int i = 0; i < L->S.npipes + c->ndefined && k < cap; i++) {
+		bool created = i < L->S.npipes;
+		const char *lead = i == 0 && created        ? "creates: "
+		                   : i == L->S.npipes && i  ? "; defines: "
+		                   : i == L->S.npipes       ? "defines: "
+		                                            : ", ";
+		k += (size_t)snprintf(list + k, cap - k, "%s%s", lead,
+		                      created ? script_pipe_name(L->S.pipes[i])
+		                              : c->defined[i - L->S.npipes].name);
+	}
+}
+
+static int script_choose(load_t *L, const char *path, const char *pipeline, choice_t *c)
+{
+	memset(c, 0, sizeof *c);
+	DALIC_TRY(dalic_sdpipe_defined(&L->I, &c->defined, &c->ndefined));
+	if (!L->S.npipes && !c->ndefined)
+		return script_no_pipeline(L, path);
+	if (pipeline) {
+		for (int pass = 0; pass < 2 && !c->created; pass++)
+			for (int i = 0; i < L->S.npipes && !c->created; i++) {
+				const char *n = pass ? L->S.pipes[i]->def_name : L->S.pipes[i]->var_name;
+				if (n && !strcmp(n, pipeline))
+					c->created = L->S.pipes[i];
+			}
+		for (int i = 0; i < c->ndefined && !c->created && !c->define; i++)
+			if (!strcmp(c->defined[i].name, pipeline))
+				c->define = &c->defined[i];
+		if (c->created || c->define)
+			return DALIC_OK;
+		char list[512];
+		script_list_names(L, c, list, sizeof list);
+		return dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script %s)",
+		                  path, pipeline, list);
+	}
+	if (L->S.npipes) {
+		c->created = L->S.pipes[0];
+		return DALIC_OK;
+	}
+	if (c->ndefined == 1) {
+		c->define = &c->defined[0];
+		return DALIC_OK;
+	}
+	char list[512];
+	script_list_names(L, c, list, sizeof list);
+	return dalic_fail(DALIC_EINVAL,
+	                  "%s builds no pipeline and %s; pick one with --pipeline NAME",
+	                  path, list);
+}
+
+/* Builds the defined pipeline chosen, with --arg values. */
+static int script_build_defined(load_t *L, const char *path, const dalic_script_opts_t *o,
+                                choice_t *c)
+{
+	sdbuild_t b = {.params = o ? o->params : NULL, .fields = o ? o->fields : 0};
+	int n = o ? o->num_args : 0;
+	b.names = dalic_pyarena_alloc(L->I.a, sizeof *b.names * (size_t)(n + 1));
+	b.values = dalic_pyarena_alloc(L->I.a, sizeof *b.values * (size_t)(n + 1));
+	if (!b.names || !b.values)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		DALIC_TRY(dalic_script_parse_arg(&L->I, o->args[i], &b.names[b.nargs],
+		                                 &b.values[b.nargs]));
+		for (int k = 0; k < b.nargs; k++)
+			if (!strcmp(b.names[k], b.names[b.nargs]))
+				return dalic_fail(DALIC_EINVAL, "--arg %s given twice", b.names[k]);
+		b.nargs++;
+	}
+	sdpipe_t *p;
+	DALIC_TRY(dalic_sdpipe_build_defined(&L->I, c->define, &b, &p));
+	if (p->def->params.batch_size <= 0 && !(b.fields & DALIC_PARAM_BATCH_SIZE))
+		return dalic_fail(DALIC_EINVAL,
+		                  "%s: %s has no batch size: give --batch-size N (or --arg "
+		                  "batch_size=N)",
+		                  path, c->define->name);
+	c->created = p;
+	return DALIC_OK;
+}
+
+int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic_graphdef_t **out)
 {
 	*out = NULL;
 	load_t L;
+	const char *pipeline = o ? o->pipeline : NULL;
 	int rc = script_load_run(&L, path);
-	sdpipe_t *chosen = NULL;
-	if (!rc && !L.S.npipes)
-		rc = script_no_pipeline(&L, path);
-	for (int pass = 0; !rc && pipeline && pass < 2 && !chosen; pass++)
-		for (int i = 0; i < L.S.npipes && !chosen; i++) {
-			const char *n = pass ? L.S.pipes[i]->def_name : L.S.pipes[i]->var_name;
-			if (n && !strcmp(n, pipeline))
-				chosen = L.S.pipes[i];
-		}
-	if (!rc && !pipeline)
-		chosen = L.S.pipes[0];
-	if (!rc && !chosen) {
-		char list[512] = "";
-		size_t k = 0;
-		for (int i = 0; i < L.S.npipes && k < sizeof list; i++)
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
-			                      script_pipe_name(L.S.pipes[i]));
-		rc = dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script creates: %s)",
-		                path, pipeline, list);
-	}
+	choice_t c = {0};
+	if (!rc)
+		rc = script_choose(&L, path, pipeline, &c);
+	if (!rc && c.define)
+		rc = script_build_defined(&L, path, o, &c);
+	else if (!rc && o && o->num_args)
+		rc = dalic_fail(DALIC_EINVAL,
+		                "%s: --arg applies to a pipeline function or class the script "
+		                "defines without building it; '%s' is built by the script (line "
+		                "%d)",
+		                path, script_pipe_name(c.created), c.created->line);
+	sdpipe_t *chosen = c.created;
 	if (!rc && !chosen->outputs_set)
 		rc =
 		    dalic_pysrc_error(&L.src, chosen->line, chosen->col, DALIC_EGRAPH,
@@ -174,17 +260,28 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 	return rc;
 }
 
+int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t **out)
+{
+	dalic_script_opts_t o = {.pipeline = pipeline};
+	return dalic_script_load_opts(path, &o, out);
+}
+
 int dalic_script_list(const char *path, char ***names, int *count)
 {
 	*names = NULL;
 	*count = 0;
 	load_t L;
 	int rc = script_load_run(&L, path);
+	sddefined_t *defined = NULL;
+	int nd = 0;
+	if (!rc)
+		rc = dalic_sdpipe_defined(&L.I, &defined, &nd);
 	char **v = NULL;
-	if (!rc && (v = calloc((size_t)L.S.npipes + 1, sizeof *v)) == NULL)
+	if (!rc && (v = calloc((size_t)(L.S.npipes + nd) + 1, sizeof *v)) == NULL)
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
-	for (int i = 0; !rc && i < L.S.npipes; i++)
-		if (!(v[i] = strdup(script_pipe_name(L.S.pipes[i]))))
+	for (int i = 0; !rc && i < L.S.npipes + nd; i++)
+		if (!(v[i] = strdup(i < L.S.npipes ? script_pipe_name(L.S.pipes[i])
+		                                   : defined[i - L.S.npipes].name)))
 			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (rc) {
 		for (int i = 0; v && v[i]; i++)
@@ -192,7 +289,7 @@ int dalic_script_list(const char *path, char ***names, int *count)
 		free(v);
 	} else {
 		*names = v;
-		*count = L.S.npipes;
+		*count = L.S.npipes + nd;
 	}
 	script_load_free(&L);
 	return rc;

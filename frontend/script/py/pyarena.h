@@ -9,6 +9,7 @@
 #define DALIC_FRONTEND_SCRIPT_PY_PYARENA_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct pyarena pyarena_t;
@@ -26,5 +27,34 @@ char *dalic_pyarena_printf(pyarena_t *a, const char *fmt, ...)
 char *dalic_pyarena_vprintf(pyarena_t *a, const char *fmt, va_list ap);
 /* Bytes handed out so far. */
 size_t dalic_pyarena_used(const pyarena_t *a);
+/* Memory that never holds a pointer (string bytes, array data): kept apart from objects so
+ * dalic_pyarena_release need not scan it. Zeroed, aligned. */
+void *dalic_pyarena_alloc_raw(pyarena_t *a, size_t n);
+
+/* Reclaiming what one call made (a script function a pipeline runs every iteration): mark,
+ * call, release. Release frees everything allocated since the mark unless a pointer into it
+ * remains in older object memory or in the `roots` given (memory outside the arena that may
+ * hold arena pointers, such as the interpreter struct) — a conservative scan, so values the
+ * call stored into older objects keep what they reference. */
+typedef struct pyarena_mark_list {
+	unsigned long newest; /* chunks numbered above were made after the mark */
+	unsigned long head;   /* the chunk allocations came from at the mark... */
+	size_t used;          /* ...and how much of it was used */
+} pyarena_mark_list_t;
+
+typedef struct pyarena_mark {
+	pyarena_mark_list_t obj, raw;
+	size_t total;
+} pyarena_mark_t;
+
+typedef struct pyarena_root {
+	const void *p;
+	size_t n;
+} pyarena_root_t;
+
+void dalic_pyarena_mark(pyarena_t *a, pyarena_mark_t *m);
+/* True when the memory was released. */
+bool dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m, const pyarena_root_t *roots,
+                           int nroots);
 
 #endif
