@@ -9,6 +9,7 @@
 #include "engine/error.h"
 #include "frontend/script/dali/sdali.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdruntime.h"
 #include "frontend/script/script_args.h"
 #include "frontend/script_output.h"
 
@@ -78,6 +79,7 @@ static int script_read_file(const char *path, char **text, size_t *len)
 
 typedef struct load {
 	pysrc_t src;
+	char *path; /* the load may outlive the caller's string (sdruntime.h) */
 	char *text;
 	pyinterp_t I;
 	sdstate_t S;
@@ -88,6 +90,14 @@ static void script_load_free(load_t *L)
 	dalic_sdali_close(&L->S);
 	dalic_pystate_close(&L->I);
 	free(L->text);
+	free(L->path);
+}
+
+/* A load kept alive as a definition's runtime, freed with its last reference. */
+static void script_load_destroy(void *load)
+{
+	script_load_free(load);
+	free(load);
 }
 
 static int script_load_run(load_t *L, const char *path)
@@ -96,7 +106,9 @@ static int script_load_run(load_t *L, const char *path)
 	int rc = script_read_file(path, &L->text, &L->src.len);
 	if (rc)
 		return rc;
-	L->src.path = path;
+	if (!(L->path = strdup(path)))
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	L->src.path = L->path;
 	L->src.text = L->text;
 	DALIC_TRY(dalic_pystate_open(&L->I, &L->src, print_stream ? print_stream : stdout));
 	DALIC_TRY(dalic_sdali_open(&L->I, &L->S));
@@ -216,17 +228,52 @@ static int script_build_defined(load_t *L, const char *path, const dalic_script_
 	return DALIC_OK;
 }
 
+/* The chosen definition takes its own copy of the path for its positions. */
+static int script_own_positions(dalic_graphdef_t *def, const char *path, const char *name)
+{
+	free(def->source);
+	free(def->name);
+	def->source = strdup(path);
+	def->name = strdup(name);
+	if (!def->source || !def->name)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; i < def->num_ops; i++)
+		def->ops[i]->pos.file = def->source;
+	for (int i = 0; i < def->num_prints; i++)
+		def->prints[i].pos.file = def->source;
+	return DALIC_OK;
+}
+
+/* Prints the interpreter renders every iteration keep the load alive as def's runtime. */
+static int script_keep_runtime(load_t *L, dalic_graphdef_t *def, bool *kept)
+{
+	*kept = false;
+	bool needed = false;
+	for (int i = 0; i < def->num_prints; i++)
+		needed |= def->prints[i].eval >= 0;
+	if (!needed)
+		return DALIC_OK;
+	sdruntime_t *rt;
+	DALIC_TRY(dalic_sdruntime_new(&L->I, script_load_destroy, L, &rt));
+	dalic_graphdef_set_runtime(def, &rt->base, &dalic_sdruntime_class);
+	dalic_shared_release(&rt->base); /* def holds it now */
+	*kept = true;
+	return DALIC_OK;
+}
+
 int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic_graphdef_t **out)
 {
 	*out = NULL;
-	load_t L;
+	load_t *L = malloc(sizeof *L);
+	if (!L)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	const char *pipeline = o ? o->pipeline : NULL;
-	int rc = script_load_run(&L, path);
+	int rc = script_load_run(L, path);
 	choice_t c = {0};
 	if (!rc)
-		rc = script_choose(&L, path, pipeline, &c);
+		rc = script_choose(L, path, pipeline, &c);
 	if (!rc && c.define)
-		rc = script_build_defined(&L, path, o, &c);
+		rc = script_build_defined(L, path, o, &c);
 	else if (!rc && o && o->num_args)
 		rc = dalic_fail(DALIC_EINVAL,
 		                "%s: --arg applies to a pipeline function or class the script "
@@ -236,27 +283,21 @@ int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic
 	sdpipe_t *chosen = c.created;
 	if (!rc && !chosen->outputs_set)
 		rc =
-		    dalic_pysrc_error(&L.src, chosen->line, chosen->col, DALIC_EGRAPH,
+		    dalic_pysrc_error(&L->src, chosen->line, chosen->col, DALIC_EGRAPH,
 		                      "pipeline '%s' has no outputs: return them from the pipeline "
 		                      "function, call set_outputs() or override define_graph()",
 		                      script_pipe_name(chosen));
+	if (!rc)
+		rc = script_own_positions(chosen->def, path, script_pipe_name(chosen));
+	bool kept = false;
+	if (!rc)
+		rc = script_keep_runtime(L, chosen->def, &kept);
 	if (!rc) {
-		dalic_graphdef_t *def = chosen->def;
-		free(def->source);
-		free(def->name);
-		def->source = strdup(path);
-		def->name = strdup(script_pipe_name(chosen));
-		if (!def->source || !def->name) {
-			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
-		} else {
-			/* operator positions point at the definition's own copy of the path */
-			for (int i = 0; i < def->num_ops; i++)
-				def->ops[i]->pos.file = def->source;
-			chosen->def = NULL;
-			*out = def;
-		}
+		*out = chosen->def;
+		chosen->def = NULL;
 	}
-	script_load_free(&L);
+	if (!kept)
+		script_load_destroy(L);
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #ifndef DALIC_FRONTEND_SCRIPT_DALI_SDALI_H
 #define DALIC_FRONTEND_SCRIPT_DALI_SDALI_H
 
+#include "engine/graphdef.h"
 #include "frontend/script/dali/sdval.h"
 #include "frontend/script/py/pyeval.h"
 
@@ -22,6 +23,11 @@ typedef struct sdstate {
 	int ncurrent;
 	int tracing;  /* > 0 while a pipeline definition runs */
 	int creating; /* > 0 while a pipeline object is being created */
+	int running;  /* > 0 while a pipeline runs script code (prints) */
+	/* prints of debug pipelines evaluated every iteration (sdprint.c) */
+	struct sdprint *prints;
+	int nprints, capprints;
+	const dalic_print_env_t *replay; /* while one of them is rendered */
 } sdstate_t;
 
 /* Makes I a DALI interpreter with state S (zeroed by the caller, outliving I's run). */

@@ -74,7 +74,7 @@ int dalic_pyio_read_file(pyinterp_t *I, const pynode_t *at, const char *path, un
 		return dalic_pyeval_limit(I, at, "'%s' is larger than %zu MiB", path,
 		                          PYIO_MAX_FILE >> 20);
 	}
-	unsigned char *b = dalic_pyarena_alloc(I->a, cap + 1);
+	unsigned char *b = dalic_pyarena_alloc_raw(I->a, cap + 1);
 	if (!b) {
 		fclose(f);
 		return dalic_pyeval_oom(I, at);
@@ -95,7 +95,7 @@ int dalic_pyio_read_file(pyinterp_t *I, const pynode_t *at, const char *path, un
 pyval_t *dalic_pyio_new_bytes(pyinterp_t *I, const void *data, size_t len)
 {
 	pyio_bytes_t *b = dalic_pyarena_alloc(I->a, sizeof *b);
-	unsigned char *copy = dalic_pyarena_alloc(I->a, len + 1);
+	unsigned char *copy = dalic_pyarena_alloc_raw(I->a, len + 1);
 	if (!b || !copy)
 		return NULL;
 	if (len)

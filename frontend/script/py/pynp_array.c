@@ -36,7 +36,7 @@ int dalic_pynp_new(pyinterp_t *I, const pynode_t *at, dalic_dtype_t t, int ndim,
 		                          (long long)PYNP_MAX_ELEMS);
 	pynp_array_t *a = dalic_pyarena_alloc(I->a, sizeof *a);
 	size_t bytes = (size_t)size * dalic_dtype_size(t);
-	if (!a || !(a->data = dalic_pyarena_alloc(I->a, bytes ? bytes : 1)))
+	if (!a || !(a->data = dalic_pyarena_alloc_raw(I->a, bytes ? bytes : 1)))
 		return dalic_pyeval_oom(I, at);
 	a->dtype = t;
 	a->ndim = ndim;

@@ -297,6 +297,12 @@ static int pynp_check_fits(pyinterp_t *I, const pynode_t *at, pyval_t *v, dalic_
 int dalic_pynp_asarray(pyinterp_t *I, const pynode_t *at, pyval_t *v, dalic_dtype_t dtype,
                        pyval_t **out)
 {
+	if (v->kind == PV_HOST && v->host.type->array) { /* __array__ */
+		DALIC_TRY(v->host.type->array(I, at, v, &v));
+		if (!dalic_pynp_array(v))
+			return dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                          "TypeError: __array__ did not return an array");
+	}
 	pynp_array_t *arr = dalic_pynp_array(v);
 	if (arr && !arr->scalar && (dtype == DALIC_NO_TYPE || dtype == arr->dtype)) {
 		*out = v;

@@ -207,6 +207,8 @@ struct pytype {
 	/* Iterable types: their items in order (for loops, list(), unpacking); len(). */
 	int (*items)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t ***items, int *n);
 	int (*len)(pyinterp_t *I, const pynode_t *at, pyval_t *v, int64_t *out);
+	/* numpy's __array__: the value as an ndarray (np.array(v), np.asarray(v)). */
+	int (*array)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
 };
 
 /* Whether v is a host value of type t. */
