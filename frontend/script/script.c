@@ -20,11 +20,16 @@
 
 #define MAX_SCRIPT_BYTES (64u << 20)
 
-static _Thread_local FILE *print_stream;
+static _Thread_local FILE *print_stream, *warning_stream;
 
 void dalic_script_set_print_stream(FILE *f)
 {
 	print_stream = f;
+}
+
+void dalic_script_set_warning_stream(FILE *f)
+{
+	warning_stream = f;
 }
 
 static int script_read_file(const char *path, char **text, size_t *len)
@@ -98,6 +103,20 @@ static void script_load_destroy(void *load)
 {
 	script_load_free(load);
 	free(load);
+}
+
+/* Module-level display code dalic cannot evaluate (plotting, pipe.run() results) is skipped,
+ * never silently: one warning with the first such statement. */
+static void script_warn_skipped(const load_t *L)
+{
+	if (!L->I.first_skipped)
+		return;
+	FILE *f = warning_stream ? warning_stream : stderr;
+	fprintf(f,
+	        "dalic: warning: display code outside the pipeline definitions was skipped; the "
+	        "first skipped statement:\n%s\n",
+	        L->I.first_skipped);
+	fflush(f);
 }
 
 static int script_load_run(load_t *L, const char *path)
@@ -290,6 +309,8 @@ int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic
 	if (!rc)
 		rc = script_own_positions(chosen->def, path, script_pipe_name(chosen));
 	bool kept = false;
+	if (!rc)
+		script_warn_skipped(L);
 	if (!rc)
 		rc = script_keep_runtime(L, chosen->def, &kept);
 	if (!rc) {

@@ -394,6 +394,12 @@ int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyar
 		                        dalic_pyval_type_name(fn));
 		break;
 	case PV_OPAQUE:
+		/* while a pipeline is defined nothing may be dropped: calling what dalic does not
+		 * evaluate is an error there (display code elsewhere stays opaque) */
+		if (I->hooks && I->hooks->strict && I->hooks->strict(I)) {
+			rc = dalic_pyeval_opaque_error(I, at, fn, "call");
+			break;
+		}
 		*out =
 		    dalic_pyval_opaque(I->a, dalic_pyarena_printf(I->a, "%s()", fn->opaque.what));
 		rc = *out ? DALIC_OK : dalic_pyeval_oom(I, at);

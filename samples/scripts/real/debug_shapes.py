@@ -2,6 +2,8 @@
 # alone and the fully qualified decorator. The print builds a numpy array from a sample of
 # the batch (`images.get()[0]`) and runs every iteration, as in DALI's debug mode.
 #     dalic run samples/scripts/real/debug_shapes.py -n 4
+# oracle: skip=DALI cannot serialize a debug-mode pipeline (and its debug mode needs a CUDA driver)
+# tests/integration/test_real_modules.c checks the printed shapes and labels instead.
 import numpy as np
 import nvidia.dali
 import nvidia.dali.fn as fn
