@@ -28,6 +28,8 @@ typedef struct dalic_cli_pipeline_opts {
 	const char *pipeline; /* --pipeline NAME */
 	bool debug;           /* --debug */
 	const char *args[DALIC_CLI_MAX_ARGS]; /* --arg NAME=VALUE, in override.params too */
+	const char *feeds[DALIC_CLI_MAX_ARGS]; /* --feed NAME=PATH (cli/feed.h) */
+	int num_feeds;
 	dalic_pipeline_override_t override; /* the other flags */
 } dalic_cli_pipeline_opts_t;
 
