@@ -119,6 +119,23 @@ static void script_warn_skipped(const load_t *L)
 	fflush(f);
 }
 
+/* external_source(source=...): the Python source does not run here; say how to feed it. */
+static void script_warn_sources(const load_t *L, const sdpipe_t *chosen)
+{
+	FILE *f = warning_stream ? warning_stream : stderr;
+	for (int i = 0; i < L->S.nsrcnotes; i++) {
+		const sdsrcnote_t *n = &L->S.srcnotes[i];
+		if (n->pipe != chosen)
+			continue;
+		fprintf(f,
+		        "dalic: warning: %s:%d:%d: external_source '%s' takes its data from a "
+		        "Python source, which dalic does not run: give the data with --feed "
+		        "%s=PATH (a .npy, a directory of samples or a file list)\n",
+		        L->src.path, n->line, n->col, n->name, n->name);
+	}
+	fflush(f);
+}
+
 static int script_load_run(load_t *L, const char *path)
 {
 	memset(L, 0, sizeof *L);
@@ -311,6 +328,8 @@ int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic
 	bool kept = false;
 	if (!rc)
 		script_warn_skipped(L);
+	if (!rc)
+		script_warn_sources(L, chosen);
 	if (!rc)
 		rc = script_keep_runtime(L, chosen->def, &kept);
 	if (!rc) {

@@ -165,3 +165,29 @@ Test(feed_cli, bad_feeds_are_errors_naming_the_source_and_the_file)
 	EXPECT_HAS(c.out, "--feed (NAME=PATH)");
 	tl_cmd_free(&c);
 }
+
+Test(feed_cli, a_python_source_is_named_with_a_warning_and_fed_from_files)
+{
+	feed_setup();
+	char script[512];
+	snprintf(script, sizeof script, "%s", tl_tmp_path("gen.py"));
+	tl_write_text(script, "import numpy as np\n"
+	                      "from nvidia.dali import pipeline_def, fn, types\n"
+	                      "def sample_source(info):\n"
+	                      "    return np.full((2, 3), info.idx_in_epoch, dtype=np.float32)\n"
+	                      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	                      "def p():\n"
+	                      "    return fn.external_source(source=sample_source, batch=False,\n"
+	                      "                              name='x', dtype=types.FLOAT)\n"
+	                      "pipe = p()\n");
+	tl_cmd_t c = tl_dalic(NULL, "run %s -n 1", script);
+	cr_expect_neq(c.status, 0);
+	EXPECT_HAS(c.out, "gen.py:7:12: external_source 'x' takes its data from a Python source, "
+	                  "which dalic does not run: give the data with --feed x=PATH");
+	EXPECT_HAS(c.out, "external_source 'x': no data was fed for iteration 0");
+	tl_cmd_free(&c);
+	c = tl_dalic(NULL, "run %s -n 3 --feed x=%s", script, tl_tmp_path("x.npy"));
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	EXPECT_HAS(c.out, "shapes: [2, 3] x 2");
+	tl_cmd_free(&c);
+}

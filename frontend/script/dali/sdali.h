@@ -28,6 +28,9 @@ typedef struct sdstate {
 	struct sdprint *prints;
 	int nprints, capprints;
 	const dalic_print_env_t *replay; /* while one of them is rendered */
+	/* external sources given a Python `source=`, which dalic does not run (script.c warns) */
+	struct sdsrcnote *srcnotes;
+	int nsrcnotes, capsrcnotes;
 } sdstate_t;
 
 /* Makes I a DALI interpreter with state S (zeroed by the caller, outliving I's run). */
@@ -48,5 +51,11 @@ static inline sdpipe_t *dalic_sdali_current(pyinterp_t *I)
 	sdstate_t *S = I->host;
 	return S->ncurrent ? S->current[S->ncurrent - 1] : NULL;
 }
+
+typedef struct sdsrcnote {
+	struct sdpipe *pipe;
+	const char *name; /* the external_source's data node */
+	int line, col;
+} sdsrcnote_t;
 
 #endif

@@ -202,7 +202,30 @@ typedef struct kwsplit {
 	pyval_t **avals;
 	int na;
 	int64_t num_outputs; /* external_source(num_outputs=N), 0 when absent */
+	bool python_source;  /* external_source(source=...) */
 } kwsplit_t;
+
+/* An external_source whose data would come from a Python `source=` (sdali.h). */
+static int sdops_note_source(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *node)
+{
+	sdstate_t *S = dalic_sdali_state(I);
+	const sdnode_t *n = dalic_sdval_node(node);
+	if (!n)
+		return DALIC_OK;
+	if (S->nsrcnotes == S->capsrcnotes) {
+		int cap = S->capsrcnotes ? 2 * S->capsrcnotes : 4;
+		sdsrcnote_t *v = dalic_pyarena_alloc(I->a, sizeof *v * (size_t)cap);
+		if (!v)
+			return dalic_pyeval_oom(I, at);
+		if (S->nsrcnotes)
+			memcpy(v, S->srcnotes, sizeof *v * (size_t)S->nsrcnotes);
+		S->srcnotes = v;
+		S->capsrcnotes = cap;
+	}
+	S->srcnotes[S->nsrcnotes++] =
+	    (sdsrcnote_t){.pipe = P, .name = n->name, .line = at->line, .col = at->col};
+	return DALIC_OK;
+}
 
 static bool sdops_is_python_only(const dalic_schema_t *s, const char *k)
 {
@@ -244,7 +267,8 @@ static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_
 			k->num_outputs = v->i;
 		} else if (sdops_is_python_only(c->schema, name)) {
 			/* Python callbacks and their scheduling: dalic feeds data through its API
-			 */
+			 * (and --feed); a source= is noted for the load's warning */
+			k->python_source |= !strcmp(name, "source");
 		} else if (dalic_sdval_node(v) ||
 		           (dalic_sdnp_is(v) && !dalic_sdnp_scalar_value(v) && strcmp(name, "ndim"))) {
 			/* numpy arrays that are not scalars become Constant argument inputs */
@@ -477,14 +501,19 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 	if (!inputs)
 		return dalic_pyeval_oom(I, at);
 	DALIC_TRY(sdops_promote_inputs(I, at, c, P, device, inputs));
-	if (!k.num_outputs)
-		return sdops_add_operator(I, at, c, P, &k, device, inputs, out);
+	if (!k.num_outputs) {
+		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, out));
+		return k.python_source ? sdops_note_source(I, at, P, *out) : DALIC_OK;
+	}
 	/* external_source(num_outputs=N): N ExternalSource operators fed together */
 	pyval_t *t = dalic_pyval_tuple(I->a, (int)k.num_outputs);
 	if (!t)
 		return dalic_pyeval_oom(I, at);
-	for (int i = 0; i < k.num_outputs; i++)
+	for (int i = 0; i < k.num_outputs; i++) {
 		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, &t->tuple.items[i]));
+		if (k.python_source)
+			DALIC_TRY(sdops_note_source(I, at, P, t->tuple.items[i]));
+	}
 	*out = t;
 	return DALIC_OK;
 }
