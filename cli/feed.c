@@ -8,6 +8,8 @@
 #include "cli/cli.h"
 
 #include <dirent.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,6 +38,31 @@ struct dalic_cli_feed {
 	int n;
 };
 
+static atomic_bool feed_quiet;
+static _Thread_local char feed_error[1024];
+
+/* Keeps the message for dalic_cli_feed_error and prints it (unless quiet). */
+__attribute__((format(printf, 2, 3))) static int feed_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(feed_error, sizeof feed_error, fmt, ap);
+	va_end(ap);
+	if (!atomic_load(&feed_quiet))
+		fprintf(stderr, "dalic: %s\n", feed_error);
+	return status;
+}
+
+void dalic_cli_feeds_quiet(bool quiet)
+{
+	atomic_store(&feed_quiet, quiet);
+}
+
+const char *dalic_cli_feed_error(void)
+{
+	return feed_error;
+}
+
 /* ---- .npy ----------------------------------------------------------------------------- */
 
 static dalic_dtype_t feed_npy_dtype(const char *descr)
@@ -59,19 +86,19 @@ static int feed_npy_parse(const char *path, const unsigned char *buf, size_t len
                           dalic_dtype_t *dtype, int *ndim, int64_t *shape, size_t *offset)
 {
 	if (len < 10 || memcmp(buf, "\x93NUMPY", 6))
-		return dalic_cli_fail(DALIC_EINVAL, "--feed: '%s' is not a .npy file", path);
+		return feed_fail(DALIC_EINVAL, "--feed: '%s' is not a .npy file", path);
 	size_t hlen = buf[8] | (size_t)buf[9] << 8, start = 10;
 	if (buf[6] >= 2) {
 		if (len < 12)
-			return dalic_cli_fail(DALIC_EINVAL, "--feed: '%s' is truncated", path);
+			return feed_fail(DALIC_EINVAL, "--feed: '%s' is truncated", path);
 		hlen |= (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
 		start = 12;
 	}
 	if (start + hlen > len)
-		return dalic_cli_fail(DALIC_EINVAL, "--feed: '%s' is truncated", path);
+		return feed_fail(DALIC_EINVAL, "--feed: '%s' is truncated", path);
 	char *h = strndup((const char *)buf + start, hlen);
 	if (!h)
-		return dalic_cli_fail(DALIC_ENOMEM, "out of memory");
+		return feed_fail(DALIC_ENOMEM, "out of memory");
 	char descr[8] = "";
 	const char *d = strstr(h, "'descr':"), *s = strstr(h, "'shape':");
 	bool fortran = strstr(h, "'fortran_order': True") != NULL;
@@ -92,7 +119,7 @@ static int feed_npy_parse(const char *path, const unsigned char *buf, size_t len
 	}
 	free(h);
 	if (!ok)
-		return dalic_cli_fail(DALIC_EUNSUPPORTED,
+		return feed_fail(DALIC_EUNSUPPORTED,
 		                      "--feed: '%s': only little-endian, C-order numeric .npy "
 		                      "arrays of up to %d dimensions are read (descr '%s'%s)",
 		                      path, DALIC_MAX_NDIM, descr, fortran ? ", Fortran order" : "");
@@ -122,12 +149,12 @@ static int feed_add_file(feed_one_t *f, const char *dir, const char *name, int *
 		*cap = *cap ? 2 * *cap : 64;
 		char **v = realloc(f->files, sizeof *v * (size_t)*cap);
 		if (!v)
-			return dalic_cli_fail(DALIC_ENOMEM, "out of memory");
+			return feed_fail(DALIC_ENOMEM, "out of memory");
 		f->files = v;
 	}
 	size_t len = strlen(dir) + strlen(name) + 2;
 	if (!(f->files[f->n] = malloc(len)))
-		return dalic_cli_fail(DALIC_ENOMEM, "out of memory");
+		return feed_fail(DALIC_ENOMEM, "out of memory");
 	if (name[0] == '/' || !dir[0])
 		snprintf(f->files[f->n], len, "%s", name);
 	else
@@ -145,7 +172,7 @@ static int feed_open_dir(feed_one_t *f)
 {
 	DIR *d = opendir(f->path);
 	if (!d)
-		return dalic_cli_fail(DALIC_EIO, "--feed %s: cannot read directory '%s'", f->name,
+		return feed_fail(DALIC_EIO, "--feed %s: cannot read directory '%s'", f->name,
 		                      f->path);
 	int cap = 0, rc = DALIC_OK;
 	for (struct dirent *e; !rc && (e = readdir(d));) {
@@ -167,7 +194,7 @@ static int feed_open_list(feed_one_t *f)
 {
 	FILE *in = fopen(f->path, "r");
 	if (!in)
-		return dalic_cli_fail(DALIC_EIO, "--feed %s: cannot read '%s'", f->name, f->path);
+		return feed_fail(DALIC_EIO, "--feed %s: cannot read '%s'", f->name, f->path);
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s", f->path);
 	char *slash = strrchr(dir, '/');
@@ -187,11 +214,42 @@ static int feed_open_list(feed_one_t *f)
 	return rc;
 }
 
+static int feed_slurp(const char *path, void **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return feed_fail(DALIC_EIO, "--feed: cannot read '%s'", path);
+	unsigned char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	do {
+		if (n == cap) {
+			unsigned char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return feed_fail(DALIC_ENOMEM, "--feed: out of memory reading '%s'", path);
+			}
+			buf = b;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return feed_fail(DALIC_EIO, "--feed: cannot read '%s'", path);
+	}
+	*data = buf;
+	*len = n;
+	return DALIC_OK;
+}
+
 /* One file as a sample: a .npy array, or the raw bytes as uint8 [n]. */
 static int feed_read_file(feed_one_t *f, const char *path, void **data, size_t *len,
                           dalic_dtype_t *dtype, int *ndim, int64_t *shape, size_t *offset)
 {
-	if (dalic_cli_slurp(path, data, len))
+	if (feed_slurp(path, data, len))
 		return DALIC_EIO;
 	if (!feed_is_npy(path)) {
 		*dtype = DALIC_UINT8;
@@ -202,7 +260,7 @@ static int feed_read_file(feed_one_t *f, const char *path, void **data, size_t *
 	}
 	int rc = feed_npy_parse(path, *data, *len, dtype, ndim, shape, offset);
 	if (!rc && *offset + feed_elems(*ndim, shape) * dalic_dtype_size(*dtype) > *len)
-		rc = dalic_cli_fail(DALIC_EINVAL, "--feed: '%s' is truncated", path);
+		rc = feed_fail(DALIC_EINVAL, "--feed: '%s' is truncated", path);
 	if (rc)
 		free(*data);
 	return rc;
@@ -212,15 +270,15 @@ static int feed_open_one(feed_one_t *f, const char *spec, int batch)
 {
 	const char *eq = strchr(spec, '=');
 	if (!eq || eq == spec || !eq[1])
-		return dalic_cli_fail(DALIC_EINVAL, "--feed takes NAME=PATH, not '%s'", spec);
+		return feed_fail(DALIC_EINVAL, "--feed takes NAME=PATH, not '%s'", spec);
 	f->name = strndup(spec, (size_t)(eq - spec));
 	f->path = strdup(eq + 1);
 	f->batch = batch;
 	if (!f->name || !f->path)
-		return dalic_cli_fail(DALIC_ENOMEM, "out of memory");
+		return feed_fail(DALIC_ENOMEM, "out of memory");
 	struct stat st;
 	if (stat(f->path, &st))
-		return dalic_cli_fail(DALIC_EIO, "--feed %s: no file or directory '%s'", f->name,
+		return feed_fail(DALIC_EIO, "--feed %s: no file or directory '%s'", f->name,
 		                      f->path);
 	int rc = DALIC_OK;
 	size_t len, off;
@@ -231,7 +289,7 @@ static int feed_open_one(feed_one_t *f, const char *spec, int batch)
 	else if (!(rc = feed_read_file(f, f->path, (void **)&f->all, &len, &f->dtype, &f->ndim,
 	                               f->shape, &off))) {
 		if (f->ndim < 1)
-			return dalic_cli_fail(DALIC_EINVAL,
+			return feed_fail(DALIC_EINVAL,
 			                      "--feed %s: '%s' is 0-dimensional; its first axis must "
 			                      "be the samples",
 			                      f->name, f->path);
@@ -244,10 +302,10 @@ static int feed_open_one(feed_one_t *f, const char *spec, int batch)
 	if (rc)
 		return rc;
 	if (f->n <= 0)
-		return dalic_cli_fail(DALIC_EINVAL, "--feed %s: '%s' holds no samples", f->name,
+		return feed_fail(DALIC_EINVAL, "--feed %s: '%s' holds no samples", f->name,
 		                      f->path);
 	if (!(f->shapes = calloc((size_t)batch * DALIC_MAX_NDIM, sizeof *f->shapes)))
-		return dalic_cli_fail(DALIC_ENOMEM, "out of memory");
+		return feed_fail(DALIC_ENOMEM, "out of memory");
 	return DALIC_OK;
 }
 
@@ -259,7 +317,7 @@ static int feed_reserve(feed_one_t *f, size_t need)
 		return DALIC_OK;
 	unsigned char *b = realloc(f->buf, need);
 	if (!b)
-		return dalic_cli_fail(DALIC_ENOMEM, "--feed %s: out of memory", f->name);
+		return feed_fail(DALIC_ENOMEM, "--feed %s: out of memory", f->name);
 	f->buf = b;
 	f->cap = need;
 	return DALIC_OK;
@@ -278,7 +336,7 @@ static int feed_pack_file(feed_one_t *f, int i, int k, size_t *used, dalic_dtype
 		return DALIC_EIO; /* printed; the engine names the source and the iteration */
 	if (i && (t != *dtype || nd != *ndim)) {
 		free(data);
-		return dalic_cli_fail(DALIC_EINVAL,
+		return feed_fail(DALIC_EINVAL,
 		                  "--feed %s: '%s' is %s with %d dims, the batch's first sample %s "
 		                  "with %d",
 		                  f->name, f->files[k], dalic_dtype_name(t), nd,
@@ -326,11 +384,11 @@ int dalic_cli_feeds_open(const char *const *specs, int n, int batch_size,
 	if (!n)
 		return DALIC_OK;
 	if (batch_size <= 0)
-		return dalic_cli_fail(DALIC_EINVAL, "--feed needs the pipeline's batch size");
+		return feed_fail(DALIC_EINVAL, "--feed needs the pipeline's batch size");
 	dalic_cli_feed_t *f = calloc(1, sizeof *f);
 	if (!f || !(f->v = calloc((size_t)n, sizeof *f->v))) {
 		free(f);
-		return dalic_cli_fail(DALIC_ENOMEM, "out of memory");
+		return feed_fail(DALIC_ENOMEM, "out of memory");
 	}
 	f->n = n;
 	for (int i = 0; i < n; i++)
@@ -347,7 +405,7 @@ int dalic_cli_feeds_attach(dalic_cli_feed_t *f, dalic_pipeline_t *p)
 	for (int i = 0; f && i < f->n; i++) {
 		int rc = dalic_pipeline_set_source(p, f->v[i].name, feed_next, &f->v[i]);
 		if (rc)
-			return dalic_cli_error(rc);
+			return feed_fail(rc, "%s", dalic_last_error());
 	}
 	return DALIC_OK;
 }
@@ -357,7 +415,7 @@ int dalic_cli_feeds_attach_debug(dalic_cli_feed_t *f, dalic_debug_t *s)
 	for (int i = 0; f && i < f->n; i++) {
 		int rc = dalic_debug_set_source(s, f->v[i].name, feed_next, &f->v[i]);
 		if (rc)
-			return dalic_cli_error(rc);
+			return feed_fail(rc, "%s", dalic_last_error());
 	}
 	return DALIC_OK;
 }

@@ -17,7 +17,8 @@
 
 typedef struct dalic_cli_feed dalic_cli_feed_t;
 
-/* Opens every "NAME=PATH" of specs for batches of batch_size samples. Prints the error. */
+/* Opens every "NAME=PATH" of specs for batches of batch_size samples. Prints the error
+ * (every function here, the batch callback included). */
 int dalic_cli_feeds_open(const char *const *specs, int n, int batch_size,
                          dalic_cli_feed_t **out);
 /* Makes the feeds the sources of p's / s's external sources (borrowed: they must outlive
@@ -25,5 +26,9 @@ int dalic_cli_feeds_open(const char *const *specs, int n, int batch_size,
 int dalic_cli_feeds_attach(dalic_cli_feed_t *f, dalic_pipeline_t *p);
 int dalic_cli_feeds_attach_debug(dalic_cli_feed_t *f, dalic_debug_t *s);
 void dalic_cli_feeds_close(dalic_cli_feed_t *f);
+/* The last feed error of this thread; quiet: keep errors for it without printing them
+ * (the workbench shows them in its own way). */
+const char *dalic_cli_feed_error(void);
+void dalic_cli_feeds_quiet(bool quiet);
 
 #endif

@@ -4,6 +4,7 @@
  * binary ($DALIC_BIN, set by `make test`) and its --dump files.
  */
 #include "tests/testlib.h"
+#include "tests/testlib/tui.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,4 +191,22 @@ Test(feed_cli, a_python_source_is_named_with_a_warning_and_fed_from_files)
 	cr_expect_eq(c.status, 0, "%s", c.out);
 	EXPECT_HAS(c.out, "shapes: [2, 3] x 2");
 	tl_cmd_free(&c);
+}
+
+Test(feed_cli, the_workbench_runs_fed_sources_in_both_engines)
+{
+	const char *script = feed_setup();
+	char args[2048];
+	snprintf(args, sizeof args, "--feed x=%s --feed y=%s --feed jpegs=%s", tl_tmp_path("x.npy"),
+	         tl_tmp_path("d"), tl_tmp_path("list.txt"));
+	tl_tui_t r = tl_tui_run(script, "n\nn\nn\ndump\ne\nn\ndump\nq\n", args);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	tl_tui_expect_has(&r, 1, "it 2");
+	tl_tui_expect_has(&r, 2, "debug (eager)");
+	cr_expect_null(strstr(tl_tui_dump(&r, 2), "no data was fed"), "%s", tl_tui_dump(&r, 2));
+	tl_tui_free(&r);
+	snprintf(args, sizeof args, "--feed x=%s", tl_tmp_path("nothing.npy"));
+	r = tl_tui_run(script, "dump\nq\n", args);
+	tl_tui_expect_has(&r, 1, "--feed x: no file or directory");
+	tl_tui_free(&r);
 }
