@@ -21,7 +21,7 @@ const char dalic_cli_pipeline_usage[] =
     "                    script defines (repeatable; VALUE in Python literal syntax)\n"
     "  --feed NAME=PATH  external_source NAME reads from files: a .npy (first axis =\n"
     "                    samples), a directory (one sample per file: .npy or raw bytes)\n"
-    "                    or a text list of files; samples cycle (run, debug, --debug)\n"
+    "                    or a text list of files; samples cycle (run, debug, tui)\n"
     "  --debug           run in debug mode (eagerly, one operator at a time)\n";
 
 int dalic_cli_error(int status)
