@@ -39,6 +39,7 @@ static const struct mkclips_list {
 	{"list.txt", "%1$s/vp9.webm 3\n%1$s/tree/a/vp9_a.webm 7\n%1$s/mjpeg.avi 11\n"},
 	{"list_seconds.txt", "%1$s/vp9.webm 1 0.1 0.5\n%1$s/tree/a/vp9_a.webm 2 0.25 0.61\n"
 	                     "%1$s/tree/b/vp9_c.webm 3 0 0.3\n"},
+	{"list_empty.txt", "%1$s/vp9.webm 1 3\n"},
 	{"list_frames.txt", "%1$s/vp9.webm 1 2.5 9\n%1$s/tree/b/vp9_c.webm 4 -6 -1\n"},
 };
 
