@@ -58,21 +58,8 @@ int dalic_video_reader_outputs(const dalic_opdef_t *def, bool legacy)
 static int video_args_pad_mode(dalic_op_ctx_t *ctx, video_reader_t *r)
 {
 	const char *s = dalic_arg_string(ctx, "pad_mode");
-	static const struct {
-		const char *name;
-		video_pad_t pad;
-	} modes[] = {
-	    {"none", VIDEO_PAD_NONE},           {"", VIDEO_PAD_NONE},
-	    {"constant", VIDEO_PAD_CONSTANT},   {"edge", VIDEO_PAD_EDGE},
-	    {"repeat", VIDEO_PAD_EDGE},         {"reflect_1001", VIDEO_PAD_REFLECT_1001},
-	    {"symmetric", VIDEO_PAD_REFLECT_1001}, {"reflect_101", VIDEO_PAD_REFLECT_101},
-	    {"reflect", VIDEO_PAD_REFLECT_101},
-	};
-	for (size_t i = 0; s && i < sizeof modes / sizeof modes[0]; i++)
-		if (!strcmp(s, modes[i].name)) {
-			r->pad = modes[i].pad;
-			return DALIC_OK;
-		}
+	if (!dalic_video_pad_parse(s, &r->pad))
+		return DALIC_OK;
 	return dalic_op_fail(ctx, NULL, -1,
 	                     "Invalid pad_mode: %s. Valid options are: none, constant, edge, "
 	                     "reflect_1001, reflect_101",

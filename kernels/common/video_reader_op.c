@@ -219,6 +219,7 @@ void dalic_video_reader_fini(video_reader_t *r)
 		dalic_video_close(&r->workers[t].dec);
 		dalic_img_scratch_free(&r->workers[t].order);
 		dalic_img_scratch_free(&r->workers[t].frame);
+		dalic_img_scratch_free(&r->workers[t].plan);
 	}
 	free(r->workers);
 	memset(r, 0, sizeof *r);
@@ -289,51 +290,9 @@ int dalic_video_reader_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_re
 
 /* ---- decoding a sample ---------------------------------------------------------------------- */
 
-/* DALI's HandleBoundary: the frame to show at position f of [lo, hi), -1 for a constant
- * frame, -2 when pad_mode 'none' meets a frame outside. Reflections mirror about 0 and hi,
- * as DALI's do. */
-static int video_reader_boundary(video_pad_t pad, int64_t f, int lo, int hi)
-{
-	if (f >= lo && f < hi)
-		return (int)f;
-	switch (pad) {
-	case VIDEO_PAD_CONSTANT:
-	case VIDEO_PAD_ZERO_TAIL:
-		return -1;
-	case VIDEO_PAD_EDGE:
-		return f < lo ? lo : hi - 1;
-	case VIDEO_PAD_REFLECT_1001:
-		if (hi < 1)
-			return hi - 1;
-		while (f < 0 || f >= hi)
-			f = f < 0 ? -1 - f : 2 * (int64_t)hi - 1 - f;
-		return (int)f;
-	case VIDEO_PAD_REFLECT_101:
-		if (hi < 2)
-			return hi - 1;
-		while (f < 0 || f >= hi)
-			f = f < 0 ? -f : 2 * (int64_t)hi - 2 - f;
-		return (int)f;
-	case VIDEO_PAD_NONE:
-		break;
-	}
-	return -2;
-}
-
-typedef struct video_reader_pick {
-	int32_t src; /* frame of the video, -1: padding */
-	int32_t pos; /* position in the sequence */
-} video_reader_pick_t;
-
-static int video_reader_pick_cmp(const void *a, const void *b)
-{
-	const video_reader_pick_t *x = a, *y = b;
-	return x->src != y->src ? (x->src > y->src) - (x->src < y->src) : (x->pos > y->pos) - (x->pos < y->pos);
-}
-
 /* Which frame each position shows, and the frame number reported for it. */
 static int video_reader_plan(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_reader_t *r, int i,
-                             video_reader_pick_t *pick, int32_t *num)
+                             int32_t *src, int32_t *num)
 {
 	const video_seq_t *q = &r->seqs[r->selected[i]];
 	const video_file_t *f = &r->files.v[q->file];
@@ -347,9 +306,9 @@ static int video_reader_plan(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_re
 			m = k < q->frames ? q->start + k * r->stride : -1;
 		} else {
 			int64_t f0 = (int64_t)q->start + (int64_t)k * r->stride;
-			m = video_reader_boundary(r->pad, f0, sf, ef);
+			m = dalic_video_boundary(r->pad, f0, sf, ef);
 			if (m >= 0)
-				m = video_reader_boundary(r->pad, m, 0, n);
+				m = dalic_video_boundary(r->pad, m, 0, n);
 			if (m == -2)
 				return dalic_op_fail(
 				    ctx, ws, i,
@@ -360,48 +319,7 @@ static int video_reader_plan(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_re
 				    f->path, (long long)f0, total, sf, ef < n ? ef : n);
 		}
 		num[k] = m;
-		pick[k] = (video_reader_pick_t){m, k};
-	}
-	return DALIC_OK;
-}
-
-static void video_reader_fill_frame(const video_reader_t *r, uint8_t *dst, size_t pixels)
-{
-	if (r->pad != VIDEO_PAD_CONSTANT || r->nfill == 1) {
-		memset(dst, r->pad == VIDEO_PAD_CONSTANT ? r->fill[0] : 0, pixels * 3);
-		return;
-	}
-	for (size_t p = 0; p < pixels; p++)
-		memcpy(dst + 3 * p, r->fill, 3);
-}
-
-/* Decodes the picks (sorted by frame) into out: each frame once, copied to repeats. */
-static int video_reader_decode(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_reader_t *r,
-                               int i, video_worker_t *w, const video_reader_pick_t *pick,
-                               void *out, bool as_float, size_t pixels)
-{
-	char err[1024];
-	size_t elem = as_float ? 4 : 1;
-	size_t frame_bytes = pixels * 3 * elem;
-	uint8_t *u8 = NULL;
-	if (elem == 4 && !(u8 = dalic_img_scratch_get(&w->frame, pixels * 3)))
-		return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
-	float scale = r->normalized ? 1.0f / 255 : 1.0f;
-	int prev = -1;
-	for (int k = 0; k < r->seq_len; k++) {
-		uint8_t *dst = (uint8_t *)out + (size_t)pick[k].pos * frame_bytes;
-		if (pick[k].src >= 0 && pick[k].src == prev) {
-			memcpy(dst, (uint8_t *)out + (size_t)pick[k - 1].pos * frame_bytes, frame_bytes);
-			continue;
-		}
-		prev = pick[k].src;
-		uint8_t *px = elem == 4 ? u8 : dst;
-		if (pick[k].src < 0)
-			video_reader_fill_frame(r, px, pixels);
-		else if (dalic_video_read(&w->dec, pick[k].src, r->image_type, px, err, sizeof err))
-			return dalic_op_fail(ctx, ws, i, "%s", err);
-		for (size_t e = 0; elem == 4 && e < pixels * 3; e++)
-			((float *)dst)[e] = (float)u8[e] * scale;
+		src[k] = m;
 	}
 	return DALIC_OK;
 }
@@ -429,16 +347,15 @@ static int video_reader_worker(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_
 int dalic_video_reader_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_reader_t *r,
                                   dalic_batch_t *frames, int i, int thread)
 {
-	video_worker_t *w;
+	video_worker_t *w = NULL;
 	DALIC_TRY(video_reader_worker(ctx, ws, r, i, thread, &w));
 	const video_seq_t *q = &r->seqs[r->selected[i]];
 	const video_file_t *f = &r->files.v[q->file];
-	size_t need = sizeof(video_reader_pick_t) * 2 * (size_t)r->seq_len;
-	video_reader_pick_t *pick = dalic_img_scratch_get(&w->order, need);
-	if (!pick)
+	int32_t *src = dalic_img_scratch_get(&w->plan, sizeof(int32_t) * 2 * (size_t)r->seq_len);
+	if (!src)
 		return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
-	int32_t *num = (int32_t *)(pick + r->seq_len);
-	DALIC_TRY(video_reader_plan(ctx, ws, r, i, pick, num));
+	int32_t *num = src + r->seq_len;
+	DALIC_TRY(video_reader_plan(ctx, ws, r, i, src, num));
 	int o = 1;
 	if (r->labels_out)
 		*(int32_t *)ws->outputs[o++]->ptrs[i] = f->label;
@@ -449,12 +366,24 @@ int dalic_video_reader_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, vid
 	if (r->nums_out && r->timestamps) {
 		double *ts = ws->outputs[o++]->ptrs[i];
 		for (int k = 0; k < r->seq_len; k++)
-			ts[k] = pick[k].src >= 0 ? dalic_video_seconds(&f->index, pick[k].src) : -1.0;
+			ts[k] = src[k] >= 0 ? dalic_video_seconds(&f->index, src[k]) : -1.0;
 	}
-	qsort(pick, (size_t)r->seq_len, sizeof *pick, video_reader_pick_cmp);
-	size_t pixels = (size_t)f->index.width * (size_t)f->index.height;
-	bool as_float = frames->dtype == DALIC_FLOAT;
-	return video_reader_decode(ctx, ws, r, i, w, pick, frames->ptrs[i], as_float, pixels);
+	bool constant = r->pad == VIDEO_PAD_CONSTANT;
+	video_frames_job_t job = {
+	    .src = src,
+	    .n = r->seq_len,
+	    .pixels = (size_t)f->index.width * (size_t)f->index.height,
+	    .image_type = r->image_type,
+	    .fill = constant ? r->fill : NULL,
+	    .nfill = constant ? r->nfill : 0,
+	    .as_float = frames->dtype == DALIC_FLOAT,
+	    .scale = r->normalized ? 1.0f / 255 : 1.0f,
+	};
+	char err[1024];
+	if (dalic_video_decode_frames(&w->dec, &job, frames->ptrs[i], &w->order, &w->frame, err,
+	                              sizeof err))
+		return dalic_op_fail(ctx, ws, i, "%s", err);
+	return DALIC_OK;
 }
 
 int dalic_video_reader_meta(dalic_op_ctx_t *ctx, video_reader_t *r, dalic_reader_meta_t *out)

@@ -24,17 +24,9 @@
 #include "engine/kernel.h"
 #include "kernels/common/img_scratch.h"
 #include "kernels/common/video_decode.h"
+#include "kernels/common/video_frames.h"
 #include "kernels/common/video_files.h"
 #include "kernels/common/video_loader.h"
-
-typedef enum {
-	VIDEO_PAD_NONE,     /* 'none': no partial sequences (DALI's ISOLATED) */
-	VIDEO_PAD_CONSTANT, /* fill_value frames, frame number -1 */
-	VIDEO_PAD_EDGE,     /* the last frame again */
-	VIDEO_PAD_REFLECT_1001,
-	VIDEO_PAD_REFLECT_101,
-	VIDEO_PAD_ZERO_TAIL, /* legacy pad_sequences: shorter tails, the rest black, number -1 */
-} video_pad_t;
 
 enum { VIDEO_FRAME_NUM_NONE, VIDEO_FRAME_NUM_SCALAR, VIDEO_FRAME_NUM_SEQUENCE };
 
@@ -49,6 +41,7 @@ typedef struct video_worker {
 	video_dec_t dec;
 	img_scratch_t order; /* frames of a sample sorted for decoding */
 	img_scratch_t frame; /* one decoded frame (float output) */
+	img_scratch_t plan;  /* a sample's frames and frame numbers */
 } video_worker_t;
 
 typedef struct video_reader {

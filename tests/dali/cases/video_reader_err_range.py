@@ -11,7 +11,7 @@ CLIPS = "build/release/clips/"
 @pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=1)
 def oracle_pipe():
     return tuple(fn.experimental.readers.video(
-        file_list=CLIPS + "list_empty.txt", file_list_format="frames", sequence_length=1)))
+        file_list=CLIPS + "list_empty.txt", file_list_format="frames", sequence_length=1))
 
 
 pipe = oracle_pipe()

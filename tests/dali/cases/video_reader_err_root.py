@@ -9,7 +9,7 @@ CLIPS = "build/release/clips/"
 @pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=1)
 def oracle_pipe():
     return tuple(fn.experimental.readers.video(
-        file_root=CLIPS + "nothere", sequence_length=2)))
+        file_root=CLIPS + "nothere", sequence_length=2))
 
 
 pipe = oracle_pipe()
