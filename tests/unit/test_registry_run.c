@@ -10,12 +10,14 @@
  * cannot slip by.
  */
 #include "tests/testlib.h"
+#include "tests/testlib/video_clip.h"
 
 #include "engine/schema.h"
 
 #include <criterion/parameterized.h>
+#include <unistd.h>
 
-TestSuite(registry_run, .timeout = 120);
+TestSuite(registry_run, .timeout = 120, .fini = tl_tmpdir_remove);
 
 #define REGISTRY_RUN_BATCH 3
 #define REGISTRY_RUN_ITERATIONS 3
@@ -33,6 +35,7 @@ typedef enum {
 	REGISTRY_RUN_BOXES,  /* FLOAT [2, 4] ltrb boxes in [0, 1] */
 	REGISTRY_RUN_LABELS, /* INT32 [2]: a label per box */
 	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
+	REGISTRY_RUN_VIDEO,  /* encoded videos: MJPEG clips of 2 to 4 frames */
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -238,6 +241,31 @@ static void registry_run_reader(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
 }
 
+/* A small MJPEG clip of `frames` frames in this test's temporary directory. */
+static const char *registry_run_clip(int frames)
+{
+	tl_clip_t c = {.codec = "mjpeg", .width = 48, .height = 32, .frames = frames, .gop = 1};
+	tl_clip_defaults(&c);
+	char name[32];
+	snprintf(name, sizeof name, "clip%d.avi", frames);
+	const char *path = tl_tmp_path(name);
+	char err[512];
+	if (access(path, F_OK))
+		cr_assert_eq(tl_clip_write(path, &c, err, sizeof err), 0, "%s: %s", path, err);
+	return path;
+}
+
+/* Two clips, sequences of 2 frames with stride 2 (and every frame's number). */
+static void registry_run_video_reader(dalic_op_t *op)
+{
+	const char *files[] = {registry_run_clip(5), registry_run_clip(7)};
+	ASSERT_OK(dalic_op_set_strings(op, "filenames", 2, files));
+	ASSERT_OK(dalic_op_set_ints(op, "labels", 2, (const int64_t[]){3, 4}));
+	ASSERT_OK(dalic_op_set_int(op, "sequence_length", 2));
+	ASSERT_OK(dalic_op_set_int(op, "stride", 2));
+	ASSERT_OK(dalic_op_set_string(op, "enable_frame_num", "sequence"));
+}
+
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
@@ -296,6 +324,9 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"readers__File", {0}, 0, registry_run_reader},
+    {"readers__Video", {0}, 0, registry_run_video_reader},
+    {"experimental__readers__Video", {0}, 0, registry_run_video_reader},
+    {"decoders__Video", {REGISTRY_RUN_VIDEO}, 0, NULL},
     /* FLOAT [2, 3] inputs are 2-D affine transforms */
     {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"transforms__Crop", {0}, 0, NULL},
@@ -319,6 +350,30 @@ static const char *const registry_run_photos[REGISTRY_RUN_BATCH] = {
     "samples/images/space/rocket_gray_progressive.jpg",
     "samples/images/coffee/coffee_cup.png",
 };
+
+/* The bytes of REGISTRY_RUN_BATCH files as 1-D UINT8 samples. */
+static int registry_run_feed_files(dalic_feed_t *feed, const char *const *paths)
+{
+	enum { B = REGISTRY_RUN_BATCH };
+	int64_t shapes[B];
+	size_t n[B], total = 0;
+	char *bytes[B];
+	for (int i = 0; i < B; i++) {
+		bytes[i] = tl_read_file(paths[i], &n[i]);
+		shapes[i] = (int64_t)n[i];
+		total += n[i];
+	}
+	char *all = malloc(total), *at = all;
+	cr_assert_not_null(all);
+	for (int i = 0; i < B; i++) {
+		memcpy(at, bytes[i], n[i]);
+		at += n[i];
+		free(bytes[i]);
+	}
+	int rc = dalic_feed_batch(feed, DALIC_UINT8, 1, B, shapes, all, NULL);
+	free(all);
+	return rc;
+}
 
 /* The sources' callbacks (dalic_source_fn): one batch of `kind` for `iteration`. */
 static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
@@ -361,24 +416,16 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		return dalic_feed_batch(feed, DALIC_UINT8, 3, B, shapes, v, "HWC");
 	}
 	case REGISTRY_RUN_JPEG: {
-		size_t n[B], total = 0;
-		char *bytes[B];
-		for (int i = 0; i < B; i++) {
-			/* rotate the photos with the iteration */
-			bytes[i] = tl_read_file(registry_run_photos[(i + iteration) % B], &n[i]);
-			shapes[i] = (int64_t)n[i];
-			total += n[i];
-		}
-		char *all = malloc(total), *at = all;
-		cr_assert_not_null(all);
-		for (int i = 0; i < B; i++) {
-			memcpy(at, bytes[i], n[i]);
-			at += n[i];
-			free(bytes[i]);
-		}
-		int rc = dalic_feed_batch(feed, DALIC_UINT8, 1, B, shapes, all, NULL);
-		free(all);
-		return rc;
+		const char *paths[B];
+		for (int i = 0; i < B; i++) /* rotate the photos with the iteration */
+			paths[i] = registry_run_photos[(i + iteration) % B];
+		return registry_run_feed_files(feed, paths);
+	}
+	case REGISTRY_RUN_VIDEO: {
+		const char *paths[B];
+		for (int i = 0; i < B; i++)
+			paths[i] = registry_run_clip(2 + (int)((i + iteration) % 3));
+		return registry_run_feed_files(feed, paths);
 	}
 	case REGISTRY_RUN_BOXES: {
 		float v[B * 8];
@@ -419,6 +466,7 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
+    REGISTRY_RUN_VIDEO,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
