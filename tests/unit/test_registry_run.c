@@ -319,6 +319,12 @@ static void registry_run_audio_decoder(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_bool(op, "downmix", true));
 }
 
+static void registry_run_nonsilent(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 64));
+	ASSERT_OK(dalic_op_set_float(op, "cutoff_db", -20));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -355,6 +361,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
     {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
+    {"NonsilentRegion", {REGISTRY_RUN_AUDIO}, 0, registry_run_nonsilent},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
@@ -362,6 +369,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
+    {"PreemphasisFilter", {REGISTRY_RUN_AUDIO}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
