@@ -325,6 +325,13 @@ static void registry_run_nonsilent(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_float(op, "cutoff_db", -20));
 }
 
+static void registry_run_spectrogram(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfft", 64));
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 40));
+	ASSERT_OK(dalic_op_set_int(op, "window_step", 25));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -381,6 +388,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
     {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
+    {"Spectrogram", {REGISTRY_RUN_AUDIO}, 0, registry_run_spectrogram},
     {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
