@@ -332,6 +332,18 @@ static void registry_run_spectrogram(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "window_step", 25));
 }
 
+static void registry_run_mel(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfilter", 4));
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 16000));
+}
+
+static void registry_run_mfcc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "n_mfcc", 5));
+	ASSERT_OK(dalic_op_set_float(op, "lifter", 10));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -368,6 +380,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
     {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
+    {"MFCC", {REGISTRY_RUN_SPEC}, 0, registry_run_mfcc},
+    {"MelFilterBank", {REGISTRY_RUN_SPEC}, 0, registry_run_mel},
     {"NonsilentRegion", {REGISTRY_RUN_AUDIO}, 0, registry_run_nonsilent},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
@@ -394,6 +408,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
+    {"ToDecibels", {REGISTRY_RUN_SPEC}, 0, NULL},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
     {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},
