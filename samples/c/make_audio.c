@@ -7,7 +7,7 @@
  *
  *     make_audio DIR [COUNT]      COUNT clips (default 12) as DIR/clip_NN.{wav,flac,ogg}
  *
- * `make audio-samples` writes them to build/audio/.
+ * `make audio-samples` writes them to build/audio/speech/ (one label for readers.file).
  */
 #include <math.h>
 #include <sndfile.h>
