@@ -29,7 +29,7 @@ else
 Q := @
 endif
 
-PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson \
+PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson sndfile fftw3f \
             libavformat libavcodec libavutil libswscale
 
 OPT      := $(if $(SANITIZE),-O1 -g -fno-omit-frame-pointer,-O2 -g) -fno-math-errno \
@@ -95,7 +95,7 @@ LIB_SO  := $(BUILD)/libdalic.so
 DALIC   := $(BUILD)/dalic
 TESTBIN := $(BUILD)/tests/dalic_tests
 
-.PHONY: all test run install clean distclean compdb bench fuzz check-dali
+.PHONY: all test run install clean distclean compdb bench fuzz check-dali audio-samples
 all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc $(BUILD)/clips/.made
 
 # Every object depends on the configuration (flags, CUDA switch) and waits for the
@@ -214,6 +214,10 @@ endif
 RUN_PIPELINE ?= samples/scripts/getting_started.py
 run: all
 	$(Q)if [ -t 1 ]; then $(DALIC) tui $(RUN_PIPELINE); else $(DALIC) run $(RUN_PIPELINE) -n 20; fi
+
+# Speech-like clips for samples/scripts/speech.py (WAV, FLAC, OGG in build/audio/speech/).
+audio-samples: $(BUILD)/samples/make_audio
+	$(Q)mkdir -p build/audio && $(BUILD)/samples/make_audio build/audio/speech
 
 # The oracle suite against real NVIDIA DALI from PyPI (not part of `test`: it downloads ~200 MB).
 check-dali: all

@@ -10,6 +10,7 @@
  * cannot slip by.
  */
 #include "tests/testlib.h"
+#include "tests/testlib/audio.h"
 #include "tests/testlib/video_clip.h"
 
 #include "engine/schema.h"
@@ -35,7 +36,12 @@ typedef enum {
 	REGISTRY_RUN_BOXES,  /* FLOAT [2, 4] ltrb boxes in [0, 1] */
 	REGISTRY_RUN_LABELS, /* INT32 [2]: a label per box */
 	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
-	REGISTRY_RUN_VIDEO,  /* encoded videos: MJPEG clips of 2 to 4 frames */
+	/* FLOAT [3]: one value per column of REGISTRY_RUN_F32 (a mean of its rows) */
+	REGISTRY_RUN_F32_ROW,
+	REGISTRY_RUN_WAV,   /* encoded audio: 16-bit WAV files, mono and stereo */
+	REGISTRY_RUN_AUDIO, /* FLOAT [600]: a tone with a burst */
+	REGISTRY_RUN_SPEC,  /* FLOAT [9, 12], layout "ft": a power spectrogram */
+	REGISTRY_RUN_VIDEO, /* encoded videos: MJPEG clips of 2 to 4 frames */
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -59,6 +65,31 @@ static void registry_run_arith(dalic_op_t *op)
 static void registry_run_cast(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT32));
+}
+
+static void registry_run_brightness(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "brightness", 1.7));
+	ASSERT_OK(dalic_op_set_float(op, "brightness_shift", -0.1));
+}
+
+static void registry_run_contrast(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 1.4));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT16));
+}
+
+static void registry_run_color_twist(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 30));
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 1.5));
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 0.8));
+}
+
+static void registry_run_csc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "image_type", DALIC_RGB));
+	ASSERT_OK(dalic_op_set_int(op, "output_type", DALIC_YCbCr));
 }
 
 static void registry_run_constant(dalic_op_t *op)
@@ -96,6 +127,50 @@ static void registry_run_expand_dims(dalic_op_t *op)
 static void registry_run_rrc(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){4, 5}));
+}
+
+static void registry_run_gaussian_blur(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "sigma", 2, (const double[]){1.5, 0.7}));
+}
+
+static void registry_run_laplacian(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "window_size", 2, (const int64_t[]){5, 3}));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+}
+
+static void registry_run_hsv(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 100));
+	ASSERT_OK(dalic_op_set_float(op, "value", 0.7));
+}
+
+static void registry_run_hue(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", -45));
+}
+
+static void registry_run_saturation(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.4));
+}
+
+static void registry_run_normalize(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "axis_names", "HW"));
+	ASSERT_OK(dalic_op_set_bool(op, "batch", true));
+}
+
+static void registry_run_reduce_rows(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
+}
+
+static void registry_run_water(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ampl_x", 2.5));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_LINEAR));
 }
 
 static void registry_run_reshape(dalic_op_t *op)
@@ -236,6 +311,42 @@ static void registry_run_image_slice(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "rel_shape", 2, (const double[]){0.5, 0.6}));
 }
 
+static void registry_run_resample(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "scale", 0.75));
+}
+
+static void registry_run_audio_decoder(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 12000));
+	ASSERT_OK(dalic_op_set_bool(op, "downmix", true));
+}
+
+static void registry_run_nonsilent(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 64));
+	ASSERT_OK(dalic_op_set_float(op, "cutoff_db", -20));
+}
+
+static void registry_run_spectrogram(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfft", 64));
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 40));
+	ASSERT_OK(dalic_op_set_int(op, "window_step", 25));
+}
+
+static void registry_run_mel(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfilter", 4));
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 16000));
+}
+
+static void registry_run_mfcc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "n_mfcc", 5));
+	ASSERT_OK(dalic_op_set_float(op, "lifter", 10));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -270,44 +381,65 @@ static void registry_run_video_reader(dalic_op_t *op)
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"AudioResample", {REGISTRY_RUN_AUDIO}, 0, registry_run_resample},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
+    {"Brightness", {REGISTRY_RUN_U8_HWC}, 0, registry_run_brightness},
+    {"BrightnessContrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
     {"CastLike", {REGISTRY_RUN_F32, REGISTRY_RUN_I64}, 0, NULL},
     {"Cat", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
+    {"ColorSpaceConversion", {REGISTRY_RUN_U8_HWC}, 0, registry_run_csc},
+    {"ColorTwist", {REGISTRY_RUN_U8_HWC}, 0, registry_run_color_twist},
     {"Constant", {0}, 0, registry_run_constant},
+    {"Contrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
     {"CoordFlip", {REGISTRY_RUN_F32}, 0, NULL},
     {"CoordTransform", {REGISTRY_RUN_F32}, 0, NULL},
     {"Copy", {REGISTRY_RUN_F32}, 0, NULL},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ElementExtract", {REGISTRY_RUN_F32}, 0, registry_run_element_extract},
+    {"Equalize", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Erase", {REGISTRY_RUN_U8_HWC}, 0, registry_run_erase},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
+    {"MFCC", {REGISTRY_RUN_SPEC}, 0, registry_run_mfcc},
+    {"MelFilterBank", {REGISTRY_RUN_SPEC}, 0, registry_run_mel},
+    {"NonsilentRegion", {REGISTRY_RUN_AUDIO}, 0, registry_run_nonsilent},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
+    {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
     {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
+    {"PreemphasisFilter", {REGISTRY_RUN_AUDIO}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
+    {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
+    {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
+    {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
+    {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
     {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
+    {"Spectrogram", {REGISTRY_RUN_AUDIO}, 0, registry_run_spectrogram},
+    {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
+    {"ToDecibels", {REGISTRY_RUN_SPEC}, 0, NULL},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
+    {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},
     {"_conditional__Merge", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
     {"_Shape", {REGISTRY_RUN_F32}, 0, NULL},
     {"_conditional__Not_", {REGISTRY_RUN_BOOL}, 0, NULL},
@@ -315,6 +447,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"_conditional__ValidateLogical", {REGISTRY_RUN_BOOL}, 0, registry_run_validate},
     {"_test__Sleep", {REGISTRY_RUN_I64}, 0, NULL},
     {"_test__SleepBatch", {REGISTRY_RUN_I64}, 0, NULL},
+    {"decoders__Audio", {REGISTRY_RUN_WAV}, 0, registry_run_audio_decoder},
     {"decoders__Image", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"decoders__ImageCrop", {REGISTRY_RUN_JPEG}, 0, registry_run_image_crop},
     {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
@@ -323,6 +456,14 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
+    {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
+    {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
+    {"reductions__RMS", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__StdDev", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
+    {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers__Video", {0}, 0, registry_run_video_reader},
     {"experimental__readers__Video", {0}, 0, registry_run_video_reader},
@@ -351,19 +492,17 @@ static const char *const registry_run_photos[REGISTRY_RUN_BATCH] = {
     "samples/images/coffee/coffee_cup.png",
 };
 
-/* The bytes of REGISTRY_RUN_BATCH files as 1-D UINT8 samples. */
-static int registry_run_feed_files(dalic_feed_t *feed, const char *const *paths)
+/* REGISTRY_RUN_BATCH buffers (freed here) as 1-D UINT8 samples. */
+static int registry_run_feed_owned(dalic_feed_t *feed, void **bytes, const size_t *n)
 {
 	enum { B = REGISTRY_RUN_BATCH };
 	int64_t shapes[B];
-	size_t n[B], total = 0;
-	char *bytes[B];
+	size_t total = 0;
 	for (int i = 0; i < B; i++) {
-		bytes[i] = tl_read_file(paths[i], &n[i]);
 		shapes[i] = (int64_t)n[i];
 		total += n[i];
 	}
-	char *all = malloc(total), *at = all;
+	uint8_t *all = malloc(total), *at = all;
 	cr_assert_not_null(all);
 	for (int i = 0; i < B; i++) {
 		memcpy(at, bytes[i], n[i]);
@@ -373,6 +512,32 @@ static int registry_run_feed_files(dalic_feed_t *feed, const char *const *paths)
 	int rc = dalic_feed_batch(feed, DALIC_UINT8, 1, B, shapes, all, NULL);
 	free(all);
 	return rc;
+}
+
+/* The bytes of REGISTRY_RUN_BATCH files. */
+static int registry_run_feed_files(dalic_feed_t *feed, const char *const *paths)
+{
+	void *bytes[REGISTRY_RUN_BATCH];
+	size_t n[REGISTRY_RUN_BATCH];
+	for (int i = 0; i < REGISTRY_RUN_BATCH; i++)
+		bytes[i] = tl_read_file(paths[i], &n[i]);
+	return registry_run_feed_owned(feed, bytes, n);
+}
+
+/* Encoded audio: 16-bit WAVs at 8 kHz, sample i with i % 2 + 1 channels and 200 + 50 i frames
+ * of values that change with the iteration. */
+static int registry_run_feed_wav(dalic_feed_t *feed, int64_t iteration)
+{
+	void *wav[REGISTRY_RUN_BATCH];
+	size_t n[REGISTRY_RUN_BATCH];
+	for (int i = 0; i < REGISTRY_RUN_BATCH; i++) {
+		int ch = i % 2 + 1, frames = 200 + 50 * i;
+		int16_t pcm[2 * 300];
+		for (int k = 0; k < frames * ch; k++)
+			pcm[k] = (int16_t)((k * 37 + i * 1000 + (int)iteration * 77) % 4001 - 2000);
+		wav[i] = tl_audio_wav16(pcm, frames, ch, 8000, &n[i]);
+	}
+	return registry_run_feed_owned(feed, wav, n);
 }
 
 /* The sources' callbacks (dalic_source_fn): one batch of `kind` for `iteration`. */
@@ -456,6 +621,37 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, NULL);
 	}
+	case REGISTRY_RUN_F32_ROW: {
+		float v[B * 3];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 3;
+			for (int k = 0; k < 3; k++)
+				v[3 * i + k] = (float)(iteration * 100 + i * 10 + k);
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
+	}
+	case REGISTRY_RUN_WAV:
+		return registry_run_feed_wav(feed, iteration);
+	case REGISTRY_RUN_AUDIO: {
+		float v[B * 600];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 600;
+			tl_audio_tone(v + 600 * i, 600, 440 + 100 * i + 10 * (double)iteration, 8000, 0.01);
+			for (int k = 200; k < 350; k++) /* a burst */
+				v[600 * i + k] *= 40;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
+	}
+	case REGISTRY_RUN_SPEC: {
+		float v[B * 9 * 12];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 9;
+			shapes[2 * i + 1] = 12;
+			for (int k = 0; k < 9 * 12; k++)
+				v[108 * i + k] = (float)((k * 7 + i * 5 + iteration * 3) % 11) + 0.25f;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, "ft");
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -466,7 +662,8 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
-    REGISTRY_RUN_VIDEO,
+    REGISTRY_RUN_F32_ROW, REGISTRY_RUN_WAV,    REGISTRY_RUN_AUDIO,
+    REGISTRY_RUN_SPEC, REGISTRY_RUN_VIDEO,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
