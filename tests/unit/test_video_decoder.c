@@ -2,7 +2,8 @@
  * decoders.video through the public API: readers.file's bytes of clips the test writes
  * (tests/testlib/video_clip.h: frames carry their number as blocks) decoded whole, as a range
  * with stride padded past the end, as a frame list with reflection, per-sample arguments;
- * errors naming the file; and a sequence-aware operator (flip) on the decoded FHWC frames.
+ * errors naming the file; and sequence-aware operators (flip, crop) on the decoded FHWC
+ * frames.
  */
 #include "tests/testlib.h"
 #include "tests/testlib/video_clip.h"
@@ -206,5 +207,32 @@ Test(video_decoder, flip_runs_per_frame_on_decoded_video)
 					if (a[from] != b[to])
 						cr_assert_fail("frame %d (%d, %d) channel %d", k, x, y, ch);
 				}
+	dalic_pipeline_destroy(p);
+}
+
+Test(video_decoder, crop_cuts_every_frame_of_decoded_video)
+{
+	tl_clip_t c = {.codec = "mjpeg", .frames = 4, .gop = 1, .clip_id = 1};
+	const char *files[] = {video_decoder_clip("g.avi", &c)};
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *dec = video_decoder_chain(p, 1, files);
+	tl_output(p, dec);
+	dalic_op_t *crop = tl_op(p, "crop");
+	tl_input(crop, dalic_op_output(dec, 0));
+	ASSERT_OK(dalic_op_set_floats(crop, "crop", 2, (const double[]){40, 64}));
+	ASSERT_OK(dalic_op_set_float(crop, "crop_pos_x", 0.25));
+	ASSERT_OK(dalic_op_set_float(crop, "crop_pos_y", 0.5));
+	tl_output(p, crop);
+	ASSERT_OK(dalic_pipeline_build(p));
+	const dalic_batch_t *v = tl_run(p, 0), *o = dalic_pipeline_output(p, 1);
+	cr_assert_str_eq(dalic_batch_layout(o), "FHWC");
+	tl_expect_shape(o, 0, 4, (int64_t[]){4, 40, 64, 3});
+	/* window: x from round(0.25 * (160 - 64)) = 24, y from round(0.5 * (96 - 40)) = 28 */
+	const uint8_t *in = dalic_batch_data(v, 0), *out = dalic_batch_data(o, 0);
+	for (int k = 0; k < 4; k++)
+		for (int y = 0; y < 40; y++)
+			cr_assert_arr_eq(out + (((size_t)k * 40 + y) * 64) * 3,
+			                 in + (((size_t)k * 96 + 28 + y) * 160 + 24) * 3, 64 * 3,
+			                 "frame %d row %d", k, y);
 	dalic_pipeline_destroy(p);
 }
