@@ -181,7 +181,7 @@ $(TESTBIN): $(TEST_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(TEST_LIBS) $(LDLIBS)
 
-# Sample video clips (the test pattern of tests/testlib/video_clip.h) for samples/scripts/video.py
+# Sample video clips (the test pattern of tests/testlib/video_clip.h) for bench/video_reader.sh
 # and the oracle cases.
 $(BUILD)/tools/mkclips: tools/mkclips.c $(BUILD)/obj/tests/testlib/video_clip.o | $(BUILD)/config.mk
 	@mkdir -p $(@D)
