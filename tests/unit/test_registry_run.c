@@ -314,6 +314,7 @@ static void registry_run_reader(dalic_op_t *op)
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
+    {"BatchPermutation", {0}, 0, NULL},
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
