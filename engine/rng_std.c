@@ -184,16 +184,16 @@ double dalic_rng_std_exponential_f64(dalic_philox_t *g, double lambda)
 
 /* ---- discrete ---- */
 
-int64_t dalic_rng_std_discrete_init(double *cp, const float *w, int64_t n)
+int64_t dalic_rng_std_discrete_init(double *cp, const double *w, int64_t n)
 {
 	if (n < 2)
 		return 0;
 	double sum = 0.0;
 	for (int64_t k = 0; k < n; k++)
-		sum += (double)w[k];
+		sum += w[k];
 	double acc = 0.0;
 	for (int64_t k = 0; k < n; k++) {
-		acc = k ? acc + (double)w[k] / sum : (double)w[k] / sum;
+		acc = k ? acc + w[k] / sum : w[k] / sum;
 		cp[k] = acc;
 	}
 	cp[n - 1] = 1.0;

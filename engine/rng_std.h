@@ -63,10 +63,10 @@ double dalic_rng_std_gamma_f64(dalic_rng_std_gamma_f64_t *d, dalic_philox_t *g);
 float dalic_rng_std_exponential_f32(dalic_philox_t *g, float lambda);
 double dalic_rng_std_exponential_f64(dalic_philox_t *g, double lambda);
 
-/* discrete_distribution<int>(w, w + n): cp[] gets the normalized partial sums, the last one set
- * to 1. Returns the number of cumulative values: 0 when n < 2 (then every draw is 0 and takes
- * nothing from the generator, as in libstdc++). */
-int64_t dalic_rng_std_discrete_init(double *cp, const float *w, int64_t n);
+/* discrete_distribution<int>(w, w + n) (weights as doubles, cp may be w): cp[] gets the
+ * normalized partial sums, the last one set to 1. Returns the number of cumulative values: 0
+ * when n < 2 (then every draw is 0 and takes nothing from the generator, as in libstdc++). */
+int64_t dalic_rng_std_discrete_init(double *cp, const double *w, int64_t n);
 int64_t dalic_rng_std_discrete(const double *cp, int64_t n, dalic_philox_t *g);
 
 /* poisson_distribution<uint32_t>(mean), a fresh distribution per draw (as DALI's shot noise

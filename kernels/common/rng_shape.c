@@ -83,8 +83,13 @@ static int rng_shape_from_input(dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 
 int dalic_rng_setup_output(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype)
 {
+	return dalic_rng_setup_output_like(ctx, ws, dtype, ws->num_inputs > 0 ? ws->inputs[0] : NULL);
+}
+
+int dalic_rng_setup_output_like(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype,
+				const dalic_batch_t *like)
+{
 	dalic_batch_t *out = ws->outputs[0];
-	const dalic_batch_t *like = ws->num_inputs > 0 ? ws->inputs[0] : NULL;
 	const dalic_batch_t *shape_in = dalic_arg_input(ws, "shape");
 	const dalic_value_t *shape = dalic_arg(ctx, "shape");
 	bool has_shape = shape_in || shape->kind != DALIC_V_NONE;

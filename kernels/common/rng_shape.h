@@ -22,6 +22,10 @@ int dalic_rng_check_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic
 
 /* Sets ws->outputs[0]'s dtype and per-sample shapes by the rule above. */
 int dalic_rng_setup_output(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype);
+/* The same with the shape-like input `like` (NULL: none), for operators whose shape-like input
+ * is not their first. */
+int dalic_rng_setup_output_like(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype,
+				const dalic_batch_t *like);
 
 /* A scalar float argument for `sample`: the argument input's value (float32, 0-D), else the
  * constant. */
