@@ -378,6 +378,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
     {"decoders__ImageRandomCrop", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"decoders__ImageSlice", {REGISTRY_RUN_JPEG}, 0, registry_run_image_slice},
+    {"random__Beta", {0}, 0, registry_run_shape},
     {"random__Choice", {REGISTRY_RUN_F32}, 0, registry_run_shape},
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
