@@ -41,6 +41,14 @@ int dalic_rng_arg_input_floats(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
  * the element). Writes the element's value as a double (exact for float results). */
 typedef double (*dalic_rng_element_fn)(const void *dist, dalic_philox_t *g);
 
+/* Stores k values at elements first.. of an array of type t with DALI's ConvertSat (floats as
+ * they are; integers rounded half away from zero and saturated, NaN as x86 converts it). */
+void dalic_rng_store(dalic_dtype_t t, void *base, int64_t first, const double *v, int64_t k);
+
+/* T(v) for a float v, as DALI's x86-64 build converts it (static_cast, no saturation:
+ * out-of-range values wrap as cvttss2si leaves them), widened exactly to a double. */
+double dalic_rng_cvt_to(dalic_dtype_t t, float v);
+
 /* Fills sample `sample` of ws->outputs[0]: element p gets fn(dist, element generator p),
  * converted with DALI's ConvertSat (rounding half away from zero, saturating). */
 void dalic_rng_generate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int sample,
