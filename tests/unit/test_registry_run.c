@@ -339,6 +339,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"Jitter", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
