@@ -304,6 +304,13 @@ static void registry_run_image_slice(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "rel_shape", 2, (const double[]){0.5, 0.6}));
 }
 
+static void registry_run_roi(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "crop_shape", 3, (const int64_t[]){2, 5, 3}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 3, (const int64_t[]){1, 1, 0}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_shape", 3, (const int64_t[]){4, 3, 3}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -355,6 +362,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
     {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
+    {"ROIRandomCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_roi},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
