@@ -311,6 +311,12 @@ static void registry_run_roi(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "roi_shape", 3, (const int64_t[]){4, 3, 3}));
 }
 
+static void registry_run_mask_pixel(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "foreground", 1));
+	ASSERT_OK(dalic_op_set_float(op, "threshold", 100));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -396,6 +402,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"segmentation__RandomMaskPixel", {REGISTRY_RUN_U8_HWC}, 0, registry_run_mask_pixel},
     {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
     {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
