@@ -364,6 +364,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
+    {"RandomBBoxCrop", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
