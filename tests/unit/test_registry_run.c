@@ -35,6 +35,8 @@ typedef enum {
 	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
 	/* FLOAT [3]: one value per column of REGISTRY_RUN_F32 (a mean of its rows) */
 	REGISTRY_RUN_F32_ROW,
+	/* INT32 [2, 3]: polygons of the masks in REGISTRY_RUN_LABELS over REGISTRY_RUN_F32's rows */
+	REGISTRY_RUN_POLYGONS,
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -404,6 +406,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
     {"segmentation__RandomMaskPixel", {REGISTRY_RUN_U8_HWC}, 0, registry_run_mask_pixel},
+    {"segmentation__SelectMasks", {REGISTRY_RUN_LABELS, REGISTRY_RUN_POLYGONS, REGISTRY_RUN_F32}, 0,
+     NULL},
     {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
     {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
@@ -534,6 +538,17 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
 	}
+	case REGISTRY_RUN_POLYGONS: {
+		int32_t v[B * 6];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 2;
+			shapes[2 * i + 1] = 3;
+			int32_t poly[6] = {(int32_t)(iteration * 10 + i + 5), 0, 1,
+			                   (int32_t)(iteration * 10 + i), 1, 2};
+			memcpy(v + 6 * i, poly, sizeof poly);
+		}
+		return dalic_feed_batch(feed, DALIC_INT32, 2, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -544,7 +559,7 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
-    REGISTRY_RUN_F32_ROW,
+    REGISTRY_RUN_F32_ROW, REGISTRY_RUN_POLYGONS,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
