@@ -74,11 +74,21 @@ def oracle_save_outputs(pipe, iterations, out_dir):
                 np.save(os.path.join(out_dir, "i%06d_o%d_s%03d.npy" % (it, o, s)), arr)
 
 
+def oracle_run_case_script(case):
+    """The case's globals, as a fresh Python process would make them: DALI names operators
+    created with no current pipeline (constant outputs) from a process-wide counter."""
+    import itertools
+    import nvidia.dali.ops as ops
+
+    ops._OpCounter._op_count = itertools.count(0)
+    return runpy.run_path(case, run_name="__oracle__")
+
+
 def oracle_dali_case(case, opts, work):
     """Runs the case under DALI: outputs, serialized bytes, executor_statistics keys."""
     res = {"error": None}
     try:
-        globs = runpy.run_path(case, run_name="__oracle__")
+        globs = oracle_run_case_script(case)
         pipe = oracle_find_pipeline(globs)
         pipe.build()
         res["serialized"] = pipe.serialize()
@@ -114,7 +124,7 @@ def oracle_dali_stats_keys(case, iterations):
 
     Pipeline.__init__ = forced
     try:
-        globs = runpy.run_path(case, run_name="__oracle__")
+        globs = oracle_run_case_script(case)
         pipe = oracle_find_pipeline(globs)
         pipe.build()
         for _ in range(iterations):

@@ -312,7 +312,7 @@ static void registry_run_reader(dalic_op_t *op)
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
-    {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"_ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
@@ -360,8 +360,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
-    {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
-    {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
+    {"_SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
+    {"_TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
     {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},

@@ -334,7 +334,8 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	if (rc)
 		return dalic_pyeval_relocate(I, at, rc);
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
-	if (k->name && (rc = dalic_graphdef_op_set_name(op, k->name)))
+	/* a named operator takes no id (DALI names it as it creates it) */
+	if (k->name && (rc = dalic_graphdef_op_name_new(op, k->name, true)))
 		return dalic_pyeval_relocate(I, at, rc);
 	DALIC_TRY(sdops_set_string_arg(I, at, op, "_display_name", c->display));
 	DALIC_TRY(sdops_set_string_arg(I, at, op, "_module", c->module));
