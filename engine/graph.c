@@ -582,6 +582,52 @@ static void graph_prune(dalic_graph_t *g)
 	free(keep);
 }
 
+/* Restores a topological order after folding: a survivor can come after a consumer of the
+ * node folded into it (DALI keeps the first in its walk from the outputs, not in definition
+ * order). Each node is placed after its producers, otherwise in its old order. */
+static int graph_sort_topological(dalic_graph_t *g)
+{
+	int n = g->num_nodes;
+	dalic_node_t **sorted = calloc((size_t)n + 1, sizeof *sorted);
+	dalic_node_t **stack = calloc((size_t)n + 1, sizeof *stack);
+	int *next = calloc((size_t)n + 1, sizeof *next);
+	char *state = calloc((size_t)n + 1, 1); /* 0 new, 1 on the stack, 2 placed */
+	if (!sorted || !stack || !next || !state) {
+		free(sorted), free(stack), free(next), free(state);
+		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+	}
+	int w = 0;
+	for (int r = 0; r < n; r++) {
+		if (state[r])
+			continue;
+		int top = 0;
+		stack[top++] = g->nodes[r];
+		state[r] = 1;
+		while (top) {
+			dalic_node_t *x = stack[top - 1];
+			int k = next[x->index]++;
+			if (k < x->num_inputs + x->num_arg_inputs) {
+				dalic_edge_t *e = k < x->num_inputs ? x->inputs[k]
+				                                    : x->arg_inputs[k - x->num_inputs];
+				dalic_node_t *p = e->producer;
+				if (p && !state[p->index]) {
+					state[p->index] = 1;
+					stack[top++] = p;
+				}
+			} else {
+				state[x->index] = 2;
+				sorted[w++] = x;
+				top--;
+			}
+		}
+	}
+	memcpy(g->nodes, sorted, sizeof *sorted * (size_t)n);
+	for (int i = 0; i < n; i++)
+		g->nodes[i]->index = i;
+	free(sorted), free(stack), free(next), free(state);
+	return DALIC_OK;
+}
+
 /* Folds operators that compute the same thing into one (graph_cse.c), as DALI does after
  * pruning; nodes are indexed by position. */
 static int graph_fold_common(dalic_graph_t *g)
@@ -595,6 +641,8 @@ static int graph_fold_common(dalic_graph_t *g)
 	if (!rc)
 		graph_drop(g, keep);
 	free(keep);
+	if (!rc)
+		rc = graph_sort_topological(g);
 	/* the name index points at the nodes that remain */
 	dalic_strmap_clear(&g->by_inst);
 	return rc ? rc : graph_index_nodes(g);
