@@ -367,7 +367,7 @@ static void registry_run_reader(dalic_op_t *op)
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
-    {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"_ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"AudioResample", {REGISTRY_RUN_AUDIO}, 0, registry_run_resample},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
     {"BatchPermutation", {0}, 0, NULL},
@@ -428,8 +428,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
-    {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
-    {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
+    {"_SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
+    {"_TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"ToDecibels", {REGISTRY_RUN_SPEC}, 0, NULL},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
