@@ -203,7 +203,8 @@ ifneq ($(filter thread,$(subst $(comma), ,$(SANITIZE))),)
 test: $(LIB_A)
 	$(Q)sh tests/unit/tsan/run.sh 'exec*/*'
 else
-test: all
+# (the sample scripts run by the tests include speech.py, over build/audio)
+test: all audio-samples
 	$(Q)DALIC_BIN=$(abspath $(DALIC)) DALIC_SAMPLES=$(abspath $(BUILD)/samples) \
 		LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -216,7 +217,8 @@ run: all
 	$(Q)if [ -t 1 ]; then $(DALIC) tui $(RUN_PIPELINE); else $(DALIC) run $(RUN_PIPELINE) -n 20; fi
 
 # Speech-like clips for samples/scripts/speech.py (WAV, FLAC, OGG in build/audio/speech/).
-audio-samples: $(BUILD)/samples/make_audio
+audio-samples: build/audio/speech/clip_00.wav
+build/audio/speech/clip_00.wav: | $(BUILD)/samples/make_audio
 	$(Q)mkdir -p build/audio && $(BUILD)/samples/make_audio build/audio/speech
 
 # The oracle suite against real NVIDIA DALI from PyPI (not part of `test`: it downloads ~200 MB).

@@ -22,6 +22,8 @@ typedef struct sdstate {
 	int ncurrent;
 	int tracing;  /* > 0 while a pipeline definition runs */
 	int creating; /* > 0 while a pipeline object is being created */
+	int detached; /* DALI's process-wide _OpCounter: operators made with no current
+			 pipeline ("__<Name>_detached_<n>"), e.g. constant outputs */
 } sdstate_t;
 
 /* Makes I a DALI interpreter with state S (zeroed by the caller, outliving I's run). */
