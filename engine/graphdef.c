@@ -283,9 +283,9 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	dalic_schema_short_name(s, shortname, sizeof shortname);
 	op->schema = s;
 	op->graph = g;
-	op->id = g->next_id;
+	op->id = g->num_ops;
 	op->logical_id = -1;
-	snprintf(inst, sizeof inst, "__%s_%d", shortname, op->id);
+	snprintf(inst, sizeof inst, "__%s_%d", shortname, g->next_id);
 	op->inst = strdup(inst);
 	op->device = graphdef_dup_or_null(device);
 	if (!op->inst || (device && !op->device) || dalic_graphdef_op_refresh_outputs(op)) {
@@ -298,17 +298,31 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	return DALIC_OK;
 }
 
-int dalic_graphdef_op_set_name(dalic_opdef_t *op, const char *name)
+static int graphdef_rename(dalic_opdef_t *op, const char *name, bool given, bool release)
 {
 	if (!name || !*name)
 		return dalic_fail(DALIC_EINVAL, "operator %s: empty instance name", op->inst);
 	char *n = strdup(name);
 	if (!n)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	dalic_graphdef_t *g = op->graph;
+	if (release && !op->name_given && g && g->num_ops > 0 && g->ops[g->num_ops - 1] == op &&
+	    g->next_id > 0)
+		g->next_id--;
 	free(op->inst);
 	op->inst = n;
-	op->name_given = true;
+	op->name_given = given;
 	return dalic_graphdef_op_refresh_outputs(op);
+}
+
+int dalic_graphdef_op_set_name(dalic_opdef_t *op, const char *name)
+{
+	return graphdef_rename(op, name, true, false);
+}
+
+int dalic_graphdef_op_name_new(dalic_opdef_t *op, const char *name, bool given)
+{
+	return graphdef_rename(op, name, given, true);
 }
 
 int dalic_graphdef_op_set_device(dalic_opdef_t *op, const char *device)
@@ -365,7 +379,8 @@ int dalic_graphdef_op_add_input(dalic_opdef_t *op, const char *node, const char 
 		return rc;
 	}
 	op->num_regular_inputs++;
-	return DALIC_OK;
+	/* outputs that depend on the inputs (random_bbox_crop's labels) */
+	return op->schema->outputs_for ? dalic_graphdef_op_refresh_outputs(op) : DALIC_OK;
 }
 
 static int graphdef_find_arg(const dalic_opdef_t *op, const char *arg)

@@ -115,7 +115,7 @@ Test(feed_cli, run_reads_npy_directories_and_lists_batch_by_batch)
 	                      script, tl_tmp_path("x.npy"), tl_tmp_path("d"),
 	                      tl_tmp_path("list.txt"), tl_tmp_path("out"));
 	cr_assert_eq(c.status, 0, "%s", c.out);
-	EXPECT_HAS(c.out, "output 2: __Image_4 dtype=UINT8 layout=\"HWC\" device=cpu samples=2\n"
+	EXPECT_HAS(c.out, "output 2: __Image_1 dtype=UINT8 layout=\"HWC\" device=cpu samples=2\n"
 	                  "  shapes: [300, 451, 3] [427, 640, 3]");
 	tl_cmd_free(&c);
 	feed_check_dump(tl_tmp_path("out"));

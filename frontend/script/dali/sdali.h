@@ -31,6 +31,8 @@ typedef struct sdstate {
 	/* external sources given a Python `source=`, which dalic does not run (script.c warns) */
 	struct sdsrcnote *srcnotes;
 	int nsrcnotes, capsrcnotes;
+	int detached; /* DALI's process-wide _OpCounter: operators made with no current
+			 pipeline ("__<Name>_detached_<n>"), e.g. constant outputs */
 } sdstate_t;
 
 /* Makes I a DALI interpreter with state S (zeroed by the caller, outliving I's run). */
