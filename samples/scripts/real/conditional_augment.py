@@ -3,9 +3,6 @@
 # conditional-execution documentation allows for dicts, lists and nested structures.
 #     dalic run samples/scripts/real/conditional_augment.py -n 3
 # oracle: iterations=3
-# oracle: checks=outputs
-# (serialize: DALI 2.4 names the arithmetic operator _ArithmeticGenericOp; dalic writes
-# ArithmeticGenericOp, a difference outside this module)
 import nvidia.dali.fn as fn
 import nvidia.dali.types as types
 from nvidia.dali import pipeline_def

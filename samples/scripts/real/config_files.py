@@ -4,7 +4,6 @@
 #     dalic run samples/scripts/real/config_files.py -n 2
 # oracle: iterations=2
 # oracle: atol=0.02
-# oracle: checks=outputs,serialize
 import json
 import os
 

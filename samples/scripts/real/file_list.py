@@ -3,7 +3,6 @@
 # An environment variable may point elsewhere; the default is the samples folder.
 #     dalic run samples/scripts/real/file_list.py -n 4
 # oracle: iterations=4
-# oracle: checks=outputs,serialize
 import glob
 import os
 

@@ -3,9 +3,6 @@
 # .astype — handed to operators as arguments and as constant inputs (types.Constant).
 #     dalic run samples/scripts/real/numpy_constants.py -n 2
 # oracle: iterations=2
-# oracle: checks=outputs
-# (serialize: DALI 2.4 names the arithmetic operator _ArithmeticGenericOp; dalic writes
-# ArithmeticGenericOp, a difference outside this module)
 import numpy as np
 import nvidia.dali.fn as fn
 import nvidia.dali.types as types

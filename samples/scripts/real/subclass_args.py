@@ -8,7 +8,6 @@
 # oracle: args=batch_size=3, num_threads=1, device_id=None, data_dir="samples/images", crop=64, size=80
 # oracle: iterations=2
 # oracle: atol=0.02
-# oracle: checks=outputs,serialize
 import nvidia.dali.ops as ops
 import nvidia.dali.types as types
 from nvidia.dali.pipeline import Pipeline
