@@ -10,12 +10,14 @@
  * cannot slip by.
  */
 #include "tests/testlib.h"
+#include "tests/testlib/formats.h"
 
 #include "engine/schema.h"
 
 #include <criterion/parameterized.h>
 
-TestSuite(registry_run, .timeout = 120);
+/* readers' data sets are written into the test's temporary directory */
+TestSuite(registry_run, .timeout = 120, .fini = tl_tmpdir_remove);
 
 #define REGISTRY_RUN_BATCH 3
 #define REGISTRY_RUN_ITERATIONS 3
@@ -238,6 +240,37 @@ static void registry_run_reader(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
 }
 
+static const char *const registry_run_photos[REGISTRY_RUN_BATCH];
+
+/* Five records: the photos' bytes and a label each. */
+static void registry_run_tfrecord(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg.tfrecord"), *idx = tl_tmp_path("reg.idx");
+	tl_buf_t recs[5];
+	for (int k = 0; k < 5; k++) {
+		tl_buf_t ex = {0};
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k % 3], &n);
+		int64_t label = 10 + k;
+		tl_tfex_bytes(&ex, "image", bytes, n);
+		tl_tfex_int64s(&ex, "label", &label, 1);
+		recs[k] = tl_tfex_finish(&ex);
+		tl_buf_free(&ex);
+		free(bytes);
+	}
+	tl_tfrecord_write(path, idx, recs, 5);
+	for (int k = 0; k < 5; k++)
+		tl_buf_free(&recs[k]);
+	const char *names[] = {"image", "label"};
+	const char *feats[] = {"FixedLenFeature([], string, '')", "FixedLenFeature([1], int64, 0)"};
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+	ASSERT_OK(dalic_op_set_strings(op, "index_path", 1, &idx));
+	ASSERT_OK(dalic_op_set_strings(op, "feature_names", 2, names));
+	ASSERT_OK(dalic_op_set_strings(op, "features", 2, feats));
+	ASSERT_OK(dalic_op_set_bool(op, "random_shuffle", true));
+	ASSERT_OK(dalic_op_set_int(op, "initial_fill", 3));
+}
+
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
@@ -296,6 +329,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"readers__File", {0}, 0, registry_run_reader},
+    {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
     /* FLOAT [2, 3] inputs are 2-D affine transforms */
     {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"transforms__Crop", {0}, 0, NULL},

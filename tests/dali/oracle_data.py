@@ -1,0 +1,120 @@
+"""Data sets the reader cases of the oracle suite read, written into /tmp from the sample
+photos by small writers of the formats (no file of them is committed). A case calls these under
+`if __name__ == "__oracle__":`, so only the DALI side runs them (it runs first); dalic then
+reads the same files. Every writer is deterministic, so a case writes the same bytes each run.
+"""
+import io
+import json
+import os
+import struct
+import tarfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PHOTOS = [
+    "cat/chelsea.jpg", "cat/chelsea_411.jpg", "cat/chelsea_440.jpg", "cat/chelsea_exif6.jpg",
+    "cat/chelsea_gray.jpg", "cat/chelsea_progressive.jpg", "coffee/coffee_422.jpg",
+    "coffee/coffee_444.jpg", "coffee/coffee_cup.png", "space/astronaut_444_progressive.jpg",
+    "space/rocket.jpg", "space/rocket_gray_progressive.jpg",
+]
+
+
+def photo(name):
+    with open(os.path.join(ROOT, "samples/images", name), "rb") as f:
+        return f.read()
+
+
+def fresh_dir(path):
+    os.makedirs(path, exist_ok=True)
+    for name in os.listdir(path):
+        full = os.path.join(path, name)
+        if os.path.isfile(full):
+            os.unlink(full)
+    return path
+
+
+# ---- TFRecord ----------------------------------------------------------------------------
+
+def _crc32c(data):
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
+    return crc ^ 0xFFFFFFFF
+
+
+def _masked_crc(data):
+    c = _crc32c(data)
+    return ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def _varint(n):
+    n &= (1 << 64) - 1
+    out = b""
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out += bytes([b | 0x80])
+        else:
+            return out + bytes([b])
+
+
+def _ld(field, payload):
+    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+
+
+def example(features):
+    """tf.train.Example bytes; features: name -> ("bytes"|"float"|"int64", [values])."""
+    entries = b""
+    for name, (kind, values) in features.items():
+        if kind == "bytes":
+            lst = _ld(1, b"".join(_ld(1, v) for v in values))
+        elif kind == "float":
+            lst = _ld(2, _ld(1, b"".join(struct.pack("<f", v) for v in values)))
+        else:
+            lst = _ld(3, _ld(1, b"".join(_varint(v) for v in values)))
+        entries += _ld(1, _ld(1, name.encode()) + _ld(2, lst))
+    return _ld(1, entries)
+
+
+def write_tfrecord(path, examples, index_path):
+    """Records with both CRCs; the index as DALI's tfrecord2idx writes it."""
+    offsets = []
+    with open(path, "wb") as f:
+        for ex in examples:
+            n = struct.pack("<Q", len(ex))
+            rec = n + struct.pack("<I", _masked_crc(n)) + ex + struct.pack("<I", _masked_crc(ex))
+            offsets.append((f.tell(), len(rec)))
+            f.write(rec)
+    with open(index_path, "w") as f:
+        for off, size in offsets:
+            f.write("%d %d\n" % (off, size))
+
+
+def photo_examples():
+    """One Example per sample photo: the bytes, a label, a box list, the name."""
+    out = []
+    for k, name in enumerate(PHOTOS):
+        out.append(example({
+            "image/encoded": ("bytes", [photo(name)]),
+            "image/class/label": ("int64", [k % 3 + 1]),
+            "image/object/bbox": ("float", [0.125 * (j + k % 4) for j in range(4 * (k % 3 + 1))]),
+            "image/filename": ("bytes", [name.encode()]),
+            "image/size": ("int64", [k, -k, 1 << 40]),
+        }))
+    return out
+
+
+def make_tfrecords(root="/tmp/dalic_oracle_tfrecord", files=3):
+    """The photos' Examples in `files` TFRecord files (4 + 4 + 4), with index files."""
+    fresh_dir(root)
+    ex = photo_examples()
+    per = (len(ex) + files - 1) // files
+    paths, idx = [], []
+    for f in range(files):
+        p, i = "%s/train-%d.tfrecord" % (root, f), "%s/train-%d.idx" % (root, f)
+        write_tfrecord(p, ex[f * per:(f + 1) * per], i)
+        paths.append(p)
+        idx.append(i)
+    return paths, idx

@@ -1,0 +1,139 @@
+/* Writers of reader formats for tests (formats.h). */
+#include "tests/testlib/formats.h"
+
+#include "tests/testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tl_buf_put(tl_buf_t *b, const void *data, size_t n)
+{
+	if (b->n + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		while (cap < b->n + n)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		cr_assert_not_null(b->p);
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->p + b->n, data, n);
+	b->n += n;
+}
+
+void tl_buf_varint(tl_buf_t *b, uint64_t v)
+{
+	uint8_t out[10];
+	int k = 0;
+	do {
+		out[k] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			out[k] |= 0x80;
+		k++;
+	} while (v);
+	tl_buf_put(b, out, (size_t)k);
+}
+
+void tl_buf_field_bytes(tl_buf_t *b, int field, const void *data, size_t n)
+{
+	tl_buf_varint(b, (uint64_t)field << 3 | 2);
+	tl_buf_varint(b, n);
+	tl_buf_put(b, data, n);
+}
+
+void tl_buf_free(tl_buf_t *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof *b);
+}
+
+/* One map entry {key, Feature{kind = list}} appended to ex. */
+static void tl_tfex_entry(tl_buf_t *ex, const char *name, int kind, const tl_buf_t *list)
+{
+	tl_buf_t feature = {0}, entry = {0};
+	tl_buf_field_bytes(&feature, kind, list->p, list->n);
+	tl_buf_field_bytes(&entry, 1, name, strlen(name));
+	tl_buf_field_bytes(&entry, 2, feature.p, feature.n);
+	tl_buf_field_bytes(ex, 1, entry.p, entry.n);
+	tl_buf_free(&feature);
+	tl_buf_free(&entry);
+}
+
+void tl_tfex_bytes(tl_buf_t *ex, const char *name, const void *data, size_t n)
+{
+	tl_buf_t list = {0};
+	tl_buf_field_bytes(&list, 1, data, n);
+	tl_tfex_entry(ex, name, 1, &list);
+	tl_buf_free(&list);
+}
+
+void tl_tfex_floats(tl_buf_t *ex, const char *name, const float *v, int n)
+{
+	tl_buf_t list = {0};
+	tl_buf_field_bytes(&list, 1, v, sizeof(float) * (size_t)n);
+	tl_tfex_entry(ex, name, 2, &list);
+	tl_buf_free(&list);
+}
+
+void tl_tfex_int64s(tl_buf_t *ex, const char *name, const int64_t *v, int n)
+{
+	tl_buf_t packed = {0}, list = {0};
+	for (int i = 0; i < n; i++)
+		tl_buf_varint(&packed, (uint64_t)v[i]);
+	tl_buf_field_bytes(&list, 1, packed.p, packed.n);
+	tl_tfex_entry(ex, name, 3, &list);
+	tl_buf_free(&packed);
+	tl_buf_free(&list);
+}
+
+tl_buf_t tl_tfex_finish(const tl_buf_t *ex)
+{
+	tl_buf_t out = {0};
+	tl_buf_field_bytes(&out, 1, ex->p, ex->n);
+	return out;
+}
+
+/* CRC-32C computed bit by bit here, independently of the library's tables. */
+static uint32_t tl_crc32c_masked(const uint8_t *p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0x82F63B78u & (0u - (c & 1)));
+	}
+	c = ~c;
+	return ((c >> 15) | (c << 17)) + 0xa282ead8u;
+}
+
+static void tl_le(uint8_t *out, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		out[i] = (uint8_t)(v >> (8 * i));
+}
+
+void tl_tfrecord_write(const char *path, const char *index, const tl_buf_t *payloads, int n)
+{
+	FILE *f = fopen(path, "wb"), *ix = index ? fopen(index, "w") : NULL;
+	cr_assert_not_null(f, "%s", path);
+	cr_assert(!index || ix, "%s", index);
+	long off = 0;
+	for (int i = 0; i < n; i++) {
+		uint8_t head[12], foot[4];
+		tl_le(head, payloads[i].n, 8);
+		tl_le(head + 8, tl_crc32c_masked(head, 8), 4);
+		tl_le(foot, tl_crc32c_masked(payloads[i].p, payloads[i].n), 4);
+		cr_assert_eq(fwrite(head, 1, 12, f), 12);
+		cr_assert_eq(fwrite(payloads[i].p, 1, payloads[i].n, f), payloads[i].n);
+		cr_assert_eq(fwrite(foot, 1, 4, f), 4);
+		long size = 16 + (long)payloads[i].n;
+		if (ix)
+			fprintf(ix, "%ld %ld\n", off, size);
+		off += size;
+	}
+	cr_assert_eq(fclose(f), 0);
+	if (ix)
+		cr_assert_eq(fclose(ix), 0);
+}

@@ -1,0 +1,37 @@
+/*
+ * Small writers of the data formats the readers read, so tests make their data (no binary
+ * file is committed): TFRecord files of tf.train.Example records with their index, POSIX tar
+ * archives (ustar, GNU long names), .npy files, MXNet RecordIO, LMDB databases of Caffe Datum
+ * and Caffe2 TensorProtos records. Each writer asserts on failure. Prefix tl_.
+ */
+#ifndef DALIC_TESTS_TESTLIB_FORMATS_H
+#define DALIC_TESTS_TESTLIB_FORMATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- protobuf wire bytes (a growing buffer) ---- */
+typedef struct tl_buf {
+	uint8_t *p;
+	size_t n, cap;
+} tl_buf_t;
+
+void tl_buf_put(tl_buf_t *b, const void *data, size_t n);
+void tl_buf_varint(tl_buf_t *b, uint64_t v);
+/* Field `field` of wire type 2 holding n bytes. */
+void tl_buf_field_bytes(tl_buf_t *b, int field, const void *data, size_t n);
+void tl_buf_free(tl_buf_t *b);
+
+/* ---- tf.train.Example and TFRecord ---- */
+/* Adds one feature (a map entry) to the Example being built in `ex`. */
+void tl_tfex_bytes(tl_buf_t *ex, const char *name, const void *data, size_t n);
+void tl_tfex_floats(tl_buf_t *ex, const char *name, const float *v, int n);
+void tl_tfex_int64s(tl_buf_t *ex, const char *name, const int64_t *v, int n);
+/* The Example bytes of the features added (new buffer; ex is left alone). */
+tl_buf_t tl_tfex_finish(const tl_buf_t *ex);
+/* Writes the payloads as TFRecord records (both masked CRCs) and, when index is not NULL,
+ * the index ("offset size" lines). */
+void tl_tfrecord_write(const char *path, const char *index, const tl_buf_t *payloads, int n);
+
+#endif
