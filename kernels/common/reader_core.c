@@ -304,15 +304,12 @@ void dalic_rdcore_meta(const dalic_rdcore_t *c, dalic_reader_meta_t *out)
 	out->stick_to_shard = c->stick;
 }
 
-const char *dalic_rdcore_source(dalic_rdcore_t *c, int32_t entry, const char *fmt, ...)
+static const char *rdcore_vsource(char **slot, size_t *charged, const char *fmt, va_list ap)
 {
-	if (c->sources[entry])
-		return c->sources[entry];
-	va_list ap;
-	va_start(ap, fmt);
+	if (*slot)
+		return *slot;
 	char *s = NULL;
 	int n = vasprintf(&s, fmt, ap);
-	va_end(ap);
 	if (n < 0) {
 		dalic_fail(DALIC_ENOMEM, "out of memory");
 		return NULL;
@@ -321,8 +318,26 @@ const char *dalic_rdcore_source(dalic_rdcore_t *c, int32_t entry, const char *fm
 		free(s);
 		return NULL;
 	}
-	c->charged += (size_t)n + 1;
-	c->sources[entry] = s;
+	*charged += (size_t)n + 1;
+	*slot = s;
+	return s;
+}
+
+const char *dalic_rdcore_source(dalic_rdcore_t *c, int32_t entry, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = rdcore_vsource(&c->sources[entry], &c->charged, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+const char *dalic_rdcore_source_in(char **slot, size_t *charged, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = rdcore_vsource(slot, charged, fmt, ap);
+	va_end(ap);
 	return s;
 }
 

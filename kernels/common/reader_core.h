@@ -131,5 +131,9 @@ void dalic_rdcore_fini(dalic_rdcore_t *c);
  * memory or over the budget (dalic_last_error set). */
 const char *dalic_rdcore_source(dalic_rdcore_t *c, int32_t entry, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same for a table of the reader's own (*slot, charging *charged): readers whose outputs
+ * come from different places of a sample (webdataset) keep one string per place. */
+const char *dalic_rdcore_source_in(char **slot, size_t *charged, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -118,3 +118,57 @@ def make_tfrecords(root="/tmp/dalic_oracle_tfrecord", files=3):
         paths.append(p)
         idx.append(i)
     return paths, idx
+
+
+# ---- webdataset ---------------------------------------------------------------------------
+
+def _tar_add(tf, name, data, offsets):
+    ti = tarfile.TarInfo(name)
+    ti.size = len(data)
+    ti.mtime = 1700000000
+    tf.addfile(ti, io.BytesIO(data))
+    offsets.append((name, ti.offset_data, len(data)))
+
+
+def make_webdataset(root="/tmp/dalic_oracle_wds", archives=3):
+    """The photos as webdataset samples in `archives` tars: <k>.jpg or .png (the photo),
+    .cls (the label as text), .f32 (four float32), .TXT (the name, upper-case extension) on
+    some; every fourth sample has no .cls; one sample lives under a long (GNU) name. Index
+    files in DALI's v1.2 form next to them, and a v1.1 one for the first archive."""
+    fresh_dir(root)
+    per = (len(PHOTOS) + archives - 1) // archives
+    paths, idx = [], []
+    for a in range(archives):
+        path = "%s/shard-%d.tar" % (root, a)
+        samples = []
+        with tarfile.open(path, "w", format=tarfile.GNU_FORMAT) as tf:
+            for k in range(a * per, min(len(PHOTOS), (a + 1) * per)):
+                name = PHOTOS[k]
+                base = "s%03d" % k if k != 5 else "deep/" + "d" * 110 + "/s%03d" % k
+                comps = []
+                ext = "png" if name.endswith(".png") else "jpg"
+                _tar_add(tf, base + "." + ext, photo(name), comps)
+                if k % 4 != 3:
+                    _tar_add(tf, base + ".cls", b"%d" % (k % 3), comps)
+                _tar_add(tf, base + ".f32", struct.pack("<4f", k, k + 0.5, -k, 1.0 / (k + 1)),
+                         comps)
+                if k % 2:
+                    _tar_add(tf, base + ".TXT", name.encode(), comps)
+                samples.append(comps)
+        with open(path[:-4] + ".idx", "w") as f:
+            f.write("v1.2 %d\n" % len(samples))
+            for comps in samples:
+                f.write(" ".join("%s %d %d %s" % (n.split(".", 1)[1] if "/" not in n else
+                                                  n.rsplit("/", 1)[1].split(".", 1)[1],
+                                                  off, size, n)
+                                 for n, off, size in comps) + "\n")
+        if a == 0:
+            with open(path[:-4] + ".v11.idx", "w") as f:
+                f.write("v1.1 %d\n" % len(samples))
+                for comps in samples:
+                    f.write(" ".join("%s %d %d" % (n.rsplit("/", 1)[-1].split(".", 1)[1],
+                                                   off, size)
+                                     for n, off, size in comps) + "\n")
+        paths.append(path)
+        idx.append(path[:-4] + ".idx")
+    return paths, idx

@@ -137,3 +137,63 @@ void tl_tfrecord_write(const char *path, const char *index, const tl_buf_t *payl
 	if (ix)
 		cr_assert_eq(fclose(ix), 0);
 }
+
+static void tl_tar_block(tl_tar_t *t, const void *data, size_t n)
+{
+	static const uint8_t zeros[512];
+	cr_assert_eq(fwrite(data, 1, n, t->f), n);
+	size_t pad = (512 - n % 512) % 512;
+	cr_assert_eq(fwrite(zeros, 1, pad, t->f), pad);
+	t->size += (long)(n + pad);
+}
+
+static void tl_tar_header(tl_tar_t *t, const char *name, size_t size, char type)
+{
+	uint8_t h[512] = {0};
+	snprintf((char *)h, 100, "%s", name);
+	snprintf((char *)h + 100, 8, "%07o", 0644);
+	snprintf((char *)h + 108, 8, "%07o", 0);
+	snprintf((char *)h + 116, 8, "%07o", 0);
+	snprintf((char *)h + 124, 12, "%011zo", size);
+	snprintf((char *)h + 136, 12, "%011o", 1700000000);
+	h[156] = (uint8_t)type;
+	memcpy(h + 257, "ustar  ", 8); /* GNU's magic and version */
+	memset(h + 148, ' ', 8);
+	unsigned sum = 0;
+	for (int i = 0; i < 512; i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06o", sum);
+	tl_tar_block(t, h, 512);
+}
+
+void tl_tar_open(tl_tar_t *t, const char *path)
+{
+	t->f = fopen(path, "wb");
+	cr_assert_not_null(t->f, "%s", path);
+	t->size = 0;
+}
+
+long tl_tar_add(tl_tar_t *t, const char *name, const void *data, size_t n)
+{
+	if (strlen(name) >= 100) {
+		tl_tar_header(t, "././@LongLink", strlen(name) + 1, 'L');
+		tl_tar_block(t, name, strlen(name) + 1);
+	}
+	tl_tar_header(t, name, n, '0');
+	long at = t->size;
+	tl_tar_block(t, data, n);
+	return at;
+}
+
+void tl_tar_add_dir(tl_tar_t *t, const char *name)
+{
+	tl_tar_header(t, name, 0, '5');
+}
+
+long tl_tar_close(tl_tar_t *t)
+{
+	static const uint8_t zeros[1024];
+	tl_tar_block(t, zeros, 1024);
+	cr_assert_eq(fclose(t->f), 0);
+	return t->size;
+}

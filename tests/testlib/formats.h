@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- protobuf wire bytes (a growing buffer) ---- */
 typedef struct tl_buf {
@@ -33,5 +34,18 @@ tl_buf_t tl_tfex_finish(const tl_buf_t *ex);
 /* Writes the payloads as TFRecord records (both masked CRCs) and, when index is not NULL,
  * the index ("offset size" lines). */
 void tl_tfrecord_write(const char *path, const char *index, const tl_buf_t *payloads, int n);
+
+/* ---- tar archives (ustar headers; names over 100 bytes get a GNU 'L' entry first) ---- */
+typedef struct tl_tar {
+	FILE *f;
+	long size;
+} tl_tar_t;
+
+void tl_tar_open(tl_tar_t *t, const char *path);
+/* A regular file; returns the offset of its data in the archive. */
+long tl_tar_add(tl_tar_t *t, const char *name, const void *data, size_t n);
+void tl_tar_add_dir(tl_tar_t *t, const char *name);
+/* Two zero blocks; returns the archive's size. */
+long tl_tar_close(tl_tar_t *t);
 
 #endif

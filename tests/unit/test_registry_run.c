@@ -271,6 +271,26 @@ static void registry_run_tfrecord(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "initial_fill", 3));
 }
 
+/* Four samples: a photo and its label as text. */
+static void registry_run_webdataset(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg.tar");
+	tl_tar_t t;
+	tl_tar_open(&t, path);
+	for (int k = 0; k < 4; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k % 3], &n), name[32];
+		snprintf(name, sizeof name, "s%d.%s", k, k % 3 == 2 ? "png" : "jpg");
+		tl_tar_add(&t, name, bytes, n);
+		snprintf(name, sizeof name, "s%d.cls", k);
+		tl_tar_add(&t, name, "7", 1);
+		free(bytes);
+	}
+	tl_tar_close(&t);
+	ASSERT_OK(dalic_op_set_strings(op, "paths", 1, &path));
+	ASSERT_OK(dalic_op_set_strings(op, "ext", 2, (const char *[]){"jpg;png", "cls"}));
+}
+
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
@@ -330,6 +350,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
+    {"readers__Webdataset", {0}, 0, registry_run_webdataset},
     /* FLOAT [2, 3] inputs are 2-D affine transforms */
     {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"transforms__Crop", {0}, 0, NULL},
