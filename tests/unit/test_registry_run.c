@@ -35,6 +35,8 @@ typedef enum {
 	REGISTRY_RUN_BOXES,  /* FLOAT [2, 4] ltrb boxes in [0, 1] */
 	REGISTRY_RUN_LABELS, /* INT32 [2]: a label per box */
 	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
+	/* FLOAT [3]: one value per column of REGISTRY_RUN_F32 (a mean of its rows) */
+	REGISTRY_RUN_F32_ROW,
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -58,6 +60,31 @@ static void registry_run_arith(dalic_op_t *op)
 static void registry_run_cast(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT32));
+}
+
+static void registry_run_brightness(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "brightness", 1.7));
+	ASSERT_OK(dalic_op_set_float(op, "brightness_shift", -0.1));
+}
+
+static void registry_run_contrast(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 1.4));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT16));
+}
+
+static void registry_run_color_twist(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 30));
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 1.5));
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 0.8));
+}
+
+static void registry_run_csc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "image_type", DALIC_RGB));
+	ASSERT_OK(dalic_op_set_int(op, "output_type", DALIC_YCbCr));
 }
 
 static void registry_run_constant(dalic_op_t *op)
@@ -95,6 +122,50 @@ static void registry_run_expand_dims(dalic_op_t *op)
 static void registry_run_rrc(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){4, 5}));
+}
+
+static void registry_run_gaussian_blur(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "sigma", 2, (const double[]){1.5, 0.7}));
+}
+
+static void registry_run_laplacian(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "window_size", 2, (const int64_t[]){5, 3}));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+}
+
+static void registry_run_hsv(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 100));
+	ASSERT_OK(dalic_op_set_float(op, "value", 0.7));
+}
+
+static void registry_run_hue(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", -45));
+}
+
+static void registry_run_saturation(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.4));
+}
+
+static void registry_run_normalize(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "axis_names", "HW"));
+	ASSERT_OK(dalic_op_set_bool(op, "batch", true));
+}
+
+static void registry_run_reduce_rows(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
+}
+
+static void registry_run_water(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ampl_x", 2.5));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_LINEAR));
 }
 
 static void registry_run_reshape(dalic_op_t *op)
@@ -299,40 +370,54 @@ static const registry_run_case_t registry_run_cases[] = {
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
+    {"Brightness", {REGISTRY_RUN_U8_HWC}, 0, registry_run_brightness},
+    {"BrightnessContrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
     {"CastLike", {REGISTRY_RUN_F32, REGISTRY_RUN_I64}, 0, NULL},
     {"Cat", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
+    {"ColorSpaceConversion", {REGISTRY_RUN_U8_HWC}, 0, registry_run_csc},
+    {"ColorTwist", {REGISTRY_RUN_U8_HWC}, 0, registry_run_color_twist},
     {"Constant", {0}, 0, registry_run_constant},
+    {"Contrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
     {"CoordFlip", {REGISTRY_RUN_F32}, 0, NULL},
     {"CoordTransform", {REGISTRY_RUN_F32}, 0, NULL},
     {"Copy", {REGISTRY_RUN_F32}, 0, NULL},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ElementExtract", {REGISTRY_RUN_F32}, 0, registry_run_element_extract},
+    {"Equalize", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Erase", {REGISTRY_RUN_U8_HWC}, 0, registry_run_erase},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
     {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
+    {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
     {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
+    {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
+    {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
+    {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
+    {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
     {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
+    {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
+    {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},
     {"_conditional__Merge", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
     {"_Shape", {REGISTRY_RUN_F32}, 0, NULL},
     {"_conditional__Not_", {REGISTRY_RUN_BOOL}, 0, NULL},
@@ -348,6 +433,14 @@ static const registry_run_case_t registry_run_cases[] = {
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
+    {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
+    {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
+    {"reductions__RMS", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__StdDev", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
+    {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
     {"readers__Webdataset", {0}, 0, registry_run_webdataset},
@@ -464,6 +557,15 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, NULL);
 	}
+	case REGISTRY_RUN_F32_ROW: {
+		float v[B * 3];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 3;
+			for (int k = 0; k < 3; k++)
+				v[3 * i + k] = (float)(iteration * 100 + i * 10 + k);
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -474,6 +576,7 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
+    REGISTRY_RUN_F32_ROW,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
