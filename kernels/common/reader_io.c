@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 /* pread until len bytes came or the file ended (a short file is an error naming it). */
-static int rdio_pread_all(int fd, const char *path, int64_t off, int64_t len, uint8_t *dst,
-                          char *err, size_t n)
+int dalic_rdio_pread(int fd, const char *path, int64_t off, int64_t len, uint8_t *dst, char *err,
+                     size_t n)
 {
 	int64_t got = 0;
 	while (got < len) {
@@ -56,7 +56,7 @@ int dalic_rdio_load(const char *path, int64_t size, bool use_mmap, uint8_t *dst,
 			munmap(m, (size_t)size);
 		}
 	} else if (size > 0) {
-		rc = rdio_pread_all(fd, path, 0, size, dst, err, n);
+		rc = dalic_rdio_pread(fd, path, 0, size, dst, err, n);
 	}
 	close(fd);
 	return rc;
@@ -182,7 +182,7 @@ int dalic_rdio_open(dalic_rdio_t *io, int k, char *err, size_t n)
 			return -1;
 		}
 		copy = malloc((size_t)size);
-		if (!copy || rdio_pread_all(fd, f->path, 0, size, copy, err, n)) {
+		if (!copy || dalic_rdio_pread(fd, f->path, 0, size, copy, err, n)) {
 			if (!copy)
 				snprintf(err, n, "out of memory for '%s'", f->path);
 			free(copy);
@@ -226,7 +226,7 @@ int dalic_rdio_read(const dalic_rdio_t *io, int k, int64_t off, int64_t len, uin
 		memcpy(dst, f->data + off, (size_t)len);
 		return 0;
 	}
-	return rdio_pread_all(f->fd, f->path, off, len, dst, err, n);
+	return dalic_rdio_pread(f->fd, f->path, off, len, dst, err, n);
 }
 
 void dalic_rdio_will_need(const dalic_rdio_t *io, int k, int64_t off, int64_t len)

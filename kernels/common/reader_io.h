@@ -16,6 +16,9 @@
 
 /* ---- whole files -------------------------------------------------------------------------- */
 
+/* pread of [off, off + len) of an open file into dst; a short file is an error naming `path`. */
+int dalic_rdio_pread(int fd, const char *path, int64_t off, int64_t len, uint8_t *dst, char *err,
+                     size_t n);
 /* Reads `size` bytes (the size found at listing time) of `path` into dst. */
 int dalic_rdio_load(const char *path, int64_t size, bool use_mmap, uint8_t *dst, char *err,
                     size_t n);

@@ -172,3 +172,31 @@ def make_webdataset(root="/tmp/dalic_oracle_wds", archives=3):
         paths.append(path)
         idx.append(path[:-4] + ".idx")
     return paths, idx
+
+
+# ---- NumPy ---------------------------------------------------------------------------------
+
+def make_numpy(root="/tmp/dalic_oracle_npy"):
+    """The photos' bytes as int16 arrays of [h, w, 3] (h = 5 + k % 4, w = 7 + k % 3), every
+    third one saved in Fortran order; ten in root, two in root/extra, a uint8 one in
+    root/odd (u8.npy), a 2-D one (flat.npy.2d) and a list file of five of them."""
+    import numpy as np
+    fresh_dir(root)
+    for sub in ("extra", "odd"):
+        fresh_dir(os.path.join(root, sub))
+    names = []
+    for k, name in enumerate(PHOTOS):
+        h, w = 5 + k % 4, 7 + k % 3
+        raw = np.frombuffer(photo(name)[600:600 + 2 * h * w * 3], dtype="<i2")
+        a = raw.reshape(h, w, 3)
+        if k % 3 == 2:
+            a = np.asfortranarray(a)
+        rel = ("extra/" if k >= 10 else "") + "a%02d.npy" % k
+        np.save(os.path.join(root, rel), a)
+        names.append(rel)
+    np.save(os.path.join(root, "odd/u8.npy"), np.arange(24, dtype=np.uint8).reshape(2, 3, 4))
+    with open(os.path.join(root, "flat.npy.2d"), "wb") as f:
+        np.save(f, np.arange(6, dtype=np.int16).reshape(2, 3))
+    with open(os.path.join(root, "list.txt"), "w") as f:
+        f.write("\n".join(names[k] for k in (3, 0, 11, 5, 8)) + "\n")
+    return names

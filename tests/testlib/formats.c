@@ -197,3 +197,41 @@ long tl_tar_close(tl_tar_t *t)
 	cr_assert_eq(fclose(t->f), 0);
 	return t->size;
 }
+
+void tl_npy_write_raw(const char *path, int version, const char *dict, const void *data, size_t n)
+{
+	size_t fixed = version == 1 ? 10 : 12, len = strlen(dict);
+	size_t total = (fixed + len + 1 + 63) / 64 * 64; /* dict, spaces, '\n', 64-aligned */
+	uint8_t *h = malloc(total);
+	cr_assert_not_null(h);
+	memcpy(h, "\x93NUMPY", 6);
+	h[6] = (uint8_t)version;
+	h[7] = 0;
+	tl_le(h + 8, total - fixed, (int)fixed - 8);
+	memset(h + fixed, ' ', total - fixed);
+	memcpy(h + fixed, dict, len);
+	h[total - 1] = '\n';
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(fwrite(h, 1, total, f), total);
+	cr_assert_eq(fwrite(data, 1, n, f), n);
+	cr_assert_eq(fclose(f), 0);
+	free(h);
+}
+
+void tl_npy_write(const char *path, const char *descr, bool fortran, int ndim,
+                  const int64_t *shape, const void *data, size_t elem_size)
+{
+	char dict[512], dims[256] = "";
+	size_t at = 0, n = elem_size;
+	for (int d = 0; d < ndim; d++) {
+		at += (size_t)snprintf(dims + at, sizeof dims - at, "%lld%s", (long long)shape[d],
+		                       ndim == 1 || d + 1 < ndim ? ", " : "");
+		n *= (size_t)shape[d];
+	}
+	if (ndim == 1)
+		dims[at - 1] = 0; /* numpy writes (3,) */
+	snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }", descr,
+	         fortran ? "True" : "False", dims);
+	tl_npy_write_raw(path, 1, dict, data, n);
+}

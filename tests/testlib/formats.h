@@ -48,4 +48,13 @@ void tl_tar_add_dir(tl_tar_t *t, const char *name);
 /* Two zero blocks; returns the archive's size. */
 long tl_tar_close(tl_tar_t *t);
 
+/* ---- NumPy .npy ---- */
+/* A version-1.0 file as numpy writes it: the dictionary, the data (`data` holds volume(shape)
+ * elements of elem_size bytes, in Fortran order when `fortran`). */
+void tl_npy_write(const char *path, const char *descr, bool fortran, int ndim,
+                  const int64_t *shape, const void *data, size_t elem_size);
+/* Any header dictionary text under a version 1, 2 or 3 preamble, then n bytes of data. */
+void tl_npy_write_raw(const char *path, int version, const char *dict, const void *data,
+                      size_t n);
+
 #endif

@@ -15,6 +15,7 @@
 #include "engine/schema.h"
 
 #include <criterion/parameterized.h>
+#include <sys/stat.h>
 
 /* readers' data sets are written into the test's temporary directory */
 TestSuite(registry_run, .timeout = 120, .fini = tl_tmpdir_remove);
@@ -362,6 +363,21 @@ static void registry_run_webdataset(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_strings(op, "ext", 2, (const char *[]){"jpg;png", "cls"}));
 }
 
+/* Four [2, 3] int16 arrays, the second in Fortran order, with a ROI. */
+static void registry_run_numpy(dalic_op_t *op)
+{
+	const char *root = tl_tmp_path("npy");
+	mkdir(root, 0755);
+	for (int k = 0; k < 4; k++) {
+		char path[512];
+		int16_t v[6] = {1, 2, 3, 4, 5, (int16_t)k};
+		snprintf(path, sizeof path, "%s/a%d.npy", root, k);
+		tl_npy_write(path, "<i2", k == 1, 2, (const int64_t[]){2, 3}, v, 2);
+	}
+	ASSERT_OK(dalic_op_set_string(op, "file_root", root));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 2, (const int64_t[]){0, 1}));
+}
+
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
@@ -443,6 +459,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
+    {"readers__Numpy", {0}, 0, registry_run_numpy},
     {"readers__Webdataset", {0}, 0, registry_run_webdataset},
     /* FLOAT [2, 3] inputs are 2-D affine transforms */
     {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
