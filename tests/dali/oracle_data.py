@@ -200,3 +200,46 @@ def make_numpy(root="/tmp/dalic_oracle_npy"):
     with open(os.path.join(root, "list.txt"), "w") as f:
         f.write("\n".join(names[k] for k in (3, 0, 11, 5, 8)) + "\n")
     return names
+
+
+# ---- COCO ----------------------------------------------------------------------------------
+
+def make_coco(root="/tmp/dalic_oracle_coco"):
+    """The photos under images/ with instances.json: ids not in file order, two categories
+    listed out of order plus an annotation of an unknown one, crowd and tiny boxes, polygon
+    and RLE segmentations, images without annotations."""
+    fresh_dir(root)
+    img_dir = fresh_dir(os.path.join(root, "images"))
+    images, anns = [], []
+    for k, name in enumerate(PHOTOS):
+        fname = "%02d_%s" % (k, os.path.basename(name))
+        with open(os.path.join(img_dir, fname), "wb") as f:
+            f.write(photo(name))
+        images.append({"id": 100 - 7 * k if k % 2 else 10 + k, "file_name": fname,
+                       "width": 320 + 16 * k, "height": 200 + 8 * k})
+    aid = 0
+    for k, img in enumerate(images):
+        for j in range(k % 4):
+            aid += 1
+            x, y, w, h = 3.25 * j + k, 2.5 * k, 10.0 + j * 0.75, 0.05 if j == 2 else 7.5 + k
+            seg = ({"size": [img["height"], img["width"]], "counts": [3, 4, 5]} if j == 1 and k % 3
+                   else [[x, y, x + w, y, x + w, y + h], [x, y, x + 1, y + 2, x + 3, y + 1, x, y + 4]][: 1 + j % 2])
+            anns.append({"id": aid, "image_id": img["id"], "category_id": [7, 3, 42][(j + k) % 3],
+                         "bbox": [x, y, w, h], "iscrowd": 1 if (j + k) % 5 == 0 else 0,
+                         "area": w * h, "segmentation": seg})
+    doc = {"info": {"description": "dalic oracle"}, "images": images,
+           "categories": [{"id": 7, "name": "cat"}, {"id": 3, "name": "dog"}],
+           "annotations": anns}
+    with open(os.path.join(root, "instances.json"), "w") as f:
+        json.dump(doc, f)
+    return root
+
+
+def make_coco_bad(root="/tmp/dalic_oracle_coco"):
+    """make_coco, plus bad_bbox.json: an annotation whose bbox has three values."""
+    make_coco(root)
+    doc = {"images": [{"id": 1, "file_name": "00_chelsea.jpg", "width": 10, "height": 10}],
+           "categories": [{"id": 1}],
+           "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [1, 2, 3]}]}
+    with open(os.path.join(root, "bad_bbox.json"), "w") as f:
+        json.dump(doc, f)

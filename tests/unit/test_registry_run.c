@@ -378,6 +378,28 @@ static void registry_run_numpy(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 2, (const int64_t[]){0, 1}));
 }
 
+/* Three photos with a box each, as a COCO annotations file. */
+static void registry_run_coco(dalic_op_t *op)
+{
+	char json[2048];
+	int at = snprintf(json, sizeof json, "{\"images\": [");
+	for (int k = 0; k < 3; k++)
+		at += snprintf(json + at, sizeof json - (size_t)at,
+		               "%s{\"id\": %d, \"file_name\": \"%s\", \"width\": 9, "
+		               "\"height\": 9}",
+		               k ? ", " : "", k, registry_run_photos[k]);
+	at += snprintf(json + at, sizeof json - (size_t)at,
+	               "], \"categories\": [{\"id\": 4}], \"annotations\": [");
+	for (int k = 0; k < 3; k++)
+		at += snprintf(json + at, sizeof json - (size_t)at,
+		               "%s{\"image_id\": %d, \"category_id\": 4, \"bbox\": [1, 2, 3, 4]}",
+		               k ? ", " : "", k);
+	snprintf(json + at, sizeof json - (size_t)at, "]}");
+	const char *path = tl_tmp_path("reg_coco.json");
+	tl_write_text(path, json);
+	ASSERT_OK(dalic_op_set_string(op, "annotations_file", path));
+}
+
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
@@ -457,6 +479,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"reductions__StdDev", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
+    {"readers__COCO", {0}, 0, registry_run_coco},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
     {"readers__Numpy", {0}, 0, registry_run_numpy},
