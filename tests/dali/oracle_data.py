@@ -243,3 +243,53 @@ def make_coco_bad(root="/tmp/dalic_oracle_coco"):
            "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [1, 2, 3]}]}
     with open(os.path.join(root, "bad_bbox.json"), "w") as f:
         json.dump(doc, f)
+
+
+# ---- MXNet RecordIO ------------------------------------------------------------------------
+
+def recordio_record(payload, cflag=0):
+    """One RecordIO part: magic, cflag << 29 | length, the payload padded to 4 bytes."""
+    rec = struct.pack("<II", 0xced7230a, cflag << 29 | len(payload)) + payload
+    return rec + b"\0" * (-len(payload) % 4)
+
+
+def recordio_payload(label, image, labels=()):
+    """MXNet's IRHeader {flag, label, id, id2}, the labels when flag > 0, the image."""
+    return (struct.pack("<IfQQ", len(labels), label, 0, 0)
+            + b"".join(struct.pack("<f", x) for x in labels) + image)
+
+
+def make_recordio(root="/tmp/dalic_oracle_rec", files=2):
+    """The photos as records of `files` .rec files (every third with three labels), and one
+    index file with offsets counted through the files as if concatenated."""
+    fresh_dir(root)
+    per = (len(PHOTOS) + files - 1) // files
+    paths, lines, base = [], [], 0
+    for f in range(files):
+        path = "%s/part-%d.rec" % (root, f)
+        with open(path, "wb") as out:
+            for k in range(f * per, min(len(PHOTOS), (f + 1) * per)):
+                labels = (k, 0.5 * k, -1.0) if k % 3 == 0 else ()
+                lines.append("%d\t%d" % (k, base + out.tell()))
+                out.write(recordio_record(recordio_payload(k % 5 + 0.25, photo(PHOTOS[k]),
+                                                           labels)))
+            base += out.tell()
+        paths.append(path)
+    with open(root + "/all.idx", "w") as out:
+        out.write("\n".join(reversed(lines)) + "\n")
+    return paths
+
+
+def make_recordio_per_file(root="/tmp/dalic_oracle_rec1", files=4):
+    """One photo record per .rec file and their index: DALI gives the last record the file of
+    the one before it (its source and its shuffle_after_epoch group)."""
+    fresh_dir(root)
+    lines, base = [], 0
+    for f in range(files):
+        rec = recordio_record(recordio_payload(f, photo(PHOTOS[f])))
+        with open("%s/r%d.rec" % (root, f), "wb") as out:
+            out.write(rec)
+        lines.append("%d\t%d" % (f, base))
+        base += len(rec)
+    with open(root + "/r.idx", "w") as out:
+        out.write("\n".join(lines) + "\n")

@@ -235,3 +235,24 @@ void tl_npy_write(const char *path, const char *descr, bool fortran, int ndim,
 	         fortran ? "True" : "False", dims);
 	tl_npy_write_raw(path, 1, dict, data, n);
 }
+
+void tl_recio_part(tl_buf_t *b, int cflag, const void *payload, size_t n)
+{
+	uint8_t head[8], pad[4] = {0};
+	tl_le(head, 0xced7230au, 4);
+	tl_le(head + 4, (uint64_t)cflag << 29 | n, 4);
+	tl_buf_put(b, head, 8);
+	tl_buf_put(b, payload, n);
+	tl_buf_put(b, pad, (4 - n % 4) % 4);
+}
+
+void tl_recio_payload(tl_buf_t *b, float label, int nlabels, const float *labels,
+                      const void *image, size_t n)
+{
+	uint8_t head[24] = {0};
+	tl_le(head, (uint64_t)nlabels, 4);
+	memcpy(head + 4, &label, 4);
+	tl_buf_put(b, head, 24);
+	tl_buf_put(b, labels, 4 * (size_t)nlabels);
+	tl_buf_put(b, image, n);
+}

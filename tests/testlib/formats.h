@@ -57,4 +57,11 @@ void tl_npy_write(const char *path, const char *descr, bool fortran, int ndim,
 void tl_npy_write_raw(const char *path, int version, const char *dict, const void *data,
                       size_t n);
 
+/* ---- MXNet RecordIO ---- */
+/* One part: magic, cflag << 29 | n, the payload, zeros to a multiple of 4. */
+void tl_recio_part(tl_buf_t *b, int cflag, const void *payload, size_t n);
+/* A record's payload: MXNet's image header {nlabels, label, 0, 0}, the labels, the image. */
+void tl_recio_payload(tl_buf_t *b, float label, int nlabels, const float *labels,
+                      const void *image, size_t n);
+
 #endif

@@ -363,6 +363,30 @@ static void registry_run_webdataset(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_strings(op, "ext", 2, (const char *[]){"jpg;png", "cls"}));
 }
 
+/* Four records of the photos in one RecordIO file. */
+static void registry_run_mxnet(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg.rec"), *idx = tl_tmp_path("reg_rec.idx");
+	tl_buf_t f = {0};
+	char text[256];
+	int at = 0;
+	for (int k = 0; k < 4; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k % 3], &n);
+		tl_buf_t p = {0};
+		tl_recio_payload(&p, (float)k, 0, NULL, bytes, n);
+		at += snprintf(text + at, sizeof text - (size_t)at, "%d\t%zu\n", k, f.n);
+		tl_recio_part(&f, 0, p.p, p.n);
+		tl_buf_free(&p);
+		free(bytes);
+	}
+	tl_write_file(path, f.p, f.n);
+	tl_write_text(idx, text);
+	tl_buf_free(&f);
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+	ASSERT_OK(dalic_op_set_strings(op, "index_path", 1, &idx));
+}
+
 /* Four [2, 3] int16 arrays, the second in Fortran order, with a ROI. */
 static void registry_run_numpy(dalic_op_t *op)
 {
@@ -482,6 +506,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"readers__COCO", {0}, 0, registry_run_coco},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
+    {"readers__MXNet", {0}, 0, registry_run_mxnet},
     {"readers__Numpy", {0}, 0, registry_run_numpy},
     {"readers__Webdataset", {0}, 0, registry_run_webdataset},
     /* FLOAT [2, 3] inputs are 2-D affine transforms */
