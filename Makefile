@@ -29,7 +29,7 @@ else
 Q := @
 endif
 
-PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson
+PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson lmdb
 
 OPT      := $(if $(SANITIZE),-O1 -g -fno-omit-frame-pointer,-O2 -g) -fno-math-errno \
             $(if $(filter gcc cc,$(notdir $(CC))),-fvect-cost-model=dynamic)

@@ -293,3 +293,79 @@ def make_recordio_per_file(root="/tmp/dalic_oracle_rec1", files=4):
         base += len(rec)
     with open(root + "/r.idx", "w") as out:
         out.write("\n".join(lines) + "\n")
+
+
+# ---- LMDB: Caffe Datum and Caffe2 TensorProtos ---------------------------------------------
+
+def _vint(field, v):
+    return _varint(field << 3) + _varint(v)
+
+
+def lmdb_write(path, items):
+    """An LMDB database directory of (key, value) pairs, through lmdb-utils' mdb_load."""
+    import subprocess
+    os.makedirs(path, exist_ok=True)
+    for name in os.listdir(path):
+        os.unlink(os.path.join(path, name))
+    dump = "VERSION=3\nformat=bytevalue\ntype=btree\nmapsize=268435456\nHEADER=END\n"
+    dump += "".join(" %s\n %s\n" % (k.hex(), v.hex()) for k, v in items) + "DATA=END\n"
+    subprocess.run(["mdb_load", path], input=dump.encode(), check=True)
+
+
+def caffe_datum(data, label=None, raw_hwc=None):
+    """caffe.Datum bytes: encoded data (or raw uint8 values of shape raw_hwc), a label."""
+    out = b""
+    if raw_hwc:
+        out += _vint(1, raw_hwc[2]) + _vint(2, raw_hwc[0]) + _vint(3, raw_hwc[1])
+    out += _ld(4, data)
+    if label is not None:
+        out += _vint(5, label)
+    if raw_hwc:
+        out += _vint(7, 0)
+    return out
+
+
+def make_caffe(root="/tmp/dalic_oracle_caffe"):
+    """photos.lmdb: the photos as encoded Datums with labels; raw.lmdb: small raw images."""
+    fresh_dir(root)
+    lmdb_write(root + "/photos.lmdb",
+               [(b"%08d_%s" % (k, os.path.basename(n).encode()), caffe_datum(photo(n), k % 4))
+                for k, n in enumerate(PHOTOS)])
+    raw = []
+    for k in range(5):
+        h, w = 2 + k % 2, 3
+        raw.append((b"%08d" % k, caffe_datum(bytes((7 * k + j) % 256 for j in range(h * w * 3)),
+                                             k, (h, w, 3))))
+    lmdb_write(root + "/raw.lmdb", raw)
+
+
+def c2_proto(data_type, dims=(), floats=None, ints=None, byte_data=None, strings=()):
+    """caffe2.TensorProto bytes."""
+    out = b"".join(_vint(1, d) for d in dims) + _vint(2, data_type)
+    if floats is not None:
+        out += _ld(3, b"".join(struct.pack("<f", x) for x in floats))
+    if ints is not None:
+        out += _ld(4, b"".join(_varint(x) for x in ints))
+    if byte_data is not None:
+        out += _ld(5, byte_data)
+    out += b"".join(_ld(6, s) for s in strings)
+    return out
+
+
+def make_caffe2(root="/tmp/dalic_oracle_caffe2"):
+    """photos.lmdb: [image STRING, label INT32, extra FLOAT, bbox INT32x4] per photo;
+    sparse.lmdb: [label indices INT32, weights FLOAT] (no image)."""
+    fresh_dir(root)
+    items = []
+    for k, n in enumerate(PHOTOS):
+        protos = [c2_proto(4, strings=[photo(n)]), c2_proto(2, ints=[k % 3]),
+                  c2_proto(1, floats=[k * 0.5, -k, 2.0][: 1 + k % 3]),
+                  c2_proto(2, ints=[k, k + 1, 2 * k + 5, 3 * k + 7])]
+        items.append((b"%08d" % k, b"".join(_ld(1, p) for p in protos)))
+    lmdb_write(root + "/photos.lmdb", items)
+    items = []
+    for k in range(6):
+        idx = sorted({k % 5, (2 * k + 1) % 5})
+        protos = [c2_proto(2, ints=idx), c2_proto(1, floats=[0.25 * (j + 1) for j in idx])]
+        items.append((b"%04d" % k, b"".join(_ld(1, p) for p in protos)))
+    lmdb_write(root + "/sparse.lmdb", items)

@@ -3,9 +3,11 @@
 
 #include "tests/testlib.h"
 
+#include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void tl_buf_put(tl_buf_t *b, const void *data, size_t n)
 {
@@ -255,4 +257,23 @@ void tl_recio_payload(tl_buf_t *b, float label, int nlabels, const float *labels
 	tl_buf_put(b, head, 24);
 	tl_buf_put(b, labels, 4 * (size_t)nlabels);
 	tl_buf_put(b, image, n);
+}
+
+void tl_lmdb_write(const char *dir, int n, const char *const *keys, const tl_buf_t *values)
+{
+	mkdir(dir, 0755);
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	cr_assert_eq(mdb_env_create(&env), 0);
+	cr_assert_eq(mdb_env_set_mapsize(env, (size_t)64 << 20), 0);
+	cr_assert_eq(mdb_env_open(env, dir, 0, 0664), 0, "%s", dir);
+	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	cr_assert_eq(mdb_dbi_open(txn, NULL, 0, &dbi), 0);
+	for (int i = 0; i < n; i++) {
+		MDB_val k = {strlen(keys[i]), (void *)keys[i]}, v = {values[i].n, values[i].p};
+		cr_assert_eq(mdb_put(txn, dbi, &k, &v, 0), 0);
+	}
+	cr_assert_eq(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
 }

@@ -64,4 +64,8 @@ void tl_recio_part(tl_buf_t *b, int cflag, const void *payload, size_t n);
 void tl_recio_payload(tl_buf_t *b, float label, int nlabels, const float *labels,
                       const void *image, size_t n);
 
+/* ---- LMDB ---- */
+/* A database directory `dir` (made) holding the n (key, value) pairs. */
+void tl_lmdb_write(const char *dir, int n, const char *const *keys, const tl_buf_t *values);
+
 #endif

@@ -363,6 +363,53 @@ static void registry_run_webdataset(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_strings(op, "ext", 2, (const char *[]){"jpg;png", "cls"}));
 }
 
+/* The photos as encoded caffe.Datum records (data = 4, label = 5) in an LMDB database. */
+static void registry_run_caffe(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg_caffe.lmdb");
+	tl_buf_t v[3] = {{0}};
+	for (int k = 0; k < 3; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k], &n);
+		tl_buf_field_bytes(&v[k], 4, bytes, n);
+		tl_buf_varint(&v[k], 5 << 3);
+		tl_buf_varint(&v[k], (uint64_t)k);
+		free(bytes);
+	}
+	tl_lmdb_write(path, 3, (const char *[]){"a", "b", "c"}, v);
+	for (int k = 0; k < 3; k++)
+		tl_buf_free(&v[k]);
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+}
+
+/* The photos as caffe2.TensorProtos: a STRING image proto (type 4, string_data = 6) and an
+ * INT32 label proto (type 2, int32_data = 4). */
+static void registry_run_caffe2(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg_caffe2.lmdb");
+	tl_buf_t v[3] = {{0}};
+	for (int k = 0; k < 3; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k], &n);
+		tl_buf_t img = {0}, lab = {0};
+		tl_buf_varint(&img, 2 << 3);
+		tl_buf_varint(&img, 4);
+		tl_buf_field_bytes(&img, 6, bytes, n);
+		tl_buf_varint(&lab, 2 << 3);
+		tl_buf_varint(&lab, 2);
+		tl_buf_field_bytes(&lab, 4, (const uint8_t[]){(uint8_t)k}, 1);
+		tl_buf_field_bytes(&v[k], 1, img.p, img.n);
+		tl_buf_field_bytes(&v[k], 1, lab.p, lab.n);
+		tl_buf_free(&img);
+		tl_buf_free(&lab);
+		free(bytes);
+	}
+	tl_lmdb_write(path, 3, (const char *[]){"a", "b", "c"}, v);
+	for (int k = 0; k < 3; k++)
+		tl_buf_free(&v[k]);
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+}
+
 /* Four records of the photos in one RecordIO file. */
 static void registry_run_mxnet(dalic_op_t *op)
 {
@@ -504,6 +551,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"readers__COCO", {0}, 0, registry_run_coco},
+    {"readers__Caffe", {0}, 0, registry_run_caffe},
+    {"readers__Caffe2", {0}, 0, registry_run_caffe2},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
     {"readers__MXNet", {0}, 0, registry_run_mxnet},
