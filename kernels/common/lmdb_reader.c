@@ -10,9 +10,16 @@
 static const rdcore_kind_t lmdb_reader_kind = {.epoch = RDCORE_EPOCH_NONE,
                                                .own_shard_reset = true};
 
+/* The operator's state starts with its dalic_lmdb_reader_t. */
+static int lmdb_reader_prepare_op(dalic_op_ctx_t *ctx)
+{
+	return dalic_lmdb_reader_prepare(ctx->state, ctx);
+}
+
 int dalic_lmdb_reader_init(dalic_lmdb_reader_t *r, dalic_op_ctx_t *ctx)
 {
 	DALIC_TRY(dalic_rdcore_init(&r->core, ctx, &lmdb_reader_kind));
+	r->core.prepare = lmdb_reader_prepare_op;
 	r->recs = calloc((size_t)ctx->max_batch_size, sizeof *r->recs);
 	if (!r->recs)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory");

@@ -23,6 +23,7 @@ typedef struct dalic_lmdb_reader {
 	lmdb_record_t *recs; /* per sample slot */
 } dalic_lmdb_reader_t;
 
+/* The operator's state must start with r (the reader core's kernel functions rely on it). */
 int dalic_lmdb_reader_init(dalic_lmdb_reader_t *r, dalic_op_ctx_t *ctx);
 int dalic_lmdb_reader_prepare(dalic_lmdb_reader_t *r, dalic_op_ctx_t *ctx);
 /* Picks the batch and fetches each slot's record; sources go to outputs[0..nout). */

@@ -359,3 +359,17 @@ void dalic_rdcore_fini(dalic_rdcore_t *c)
 	free(c->selected);
 	memset(c, 0, sizeof *c);
 }
+
+int dalic_rdcore_op_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
+{
+	dalic_rdcore_t *c = ctx->state;
+	DALIC_TRY(c->prepare(ctx));
+	dalic_rdcore_meta(c, out);
+	return DALIC_OK;
+}
+
+int dalic_rdcore_op_reset(dalic_op_ctx_t *ctx)
+{
+	dalic_rdcore_restart(ctx->state);
+	return DALIC_OK;
+}

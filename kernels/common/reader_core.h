@@ -50,6 +50,8 @@ typedef void (*rdcore_hint_fn)(void *user, int32_t entry);
 
 typedef struct dalic_rdcore {
 	rdcore_kind_t kind;
+	/* the reader's listing (its PrepareMetadata), for dalic_rdcore_op_meta */
+	int (*prepare)(dalic_op_ctx_t *ctx);
 	/* arguments */
 	int shard_id, num_shards, initial_fill, prefetch_depth;
 	bool stick, pad, shuffle, shuffle_after_epoch, read_ahead, no_mmap, lazy;
@@ -125,6 +127,10 @@ void dalic_rdcore_next_batch(dalic_rdcore_t *c, int n);
 /* Back to the state right after set_size (pipeline reset). */
 void dalic_rdcore_restart(dalic_rdcore_t *c);
 void dalic_rdcore_meta(const dalic_rdcore_t *c, dalic_reader_meta_t *out);
+/* Kernel functions for readers whose state starts with their dalic_rdcore_t: reader_meta
+ * (lists through c->prepare first) and reset. */
+int dalic_rdcore_op_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out);
+int dalic_rdcore_op_reset(dalic_op_ctx_t *ctx);
 void dalic_rdcore_fini(dalic_rdcore_t *c);
 
 /* The source string of `entry`, formatted on first use and kept until fini. NULL when out of

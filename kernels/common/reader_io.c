@@ -3,6 +3,7 @@
 
 #include "engine/error.h"
 #include "engine/memory.h"
+#include "kernels/common/img_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -104,6 +105,54 @@ int dalic_rdio_keep(const char *path, int64_t size, bool use_mmap, uint8_t **out
 		return -1;
 	}
 	*out = copy;
+	return 0;
+}
+
+int dalic_rdio_entry_size(img_file_entry_t *e, bool read_ahead, bool use_mmap, char *err,
+                          size_t n)
+{
+	if (e->size < 0) {
+		struct stat st;
+		if (stat(e->full, &st) != 0) {
+			snprintf(err, n, "cannot access '%s': %s", e->full, strerror(errno));
+			return -1;
+		}
+		e->size = st.st_size;
+	}
+	if (read_ahead && !e->cache)
+		return dalic_rdio_keep(e->full, e->size, use_mmap, &e->cache, &e->cache_mapped, err, n);
+	return 0;
+}
+
+int dalic_rdio_entry_read(const img_file_entry_t *e, bool use_mmap, uint8_t *dst, char *err,
+                          size_t n)
+{
+	if (e->cache) {
+		memcpy(dst, e->cache, (size_t)e->size);
+		return 0;
+	}
+	return dalic_rdio_load(e->full, e->size, use_mmap, dst, err, n);
+}
+
+int dalic_rdio_buf_reserve(uint8_t **buf, size_t *cap, size_t need, size_t *charged, char *err,
+                           size_t n)
+{
+	if (need <= *cap)
+		return 0;
+	size_t grow = need - *cap;
+	if (dalic_mem_charge(grow)) {
+		snprintf(err, n, "record of %zu bytes: %s", need, dalic_last_error());
+		return -1;
+	}
+	uint8_t *b = realloc(*buf, need);
+	if (!b) {
+		dalic_mem_uncharge(grow);
+		snprintf(err, n, "out of memory for a %zu-byte record", need);
+		return -1;
+	}
+	*charged += grow;
+	*buf = b;
+	*cap = need;
 	return 0;
 }
 

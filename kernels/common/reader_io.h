@@ -28,6 +28,19 @@ int dalic_rdio_keep(const char *path, int64_t size, bool use_mmap, uint8_t **out
                     char *err, size_t n);
 void dalic_rdio_unkeep(uint8_t *data, int64_t size, bool mapped);
 
+/* The size of a listed file (stat on first use) and, for read_ahead, its kept copy. */
+struct img_file_entry;
+int dalic_rdio_entry_size(struct img_file_entry *e, bool read_ahead, bool use_mmap, char *err,
+                          size_t n);
+/* A listed file's bytes into dst: its kept copy, or the file. */
+int dalic_rdio_entry_read(const struct img_file_entry *e, bool use_mmap, uint8_t *dst, char *err,
+                          size_t n);
+
+/* A record buffer of at least `need` bytes: *buf grown (realloc) from *cap, the growth
+ * charged against the memory budget and added to *charged (uncharge it at the end). */
+int dalic_rdio_buf_reserve(uint8_t **buf, size_t *cap, size_t need, size_t *charged, char *err,
+                           size_t n);
+
 /* ---- files of records ----------------------------------------------------------------------- */
 
 typedef struct rdio_file {

@@ -13,6 +13,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/lmdb_reader.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ typedef struct caffe_reader {
 	bool image, label;
 	Caffe__Datum **datums; /* per sample slot */
 } caffe_reader_t;
+_Static_assert(offsetof(caffe_reader_t, lr) == 0, "the state starts with the reader core");
 
 static bool caffe_def_flag(const dalic_opdef_t *def, const char *name)
 {
@@ -150,21 +152,6 @@ static int caffe_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 	return DALIC_OK;
 }
 
-static int caffe_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	caffe_reader_t *r = ctx->state;
-	DALIC_TRY(dalic_lmdb_reader_prepare(&r->lr, ctx));
-	dalic_rdcore_meta(&r->lr.core, out);
-	return DALIC_OK;
-}
-
-static int caffe_reset(dalic_op_ctx_t *ctx)
-{
-	caffe_reader_t *r = ctx->state;
-	dalic_rdcore_restart(&r->lr.core);
-	return DALIC_OK;
-}
-
 static const dalic_arg_schema_t args[] = {
 	{"path", DALIC_ARG_STRING_LIST, NULL, "Caffe LMDB database directories."},
 	{"image_available", DALIC_ARG_BOOL, "True", "Output the image."},
@@ -179,8 +166,8 @@ static const dalic_kernel_t kernel = {
 	.setup = caffe_setup,
 	.run_sample = caffe_run_sample,
 	.fini = caffe_fini,
-	.reader_meta = caffe_meta,
-	.reset = caffe_reset,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
 };
 
 DALIC_OPERATOR(readers__Caffe) = {

@@ -23,6 +23,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/lmdb_reader.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct caffe2_reader {
 	int label_type, num_labels, additional;
 	Caffe2__TensorProtos **recs; /* per sample slot */
 } caffe2_reader_t;
+_Static_assert(offsetof(caffe2_reader_t, lr) == 0, "the state starts with the reader core");
 
 enum { CAFFE2_SINGLE, CAFFE2_SPARSE, CAFFE2_DENSE, CAFFE2_WEIGHTED, CAFFE2_NO_LABEL };
 
@@ -350,21 +352,6 @@ static int caffe2_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 	return DALIC_OK;
 }
 
-static int caffe2_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	caffe2_reader_t *r = ctx->state;
-	DALIC_TRY(dalic_lmdb_reader_prepare(&r->lr, ctx));
-	dalic_rdcore_meta(&r->lr.core, out);
-	return DALIC_OK;
-}
-
-static int caffe2_reset(dalic_op_ctx_t *ctx)
-{
-	caffe2_reader_t *r = ctx->state;
-	dalic_rdcore_restart(&r->lr.core);
-	return DALIC_OK;
-}
-
 static const dalic_arg_schema_t args[] = {
 	{"path", DALIC_ARG_STRING_LIST, NULL, "Caffe2 LMDB database directories."},
 	{"image_available", DALIC_ARG_BOOL, "True", "The first proto is an image to output."},
@@ -383,8 +370,8 @@ static const dalic_kernel_t kernel = {
 	.setup = caffe2_setup,
 	.run_sample = caffe2_run_sample,
 	.fini = caffe2_fini,
-	.reader_meta = caffe2_meta,
-	.reset = caffe2_reset,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
 };
 
 DALIC_OPERATOR(readers__Caffe2) = {

@@ -19,6 +19,7 @@
 #include "kernels/common/reader_io.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ typedef struct coco_reader {
 	coco_ann_t ann;
 	bool polygons, legacy, image_ids;
 } coco_reader_t;
+_Static_assert(offsetof(coco_reader_t, core) == 0, "the state starts with the reader core");
 
 static const rdcore_kind_t coco_kind = {.list_shuffle = true, .epoch = RDCORE_EPOCH_LIST};
 
@@ -97,6 +99,7 @@ static int coco_init_state(dalic_op_ctx_t *ctx)
 {
 	coco_reader_t *r = ctx->state;
 	DALIC_TRY(dalic_rdcore_init(&r->core, ctx, &coco_kind));
+	r->core.prepare = coco_prepare;
 	if (dalic_arg_bool(ctx, "skip_cached_images"))
 		return dalic_op_fail(ctx, NULL, -1,
 		                     "COCOReader doesn't support `skip_cached_images` option");
@@ -156,17 +159,8 @@ static int coco_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		const coco_sample_t *s = &r->ann.samples[e->label];
 		for (int k = 0; k < nout; k++)
 			ws->outputs[k]->sources[i] = e->path;
-		if (e->size < 0) {
-			struct stat st;
-			if (stat(e->full, &st) != 0)
-				return dalic_op_fail(ctx, ws, i, "cannot access '%s': %s", e->full,
-				                     strerror(errno));
-			e->size = st.st_size;
-		}
 		char err[512];
-		if (r->core.read_ahead && !e->cache &&
-		    dalic_rdio_keep(e->full, e->size, !r->core.no_mmap, &e->cache, &e->cache_mapped,
-		                    err, sizeof err))
+		if (dalic_rdio_entry_size(e, r->core.read_ahead, !r->core.no_mmap, err, sizeof err))
 			return dalic_op_fail(ctx, ws, i, "%s", err);
 		dalic_batch_shape_mut(ws->outputs[0], i)[0] = e->size;
 		dalic_batch_set_shape(ws->outputs[1], i, (const int64_t[]){s->nbox, 4});
@@ -202,29 +196,10 @@ static int coco_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 	if (r->image_ids)
 		*(int32_t *)ws->outputs[3 + 2 * r->polygons]->ptrs[i] = s->id;
 	uint8_t *dst = ws->outputs[0]->ptrs[i];
-	if (e->cache) {
-		memcpy(dst, e->cache, (size_t)e->size);
-		return DALIC_OK;
-	}
 	char err[512];
-	if (dalic_rdio_load(e->full, e->size, !r->core.no_mmap, dst, err, sizeof err))
+	if (dalic_rdio_entry_read(e, !r->core.no_mmap, dst, err, sizeof err))
 		return dalic_op_fail(ctx, ws, i, "%s", err);
 	(void)thread;
-	return DALIC_OK;
-}
-
-static int coco_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	coco_reader_t *r = ctx->state;
-	DALIC_TRY(coco_prepare(ctx));
-	dalic_rdcore_meta(&r->core, out);
-	return DALIC_OK;
-}
-
-static int coco_reset(dalic_op_ctx_t *ctx)
-{
-	coco_reader_t *r = ctx->state;
-	dalic_rdcore_restart(&r->core);
 	return DALIC_OK;
 }
 
@@ -268,8 +243,8 @@ static const dalic_kernel_t kernel = {
 	.setup = coco_setup,
 	.run_sample = coco_run_sample,
 	.fini = coco_fini,
-	.reader_meta = coco_meta,
-	.reset = coco_reset,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
 };
 
 DALIC_OPERATOR(readers__COCO) = {

@@ -18,6 +18,7 @@
 #include "kernels/common/reader_io.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ typedef struct reader {
 	dalic_rdcore_t core;
 	img_file_list_t files;
 } reader_t;
+_Static_assert(offsetof(reader_t, core) == 0, "the state starts with the reader core");
 
 /* readers.file's loader (FileLabelLoader): a list of files, shuffled whole once for
  * random_shuffle, reshuffled whole every epoch for shuffle_after_epoch. */
@@ -107,6 +109,7 @@ static int reader_init_state(dalic_op_ctx_t *ctx)
 {
 	reader_t *r = ctx->state;
 	DALIC_TRY(dalic_rdcore_init(&r->core, ctx, &reader_kind));
+	r->core.prepare = reader_prepare;
 	return r->core.lazy ? DALIC_OK : reader_prepare(ctx);
 }
 
@@ -133,17 +136,8 @@ static int reader_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	for (int i = 0; i < n; i++) {
 		img_file_entry_t *e = &r->files.v[r->core.selected[i]];
 		data->sources[i] = label->sources[i] = e->path;
-		if (e->size < 0) {
-			struct stat st;
-			if (stat(e->full, &st) != 0)
-				return dalic_op_fail(ctx, ws, i, "cannot access '%s': %s", e->full,
-				                     strerror(errno));
-			e->size = st.st_size;
-		}
 		char err[512];
-		if (r->core.read_ahead && !e->cache &&
-		    dalic_rdio_keep(e->full, e->size, !r->core.no_mmap, &e->cache, &e->cache_mapped,
-		                    err, sizeof err))
+		if (dalic_rdio_entry_size(e, r->core.read_ahead, !r->core.no_mmap, err, sizeof err))
 			return dalic_op_fail(ctx, ws, i, "%s", err);
 		dalic_batch_shape_mut(data, i)[0] = e->size;
 		dalic_batch_shape_mut(label, i)[0] = 1;
@@ -157,28 +151,9 @@ static int reader_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 	const img_file_entry_t *e = &r->files.v[r->core.selected[i]];
 	uint8_t *dst = ws->outputs[0]->ptrs[i];
 	*(int32_t *)ws->outputs[1]->ptrs[i] = e->label;
-	if (e->cache) {
-		memcpy(dst, e->cache, (size_t)e->size);
-		return DALIC_OK;
-	}
 	char err[512];
-	if (dalic_rdio_load(e->full, e->size, !r->core.no_mmap, dst, err, sizeof err))
+	if (dalic_rdio_entry_read(e, !r->core.no_mmap, dst, err, sizeof err))
 		return dalic_op_fail(ctx, ws, i, "%s", err);
-	return DALIC_OK;
-}
-
-static int reader_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	reader_t *r = ctx->state;
-	DALIC_TRY(reader_prepare(ctx));
-	dalic_rdcore_meta(&r->core, out);
-	return DALIC_OK;
-}
-
-static int reader_reset(dalic_op_ctx_t *ctx)
-{
-	reader_t *r = ctx->state;
-	dalic_rdcore_restart(&r->core);
 	return DALIC_OK;
 }
 
@@ -213,8 +188,8 @@ static const dalic_kernel_t kernel = {
 	.setup = reader_setup,
 	.run_sample = reader_run_sample,
 	.fini = reader_fini,
-	.reader_meta = reader_meta,
-	.reset = reader_reset,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
 };
 
 DALIC_OPERATOR(readers__File) = {

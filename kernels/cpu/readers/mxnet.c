@@ -13,6 +13,7 @@
 #include "kernels/common/reader_io.h"
 #include "kernels/common/recio.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,9 @@ typedef struct mxnet_reader {
 	dalic_rdio_t io;
 	tfrec_index_t index;
 	mxnet_slot_t *slots;
+	size_t charged; /* the slots' record buffers */
 } mxnet_reader_t;
+_Static_assert(offsetof(mxnet_reader_t, core) == 0, "the state starts with the reader core");
 
 static const rdcore_kind_t mxnet_kind = {.epoch = RDCORE_EPOCH_FILES};
 
@@ -83,9 +86,9 @@ static void mxnet_fini(dalic_op_ctx_t *ctx)
 	for (int i = 0; r->slots && i < ctx->max_batch_size; i++) {
 		free(r->slots[i].buf);
 		free(r->slots[i].joined);
-		dalic_mem_uncharge(r->slots[i].buf_cap);
 	}
 	free(r->slots);
+	dalic_mem_uncharge(r->charged);
 	dalic_tfrec_index_free(&r->index);
 	dalic_rdio_free(&r->io);
 	dalic_rdcore_fini(&r->core);
@@ -95,6 +98,7 @@ static int mxnet_init_state(dalic_op_ctx_t *ctx)
 {
 	mxnet_reader_t *r = ctx->state;
 	DALIC_TRY(dalic_rdcore_init(&r->core, ctx, &mxnet_kind));
+	r->core.prepare = mxnet_prepare;
 	r->slots = calloc((size_t)ctx->max_batch_size, sizeof *r->slots);
 	if (!r->slots)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory");
@@ -121,21 +125,10 @@ static int mxnet_fetch(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, mxnet_reader_t
 	const rdio_file_t *f = &r->io.files[rec->file];
 	if (rec->off + rec->size <= f->size && (s->rec = dalic_rdio_at(&r->io, rec->file, rec->off)))
 		return DALIC_OK;
-	if ((size_t)rec->size > s->buf_cap) {
-		size_t grow = (size_t)rec->size - s->buf_cap;
-		if (dalic_mem_charge(grow))
-			return dalic_op_fail(ctx, ws, i, "record of %lld bytes: %s",
-			                     (long long)rec->size, dalic_last_error());
-		uint8_t *b = realloc(s->buf, (size_t)rec->size);
-		if (!b) {
-			dalic_mem_uncharge(grow);
-			return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-byte record",
-			                     (long long)rec->size);
-		}
-		s->buf = b;
-		s->buf_cap = (size_t)rec->size;
-	}
 	char err[512];
+	if (dalic_rdio_buf_reserve(&s->buf, &s->buf_cap, (size_t)rec->size, &r->charged, err,
+	                           sizeof err))
+		return dalic_op_fail(ctx, ws, i, "%s", err);
 	int64_t got = 0, off = rec->off;
 	/* on past the file's end: the next file from its start, as DALI's reads go */
 	for (int k = rec->file; got < rec->size && k < r->io.n; k++, off = 0) {
@@ -201,21 +194,6 @@ static int mxnet_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 	return DALIC_OK;
 }
 
-static int mxnet_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	mxnet_reader_t *r = ctx->state;
-	DALIC_TRY(mxnet_prepare(ctx));
-	dalic_rdcore_meta(&r->core, out);
-	return DALIC_OK;
-}
-
-static int mxnet_reset(dalic_op_ctx_t *ctx)
-{
-	mxnet_reader_t *r = ctx->state;
-	dalic_rdcore_restart(&r->core);
-	return DALIC_OK;
-}
-
 static const dalic_arg_schema_t args[] = {
 	{"path", DALIC_ARG_STRING_LIST, NULL, "RecordIO (.rec) files."},
 	{"index_path", DALIC_ARG_STRING_LIST, NULL,
@@ -231,8 +209,8 @@ static const dalic_kernel_t kernel = {
 	.setup = mxnet_setup,
 	.run_sample = mxnet_run_sample,
 	.fini = mxnet_fini,
-	.reader_meta = mxnet_meta,
-	.reset = mxnet_reset,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
 };
 
 DALIC_OPERATOR(readers__MXNet) = {

@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ typedef struct numpy_reader {
 	numpy_slot_t *slots;
 	dalic_thread_scratch_t scratch;
 } numpy_reader_t;
+_Static_assert(offsetof(numpy_reader_t, core) == 0, "the state starts with the reader core");
 
 /* FileLoader: the list shuffled whole once for random_shuffle, reshuffled every epoch. */
 static const rdcore_kind_t numpy_kind = {.list_shuffle = true, .epoch = RDCORE_EPOCH_LIST};
@@ -148,6 +150,7 @@ static int numpy_init_state(dalic_op_ctx_t *ctx)
 {
 	numpy_reader_t *r = ctx->state;
 	DALIC_TRY(dalic_rdcore_init(&r->core, ctx, &numpy_kind));
+	r->core.prepare = numpy_prepare;
 	if (dalic_arg_bool(ctx, "use_o_direct") && !r->core.no_mmap)
 		return dalic_op_fail(ctx, NULL, -1,
 		                     "Cannot use use_o_direct with ``dont_use_mmap=False``.");
@@ -409,14 +412,6 @@ static int numpy_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 	return rc;
 }
 
-static int numpy_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	numpy_reader_t *r = ctx->state;
-	DALIC_TRY(numpy_prepare(ctx));
-	dalic_rdcore_meta(&r->core, out);
-	return DALIC_OK;
-}
-
 static int numpy_reset(dalic_op_ctx_t *ctx)
 {
 	numpy_reader_t *r = ctx->state;
@@ -464,7 +459,7 @@ static const dalic_kernel_t kernel = {
 	.setup = numpy_setup,
 	.run_sample = numpy_run_sample,
 	.fini = numpy_fini,
-	.reader_meta = numpy_meta,
+	.reader_meta = dalic_rdcore_op_meta,
 	.reset = numpy_reset,
 };
 

@@ -30,6 +30,7 @@
 #include "kernels/common/tfrec_feature.h"
 #include "kernels/common/tfrec_index.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ typedef struct tfrecord {
 	tfrecord_slot_t *slots;
 	size_t charged;
 } tfrecord_t;
+_Static_assert(offsetof(tfrecord_t, core) == 0, "the state starts with the reader core");
 
 static const rdcore_kind_t tfrecord_kind = {.epoch = RDCORE_EPOCH_FILES};
 
@@ -170,6 +172,7 @@ static int tfrecord_init_state(dalic_op_ctx_t *ctx)
 {
 	tfrecord_t *r = ctx->state;
 	DALIC_TRY(dalic_rdcore_init(&r->core, ctx, &tfrecord_kind));
+	r->core.prepare = tfrecord_prepare;
 	if (dalic_arg_bool(ctx, "use_o_direct") && !r->core.no_mmap)
 		return dalic_op_fail(ctx, NULL, -1,
 		                     "Cannot use use_o_direct with ``dont_use_mmap=False``.");
@@ -206,21 +209,9 @@ static int tfrecord_fetch(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, tfrecord_t 
 	s->rec = dalic_rdio_at(&r->io, rec->file, rec->off);
 	if (s->rec)
 		return DALIC_OK;
-	if ((size_t)rec->size > s->buf_cap) {
-		size_t grow = (size_t)rec->size - s->buf_cap;
-		if (dalic_mem_charge(grow))
-			return dalic_op_fail(ctx, ws, i, "record of %lld bytes: %s",
-			                     (long long)rec->size, dalic_last_error());
-		uint8_t *b = realloc(s->buf, (size_t)rec->size);
-		if (!b) {
-			dalic_mem_uncharge(grow);
-			return dalic_op_fail(ctx, ws, i, "out of memory for a %lld-byte record",
-			                     (long long)rec->size);
-		}
-		r->charged += grow;
-		s->buf = b;
-		s->buf_cap = (size_t)rec->size;
-	}
+	if (dalic_rdio_buf_reserve(&s->buf, &s->buf_cap, (size_t)rec->size, &r->charged, err,
+	                           sizeof err))
+		return dalic_op_fail(ctx, ws, i, "%s", err);
 	if (dalic_rdio_read(&r->io, rec->file, rec->off, rec->size, s->buf, err, sizeof err))
 		return dalic_op_fail(ctx, ws, i, "%s", err);
 	s->rec = s->buf;
@@ -384,21 +375,6 @@ static int tfrecord_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 	return DALIC_OK;
 }
 
-static int tfrecord_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	tfrecord_t *r = ctx->state;
-	DALIC_TRY(tfrecord_prepare(ctx));
-	dalic_rdcore_meta(&r->core, out);
-	return DALIC_OK;
-}
-
-static int tfrecord_reset(dalic_op_ctx_t *ctx)
-{
-	tfrecord_t *r = ctx->state;
-	dalic_rdcore_restart(&r->core);
-	return DALIC_OK;
-}
-
 static const dalic_arg_schema_t args[] = {
 	{"path", DALIC_ARG_STRING_LIST, NULL, "TFRecord files."},
 	{"index_path", DALIC_ARG_STRING_LIST, NULL,
@@ -420,8 +396,8 @@ static const dalic_kernel_t kernel = {
 	.setup = tfrecord_setup,
 	.run_sample = tfrecord_run_sample,
 	.fini = tfrecord_fini,
-	.reader_meta = tfrecord_meta,
-	.reset = tfrecord_reset,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
 };
 
 DALIC_OPERATOR(readers___TFRecord) = {

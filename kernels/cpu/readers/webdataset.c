@@ -22,6 +22,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ typedef struct webdataset {
 	int32_t *entry_file;
 	size_t charged;
 } webdataset_t;
+_Static_assert(offsetof(webdataset_t, core) == 0, "the state starts with the reader core");
 
 static const rdcore_kind_t webdataset_kind = {.epoch = RDCORE_EPOCH_FILES};
 
@@ -359,6 +361,7 @@ static int webdataset_init_state(dalic_op_ctx_t *ctx)
 {
 	webdataset_t *w = ctx->state;
 	DALIC_TRY(dalic_rdcore_init(&w->core, ctx, &webdataset_kind));
+	w->core.prepare = webdataset_prepare;
 	DALIC_TRY(webdataset_parse_args(ctx, w));
 	dalic_rdio_init(&w->io, !w->core.no_mmap, w->core.read_ahead);
 	w->core.hint = webdataset_hint;
@@ -438,21 +441,6 @@ static int webdataset_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int 
 	return DALIC_OK;
 }
 
-static int webdataset_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out)
-{
-	webdataset_t *w = ctx->state;
-	DALIC_TRY(webdataset_prepare(ctx));
-	dalic_rdcore_meta(&w->core, out);
-	return DALIC_OK;
-}
-
-static int webdataset_reset(dalic_op_ctx_t *ctx)
-{
-	webdataset_t *w = ctx->state;
-	dalic_rdcore_restart(&w->core);
-	return DALIC_OK;
-}
-
 static const dalic_arg_schema_t args[] = {
 	{"paths", DALIC_ARG_STRING_LIST, NULL, "The tar archives."},
 	{"index_paths", DALIC_ARG_STRING_LIST, "None",
@@ -474,8 +462,8 @@ static const dalic_kernel_t kernel = {
 	.setup = webdataset_setup,
 	.run_sample = webdataset_run_sample,
 	.fini = webdataset_fini,
-	.reader_meta = webdataset_meta,
-	.reset = webdataset_reset,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
 };
 
 DALIC_OPERATOR(readers__Webdataset) = {
