@@ -356,8 +356,10 @@ static int coco_add_sample(coco_parse_t *p, coco_ann_t *a, const coco_info_t *in
 
 static int coco_build(coco_parse_t *p, coco_ann_t *a, const coco_opts_t *o)
 {
-	qsort(p->anns, (size_t)p->nanns, sizeof *p->anns, coco_cmp_ann);
-	qsort(p->infos, (size_t)p->ninfos, sizeof *p->infos, coco_cmp_info_id);
+	if (p->nanns > 1) /* qsort takes no NULL, even for nothing */
+		qsort(p->anns, (size_t)p->nanns, sizeof *p->anns, coco_cmp_ann);
+	if (p->ninfos > 1)
+		qsort(p->infos, (size_t)p->ninfos, sizeof *p->infos, coco_cmp_info_id);
 	coco_info_t **by_name = malloc(sizeof *by_name * (size_t)(p->ninfos + 1));
 	if (!by_name) {
 		snprintf(p->err, p->errn, "out of memory reading '%s'", p->path);
@@ -365,7 +367,8 @@ static int coco_build(coco_parse_t *p, coco_ann_t *a, const coco_opts_t *o)
 	}
 	for (int64_t i = 0; i < p->ninfos; i++)
 		by_name[i] = &p->infos[i];
-	qsort(by_name, (size_t)p->ninfos, sizeof *by_name, coco_cmp_info_name);
+	if (p->ninfos > 1)
+		qsort(by_name, (size_t)p->ninfos, sizeof *by_name, coco_cmp_info_name);
 	int rc = 0;
 	int64_t n = o->images ? o->nimages : p->ninfos;
 	for (int64_t k = 0; !rc && k < n; k++) {
