@@ -28,6 +28,9 @@ typedef enum {
 	DALIC_ARG_BOOL_LIST,
 	DALIC_ARG_STRING_LIST,
 	DALIC_ARG_DTYPE_LIST,
+	/* readers.tfrecord's features: one string per feature in the text form of
+	 * kernels/common/tfrec_feature.h; the protobuf holds DALI's "TFRecord" Arguments */
+	DALIC_ARG_TF_FEATURE_LIST,
 } dalic_arg_type_t;
 
 typedef struct dalic_arg_schema {

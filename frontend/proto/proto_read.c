@@ -319,7 +319,9 @@ static int read_args_with(const DaliProto__OpDef *m, dalic_opdef_t *op, dalic_st
 			                  "operator '%s' (%s) has no argument '%s'", op->inst,
 			                  s->name, a->name);
 		dalic_value_t v;
-		int rc = read_decode_value(a, op->inst, s->name, &v);
+		int rc = a->type && !strcmp(a->type, "TFRecord")
+		             ? dalic_proto_tfrec_decode(a, op->inst, s->name, &v)
+		             : read_decode_value(a, op->inst, s->name, &v);
 		if (!rc && (rc = read_check_shape(op, a->name, &v)))
 			dalic_value_free(&v);
 		if (rc)

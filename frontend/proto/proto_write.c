@@ -57,6 +57,11 @@ static void *write_arena_calloc(arena_t *a, size_t count, size_t size)
 	return p;
 }
 
+static void *write_arena_alloc(void *a, size_t count, size_t size)
+{
+	return write_arena_calloc(a, count, size);
+}
+
 static char *write_arena_strdup(arena_t *a, const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -299,6 +304,15 @@ static int write_encode_args(arena_t *a, const dalic_opdef_t *op, const char *de
 		const dalic_arg_t *arg = &op->args[k];
 		if (write_written_separately(arg->name) || arg->value.kind == DALIC_V_NONE)
 			continue;
+		const dalic_arg_schema_t *as = dalic_schema_arg(op->schema, arg->name);
+		if (as && as->type == DALIC_ARG_TF_FEATURE_LIST) {
+			DaliProto__Argument *f = write_new_arg(a, arg->name);
+			if (!f)
+				return DALIC_ENOMEM;
+			DALIC_TRY(dalic_proto_tfrec_encode(&arg->value, f, write_arena_alloc, a));
+			m->args[m->n_args++] = f;
+			continue;
+		}
 		m->args[m->n_args++] = write_encode_value(a, arg->name, &arg->value);
 	}
 	if (op->schema->no_prune && !dalic_graphdef_op_arg(op, "preserve"))

@@ -16,6 +16,7 @@
 #include "frontend/script/dali/sdcond.h"
 #include "frontend/script/dali/sdconst.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdtfrec.h"
 #include "frontend/script/py/pydict.h"
 
 #include <stdlib.h>
@@ -471,11 +472,24 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 			    "'DataNode' but a '%s'.",
 			    k.anames[i], c->api_name, dalic_schema_arg_type_name(a->type));
 	}
+	/* readers.tfrecord: DALI's Python wrapper turns the features dict into two arguments */
+	pyval_t *feature_names = NULL;
+	for (int i = 0; i < k.ns; i++)
+		if (dalic_sdtfrec_is_features(s, k.snames[i]))
+			DALIC_TRY(dalic_sdtfrec_features(I, at, &k.svals[i], &feature_names));
+	if (feature_names) {
+		k.snames[k.ns] = "feature_names";
+		k.svals[k.ns++] = feature_names;
+	}
 	const char *device = k.device ? k.device : sdops_auto_device(c);
 	pyval_t **inputs = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(c->ninputs + 1));
 	if (!inputs)
 		return dalic_pyeval_oom(I, at);
 	DALIC_TRY(sdops_promote_inputs(I, at, c, P, device, inputs));
+	if (!k.num_outputs && feature_names) {
+		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, out));
+		return dalic_sdtfrec_outputs(I, at, feature_names, out);
+	}
 	if (!k.num_outputs)
 		return sdops_add_operator(I, at, c, P, &k, device, inputs, out);
 	/* external_source(num_outputs=N): N ExternalSource operators fed together */
