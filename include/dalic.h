@@ -471,6 +471,17 @@ DALIC_API int64_t dalic_pipeline_warnings_dropped(const dalic_pipeline_t *p);
 /* Empties the log (invalidates borrowed strings). */
 DALIC_API void dalic_pipeline_clear_warnings(dalic_pipeline_t *p);
 
+/* Turns a loaded, unbuilt pipeline into its data scan: what reads and decodes the data, and
+ * nothing else. Every image decoder (decoders.image, image_random_crop, image_crop,
+ * image_slice) becomes a decoders.image of the whole image with the same input, output_type
+ * and adjust_orientation; the pipeline outputs become those decoders' outputs, so everything
+ * downstream is pruned; readers read every sample once (no shuffling, one shard); and a
+ * sample a decoder refuses is recorded in the warnings log (error = true) instead of stopping
+ * the pipeline. The decoders still decode the pixels (same work as training) but keep none
+ * of them: their outputs are empty samples. Run it for an epoch (dalic_pipeline_reader_meta),
+ * then read the log. DALIC_EINVAL when there is no image decoder to scan. */
+DALIC_API int dalic_pipeline_make_scan(dalic_pipeline_t *p);
+
 /* ---- reader metadata (DALI's reader_meta) ------------------------------------------------- */
 typedef struct dalic_reader_meta {
 	int64_t epoch_size;

@@ -10,6 +10,7 @@
 /* jpeglib.h wants FILE and size_t first. */
 #include <jpeglib.h>
 #include <png.h>
+#include <sys/stat.h>
 
 typedef struct tl_dmg_buf {
 	uint8_t *p;
@@ -699,4 +700,25 @@ int tl_damage_write_set(const char *samples, const char *dir)
 	tl_dmg_jpegs(&g);
 	tl_dmg_pngs(&g);
 	return g.failed ? -1 : g.count;
+}
+
+int tl_damage_pick(const char *set, const char *dir, int n, const char *const *names)
+{
+	for (int i = 0; i < n; i++) {
+		const char *slash = strchr(names[i], '/'), *base = slash ? slash + 1 : names[i];
+		char path[1024];
+		if (slash) {
+			snprintf(path, sizeof path, "%s/%.*s", dir, (int)(slash - names[i]), names[i]);
+			mkdir(path, 0755); /* fails harmlessly when it exists */
+		}
+		tl_dmg_t g = {.samples = set, .dir = dir};
+		tl_dmg_buf_t b = tl_dmg_read(&g, base);
+		if (g.failed)
+			return -1;
+		tl_dmg_write(&g, names[i], b.p, b.n);
+		free(b.p);
+		if (g.failed)
+			return -1;
+	}
+	return 0;
 }

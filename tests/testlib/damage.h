@@ -17,6 +17,11 @@
  * stderr. */
 int tl_damage_write_set(const char *samples, const char *dir);
 
+/* Copies `n` files of a set written by tl_damage_write_set (in `set`) into `dir`, which must
+ * exist; names may hold one subfolder ("a/x.jpg" takes x.jpg into dir/a/, made when missing).
+ * Returns 0, or -1 with a message on stderr. */
+int tl_damage_pick(const char *set, const char *dir, int n, const char *const *names);
+
 /* FNV-1a 64 of n bytes: the checksum the golden file holds for files and decoded pixels. */
 unsigned long long tl_damage_hash(const void *data, size_t n);
 
