@@ -2,11 +2,13 @@
  * `dalic run PIPELINE`: runs iterations with the full engine and prints throughput and the
  * outputs' names, dtypes, layouts and the sample shapes of the last batch; --json prints the
  * same as one JSON object (keys are a stable interface: iterations, samples_per_second,
- * outputs[].name/dtype/layout/shapes); --dump DIR writes every output sample.
+ * outputs[].name/dtype/layout/shapes); --dump DIR writes every output sample. SIGINT or
+ * SIGTERM stops it after the iteration in flight, with the summary of what ran (cli/stop.h).
  */
 #include "cli/cli.h"
 #include "cli/cmd_debug.h"
 #include "cli/dump.h"
+#include "cli/stop.h"
 #include "cli/summary.h"
 
 #include <cjson/cJSON.h>
@@ -84,7 +86,8 @@ static int run_main(int argc, char **argv)
 	long done = 0, samples = 0;
 	int64_t t0 = dalic_clock_ns();
 	bool dump_failed = false;
-	for (; done < iters; done++) {
+	dalic_cli_stop_catch(); /* Ctrl-C: the summary of what ran, then exit 130 */
+	for (; done < iters && !dalic_cli_stop_signal(); done++) {
 		rc = dalic_pipeline_run(p);
 		if (rc)
 			break;
@@ -122,7 +125,7 @@ static int run_main(int argc, char **argv)
 	else
 		dalic_cli_summary_text(&m);
 	dalic_pipeline_destroy(p);
-	return rc ? 1 : 0;
+	return rc ? 1 : dalic_cli_stop_status();
 }
 
 DALIC_COMMAND(run) = {
