@@ -396,7 +396,7 @@ Test(img_reader, missing_file_error_names_the_file)
 	dalic_pipeline_destroy(p);
 
 	p = tl_pipeline(1);
-	op = img_reader_reader(p, "/tmp");
+	op = img_reader_reader(p, tl_tmpdir()); /* not /tmp: other tests add and remove files there */
 	const char *none[] = {"*.definitely_no_such_extension"};
 	ASSERT_OK(dalic_op_set_strings(op, "file_filters", 1, none));
 	cr_expect_neq(dalic_pipeline_build(p), DALIC_OK);
