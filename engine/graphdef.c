@@ -498,6 +498,13 @@ int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char 
 	return DALIC_OK;
 }
 
+void dalic_graphdef_clear_outputs(dalic_graphdef_t *g)
+{
+	for (int i = 0; i < g->num_outputs; i++)
+		graphdef_io_free(&g->outputs[i]);
+	g->num_outputs = 0;
+}
+
 int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,
 				   const char *layout)
 {

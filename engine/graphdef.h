@@ -117,6 +117,8 @@ int dalic_graphdef_add_print(dalic_graphdef_t *g, const char *text, int num_node
 			     const char *const *nodes, bool get, dalic_srcpos_t pos);
 
 int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char *device);
+/* Removes every declared output (dalic_pipeline_make_scan declares its own). */
+void dalic_graphdef_clear_outputs(dalic_graphdef_t *g);
 int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,
 				   const char *layout);
 

@@ -59,6 +59,7 @@ typedef struct tui_sample_view {
 	int64_t nan_count;
 	int64_t elements;     /* numeric elements the statistics cover */
 	char *source;         /* file it came from, or NULL */
+	char *warning;        /* a data-quality warning of this iteration's sample, or NULL */
 	int thumb_w, thumb_h; /* RGB8 thumbnail (images), or 0 */
 	unsigned char *thumb;
 	char *values; /* numpy-style values (non-images), or NULL */
