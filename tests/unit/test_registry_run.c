@@ -10,6 +10,7 @@
  * cannot slip by.
  */
 #include "tests/testlib.h"
+#include "tests/testlib/audio.h"
 
 #include "engine/schema.h"
 
@@ -35,6 +36,11 @@ typedef enum {
 	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
 	/* FLOAT [3]: one value per column of REGISTRY_RUN_F32 (a mean of its rows) */
 	REGISTRY_RUN_F32_ROW,
+	REGISTRY_RUN_WAV,   /* encoded audio: 16-bit WAV files, mono and stereo */
+	REGISTRY_RUN_AUDIO, /* FLOAT [600]: a tone with a burst */
+	REGISTRY_RUN_SPEC,  /* FLOAT [9, 12], layout "ft": a power spectrogram */
+	/* INT32 [2, 3]: polygons of the masks in REGISTRY_RUN_LABELS over REGISTRY_RUN_F32's rows */
+	REGISTRY_RUN_POLYGONS,
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -304,6 +310,55 @@ static void registry_run_image_slice(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "rel_shape", 2, (const double[]){0.5, 0.6}));
 }
 
+static void registry_run_resample(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "scale", 0.75));
+}
+
+static void registry_run_audio_decoder(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 12000));
+	ASSERT_OK(dalic_op_set_bool(op, "downmix", true));
+}
+
+static void registry_run_nonsilent(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 64));
+	ASSERT_OK(dalic_op_set_float(op, "cutoff_db", -20));
+}
+
+static void registry_run_spectrogram(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfft", 64));
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 40));
+	ASSERT_OK(dalic_op_set_int(op, "window_step", 25));
+}
+
+static void registry_run_mel(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfilter", 4));
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 16000));
+}
+
+static void registry_run_mfcc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "n_mfcc", 5));
+	ASSERT_OK(dalic_op_set_float(op, "lifter", 10));
+}
+
+static void registry_run_roi(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "crop_shape", 3, (const int64_t[]){2, 5, 3}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 3, (const int64_t[]){1, 1, 0}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_shape", 3, (const int64_t[]){4, 3, 3}));
+}
+
+static void registry_run_mask_pixel(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "foreground", 1));
+	ASSERT_OK(dalic_op_set_float(op, "threshold", 100));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -313,7 +368,9 @@ static void registry_run_reader(dalic_op_t *op)
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
     {"_ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"AudioResample", {REGISTRY_RUN_AUDIO}, 0, registry_run_resample},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
+    {"BatchPermutation", {0}, 0, NULL},
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
@@ -338,18 +395,28 @@ static const registry_run_case_t registry_run_cases[] = {
     {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"Jitter", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
+    {"MFCC", {REGISTRY_RUN_SPEC}, 0, registry_run_mfcc},
+    {"MelFilterBank", {REGISTRY_RUN_SPEC}, 0, registry_run_mel},
+    {"NonsilentRegion", {REGISTRY_RUN_AUDIO}, 0, registry_run_nonsilent},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
+    {"noise__Gaussian", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"noise__SaltAndPepper", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"noise__Shot", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
     {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
+    {"PreemphasisFilter", {REGISTRY_RUN_AUDIO}, 0, NULL},
+    {"RandomBBoxCrop", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
     {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
+    {"ROIRandomCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_roi},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
@@ -357,11 +424,13 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
     {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
+    {"Spectrogram", {REGISTRY_RUN_AUDIO}, 0, registry_run_spectrogram},
     {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"_SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"_TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
+    {"ToDecibels", {REGISTRY_RUN_SPEC}, 0, NULL},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
     {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},
@@ -372,15 +441,21 @@ static const registry_run_case_t registry_run_cases[] = {
     {"_conditional__ValidateLogical", {REGISTRY_RUN_BOOL}, 0, registry_run_validate},
     {"_test__Sleep", {REGISTRY_RUN_I64}, 0, NULL},
     {"_test__SleepBatch", {REGISTRY_RUN_I64}, 0, NULL},
+    {"decoders__Audio", {REGISTRY_RUN_WAV}, 0, registry_run_audio_decoder},
     {"decoders__Image", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"decoders__ImageCrop", {REGISTRY_RUN_JPEG}, 0, registry_run_image_crop},
     {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
     {"decoders__ImageRandomCrop", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"decoders__ImageSlice", {REGISTRY_RUN_JPEG}, 0, registry_run_image_slice},
+    {"random__Beta", {0}, 0, registry_run_shape},
+    {"random__Choice", {REGISTRY_RUN_F32}, 0, registry_run_shape},
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"segmentation__RandomMaskPixel", {REGISTRY_RUN_U8_HWC}, 0, registry_run_mask_pixel},
+    {"segmentation__SelectMasks", {REGISTRY_RUN_LABELS, REGISTRY_RUN_POLYGONS, REGISTRY_RUN_F32}, 0,
+     NULL},
     {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
     {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
@@ -412,6 +487,35 @@ static const char *const registry_run_photos[REGISTRY_RUN_BATCH] = {
     "samples/images/space/rocket_gray_progressive.jpg",
     "samples/images/coffee/coffee_cup.png",
 };
+
+/* Encoded audio: 16-bit WAVs at 8 kHz, sample i with i % 2 + 1 channels and 200 + 50 i frames
+ * of values that change with the iteration. */
+static int registry_run_feed_wav(dalic_feed_t *feed, int64_t iteration)
+{
+	enum { B = REGISTRY_RUN_BATCH };
+	int64_t shapes[B];
+	size_t n[B], total = 0;
+	uint8_t *wav[B];
+	for (int i = 0; i < B; i++) {
+		int ch = i % 2 + 1, frames = 200 + 50 * i;
+		int16_t pcm[2 * 300];
+		for (int k = 0; k < frames * ch; k++)
+			pcm[k] = (int16_t)((k * 37 + i * 1000 + (int)iteration * 77) % 4001 - 2000);
+		wav[i] = tl_audio_wav16(pcm, frames, ch, 8000, &n[i]);
+		shapes[i] = (int64_t)n[i];
+		total += n[i];
+	}
+	uint8_t *all = malloc(total), *at = all;
+	cr_assert_not_null(all);
+	for (int i = 0; i < B; i++) {
+		memcpy(at, wav[i], n[i]);
+		at += n[i];
+		free(wav[i]);
+	}
+	int rc = dalic_feed_batch(feed, DALIC_UINT8, 1, B, shapes, all, NULL);
+	free(all);
+	return rc;
+}
 
 /* The sources' callbacks (dalic_source_fn): one batch of `kind` for `iteration`. */
 static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
@@ -511,6 +615,39 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
 	}
+	case REGISTRY_RUN_WAV:
+		return registry_run_feed_wav(feed, iteration);
+	case REGISTRY_RUN_AUDIO: {
+		float v[B * 600];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 600;
+			tl_audio_tone(v + 600 * i, 600, 440 + 100 * i + 10 * (double)iteration, 8000, 0.01);
+			for (int k = 200; k < 350; k++) /* a burst */
+				v[600 * i + k] *= 40;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
+	}
+	case REGISTRY_RUN_SPEC: {
+		float v[B * 9 * 12];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 9;
+			shapes[2 * i + 1] = 12;
+			for (int k = 0; k < 9 * 12; k++)
+				v[108 * i + k] = (float)((k * 7 + i * 5 + iteration * 3) % 11) + 0.25f;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, "ft");
+	}
+	case REGISTRY_RUN_POLYGONS: {
+		int32_t v[B * 6];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 2;
+			shapes[2 * i + 1] = 3;
+			int32_t poly[6] = {(int32_t)(iteration * 10 + i + 5), 0, 1,
+			                   (int32_t)(iteration * 10 + i), 1, 2};
+			memcpy(v + 6 * i, poly, sizeof poly);
+		}
+		return dalic_feed_batch(feed, DALIC_INT32, 2, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -521,7 +658,8 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
-    REGISTRY_RUN_F32_ROW,
+    REGISTRY_RUN_F32_ROW, REGISTRY_RUN_WAV,    REGISTRY_RUN_AUDIO,
+    REGISTRY_RUN_SPEC,    REGISTRY_RUN_POLYGONS,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
