@@ -233,6 +233,8 @@ struct pynode {
 		} aug;
 		struct {
 			pynode_t *target, *value; /* value may be NULL */
+			pynode_t *annotation;     /* not evaluated (as `from __future__ import
+			                           * annotations`); class bodies record it */
 		} ann;
 		struct {
 			pynode_t *test;

@@ -9,7 +9,9 @@
  */
 #include "frontend/script/py/pyeval.h"
 
+#include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyexc.h"
 #include "frontend/script/py/pyexec.h"
 #include "frontend/script/py/pyfmt.h"
 #include "frontend/script/py/pyscope.h"
@@ -31,16 +33,20 @@ static void pyeval_note_fatal(pyinterp_t *I, int code)
 int dalic_pyeval_error(pyinterp_t *I, const pynode_t *at, int code, const char *fmt, ...)
 {
 	pyeval_note_fatal(I, code);
+	char msg[DALIC_ERRMSG_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = dalic_pysrc_verror(I->src, at ? at->line : 1, at ? at->col : 1, code, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	int rc = dalic_pysrc_error(I->src, at ? at->line : 1, at ? at->col : 1, code, "%s", msg);
+	dalic_pyexc_note(I, msg);
 	return rc;
 }
 
 int dalic_pyeval_limit(pyinterp_t *I, const pynode_t *at, const char *fmt, ...)
 {
 	I->fatal = true;
+	I->exc = NULL;
 	va_list ap;
 	va_start(ap, fmt);
 	int rc = dalic_pysrc_verror(I->src, at ? at->line : 1, at ? at->col : 1, DALIC_EUNSUPPORTED,
@@ -52,6 +58,7 @@ int dalic_pyeval_limit(pyinterp_t *I, const pynode_t *at, const char *fmt, ...)
 int dalic_pyeval_relocate(pyinterp_t *I, const pynode_t *at, int code)
 {
 	pyeval_note_fatal(I, code);
+	I->exc = NULL;
 	return dalic_pysrc_relocate(I->src, at ? at->line : 1, at ? at->col : 1, code);
 }
 
@@ -236,11 +243,20 @@ int dalic_pyeval_str(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool repr, p
 		*out = v;
 		return DALIC_OK;
 	}
+	if (v->kind == PV_INSTANCE) {
+		bool found;
+		DALIC_TRY(dalic_pyclass_str(I, at, v, repr, out, &found));
+		if (found)
+			return DALIC_OK;
+	}
 	pybuf_t b = {0};
+	pyclass_fmt_t ctx = {I, at};
+	dalic_pyclass_format_hook(&b, &ctx);
 	dalic_pyval_format(&b, v, repr);
-	*out = b.oom ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
+	int failed = b.failed;
+	*out = b.oom || failed ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
 	dalic_pybuf_free(&b);
-	return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+	return failed ? failed : *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 }
 
 /* ---- displays ------------------------------------------------------------------------- */

@@ -256,8 +256,7 @@ static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 		dalic_pyparse_next(p);
 		PYPARSE_NEW(s, S_ANNASSIGN, start);
 		s->ann.target = e;
-		pynode_t *annotation;
-		DALIC_TRY(dalic_pyparse_test(p, &annotation));
+		DALIC_TRY(dalic_pyparse_test(p, &s->ann.annotation));
 		if (dalic_pyparse_accept_op(p, OP_ASSIGN))
 			DALIC_TRY(dalic_pyparse_star_expressions(p, &s->ann.value));
 	} else {

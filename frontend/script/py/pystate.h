@@ -82,6 +82,11 @@ struct pyinterp {
 	char *first_skipped; /* first error of a skipped module-level statement (malloc) */
 	pydict_t *skipped;   /* names skipped statements would have bound -> their line */
 	FILE *out;           /* print() destination */
+	/* exceptions (pyexc.h): the pending error's exception object, the hash of the message
+	 * it belongs to, and the exception of the innermost running except block */
+	pyval_t *exc;
+	uint64_t exc_hash;
+	pyval_t *handling;
 };
 
 /* Parses src (which must outlive I) and sets up the built-ins, the module machinery and
