@@ -24,10 +24,16 @@ void tl_py_run(tl_py_t *r, const char *text)
 const char *tl_py_fail(const char *text, int code)
 {
 	tl_py_t r;
-	tl_py_open(&r, text);
-	ASSERT_STATUS(dalic_pystate_run(&r.I), code);
+	memset(&r, 0, sizeof r);
+	r.src = (pysrc_t){"core.py", text, strlen(text)};
+	r.out = tmpfile();
+	cr_assert_not_null(r.out);
+	int rc = dalic_pystate_open(&r.I, &r.src, r.out);
+	if (!rc)
+		rc = dalic_pystate_run(&r.I);
 	snprintf(tl_py_text, sizeof tl_py_text, "%s", dalic_last_error());
 	tl_py_close(&r);
+	ASSERT_STATUS(rc, code);
 	return tl_py_text;
 }
 

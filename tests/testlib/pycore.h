@@ -26,8 +26,8 @@ typedef struct tl_py {
 void tl_py_open(tl_py_t *r, const char *text);
 /* Opens and runs text, asserting success. */
 void tl_py_run(tl_py_t *r, const char *text);
-/* Opens and runs text, asserting it fails with `code`; returns dalic_last_error() (the
- * interpreter is closed). */
+/* Opens (parses) and runs text, asserting it fails with `code`; returns dalic_last_error()
+ * (the interpreter is closed). */
 const char *tl_py_fail(const char *text, int code);
 /* The module-level variable `name` (the test fails when it is unbound). */
 pyval_t *tl_py_global(tl_py_t *r, const char *name);

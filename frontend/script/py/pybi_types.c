@@ -11,6 +11,7 @@
 #include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pyexc.h"
 #include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pyfmt.h"
 
 #include <math.h>
@@ -491,8 +492,6 @@ int dalic_pybi_open_types(pyinterp_t *I)
 	    {"input", pybi_opaque},
 	    {"exit", pybi_opaque},
 	    {"quit", pybi_opaque},
-	    {"iter", pybi_opaque},
-	    {"next", pybi_opaque},
 	    {"id", pybi_opaque},
 	    {NULL, NULL},
 	};
@@ -503,5 +502,6 @@ int dalic_pybi_open_types(pyinterp_t *I)
 			return DALIC_ENOMEM;
 	}
 	DALIC_TRY(dalic_pyclass_open(I));
+	DALIC_TRY(dalic_pyiter_open_builtins(I));
 	return dalic_pyexc_open(I);
 }

@@ -14,6 +14,8 @@
 #include "frontend/script/py/pyexc.h"
 #include "frontend/script/py/pyexec.h"
 #include "frontend/script/py/pyfmt.h"
+#include "frontend/script/py/pygen.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pyscope.h"
 
 #include <stdarg.h>
@@ -386,6 +388,9 @@ static int pyeval_eval_lambda(pyinterp_t *I, pyframe_t *F, const pynode_t *e, py
 	return DALIC_OK;
 }
 
+/* One `for` level of a comprehension; at the innermost level the element goes into acc,
+ * or is yielded when acc is NULL (a lazy generator expression). Iteration is lazy, so a
+ * comprehension over an endless generator stops where its consumer stops. */
 static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int level,
                              pyval_t *acc, pyval_t *first_iter)
 {
@@ -403,21 +408,31 @@ static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int
 			return rc ? dalic_pyeval_oom(I, e) : DALIC_OK;
 		}
 		DALIC_TRY(dalic_pyeval_expr(I, C, e->comp.elt, &v));
+		if (!acc) {
+			pyval_t *sent;
+			return dalic_pygen_yield(I, e, v, &sent);
+		}
 		return dalic_pyval_list_append(I->a, acc, v) ? dalic_pyeval_oom(I, e) : DALIC_OK;
 	}
 	const pycomp_t *g = &e->comp.gens[level];
-	pyval_t *it = first_iter;
+	pyval_t *itv = first_iter;
 	if (level > 0)
-		DALIC_TRY(dalic_pyeval_expr(I, C, g->iter, &it));
-	pyval_t **items;
-	int n;
-	bool opaque;
-	DALIC_TRY(dalic_pyeval_iterate(I, g->iter, it, false, &items, &n, &opaque));
+		DALIC_TRY(dalic_pyeval_expr(I, C, g->iter, &itv));
+	pyiter_t it;
+	bool opaque, done;
+	DALIC_TRY(dalic_pyiter_open(I, g->iter, itv, &it, &opaque));
 	if (opaque)
-		return dalic_pyeval_opaque_error(I, g->iter, it, "cannot iterate");
-	for (int i = 0; i < n; i++) {
+		return dalic_pyeval_opaque_error(I, g->iter, itv, "cannot iterate");
+	for (long count = 0;; count++) {
+		pyval_t *item;
+		DALIC_TRY(dalic_pyiter_next(I, g->iter, &it, &item, &done));
+		if (done)
+			break;
+		if (count >= PY_MAX_LOOP_ITERATIONS)
+			return dalic_pyeval_limit(I, e, "comprehension runs more than %d iterations",
+			                          PY_MAX_LOOP_ITERATIONS);
 		DALIC_TRY(dalic_pyeval_step(I, e));
-		DALIC_TRY(dalic_pyeval_assign(I, C, g->target, items[i]));
+		DALIC_TRY(dalic_pyeval_assign(I, C, g->target, item));
 		bool keep = true;
 		for (int k = 0; keep && k < g->ifs.n; k++) {
 			pyval_t *c;
@@ -428,6 +443,12 @@ static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int
 			DALIC_TRY(pyeval_comp_level(I, C, e, level + 1, acc, NULL));
 	}
 	return DALIC_OK;
+}
+
+int dalic_pyeval_comprehension(pyinterp_t *I, pyframe_t *C, const pynode_t *e, pyval_t *first,
+                               pyval_t *acc)
+{
+	return pyeval_comp_level(I, C, e, 0, acc, first);
 }
 
 static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out)
@@ -448,19 +469,17 @@ static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t
 		return dalic_pyeval_oom(I, e);
 	C->lnames = targets.v;
 	C->nlnames = targets.n;
+	/* a generator expression over a generator or iterator stays lazy (it may never end) */
+	if (e->kind == N_GENEXP && dalic_pyiter_is_lazy(I, first))
+		return dalic_pygen_new_expr(I, e, C, first, out);
 	pyval_t *acc = e->kind == N_DICTCOMP ? dalic_pyval_dict(I->a) : dalic_pyval_list(I->a, 8);
 	if (!acc)
 		return dalic_pyeval_oom(I, e);
 	DALIC_TRY(pyeval_comp_level(I, C, e, 0, acc, first));
-	if (e->kind == N_GENEXP) {
-		/* generators are consumed at once; a tuple keeps them immutable like a list */
-		pyval_t *t = dalic_pyval_tuple(I->a, acc->list->n);
-		if (!t)
-			return dalic_pyeval_oom(I, e);
-		memcpy(t->tuple.items, acc->list->items, sizeof(pyval_t *) * (size_t)acc->list->n);
-		acc = t;
-	}
-	*out = acc;
+	if (e->kind == N_GENEXP) /* computed at once, handed out one value at a time */
+		acc = dalic_pyiter_over(I, acc->list->items, acc->list->n, "generator");
+	if (!(*out = acc))
+		return dalic_pyeval_oom(I, e);
 	return DALIC_OK;
 }
 
@@ -731,6 +750,14 @@ int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **
 		DALIC_TRY(dalic_pyeval_store(I, F, e->named.target, e->named.target->name, v));
 		*out = v;
 		return DALIC_OK;
+	case N_YIELD:
+		v = dalic_pyval_none();
+		if (e->yield.value)
+			DALIC_TRY(dalic_pyeval_expr(I, F, e->yield.value, &v));
+		return dalic_pygen_yield(I, e, v, out);
+	case N_YIELDFROM:
+		DALIC_TRY(dalic_pyeval_expr(I, F, e->yield.value, &v));
+		return dalic_pygen_yield_from(I, e, v, out);
 	case N_KEYWORD:
 	case N_FVALUE:
 	default:

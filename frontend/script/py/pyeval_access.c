@@ -11,6 +11,7 @@
 #include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pymod.h"
 
 #include <string.h>
@@ -464,7 +465,11 @@ int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool unp
 		*n = k;
 		return DALIC_OK;
 	}
+	case PV_INSTANCE:
+		return dalic_pyiter_drain(I, at, v, items, n);
 	case PV_HOST:
+		if (dalic_pyiter_is_lazy(I, v)) /* generators, iterators */
+			return dalic_pyiter_drain(I, at, v, items, n);
 		if (v->host.type->iterate)
 			return v->host.type->iterate(I, at, v, unpack);
 		/* fall through */

@@ -10,6 +10,8 @@
 #include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexc.h"
+#include "frontend/script/py/pygen.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pymod.h"
 #include "frontend/script/py/pyscope.h"
 
@@ -213,6 +215,8 @@ int dalic_pyexec_call_function(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, p
 	fr->gnames = f->info->globals;
 	fr->ngnames = f->info->nglobals;
 	DALIC_TRY(pyexec_bind_args(I, at, f, fr, self, args));
+	if (f->info->generator)
+		return dalic_pygen_new(I, at, f, fr, out); /* the body runs at next() */
 	pyframe_t *saved = I->frame;
 	I->frame = fr;
 	int rc;
@@ -496,22 +500,25 @@ static int pyexec_iteration(pyinterp_t *I, pyframe_t *F, const pynode_list_t *bo
 
 static int pyexec_for_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
-	pyval_t *it;
-	DALIC_TRY(dalic_pyeval_expr(I, F, s->for_.iter, &it));
-	pyval_t **items;
-	int n;
+	pyval_t *itv;
+	DALIC_TRY(dalic_pyeval_expr(I, F, s->for_.iter, &itv));
+	pyiter_t it;
 	bool opaque;
-	DALIC_TRY(dalic_pyeval_iterate(I, s->for_.iter, it, false, &items, &n, &opaque));
+	DALIC_TRY(dalic_pyiter_open(I, s->for_.iter, itv, &it, &opaque));
 	if (opaque) {
 		if (pyexec_lenient(I))
 			return DALIC_OK; /* display code iterating over run results */
-		return dalic_pyeval_opaque_error(I, s->for_.iter, it, "cannot iterate");
+		return dalic_pyeval_opaque_error(I, s->for_.iter, itv, "cannot iterate");
 	}
 	long count = 0;
-	for (int i = 0; i < n; i++) {
+	for (;;) {
+		pyval_t *item;
+		bool end, done;
+		DALIC_TRY(dalic_pyiter_next(I, s->for_.iter, &it, &item, &end));
+		if (end)
+			break;
 		DALIC_TRY(pyexec_loop_guard(I, s, &count));
-		DALIC_TRY(dalic_pyeval_assign(I, F, s->for_.target, items[i]));
-		bool done;
+		DALIC_TRY(dalic_pyeval_assign(I, F, s->for_.target, item));
 		int rc = pyexec_iteration(I, F, &s->for_.body, &done);
 		if (done)
 			return rc;

@@ -8,6 +8,7 @@
 #include "frontend/script/py/pybi.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pygen.h"
 #include "frontend/script/py/pylib.h"
 #include "frontend/script/py/pyparse.h"
 #include "frontend/script/py/pystdlib.h"
@@ -45,6 +46,7 @@ int dalic_pystate_run(pyinterp_t *I)
 
 void dalic_pystate_close(pyinterp_t *I)
 {
+	dalic_pygen_close_all(I);
 	free(I->first_skipped);
 	dalic_pyarena_free(I->a);
 	memset(I, 0, sizeof *I);

@@ -60,6 +60,7 @@ typedef struct pyhooks {
 } pyhooks_t;
 
 typedef struct pymodreg pymodreg_t;
+typedef struct pygen pygen_t;
 
 struct pyinterp {
 	pyarena_t *a;
@@ -87,6 +88,10 @@ struct pyinterp {
 	pyval_t *exc;
 	uint64_t exc_hash;
 	pyval_t *handling;
+	/* generators (pygen.h): the one running now, and those holding a stack */
+	pygen_t *gen;
+	pygen_t *live_gens;
+	int nlive_gens;
 };
 
 /* Parses src (which must outlive I) and sets up the built-ins, the module machinery and
