@@ -277,6 +277,9 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	char shortname[128], inst[160];
 	dalic_schema_short_name(s, shortname, sizeof shortname);
 	op->schema = s;
+	for (int i = 0; name && i < 4 && s->aliases[i]; i++)
+		if (!strcmp(s->aliases[i], name))
+			op->serial_name = s->aliases[i]; /* written back as it was read */
 	op->graph = g;
 	op->id = g->next_id;
 	op->logical_id = -1;

@@ -41,6 +41,9 @@ typedef struct dalic_srcpos {
 
 struct dalic_opdef {
 	const dalic_schema_t *schema;
+	/* the schema name serialized when it is not schema->name: DALI's deprecated schema the
+	 * definition named ("ImageDecoder" for decoders__Image); static, NULL otherwise */
+	const char *serial_name;
 	char *inst;           /* instance name */
 	char *device;         /* "cpu" / "gpu" / "mixed"; NULL = automatic until resolved */
 	int id;               /* call-order id (used in the default name) */

@@ -344,7 +344,7 @@ static int write_encode_op(arena_t *a, const resolved_t *r, const dalic_graphdef
 {
 	const dalic_opdef_t *op = g->ops[i];
 	dali_proto__op_def__init(m);
-	m->name = write_borrow(op->schema->name);
+	m->name = write_borrow(op->serial_name ? op->serial_name : op->schema->name);
 	m->inst_name = write_borrow(op->inst);
 	m->has_logical_id = true;
 	m->logical_id = op->logical_id >= 0 ? op->logical_id : op->id;

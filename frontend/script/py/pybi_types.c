@@ -346,6 +346,20 @@ static int pybi_super(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 	PYEVAL_RET(s);
 }
 
+/* The attribute, or *out NULL when there is none or reading it raises AttributeError (what
+ * getattr() with a default and hasattr() see). */
+static int pybi_getattr_or_null(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
+                                pyval_t **out)
+{
+	int rc = dalic_pyeval_getattr_opt(I, at, obj, name, out);
+	if (rc < 0 && dalic_pyexc_pending_is(I, "AttributeError")) {
+		dalic_pyexc_clear(I);
+		*out = NULL;
+		return DALIC_OK;
+	}
+	return rc;
+}
+
 static int pybi_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                         pyval_t **out)
 {
@@ -355,7 +369,7 @@ static int pybi_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const 
 		                          "TypeError: attribute name must be string");
 	if (args->npos == 2)
 		return dalic_pyeval_getattr(I, at, args->pos[0], args->pos[1]->str.s, out);
-	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, out));
+	DALIC_TRY(pybi_getattr_or_null(I, at, args->pos[0], args->pos[1]->str.s, out));
 	if (!*out)
 		*out = args->pos[2];
 	return DALIC_OK;
@@ -369,7 +383,7 @@ static int pybi_hasattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const 
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: attribute name must be string");
 	pyval_t *v;
-	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, &v));
+	DALIC_TRY(pybi_getattr_or_null(I, at, args->pos[0], args->pos[1]->str.s, &v));
 	PYEVAL_RET(dalic_pyval_bool(v != NULL));
 }
 

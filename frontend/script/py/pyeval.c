@@ -35,6 +35,7 @@ static void pyeval_note_fatal(pyinterp_t *I, int code)
 int dalic_pyeval_error(pyinterp_t *I, const pynode_t *at, int code, const char *fmt, ...)
 {
 	pyeval_note_fatal(I, code);
+	I->keep_error = false;
 	char msg[DALIC_ERRMSG_MAX];
 	va_list ap;
 	va_start(ap, fmt);

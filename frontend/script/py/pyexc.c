@@ -203,6 +203,7 @@ bool dalic_pyexc_pending_is(pyinterp_t *I, const char *name)
 void dalic_pyexc_clear(pyinterp_t *I)
 {
 	I->exc = NULL;
+	I->keep_error = false;
 	dalic_error_clear();
 }
 

@@ -72,7 +72,8 @@ int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 		int rc = pyexec_stmt(I, F, b->v[i]);
 		/* a failing statement in a loop fails the whole loop, which may then be skipped:
 		 * skipping inside would run a loop that cannot progress to its iteration cap */
-		if (rc < 0 && !I->fatal && pyexec_lenient(I) && !I->loops && F->kind == FR_MODULE) {
+		if (rc < 0 && !I->fatal && !I->keep_error && pyexec_lenient(I) && !I->loops &&
+		    F->kind == FR_MODULE) {
 			/* display code: skip the statement, keep the first reason */
 			DALIC_TRY(pyexec_skip(I, F, b->v[i]));
 			continue;

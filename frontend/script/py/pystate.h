@@ -79,6 +79,8 @@ struct pyinterp {
 	long steps;
 	bool star_opaque;    /* `from <unknown module> import *` happened */
 	bool fatal;          /* an error that stops the load happened */
+	bool keep_error;     /* the pending error may be caught, but never skipped as display
+	                      * code (an unknown operator: dalic would drop the pipeline part) */
 	pyframe_t *frame;    /* frame running now (super()) */
 	char *first_skipped; /* first error of a skipped module-level statement (malloc) */
 	pydict_t *skipped;   /* names skipped statements would have bound -> their line */
