@@ -170,6 +170,7 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	if (!c)
 		return NULL;
 	c->next_id = g->next_id;
+	c->next_name_id = g->next_name_id;
 	c->debug = g->debug;
 	c->source = graphdef_dup_or_null(g->source);
 	c->name = graphdef_dup_or_null(g->name);
@@ -282,8 +283,9 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 			op->serial_name = s->aliases[i]; /* written back as it was read */
 	op->graph = g;
 	op->id = g->next_id;
+	op->name_id = g->next_name_id;
 	op->logical_id = -1;
-	snprintf(inst, sizeof inst, "__%s_%d", shortname, op->id);
+	snprintf(inst, sizeof inst, "__%s_%d", shortname, op->name_id);
 	op->inst = strdup(inst);
 	op->device = graphdef_dup_or_null(device);
 	if (!op->inst || (device && !op->device) || dalic_graphdef_op_refresh_outputs(op)) {
@@ -291,6 +293,7 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
 	g->next_id++;
+	g->next_name_id++;
 	g->ops[g->num_ops++] = op;
 	*out = op;
 	return DALIC_OK;

@@ -46,7 +46,8 @@ struct dalic_opdef {
 	const char *serial_name;
 	char *inst;           /* instance name */
 	char *device;         /* "cpu" / "gpu" / "mixed"; NULL = automatic until resolved */
-	int id;               /* call-order id (used in the default name) */
+	int id;               /* call-order id (the default logical id) */
+	int name_id;          /* number in the default name "__<Schema>_<n>" */
 	int logical_id;       /* -1 = same as id at build */
 	bool name_given;      /* user gave name= (preserve_name) */
 	dalic_io_t *inputs;   /* regular inputs first, then argument inputs sorted by name */
@@ -76,6 +77,7 @@ typedef struct dalic_graphdef {
 	dalic_io_t *outputs;
 	int num_outputs, cap_outputs;
 	int next_id;
+	int next_name_id;    /* DALI numbers default names apart: named operators take none */
 	bool debug;          /* defined with debug=True: run in debug mode */
 	char *source;        /* file the definition came from (script or .pb), or NULL */
 	char *name;          /* pipeline name in its file, or NULL */

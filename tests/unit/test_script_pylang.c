@@ -253,3 +253,81 @@ Test(script_pylang, ops_compose_chains_operators)
 	cr_expect_str_eq(tl_def_outputs(g), "__Resize_3/gpu __File_0[1]/cpu");
 	dalic_graphdef_free(g);
 }
+
+/* The model.dali pattern of Triton's DALI backend (triton-inference-server/dali_backend,
+ * docs/examples/efficientnet): a module that only defines the @autoserialize pipeline. */
+static const char *const pylang_triton_model =
+    "import nvidia.dali as dali\n"
+    "import nvidia.dali.types as types\n"
+    "from nvidia.dali.plugin.triton import autoserialize\n"
+    "\n"
+    "@autoserialize\n"
+    "@dali.pipeline_def(batch_size=512, num_threads=1, device_id=0)\n"
+    "def pipe():\n"
+    "    images = dali.fn.external_source(device='cpu', name='DALI_INPUT_0')\n"
+    "    images = dali.fn.decoders.image(images, device='mixed', output_type=types.RGB)\n"
+    "    images = dali.fn.resize(images, resize_x=224, resize_y=224)\n"
+    "    return dali.fn.crop_mirror_normalize(images, dtype=types.FLOAT16,\n"
+    "                                         output_layout='CHW', crop=(224, 224),\n"
+    "                                         mean=[0.485 * 255, 0.456 * 255, 0.406 * 255],\n"
+    "                                         std=[0.229 * 255, 0.224 * 255, 0.225 * 255])\n";
+
+Test(script_pylang, triton_autoserialize_modules_make_their_pipeline)
+{
+	dalic_graphdef_t *g = tl_script_load(pylang_triton_model, NULL);
+	/* DALI's names: the named input takes no number */
+	cr_expect_str_eq(tl_def_ops(g), "ExternalSource:DALI_INPUT_0 decoders__Image:__Image_0 "
+	                                "Resize:__Resize_1 CropMirrorNormalize:__CropMirrorNormalize_2");
+	cr_expect_eq(g->params.batch_size, 512);
+	cr_expect_eq(g->params.device_id, 0);
+	cr_expect_str_eq(g->name, "pipe");
+	dalic_graphdef_free(g);
+	const char *msg = tl_script_error("from nvidia.dali.plugin.triton import autoserialize\n"
+	                                  "def pipe():\n"
+	                                  "    pass\n"
+	                                  "pipe = autoserialize(pipe)\n",
+	                                  DALIC_EINVAL);
+	cr_expect(strstr(msg, "SCRIPT:4:8: TypeError: Only `@pipeline_def` can be decorated with "
+	                      "`@triton.autoserialize`.") == msg,
+	          "%s", msg);
+	msg = tl_script_error("from nvidia.dali import pipeline_def, fn\n"
+	                      "from nvidia.dali.plugin.triton import autoserialize\n"
+	                      "@autoserialize\n"
+	                      "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+	                      "def a():\n"
+	                      "    return fn.random.uniform()\n"
+	                      "@autoserialize\n"
+	                      "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+	                      "def b():\n"
+	                      "    return fn.random.uniform()\n",
+	                      DALIC_EINVAL);
+	cr_expect(strstr(msg, "SCRIPT:7:2: RuntimeError: Precisely one autoserialize function must "
+	                      "exist in the module. Found 2.") == msg,
+	          "%s", msg);
+}
+
+Test(script_pylang, mixed_and_gpu_operators_serialize_without_a_device)
+{
+	/* DALI serializes such a definition with device_id=None and refuses it only at build */
+	const char *path = tl_write_temp("triton", ".py", pylang_triton_model);
+	dalic_pipeline_override_t o;
+	dalic_pipeline_override_init(&o);
+	o.fields = DALIC_PARAM_DEVICE_ID;
+	o.params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
+	dalic_pipeline_t *p;
+	ASSERT_OK(dalic_pipeline_load(path, NULL, &o, &p));
+	unlink(path);
+	void *buf = NULL;
+	size_t len = 0;
+	ASSERT_OK(dalic_pipeline_serialize(p, &buf, &len));
+	EXPECT_STATUS(dalic_pipeline_build(p), DALIC_EGRAPH);
+	EXPECT_ERROR_HAS("'__Image_0': Cannot add a Mixed operator with a GPU output");
+	dalic_pipeline_destroy(p);
+	/* the bytes hold the definition as given: CPU-only, mixed decoder, gpu resize */
+	ASSERT_OK(dalic_pipeline_deserialize(buf, len, NULL, &p));
+	cr_expect_eq(dalic_pipeline_params(p)->device_id, DALIC_CPU_ONLY_DEVICE_ID);
+	cr_expect_eq(dalic_pipeline_num_ops(p), 4);
+	cr_expect_str_eq(dalic_op_schema(dalic_pipeline_op(p, 1)), "decoders__Image");
+	dalic_pipeline_destroy(p);
+	free(buf);
+}

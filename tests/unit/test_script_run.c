@@ -305,9 +305,9 @@ static const struct {
      "random__CoinFlip:__CoinFlip_3 Flip:__Flip_4",
      "__Flip_4 UINT8 3 [96,96,3]; __File_0[1] INT32 1 [1]"},
     {"with_pipeline.py",
-     "readers__File:OrderedReader readers__File:ShuffledReader decoders__Image:__Image_2 "
-     "decoders__Image:__Image_3",
-     "__Image_2 UINT8 3 [300,451,1]; OrderedReader[1] INT32 1 [1]; __Image_3 UINT8 3 "
+     "readers__File:OrderedReader readers__File:ShuffledReader decoders__Image:__Image_0 "
+     "decoders__Image:__Image_1",
+     "__Image_0 UINT8 3 [300,451,1]; OrderedReader[1] INT32 1 [1]; __Image_1 UINT8 3 "
      "[300,451,3]; ShuffledReader[1] INT32 1 [1]"},
 };
 

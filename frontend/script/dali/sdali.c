@@ -73,11 +73,13 @@ int dalic_sdali_open(pyinterp_t *I, sdstate_t *S)
 	I->hooks = &sdali_hooks;
 	if (!(S->pipeline_cls = dalic_sdpipe_class(I)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	DALIC_TRY(dalic_sdtriton_open(I));
 	return dalic_sdlib_open(I);
 }
 
 int dalic_sdali_finish(pyinterp_t *I)
 {
+	DALIC_TRY(dalic_sdtriton_finish(I));
 	sdstate_t *S = dalic_sdali_state(I);
 	for (int i = 0; i < S->npipes; i++) {
 		sdpipe_t *p = S->pipes[i];

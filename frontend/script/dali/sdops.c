@@ -318,7 +318,7 @@ static int sdops_legacy_names(pyinterp_t *I, const pynode_t *at, const sdalias_t
 {
 	const char *cls = strrchr(legacy->ops, '.');
 	char inst[160];
-	snprintf(inst, sizeof inst, "__%s_%d", cls ? cls + 1 : legacy->ops, op->id);
+	snprintf(inst, sizeof inst, "__%s_%d", cls ? cls + 1 : legacy->ops, op->name_id);
 	char *n = strdup(inst);
 	if (!n)
 		return dalic_pyeval_oom(I, at);
@@ -356,8 +356,13 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
 	if (c->legacy)
 		DALIC_TRY(sdops_legacy_names(I, at, c->legacy, op));
-	if (k->name && (rc = dalic_graphdef_op_set_name(op, k->name)))
-		return dalic_pyeval_relocate(I, at, rc);
+	if (k->name) {
+		/* DALI numbers default names apart: a named operator takes no number */
+		if (op->name_id == P->def->next_name_id - 1)
+			P->def->next_name_id--;
+		if ((rc = dalic_graphdef_op_set_name(op, k->name)))
+			return dalic_pyeval_relocate(I, at, rc);
+	}
 	DALIC_TRY(sdops_set_string_arg(I, at, op, "_display_name", c->display));
 	DALIC_TRY(sdops_set_string_arg(I, at, op, "_module", c->module));
 	for (int i = 0; i < k->ns; i++) {

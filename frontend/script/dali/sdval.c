@@ -333,6 +333,8 @@ static int sdval_pipedef_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *v, 
 	*out = NULL;
 	if (!strcmp(name, "_is_pipeline_def"))
 		*out = dalic_pyval_true();
+	else if (!strcmp(name, "_is_autoserialize"))
+		*out = dalic_pyval_bool(dalic_sdval_pipedef(v)->autoserialize);
 	else if (!strcmp(name, "__name__"))
 		PYEVAL_RET(dalic_pyval_cstr(I->a, dalic_sdval_pipedef(v)->func->func->name));
 	return DALIC_OK;

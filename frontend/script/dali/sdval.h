@@ -49,6 +49,7 @@ typedef struct sdpipedef {
 	pydict_t *kwargs; /* decorator arguments */
 	bool experimental;
 	pyval_t *self; /* a @pipeline_def method read through an instance: its first argument */
+	bool autoserialize; /* marked by Triton's @autoserialize */
 } sdpipedef_t;
 
 extern const pytype_t dalic_sdval_node_type, dalic_sdval_enum_type, dalic_sdval_sconst_type,
