@@ -5,6 +5,7 @@
  */
 #include "frontend/script/dali/sdali.h"
 
+#include "frontend/script/dali/sdfw.h"
 #include "frontend/script/dali/sdlib.h"
 #include "frontend/script/dali/sdpipe.h"
 
@@ -74,6 +75,7 @@ int dalic_sdali_open(pyinterp_t *I, sdstate_t *S)
 	if (!(S->pipeline_cls = dalic_sdpipe_class(I)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	DALIC_TRY(dalic_sdtriton_open(I));
+	DALIC_TRY(dalic_sdfw_open(I));
 	return dalic_sdlib_open(I);
 }
 
