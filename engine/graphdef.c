@@ -285,6 +285,7 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	op->id = g->next_id;
 	op->name_id = g->next_name_id;
 	op->logical_id = -1;
+	op->source_batches = -1;
 	snprintf(inst, sizeof inst, "__%s_%d", shortname, op->name_id);
 	op->inst = strdup(inst);
 	op->device = graphdef_dup_or_null(device);

@@ -58,6 +58,8 @@ struct dalic_opdef {
 	int num_outputs;
 	dalic_srcpos_t pos;
 	struct dalic_graphdef *graph;
+	int source_batches; /* external sources: batches their Python source gives, -1 unknown
+	                       (`dalic check` compares it with the prefetch depth) */
 };
 
 /* A print() in a debug-mode pipeline function (`@pipeline_def(debug=True)`): debug mode

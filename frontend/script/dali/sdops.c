@@ -329,6 +329,30 @@ static int sdops_legacy_names(pyinterp_t *I, const pynode_t *at, const sdalias_t
 	return rc ? dalic_pyeval_relocate(I, at, rc) : DALIC_OK;
 }
 
+/* Batches an external source's Python `source` gives when that is a list or tuple without
+ * `cycle` (DALI: one batch per element, or batch_size samples per batch with batch=False);
+ * -1 when it cycles or is a callable or iterator (unknown). `dalic check` compares it with
+ * the prefetch depth. */
+static int sdops_source_batches(const sdopcall_t *c, int batch_size)
+{
+	pyval_t *src = NULL, *cycle = NULL, *batch = NULL;
+	for (int i = 0; i < c->nkw; i++) {
+		pyval_t **slot = !strcmp(c->kwnames[i], "source") ? &src
+		                 : !strcmp(c->kwnames[i], "cycle") ? &cycle
+		                 : !strcmp(c->kwnames[i], "batch") ? &batch
+		                                                   : NULL;
+		if (slot)
+			*slot = c->kwvals[i];
+	}
+	if (!src || (src->kind != PV_LIST && src->kind != PV_TUPLE))
+		return -1;
+	if (cycle && cycle->kind != PV_NONE && !(cycle->kind == PV_BOOL && !cycle->b))
+		return -1;
+	int n = src->kind == PV_LIST ? src->list->n : src->tuple.n;
+	bool per_sample = batch && batch->kind == PV_BOOL && !batch->b;
+	return per_sample ? (batch_size > 0 ? n / batch_size : -1) : n;
+}
+
 /* One operator instance; *out the DataNode or list of DataNodes it produces. */
 static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, sdpipe_t *P,
                               const kwsplit_t *k, const char *device, pyval_t **inputs,
@@ -356,6 +380,8 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
 	if (c->legacy)
 		DALIC_TRY(sdops_legacy_names(I, at, c->legacy, op));
+	if (s->is_input)
+		op->source_batches = sdops_source_batches(c, P->def->params.batch_size);
 	if (k->name) {
 		/* DALI numbers default names apart: a named operator takes no number */
 		if (op->name_id == P->def->next_name_id - 1)
