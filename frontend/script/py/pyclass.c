@@ -5,6 +5,7 @@
 #include "frontend/script/py/pyclass.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
 
@@ -54,6 +55,8 @@ static int pyclass_object_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *se
 	*out = dalic_pyval_none();
 	if (self->kind != PV_INSTANCE)
 		return dalic_pyeval_setattr(I, at, self, args->pos[0]->str.s, args->pos[1]);
+	if (I->sealed)
+		DALIC_TRY(dalic_pycall_check_write(I, at, self->inst->attrs, "an attribute of an object"));
 	if (dalic_pydict_set_str(I->a, self->inst->attrs, args->pos[0]->str.s, args->pos[1]))
 		return dalic_pyeval_oom(I, at);
 	return DALIC_OK;

@@ -9,6 +9,7 @@
  */
 #include "frontend/script/py/pyeval.h"
 
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexc.h"
@@ -190,6 +191,9 @@ int dalic_pyeval_store(pyinterp_t *I, pyframe_t *F, const pynode_t *at, const ch
 				break;
 			}
 	}
+	if (I->sealed)
+		DALIC_TRY(dalic_pycall_check_write(
+		    I, at, target->locals, target->kind == FR_MODULE ? "a global variable" : "a variable"));
 	if (I->hooks && I->hooks->bind)
 		I->hooks->bind(I, target, name, value);
 	return dalic_pydict_set_str(I->a, target->locals, name, value) ? dalic_pyeval_oom(I, at)

@@ -8,6 +8,7 @@
 #include "frontend/script/py/pyeval.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
@@ -169,6 +170,8 @@ int dalic_pyeval_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const 
 		                          "AttributeError: '%s' object attribute '%s' is read-only",
 		                          dalic_pyval_type_name(obj), name);
 	}
+	if (I->sealed)
+		DALIC_TRY(dalic_pycall_check_write(I, at, d, "an attribute of an object"));
 	return dalic_pydict_set_str(I->a, d, name, value) ? dalic_pyeval_oom(I, at) : DALIC_OK;
 }
 
@@ -318,6 +321,11 @@ int dalic_pyeval_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 {
 	if (obj->kind == PV_OPAQUE)
 		return DALIC_OK;
+	if (I->sealed && (obj->kind == PV_DICT || obj->kind == PV_LIST))
+		DALIC_TRY(dalic_pycall_check_write(I, at,
+		                                   obj->kind == PV_DICT ? (void *)obj->dict
+		                                                        : (void *)obj->list,
+		                                   obj->kind == PV_DICT ? "a dict" : "a list"));
 	if (obj->kind == PV_DICT) {
 		int rc = dalic_pydict_set(I->a, obj->dict, idx, value);
 		if (rc == DALIC_EINVAL)

@@ -250,6 +250,11 @@ int dalic_pyexc_raise(pyinterp_t *I, const pynode_t *at, pyval_t *exc, pyval_t *
 	if (exc->kind != PV_INSTANCE || !exc->inst->cls->exception)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: exceptions must derive from BaseException");
+	if (I->sealed && !dalic_pyarena_is_new(I->a, &I->seal, exc->inst)) {
+		/* raising a module-level exception object: a copy, the original stays as it is */
+		if (!(exc = dalic_pyexc_new(I, exc->inst->cls, dalic_pyexc_text(exc))))
+			return dalic_pyeval_oom(I, at);
+	}
 	if (cause) {
 		if (cause->kind == PV_CLASS && cause->cls->exception) {
 			pyargs_t none = {0};

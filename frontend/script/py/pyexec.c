@@ -7,6 +7,7 @@
  */
 #include "frontend/script/py/pyexec.h"
 
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexc.h"
@@ -92,7 +93,8 @@ static int pyexec_param_index(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, co
                               int *out)
 {
 	const pyparams_t *ps = f->params;
-	if (ps->n > 16 && !f->param_index) {
+	/* (not while sealed: the index would be freed with the call, f would keep it) */
+	if (ps->n > 16 && !f->param_index && !I->sealed) {
 		if (!(f->param_index = dalic_pydict_new(I->a)))
 			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < ps->n; i++) {
@@ -751,6 +753,8 @@ static int pyexec_aug_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	DALIC_TRY(dalic_pyeval_expr(I, F, s->aug.value, &value));
 	if (cur->kind == PV_LIST && s->aug.op == OP_PLUS) {
 		/* list += iterable extends in place */
+		if (I->sealed)
+			DALIC_TRY(dalic_pycall_check_write(I, s, cur->list, "a list"));
 		pyval_t **items;
 		int n;
 		bool opaque;
@@ -771,10 +775,26 @@ static int pyexec_aug_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	return dalic_pyeval_setitem(I, t, obj, idx, res);
 }
 
+/* In a sealed call (pycall.h), `del` may only change what the call made. */
+static int pyexec_check_del(pyinterp_t *I, pyframe_t *F, const pynode_t *t)
+{
+	if (t->kind == N_NAME)
+		return dalic_pycall_check_write(I, t, F->locals, "a variable");
+	pyval_t *obj;
+	DALIC_TRY(dalic_pyeval_expr(I, F, t->kind == N_ATTR ? t->attr.value : t->sub.value, &obj));
+	const void *target = obj->kind == PV_DICT       ? (void *)obj->dict
+	                     : obj->kind == PV_LIST     ? (void *)obj->list
+	                     : obj->kind == PV_INSTANCE ? (void *)obj->inst->attrs
+	                                                : NULL;
+	return target ? dalic_pycall_check_write(I, t, target, "a container") : DALIC_OK;
+}
+
 static int pyexec_del_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
 	for (int i = 0; i < s->del.targets.n; i++) {
 		const pynode_t *t = s->del.targets.v[i];
+		if (I->sealed)
+			DALIC_TRY(pyexec_check_del(I, F, t));
 		if (t->kind == N_NAME) {
 			pyval_t *key = dalic_pyval_cstr(I->a, t->name);
 			if (!key)

@@ -6,6 +6,7 @@
 #include "frontend/script/py/pygen.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pycoro.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexc.h"
@@ -102,6 +103,8 @@ int dalic_pygen_resume(pyinterp_t *I, const pynode_t *at, pyval_t *gv, pyval_t *
 {
 	pygen_t *g = pygen_of(gv);
 	*done = false;
+	if (I->sealed) /* a generator of the module would change under a sealed call */
+		DALIC_TRY(dalic_pycall_check_write(I, at, g, "a generator"));
 	if (g->state == PYGEN_RUNNING)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "ValueError: generator already executing");
@@ -191,6 +194,19 @@ int dalic_pygen_yield_from(pyinterp_t *I, const pynode_t *at, pyval_t *it, pyval
 	pygen_t *sub = pygen_of(it);
 	*out = sub && sub->retval ? sub->retval : dalic_pyval_none();
 	return DALIC_OK;
+}
+
+void dalic_pygen_close_new(pyinterp_t *I, const pyarena_mark_t *m)
+{
+	for (pygen_t *g = I->live_gens, *n; g; g = n) {
+		n = g->next_live;
+		if (!dalic_pyarena_is_new(I->a, m, g))
+			continue;
+		pygen_unlink(I, g);
+		dalic_pycoro_free(g->co);
+		g->co = NULL;
+		g->state = PYGEN_DONE;
+	}
 }
 
 void dalic_pygen_close_all(pyinterp_t *I)

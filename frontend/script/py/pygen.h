@@ -38,5 +38,7 @@ int dalic_pygen_yield(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **s
 int dalic_pygen_yield_from(pyinterp_t *I, const pynode_t *at, pyval_t *it, pyval_t **out);
 /* Frees the stacks of generators left unfinished (dalic_pystate_close). */
 void dalic_pygen_close_all(pyinterp_t *I);
+/* The same for those made after mark m (a sealed call's, pycall.h). */
+void dalic_pygen_close_new(pyinterp_t *I, const pyarena_mark_t *m);
 
 #endif

@@ -6,6 +6,7 @@
 #include "frontend/script/py/pystate.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
 #include "frontend/script/py/pygen.h"
@@ -47,6 +48,7 @@ int dalic_pystate_run(pyinterp_t *I)
 void dalic_pystate_close(pyinterp_t *I)
 {
 	dalic_pygen_close_all(I);
+	dalic_pycall_close(I);
 	free(I->first_skipped);
 	dalic_pyarena_free(I->a);
 	memset(I, 0, sizeof *I);

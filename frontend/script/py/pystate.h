@@ -94,6 +94,12 @@ struct pyinterp {
 	pygen_t *gen;
 	pygen_t *live_gens;
 	int nlive_gens;
+	/* sealed calls from outside the run (pycall.h): whether one runs, the arena as it was
+	 * when it began, what it calls (messages), and the coroutine it runs on */
+	bool sealed;
+	pyarena_mark_t seal;
+	const char *sealed_what;
+	struct pycall *call;
 };
 
 /* Parses src (which must outlive I) and sets up the built-ins, the module machinery and
