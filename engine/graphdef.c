@@ -1,6 +1,7 @@
 /* The graph definition (see graphdef.h). */
 #include "engine/graphdef.h"
 
+#include "engine/callback.h"
 #include "engine/error.h"
 
 #include <stdio.h>
@@ -118,6 +119,7 @@ void dalic_graphdef_free(dalic_graphdef_t *g)
 	for (int i = 0; i < g->num_prints; i++)
 		graphdef_print_free(&g->prints[i]);
 	free(g->prints);
+	dalic_keep_release(g->keep);
 	free(g);
 }
 
@@ -170,6 +172,8 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	if (!c)
 		return NULL;
 	c->next_id = g->next_id;
+	c->keep = g->keep;
+	dalic_keep_retain(c->keep);
 	c->next_name_id = g->next_name_id;
 	c->debug = g->debug;
 	c->source = graphdef_dup_or_null(g->source);

@@ -86,6 +86,8 @@ typedef struct dalic_graphdef {
 	dalic_debug_print_t *prints; /* debug-mode prints, in program order */
 	int num_prints;
 	char *strings_owner; /* unused slot for front ends */
+	struct dalic_keep *keep; /* what the definition keeps alive (engine/callback.h), or NULL:
+	                          * the script of its python_function operators */
 } dalic_graphdef_t;
 
 /* New empty definition with a copy of params. Free with dalic_graphdef_free. */

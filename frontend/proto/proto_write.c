@@ -343,6 +343,13 @@ static int write_encode_op(arena_t *a, const resolved_t *r, const dalic_graphdef
                            DaliProto__OpDef *m)
 {
 	const dalic_opdef_t *op = g->ops[i];
+	if (op->schema->not_serializable) /* DALI's IsSerializable(): a Python object inside */
+		return dalic_fail(DALIC_EUNSUPPORTED,
+		                  "Could not serialize the operator: `%s.%s` (instance '%s')",
+		                  write_given_string(op, "_module", "nvidia.dali.fn"),
+		                  write_given_string(op, "_display_name",
+		                                     dalic_schema_display_name(op->schema)),
+		                  op->inst);
 	dali_proto__op_def__init(m);
 	m->name = write_borrow(op->serial_name ? op->serial_name : op->schema->name);
 	m->inst_name = write_borrow(op->inst);
@@ -424,8 +431,11 @@ static int write_encode(arena_t *a, const dalic_graphdef_t *g, DaliProto__Pipeli
 		if (!r.keep[i])
 			continue;
 		DaliProto__OpDef *op = write_arena_calloc(a, 1, sizeof *op);
-		if (!op || write_encode_op(a, &r, g, i, op))
+		if (!op)
 			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		int rc = write_encode_op(a, &r, g, i, op);
+		if (rc)
+			return rc == DALIC_ENOMEM ? dalic_fail(rc, "out of memory") : rc;
 		m->op[m->n_op++] = op;
 	}
 	for (int o = 0; o < g->num_outputs; o++) {

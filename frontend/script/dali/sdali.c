@@ -8,6 +8,7 @@
 #include "frontend/script/dali/sdfw.h"
 #include "frontend/script/dali/sdlib.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdpyfn.h"
 
 #include <stdlib.h>
 
@@ -72,10 +73,12 @@ int dalic_sdali_open(pyinterp_t *I, sdstate_t *S)
 {
 	I->host = S;
 	I->hooks = &sdali_hooks;
+	S->interp = I;
 	if (!(S->pipeline_cls = dalic_sdpipe_class(I)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	DALIC_TRY(dalic_sdtriton_open(I));
 	DALIC_TRY(dalic_sdfw_open(I));
+	DALIC_TRY(dalic_sdpyfn_open(I));
 	return dalic_sdlib_open(I);
 }
 
@@ -88,11 +91,12 @@ int dalic_sdali_finish(pyinterp_t *I)
 		pynode_t at = {.line = p->line, .col = p->col};
 		DALIC_TRY(dalic_sdpipe_trace(I, &at, p));
 	}
-	return DALIC_OK;
+	return dalic_sdpyfn_check(I);
 }
 
 void dalic_sdali_close(sdstate_t *S)
 {
+	dalic_sdpyfn_detach(S); /* before the definitions that keep it may go */
 	for (int i = 0; i < S->npipes; i++)
 		dalic_graphdef_free(S->pipes[i]->def);
 	free(S->pipes);

@@ -25,6 +25,9 @@ typedef struct sdstate {
 	/* @autoserialize (sdtriton.c): the first function marked, how many, where */
 	pyval_t *autoserialize;
 	int nautoserialize, autoserialize_line, autoserialize_col;
+	/* python_function (sdpyfn.c): what the definitions keep, and the interpreter itself */
+	struct sdpyhost *pyhost;
+	pyinterp_t *interp;
 } sdstate_t;
 
 /* Makes I a DALI interpreter with state S (zeroed by the caller, outliving I's run). */

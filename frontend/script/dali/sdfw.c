@@ -270,6 +270,11 @@ static void sdfw_format(pybuf_t *b, const pyval_t *v, bool repr)
 	dalic_pybuf_printf(b, "<module '%s' (rank and device answers by dalic)>", sdfw_mod(v)->name);
 }
 
+bool dalic_sdfw_is_module(const pyval_t *v)
+{
+	return sdfw_mod(v) != NULL;
+}
+
 static const pytype_t sdfw_mod_type = {
     .name = "module",
     .format = sdfw_format,

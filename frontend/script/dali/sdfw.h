@@ -7,6 +7,8 @@
 
 #include "frontend/script/py/pyeval.h"
 
+/* Whether v is one of these modules. */
+bool dalic_sdfw_is_module(const pyval_t *v);
 /* Registers the modules with the module machinery. */
 int dalic_sdfw_open(pyinterp_t *I);
 

@@ -16,6 +16,7 @@
 #include "frontend/script/dali/sdcond.h"
 #include "frontend/script/dali/sdconst.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdpyfn.h"
 #include "frontend/script/py/pydict.h"
 
 #include <stdio.h>
@@ -224,6 +225,12 @@ static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_
 				    I, at, DALIC_EINVAL,
 				    "num_outputs of %s must be a positive integer", c->api_name);
 			k->num_outputs = v->i;
+		} else if (!strcmp(name, "function") && dalic_sdpyfn_is(c->schema)) {
+			/* DALI's Python object argument: dalic lends the function under an id */
+			pyval_t *id;
+			DALIC_TRY(dalic_sdpyfn_lend(I, at, dalic_sdali_current(I), v, &id));
+			k->snames[k->ns] = "function_id";
+			k->svals[k->ns++] = id;
 		} else if (sdops_is_python_only(c->schema, name)) {
 			/* Python callbacks and their scheduling: dalic feeds data through its API
 			 */
