@@ -145,8 +145,8 @@ DALIC_COMMAND(check) = {
              "  Loads every pipeline of each module (a .py file, or every .py under a\n"
              "  directory) as DALI would import and build it, and reports at file:line:col\n"
              "  what DALI would refuse (load and graph errors, gpu operators or .gpu() in a\n"
-             "  CPU-only pipeline, operators that cannot be serialized) and what would\n"
-             "  bite later (an external source with fewer batches than the prefetch depth,\n"
+             "  CPU-only pipeline) and what would bite later (operators that cannot be\n"
+             "  serialized, an external source with fewer batches than the prefetch depth,\n"
              "  random operators without a seed); then one line per module and `N of M\n"
              "  load`. Exit status 1 when a module does not load.\n",
     .pipeline_flags = true,

@@ -6,7 +6,8 @@
  *  - gpu / mixed operators or `.gpu()` data in a CPU-only pipeline (DALI refuses at build);
  *  - graph errors of the build: stage order (a cpu operator fed from the GPU), unknown
  *    outputs, argument inputs on the GPU...;
- *  - operators that cannot be serialized (python_function: DALI's IsSerializable);
+ *  - operators that cannot be serialized (python_function: DALI's IsSerializable; a
+ *    warning: the pipeline runs, but never as a .pb file);
  *  - an external source whose Python source gives fewer batches than the pipeline
  *    prefetches (DALI can wait for batches that never come: NVIDIA/DALI#2551, #5199);
  *  - random operators in a pipeline without a seed (a seed from the clock: runs differ and
@@ -174,9 +175,10 @@ static void check_serialize(check_t *c, const dalic_pipeline_t *p, const dalic_g
 {
 	for (int i = 0; i < def->num_ops; i++)
 		if (def->ops[i]->schema->not_serializable)
-			check_report(c, &def->ops[i]->pos, true,
+			check_report(c, &def->ops[i]->pos, false,
 			             "operator '%s' (%s) cannot be serialized (DALI: Could not "
-			             "serialize the operator): the pipeline cannot become a .pb file",
+			             "serialize the operator): the pipeline cannot become a .pb file "
+			             "(Triton, other processes)",
 			             def->ops[i]->inst, def->ops[i]->schema->name);
 	dalic_pipeline_t *copy = NULL;
 	void *buf = NULL;
@@ -188,7 +190,7 @@ static void check_serialize(check_t *c, const dalic_pipeline_t *p, const dalic_g
 	dalic_pipeline_destroy(copy);
 	if (rc && rc != DALIC_EGRAPH && rc != DALIC_EUNSUPPORTED) {
 		char msg[DALIC_ERRMSG_MAX];
-		check_report(c, NULL, true, "serialize() fails: %s",
+		check_report(c, NULL, false, "serialize() fails: %s",
 		             check_first_line(msg, sizeof msg));
 	}
 }
@@ -286,6 +288,20 @@ int dalic_check_module(const char *path, const dalic_pipeline_override_t *overri
 			check_report_located(&c, check_first_line(msg, sizeof msg));
 			return DALIC_OK;
 		}
+	}
+	if (names && !n) {
+		/* nothing to check: the load says why (a define-only module, a skipped line) */
+		dalic_pipeline_t *p = NULL;
+		char msg[DALIC_ERRMSG_MAX] = "";
+		if (dalic_pipeline_load(path, NULL, override, &p))
+			check_first_line(msg, sizeof msg);
+		dalic_pipeline_destroy(p);
+		if (*msg)
+			check_report_located(&c, msg);
+		else
+			check_report(&c, NULL, true, "the module creates no pipeline");
+		free(names);
+		return DALIC_OK;
 	}
 	*pipelines = names ? n : 1; /* a .pb file or sample is one pipeline */
 	for (int i = 0; i < *pipelines; i++)

@@ -304,7 +304,7 @@ DALIC_API void dalic_set_script_output(FILE *f);
  * one pipeline) defines, with `override` applied (NULL: none), builds each as DALI would and
  * writes to f one line per problem, "file:line:col: error|warning: pipeline 'NAME': ...":
  * what DALI would refuse (load errors, graph errors, gpu operators or .gpu() in a CPU-only
- * pipeline, operators that cannot be serialized) as errors, what would bite later (a
+ * pipeline) as errors, what would bite later (operators that cannot be serialized, a
  * prefetch depth deeper than an external source's batches, random operators without a
  * seed) as warnings. *pipelines gets
  * how many pipelines the module defines, *clean how many have no error. DALIC_OK whenever

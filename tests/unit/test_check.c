@@ -119,6 +119,37 @@ Test(check, modules_that_do_not_load)
 	cr_expect_eq(pipes, 1);
 	cr_expect_eq(clean, 1);
 	cr_expect_str_eq(r, "");
+	/* a module that makes no pipeline: the report says why, not only that it fails */
+	r = check_run("import nvidia.dali.fn as fn\n"
+	              "x = 1\n",
+	              &pipes, &clean);
+	cr_expect_eq(pipes, 0);
+	cr_expect(tl_text_has(r, "MOD: the script creates no pipeline (call a @pipeline_def "
+	                         "function, create a Pipeline object or a Pipeline subclass)\n",
+	                      false),
+	          "%s", r);
+}
+
+/* the modules written in real repositories' patterns (tests/data/patterns) all load; the
+ * python_function one is warned about as a pipeline that cannot become a .pb file */
+Test(check, the_pattern_modules_load)
+{
+	tl_cmd_t c = tl_dalic(NULL, "check tests/data/patterns");
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	cr_expect(tl_text_has(c.out, "tests/data/patterns/legacy_subclass.py: loads (1 pipeline)\n",
+	                      false),
+	          "%s", c.out);
+	cr_expect(tl_text_has(c.out,
+	                      "tests/data/patterns/python_function_aug.py:20:15: warning: pipeline "
+	                      "'pipe': operator '__PythonFunction_3' (PythonFunction) cannot be "
+	                      "serialized",
+	                      false),
+	          "%s", c.out);
+	cr_expect(tl_text_has(c.out, "tests/data/patterns/sharded_by_rank.py: loads (1 pipeline)\n",
+	                      false),
+	          "%s", c.out);
+	cr_expect(tl_text_has(c.out, "\n3 of 3 load\n", false), "%s", c.out);
+	tl_cmd_free(&c);
 }
 
 Test(check, the_command_over_a_directory)

@@ -3,6 +3,8 @@
  * methods built-in operations use, dataclasses, functools.partial, abc. */
 #include "tests/testlib/pycore.h"
 
+#include <unistd.h>
+
 TestSuite(script_classes, .timeout = 20);
 
 Test(script_classes, object_is_the_root_class)
@@ -251,5 +253,21 @@ Test(script_classes, functools_and_abc)
 	cr_expect_str_eq(tl_py_str(&r, "vals"), "(6, 7, 15)");
 	cr_expect_eq(tl_py_global(&r, "total")->i, 16);
 	cr_expect_eq(tl_py_global(&r, "c")->i, 5);
+	tl_py_close(&r);
+}
+
+/* num_threads is often multiprocessing.cpu_count(): the processors online, as Python's */
+Test(script_classes, multiprocessing_cpu_count)
+{
+	tl_py_t r;
+	tl_py_run(&r, "import multiprocessing\n"
+	              "from multiprocessing import cpu_count\n"
+	              "n = multiprocessing.cpu_count()\n"
+	              "same = cpu_count() == n\n"
+	              "threads = min(4, n)\n");
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	cr_expect_eq(tl_py_global(&r, "n")->i, online > 0 ? online : 1);
+	cr_expect_str_eq(tl_py_str(&r, "same"), "True");
+	cr_expect_eq(tl_py_global(&r, "threads")->i, online < 4 ? online : 4);
 	tl_py_close(&r);
 }

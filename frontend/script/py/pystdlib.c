@@ -10,6 +10,7 @@
 #include "frontend/script/py/pyexec.h"
 
 #include <string.h>
+#include <unistd.h>
 
 /* ---- functools ---------------------------------------------------------------------------- */
 
@@ -196,7 +197,31 @@ static int pystdlib_open_abc(pyinterp_t *I, const pynode_t *at, const char *name
 	return DALIC_OK;
 }
 
+/* ---- multiprocessing ------------------------------------------------------------------ */
+
+/* multiprocessing.cpu_count(): what num_threads is often computed from */
+static int pystdlib_cpu_count(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                              const pyargs_t *args, pyval_t **out)
+{
+	DALIC_TRY(dalic_pybi_nargs(I, at, "cpu_count", args, 0, 0));
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	PYEVAL_RET(dalic_pyval_int(I->a, n > 0 ? n : 1));
+}
+
+static int pystdlib_open_multiprocessing(pyinterp_t *I, const pynode_t *at, const char *name,
+                                         pyval_t **out)
+{
+	/* opaque: pools and processes stay stand-ins for display code */
+	pyval_t *m = dalic_pymod_new(I, name, true);
+	if (!m || dalic_pymod_set(I, m, "cpu_count",
+	                          dalic_pybi_make(I, "cpu_count", pystdlib_cpu_count, NULL, NULL)))
+		return dalic_pyeval_oom(I, at);
+	*out = m;
+	return DALIC_OK;
+}
+
 static const pymodreg_t pystdlib_modules[] = {
+    {"multiprocessing", pystdlib_open_multiprocessing},
     {"dataclasses", dalic_pydataclass_module},
     {"functools", pystdlib_open_functools},
     {"abc", pystdlib_open_abc},

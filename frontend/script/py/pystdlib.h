@@ -2,7 +2,8 @@
  * Standard-library modules that pipeline modules use for their helper classes and callables:
  * dataclasses (dataclass with __init__ / __repr__ / __eq__ / order / frozen, field, fields,
  * asdict, replace, is_dataclass), abc (ABC, ABCMeta, abstractmethod) and functools (partial,
- * wraps, lru_cache / cache, reduce). math and os are in pylib.c.
+ * wraps, lru_cache / cache, reduce) and multiprocessing.cpu_count. math and os are in
+ * pylib.c.
  */
 #ifndef DALIC_FRONTEND_SCRIPT_PY_PYSTDLIB_H
 #define DALIC_FRONTEND_SCRIPT_PY_PYSTDLIB_H
