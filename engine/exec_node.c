@@ -281,6 +281,7 @@ int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *fa
 	int64_t t1 = dalic_clock_ns();
 	x->last_ns = t1 - t0;
 	if (!rc) {
+		dalic_op_ctx_advance_rng(x->ctx, batch);
 		if (r->obs && r->obs->node_run)
 			r->obs->node_run(r->obs->user, n, r->iteration, batch, t0, t1);
 		for (int o = 0; r->obs && r->obs->output_memory && o < x->num_outputs; o++)

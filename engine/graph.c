@@ -11,14 +11,12 @@
 #include "engine/graph.h"
 
 #include "engine/error.h"
-#include "engine/rng.h"
+#include "engine/graph_seeds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define MAX_SEEDS 1024
 
 typedef struct builder {
 	const dalic_graphdef_t *def;
@@ -563,68 +561,6 @@ static int graph_order_by_stage(dalic_graph_t *g)
 	return DALIC_OK;
 }
 
-static int graph_cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static int graph_op_logical_id(const dalic_opdef_t *op)
-{
-	return op->logical_id >= 0 ? op->logical_id : op->id;
-}
-
-/* DALI: seed_seq{pipeline seed} -> 1024 values, handed out in operator order to each logical
- * id of a random operator; an explicit `seed` argument wins. An operator sharing a logical
- * id with earlier ones takes the seed of the last of them still in the graph. */
-static int graph_assign_seeds(const dalic_graphdef_t *def, dalic_graph_t *g)
-{
-	uint32_t seeds[MAX_SEEDS];
-	dalic_seed_seq_generate(g->params.seed, seeds, MAX_SEEDS);
-	/* logical ids -> dense indices (sorted, unique), so each id's state is an array slot */
-	int64_t *ids = calloc((size_t)def->num_ops + 1, sizeof *ids);
-	int n = 0;
-	for (int i = 0; ids && i < def->num_ops; i++)
-		if (def->ops[i]->schema->random)
-			ids[n++] = graph_op_logical_id(def->ops[i]);
-	qsort(ids, (size_t)n, sizeof *ids, graph_cmp_i64);
-	int u = 0;
-	for (int i = 0; i < n; i++)
-		if (!u || ids[u - 1] != ids[i])
-			ids[u++] = ids[i];
-	uint64_t *last = calloc((size_t)u + 1, sizeof *last); /* seed of the last one in graph */
-	bool *seen = calloc((size_t)u + 1, sizeof *seen);
-	if (!ids || !last || !seen) {
-		free(ids);
-		free(last);
-		free(seen);
-		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
-	}
-	int next = 0;
-	for (int i = 0; i < def->num_ops; i++) {
-		const dalic_opdef_t *op = def->ops[i];
-		if (!op->schema->random)
-			continue;
-		int64_t lid = graph_op_logical_id(op);
-		const int64_t *slot = bsearch(&lid, ids, (size_t)u, sizeof *ids, graph_cmp_i64);
-		size_t k = (size_t)(slot - ids);
-		uint64_t seed = seen[k] ? last[k] : seeds[next++ % MAX_SEEDS];
-		const dalic_value_t *explicit_seed = dalic_graphdef_op_arg(op, "seed");
-		if (explicit_seed && dalic_value_get_i(explicit_seed, 0) >= 0)
-			seed = (uint64_t)dalic_value_get_i(explicit_seed, 0);
-		dalic_node_t *node = dalic_graph_find_node(g, op->inst);
-		if (node) {
-			node->seed = seed;
-			last[k] = seed;
-		}
-		seen[k] = true;
-	}
-	free(ids);
-	free(last);
-	free(seen);
-	return DALIC_OK;
-}
-
 static int graph_check_names(const dalic_graphdef_t *def)
 {
 	dalic_strmap_t names = {0};
@@ -672,13 +608,15 @@ int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out)
 	}
 	if (!rc)
 		rc = graph_index_nodes(b.g);
-	if (!rc)
-		rc = graph_assign_seeds(def, b.g);
 	for (int d = 0; d < 2; d++) {
 		dalic_strmap_clear(&b.edges[d]);
 		dalic_strmap_clear(&b.contiguous[d]);
 	}
 	if (rc) {
+		dalic_graph_free(b.g);
+		return rc;
+	}
+	if ((rc = dalic_graph_assign_seeds(b.g))) {
 		dalic_graph_free(b.g);
 		return rc;
 	}

@@ -9,7 +9,8 @@
  *    output it feeds; the same node returned twice is copied once, as in DALI),
  *  - prunes operators that reach no output unless preserve=True / no_prune,
  *  - orders nodes by stage (cpu, mixed, gpu), topologically within each stage, and
- *  - assigns seeds from the pipeline seed (std::seed_seq, in operator order per logical id).
+ *  - assigns seeds from the pipeline seed (std::seed_seq, in DALI's operator order;
+ *    graph_seeds.h).
  * Every step is linear (or n log n) in the size of the definition: names are hashed.
  * Data nodes are identified by (name, device); DOT ids append "_cpu"/"_gpu".
  */

@@ -59,7 +59,7 @@ struct dalic_op_ctx {
 	int max_batch_size;
 	int num_threads;
 	uint64_t seed;        /* the op's seed (explicit or derived from the pipeline seed) */
-	dalic_rng_t *rng;     /* max_batch_size per-sample generators, seeded from `seed` */
+	dalic_philox_t rng;   /* random operators' master generator: use dalic_op_rng() */
 	void *state;
 	/* Resolved arguments, parallel to the schema's args then the common args. */
 	int num_args;
@@ -88,6 +88,14 @@ int dalic_arg_float_at(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const ch
  * count. */
 int dalic_arg_floats_at(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *name,
 			int sample, double *out, int max, int *n);
+
+/* The generator of `sample` in this run of a random operator (DALI's GetSampleRNG): the
+ * master advanced by sample * 65537 sequences. The engine advances the master by the batch
+ * size after each run; see "Random operators" in docs/writing-an-operator.md. */
+static inline dalic_philox_t dalic_op_rng(const dalic_op_ctx_t *ctx, int sample)
+{
+	return dalic_rng_for_sample(&ctx->rng, sample);
+}
 
 /* Formats an error naming the instance, schema, sample (if >= 0) and the sample's source file
  * (taken from the first input, if any). Returns DALIC_EOP. */

@@ -6,7 +6,6 @@
 
 #include "engine/device.h"
 #include "engine/error.h"
-#include "engine/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +61,16 @@ static int opctx_resolve_args(dalic_op_ctx_t *ctx, const dalic_node_t *node)
 	return DALIC_OK;
 }
 
-static void opctx_seed_rngs(dalic_op_ctx_t *ctx)
+/* DALI's master_rng_.init(seed, 0, 0). */
+static void opctx_seed_rng(dalic_op_ctx_t *ctx)
 {
-	for (int i = 0; i < ctx->max_batch_size; i++)
-		dalic_rng_seed(&ctx->rng[i], ctx->seed, (uint64_t)i);
+	dalic_philox_init(&ctx->rng, ctx->seed, 0, 0, 0);
+}
+
+void dalic_op_ctx_advance_rng(dalic_op_ctx_t *ctx, int batch)
+{
+	if (ctx->schema->random && batch > 0)
+		dalic_philox_skipahead_sequence(&ctx->rng, (uint64_t)batch);
 }
 
 int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *engine,
@@ -86,18 +91,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	ctx->num_threads = g->params.num_threads > 0 ? g->params.num_threads : 1;
 	ctx->seed = node->seed;
 	ctx->engine = engine;
-	/* one generator per sample, all seeded (touched): the batch size decides, so it counts */
-	size_t rng_bytes = ((size_t)ctx->max_batch_size + 1) * sizeof *ctx->rng;
-	int rc = dalic_mem_charge(rng_bytes);
-	if (rc) {
-		dalic_fail_wrap(rc, "operator '%s': generators for %d samples", ctx->inst,
-				ctx->max_batch_size);
-	} else if (!(ctx->rng = calloc(1, rng_bytes))) {
-		dalic_mem_uncharge(rng_bytes);
-		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
-	} else {
-		rc = opctx_resolve_args(ctx, node);
-	}
+	int rc = opctx_resolve_args(ctx, node);
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	if (!rc && !k)
 		rc = dalic_fail(DALIC_EUNSUPPORTED, "operator '%s' (%s) has no implementation",
@@ -105,7 +99,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	if (!rc && k->state_size && !(ctx->state = calloc(1, k->state_size)))
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (!rc) {
-		opctx_seed_rngs(ctx);
+		opctx_seed_rng(ctx);
 		if (k->init && (rc = k->init(ctx))) {
 			free(ctx->state);
 			ctx->state = NULL; /* init cleans up after itself on failure */
@@ -121,7 +115,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 
 int dalic_op_ctx_reset(dalic_op_ctx_t *ctx)
 {
-	opctx_seed_rngs(ctx);
+	opctx_seed_rng(ctx);
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	return k && k->reset ? k->reset(ctx) : DALIC_OK;
 }
@@ -139,8 +133,5 @@ void dalic_op_ctx_destroy(dalic_op_ctx_t *ctx)
 	free(ctx->arg_values);
 	free(ctx->arg_schemas);
 	free(ctx->arg_given);
-	if (ctx->rng)
-		dalic_mem_uncharge(((size_t)ctx->max_batch_size + 1) * sizeof *ctx->rng);
-	free(ctx->rng);
 	free(ctx);
 }

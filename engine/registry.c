@@ -29,7 +29,7 @@ static const dalic_arg_schema_t common_args[] = {
 };
 
 static const dalic_arg_schema_t seed_arg = {
-	"seed", DALIC_ARG_INT, "-1", "Random seed; -1 = derived from the pipeline seed."};
+	"seed", DALIC_ARG_INT, "-1", "Random seed; when not given, derived from the pipeline seed."};
 
 const dalic_arg_schema_t *dalic_schema_common_args(void)
 {

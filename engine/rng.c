@@ -1,79 +1,325 @@
-/* Random numbers: xoshiro256** generators and std::seed_seq (see rng.h). */
+/* Random numbers: Philox4x32-10, DALI's streams and distributions, std::seed_seq (see rng.h). */
 #include "engine/rng.h"
 
+#include "engine/error.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-static uint64_t rng_splitmix64(uint64_t *x)
+/* ---- the generator ---- */
+
+#define PHILOX_W0 0x9E3779B9u
+#define PHILOX_W1 0xBB67AE85u
+#define PHILOX_M0 0xD2511F53u
+#define PHILOX_M1 0xCD9E8D57u
+
+/* One round on the counter words (x, y, z, w) with key words (kx, ky). */
+#define PHILOX_ROUND(x, y, z, w, kx, ky)                                                           \
+	do {                                                                                       \
+		uint64_t m0_ = (uint64_t)PHILOX_M0 * x, m1_ = (uint64_t)PHILOX_M1 * z;             \
+		uint32_t x_ = (uint32_t)(m1_ >> 32) ^ y ^ kx, z_ = (uint32_t)(m0_ >> 32) ^ w ^ ky; \
+		y = (uint32_t)m1_;                                                                 \
+		w = (uint32_t)m0_;                                                                 \
+		x = x_;                                                                            \
+		z = z_;                                                                            \
+	} while (0)
+#define PHILOX_ROUND_BUMP(x, y, z, w, kx, ky)                                                      \
+	do {                                                                                       \
+		PHILOX_ROUND(x, y, z, w, kx, ky);                                                  \
+		kx += PHILOX_W0;                                                                   \
+		ky += PHILOX_W1;                                                                   \
+	} while (0)
+
+void dalic_philox_compute(dalic_philox_t *g)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	uint32_t x = (uint32_t)g->ctr[0], y = (uint32_t)(g->ctr[0] >> 32);
+	uint32_t z = (uint32_t)g->ctr[1], w = (uint32_t)(g->ctr[1] >> 32);
+	uint32_t kx = (uint32_t)g->key, ky = (uint32_t)(g->key >> 32);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky); /* 1 */
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky); /* 5 */
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
+	PHILOX_ROUND(x, y, z, w, kx, ky); /* 10 */
+	g->out[0] = x;
+	g->out[1] = y;
+	g->out[2] = z;
+	g->out[3] = w;
+	g->ready = true;
 }
 
-void dalic_rng_seed(dalic_rng_t *r, uint64_t seed, uint64_t stream)
+void dalic_philox_init(dalic_philox_t *g, uint64_t key, uint64_t ctr_hi, uint64_t ctr_lo,
+		       int phase)
 {
-	uint64_t x = seed ^ (stream * 0xd1342543de82ef95ull + 0x632be59bd9b4e019ull);
-	for (int i = 0; i < 4; i++)
-		r->s[i] = rng_splitmix64(&x);
-	r->has_spare = 0;
-	r->spare = 0;
+	g->key = key;
+	g->ctr[0] = ctr_lo;
+	g->ctr[1] = ctr_hi;
+	g->phase = phase & 3;
+	g->ready = false;
 }
 
-static uint64_t rng_rotl(uint64_t x, int k)
+void dalic_philox_format(const dalic_philox_t *g, char out[DALIC_PHILOX_STRING_LEN + 1])
 {
-	return (x << k) | (x >> (64 - k));
+	snprintf(out, DALIC_PHILOX_STRING_LEN + 1, "Philox_%016llX_%016llX:%016llX_%X",
+		 (unsigned long long)g->key, (unsigned long long)g->ctr[1],
+		 (unsigned long long)g->ctr[0], (unsigned)g->phase);
 }
 
-uint64_t dalic_rng_u64(dalic_rng_t *r)
+static int philox_parse_hex(const char *s, int len, uint64_t *out)
 {
-	uint64_t *s = r->s;
-	uint64_t result = rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rng_rotl(s[3], 45);
-	return result;
-}
-
-double dalic_rng_uniform(dalic_rng_t *r)
-{
-	return (double)(dalic_rng_u64(r) >> 11) * 0x1.0p-53;
-}
-
-uint64_t dalic_rng_below(dalic_rng_t *r, uint64_t n)
-{
-	if (n <= 1)
-		return 0;
-	/* rejection sampling: unbiased */
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-	uint64_t x;
-	do
-		x = dalic_rng_u64(r);
-	while (x >= limit);
-	return x % n;
-}
-
-double dalic_rng_normal(dalic_rng_t *r)
-{
-	if (r->has_spare) {
-		r->has_spare = 0;
-		return r->spare;
+	uint64_t v = 0;
+	for (int i = 0; i < len; i++) {
+		char c = s[i];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+			: c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10
+					       : -1;
+		if (d < 0)
+			return dalic_fail(DALIC_EINVAL,
+					  "Philox state: '%c' is not a hexadecimal digit", c);
+		v = v << 4 | (uint64_t)d;
 	}
-	double u, v, s;
-	do { /* Marsaglia polar method */
-		u = dalic_rng_uniform(r) * 2 - 1;
-		v = dalic_rng_uniform(r) * 2 - 1;
-		s = u * u + v * v;
-	} while (s >= 1 || s == 0);
-	double m = sqrt(-2 * log(s) / s);
-	r->spare = v * m;
-	r->has_spare = 1;
-	return u * m;
+	*out = v;
+	return DALIC_OK;
 }
+
+int dalic_philox_parse(dalic_philox_t *g, const char *s)
+{
+	size_t n = strlen(s);
+	if (n != DALIC_PHILOX_STRING_LEN)
+		return dalic_fail(DALIC_EINVAL, "Invalid Philox state string length: %zu", n);
+	if (strncmp(s, "Philox_", 7))
+		return dalic_fail(DALIC_EINVAL, "Missing Philox_ prefix in: %s", s);
+	if (s[23] != '_' || s[40] != ':' || s[57] != '_')
+		return dalic_fail(DALIC_EINVAL,
+				  "Malformed Philox state string: %s; should be in format "
+				  "Philox_0123456789ABCDEF_0123456789ABCDEF:0123456789ABCDEF_0",
+				  s);
+	uint64_t key = 0, hi = 0, lo = 0, phase = 0;
+	DALIC_TRY(philox_parse_hex(s + 7, 16, &key));
+	DALIC_TRY(philox_parse_hex(s + 24, 16, &hi));
+	DALIC_TRY(philox_parse_hex(s + 41, 16, &lo));
+	DALIC_TRY(philox_parse_hex(s + 58, 1, &phase));
+	if (phase > 3)
+		return dalic_fail(DALIC_EINVAL,
+				  "Invalid Philox state string phase: %d expected: 0..3", (int)phase);
+	dalic_philox_init(g, key, hi, lo, (int)phase);
+	return DALIC_OK;
+}
+
+/* ---- DALI's distributions ---- */
+
+static uint64_t rng_next_u64(dalic_philox_t *g)
+{
+	uint64_t lo = dalic_philox_next(g);
+	uint64_t hi = dalic_philox_next(g);
+	return lo | hi << 32;
+}
+
+double dalic_rng_unit_f64(dalic_philox_t *g)
+{
+	return (double)rng_next_u64(g) * 0x1p-64;
+}
+
+void dalic_rng_uniform_f32_init(dalic_rng_uniform_f32_t *d, float start, float end)
+{
+	d->min = start;
+	d->max = nextafterf(end, start);
+	if (d->min > d->max) {
+		float t = d->min;
+		d->min = d->max;
+		d->max = t;
+	}
+	d->factor = (d->max - d->min) * 0x1p-32f;
+}
+
+void dalic_rng_uniform_f64_init(dalic_rng_uniform_f64_t *d, double start, double end)
+{
+	d->min = start;
+	d->max = nextafter(end, start);
+	if (d->min > d->max) {
+		double t = d->min;
+		d->min = d->max;
+		d->max = t;
+	}
+	d->factor = (d->max - d->min) * 0x1p-64;
+}
+
+double dalic_rng_uniform_f64(const dalic_rng_uniform_f64_t *d, dalic_philox_t *g)
+{
+	double v = fma((double)rng_next_u64(g), d->factor, d->min);
+	return v < d->max ? v : d->max;
+}
+
+/* Box-Muller's two unit draws. A zero first draw would make log() infinite: DALI swaps the
+ * two draws instead of drawing again (keeping generators in step), and uses 1e-30 when both
+ * are zero. */
+static void rng_box_muller_draws_f32(dalic_philox_t *g, float *u1, float *u2)
+{
+	*u1 = dalic_rng_unit_f32(g);
+	*u2 = dalic_rng_unit_f32(g);
+	if (*u1 == 0) {
+		*u1 = *u2 == 0 ? 1e-30f : *u2;
+		*u2 = 0;
+	}
+}
+
+static void rng_box_muller_draws_f64(dalic_philox_t *g, double *u1, double *u2)
+{
+	*u1 = dalic_rng_unit_f64(g);
+	*u2 = dalic_rng_unit_f64(g);
+	if (*u1 == 0) {
+		*u1 = *u2 == 0 ? (double)1e-30f : *u2;
+		*u2 = 0;
+	}
+}
+
+void dalic_rng_box_muller_f32(dalic_philox_t *g, float *x, float *y)
+{
+	float u1, u2;
+	rng_box_muller_draws_f32(g, &u1, &u2);
+	float r = sqrtf(-2 * logf(u1));
+	float theta = (float)(M_PI * 2) * u2;
+	*x = r * cosf(theta);
+	*y = r * sinf(theta);
+}
+
+void dalic_rng_box_muller_f64(dalic_philox_t *g, double *x, double *y)
+{
+	double u1, u2;
+	rng_box_muller_draws_f64(g, &u1, &u2);
+	double r = sqrt(-2 * log(u1));
+	double theta = M_PI * 2 * u2;
+	*x = r * cos(theta);
+	*y = r * sin(theta);
+}
+
+/* Only x: DALI computes y too and drops it, which changes nothing. */
+float dalic_rng_normal_f32(dalic_philox_t *g, float mean, float stddev)
+{
+	float u1, u2;
+	rng_box_muller_draws_f32(g, &u1, &u2);
+	float x = sqrtf(-2 * logf(u1)) * cosf((float)(M_PI * 2) * u2);
+	return fmaf(x, stddev, mean);
+}
+
+double dalic_rng_normal_f64(dalic_philox_t *g, double mean, double stddev)
+{
+	double u1, u2;
+	rng_box_muller_draws_f64(g, &u1, &u2);
+	double x = sqrt(-2 * log(u1)) * cos(M_PI * 2 * u2);
+	return fma(x, stddev, mean);
+}
+
+void dalic_rng_uniform_int_init(dalic_rng_uniform_int_t *d, int64_t start, int64_t end,
+				bool exclusive)
+{
+	d->start = start;
+	d->range = (uint32_t)end - (uint32_t)start + (exclusive ? 0u : 1u);
+}
+
+int64_t dalic_rng_uniform_int(const dalic_rng_uniform_int_t *d, dalic_philox_t *g)
+{
+	uint32_t u = dalic_philox_next(g);
+	if ((d->range & (d->range - 1)) == 0) /* a power of two, or 2^32 (range 0) */
+		return d->start + (int64_t)(u & (d->range - 1));
+	return d->start + (int64_t)(((uint64_t)u * d->range) >> 32);
+}
+
+int64_t dalic_rng_pick(dalic_philox_t *g, int64_t n)
+{
+	uint64_t u = dalic_philox_next(g);
+	return (int64_t)(uint32_t)((u * (uint64_t)n) >> 32);
+}
+
+int32_t dalic_rng_cvt_i32(float v)
+{
+	if (!(v > -2147483904.0f && v < 2147483648.0f)) /* NaN too */
+		return INT32_MIN;
+	return (int32_t)v;
+}
+
+int64_t dalic_rng_cvt_i64(float v)
+{
+	if (!(v > -9223373136366403584.0f && v < 9223372036854775808.0f))
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+uint32_t dalic_rng_bernoulli_threshold(float probability)
+{
+	float th = probability * 0x1p32f;
+	if (th >= 0x1p32f)
+		return 0xffffffffu;
+	/* static_cast<uint32_t>(float) is a 64-bit truncation keeping the low 32 bits */
+	return (uint32_t)(uint64_t)dalic_rng_cvt_i64(th);
+}
+
+/* ---- libstdc++'s distributions over Philox (range 2^32: min 0, max 2^32 - 1) ---- */
+
+float dalic_rng_std_canonical_f32(dalic_philox_t *g)
+{
+	float r = (float)dalic_philox_next(g) / 0x1p32f;
+	return r >= 1.0f ? nextafterf(1.0f, 0.0f) : r;
+}
+
+double dalic_rng_std_canonical_f64(dalic_philox_t *g)
+{
+	double sum = (double)dalic_philox_next(g);
+	sum += (double)dalic_philox_next(g) * 0x1p32;
+	double r = sum / 0x1p64;
+	return r >= 1.0 ? nextafter(1.0, 0.0) : r;
+}
+
+float dalic_rng_std_uniform_real_f32(dalic_philox_t *g, float a, float b)
+{
+	float c = dalic_rng_std_canonical_f32(g);
+	float span = b - a;
+	float scaled = c * span; /* two roundings, as the library's code (no fused multiply-add) */
+	return scaled + a;
+}
+
+double dalic_rng_std_uniform_real_f64(dalic_philox_t *g, double a, double b)
+{
+	double c = dalic_rng_std_canonical_f64(g);
+	double span = b - a;
+	double scaled = c * span;
+	return scaled + a;
+}
+
+uint32_t dalic_rng_std_lemire(uint32_t range, uint32_t (*next)(void *gen), void *gen)
+{
+	uint64_t product = (uint64_t)next(gen) * range;
+	uint32_t low = (uint32_t)product;
+	if (low < range) {
+		uint32_t threshold = (uint32_t)(-range) % range;
+		while (low < threshold) {
+			product = (uint64_t)next(gen) * range;
+			low = (uint32_t)product;
+		}
+	}
+	return (uint32_t)(product >> 32);
+}
+
+static uint32_t rng_philox_next_fn(void *g)
+{
+	return dalic_philox_next(g);
+}
+
+int64_t dalic_rng_std_uniform_int(dalic_philox_t *g, int64_t a, int64_t b)
+{
+	uint32_t urange = (uint32_t)b - (uint32_t)a;
+	if (urange == 0xffffffffu)
+		return a + (int64_t)dalic_philox_next(g);
+	return a + (int64_t)dalic_rng_std_lemire(urange + 1, rng_philox_next_fn, g);
+}
+
+/* ---- std::seed_seq ---- */
 
 /* [rand.util.seedseq]: with one input value v (as uint32) and n outputs. */
 void dalic_seed_seq_generate(int64_t seed, uint32_t *out, int n)

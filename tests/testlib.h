@@ -151,6 +151,8 @@ double tl_at(const dalic_batch_t *b, int i, int64_t k);
 void tl_expect_shape(const dalic_batch_t *b, int i, int ndim, const int64_t *dims);
 /* Asserts the n elements of sample i equal `want` exactly. */
 void tl_expect_values(const dalic_batch_t *b, int i, int n, const double *want);
+/* Asserts the n elements of sample i are within `tol` of `want` (NaN equals NaN). */
+void tl_expect_near(const dalic_batch_t *b, int i, int n, const double *want, double tol);
 /* Byte-for-byte equality of two batches: count, dtype, ndim, layout, shapes, data. */
 void tl_expect_same_batch(const dalic_batch_t *a, const dalic_batch_t *b, const char *what);
 

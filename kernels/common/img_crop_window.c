@@ -1,81 +1,83 @@
 /* Random crop windows (see img_crop_window.h). Arithmetic is in float, as DALI's. */
 #include "kernels/common/img_crop_window.h"
 
+#include "engine/error.h"
+
 #include <math.h>
+
+/* random_crop_attr.h: kRandomCropSeedModifier */
+#define CROP_KEY_MODIFIER 0x012345678ABCDEFEull
 
 static int crop_window_range_arg(const dalic_op_ctx_t *ctx, const char *name, float *lo, float *hi)
 {
 	const dalic_value_t *v = dalic_arg(ctx, name);
 	if (v->n != 1 && v->n != 2)
-		return dalic_op_fail(ctx, NULL, -1, "Argument '%s' expects 1 or 2 values, got %d",
+		return dalic_op_fail(ctx, NULL, -1,
+				     "Argument \"%s\" expects either a single value or a list of 2 "
+				     "elements. %d given.",
 				     name, v->n);
 	*lo = (float)dalic_value_get_f(v, 0);
 	*hi = (float)dalic_value_get_f(v, v->n - 1);
 	if (!(*lo <= *hi)) /* NaN too, as DALI's check */
-		return dalic_op_fail(ctx, NULL, -1, "Argument '%s': provided empty range [%g, %g]",
+		return dalic_op_fail(ctx, NULL, -1, "argument '%s': Provided empty range [%g, %g]",
 				     name, *lo, *hi);
-	if (!isfinite(*hi))
-		return dalic_op_fail(ctx, NULL, -1, "Argument '%s' must be finite, got %g", name,
-				     *hi);
-	if (*lo <= 0)
-		return dalic_op_fail(ctx, NULL, -1, "Argument '%s' must be positive, got %g", name,
-				     *lo);
 	return DALIC_OK;
 }
 
 int dalic_img_crop_params_parse(const dalic_op_ctx_t *ctx, img_crop_params_t *p)
 {
-	int rc = crop_window_range_arg(ctx, "random_area", &p->area_min, &p->area_max);
-	if (!rc)
-		rc =
-		    crop_window_range_arg(ctx, "random_aspect_ratio", &p->ratio_min, &p->ratio_max);
-	if (rc)
-		return rc;
-	p->num_attempts = (int)dalic_arg_int(ctx, "num_attempts");
-	if (p->num_attempts < 1)
-		return dalic_op_fail(ctx, NULL, -1, "num_attempts must be at least 1, got %d",
-				     p->num_attempts);
+	DALIC_TRY(crop_window_range_arg(ctx, "random_aspect_ratio", &p->ratio_min,
+					&p->ratio_max));
+	DALIC_TRY(crop_window_range_arg(ctx, "random_area", &p->area_min, &p->area_max));
+	int64_t n = dalic_arg_int(ctx, "num_attempts");
+	p->num_attempts = n > INT32_MAX ? INT32_MAX : n < INT32_MIN ? INT32_MIN : (int)n;
 	return DALIC_OK;
 }
 
-static float crop_window_uniform(dalic_rng_t *rng, float lo, float hi)
+/* int * int as DALI's build computes it (wrapping on overflow). */
+static int32_t crop_window_imul(int32_t a, int32_t b)
 {
-	return lo + (hi - lo) * (float)dalic_rng_uniform(rng);
+	return (int32_t)(uint32_t)((int64_t)a * b);
 }
 
-/* (int)v for a window extent, at least 1: huge ratios or areas would make the cast undefined,
- * so v is capped at the largest float below INT_MAX (the window is then clamped to the image). */
-static int crop_window_extent_of(float v)
+/* std::max<int>(1, v) of a float: DALI converts the float with x86's truncation first. */
+static int crop_window_extent(float v)
 {
-	return v >= 2147483520.0f ? 2147483520 : v >= 1.0f ? (int)v : 1;
+	int32_t e = dalic_rng_cvt_i32(v);
+	return e < 1 ? 1 : e;
 }
 
-img_rect_t dalic_img_random_crop_window(dalic_rng_t *rng, int H, int W, const img_crop_params_t *p)
+/* The window's extents before the anchor is drawn (GenerateCropWindowImpl). */
+static void crop_window_shape(dalic_philox_t *g, int H, int W, const img_crop_params_t *p,
+			      int64_t *h_out, int64_t *w_out)
 {
-	int h = H, w = W;
-	float min_area = (float)W * (float)H * p->area_min;
-	int max_w = crop_window_extent_of((float)H * p->ratio_max);
-	int max_h = crop_window_extent_of((float)W * (1.0f / p->ratio_min));
-	if ((float)H * (float)max_w < min_area) { /* too wide for any allowed window */
+	float min_area = (float)crop_window_imul(W, H) * p->area_min;
+	int max_w = crop_window_extent((float)H * p->ratio_max);
+	int max_h = crop_window_extent((float)W * (1 / p->ratio_min));
+	int64_t h, w;
+	if ((float)crop_window_imul(H, max_w) < min_area) { /* too wide for any allowed window */
 		h = H;
 		w = max_w;
-	} else if ((float)W * (float)max_h < min_area) { /* too tall */
+	} else if ((float)crop_window_imul(W, max_h) < min_area) { /* too tall */
 		h = max_h;
 		w = W;
 	} else {
 		float log_lo = logf(p->ratio_min), log_hi = logf(p->ratio_max);
+		float original_area = (float)(uint64_t)(int64_t)crop_window_imul(H, W);
 		int left = p->num_attempts;
+		h = w = 0;
 		for (; left > 0; left--) {
-			float target = crop_window_uniform(rng, p->area_min, p->area_max) *
-			               (float)H * (float)W;
-			float ratio = expf(crop_window_uniform(rng, log_lo, log_hi));
-			w = crop_window_extent_of(roundf(sqrtf(target * ratio)));
-			h = crop_window_extent_of(roundf(sqrtf(target / ratio)));
+			float target = dalic_rng_std_uniform_real_f32(g, p->area_min, p->area_max) *
+				       original_area;
+			float ratio = expf(dalic_rng_std_uniform_real_f32(g, log_lo, log_hi));
+			w = crop_window_extent(roundf(sqrtf(target * ratio)));
+			h = crop_window_extent(roundf(sqrtf(target / ratio)));
 			float got = (float)w / (float)h;
 			if (w <= W && h <= H && got >= p->ratio_min && got <= p->ratio_max)
 				break;
 		}
 		if (left <= 0) {
+			float max_area = p->area_max * (float)W * (float)H;
 			float ratio = (float)W / (float)H;
 			if (ratio > p->ratio_max) {
 				h = H;
@@ -87,17 +89,42 @@ img_rect_t dalic_img_random_crop_window(dalic_rng_t *rng, int H, int W, const im
 				h = H;
 				w = W;
 			}
-			float scale = fminf(1.0f, p->area_max * (float)W * (float)H /
-							((float)h * (float)w));
-			h = crop_window_extent_of((float)h * sqrtf(scale));
-			w = crop_window_extent_of((float)w * sqrtf(scale));
+			float scale = fminf(1.0f, max_area / (float)(h * w));
+			h = crop_window_extent((float)h * sqrtf(scale));
+			w = crop_window_extent((float)w * sqrtf(scale));
 		}
 	}
-	if (h > H)
-		h = H;
-	if (w > W)
-		w = W;
-	int y = (int)dalic_rng_below(rng, (uint64_t)(H - h + 1));
-	int x = (int)dalic_rng_below(rng, (uint64_t)(W - w + 1));
-	return (img_rect_t){x, y, w, h};
+	*h_out = h;
+	*w_out = w;
+}
+
+void dalic_img_crop_window_draw(const dalic_philox_t *sample_rng, int H, int W,
+				const img_crop_params_t *p, int64_t win[4])
+{
+	dalic_philox_t g;
+	dalic_philox_init(&g, sample_rng->key ^ CROP_KEY_MODIFIER, sample_rng->ctr[1],
+			  sample_rng->ctr[0], sample_rng->phase);
+	int64_t h, w;
+	crop_window_shape(&g, H, W, p, &h, &w);
+	win[0] = dalic_rng_std_uniform_int(&g, 0, (int32_t)(H - h));
+	win[1] = dalic_rng_std_uniform_int(&g, 0, (int32_t)(W - w));
+	win[2] = h;
+	win[3] = w;
+}
+
+int dalic_img_random_crop_window(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int sample,
+				 int H, int W, const img_crop_params_t *p, img_rect_t *out)
+{
+	dalic_philox_t s = dalic_op_rng(ctx, sample);
+	int64_t win[4];
+	dalic_img_crop_window_draw(&s, H, W, p, win);
+	int64_t y = win[0], x = win[1], h = win[2], w = win[3];
+	if (h > H || w > W || y < 0 || x < 0 || y + h > H || x + w > W)
+		return dalic_op_fail(ctx, ws, sample,
+				     "The cropping window [%lld..%lld, %lld..%lld] is not valid for "
+				     "image dimensions [%d, %d]",
+				     (long long)y, (long long)(y + h), (long long)x,
+				     (long long)(x + w), H, W);
+	*out = (img_rect_t){(int)x, (int)y, (int)w, (int)h};
+	return DALIC_OK;
 }

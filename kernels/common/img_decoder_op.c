@@ -97,6 +97,20 @@ int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, im
 	return DALIC_OK;
 }
 
+int dalic_img_decoder_op_set_window(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
+                                    int i, int64_t y, int64_t x, int64_t h, int64_t w)
+{
+	int64_t H = img_oriented_h(&op->info[i]), W = img_oriented_w(&op->info[i]);
+	if (y < 0 || x < 0 || h <= 0 || w <= 0 || y > H - h || x > W - w)
+		return dalic_op_fail(ctx, ws, i,
+		                     "The cropping window [%lld..%lld, %lld..%lld] is not valid for "
+		                     "image dimensions [%lld x %lld]",
+		                     (long long)y, (long long)(y + h), (long long)x,
+		                     (long long)(x + w), (long long)H, (long long)W);
+	op->window[i] = (img_rect_t){(int)x, (int)y, (int)w, (int)h};
+	return DALIC_OK;
+}
+
 int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
                              int thread)
 {

@@ -1,7 +1,8 @@
 /*
- * What the image decoder operators (decoders.image, decoders.image_random_crop) share: the
- * common DALI arguments, one img_decoder_t per worker thread (created on first use, so each
- * thread's buffers stay warm), header probing of a batch in setup, and the per-sample decode.
+ * What the image decoder operators (decoders.image, image_random_crop, image_slice and
+ * image_crop) share: the common DALI arguments, one img_decoder_t per worker thread (created
+ * on first use, so each thread's buffers stay warm), header probing of a batch in setup, the
+ * checked window (ROI) and the per-sample decode.
  * The encoded input is a 1-D uint8 batch, normally readers.file's first output; its sources
  * name the files in errors.
  */
@@ -30,12 +31,16 @@ int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_de
  * output and the decoder's working memory fit the memory budget (from the header alone). */
 int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
                                    int i);
+/* Sets op->window[i] to the window of sample i (oriented coordinates), failing as DALI does
+ * when it is empty or reaches outside the image. */
+int dalic_img_decoder_op_set_window(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
+                                    int i, int64_t y, int64_t x, int64_t h, int64_t w);
 /* Decodes op->window[i] of sample i into output 0. */
 int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
                              int thread);
 
-/* The arguments both decoders accept; those without an effect on the CPU decoder are
- * accepted so DALI scripts run unchanged. */
+/* The arguments every decoder accepts; those without an effect on the CPU decoder are
+ * accepted so DALI scripts run unchanged. decoders.image adds IMG_DECODER_CACHE_ARGS. */
 #define IMG_DECODER_ARGS                                                                      \
 	{"output_type", DALIC_ARG_IMAGE_TYPE, "RGB",                                           \
 	 "Colour space of the output: RGB, BGR, GRAY, YCbCr or ANY_DATA."},                    \
@@ -45,6 +50,7 @@ int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_deco
 	{"jpeg_fancy_upsampling", DALIC_ARG_BOOL, "False",                                    \
 	 "Accepted; the CPU decoder always uses fancy upsampling."},                           \
 	{"hw_decoder_load", DALIC_ARG_FLOAT, "0.65", "Accepted; no hardware decoder."},        \
+	{"hybrid_huffman_threshold", DALIC_ARG_INT, "1000000", "Accepted; unused."},          \
 	{"preallocate_width_hint", DALIC_ARG_INT, "0", "Accepted; unused."},                  \
 	{"preallocate_height_hint", DALIC_ARG_INT, "0", "Accepted; unused."},                 \
 	{"device_memory_padding", DALIC_ARG_INT, "16777216", "Accepted; unused."},            \
@@ -54,7 +60,10 @@ int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_deco
 	{"affine", DALIC_ARG_BOOL, "True", "Accepted; unused."},                              \
 	{"split_stages", DALIC_ARG_BOOL, "False", "Accepted; unused."},                       \
 	{"use_chunk_allocator", DALIC_ARG_BOOL, "False", "Accepted; unused."},                \
-	{"memory_stats", DALIC_ARG_BOOL, "False", "Accepted; unused."},                       \
+	{"memory_stats", DALIC_ARG_BOOL, "False", "Accepted; unused."}
+
+/* decoders.image's cache arguments (DALI's other decoders have none). */
+#define IMG_DECODER_CACHE_ARGS                                                                \
 	{"cache_size", DALIC_ARG_INT, "0", "Accepted; dalic has no decoder cache."},          \
 	{"cache_threshold", DALIC_ARG_INT, "0", "Accepted; unused."},                         \
 	{"cache_type", DALIC_ARG_STRING, "''", "Accepted; unused."},                          \

@@ -49,8 +49,10 @@ bool dalic_img_arg_present(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, cons
 int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t in,
                              dalic_dtype_t *out);
 
-/* ResamplingFilterAttr's arguments, for schema tables. */
-#define IMG_RESAMPLING_ARGS                                                                   \
+/* ResamplingFilterAttr's arguments, for schema tables (FastResizeCropMirror's antialias
+ * defaults to False: IMG_RESAMPLING_ARGS_AA("False")). */
+#define IMG_RESAMPLING_ARGS IMG_RESAMPLING_ARGS_AA("True")
+#define IMG_RESAMPLING_ARGS_AA(antialias_default)                                             \
 	{"interp_type", DALIC_ARG_INTERP_TYPE, "INTERP_LINEAR",                                \
 	 "Interpolation for both directions unless min_filter / mag_filter are given.",        \
 	 .tensor = true},                                                                       \
@@ -58,7 +60,8 @@ int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, da
 	 .tensor = true},                                                                       \
 	{"mag_filter", DALIC_ARG_INTERP_TYPE, "INTERP_LINEAR", "Filter used when scaling up.",   \
 	 .tensor = true},                                                                       \
-	{"antialias", DALIC_ARG_BOOL, "True", "Widen the filter when scaling down (not NN)."}, \
+	{"antialias", DALIC_ARG_BOOL, antialias_default,                                      \
+	 "Widen the filter when scaling down (not NN)."},                                       \
 	{"dtype", DALIC_ARG_DTYPE, "None", "Output type: the input type (default) or FLOAT."},  \
 	{"temp_buffer_hint", DALIC_ARG_INT, "0", "Accepted; ignored by the CPU variant."},      \
 	{"minibatch_size", DALIC_ARG_INT, "32", "Accepted; samples are processed one by one."}

@@ -68,23 +68,18 @@ int64_t dalic_img_minstd_uniform(img_minstd_t *g, int64_t a, int64_t b)
 	return a + (int64_t)(r / scaling);
 }
 
+static uint32_t stdrand_mt_next_fn(void *g)
+{
+	return dalic_img_mt19937_next(g);
+}
+
 /* uniform_int_distribution<unsigned long>{0, range - 1} over mt19937: Lemire's nearly
  * divisionless method (the generator's range is exactly 32 bits). */
 static uint64_t stdrand_mt_below(img_mt19937_t *g, uint64_t range)
 {
 	if (range - 1 == 0xffffffffu)
 		return dalic_img_mt19937_next(g);
-	uint32_t r32 = (uint32_t)range;
-	uint64_t product = (uint64_t)dalic_img_mt19937_next(g) * r32;
-	uint32_t low = (uint32_t)product;
-	if (low < r32) {
-		uint32_t threshold = (uint32_t)(-r32) % r32;
-		while (low < threshold) {
-			product = (uint64_t)dalic_img_mt19937_next(g) * r32;
-			low = (uint32_t)product;
-		}
-	}
-	return product >> 32;
+	return dalic_rng_std_lemire((uint32_t)range, stdrand_mt_next_fn, g);
 }
 
 static void stdrand_swap_idx(int32_t *p, size_t i, size_t j)

@@ -3,6 +3,7 @@
 
 #include "engine/checked.h"
 #include "kernels/common/arg_check.h"
+#include "kernels/common/slice_copy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,7 +116,8 @@ int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 		if (!(norm[d] >= 0 && norm[d] <= 1))
 			return dalic_op_fail(ctx, ws, i, "Anchor for dimension %d (%f) is out of range "
 							 "[0.0, 1.0]", d, norm[d]);
-		double a = (float)norm[d] * (float)(shape[d] - w->shape[d]);
+		/* DALI: static_cast<double>(float anchor) * (in - crop), in double */
+		double a = (double)(float)norm[d] * (double)(shape[d] - w->shape[d]);
 		/* extents are below 2**62, so a bounded anchor keeps anchor + extent in range */
 		if (!dalic_ck_double_to_i64(truncate ? trunc(a) : round(a), &w->anchor[d]))
 			return dalic_op_fail(ctx, ws, i,
@@ -148,53 +150,9 @@ int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
                            size_t esize, void *out, const uint8_t *fill, int nfill, int channel_dim)
 {
-	int64_t total = 1, rows = 1;
-	for (int d = 0; d < ndim; d++)
-		total *= w->shape[d];
-	if (total == 0)
-		return;
-	for (int d = 0; d + 1 < ndim; d++)
-		rows *= w->shape[d];
-	const int last = ndim - 1;
-	const int64_t n = w->shape[last], a = w->anchor[last], in_n = in_shape[last];
-	int64_t in_stride[DALIC_MAX_NDIM], pos[DALIC_MAX_NDIM] = {0};
-	in_stride[last] = 1;
-	for (int d = last - 1; d >= 0; d--)
-		in_stride[d] = in_stride[d + 1] * in_shape[d + 1];
-	/* the inside part of every row along the last dim */
-	int64_t lead = a < 0 ? -a : 0, end = a + n > in_n ? in_n - a : n;
-	if (lead > n)
-		lead = n;
-	if (end < lead)
-		end = lead;
-	uint8_t *o = out;
-	for (int64_t r = 0; r < rows; r++, o += (size_t)n * esize) {
-		bool inside = true;
-		int64_t off = 0;
-		for (int d = 0; d < last; d++) {
-			int64_t s = w->anchor[d] + pos[d];
-			inside &= s >= 0 && s < in_shape[d];
-			off += s * in_stride[d];
-		}
-		int64_t from = inside ? lead : n, to = inside ? end : n;
-		for (int64_t k = 0; k < n; k++) {
-			if (k == from) { /* the inside run, in one copy */
-				memcpy(o + (size_t)k * esize,
-				       (const uint8_t *)in + (size_t)(off + a + k) * esize,
-				       (size_t)(to - from) * esize);
-				k = to - 1;
-				continue;
-			}
-			/* channels are never cropped, so the output coordinate is the channel */
-			int c = nfill <= 1 || channel_dim < 0 ? 0
-				: channel_dim == last ? (int)(k % nfill)
-						      : (int)(pos[channel_dim] % nfill);
-			memcpy(o + (size_t)k * esize, fill + (size_t)c * esize, esize);
-		}
-		for (int d = last - 1; d >= 0; d--) { /* odometer over the outer dims */
-			if (++pos[d] < w->shape[d])
-				break;
-			pos[d] = 0;
-		}
-	}
+	/* the same type in and out: slice's copy moves bytes, so any type of the size will do */
+	dalic_dtype_t t = esize == 1 ? DALIC_UINT8 : esize == 2 ? DALIC_UINT16
+	                : esize == 4 ? DALIC_UINT32 : DALIC_UINT64;
+	dalic_slice_copy(in, t, in_shape, ndim, w, out, t, SLICE_BORDER_CONSTANT, fill, nfill,
+	                 channel_dim);
 }

@@ -6,8 +6,8 @@
  * extent. Windows reaching outside the input are an error, are padded with fill_values, or
  * are trimmed to the input, per out_of_bounds_policy.
  *
- * Also the N-d window copy both operators and the image layouts share: per output row, a
- * contiguous copy of the inside part and fill values outside.
+ * Also the N-d window copy both operators share (slice's, kernels/common/slice_copy.c): per
+ * output row, a contiguous copy of the inside part and fill values outside.
  */
 #ifndef DALIC_KERNELS_IMG_WINDOW_H
 #define DALIC_KERNELS_IMG_WINDOW_H
@@ -29,15 +29,16 @@ int dalic_img_window_for_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
                                 const char *layout, int ndim, const int64_t *shape, img_oob_t oob,
                                 img_window_t *w);
 
-/* Copies window `w` of `in` (shape in_shape, ndim dims, elements of `esize` bytes) to the
+/* Copies window `w` of `in` (shape in_shape, ndim dims, elements of 1, 2, 4 or 8 bytes) to the
  * contiguous `out`; elements outside the input take fill[channel] (channel = the coordinate
  * along channel_dim, or 0 when channel_dim < 0 or nfill == 1), already in the element type. */
 void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, const img_window_t *w,
                            size_t esize, void *out, const uint8_t *fill, int nfill,
                            int channel_dim);
 
-/* The crop arguments, for schema tables. */
-#define IMG_CROP_WINDOW_ARGS                                                                  \
+/* The crop window arguments, for schema tables (IMG_CROP_WINDOW_ARGS adds the out-of-bounds
+ * policy; resize_crop_mirror has only these). */
+#define IMG_CROP_WINDOW_BASE_ARGS                                                             \
 	{"crop", DALIC_ARG_FLOAT_LIST, "None", "Window extents [H, W] or [D, H, W].",          \
 	 .tensor = true},                                                                       \
 	{"crop_w", DALIC_ARG_FLOAT, "0.0", "Window width (with crop_h).", .tensor = true},     \
@@ -49,7 +50,11 @@ void dalic_img_window_copy(const void *in, const int64_t *in_shape, int ndim, co
 	 .tensor = true},                                                                       \
 	{"crop_pos_z", DALIC_ARG_FLOAT, "0.5", "Depth anchor.", .tensor = true},               \
 	{"rounding", DALIC_ARG_STRING, "'round'",                                             \
-	 "Anchor rounding: 'round' (half away from zero) or 'truncate'."},                     \
+	 "Anchor rounding: 'round' (half away from zero) or 'truncate'."}
+
+/* The crop arguments, for schema tables. */
+#define IMG_CROP_WINDOW_ARGS                                                                  \
+	IMG_CROP_WINDOW_BASE_ARGS,                                                            \
 	{"out_of_bounds_policy", DALIC_ARG_STRING, "'error'",                                 \
 	 "Windows past the input: 'error', 'pad' (with fill_values) or 'trim_to_shape'."},     \
 	{"fill_values", DALIC_ARG_FLOAT_LIST, "[0.0]",                                        \

@@ -192,6 +192,19 @@ void tl_expect_values(const dalic_batch_t *b, int i, int n, const double *want)
 		             tl_at(b, i, k), want[k]);
 }
 
+void tl_expect_near(const dalic_batch_t *b, int i, int n, const double *want, double tol)
+{
+	int64_t elems =
+	    (int64_t)(dalic_batch_sample_bytes(b, i) / dalic_dtype_size(dalic_batch_dtype(b)));
+	cr_assert_eq(elems, n, "sample %d has %lld elements, expected %d", i, (long long)elems, n);
+	for (int k = 0; k < n; k++) {
+		double v = tl_at(b, i, k);
+		bool ok = isnan(want[k]) ? isnan(v) : fabs(v - want[k]) <= tol;
+		cr_expect(ok, "sample %d element %d: %.9g not within %g of %.9g", i, k, v, tol,
+		          want[k]);
+	}
+}
+
 void tl_expect_same_batch(const dalic_batch_t *a, const dalic_batch_t *b, const char *what)
 {
 	cr_assert_not_null(a, "%s: first batch missing", what);

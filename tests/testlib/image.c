@@ -54,6 +54,33 @@ tl_image_t tl_image_sample(const dalic_batch_t *b, int i)
 	return (tl_image_t){(int)s[1], (int)s[0], (int)s[2], (uint8_t *)dalic_batch_data(b, i)};
 }
 
+tl_image_t tl_image_cut(const tl_image_t *full, int x, int y, int w, int h)
+{
+	size_t c = (size_t)full->c;
+	tl_image_t cut = {w, h, full->c, malloc((size_t)w * h * c + 1)};
+	cr_assert_not_null(cut.px);
+	for (int r = 0; r < h; r++)
+		memcpy(cut.px + (size_t)r * w * c, full->px + ((size_t)(y + r) * full->w + x) * c,
+		       (size_t)w * c);
+	return cut;
+}
+
+void tl_expect_djpeg_window(const dalic_batch_t *b, int i, const char *file, int x, int y, int w,
+                            int h)
+{
+	if (!tl_have_djpeg())
+		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
+	tl_expect_shape(b, i, 3, (int64_t[]){h, w, 3});
+	char path[256];
+	snprintf(path, sizeof path, "samples/images/%s", file);
+	tl_image_t full = tl_djpeg("-rgb", path);
+	tl_image_t ref = tl_image_cut(&full, x, y, w, h), got = tl_image_sample(b, i);
+	cr_expect_eq(tl_image_max_diff(&got, &ref, 0, NULL), 0, "%s: %dx%d+%d+%d", file, w, h, x,
+	             y);
+	free(ref.px);
+	free(full.px);
+}
+
 int tl_image_max_diff(const tl_image_t *a, const tl_image_t *b, int tol, long *over)
 {
 	cr_assert(a->w == b->w && a->h == b->h && a->c == b->c, "%dx%dx%d vs %dx%dx%d", a->w, a->h,

@@ -24,6 +24,14 @@ dalic_pipeline_t *tl_decode_pipeline(const char *root, int n, const char **files
 /* Sample i of a uint8 HWC batch as an image (borrowed pixels). */
 tl_image_t tl_image_sample(const dalic_batch_t *b, int i);
 
+/* The w x h window of `full` at (x, y), a new image (free its px). */
+tl_image_t tl_image_cut(const tl_image_t *full, int x, int y, int w, int h);
+
+/* Sample i of a uint8 HWC batch equals djpeg's RGB decode of samples/images/<file> cut to the
+ * w x h window at (x, y), byte for byte (skips the test without djpeg). */
+void tl_expect_djpeg_window(const dalic_batch_t *b, int i, const char *file, int x, int y, int w,
+                            int h);
+
 /* Largest absolute difference of two same-shaped images; counts pixels differing by more
  * than `tol` into *over (may be NULL). */
 int tl_image_max_diff(const tl_image_t *a, const tl_image_t *b, int tol, long *over);

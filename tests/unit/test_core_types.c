@@ -119,26 +119,3 @@ Test(core_types, seed_seq_matches_libstdcxx)
 	cr_expect_eq(v[0], 582164665u);
 	cr_expect_eq(v[1023], 2777118241u);
 }
-
-Test(core_types, rng_streams_are_reproducible_and_distinct)
-{
-	dalic_rng_t a, b, c;
-	dalic_rng_seed(&a, 7, 0);
-	dalic_rng_seed(&b, 7, 0);
-	dalic_rng_seed(&c, 7, 1);
-	bool differ = false;
-	for (int i = 0; i < 100; i++) {
-		uint64_t x = dalic_rng_u64(&a), y = dalic_rng_u64(&b), z = dalic_rng_u64(&c);
-		cr_expect_eq(x, y);
-		differ |= x != z;
-	}
-	cr_expect(differ);
-	double sum = 0, sq = 0;
-	for (int i = 0; i < 20000; i++) {
-		double n = dalic_rng_normal(&a);
-		sum += n;
-		sq += n * n;
-	}
-	cr_expect(fabs(sum / 20000) < 0.05);
-	cr_expect(fabs(sq / 20000 - 1) < 0.05);
-}

@@ -44,15 +44,6 @@ static void img_random_crop_locate(const tl_image_t *full, const tl_image_t *win
 		}
 }
 
-static tl_image_t img_random_crop_cut(const tl_image_t *full, int x, int y, int w, int h)
-{
-	tl_image_t c = {w, h, 3, malloc((size_t)w * h * 3)};
-	for (int r = 0; r < h; r++)
-		memcpy(c.px + (size_t)r * w * 3, full->px + ((size_t)(y + r) * full->w + x) * 3,
-		       (size_t)w * 3);
-	return c;
-}
-
 static void img_random_crop_check_windows(const char *file)
 {
 	if (!tl_have_djpeg())
@@ -73,7 +64,7 @@ static void img_random_crop_check_windows(const char *file)
 		int x = 0, y = 0;
 		img_random_crop_locate(&full, &win, &x, &y);
 		/* Only the window is decoded, yet its pixels are those of the whole decode. */
-		tl_image_t ref = img_random_crop_cut(&full, x, y, win.w, win.h);
+		tl_image_t ref = tl_image_cut(&full, x, y, win.w, win.h);
 		cr_expect_eq(tl_image_max_diff(&win, &ref, 0, NULL), 0,
 		             "%s sample %d: window %dx%d+%d+%d differs from decode-then-crop", file,
 		             i, win.w, win.h, x, y);
@@ -136,7 +127,7 @@ Test(img_random_crop, orientation_applies_before_cropping)
 		cr_assert(win.w <= 300 && win.h <= 451, "sample %d: %dx%d", i, win.w, win.h);
 		int x = 0, y = 0;
 		img_random_crop_locate(&full, &win, &x, &y);
-		tl_image_t ref = img_random_crop_cut(&full, x, y, win.w, win.h);
+		tl_image_t ref = tl_image_cut(&full, x, y, win.w, win.h);
 		cr_expect_eq(tl_image_max_diff(&win, &ref, 0, NULL), 0, "sample %d", i);
 		free(ref.px);
 	}

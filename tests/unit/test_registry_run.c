@@ -30,11 +30,16 @@ typedef enum {
 	REGISTRY_RUN_BOOL,   /* BOOL scalars, alternating */
 	REGISTRY_RUN_U8_HWC, /* UINT8 [8, 6, 3], layout HWC */
 	REGISTRY_RUN_JPEG,   /* encoded images: the bytes of sample photographs */
+	REGISTRY_RUN_BOXES,  /* FLOAT [2, 4] ltrb boxes in [0, 1] */
+	REGISTRY_RUN_LABELS, /* INT32 [2]: a label per box */
+	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
+	/* FLOAT [3]: one value per column of REGISTRY_RUN_F32 (a mean of its rows) */
+	REGISTRY_RUN_F32_ROW,
 } registry_run_input_t;
 
 typedef struct registry_run_case {
 	const char *op; /* schema name */
-	registry_run_input_t inputs[2];
+	registry_run_input_t inputs[3];
 	registry_run_input_t predicate; /* argument input `predicate` */
 	void (*args)(dalic_op_t *op);
 } registry_run_case_t;
@@ -53,6 +58,31 @@ static void registry_run_arith(dalic_op_t *op)
 static void registry_run_cast(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT32));
+}
+
+static void registry_run_brightness(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "brightness", 1.7));
+	ASSERT_OK(dalic_op_set_float(op, "brightness_shift", -0.1));
+}
+
+static void registry_run_contrast(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 1.4));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT16));
+}
+
+static void registry_run_color_twist(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 30));
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 1.5));
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 0.8));
+}
+
+static void registry_run_csc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "image_type", DALIC_RGB));
+	ASSERT_OK(dalic_op_set_int(op, "output_type", DALIC_YCbCr));
 }
 
 static void registry_run_constant(dalic_op_t *op)
@@ -75,6 +105,13 @@ static void registry_run_cmn(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "mirror", 1));
 }
 
+static void registry_run_erase(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "anchor", 4, (const double[]){1, 1, 5, 3}));
+	ASSERT_OK(dalic_op_set_floats(op, "shape", 4, (const double[]){2, 3, 9, 9}));
+	ASSERT_OK(dalic_op_set_floats(op, "fill_value", 3, (const double[]){7, 8, 9}));
+}
+
 static void registry_run_expand_dims(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
@@ -83,6 +120,50 @@ static void registry_run_expand_dims(dalic_op_t *op)
 static void registry_run_rrc(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){4, 5}));
+}
+
+static void registry_run_gaussian_blur(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "sigma", 2, (const double[]){1.5, 0.7}));
+}
+
+static void registry_run_laplacian(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "window_size", 2, (const int64_t[]){5, 3}));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+}
+
+static void registry_run_hsv(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", 100));
+	ASSERT_OK(dalic_op_set_float(op, "value", 0.7));
+}
+
+static void registry_run_hue(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", -45));
+}
+
+static void registry_run_saturation(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.4));
+}
+
+static void registry_run_normalize(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "axis_names", "HW"));
+	ASSERT_OK(dalic_op_set_bool(op, "batch", true));
+}
+
+static void registry_run_reduce_rows(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){0}));
+}
+
+static void registry_run_water(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ampl_x", 2.5));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_LINEAR));
 }
 
 static void registry_run_reshape(dalic_op_t *op)
@@ -94,6 +175,13 @@ static void registry_run_resize(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "resize_x", 4));
 	ASSERT_OK(dalic_op_set_float(op, "resize_y", 5));
+}
+
+static void registry_run_rcm(dalic_op_t *op)
+{
+	registry_run_resize(op);
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){3, 2}));
+	ASSERT_OK(dalic_op_set_int(op, "mirror", 1));
 }
 
 static void registry_run_rotate(dalic_op_t *op)
@@ -127,6 +215,95 @@ static void registry_run_shape(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_ints(op, "shape", 1, (const int64_t[]){2}));
 }
 
+static void registry_run_xform_angle(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "angle", 30));
+}
+
+static void registry_run_xform_scale(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "scale", 1, (const double[]){2}));
+}
+
+static void registry_run_xform_shear(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "shear", 2, (const double[]){0.5, 0.25}));
+}
+
+static void registry_run_xform_offset(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "offset", 2, (const double[]){1, 2}));
+}
+
+static void registry_run_ratio(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ratio", 2));
+}
+
+static void registry_run_anchors(dalic_op_t *op)
+{
+	const double anchors[12] = {0, 0, 0.5, 0.5, 0.5, 0.5, 1, 1, 0.2, 0.1, 0.9, 0.6};
+	ASSERT_OK(dalic_op_set_floats(op, "anchors", 12, anchors));
+}
+
+static void registry_run_warp(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "matrix", 6, (const double[]){0.9, 0.2, 1, -0.3, 1.1, 2}));
+}
+
+static void registry_run_element_extract(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "element_map", 2, (const int64_t[]){1, 0}));
+}
+
+static void registry_run_get_property(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "key", "layout"));
+}
+
+static void registry_run_slice(dalic_op_t *op)
+{
+	/* [W, H] past the right edge, padded */
+	ASSERT_OK(dalic_op_set_ints(op, "start", 2, (const int64_t[]){3, 1}));
+	ASSERT_OK(dalic_op_set_ints(op, "shape", 2, (const int64_t[]){5, 4}));
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
+}
+
+static void registry_run_lookup_table(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "keys", 3, (const int64_t[]){0, 101, 202}));
+	ASSERT_OK(dalic_op_set_floats(op, "values", 3, (const double[]){1.5, 2.5, 3.5}));
+}
+
+static void registry_run_one_hot(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "num_classes", 4));
+}
+
+static void registry_run_paste(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ratio", 1.5));
+	ASSERT_OK(dalic_op_set_ints(op, "fill_value", 3, (const int64_t[]){10, 20, 30}));
+}
+
+static void registry_run_squeeze(dalic_op_t *op)
+{
+	/* the generated data has no extent-1 dim: an index past its dims removes nothing */
+	ASSERT_OK(dalic_op_set_ints(op, "axes", 1, (const int64_t[]){4}));
+}
+
+static void registry_run_image_crop(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "crop", 2, (const double[]){64, 48}));
+	ASSERT_OK(dalic_op_set_float(op, "crop_pos_x", 0.3));
+}
+
+static void registry_run_image_slice(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_floats(op, "rel_start", 2, (const double[]){0.1, 0.2}));
+	ASSERT_OK(dalic_op_set_floats(op, "rel_shape", 2, (const double[]){0.5, 0.6}));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -136,32 +313,89 @@ static void registry_run_reader(dalic_op_t *op)
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
+    {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
+    {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
+    {"Brightness", {REGISTRY_RUN_U8_HWC}, 0, registry_run_brightness},
+    {"BrightnessContrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
+    {"CastLike", {REGISTRY_RUN_F32, REGISTRY_RUN_I64}, 0, NULL},
+    {"Cat", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
+    {"ColorSpaceConversion", {REGISTRY_RUN_U8_HWC}, 0, registry_run_csc},
+    {"ColorTwist", {REGISTRY_RUN_U8_HWC}, 0, registry_run_color_twist},
     {"Constant", {0}, 0, registry_run_constant},
+    {"Contrast", {REGISTRY_RUN_U8_HWC}, 0, registry_run_contrast},
+    {"CoordFlip", {REGISTRY_RUN_F32}, 0, NULL},
+    {"CoordTransform", {REGISTRY_RUN_F32}, 0, NULL},
+    {"Copy", {REGISTRY_RUN_F32}, 0, NULL},
     {"Crop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_crop},
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
+    {"ElementExtract", {REGISTRY_RUN_F32}, 0, registry_run_element_extract},
+    {"Equalize", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Erase", {REGISTRY_RUN_U8_HWC}, 0, registry_run_erase},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},
+    {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
+    {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
+    {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
+    {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
+    {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
+    {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
+    {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
+    {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
+    {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
+    {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
+    {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Rotate", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rotate},
+    {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
+    {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
+    {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
+    {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
+    {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
+    {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},
     {"_conditional__Merge", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
+    {"_Shape", {REGISTRY_RUN_F32}, 0, NULL},
     {"_conditional__Not_", {REGISTRY_RUN_BOOL}, 0, NULL},
     {"_conditional__Split", {REGISTRY_RUN_F32}, REGISTRY_RUN_BOOL, NULL},
     {"_conditional__ValidateLogical", {REGISTRY_RUN_BOOL}, 0, registry_run_validate},
     {"_test__Sleep", {REGISTRY_RUN_I64}, 0, NULL},
     {"_test__SleepBatch", {REGISTRY_RUN_I64}, 0, NULL},
     {"decoders__Image", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"decoders__ImageCrop", {REGISTRY_RUN_JPEG}, 0, registry_run_image_crop},
+    {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
     {"decoders__ImageRandomCrop", {REGISTRY_RUN_JPEG}, 0, NULL},
+    {"decoders__ImageSlice", {REGISTRY_RUN_JPEG}, 0, registry_run_image_slice},
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
+    {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
+    {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
+    {"reductions__RMS", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"reductions__StdDev", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
+    {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"readers__File", {0}, 0, registry_run_reader},
+    /* FLOAT [2, 3] inputs are 2-D affine transforms */
+    {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
+    {"transforms__Crop", {0}, 0, NULL},
+    {"transforms__Rotation", {REGISTRY_RUN_F32}, 0, registry_run_xform_angle},
+    {"transforms__Scale", {REGISTRY_RUN_F32}, 0, registry_run_xform_scale},
+    {"transforms__Shear", {0}, 0, registry_run_xform_shear},
+    {"transforms__Translation", {0}, 0, registry_run_xform_offset},
 };
 #define REGISTRY_RUN_NUM_CASES ((int)(sizeof registry_run_cases / sizeof *registry_run_cases))
 
@@ -241,6 +475,44 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		free(all);
 		return rc;
 	}
+	case REGISTRY_RUN_BOXES: {
+		float v[B * 8];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 2;
+			shapes[2 * i + 1] = 4;
+			for (int k = 0; k < 8; k++)
+				v[8 * i + k] = (float)((iteration * 7 + i * 3 + k) % 8 + (k >= 4)) / 9;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, NULL);
+	}
+	case REGISTRY_RUN_LABELS: {
+		int32_t v[B * 2];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 2;
+			v[2 * i] = (int32_t)(iteration * 10 + i);
+			v[2 * i + 1] = (int32_t)(iteration * 10 + i + 5);
+		}
+		return dalic_feed_batch(feed, DALIC_INT32, 1, B, shapes, v, NULL);
+	}
+	case REGISTRY_RUN_MAP: {
+		float v[B * 48];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 8;
+			shapes[2 * i + 1] = 6;
+			for (int k = 0; k < 48; k++)
+				v[48 * i + k] = (float)((k * 7 + i * 3 + iteration) % 9) * 0.75f - 0.5f;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, NULL);
+	}
+	case REGISTRY_RUN_F32_ROW: {
+		float v[B * 3];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 3;
+			for (int k = 0; k < 3; k++)
+				v[3 * i + k] = (float)(iteration * 100 + i * 10 + k);
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -249,7 +521,9 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 
 static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
-    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC, REGISTRY_RUN_JPEG,
+    REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
+    REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
+    REGISTRY_RUN_F32_ROW,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
@@ -257,8 +531,8 @@ static const registry_run_input_t registry_run_kinds[] = {
 /* Sources in0, in1 (positional inputs) and pred (the predicate), named as fed. */
 typedef struct registry_run_sources {
 	int n;
-	const char *name[3];
-	registry_run_input_t kind[3];
+	const char *name[4];
+	registry_run_input_t kind[4];
 } registry_run_sources_t;
 
 static void registry_run_add_source(dalic_pipeline_t *p, registry_run_sources_t *src,
@@ -280,12 +554,12 @@ static dalic_op_t *registry_run_build(dalic_pipeline_t *p, const registry_run_ca
 		ASSERT_OK(dalic_pipeline_add_output(p, "in0", NULL));
 		return NULL;
 	}
-	static const char *const in_names[2] = {"in0", "in1"};
-	for (int i = 0; i < 2 && c->inputs[i]; i++)
+	static const char *const in_names[3] = {"in0", "in1", "in2"};
+	for (int i = 0; i < 3 && c->inputs[i]; i++)
 		registry_run_add_source(p, src, in_names[i], c->inputs[i]);
 	if (c->predicate)
 		registry_run_add_source(p, src, "pred", c->predicate);
-	const char *inputs[2] = {"in0", "in1"};
+	const char *inputs[3] = {"in0", "in1", "in2"};
 	if (!strcmp(c->op, "_conditional__Merge")) {
 		dalic_op_t *split = tl_op(p, "_conditional__Split");
 		tl_input(split, "in0");
@@ -293,7 +567,13 @@ static dalic_op_t *registry_run_build(dalic_pipeline_t *p, const registry_run_ca
 		inputs[0] = dalic_op_output(split, 0);
 		inputs[1] = dalic_op_output(split, 1);
 	}
-	dalic_op_t *op = tl_op(p, c->op);
+	/* gpu-only operators (DALI registers no CPU variant) run emulated on the CPU */
+	const dalic_schema_t *schema = dalic_schema_find(c->op);
+	dalic_op_t *op = NULL;
+	if (schema && !(schema->devices & DALIC_DEV_CPU))
+		ASSERT_OK(dalic_pipeline_add_op(p, c->op, "gpu", &op), "operator %s", c->op);
+	else
+		op = tl_op(p, c->op);
 	int ninputs = !strcmp(c->op, "_conditional__Merge") ? 2 : src->n - (c->predicate != 0);
 	for (int i = 0; i < ninputs; i++)
 		tl_input(op, inputs[i]);
@@ -329,7 +609,9 @@ static dalic_pipeline_t *registry_run_pipeline(const tl_mode_t *m, const registr
                                                registry_run_sources_t *src)
 {
 	dalic_pipeline_params_t params = tl_mode_params(m, REGISTRY_RUN_BATCH, 2);
-	params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
+	const dalic_schema_t *schema = dalic_schema_find(c->op);
+	if (!schema || (schema->devices & DALIC_DEV_CPU)) /* gpu-only ones need a device */
+		params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
 	dalic_pipeline_t *p = NULL;
 	ASSERT_OK(dalic_pipeline_create(&params, &p), "%s in mode %s", c->op, m->name);
 	registry_run_build(p, c, src);

@@ -118,17 +118,40 @@ Test(script_pylang, deprecated_names_resolve_as_dali_resolves_them)
 Test(script_pylang, every_deprecated_name_reads_back_from_a_dali_file)
 {
 	/* a serialized pipeline names the schema DALI writes: for every alias whose operator
-	 * dalic has, that name must find the operator (its kernel lists the alias) */
+	 * dalic has, that name must find the operator (its kernel lists the alias), unless
+	 * dalic has the name as an operator of its own (FastResizeCropMirror) */
 	int checked = 0;
 	for (const sdalias_t *a = dalic_sdalias_table(); a->legacy; a++) {
 		const dalic_schema_t *t = dalic_schema_find(a->target);
-		if (!t)
+		const dalic_schema_t *own = dalic_schema_find(a->serial);
+		if (!t || (own && !strcmp(own->name, a->serial) && own != t))
 			continue;
-		cr_expect_eq(dalic_schema_find(a->serial), t, "%s (written as %s) does not find %s",
-		             a->ops, a->serial, a->target);
+		cr_expect_eq(own, t, "%s (written as %s) does not find %s", a->ops, a->serial,
+		             a->target);
 		checked++;
 	}
 	cr_expect_geq(checked, 6);
+	/* the legacy name resolves to that operator of its own, with its defaults */
+	dalic_graphdef_t *g = tl_script_load(
+	    "import nvidia.dali.ops as ops\n"
+	    "import nvidia.dali.fn as fn\n"
+	    "import nvidia.dali.types as types\n"
+	    "from nvidia.dali.pipeline import Pipeline\n"
+	    "pipe = Pipeline(batch_size=2, num_threads=1, device_id=None, seed=1)\n"
+	    "with pipe:\n"
+	    "    x = fn.random.uniform(shape=[8, 8, 3], dtype=types.UINT8)\n"
+	    "    a = ops.FastResizeCropMirror(crop=[2, 2], resize_x=4, resize_y=4)(x)\n"
+	    "    b = fn.fast_resize_crop_mirror(x, crop=[2, 2], resize_x=4, resize_y=4)\n"
+	    "    c = ops.TransformTranslation(offset=[1, 2])()\n"
+	    "    pipe.set_outputs(a, b, c)\n",
+	    NULL);
+	cr_expect_str_eq(tl_def_ops(g), "random__Uniform:__Uniform_0 "
+	                                "FastResizeCropMirror:__FastResizeCropMirror_1 "
+	                                "FastResizeCropMirror:__FastResizeCropMirror_2 "
+	                                "transforms__Translation:__TransformTranslation_3");
+	cr_expect_null(g->ops[1]->serial_name);
+	cr_expect_str_eq(g->ops[3]->serial_name, "TransformTranslation");
+	dalic_graphdef_free(g);
 }
 
 Test(script_pylang, a_helper_class_with_object_yield_and_property_does_not_block_the_pipeline)

@@ -506,7 +506,10 @@ int dalic_sdops_resolve(pyinterp_t *I, const pynode_t *at, bool ops_api, const c
 	*schema = NULL;
 	int rc = DALIC_OK;
 	if ((*legacy = dalic_sdalias_find(ops_api, path))) {
-		if ((*schema = dalic_schema_find((*legacy)->target)))
+		/* the schema DALI serializes for the alias, when dalic has it: an operator of its own
+		 * where DALI's defaults differ (FastResizeCropMirror: no antialias) */
+		if ((*schema = dalic_schema_find((*legacy)->serial)) ||
+		    (*schema = dalic_schema_find((*legacy)->target)))
 			return DALIC_OK;
 		rc = dalic_pyeval_error(I, at, DALIC_EUNKNOWN_OP,
 		                        "%s.%s is DALI's deprecated name of operator %s, which dalic "

@@ -46,6 +46,7 @@ static void image_decoder_fini(dalic_op_ctx_t *ctx)
 
 static const dalic_arg_schema_t args[] = {
 	IMG_DECODER_ARGS,
+	IMG_DECODER_CACHE_ARGS,
 	{0},
 };
 

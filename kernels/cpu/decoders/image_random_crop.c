@@ -5,8 +5,8 @@
  * libjpeg-turbo skips the IDCT and colour conversion left and right of it and stops after its
  * last row, which is what makes a ResNet-style pipeline faster than decoding whole images,
  * and the pixels are those of decode-then-crop.
- * Windows are drawn in setup from the per-sample generators, so they depend only on (seed,
- * iteration, sample).
+ * Windows are drawn in setup, from DALI's per-sample generators (img_crop_window.h): the same
+ * seed gives DALI's windows.
  */
 #include "engine/kernel.h"
 #include "kernels/common/img_crop_window.h"
@@ -41,9 +41,10 @@ static int image_random_crop_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	int rc = dalic_img_decoder_op_setup(ctx, ws, &s->dec);
 	for (int i = 0; !rc && i < ws->batch_size; i++) {
 		const img_info_t *info = &s->dec.info[i];
-		s->dec.window[i] = dalic_img_random_crop_window(&ctx->rng[i], img_oriented_h(info),
-							  img_oriented_w(info), &s->crop);
-		rc = dalic_img_decoder_op_set_shape(ctx, ws, &s->dec, i);
+		rc = dalic_img_random_crop_window(ctx, ws, i, img_oriented_h(info),
+						  img_oriented_w(info), &s->crop, &s->dec.window[i]);
+		if (!rc)
+			rc = dalic_img_decoder_op_set_shape(ctx, ws, &s->dec, i);
 	}
 	return rc;
 }

@@ -2,15 +2,13 @@
  * random_resized_crop (DALI's RandomResizedCrop): takes a random window of each HWC image
  * (area and aspect ratio drawn like DALI's RandomCropGenerator, img_crop_window.c) and
  * resamples it to `size` [H, W] with DALI's filters (img_resample.c). The window is the
- * resampling's source region, so nothing is copied. Windows are drawn in setup from the
- * per-sample generators and depend only on (seed, iteration, sample).
+ * resampling's source region, so nothing is copied. Windows are drawn in setup from DALI's
+ * per-sample generators: the same seed gives DALI's windows.
  */
 #include "engine/kernel.h"
-#include "kernels/common/arg_check.h"
 #include "kernels/common/img_crop_window.h"
 #include "kernels/common/img_resize_attr.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,15 +31,14 @@ static int rrc_init_state(dalic_op_ctx_t *ctx)
 		return rc;
 	const dalic_value_t *size = dalic_arg(ctx, "size");
 	if (size->n != 2 && size->n != 1)
-		return dalic_op_fail(ctx, NULL, -1, "`size` needs 2 values [H, W], got %d", size->n);
-	double hw[2] = {dalic_value_get_f(size, 0), dalic_value_get_f(size, size->n - 1)};
-	int64_t ext[2];
-	for (int d = 0; d < 2; d++)
-		if ((rc = dalic_argck_to_i64(ctx, NULL, -1, "size", round(hw[d]), &ext[d])))
-			return rc;
+		return dalic_op_fail(ctx, NULL, -1,
+				     "Argument \"size\" expects either a single value or a list of 2 "
+				     "elements. %d given.",
+				     size->n);
+	int64_t ext[2] = {dalic_value_get_i(size, 0), dalic_value_get_i(size, size->n - 1)};
 	if (ext[0] < 1 || ext[1] < 1 || ext[0] > INT32_MAX || ext[1] > INT32_MAX)
 		return dalic_op_fail(ctx, NULL, -1, "`size` must be positive extents below 2**31, "
-				     "got [%g, %g]", hw[0], hw[1]);
+				     "got [%lld, %lld]", (long long)ext[0], (long long)ext[1]);
 	r->out_h = (int)ext[0];
 	r->out_w = (int)ext[1];
 	r->win = calloc((size_t)ctx->max_batch_size, sizeof *r->win);
@@ -83,9 +80,9 @@ static int rrc_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 					     (long long)shape[0], (long long)shape[1]);
 		if (dalic_img_resample_fits(shape[0], shape[1], shape[2], r->out_h, r->out_w))
 			return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
-		r->win[i] = dalic_img_random_crop_window(&ctx->rng[i], (int)shape[0], (int)shape[1],
-						   &r->crop);
-		if ((rc = dalic_img_filters_for_sample(ctx, ws, i, &r->filters[i])))
+		rc = dalic_img_random_crop_window(ctx, ws, i, (int)shape[0], (int)shape[1], &r->crop,
+						  &r->win[i]);
+		if (rc || (rc = dalic_img_filters_for_sample(ctx, ws, i, &r->filters[i])))
 			return rc;
 		dalic_batch_set_shape(out, i, (const int64_t[]){r->out_h, r->out_w, shape[2]});
 		out->sources[i] = in->sources[i];
@@ -136,7 +133,7 @@ static void rrc_fini(dalic_op_ctx_t *ctx)
 }
 
 static const dalic_arg_schema_t args[] = {
-	{"size", DALIC_ARG_FLOAT_LIST, NULL, "Output extents [H, W]."},
+	{"size", DALIC_ARG_INT_LIST, NULL, "Output extents [H, W] (one value: square)."},
 	IMG_CROP_ARGS,
 	IMG_RESAMPLING_ARGS,
 	{0},

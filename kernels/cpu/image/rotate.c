@@ -6,15 +6,18 @@
  * one pixel more where needed so each extent keeps the parity of the input extent it mostly
  * comes from (w, h when |sin| <= |cos|, else h, w) — that keeps the centre sharp.
  *
- * Sampling, as DALI's warp: output pixel centre (x + ½, y + ½) maps to
- * src = R(angle)·(dst − out/2) + in/2; LINEAR interpolates the four pixels around src − ½,
- * NN takes floor(src). Taps outside the image read fill_value when it is given and the
- * nearest edge pixel otherwise. Integer outputs round half away from zero and saturate.
+ * Sampling, as DALI's warp (kernels/common/img_warp.c): output pixel centre (x + ½, y + ½)
+ * maps to src = T(in/2)·R(angle)·T(−out/2)·dst, the matrix made in float as DALI's
+ * RotateParamProvider; LINEAR interpolates the four pixels around src − ½, NN takes
+ * floor(src). Taps outside the image read fill_value when it is given and the nearest edge
+ * pixel otherwise. Integer outputs round half away from zero and saturate.
  */
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
 #include "kernels/common/arg_check.h"
+#include "kernels/common/img_warp.h"
+#include "kernels/common/xform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +25,7 @@
 
 typedef struct rot_sample {
 	int oh, ow;
-	double angle; /* radians */
+	float angle; /* radians, float as DALI's deg2rad */
 } rot_sample_t;
 
 typedef struct rotate {
@@ -112,7 +115,7 @@ static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		/* DALI fails on a NaN angle too (its canvas size comes out negative) */
 		if ((rc = dalic_argck_finite(ctx, ws, i, "angle", &deg, 1)))
 			return rc;
-		s->angle = deg * M_PI / 180;
+		s->angle = (float)deg * (float)(M_PI / 180);
 		if (has_size) {
 			double v[2];
 			int n;
@@ -143,80 +146,48 @@ static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static inline float rotate_px_at(const dalic_batch_t *in, const void *src, int64_t k)
+/* DALI's destination-to-source matrix, in float: T(in/2)·R(−a)·T(−out/2) with a the negated
+ * angle (DALI turns counter-clockwise on screen by rotating the other way in y-down axes). */
+static void rotate_matrix(const rot_sample_t *s, int64_t in_w, int64_t in_h, float m[6])
 {
-	switch (in->dtype) {
-#define ROTATE_LOAD(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                \
-	case DALIC_##ID: return (float)(double)DALIC_DTYPE_VALUE(CLASS, ((const CT *)src)[k]);
-		DALIC_DTYPES_NUMERIC(ROTATE_LOAD)
-#undef ROTATE_LOAD
-	default: return 0; /* not numeric: refused at setup */
-	}
+	float c = cosf(s->angle), sn = sinf(s->angle);
+	float t_in[9], r[9] = {c, -sn, 0, sn, c, 0, 0, 0, 1}, t_out[9], tr[9], all[9];
+	dalic_xform_identity(2, t_in);
+	dalic_xform_identity(2, t_out);
+	t_in[2] = (float)in_w * 0.5f;
+	t_in[5] = (float)in_h * 0.5f;
+	t_out[2] = -((float)s->ow * 0.5f);
+	t_out[5] = -((float)s->oh * 0.5f);
+	dalic_xform_mul(2, t_in, r, tr);
+	dalic_xform_mul(2, tr, t_out, all);
+	for (int k = 0; k < 6; k++)
+		m[k] = all[k];
 }
 
 static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
+	(void)thread;
 	rotate_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
 	const rot_sample_t *s = &r->s[i];
 	const int64_t *shape = dalic_batch_shape(in, i);
-	const int H = (int)shape[0], W = (int)shape[1], C = in->ndim == 3 ? (int)shape[2] : 1;
-	const void *src = in->ptrs[i];
-	void *dst = out->ptrs[i];
-	const float c = (float)cos(s->angle), sn = (float)sin(s->angle);
-	const bool integral = out->dtype != DALIC_FLOAT;
-	float v[64];
-	if (C > 64)
-		return dalic_op_fail(ctx, ws, i, "%d channels; at most 64 supported", C);
-	const bool empty = H == 0 || W == 0; /* then every tap is outside: fill_value (setup) */
-	for (int y = 0; y < s->oh; y++) {
-		float dy = y + 0.5f - s->oh * 0.5f;
-		for (int x = 0; x < s->ow; x++) {
-			float dx = x + 0.5f - s->ow * 0.5f;
-			float sx = c * dx - sn * dy + W * 0.5f, sy = sn * dx + c * dy + H * 0.5f;
-			if (!r->linear) {
-				int ix = (int)floorf(sx), iy = (int)floorf(sy);
-				bool out_of = empty || ix < 0 || iy < 0 || ix >= W || iy >= H;
-				ix = ix < 0 ? 0 : ix >= W ? W - 1 : ix;
-				iy = iy < 0 ? 0 : iy >= H ? H - 1 : iy;
-				for (int k = 0; k < C; k++)
-					v[k] = out_of && r->has_fill
-					           ? r->fill
-					           : rotate_px_at(in, src,
-					                          ((int64_t)iy * W + ix) * C + k);
-			} else {
-				float fx = sx - 0.5f, fy = sy - 0.5f;
-				int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
-				float qx = fx - x0, qy = fy - y0;
-				for (int k = 0; k < C; k++)
-					v[k] = 0;
-				for (int t = 0; t < 4; t++) {
-					int tx = x0 + (t & 1), ty = y0 + (t >> 1);
-					float wgt = ((t & 1) ? qx : 1 - qx) * ((t >> 1) ? qy : 1 - qy);
-					bool out_of =
-					    empty || tx < 0 || ty < 0 || tx >= W || ty >= H;
-					if (out_of && r->has_fill) {
-						for (int k = 0; k < C; k++)
-							v[k] += wgt * r->fill;
-						continue;
-					}
-					tx = tx < 0 ? 0 : tx >= W ? W - 1 : tx;
-					ty = ty < 0 ? 0 : ty >= H ? H - 1 : ty;
-					int64_t base = ((int64_t)ty * W + tx) * C;
-					for (int k = 0; k < C; k++)
-						v[k] += wgt * rotate_px_at(in, src, base + k);
-				}
-			}
-			int64_t o = ((int64_t)y * s->ow + x) * C;
-			for (int k = 0; k < C; k++) {
-				if (integral)
-					dalic_dtype_store_sat(out->dtype, dst, o + k, v[k]);
-				else
-					((float *)dst)[o + k] = v[k];
-			}
-		}
-	}
+	img_warp_job_t job = {
+		.ndim = 2,
+		.in = in->ptrs[i],
+		.in_type = in->dtype,
+		.in_size = {shape[1], shape[0], 1},
+		.channels = in->ndim == 3 ? (int)shape[2] : 1,
+		.out = out->ptrs[i],
+		.out_type = out->dtype,
+		.out_size = {s->ow, s->oh, 1},
+		.linear = r->linear,
+		.clamp = !r->has_fill,
+		.fill = r->fill,
+	};
+	rotate_matrix(s, shape[1], shape[0], job.m);
+	if ((int64_t)s->ow * s->oh > 0)
+		dalic_img_warp(&job);
 	return DALIC_OK;
 }
 

@@ -1,37 +1,48 @@
 /*
- * random.coin_flip: per sample, values that are 1 with `probability` and 0 otherwise.
- * Output shape: `shape` (per sample), or the shape of the optional `shape_like` input, or a
- * scalar. Default dtype INT32 (DALI's 4-byte output). Each sample slot has its own generator,
- * so values depend on (seed, iteration, sample) only.
+ * random.coin_flip: per element, 1 with `probability` and 0 otherwise, drawn as DALI's
+ * bernoulli_dist (u32 <= uint32(p * 2^32)) from the element's Philox generator, so the same
+ * seed gives DALI's values. Output shape: `shape` (per sample), or the shape of the optional
+ * `shape_like` input, or a scalar (rng_shape.h). dtype: bool, uint8 or int32 (default).
+ * DALI checks no range: p >= 1 always gives 1, p <= 0 almost never does, and negative or NaN
+ * probabilities give what DALI's x86 build gives.
  */
 #include "engine/dtype.h"
+#include "engine/error.h"
 #include "engine/kernel.h"
 #include "kernels/common/rng_shape.h"
 
+static const dalic_dtype_t coin_flip_types[] = {DALIC_BOOL, DALIC_UINT8, DALIC_INT32};
+
 static int coin_flip_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
-	return dalic_rng_setup_output(ctx, ws, (dalic_dtype_t)dalic_arg_int(ctx, "dtype"));
+	dalic_dtype_t dtype = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
+	DALIC_TRY(dalic_rng_check_dtype(ctx, ws, dtype, coin_flip_types, 3));
+	DALIC_TRY(dalic_rng_setup_output(ctx, ws, dtype));
+	for (int i = 0; i < ws->batch_size; i++) { /* argument errors before any sample runs */
+		float p;
+		DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "probability", i, &p));
+	}
+	return DALIC_OK;
+}
+
+static double coin_flip_element(const void *dist, dalic_philox_t *g)
+{
+	return dalic_rng_bernoulli(*(const uint32_t *)dist, g);
 }
 
 static int coin_flip_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
-	double p;
-	int rc = dalic_arg_float_at(ctx, ws, "probability", i, &p);
-	if (rc)
-		return rc;
-	if (!(p >= 0 && p <= 1)) /* NaN too */
-		return dalic_op_fail(ctx, ws, i, "probability %g is outside [0, 1]", p);
-	dalic_batch_t *out = ws->outputs[0];
-	int64_t n = dalic_batch_sample_elems(out, i);
-	for (int64_t k = 0; k < n; k++)
-		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k, dalic_rng_uniform(&ctx->rng[i]) < p);
+	float p;
+	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "probability", i, &p));
+	uint32_t threshold = dalic_rng_bernoulli_threshold(p);
+	dalic_rng_generate(ctx, ws, i, coin_flip_element, &threshold);
 	return DALIC_OK;
 }
 
 static const dalic_arg_schema_t args[] = {
 	{"probability", DALIC_ARG_FLOAT, "0.5", "Probability of value 1.", .tensor = true},
 	{"shape", DALIC_ARG_INT_LIST, "None", "Shape of each output sample.", .tensor = true},
-	{"dtype", DALIC_ARG_DTYPE, "INT32", "Output data type."},
+	{"dtype", DALIC_ARG_DTYPE, "INT32", "Output data type: bool, uint8 or int32."},
 	{0},
 };
 

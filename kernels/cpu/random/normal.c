@@ -1,34 +1,63 @@
 /*
- * random.normal: values drawn from a normal distribution with `mean` (default 0) and
- * `stddev` (default 1), both of which may be given per sample. Output shape follows the
- * random operators' rule (rng_shape.h); dtype defaults to FLOAT, integer outputs are rounded
- * and saturated. Each sample slot has its own generator (ctx->rng[i]), so values depend on
- * (seed, iteration, sample) only.
+ * random.normal: values of a normal distribution with `mean` (default 0) and `stddev`
+ * (default 1), both possibly per sample, drawn as DALI does (random_dist.h): every element
+ * takes a fresh Box-Muller pair from its own Philox generator and keeps the first coordinate,
+ * fma(x, stddev, mean). The arithmetic is float for outputs up to 16-bit integers and float,
+ * double for 32/64-bit integers and double, as DALI's; integer outputs are rounded and
+ * saturated. DALI checks no sign on stddev. Output shape: rng_shape.h.
  */
 #include "engine/dtype.h"
+#include "engine/error.h"
 #include "engine/kernel.h"
 #include "kernels/common/rng_shape.h"
 
+static const dalic_dtype_t normal_types[] = {
+    DALIC_UINT8, DALIC_INT8,  DALIC_UINT16, DALIC_INT16, DALIC_UINT32,
+    DALIC_INT32, DALIC_UINT64, DALIC_INT64, DALIC_FLOAT, DALIC_FLOAT64,
+};
+
+typedef struct normal_dist {
+	float mean, stddev;
+} normal_dist_t;
+
+static bool normal_in_double(dalic_dtype_t t)
+{
+	return t == DALIC_INT32 || t == DALIC_UINT32 || t == DALIC_INT64 || t == DALIC_UINT64 ||
+	       t == DALIC_FLOAT64;
+}
+
 static int normal_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
-	return dalic_rng_setup_output(ctx, ws, (dalic_dtype_t)dalic_arg_int(ctx, "dtype"));
+	dalic_dtype_t dtype = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
+	DALIC_TRY(dalic_rng_check_dtype(ctx, ws, dtype, normal_types, 10));
+	DALIC_TRY(dalic_rng_setup_output(ctx, ws, dtype));
+	for (int i = 0; i < ws->batch_size; i++) {
+		float v;
+		DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "mean", i, &v));
+		DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "stddev", i, &v));
+	}
+	return DALIC_OK;
+}
+
+static double normal_element_f32(const void *dist, dalic_philox_t *g)
+{
+	const normal_dist_t *d = dist;
+	return dalic_rng_normal_f32(g, d->mean, d->stddev);
+}
+
+static double normal_element_f64(const void *dist, dalic_philox_t *g)
+{
+	const normal_dist_t *d = dist;
+	return dalic_rng_normal_f64(g, d->mean, d->stddev);
 }
 
 static int normal_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
-	double mean, stddev;
-	int rc = dalic_arg_float_at(ctx, ws, "mean", i, &mean);
-	if (!rc)
-		rc = dalic_arg_float_at(ctx, ws, "stddev", i, &stddev);
-	if (rc)
-		return rc;
-	if (!(stddev >= 0))
-		return dalic_op_fail(ctx, ws, i, "argument 'stddev' is %g, must be >= 0", stddev);
-	dalic_batch_t *out = ws->outputs[0];
-	int64_t n = dalic_batch_sample_elems(out, i);
-	for (int64_t k = 0; k < n; k++)
-		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k,
-		                mean + stddev * dalic_rng_normal(&ctx->rng[i]));
+	normal_dist_t d;
+	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "mean", i, &d.mean));
+	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "stddev", i, &d.stddev));
+	bool dbl = normal_in_double(ws->outputs[0]->dtype);
+	dalic_rng_generate(ctx, ws, i, dbl ? normal_element_f64 : normal_element_f32, &d);
 	return DALIC_OK;
 }
 

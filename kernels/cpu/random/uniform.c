@@ -1,89 +1,168 @@
 /*
  * random.uniform: values drawn uniformly from [range[0], range[1]) — default [-1, 1) — or,
- * when `values` is given, picked with equal probability from that discrete list (the two
- * are mutually exclusive). Both may be given per sample. Output shape follows the random
- * operators' rule (rng_shape.h); dtype defaults to FLOAT, and integer outputs are rounded and
- * saturated, so they can fall outside the range (as in DALI).
- *
- * Each sample slot has its own generator (ctx->rng[i]), so values depend on (seed,
- * iteration, sample) only. Continuous draws stay strictly below range[1] even after rounding
- * to float.
+ * when `values` is given, picked with equal probability from that list (then `range` is
+ * ignored, as in DALI). Both may be given per sample. Every element draws from its own Philox
+ * generator with DALI's distributions (random_dist.h), so the same seed gives DALI's values:
+ *  - continuous: DALI converts the range to the output type first (so an integer output draws
+ *    between the truncated bounds), then draws in float (outputs up to 16-bit integers, float)
+ *    or double (32/64-bit integers, double), and rounds and saturates integer outputs;
+ *  - discrete: the values are float32, the index is (u32 * count) >> 32.
+ * Output shape: rng_shape.h.
  */
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
 #include "kernels/common/rng_shape.h"
 
-#include <math.h>
+#include <stdlib.h>
+
+static const dalic_dtype_t uniform_types[] = {
+    DALIC_UINT8, DALIC_INT8,  DALIC_UINT16, DALIC_INT16, DALIC_UINT32,
+    DALIC_INT32, DALIC_UINT64, DALIC_INT64, DALIC_FLOAT, DALIC_FLOAT64,
+};
+
+typedef struct uniform_state {
+	float *values; /* the constant `values` list as float32 */
+	int64_t num_values;
+} uniform_state_t;
+
+typedef struct uniform_discrete {
+	const float *values;
+	int64_t count;
+} uniform_discrete_t;
 
 static int uniform_init(dalic_op_ctx_t *ctx)
 {
-	if (dalic_arg_given(ctx, "range") && dalic_arg_given(ctx, "values"))
-		return dalic_fail(DALIC_EINVAL,
-		                  "operator '%s' (%s): argument 'values': `range` and `values` are "
-		                  "mutually exclusive",
-		                  ctx->inst, ctx->schema->name);
+	uniform_state_t *s = ctx->state;
 	const dalic_value_t *values = dalic_arg(ctx, "values");
-	if (values->kind != DALIC_V_NONE && values->n == 0)
+	if (values->kind == DALIC_V_NONE)
+		return DALIC_OK;
+	if (values->n == 0) /* DALI crashes on it */
 		return dalic_fail(DALIC_EINVAL,
 		                  "operator '%s' (%s): argument 'values': the list is empty",
 		                  ctx->inst, ctx->schema->name);
+	s->values = calloc((size_t)values->n, sizeof *s->values);
+	if (!s->values)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int k = 0; k < values->n; k++)
+		s->values[k] = (float)dalic_value_get_f(values, k);
+	s->num_values = values->n;
+	return DALIC_OK;
+}
+
+static void uniform_fini(dalic_op_ctx_t *ctx)
+{
+	uniform_state_t *s = ctx->state;
+	free(s->values);
+}
+
+/* The sample's `values` (argument input or the constant list). */
+static int uniform_values(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+			  uniform_discrete_t *d)
+{
+	const uniform_state_t *s = ctx->state;
+	DALIC_TRY(dalic_rng_arg_input_floats(ctx, ws, "values", i, &d->values, &d->count));
+	if (!d->values) {
+		d->values = s->values;
+		d->count = s->num_values;
+	}
+	if (d->count < 1 || d->count > UINT32_MAX)
+		return dalic_op_fail(ctx, ws, i, "argument 'values': %lld values, expected 1 to 2^32",
+				     (long long)d->count);
+	return DALIC_OK;
+}
+
+/* The sample's [lo, hi) as float32, checked as DALI does (hi > lo). */
+static int uniform_range(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float r[2])
+{
+	const float *in;
+	int64_t n;
+	DALIC_TRY(dalic_rng_arg_input_floats(ctx, ws, "range", i, &in, &n));
+	const dalic_value_t *list = dalic_arg(ctx, "range");
+	if (!in)
+		n = list->n;
+	if (n != 1 && n != 2)
+		return dalic_op_fail(ctx, ws, i,
+				     "Argument \"range\" expected shape {2} but got %lld values, "
+				     "which can't be interpreted as the expected shape.",
+				     (long long)n);
+	for (int k = 0; k < 2; k++) /* a single value is repeated, as DALI broadcasts it */
+		r[k] = in ? in[n == 2 ? k : 0] : (float)dalic_value_get_f(list, n == 2 ? k : 0);
+	if (!(r[1] > r[0]))
+		return dalic_op_fail(ctx, ws, i, "Invalid range [%g, %g).", r[0], r[1]);
 	return DALIC_OK;
 }
 
 static int uniform_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	dalic_dtype_t dtype = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
-	if (dtype == DALIC_BOOL)
-		return dalic_op_fail(ctx, ws, -1, "argument 'dtype': BOOL is not supported");
-	return dalic_rng_setup_output(ctx, ws, dtype);
-}
-
-/* `values` mode: DALI keeps the list as float32, hence the (float) on every value. */
-static int uniform_run_discrete(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i)
-{
-	dalic_batch_t *out = ws->outputs[0];
-	const dalic_batch_t *vin = dalic_arg_input(ws, "values");
-	const dalic_value_t *list = dalic_arg(ctx, "values");
-	if (vin && (!dalic_dtype_is_numeric(vin->dtype) || i >= vin->num_samples))
-		return dalic_op_fail(ctx, ws, i,
-		                     "argument input 'values' has no numeric values "
-		                     "for this sample");
-	int64_t count = vin ? dalic_batch_sample_elems(vin, i) : list->n;
-	if (count < 1)
-		return dalic_op_fail(ctx, ws, i, "argument 'values' is empty");
-	int64_t n = dalic_batch_sample_elems(out, i);
-	for (int64_t k = 0; k < n; k++) {
-		int64_t pick = (int64_t)dalic_rng_below(&ctx->rng[i], (uint64_t)count);
-		double v = vin ? dalic_dtype_load_f64(vin->dtype, vin->ptrs[i], pick)
-		               : dalic_value_get_f(list, (int)pick);
-		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k, (float)v);
+	DALIC_TRY(dalic_rng_check_dtype(ctx, ws, dtype, uniform_types, 10));
+	DALIC_TRY(dalic_rng_setup_output(ctx, ws, dtype));
+	bool discrete = dalic_arg_given(ctx, "values");
+	for (int i = 0; i < ws->batch_size; i++) {
+		uniform_discrete_t d;
+		float r[2];
+		DALIC_TRY(discrete ? uniform_values(ctx, ws, i, &d) : uniform_range(ctx, ws, i, r));
 	}
 	return DALIC_OK;
 }
 
+/* T(bound) for the output type T, as DALI's x86-64 build converts a float, then widened. */
+static double uniform_bound(dalic_dtype_t t, float v)
+{
+	switch (t) {
+	case DALIC_UINT8: return (uint8_t)dalic_rng_cvt_i32(v);
+	case DALIC_INT8: return (int8_t)dalic_rng_cvt_i32(v);
+	case DALIC_UINT16: return (uint16_t)dalic_rng_cvt_i32(v);
+	case DALIC_INT16: return (int16_t)dalic_rng_cvt_i32(v);
+	case DALIC_INT32: return dalic_rng_cvt_i32(v);
+	case DALIC_UINT32: return (uint32_t)(uint64_t)dalic_rng_cvt_i64(v);
+	case DALIC_INT64: return (double)dalic_rng_cvt_i64(v);
+	case DALIC_UINT64:
+		if (!(v >= 0x1p63f))
+			return (double)(uint64_t)dalic_rng_cvt_i64(v);
+		return (double)((uint64_t)dalic_rng_cvt_i64(v - 0x1p63f) ^ (1ull << 63));
+	default: return v;
+	}
+}
+
+static double uniform_element_f32(const void *dist, dalic_philox_t *g)
+{
+	return dalic_rng_uniform_f32(dist, g);
+}
+
+static double uniform_element_f64(const void *dist, dalic_philox_t *g)
+{
+	return dalic_rng_uniform_f64(dist, g);
+}
+
+static double uniform_element_pick(const void *dist, dalic_philox_t *g)
+{
+	const uniform_discrete_t *d = dist;
+	return d->values[dalic_rng_pick(g, d->count)];
+}
+
 static int uniform_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
-	if (dalic_arg_given(ctx, "values"))
-		return uniform_run_discrete(ctx, ws, i);
-	double range[2];
-	int n;
-	int rc = dalic_arg_floats_at(ctx, ws, "range", i, range, 2, &n);
-	if (rc)
-		return rc;
-	if (n != 2)
-		return dalic_op_fail(ctx, ws, i, "argument 'range' needs 2 values, got %d", n);
-	double lo = range[0], hi = range[1];
-	if (!(lo <= hi))
-		return dalic_op_fail(ctx, ws, i, "argument 'range': [%g, %g) is empty", lo, hi);
-	dalic_batch_t *out = ws->outputs[0];
-	int64_t count = dalic_batch_sample_elems(out, i);
-	bool single = out->dtype == DALIC_FLOAT || out->dtype == DALIC_FLOAT16;
-	for (int64_t k = 0; k < count; k++) {
-		double v = lo + (hi - lo) * dalic_rng_uniform(&ctx->rng[i]);
-		if (single && lo < hi && (float)v >= (float)hi)
-			v = nextafterf((float)hi, (float)lo);
-		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k, v);
+	dalic_dtype_t t = ws->outputs[0]->dtype;
+	if (dalic_arg_given(ctx, "values")) {
+		uniform_discrete_t d;
+		DALIC_TRY(uniform_values(ctx, ws, i, &d));
+		dalic_rng_generate(ctx, ws, i, uniform_element_pick, &d);
+		return DALIC_OK;
+	}
+	float r[2];
+	DALIC_TRY(uniform_range(ctx, ws, i, r));
+	double lo = uniform_bound(t, r[0]), hi = uniform_bound(t, r[1]);
+	if (t == DALIC_INT32 || t == DALIC_UINT32 || t == DALIC_INT64 || t == DALIC_UINT64 ||
+	    t == DALIC_FLOAT64) {
+		dalic_rng_uniform_f64_t d;
+		dalic_rng_uniform_f64_init(&d, lo, hi);
+		dalic_rng_generate(ctx, ws, i, uniform_element_f64, &d);
+	} else {
+		dalic_rng_uniform_f32_t d;
+		dalic_rng_uniform_f32_init(&d, (float)lo, (float)hi);
+		dalic_rng_generate(ctx, ws, i, uniform_element_f32, &d);
 	}
 	return DALIC_OK;
 }
@@ -99,7 +178,12 @@ static const dalic_arg_schema_t args[] = {
 };
 
 static const dalic_kernel_t kernel = {
-    .init = uniform_init, .setup = uniform_setup, .run_sample = uniform_run_sample};
+    .state_size = sizeof(uniform_state_t),
+    .init = uniform_init,
+    .setup = uniform_setup,
+    .run_sample = uniform_run_sample,
+    .fini = uniform_fini,
+};
 
 DALIC_OPERATOR(random__Uniform) = {
     .name = "random__Uniform",

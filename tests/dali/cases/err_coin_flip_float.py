@@ -1,5 +1,4 @@
-# oracle: dali_error=Supported types
-# oracle: dalic_error=coin_flip
+# oracle: error=Data type float is currently not supported. Supported types are : bool, uint8, int32
 # random.coin_flip refuses a float output type.
 from nvidia.dali import pipeline_def, fn, types
 

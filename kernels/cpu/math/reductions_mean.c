@@ -1,0 +1,47 @@
+/*
+ * reductions.mean (DALI's reductions__Mean): the mean, sum / n in float; `dtype` may be the input's
+ * type (the sum then wraps around in that type, as in DALI) or FLOAT. Per sample, over `axes` /
+ * `axis_names` (all axes by default; an empty list reduces nothing), `keep_dims` keeping reduced
+ * dims as 1. Arithmetic as DALI's CPU kernel (kernels/common/reduce.c): pairwise sums in the output
+ * type, so float results are bit-identical.
+ */
+#include "engine/kernel.h"
+#include "kernels/common/reduce_op.h"
+
+static const dalic_reduce_op_t reductions_mean_op = {.kind = DALIC_REDUCE_SUM,
+                                                     .allowed =
+                                                         DALIC_REDUCE_SAME | DALIC_REDUCE_FLOAT,
+                                                     .dflt = DALIC_FLOAT,
+                                                     .scale = true};
+
+static int reductions_mean_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+{
+	return dalic_reduce_op_setup(ctx, ws, &reductions_mean_op);
+}
+
+static int reductions_mean_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	return dalic_reduce_op_run_sample(ctx, ws, i, &reductions_mean_op);
+}
+
+static const dalic_arg_schema_t args[] = {
+    DALIC_REDUCE_AXES_ARGS,
+    {"dtype", DALIC_ARG_DTYPE, "None", "Output type (see above)."},
+    {0},
+};
+
+static const dalic_kernel_t kernel = {.setup = reductions_mean_setup,
+                                      .run_sample = reductions_mean_run_sample};
+
+DALIC_OPERATOR(reductions__Mean) = {
+    .name = "reductions__Mean",
+    .fn = "reductions.mean",
+    .module = "nvidia.dali.fn.reductions",
+    .doc = "Mean of elements along the given axes.",
+    .min_inputs = 1,
+    .max_inputs = 1,
+    .num_outputs = 1,
+    .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+    .args = args,
+    .cpu = &kernel,
+};

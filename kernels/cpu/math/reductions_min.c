@@ -1,0 +1,43 @@
+/*
+ * reductions.min (DALI's reductions__Min): the smallest element, in the input's type.
+ * Per sample, over `axes` / `axis_names` (all axes by default; an empty list reduces
+ * nothing), `keep_dims` keeping reduced dims as 1. Arithmetic as DALI's CPU kernel
+ * (kernels/common/reduce.c): pairwise sums in the output type, so float results are
+ * bit-identical.
+ */
+#include "engine/kernel.h"
+#include "kernels/common/reduce_op.h"
+
+static const dalic_reduce_op_t reductions_min_op = {.kind = DALIC_REDUCE_MIN,
+                                                    .dflt = DALIC_NO_TYPE};
+
+static int reductions_min_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+{
+	return dalic_reduce_op_setup(ctx, ws, &reductions_min_op);
+}
+
+static int reductions_min_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	return dalic_reduce_op_run_sample(ctx, ws, i, &reductions_min_op);
+}
+
+static const dalic_arg_schema_t args[] = {
+    DALIC_REDUCE_AXES_ARGS,
+    {0},
+};
+
+static const dalic_kernel_t kernel = {.setup = reductions_min_setup,
+                                      .run_sample = reductions_min_run_sample};
+
+DALIC_OPERATOR(reductions__Min) = {
+    .name = "reductions__Min",
+    .fn = "reductions.min",
+    .module = "nvidia.dali.fn.reductions",
+    .doc = "Minimum of elements along the given axes.",
+    .min_inputs = 1,
+    .max_inputs = 1,
+    .num_outputs = 1,
+    .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+    .args = args,
+    .cpu = &kernel,
+};

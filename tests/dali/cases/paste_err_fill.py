@@ -1,0 +1,12 @@
+# oracle: error=expects either a single value or a list of 3 elements. 2 given.
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images")
+    images = fn.decoders.image(jpegs, output_type=types.RGB)
+    return fn.paste(images, ratio=2, fill_value=(1, 2))
+
+
+pipe = oracle_pipe()

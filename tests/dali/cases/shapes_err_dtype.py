@@ -1,0 +1,12 @@
+# oracle: dali_error=can return the output as one of the following
+# oracle: dalic_error=can return the output as one of the following
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images")
+    return fn.shapes(jpegs, dtype=types.UINT8)
+
+
+pipe = oracle_pipe()

@@ -1,0 +1,12 @@
+# oracle: error=Not supported output type: int32
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images")
+    images = fn.decoders.image(jpegs, output_type=types.RGB)
+    return fn.slice(images, start=[1, 1], shape=[5, 5], dtype=types.INT32)
+
+
+pipe = oracle_pipe()

@@ -1,0 +1,12 @@
+# oracle: error="end", "rel_end", "shape", and "rel_shape" arguments are mutually exclusive
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images")
+    images = fn.decoders.image(jpegs, output_type=types.RGB)
+    return fn.slice(images, start=[1, 1], end=[5, 5], rel_shape=[0.5, 0.5])
+
+
+pipe = oracle_pipe()

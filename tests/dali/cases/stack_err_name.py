@@ -1,0 +1,12 @@
+# oracle: error=``axis_name`` must be a single character; got FF
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images")
+    images = fn.decoders.image(jpegs, output_type=types.RGB)
+    return fn.stack(images, images, axis_name="FF")
+
+
+pipe = oracle_pipe()

@@ -1,0 +1,13 @@
+# oracle: error=does not match any of the allowed layouts for input 0. Valid layouts are: HWC FHWC DHWC FDHWC
+# warp_affine: 2-D data has no channel dimension.
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images", files=["cat/chelsea.jpg"])
+    images = fn.crop(fn.decoders.image(jpegs, output_type=types.RGB), crop=[16, 16])
+    return fn.warp_affine(fn.reshape(images, shape=[16, 48], layout=''), matrix=[1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+
+
+pipe = oracle_pipe()

@@ -1,0 +1,13 @@
+# oracle: error=Cannot calculate the inverse of a singular matrix.
+# warp_affine: inverse_map=False inverts the matrix.
+from nvidia.dali import pipeline_def, fn, types
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images", files=["cat/chelsea.jpg"])
+    images = fn.crop(fn.decoders.image(jpegs, output_type=types.RGB), crop=[16, 16])
+    return fn.warp_affine(images, matrix=[1.0, 2.0, 0.0, 2.0, 4.0, 0.0], inverse_map=False)
+
+
+pipe = oracle_pipe()
