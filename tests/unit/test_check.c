@@ -130,25 +130,28 @@ Test(check, modules_that_do_not_load)
 	          "%s", r);
 }
 
-/* the modules written in real repositories' patterns (tests/data/patterns) all load; the
+/* the modules written in real repositories' patterns (samples/scripts/real) all load; the
  * python_function one is warned about as a pipeline that cannot become a .pb file */
 Test(check, the_pattern_modules_load)
 {
-	tl_cmd_t c = tl_dalic(NULL, "check tests/data/patterns");
+	tl_cmd_t c = tl_dalic(NULL, "check samples/scripts/real");
 	cr_expect_eq(c.status, 0, "%s", c.out);
-	cr_expect(tl_text_has(c.out, "tests/data/patterns/legacy_subclass.py: loads (1 pipeline)\n",
-	                      false),
-	          "%s", c.out);
+	static const char *const loads[] = {"helpers_and_exceptions", "legacy_subclass",
+	                                    "methods_factories_compose", "python_function_aug",
+	                                    "sharded_by_rank"};
+	for (int i = 0; i < 5; i++) {
+		char want[160];
+		snprintf(want, sizeof want, "samples/scripts/real/%s.py: loads (1 pipeline)\n",
+		         loads[i]);
+		cr_expect(tl_text_has(c.out, want, false), "%s: %s", want, c.out);
+	}
 	cr_expect(tl_text_has(c.out,
-	                      "tests/data/patterns/python_function_aug.py:20:15: warning: pipeline "
+	                      "samples/scripts/real/python_function_aug.py:22:15: warning: pipeline "
 	                      "'pipe': operator '__PythonFunction_3' (PythonFunction) cannot be "
 	                      "serialized",
 	                      false),
 	          "%s", c.out);
-	cr_expect(tl_text_has(c.out, "tests/data/patterns/sharded_by_rank.py: loads (1 pipeline)\n",
-	                      false),
-	          "%s", c.out);
-	cr_expect(tl_text_has(c.out, "\n3 of 3 load\n", false), "%s", c.out);
+	cr_expect(tl_text_has(c.out, "\n5 of 5 load\n", false), "%s", c.out);
 	tl_cmd_free(&c);
 }
 

@@ -1,3 +1,5 @@
+# oracle: checks=outputs
+# (DALI cannot serialize python_function: "Could not serialize the operator")
 # Pattern: a custom augmentation written as a Python function and run by python_function,
 # with a functools.partial to bind its parameter.
 from functools import partial
