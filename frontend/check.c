@@ -55,11 +55,16 @@ static void check_report(check_t *c, const dalic_srcpos_t *pos, bool error, cons
 	*(error ? &c->errors : &c->warnings) += 1;
 }
 
-/* The first line of the current error message (located messages add source and caret). */
+/* The first line of the current error message (located messages add source and caret); a
+ * line ending in ':' continues on the next, which is joined ("...was skipped: file:l:c: ..."). */
 static const char *check_first_line(char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", dalic_last_error());
 	char *nl = strchr(buf, '\n');
+	if (nl && nl > buf && nl[-1] == ':' && nl[1]) {
+		*nl = ' ';
+		nl = strchr(nl + 1, '\n');
+	}
 	if (nl)
 		*nl = 0;
 	return buf;

@@ -128,6 +128,17 @@ Test(check, modules_that_do_not_load)
 	                         "function, create a Pipeline object or a Pipeline subclass)\n",
 	                      false),
 	          "%s", r);
+	/* ... and where the reason is a skipped statement, which one */
+	r = check_run("import torch\n"
+	              "import nvidia.dali.fn as fn\n"
+	              "types = {'f': torch.float32}\n",
+	              &pipes, &clean);
+	cr_expect_eq(pipes, 0);
+	cr_expect(tl_text_has(r, "MOD: the script creates no pipeline; a statement that could not "
+	                         "be evaluated was skipped: MOD:3:15: torch.float32: dalic does "
+	                         "not evaluate torch",
+	                      false),
+	          "%s", r);
 }
 
 /* the modules written in real repositories' patterns (samples/scripts/real) all load; the
