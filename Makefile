@@ -29,7 +29,7 @@ else
 Q := @
 endif
 
-PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson
+PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson sndfile fftw3f
 
 OPT      := $(if $(SANITIZE),-O1 -g -fno-omit-frame-pointer,-O2 -g) -fno-math-errno \
             $(if $(filter gcc cc,$(notdir $(CC))),-fvect-cost-model=dynamic)
@@ -94,7 +94,7 @@ LIB_SO  := $(BUILD)/libdalic.so
 DALIC   := $(BUILD)/dalic
 TESTBIN := $(BUILD)/tests/dalic_tests
 
-.PHONY: all test run install clean distclean compdb bench fuzz check-dali
+.PHONY: all test run install clean distclean compdb bench fuzz check-dali audio-samples
 all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc
 
 # Every object depends on the configuration (flags, CUDA switch) and waits for the
@@ -191,7 +191,8 @@ ifneq ($(filter thread,$(subst $(comma), ,$(SANITIZE))),)
 test: $(LIB_A)
 	$(Q)sh tests/unit/tsan/run.sh 'exec*/*'
 else
-test: all
+# (the sample scripts run by the tests include speech.py, over build/audio)
+test: all audio-samples
 	$(Q)DALIC_BIN=$(abspath $(DALIC)) DALIC_SAMPLES=$(abspath $(BUILD)/samples) \
 		LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -202,6 +203,11 @@ endif
 RUN_PIPELINE ?= samples/scripts/getting_started.py
 run: all
 	$(Q)if [ -t 1 ]; then $(DALIC) tui $(RUN_PIPELINE); else $(DALIC) run $(RUN_PIPELINE) -n 20; fi
+
+# Speech-like clips for samples/scripts/speech.py (WAV, FLAC, OGG in build/audio/speech/).
+audio-samples: build/audio/speech/clip_00.wav
+build/audio/speech/clip_00.wav: | $(BUILD)/samples/make_audio
+	$(Q)mkdir -p build/audio && $(BUILD)/samples/make_audio build/audio/speech
 
 # The oracle suite against real NVIDIA DALI from PyPI (not part of `test`: it downloads ~200 MB).
 check-dali: all

@@ -1,7 +1,8 @@
 /*
  * Copies what the batch pane shows out of a live batch, on the runner thread, while the batch
  * is still valid: for a window of samples, the shape, min/max/mean, the source file, and
- * either a small RGB thumbnail (image-like samples) or the first values as numpy prints them.
+ * either a small RGB thumbnail (image-like samples; waveforms, spectrograms and video frames
+ * from extract_signal.c) or the first values as numpy prints them.
  * Statistics are computed for the selected sample only (the only one whose numbers are
  * shown), which keeps extraction cheap while the pipeline runs at full speed.
  * Thumbnails are box-filtered down to at most THUMB_MAX pixels a side: enough for a
@@ -219,6 +220,8 @@ tui_batch_view_t *dalic_tui_extract(const dalic_batch_t *b, int sample, int wind
 			}
 			v->stretched |= stretched;
 		}
+		if (!s->thumb)
+			s->thumb = dalic_tui_extract_signal(b, i, &s->thumb_w, &s->thumb_h);
 		if (!s->thumb) {
 			v->image = false;
 			s->values = extract_values_text(b, i);

@@ -121,5 +121,8 @@ void dalic_tui_debug_fill(tui_runner_t *r, tui_model_t *m);
 tui_batch_view_t *dalic_tui_extract(const dalic_batch_t *b, int sample, int window);
 /* Parses "operator 'X' (...), iteration N, sample S, file 'F': ..." into err. */
 void dalic_tui_parse_error(const char *message, tui_error_t *err);
+/* extract_signal.c: an RGB8 picture of a signal sample (waveform, spectrogram heat map, strip
+ * of video frames), or NULL when the sample is none of these. New memory: free(). */
+unsigned char *dalic_tui_extract_signal(const dalic_batch_t *b, int i, int *tw, int *th);
 
 #endif

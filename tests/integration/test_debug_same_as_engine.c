@@ -90,6 +90,8 @@ static char *same_slurp(const char *path, size_t *len)
 	}
 	fclose(f);
 	*len = n;
+	if (buf)
+		buf[n] = 0; /* the logs are printed as strings */
 	return buf ? buf : calloc(1, 1);
 }
 

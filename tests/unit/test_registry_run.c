@@ -10,6 +10,7 @@
  * cannot slip by.
  */
 #include "tests/testlib.h"
+#include "tests/testlib/audio.h"
 
 #include "engine/schema.h"
 
@@ -35,6 +36,9 @@ typedef enum {
 	REGISTRY_RUN_MAP,    /* FLOAT [8, 6]: coordinates within an U8_HWC image */
 	/* FLOAT [3]: one value per column of REGISTRY_RUN_F32 (a mean of its rows) */
 	REGISTRY_RUN_F32_ROW,
+	REGISTRY_RUN_WAV,   /* encoded audio: 16-bit WAV files, mono and stereo */
+	REGISTRY_RUN_AUDIO, /* FLOAT [600]: a tone with a burst */
+	REGISTRY_RUN_SPEC,  /* FLOAT [9, 12], layout "ft": a power spectrogram */
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -304,6 +308,42 @@ static void registry_run_image_slice(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "rel_shape", 2, (const double[]){0.5, 0.6}));
 }
 
+static void registry_run_resample(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "scale", 0.75));
+}
+
+static void registry_run_audio_decoder(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 12000));
+	ASSERT_OK(dalic_op_set_bool(op, "downmix", true));
+}
+
+static void registry_run_nonsilent(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 64));
+	ASSERT_OK(dalic_op_set_float(op, "cutoff_db", -20));
+}
+
+static void registry_run_spectrogram(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfft", 64));
+	ASSERT_OK(dalic_op_set_int(op, "window_length", 40));
+	ASSERT_OK(dalic_op_set_int(op, "window_step", 25));
+}
+
+static void registry_run_mel(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "nfilter", 4));
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 16000));
+}
+
+static void registry_run_mfcc(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "n_mfcc", 5));
+	ASSERT_OK(dalic_op_set_float(op, "lifter", 10));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -313,6 +353,7 @@ static void registry_run_reader(dalic_op_t *op)
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"AudioResample", {REGISTRY_RUN_AUDIO}, 0, registry_run_resample},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
@@ -339,6 +380,9 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
     {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
+    {"MFCC", {REGISTRY_RUN_SPEC}, 0, registry_run_mfcc},
+    {"MelFilterBank", {REGISTRY_RUN_SPEC}, 0, registry_run_mel},
+    {"NonsilentRegion", {REGISTRY_RUN_AUDIO}, 0, registry_run_nonsilent},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
@@ -346,6 +390,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
+    {"PreemphasisFilter", {REGISTRY_RUN_AUDIO}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
@@ -357,11 +402,13 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Saturation", {REGISTRY_RUN_U8_HWC}, 0, registry_run_saturation},
     {"Shapes", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Slice", {REGISTRY_RUN_U8_HWC}, 0, registry_run_slice},
+    {"Spectrogram", {REGISTRY_RUN_AUDIO}, 0, registry_run_spectrogram},
     {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
     {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
+    {"ToDecibels", {REGISTRY_RUN_SPEC}, 0, NULL},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
     {"Water", {REGISTRY_RUN_U8_HWC}, 0, registry_run_water},
@@ -372,6 +419,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"_conditional__ValidateLogical", {REGISTRY_RUN_BOOL}, 0, registry_run_validate},
     {"_test__Sleep", {REGISTRY_RUN_I64}, 0, NULL},
     {"_test__SleepBatch", {REGISTRY_RUN_I64}, 0, NULL},
+    {"decoders__Audio", {REGISTRY_RUN_WAV}, 0, registry_run_audio_decoder},
     {"decoders__Image", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"decoders__ImageCrop", {REGISTRY_RUN_JPEG}, 0, registry_run_image_crop},
     {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
@@ -414,6 +462,35 @@ static const char *const registry_run_photos[REGISTRY_RUN_BATCH] = {
     "samples/images/space/rocket_gray_progressive.jpg",
     "samples/images/coffee/coffee_cup.png",
 };
+
+/* Encoded audio: 16-bit WAVs at 8 kHz, sample i with i % 2 + 1 channels and 200 + 50 i frames
+ * of values that change with the iteration. */
+static int registry_run_feed_wav(dalic_feed_t *feed, int64_t iteration)
+{
+	enum { B = REGISTRY_RUN_BATCH };
+	int64_t shapes[B];
+	size_t n[B], total = 0;
+	uint8_t *wav[B];
+	for (int i = 0; i < B; i++) {
+		int ch = i % 2 + 1, frames = 200 + 50 * i;
+		int16_t pcm[2 * 300];
+		for (int k = 0; k < frames * ch; k++)
+			pcm[k] = (int16_t)((k * 37 + i * 1000 + (int)iteration * 77) % 4001 - 2000);
+		wav[i] = tl_audio_wav16(pcm, frames, ch, 8000, &n[i]);
+		shapes[i] = (int64_t)n[i];
+		total += n[i];
+	}
+	uint8_t *all = malloc(total), *at = all;
+	cr_assert_not_null(all);
+	for (int i = 0; i < B; i++) {
+		memcpy(at, wav[i], n[i]);
+		at += n[i];
+		free(wav[i]);
+	}
+	int rc = dalic_feed_batch(feed, DALIC_UINT8, 1, B, shapes, all, NULL);
+	free(all);
+	return rc;
+}
 
 /* The sources' callbacks (dalic_source_fn): one batch of `kind` for `iteration`. */
 static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
@@ -513,6 +590,28 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
 	}
+	case REGISTRY_RUN_WAV:
+		return registry_run_feed_wav(feed, iteration);
+	case REGISTRY_RUN_AUDIO: {
+		float v[B * 600];
+		for (int i = 0; i < B; i++) {
+			shapes[i] = 600;
+			tl_audio_tone(v + 600 * i, 600, 440 + 100 * i + 10 * (double)iteration, 8000, 0.01);
+			for (int k = 200; k < 350; k++) /* a burst */
+				v[600 * i + k] *= 40;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 1, B, shapes, v, NULL);
+	}
+	case REGISTRY_RUN_SPEC: {
+		float v[B * 9 * 12];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 9;
+			shapes[2 * i + 1] = 12;
+			for (int k = 0; k < 9 * 12; k++)
+				v[108 * i + k] = (float)((k * 7 + i * 5 + iteration * 3) % 11) + 0.25f;
+		}
+		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, "ft");
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -523,7 +622,8 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_NONE, REGISTRY_RUN_F32,    REGISTRY_RUN_I64,
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
-    REGISTRY_RUN_F32_ROW,
+    REGISTRY_RUN_F32_ROW, REGISTRY_RUN_WAV,    REGISTRY_RUN_AUDIO,
+    REGISTRY_RUN_SPEC,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */
