@@ -126,6 +126,13 @@ static void registry_run_rrc(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){4, 5}));
 }
 
+static void registry_run_roi_crop(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "crop_shape", 3, (const int64_t[]){3, 2, 3}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 3, (const int64_t[]){1, 1, 0}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_shape", 3, (const int64_t[]){1, 4, 3}));
+}
+
 static void registry_run_gaussian_blur(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "sigma", 2, (const double[]){1.5, 0.7}));
@@ -392,6 +399,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"PreemphasisFilter", {REGISTRY_RUN_AUDIO}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
+    {"ROIRandomCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_roi_crop},
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
     {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
