@@ -293,7 +293,8 @@ int dalic_pyexec_instantiate(pyinterp_t *I, const pynode_t *at, pyclass_t *cls,
 		if (!pos || !(pos[0] = dalic_pyval_new(I->a, PV_CLASS)))
 			return dalic_pyeval_oom(I, at);
 		pos[0]->cls = cls;
-		memcpy(pos + 1, args->pos, sizeof *pos * (size_t)args->npos);
+		if (args->npos) /* NULL when empty */
+			memcpy(pos + 1, args->pos, sizeof *pos * (size_t)args->npos);
 		pyargs_t na = *args;
 		na.pos = pos;
 		na.npos++;

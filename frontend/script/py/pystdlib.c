@@ -31,16 +31,21 @@ static int pystdlib_partial_call(pyinterp_t *I, const pynode_t *at, pyval_t *v,
 	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)(nkw + 1));
 	if (!pos || !names || !vals)
 		return dalic_pyeval_oom(I, at);
-	memcpy(pos, p->args.pos, sizeof *pos * (size_t)p->args.npos);
-	memcpy(pos + p->args.npos, args->pos, sizeof *pos * (size_t)args->npos);
+	/* the copies skip empty lists: their pointers may be NULL (memcpy's contract) */
+	if (p->args.npos)
+		memcpy(pos, p->args.pos, sizeof *pos * (size_t)p->args.npos);
+	if (args->npos)
+		memcpy(pos + p->args.npos, args->pos, sizeof *pos * (size_t)args->npos);
 	int k = 0;
 	for (int i = 0; i < p->args.nkw; i++)
 		if (!dalic_pyeval_kwarg(args, p->args.kwnames[i])) {
 			names[k] = p->args.kwnames[i];
 			vals[k++] = p->args.kwvals[i];
 		}
-	memcpy(names + k, args->kwnames, sizeof *names * (size_t)args->nkw);
-	memcpy(vals + k, args->kwvals, sizeof *vals * (size_t)args->nkw);
+	if (args->nkw) {
+		memcpy(names + k, args->kwnames, sizeof *names * (size_t)args->nkw);
+		memcpy(vals + k, args->kwvals, sizeof *vals * (size_t)args->nkw);
+	}
 	pyargs_t all = {.pos = pos, .npos = npos, .kwnames = names, .kwvals = vals,
 	                .nkw = k + args->nkw};
 	return dalic_pyeval_call(I, at, p->func, &all, out);
@@ -103,8 +108,10 @@ static int pystdlib_partial(pyinterp_t *I, const pynode_t *at, pyval_t *self, co
 	p->func = args->pos[0];
 	memcpy(p->args.pos, args->pos + 1, sizeof(pyval_t *) * (size_t)n);
 	p->args.npos = n;
-	memcpy(p->args.kwnames, args->kwnames, sizeof(char *) * (size_t)args->nkw);
-	memcpy(p->args.kwvals, args->kwvals, sizeof(pyval_t *) * (size_t)args->nkw);
+	if (args->nkw) { /* NULL lists when empty */
+		memcpy(p->args.kwnames, args->kwnames, sizeof(char *) * (size_t)args->nkw);
+		memcpy(p->args.kwvals, args->kwvals, sizeof(pyval_t *) * (size_t)args->nkw);
+	}
 	p->args.nkw = args->nkw;
 	PYEVAL_RET(dalic_pyval_host(I->a, &pystdlib_partial_type, p));
 }
