@@ -371,7 +371,8 @@ int dalic_graphdef_op_add_input(dalic_opdef_t *op, const char *node, const char 
 		return rc;
 	}
 	op->num_regular_inputs++;
-	return DALIC_OK;
+	/* outputs that depend on the inputs (random_bbox_crop's labels) */
+	return op->schema->outputs_for ? dalic_graphdef_op_refresh_outputs(op) : DALIC_OK;
 }
 
 static int graphdef_find_arg(const dalic_opdef_t *op, const char *arg)

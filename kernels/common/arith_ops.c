@@ -15,6 +15,10 @@
 #include "engine/dtype.h"
 
 #include <math.h>
+#include <string.h>
+#ifdef __SSE__
+#include <xmmintrin.h>
+#endif
 
 /* These loops are the operator's hot path. At -O2 GCC only vectorizes loops whose trip count
  * is known to fit the vector width, which a tile's length is not; ask for the usual cost
@@ -23,10 +27,36 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 
+/* DALI's CPU rsqrt for float (dali/core/math_util.h): the processor's rsqrtss estimate and
+ * one Newton step, so 0 gives NaN (0 * inf) and the low bits follow the processor's estimate;
+ * without SSE, the bit trick with two steps. Double is 1 / sqrt. */
+static inline float arith_rsqrt_f32(float x)
+{
+#ifdef __SSE__
+	float y = _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x)));
+	return y * (1.5f - x * 0.5f * y * y);
+#else
+	float x2 = x * 0.5f, y = x;
+	int32_t i;
+	memcpy(&i, &y, sizeof i);
+	i = 0x5F375A86 - (i >> 1);
+	memcpy(&y, &i, sizeof y);
+	y = y * (1.5f - (x2 * y * y));
+	return y * (1.5f - (x2 * y * y));
+#endif
+}
+
+static inline double arith_rsqrt_f64(double x)
+{
+	return 1 / sqrt(x);
+}
+
 /* ---- floating-point operations, once for float (F(x) = xf) and once for double ---- */
 
 #define F32(fn) fn##f
 #define F64(fn) fn
+#define arith_rsqrtf arith_rsqrt_f32
+#define arith_rsqrt arith_rsqrt_f64
 #define LOOP(expr)                                                                                 \
 	for (int k = 0; k < n; k++)                                                                \
 		r[k] = (expr);                                                                     \
@@ -53,7 +83,7 @@
 		case ARITH_SQRT:                                                                   \
 			LOOP(F(sqrt)(a[k]));                                                       \
 		case ARITH_RSQRT:                                                                  \
-			LOOP((T)1 / F(sqrt)(a[k]));                                                \
+			LOOP(F(arith_rsqrt)(a[k]));                                                \
 		case ARITH_CBRT:                                                                   \
 			LOOP(F(cbrt)(a[k]));                                                       \
 		case ARITH_EXP:                                                                    \

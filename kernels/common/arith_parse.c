@@ -28,9 +28,10 @@ static const struct {
 	const char *name;
 	int arity;
 	unsigned flags;
+	const char *symbol; /* DALI's to_string(ArithmeticOp), in its messages; NULL: the name */
 } ops[ARITH_NUM_OPS] = {
-    [ARITH_PLUS] = {"plus", 1, OPF_ARITHMETIC},
-    [ARITH_MINUS] = {"minus", 1, OPF_ARITHMETIC},
+    [ARITH_PLUS] = {"plus", 1, OPF_ARITHMETIC, "+"},
+    [ARITH_MINUS] = {"minus", 1, OPF_ARITHMETIC, "-"},
     [ARITH_ABS] = {"abs", 1, OPF_ARITHMETIC},
     [ARITH_FABS] = {"fabs", 1, OPF_ARITHMETIC | OPF_TO_FLOAT},
     [ARITH_FLOOR] = {"floor", 1, OPF_ARITHMETIC | OPF_TO_FLOAT},
@@ -54,26 +55,26 @@ static const struct {
     [ARITH_ASINH] = {"asinh", 1, OPF_ARITHMETIC | OPF_TO_FLOAT},
     [ARITH_ACOSH] = {"acosh", 1, OPF_ARITHMETIC | OPF_TO_FLOAT},
     [ARITH_ATANH] = {"atanh", 1, OPF_ARITHMETIC | OPF_TO_FLOAT},
-    [ARITH_ADD] = {"add", 2, OPF_ARITHMETIC},
-    [ARITH_SUB] = {"sub", 2, OPF_ARITHMETIC},
-    [ARITH_MUL] = {"mul", 2, OPF_ARITHMETIC},
-    [ARITH_DIV] = {"div", 2, OPF_ARITHMETIC},
-    [ARITH_FDIV] = {"fdiv", 2, OPF_ARITHMETIC | OPF_TO_FLOAT},
-    [ARITH_MOD] = {"mod", 2, OPF_ARITHMETIC},
+    [ARITH_ADD] = {"add", 2, OPF_ARITHMETIC, "+"},
+    [ARITH_SUB] = {"sub", 2, OPF_ARITHMETIC, "-"},
+    [ARITH_MUL] = {"mul", 2, OPF_ARITHMETIC, "*"},
+    [ARITH_DIV] = {"div", 2, OPF_ARITHMETIC, "//"},
+    [ARITH_FDIV] = {"fdiv", 2, OPF_ARITHMETIC | OPF_TO_FLOAT, "/"},
+    [ARITH_MOD] = {"mod", 2, OPF_ARITHMETIC, "%"},
     [ARITH_MIN] = {"min", 2, OPF_ARITHMETIC},
     [ARITH_MAX] = {"max", 2, OPF_ARITHMETIC},
     [ARITH_POW] = {"pow", 2, OPF_ARITHMETIC},
     [ARITH_FPOW] = {"fpow", 2, OPF_ARITHMETIC | OPF_TO_FLOAT},
     [ARITH_ATAN2] = {"atan2", 2, OPF_ARITHMETIC | OPF_TO_FLOAT},
-    [ARITH_EQ] = {"eq", 2, OPF_COMPARE},
-    [ARITH_NEQ] = {"neq", 2, OPF_COMPARE},
-    [ARITH_LT] = {"lt", 2, OPF_COMPARE},
-    [ARITH_LEQ] = {"leq", 2, OPF_COMPARE},
-    [ARITH_GT] = {"gt", 2, OPF_COMPARE},
-    [ARITH_GEQ] = {"geq", 2, OPF_COMPARE},
-    [ARITH_BITAND] = {"bitand", 2, OPF_BITWISE},
-    [ARITH_BITOR] = {"bitor", 2, OPF_BITWISE},
-    [ARITH_BITXOR] = {"bitxor", 2, OPF_BITWISE},
+    [ARITH_EQ] = {"eq", 2, OPF_COMPARE, "=="},
+    [ARITH_NEQ] = {"neq", 2, OPF_COMPARE, "!="},
+    [ARITH_LT] = {"lt", 2, OPF_COMPARE, "<"},
+    [ARITH_LEQ] = {"leq", 2, OPF_COMPARE, "<="},
+    [ARITH_GT] = {"gt", 2, OPF_COMPARE, ">"},
+    [ARITH_GEQ] = {"geq", 2, OPF_COMPARE, ">="},
+    [ARITH_BITAND] = {"bitand", 2, OPF_BITWISE, "&"},
+    [ARITH_BITOR] = {"bitor", 2, OPF_BITWISE, "|"},
+    [ARITH_BITXOR] = {"bitxor", 2, OPF_BITWISE, "^"},
     [ARITH_CLAMP] = {"clamp", 3, OPF_ARITHMETIC},
 };
 
@@ -287,12 +288,29 @@ bool dalic_arith_parse(const char *desc, arith_expr_t *e, char *err, size_t errl
 
 /* ---- typing ---- */
 
-static bool arith_type_error(char *err, size_t errlen, const arith_node_t *n, const char *what,
+/* DALI's messages (arithmetic.h), the operation as DALI writes it, the types after. */
+static bool arith_type_error(char *err, size_t errlen, const arith_node_t *n,
                              const dalic_dtype_t *types)
 {
-	int k = snprintf(err, errlen, "%s `%s` (", what, ops[n->op].name);
+	const char *sym = ops[n->op].symbol ? ops[n->op].symbol : ops[n->op].name;
+	int k;
+	if (ops[n->op].flags & OPF_BITWISE)
+		k = snprintf(err, errlen, "Inputs to bitwise operator `%s` must be of integral type.",
+		             sym);
+	else if (n->num_args == 1)
+		k = snprintf(err, errlen,
+		             "Input to arithmetic operator `%s` cannot be a boolean. Consider using "
+		             "bitwise operator `~` or an numeric type.",
+		             sym);
+	else
+		k = snprintf(err, errlen,
+		             "Inputs to arithmetic operator `%s` cannot be booleans. Consider using "
+		             "bitwise operators `|`, `&`, `^` or anumeric type as one of the inputs "
+		             "to force type promotions of the booleans. Note: using `*` "
+		             "(multiplication) is still allowed for boolean inputs.",
+		             sym);
 	for (int i = 0; i < n->num_args && k > 0 && (size_t)k < errlen; i++)
-		k += snprintf(err + k, errlen - (size_t)k, "%s%s", i ? ", " : "",
+		k += snprintf(err + k, errlen - (size_t)k, "%s%s", i ? ", " : " (",
 		              dalic_dtype_name(types[i]));
 	if (k > 0 && (size_t)k < errlen)
 		snprintf(err + k, errlen - (size_t)k, ")");
@@ -352,14 +370,9 @@ bool dalic_arith_infer(arith_expr_t *e, const dalic_dtype_t *input_dtypes, int n
 		}
 		unsigned f = ops[n->op].flags;
 		if ((f & OPF_ARITHMETIC) && n->op != ARITH_MUL && all_bool)
-			return arith_type_error(err, errlen, n,
-			                  "arithmetic on booleans is not allowed (only `mul` is); "
-			                  "use bitwise operators or a numeric type in",
-			                  t);
+			return arith_type_error(err, errlen, n, t);
 		if ((f & OPF_BITWISE) && !all_integral)
-			return arith_type_error(err, errlen, n,
-			                  "inputs must be of integral type for bitwise operator",
-			                  t);
+			return arith_type_error(err, errlen, n, t);
 		if (f & OPF_COMPARE) {
 			arith_type_compare(n, t[0], t[1]);
 			continue;

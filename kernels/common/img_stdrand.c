@@ -4,6 +4,7 @@
 #include "kernels/common/img_stdrand.h"
 
 #include "engine/rng.h"
+#include "engine/rng_std.h"
 
 void dalic_img_mt19937_seed(img_mt19937_t *g, uint32_t seed)
 {
@@ -73,42 +74,7 @@ static uint32_t stdrand_mt_next_fn(void *g)
 	return dalic_img_mt19937_next(g);
 }
 
-/* uniform_int_distribution<unsigned long>{0, range - 1} over mt19937: Lemire's nearly
- * divisionless method (the generator's range is exactly 32 bits). */
-static uint64_t stdrand_mt_below(img_mt19937_t *g, uint64_t range)
-{
-	if (range - 1 == 0xffffffffu)
-		return dalic_img_mt19937_next(g);
-	return dalic_rng_std_lemire((uint32_t)range, stdrand_mt_next_fn, g);
-}
-
-static void stdrand_swap_idx(int32_t *p, size_t i, size_t j)
-{
-	int32_t t = p[i];
-	p[i] = p[j];
-	p[j] = t;
-}
-
 void dalic_img_mt19937_shuffle(img_mt19937_t *g, int32_t *perm, size_t n)
 {
-	if (n == 0)
-		return;
-	const uint64_t urngrange = 0xffffffffu, urange = n;
-	size_t i = 1;
-	if (urngrange / urange >= urange) {
-		/* Two positions per draw: x in [0, b0*b1) gives (x / b1, x % b1). */
-		if (urange % 2 == 0)
-			stdrand_swap_idx(perm, i++, (size_t)stdrand_mt_below(g, 2));
-		while (i != n) {
-			uint64_t b0 = i + 1, b1 = b0 + 1;
-			uint64_t x = stdrand_mt_below(g, b0 * b1);
-			stdrand_swap_idx(perm, i, (size_t)(x / b1));
-			i++;
-			stdrand_swap_idx(perm, i, (size_t)(x % b1));
-			i++;
-		}
-		return;
-	}
-	for (; i != n; i++)
-		stdrand_swap_idx(perm, i, (size_t)stdrand_mt_below(g, i + 1));
+	dalic_rng_std_shuffle(perm, n, stdrand_mt_next_fn, g);
 }

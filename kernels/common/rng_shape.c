@@ -83,8 +83,13 @@ static int rng_shape_from_input(dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 
 int dalic_rng_setup_output(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype)
 {
+	return dalic_rng_setup_output_like(ctx, ws, dtype, ws->num_inputs > 0 ? ws->inputs[0] : NULL);
+}
+
+int dalic_rng_setup_output_like(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype,
+				const dalic_batch_t *like)
+{
 	dalic_batch_t *out = ws->outputs[0];
-	const dalic_batch_t *like = ws->num_inputs > 0 ? ws->inputs[0] : NULL;
 	const dalic_batch_t *shape_in = dalic_arg_input(ws, "shape");
 	const dalic_value_t *shape = dalic_arg(ctx, "shape");
 	bool has_shape = shape_in || shape->kind != DALIC_V_NONE;
@@ -193,7 +198,7 @@ static double rng_nan_as(dalic_dtype_t t)
 #define RNG_STORE_HALF RNG_STORE_OTHER
 #define RNG_STORE_BOOL RNG_STORE_OTHER
 
-static void rng_store(dalic_dtype_t t, void *base, int64_t first, const double *v, int64_t k)
+void dalic_rng_store(dalic_dtype_t t, void *base, int64_t first, const double *v, int64_t k)
 {
 	double nan_as = rng_nan_as(t);
 	switch (t) {
@@ -221,6 +226,24 @@ void dalic_rng_generate(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int sam
 			dalic_philox_t e = dalic_rng_for_element(&g, p0 + j);
 			v[j] = fn(dist, &e);
 		}
-		rng_store(out->dtype, out->ptrs[sample], p0, v, k);
+		dalic_rng_store(out->dtype, out->ptrs[sample], p0, v, k);
+	}
+}
+
+double dalic_rng_cvt_to(dalic_dtype_t t, float v)
+{
+	switch (t) {
+	case DALIC_UINT8: return (uint8_t)dalic_rng_cvt_i32(v);
+	case DALIC_INT8: return (int8_t)dalic_rng_cvt_i32(v);
+	case DALIC_UINT16: return (uint16_t)dalic_rng_cvt_i32(v);
+	case DALIC_INT16: return (int16_t)dalic_rng_cvt_i32(v);
+	case DALIC_INT32: return dalic_rng_cvt_i32(v);
+	case DALIC_UINT32: return (uint32_t)(uint64_t)dalic_rng_cvt_i64(v);
+	case DALIC_INT64: return (double)dalic_rng_cvt_i64(v);
+	case DALIC_UINT64:
+		if (!(v >= 0x1p63f))
+			return (double)(uint64_t)dalic_rng_cvt_i64(v);
+		return (double)((uint64_t)dalic_rng_cvt_i64(v - 0x1p63f) ^ (1ull << 63));
+	default: return v;
 	}
 }

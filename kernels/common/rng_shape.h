@@ -22,6 +22,10 @@ int dalic_rng_check_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic
 
 /* Sets ws->outputs[0]'s dtype and per-sample shapes by the rule above. */
 int dalic_rng_setup_output(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype);
+/* The same with the shape-like input `like` (NULL: none), for operators whose shape-like input
+ * is not their first. */
+int dalic_rng_setup_output_like(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t dtype,
+				const dalic_batch_t *like);
 
 /* A scalar float argument for `sample`: the argument input's value (float32, 0-D), else the
  * constant. */
@@ -36,6 +40,14 @@ int dalic_rng_arg_input_floats(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 /* Element generator: value of element p of the sample whose generator is `g` (already moved to
  * the element). Writes the element's value as a double (exact for float results). */
 typedef double (*dalic_rng_element_fn)(const void *dist, dalic_philox_t *g);
+
+/* Stores k values at elements first.. of an array of type t with DALI's ConvertSat (floats as
+ * they are; integers rounded half away from zero and saturated, NaN as x86 converts it). */
+void dalic_rng_store(dalic_dtype_t t, void *base, int64_t first, const double *v, int64_t k);
+
+/* T(v) for a float v, as DALI's x86-64 build converts it (static_cast, no saturation:
+ * out-of-range values wrap as cvttss2si leaves them), widened exactly to a double. */
+double dalic_rng_cvt_to(dalic_dtype_t t, float v);
 
 /* Fills sample `sample` of ws->outputs[0]: element p gets fn(dist, element generator p),
  * converted with DALI's ConvertSat (rounding half away from zero, saturating). */

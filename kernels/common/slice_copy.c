@@ -107,10 +107,37 @@ static void slice_copy_run(void *dst, dalic_dtype_t out_type, const void *src,
 		slice_copy_convert(out_type, dst, in_type, src, n);
 }
 
-void dalic_slice_copy(const void *in, dalic_dtype_t in_type, const int64_t *in_shape, int ndim,
-                      const img_window_t *w, void *out, dalic_dtype_t out_type,
+/* Merges trailing dims the window covers whole into the one before (HWC with C whole copies
+ * rows of W*C, not pixels). Only for the constant border, and only where the fill value of an
+ * element stays fill[k % nfill] or fill[pos[channel_dim]]. Returns the new ndim. */
+static int slice_copy_merge_dims(int64_t *in_shape, img_window_t *w, int ndim, int nfill,
+                                 int *channel_dim)
+{
+	int chan = *channel_dim;
+	bool inner = chan == ndim - 1 && (nfill <= 1 || nfill == in_shape[ndim - 1]);
+	while (ndim > 1 && w->anchor[ndim - 1] == 0 && w->shape[ndim - 1] == in_shape[ndim - 1]) {
+		int d = ndim - 2;
+		if (nfill > 1 && chan >= 0 && chan >= d && !inner)
+			break;
+		w->anchor[d] *= in_shape[ndim - 1];
+		w->shape[d] *= in_shape[ndim - 1];
+		in_shape[d] *= in_shape[ndim - 1];
+		ndim--;
+	}
+	if (chan >= ndim)
+		*channel_dim = ndim - 1; /* merged into the last dim: fill[k % nfill] */
+	return ndim;
+}
+
+void dalic_slice_copy(const void *in, dalic_dtype_t in_type, const int64_t *in_shape_arg,
+                      int ndim, const img_window_t *w_arg, void *out, dalic_dtype_t out_type,
                       slice_border_t border, const void *fill, int nfill, int channel_dim)
 {
+	int64_t in_shape[DALIC_MAX_NDIM];
+	img_window_t win = *w_arg, *w = &win;
+	memcpy(in_shape, in_shape_arg, sizeof *in_shape * (size_t)ndim);
+	if (border == SLICE_BORDER_CONSTANT)
+		ndim = slice_copy_merge_dims(in_shape, w, ndim, nfill, &channel_dim);
 	size_t ies = dalic_dtype_size(in_type), oes = dalic_dtype_size(out_type);
 	int64_t total = 1, rows = 1;
 	for (int d = 0; d < ndim; d++)

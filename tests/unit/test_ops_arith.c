@@ -298,8 +298,7 @@ Test(ops_arith, bitwise_on_float_is_an_error)
 	const char *msg = tl_run_fails(p, DALIC_EOP);
 	EXPECT_HAS(msg, "'arith'");
 	EXPECT_HAS(msg, "ArithmeticGenericOp");
-	EXPECT_HAS(msg, "bitand");
-	EXPECT_HAS(msg, "integral");
+	EXPECT_HAS(msg, "Inputs to bitwise operator `&` must be of integral type. (FLOAT, INT32)");
 	dalic_pipeline_destroy(p);
 }
 
@@ -320,8 +319,7 @@ Test(ops_arith, arithmetic_on_booleans_is_an_error_except_mul)
 	ops_arith_feed1(p, "a", DALIC_BOOL, 2, a);
 	ops_arith_feed1(p, "b", DALIC_BOOL, 2, b);
 	const char *msg = tl_run_fails(p, DALIC_EOP);
-	EXPECT_HAS(msg, "booleans");
-	EXPECT_HAS(msg, "add");
+	EXPECT_HAS(msg, "Inputs to arithmetic operator `+` cannot be booleans.");
 	dalic_pipeline_destroy(p);
 }
 

@@ -39,6 +39,8 @@ typedef enum {
 	REGISTRY_RUN_WAV,   /* encoded audio: 16-bit WAV files, mono and stereo */
 	REGISTRY_RUN_AUDIO, /* FLOAT [600]: a tone with a burst */
 	REGISTRY_RUN_SPEC,  /* FLOAT [9, 12], layout "ft": a power spectrogram */
+	/* INT32 [2, 3]: polygons of the masks in REGISTRY_RUN_LABELS over REGISTRY_RUN_F32's rows */
+	REGISTRY_RUN_POLYGONS,
 } registry_run_input_t;
 
 typedef struct registry_run_case {
@@ -124,13 +126,6 @@ static void registry_run_expand_dims(dalic_op_t *op)
 static void registry_run_rrc(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_floats(op, "size", 2, (const double[]){4, 5}));
-}
-
-static void registry_run_roi_crop(dalic_op_t *op)
-{
-	ASSERT_OK(dalic_op_set_ints(op, "crop_shape", 3, (const int64_t[]){3, 2, 3}));
-	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 3, (const int64_t[]){1, 1, 0}));
-	ASSERT_OK(dalic_op_set_ints(op, "roi_shape", 3, (const int64_t[]){1, 4, 3}));
 }
 
 static void registry_run_gaussian_blur(dalic_op_t *op)
@@ -351,6 +346,19 @@ static void registry_run_mfcc(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_float(op, "lifter", 10));
 }
 
+static void registry_run_roi(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_ints(op, "crop_shape", 3, (const int64_t[]){2, 5, 3}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 3, (const int64_t[]){1, 1, 0}));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_shape", 3, (const int64_t[]){4, 3, 3}));
+}
+
+static void registry_run_mask_pixel(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "foreground", 1));
+	ASSERT_OK(dalic_op_set_float(op, "threshold", 100));
+}
+
 static void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
@@ -362,6 +370,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"AudioResample", {REGISTRY_RUN_AUDIO}, 0, registry_run_resample},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
+    {"BatchPermutation", {0}, 0, NULL},
     {"BbFlip", {REGISTRY_RUN_BOXES}, 0, NULL},
     {"BoxEncoder", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, registry_run_anchors},
     {"Cast", {REGISTRY_RUN_F32}, 0, registry_run_cast},
@@ -386,23 +395,28 @@ static const registry_run_case_t registry_run_cases[] = {
     {"FastResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
     {"Flip", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"GetProperty", {REGISTRY_RUN_U8_HWC}, 0, registry_run_get_property},
+    {"Jitter", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Laplacian", {REGISTRY_RUN_U8_HWC}, 0, registry_run_laplacian},
     {"MFCC", {REGISTRY_RUN_SPEC}, 0, registry_run_mfcc},
     {"MelFilterBank", {REGISTRY_RUN_SPEC}, 0, registry_run_mel},
     {"NonsilentRegion", {REGISTRY_RUN_AUDIO}, 0, registry_run_nonsilent},
     {"LookupTable", {REGISTRY_RUN_I64}, 0, registry_run_lookup_table},
     {"Normalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_normalize},
+    {"noise__Gaussian", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"noise__SaltAndPepper", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"noise__Shot", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"OneHot", {REGISTRY_RUN_I64}, 0, registry_run_one_hot},
     {"Pad", {REGISTRY_RUN_F32}, 0, NULL},
     {"Paste", {REGISTRY_RUN_U8_HWC}, 0, registry_run_paste},
     {"PeekImageShape", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"PerFrame", {REGISTRY_RUN_F32}, 0, NULL},
     {"PreemphasisFilter", {REGISTRY_RUN_AUDIO}, 0, NULL},
+    {"RandomBBoxCrop", {REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS}, 0, NULL},
     {"RandomResizedCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rrc},
-    {"ROIRandomCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_roi_crop},
     {"GaussianBlur", {REGISTRY_RUN_U8_HWC}, 0, registry_run_gaussian_blur},
     {"Hsv", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hsv},
     {"Hue", {REGISTRY_RUN_U8_HWC}, 0, registry_run_hue},
+    {"ROIRandomCrop", {REGISTRY_RUN_U8_HWC}, 0, registry_run_roi},
     {"Reshape", {REGISTRY_RUN_F32}, 0, registry_run_reshape},
     {"Resize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_resize},
     {"ResizeCropMirror", {REGISTRY_RUN_U8_HWC}, 0, registry_run_rcm},
@@ -433,10 +447,15 @@ static const registry_run_case_t registry_run_cases[] = {
     {"experimental__Remap", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_MAP, REGISTRY_RUN_MAP}, 0, NULL},
     {"decoders__ImageRandomCrop", {REGISTRY_RUN_JPEG}, 0, NULL},
     {"decoders__ImageSlice", {REGISTRY_RUN_JPEG}, 0, registry_run_image_slice},
+    {"random__Beta", {0}, 0, registry_run_shape},
+    {"random__Choice", {REGISTRY_RUN_F32}, 0, registry_run_shape},
     {"random__CoinFlip", {0}, 0, registry_run_shape},
     {"random__Normal", {0}, 0, registry_run_shape},
     {"random__Uniform", {0}, 0, registry_run_shape},
     {"reductions__Max", {REGISTRY_RUN_U8_HWC}, 0, registry_run_reduce_rows},
+    {"segmentation__RandomMaskPixel", {REGISTRY_RUN_U8_HWC}, 0, registry_run_mask_pixel},
+    {"segmentation__SelectMasks", {REGISTRY_RUN_LABELS, REGISTRY_RUN_POLYGONS, REGISTRY_RUN_F32}, 0,
+     NULL},
     {"reductions__Mean", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__MeanSquare", {REGISTRY_RUN_F32}, 0, registry_run_reduce_rows},
     {"reductions__Min", {REGISTRY_RUN_F32}, 0, NULL},
@@ -620,6 +639,17 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		}
 		return dalic_feed_batch(feed, DALIC_FLOAT, 2, B, shapes, v, "ft");
 	}
+	case REGISTRY_RUN_POLYGONS: {
+		int32_t v[B * 6];
+		for (int i = 0; i < B; i++) {
+			shapes[2 * i] = 2;
+			shapes[2 * i + 1] = 3;
+			int32_t poly[6] = {(int32_t)(iteration * 10 + i + 5), 0, 1,
+			                   (int32_t)(iteration * 10 + i), 1, 2};
+			memcpy(v + 6 * i, poly, sizeof poly);
+		}
+		return dalic_feed_batch(feed, DALIC_INT32, 2, B, shapes, v, NULL);
+	}
 	case REGISTRY_RUN_NONE:
 		break;
 	}
@@ -631,7 +661,7 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
     REGISTRY_RUN_F32_ROW, REGISTRY_RUN_WAV,    REGISTRY_RUN_AUDIO,
-    REGISTRY_RUN_SPEC,
+    REGISTRY_RUN_SPEC,    REGISTRY_RUN_POLYGONS,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */

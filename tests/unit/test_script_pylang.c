@@ -56,6 +56,13 @@ Test(script_pylang, an_unknown_ops_x_is_an_error_at_its_own_line)
 	cr_expect(strstr(msg, "SCRIPT:2:10: ops.MXNetReader is DALI's deprecated name of operator "
 	                      "readers__MXNet, which dalic does not implement yet") == msg,
 	          "%s", msg);
+	/* SSDRandomCrop is an operator of its own, not random_bbox_crop under another name */
+	msg = tl_script_error("import nvidia.dali.ops as ops\n"
+	                      "crop = ops.SSDRandomCrop(num_attempts=1)\n",
+	                      DALIC_EUNKNOWN_OP);
+	cr_expect(strstr(msg, "SCRIPT:2:8: ops.SSDRandomCrop is DALI's deprecated name of operator "
+	                      "SSDRandomCrop, which dalic does not implement yet") == msg,
+	          "%s", msg);
 }
 
 Test(script_pylang, removed_names_raise_attribute_error_as_in_dali)

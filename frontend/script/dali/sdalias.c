@@ -32,7 +32,9 @@ static const sdalias_t sdalias_entries[] = {
     {"NormalDistribution", "normal_distribution", "NormalDistribution", "NormalDistribution",
      "random__Normal"},
     {"NumpyReader", "numpy_reader", "NumpyReader", "readers__Numpy", "readers__Numpy"},
-    {"SSDRandomCrop", "ssd_random_crop", "SSDRandomCrop", "SSDRandomCrop", "RandomBBoxCrop"},
+    /* an operator of its own (image, boxes and labels in; DALI names RandomBBoxCrop only as
+     * the replacement), so never resolved to it */
+    {"SSDRandomCrop", "ssd_random_crop", "SSDRandomCrop", "SSDRandomCrop", "SSDRandomCrop"},
     {"SequenceReader", "sequence_reader", "SequenceReader", "readers__Sequence",
      "readers__Sequence"},
     {"Shapes", "shapes", "Shapes", "Shapes", "Shapes"},

@@ -107,25 +107,6 @@ static int uniform_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-/* T(bound) for the output type T, as DALI's x86-64 build converts a float, then widened. */
-static double uniform_bound(dalic_dtype_t t, float v)
-{
-	switch (t) {
-	case DALIC_UINT8: return (uint8_t)dalic_rng_cvt_i32(v);
-	case DALIC_INT8: return (int8_t)dalic_rng_cvt_i32(v);
-	case DALIC_UINT16: return (uint16_t)dalic_rng_cvt_i32(v);
-	case DALIC_INT16: return (int16_t)dalic_rng_cvt_i32(v);
-	case DALIC_INT32: return dalic_rng_cvt_i32(v);
-	case DALIC_UINT32: return (uint32_t)(uint64_t)dalic_rng_cvt_i64(v);
-	case DALIC_INT64: return (double)dalic_rng_cvt_i64(v);
-	case DALIC_UINT64:
-		if (!(v >= 0x1p63f))
-			return (double)(uint64_t)dalic_rng_cvt_i64(v);
-		return (double)((uint64_t)dalic_rng_cvt_i64(v - 0x1p63f) ^ (1ull << 63));
-	default: return v;
-	}
-}
-
 static double uniform_element_f32(const void *dist, dalic_philox_t *g)
 {
 	return dalic_rng_uniform_f32(dist, g);
@@ -153,7 +134,7 @@ static int uniform_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, 
 	}
 	float r[2];
 	DALIC_TRY(uniform_range(ctx, ws, i, r));
-	double lo = uniform_bound(t, r[0]), hi = uniform_bound(t, r[1]);
+	double lo = dalic_rng_cvt_to(t, r[0]), hi = dalic_rng_cvt_to(t, r[1]);
 	if (t == DALIC_INT32 || t == DALIC_UINT32 || t == DALIC_INT64 || t == DALIC_UINT64 ||
 	    t == DALIC_FLOAT64) {
 		dalic_rng_uniform_f64_t d;

@@ -1,0 +1,12 @@
+# oracle: error=`scaling` is incompatible with providing the crop shape explicitly
+# random_bbox_crop: crop_scaling.
+from nvidia.dali import pipeline_def, fn
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    boxes = fn.constant(fdata=[0.1, 0.1, 0.5, 0.5], shape=[1, 4])
+    return tuple(fn.random_bbox_crop(boxes, crop_shape=[10, 10], input_shape=[20, 20], scaling=[0.5, 1.0]))
+
+
+pipe = oracle_pipe()

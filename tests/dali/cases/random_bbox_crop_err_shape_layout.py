@@ -1,0 +1,12 @@
+# oracle: error=`shape_layout` should be a permutation of WH` for the provided inputs
+# random_bbox_crop: shape_layout.
+from nvidia.dali import pipeline_def, fn
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def oracle_pipe():
+    boxes = fn.constant(fdata=[0.1, 0.1, 0.5, 0.5], shape=[1, 4])
+    return tuple(fn.random_bbox_crop(boxes, crop_shape=[10, 10], input_shape=[20, 20], shape_layout="WHD"))
+
+
+pipe = oracle_pipe()
