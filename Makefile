@@ -29,7 +29,8 @@ else
 Q := @
 endif
 
-PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson sndfile fftw3f
+PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson sndfile fftw3f \
+            libavformat libavcodec libavutil libswscale
 
 OPT      := $(if $(SANITIZE),-O1 -g -fno-omit-frame-pointer,-O2 -g) -fno-math-errno \
             $(if $(filter gcc cc,$(notdir $(CC))),-fvect-cost-model=dynamic)
@@ -95,7 +96,7 @@ DALIC   := $(BUILD)/dalic
 TESTBIN := $(BUILD)/tests/dalic_tests
 
 .PHONY: all test run install clean distclean compdb bench fuzz check-dali audio-samples
-all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc
+all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc $(BUILD)/clips/.made
 
 # Every object depends on the configuration (flags, CUDA switch) and waits for the
 # generated sources.
@@ -179,6 +180,17 @@ $(TESTBIN): $(TEST_OBJ) $(LIB_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(TEST_LIBS) $(LDLIBS)
+
+# Sample video clips (the test pattern of tests/testlib/video_clip.h) for bench/video_reader.sh
+# and the oracle cases.
+$(BUILD)/tools/mkclips: tools/mkclips.c $(BUILD)/obj/tests/testlib/video_clip.o | $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/clips/.made: $(BUILD)/tools/mkclips
+	@$(if $(Q),echo "  CLIPS   $(@D)")
+	$(Q)$< $(@D) && touch $@
 
 $(BUILD)/dalic.pc: Makefile
 	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: dalic\nDescription: data-loading pipeline engine following NVIDIA DALI semantics\nVersion: %s\nRequires.private: %s\nLibs: -L$${libdir} -ldalic\nLibs.private: -lm -pthread %s\nCflags: -I$${includedir}\n' \

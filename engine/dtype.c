@@ -167,33 +167,6 @@ float dalic_dtype_half_to_float(uint16_t h)
 	return f;
 }
 
-uint16_t dalic_dtype_float_to_half(float f)
-{
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	uint32_t sign = (x >> 16) & 0x8000;
-	int32_t exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
-	uint32_t man = x & 0x7fffff;
-	if (((x >> 23) & 0xff) == 0xff)
-		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
-	if (exp >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (exp <= 0) {
-		if (exp < -10)
-			return (uint16_t)sign;
-		man |= 0x800000;
-		uint32_t shift = (uint32_t)(14 - exp);
-		uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-		if (rem > mid || (rem == mid && (half & 1)))
-			half++;
-		return (uint16_t)(sign | half);
-	}
-	uint32_t half = sign | (uint32_t)exp << 10 | man >> 13, rem = man & 0x1fff;
-	if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
-		half++;
-	return (uint16_t)half;
-}
-
 double dalic_dtype_load_f64(dalic_dtype_t t, const void *base, int64_t i)
 {
 	switch (t) {
@@ -216,7 +189,19 @@ int64_t dalic_dtype_load_i64(dalic_dtype_t t, const void *base, int64_t i)
 	}
 }
 
-/* Stores v (already rounded, NaN already 0 for integers) as CT, by class. */
+/* NaN stored into an integer element (DALIC_NAN_TO_INT). */
+static void dalic_dtype_store_nan(dalic_dtype_t t, void *base, int64_t i)
+{
+	switch (t) {
+#define DTYPE_STORE_NAN(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                            \
+	case DALIC_##ID: ((CT *)base)[i] = DALIC_NAN_TO_INT(CT, LO); break;
+		DALIC_DTYPES_NUMERIC(DTYPE_STORE_NAN)
+#undef DTYPE_STORE_NAN
+	default: break;
+	}
+}
+
+/* Stores v (already rounded, not NaN for integers) as CT, by class. */
 #define DTYPE_STORE_INT(CT, LO, HI) ((CT *)base)[i] = DALIC_SAT_FROM_F64(CT, LO, HI, v)
 #define DTYPE_STORE_UINT(CT, LO, HI) DTYPE_STORE_INT(CT, LO, HI)
 #define DTYPE_STORE_SINT(CT, LO, HI) DTYPE_STORE_INT(CT, LO, HI)
@@ -226,13 +211,15 @@ int64_t dalic_dtype_load_i64(dalic_dtype_t t, const void *base, int64_t i)
 
 void dalic_dtype_store_sat(dalic_dtype_t t, void *base, int64_t i, double v)
 {
-	if (t == DALIC_BOOL) { /* static_cast<bool>: any non-zero, NaN included, is true */
-		((uint8_t *)base)[i] = v != 0;
+	if (t == DALIC_BOOL) { /* static_cast<bool>(round(v)): NaN is true */
+		((uint8_t *)base)[i] = isnan(v) || round(v) != 0;
 		return;
 	}
 	if (dalic_dtype_is_integral(t)) {
-		if (isnan(v))
-			v = 0;
+		if (isnan(v)) {
+			dalic_dtype_store_nan(t, base, i);
+			return;
+		}
 		v = round(v); /* half away from zero, as std::round */
 	}
 	switch (t) {

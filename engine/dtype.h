@@ -16,6 +16,7 @@
 
 #include <float.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * The numeric dtypes, one row each: X(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)
@@ -81,6 +82,14 @@
 		 : (uint64_t)(v) > (uint64_t)(HI) ? (CT)(HI) : (CT)(v))
 #define DALIC_SAT_FROM_F64(CT, LO, HI, r)                                                          \
 	((r) <= (double)(LO) ? (CT)(LO) : (r) >= (double)(HI) ? (CT)(HI) : (CT)(r))
+/* What DALI's ConvertSat gives for NaN on x86: its clamp lets NaN through to the conversion
+ * instruction, whose "integer indefinite" result is the lowest value of 32- and 64-bit
+ * integers (0x80...0); narrower types keep its low bits (0), uint32 the low half of the
+ * 64-bit one (0). Measured on DALI 2.4 (docs/dali-differences.md lists none here). */
+#define DALIC_NAN_TO_INT(CT, LO)                                                                   \
+	(sizeof(CT) == 8 ? (CT)0x8000000000000000ull                                              \
+	 : sizeof(CT) == 4 && (LO) < 0 ? (CT)0x80000000u                                          \
+	                                : (CT)0)
 
 /* Parses "FLOAT", "float32", "types.FLOAT", "DALIDataType.UINT8", "uint8"... -> NO_TYPE if
  * not a dtype name. */
@@ -100,12 +109,37 @@ bool dalic_dtype_is_integral(dalic_dtype_t t); /* integers and bool */
 double dalic_dtype_load_f64(dalic_dtype_t t, const void *base, int64_t i);
 int64_t dalic_dtype_load_i64(dalic_dtype_t t, const void *base, int64_t i);
 /* Stores v into element i converting like DALI's ConvertSat: floats to integers round half
- * away from zero and saturate; NaN becomes 0. */
+ * away from zero and saturate; NaN becomes DALIC_NAN_TO_INT, and true as a bool. */
 void dalic_dtype_store_sat(dalic_dtype_t t, void *base, int64_t i, double v);
 void dalic_dtype_store_i64_sat(dalic_dtype_t t, void *base, int64_t i, int64_t v);
 
-/* float16 <-> float32 (IEEE half, round to nearest even). */
+/* float16 -> float32 (exact). */
 float dalic_dtype_half_to_float(uint16_t h);
-uint16_t dalic_dtype_float_to_half(float f);
+
+/* float32 -> IEEE half as DALI's float16 conversion does it: to nearest, ties away from zero
+ * (not IEEE's ties to even: 2049 gives 2050, measured on DALI 2.4); 65520 and up become
+ * infinity, NaN stays NaN. Inline so the per-pixel loops that call it vectorise. */
+static inline uint16_t dalic_dtype_float_to_half(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000, man = x & 0x7fffff;
+	int32_t exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+	if (((x >> 23) & 0xff) == 0xff)
+		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+	if (exp >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (exp <= 0) {
+		if (exp < -10)
+			return (uint16_t)sign;
+		man |= 0x800000;
+		uint32_t shift = (uint32_t)(14 - exp);
+		uint32_t half = man >> shift, rem = man & ((1u << shift) - 1);
+		return (uint16_t)(sign | (half + (rem >= 1u << (shift - 1))));
+	}
+	uint32_t half = (uint32_t)exp << 10 | man >> 13;
+	half += (man & 0x1fff) >= 0x1000; /* a carry into the exponent is still right */
+	return (uint16_t)(sign | (half > 0x7c00 ? 0x7c00 : half));
+}
 
 #endif

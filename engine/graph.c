@@ -11,6 +11,7 @@
 #include "engine/graph.h"
 
 #include "engine/error.h"
+#include "engine/graph_cse.h"
 #include "engine/graph_seeds.h"
 
 #include <stdio.h>
@@ -198,6 +199,16 @@ static int graph_append_node(builder_t *b, dalic_node_t *n)
 	return graph_push_ptr((void ***)&b->g->nodes, &b->g->num_nodes, &b->cap_nodes, n);
 }
 
+/* A new string (any length: data node names are the user's), or NULL. */
+static char *graph_printf(const char *fmt, const char *a, const char *b)
+{
+	int n = snprintf(NULL, 0, fmt, a, b);
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (s)
+		snprintf(s, (size_t)n + 1, fmt, a, b);
+	return s;
+}
+
 /* The gpu copy of cpu data node `src`, inserting `__Copy_CpuToGpu_<name>` once. */
 static dalic_edge_t *graph_gpu_copy_of(builder_t *b, dalic_edge_t *src)
 {
@@ -209,10 +220,12 @@ static dalic_edge_t *graph_gpu_copy_of(builder_t *b, dalic_edge_t *src)
 		dalic_fail(DALIC_EGRAPH, "internal operator MakeContiguous is not registered");
 		return NULL;
 	}
-	char inst[512];
-	snprintf(inst, sizeof inst, "__Copy_CpuToGpu_%s", src->name);
+	char *inst = graph_printf("__Copy_CpuToGpu_%s%s", src->name, "");
 	const char *name = src->name;
-	dalic_node_t *n = graph_new_node(b, mc, NULL, inst, DALIC_DEV_MIXED, 1, &name);
+	dalic_node_t *n = inst ? graph_new_node(b, mc, NULL, inst, DALIC_DEV_MIXED, 1, &name) : NULL;
+	if (!inst)
+		dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+	free(inst);
 	if (!n)
 		return NULL;
 	n->inputs = calloc(1, sizeof *n->inputs);
@@ -422,8 +435,19 @@ static int graph_add_outputs(builder_t *b)
 					  "`CPU_ONLY_DEVICE_ID`.",
 					  o->name);
 		dalic_edge_t *src;
-		if (want_gpu)
+		if (want_gpu && (!gpu || (gpu->producer && gpu->producer->internal))) {
+			/* a transfer's result is contiguous: it is the output itself (DALI) */
 			src = gpu ? gpu : graph_gpu_copy_of(b, cpu);
+			if (!src)
+				return DALIC_EGRAPH;
+			src->is_output = true;
+			g->outputs[i] = src;
+			g->output_names[i] = o->name;
+			g->num_outputs = i + 1;
+			continue;
+		}
+		if (want_gpu)
+			src = gpu;
 		else if (cpu)
 			src = cpu;
 		else
@@ -443,16 +467,22 @@ static int graph_add_outputs(builder_t *b)
 			g->num_outputs = i + 1;
 			continue;
 		}
-		char inst[128], name[128];
-		snprintf(inst, sizeof inst, "__MakeContiguous_%s_%d",
-			 want_gpu ? "GpuToGpu" : "CpuToCpu", i);
-		snprintf(name, sizeof name, "contiguous_%s_%d",
-		         want_gpu ? "gpu_to_gpu" : "cpu_to_cpu", i);
+		/* named after the data node it copies, as DALI 2.4 does */
+		char *inst = graph_printf("__MakeContiguous_%s_%s",
+		                          want_gpu ? "GpuToGpu" : "CpuToCpu", src->name);
+		char *name = graph_printf("contiguous_%s_%s",
+		                          want_gpu ? "gpu_to_gpu" : "cpu_to_cpu", src->name);
 		const char *nm = name;
-		dalic_node_t *n = graph_new_node(b, mc, NULL, inst,
-		                                 want_gpu ? DALIC_DEV_GPU : DALIC_DEV_CPU, 1, &nm);
+		dalic_node_t *n = inst && name ? graph_new_node(b, mc, NULL, inst,
+		                                                want_gpu ? DALIC_DEV_GPU
+		                                                         : DALIC_DEV_CPU,
+		                                                1, &nm)
+		                               : NULL;
+		free(inst);
+		free(name);
 		if (!n)
-			return DALIC_EGRAPH;
+			return inst && name ? DALIC_EGRAPH
+			                    : dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
 		n->inputs = calloc(1, sizeof *n->inputs);
 		if (!n->inputs || graph_add_consumer(src, n, 0) || graph_append_node(b, n)) {
 			graph_node_free(n);
@@ -470,6 +500,56 @@ static int graph_add_outputs(builder_t *b)
 		g->num_outputs = i + 1;
 	}
 	return DALIC_OK;
+}
+
+/* The name index of the finished graph. */
+static int graph_index_nodes(dalic_graph_t *g)
+{
+	for (int i = 0; i < g->num_nodes; i++)
+		DALIC_TRY(dalic_strmap_put(&g->by_inst, g->nodes[i]->inst, g->nodes[i]));
+	return DALIC_OK;
+}
+
+/* Frees the nodes not kept and the edges they produce. */
+static void graph_drop(dalic_graph_t *g, const bool *keep)
+{
+	/* consumers that are dropped leave their edges (while the nodes still exist to ask) */
+	for (int i = 0; i < g->num_edges; i++) {
+		dalic_edge_t *e = g->edges[i];
+		int wc = 0;
+		for (int c = 0; c < e->num_consumers; c++)
+			if (keep[e->consumers[c]->index]) {
+				e->consumers[wc] = e->consumers[c];
+				e->consumer_input[wc++] = e->consumer_input[c];
+			}
+		e->num_consumers = wc;
+	}
+	int w = 0;
+	for (int i = 0; i < g->num_nodes; i++) {
+		if (keep[i]) {
+			g->nodes[w] = g->nodes[i];
+			g->nodes[w]->index = w;
+			w++;
+			continue;
+		}
+		dalic_node_t *n = g->nodes[i];
+		for (int k = 0; k < n->num_outputs; k++)
+			n->outputs[k]->producer = NULL; /* edge dropped below */
+		graph_node_free(n);
+	}
+	g->num_nodes = w;
+	/* drop edges without a producer */
+	int we = 0;
+	for (int i = 0; i < g->num_edges; i++) {
+		dalic_edge_t *e = g->edges[i];
+		if (!e->producer) {
+			graph_edge_free(e);
+			continue;
+		}
+		e->index = we;
+		g->edges[we++] = e;
+	}
+	g->num_edges = we;
 }
 
 /* Keeps nodes reachable backwards from outputs and preserved nodes; frees the rest. */
@@ -498,42 +578,74 @@ static void graph_prune(dalic_graph_t *g)
 			if (n->arg_inputs[k]->producer)
 				keep[n->arg_inputs[k]->producer->index] = true;
 	}
-	/* consumers that are pruned leave their edges (while the nodes still exist to ask) */
-	for (int i = 0; i < g->num_edges; i++) {
-		dalic_edge_t *e = g->edges[i];
-		int wc = 0;
-		for (int c = 0; c < e->num_consumers; c++)
-			if (keep[e->consumers[c]->index]) {
-				e->consumers[wc] = e->consumers[c];
-				e->consumer_input[wc++] = e->consumer_input[c];
-			}
-		e->num_consumers = wc;
+	graph_drop(g, keep);
+	free(keep);
+}
+
+/* Restores a topological order after folding: a survivor can come after a consumer of the
+ * node folded into it (DALI keeps the first in its walk from the outputs, not in definition
+ * order). Each node is placed after its producers, otherwise in its old order. */
+static int graph_sort_topological(dalic_graph_t *g)
+{
+	int n = g->num_nodes;
+	dalic_node_t **sorted = calloc((size_t)n + 1, sizeof *sorted);
+	dalic_node_t **stack = calloc((size_t)n + 1, sizeof *stack);
+	int *next = calloc((size_t)n + 1, sizeof *next);
+	char *state = calloc((size_t)n + 1, 1); /* 0 new, 1 on the stack, 2 placed */
+	if (!sorted || !stack || !next || !state) {
+		free(sorted), free(stack), free(next), free(state);
+		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
 	}
 	int w = 0;
-	for (int i = 0; i < g->num_nodes; i++) {
-		if (keep[i]) {
-			g->nodes[w++] = g->nodes[i];
+	for (int r = 0; r < n; r++) {
+		if (state[r])
 			continue;
+		int top = 0;
+		stack[top++] = g->nodes[r];
+		state[r] = 1;
+		while (top) {
+			dalic_node_t *x = stack[top - 1];
+			int k = next[x->index]++;
+			if (k < x->num_inputs + x->num_arg_inputs) {
+				dalic_edge_t *e = k < x->num_inputs ? x->inputs[k]
+				                                    : x->arg_inputs[k - x->num_inputs];
+				dalic_node_t *p = e->producer;
+				if (p && !state[p->index]) {
+					state[p->index] = 1;
+					stack[top++] = p;
+				}
+			} else {
+				state[x->index] = 2;
+				sorted[w++] = x;
+				top--;
+			}
 		}
-		dalic_node_t *n = g->nodes[i];
-		for (int k = 0; k < n->num_outputs; k++)
-			n->outputs[k]->producer = NULL; /* edge dropped below */
-		graph_node_free(n);
 	}
-	g->num_nodes = w;
+	memcpy(g->nodes, sorted, sizeof *sorted * (size_t)n);
+	for (int i = 0; i < n; i++)
+		g->nodes[i]->index = i;
+	free(sorted), free(stack), free(next), free(state);
+	return DALIC_OK;
+}
+
+/* Folds operators that compute the same thing into one (graph_cse.c), as DALI does after
+ * pruning; nodes are indexed by position. */
+static int graph_fold_common(dalic_graph_t *g)
+{
+	if (!dalic_graph_cse_enabled())
+		return DALIC_OK;
+	bool *keep = calloc((size_t)g->num_nodes + 1, sizeof *keep);
+	if (!keep)
+		return dalic_fail(DALIC_ENOMEM, "out of memory building the graph");
+	int rc = dalic_graph_cse_mark(g, keep);
+	if (!rc)
+		graph_drop(g, keep);
 	free(keep);
-	/* drop edges without a producer */
-	int we = 0;
-	for (int i = 0; i < g->num_edges; i++) {
-		dalic_edge_t *e = g->edges[i];
-		if (!e->producer) {
-			graph_edge_free(e);
-			continue;
-		}
-		e->index = we;
-		g->edges[we++] = e;
-	}
-	g->num_edges = we;
+	if (!rc)
+		rc = graph_sort_topological(g);
+	/* the name index points at the nodes that remain */
+	dalic_strmap_clear(&g->by_inst);
+	return rc ? rc : graph_index_nodes(g);
 }
 
 /* Stable partition by stage; the definition order is topological and stage constraints make
@@ -576,13 +688,6 @@ static int graph_check_names(const dalic_graphdef_t *def)
 	return rc;
 }
 
-/* The name index of the finished graph. */
-static int graph_index_nodes(dalic_graph_t *g)
-{
-	for (int i = 0; i < g->num_nodes; i++)
-		DALIC_TRY(dalic_strmap_put(&g->by_inst, g->nodes[i]->inst, g->nodes[i]));
-	return DALIC_OK;
-}
 
 int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out)
 {
@@ -604,19 +709,20 @@ int dalic_graph_build(const dalic_graphdef_t *def, dalic_graph_t **out)
 		rc = graph_add_outputs(&b);
 	if (!rc) {
 		graph_prune(b.g);
-		rc = graph_order_by_stage(b.g);
-	}
-	if (!rc)
 		rc = graph_index_nodes(b.g);
+	}
+	/* seeds before folding: DALI folds random operators only when their seeds agree */
+	if (!rc)
+		rc = dalic_graph_assign_seeds(b.g);
+	if (!rc)
+		rc = graph_fold_common(b.g);
+	if (!rc)
+		rc = graph_order_by_stage(b.g);
 	for (int d = 0; d < 2; d++) {
 		dalic_strmap_clear(&b.edges[d]);
 		dalic_strmap_clear(&b.contiguous[d]);
 	}
 	if (rc) {
-		dalic_graph_free(b.g);
-		return rc;
-	}
-	if ((rc = dalic_graph_assign_seeds(b.g))) {
 		dalic_graph_free(b.g);
 		return rc;
 	}

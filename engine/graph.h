@@ -5,8 +5,10 @@
  *  - checks stage order (cpu <- cpu; mixed <- cpu; gpu <- anything), argument inputs on cpu,
  *    CPU-only pipelines, unknown data nodes, duplicate names, required arguments,
  *  - inserts transfers (`__Copy_CpuToGpu_<node>` producing <node> on gpu) and one
- *    `__MakeContiguous_<CpuToCpu|GpuToGpu>_<n>` per distinct pipeline output (n: the first
- *    output it feeds; the same node returned twice is copied once, as in DALI),
+ *    `__MakeContiguous_<CpuToCpu|GpuToGpu>_<node>` (output `contiguous_<cpu_to_cpu|
+ *    gpu_to_gpu>_<node>`) per distinct pipeline output node, as DALI 2.4 names them; a gpu
+ *    output that a transfer made is contiguous already and gets none; the same node
+ *    returned twice is copied once (docs/dali-behaviour.md §4),
  *  - prunes operators that reach no output unless preserve=True / no_prune,
  *  - orders nodes by stage (cpu, mixed, gpu), topologically within each stage, and
  *  - assigns seeds from the pipeline seed (std::seed_seq, in DALI's operator order;
@@ -63,7 +65,7 @@ typedef struct dalic_graph {
 	int stage_begin[DALIC_NUM_STAGES + 1]; /* nodes[stage_begin[s] .. stage_begin[s+1]) */
 	dalic_edge_t **edges;
 	int num_edges;
-	dalic_edge_t **outputs;      /* pipeline outputs (MakeContiguous results), in order */
+	dalic_edge_t **outputs;      /* pipeline outputs (MakeContiguous or transfer results) */
 	int num_outputs;
 	const char **output_names;   /* the names the user declared (borrowed from def) */
 	bool uses_gpu;               /* any mixed/gpu node */

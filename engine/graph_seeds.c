@@ -2,78 +2,40 @@
 #include "engine/graph_seeds.h"
 
 #include "engine/error.h"
+#include "engine/graphdef_order.h"
 #include "engine/rng.h"
 
 #include <stdlib.h>
 
 #define SEEDS_MAX 1024 /* DALI's MAX_SEEDS */
 
-typedef struct seeds_frame {
-	dalic_node_t *node;
-	int next; /* next input to visit: regular inputs, then argument inputs */
-} seeds_frame_t;
-
-static dalic_node_t *seeds_input_producer(const dalic_node_t *n, int k)
-{
-	const dalic_edge_t *e = k < n->num_inputs ? n->inputs[k] : n->arg_inputs[k - n->num_inputs];
-	return e->producer;
-}
-
-/* Appends `root` and everything it reads, not yet listed, to order[] in post-order. The walk
- * keeps its own stack: a long chain of operators must not exhaust the C stack. */
-static void seeds_walk(dalic_node_t *root, bool *listed, seeds_frame_t *stack, dalic_node_t **order,
-                       int *n_order)
-{
-	if (!root || listed[root->index])
-		return;
-	int top = 0;
-	listed[root->index] = true;
-	stack[top++] = (seeds_frame_t){root, 0};
-	while (top > 0) {
-		seeds_frame_t *f = &stack[top - 1];
-		dalic_node_t *n = f->node;
-		if (f->next < n->num_inputs + n->num_arg_inputs) {
-			dalic_node_t *p = seeds_input_producer(n, f->next++);
-			if (p && !listed[p->index]) {
-				listed[p->index] = true;
-				stack[top++] = (seeds_frame_t){p, 0};
-			}
-			continue;
-		}
-		order[(*n_order)++] = n;
-		top--;
-	}
-}
-
-static bool seeds_preserved(const dalic_node_t *n)
-{
-	const dalic_value_t *p = n->def ? dalic_graphdef_op_arg(n->def, "preserve") : NULL;
-	return n->schema->no_prune || (p && dalic_value_get_i(p, 0));
-}
-
-/* The nodes in DALI's operator order; nodes no walk reaches (none, after pruning) follow in
- * definition order, so that every node gets a seed. */
+/* The nodes in DALI's operator order (graphdef_order.h); nodes the walk does not list (none,
+ * after pruning) follow in definition order, so that every node gets a seed. */
 static int seeds_order(const dalic_graph_t *g, dalic_node_t **order)
 {
-	bool *listed = calloc((size_t)g->num_nodes + 1, sizeof *listed);
-	seeds_frame_t *stack = calloc((size_t)g->num_nodes + 1, sizeof *stack);
-	if (!listed || !stack) {
+	const dalic_graphdef_t *def = g->def;
+	int num_ops = def ? def->num_ops : 0;
+	int *idx = calloc((size_t)num_ops + 1, sizeof *idx);
+	bool *listed = calloc((size_t)num_ops + 1, sizeof *listed);
+	int walked = idx && listed && def ? dalic_graphdef_dali_order(def, idx) : 0;
+	if (!idx || !listed || walked < 0) {
+		free(idx);
 		free(listed);
-		free(stack);
 		return -1;
 	}
 	int n = 0;
-	for (int k = 0; k < g->num_outputs; k++)
-		seeds_walk(g->outputs[k]->producer, listed, stack, order, &n);
-	const dalic_graphdef_t *def = g->def;
+	for (int i = 0; i < walked; i++)
+		listed[idx[i]] = true;
 	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; def && i < def->num_ops; i++) {
-			dalic_node_t *node = dalic_graph_find_node(g, def->ops[i]->inst);
-			if (node && (pass == 1 || seeds_preserved(node)))
-				seeds_walk(node, listed, stack, order, &n);
+		for (int i = 0; i < (pass ? num_ops : walked); i++) {
+			int k = pass ? i : idx[i];
+			dalic_node_t *node = (pass && listed[k]) ? NULL
+			                                         : dalic_graph_find_node(g, def->ops[k]->inst);
+			if (node && node->def == def->ops[k] && n < g->num_nodes)
+				order[n++] = node;
 		}
+	free(idx);
 	free(listed);
-	free(stack);
 	return n;
 }
 

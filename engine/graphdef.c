@@ -174,7 +174,6 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	c->next_id = g->next_id;
 	c->keep = g->keep;
 	dalic_keep_retain(c->keep);
-	c->next_name_id = g->next_name_id;
 	c->debug = g->debug;
 	c->source = graphdef_dup_or_null(g->source);
 	c->name = graphdef_dup_or_null(g->name);
@@ -286,11 +285,10 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 		if (!strcmp(s->aliases[i], name))
 			op->serial_name = s->aliases[i]; /* written back as it was read */
 	op->graph = g;
-	op->id = g->next_id;
-	op->name_id = g->next_name_id;
+	op->id = g->num_ops;
 	op->logical_id = -1;
 	op->source_batches = -1;
-	snprintf(inst, sizeof inst, "__%s_%d", shortname, op->name_id);
+	snprintf(inst, sizeof inst, "__%s_%d", shortname, g->next_id);
 	op->inst = strdup(inst);
 	op->device = graphdef_dup_or_null(device);
 	if (!op->inst || (device && !op->device) || dalic_graphdef_op_refresh_outputs(op)) {
@@ -298,23 +296,36 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
 	g->next_id++;
-	g->next_name_id++;
 	g->ops[g->num_ops++] = op;
 	*out = op;
 	return DALIC_OK;
 }
 
-int dalic_graphdef_op_set_name(dalic_opdef_t *op, const char *name)
+static int graphdef_rename(dalic_opdef_t *op, const char *name, bool given, bool release)
 {
 	if (!name || !*name)
 		return dalic_fail(DALIC_EINVAL, "operator %s: empty instance name", op->inst);
 	char *n = strdup(name);
 	if (!n)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	dalic_graphdef_t *g = op->graph;
+	if (release && !op->name_given && g && g->num_ops > 0 && g->ops[g->num_ops - 1] == op &&
+	    g->next_id > 0)
+		g->next_id--;
 	free(op->inst);
 	op->inst = n;
-	op->name_given = true;
+	op->name_given = given;
 	return dalic_graphdef_op_refresh_outputs(op);
+}
+
+int dalic_graphdef_op_set_name(dalic_opdef_t *op, const char *name)
+{
+	return graphdef_rename(op, name, true, false);
+}
+
+int dalic_graphdef_op_name_new(dalic_opdef_t *op, const char *name, bool given)
+{
+	return graphdef_rename(op, name, given, true);
 }
 
 int dalic_graphdef_op_set_device(dalic_opdef_t *op, const char *device)

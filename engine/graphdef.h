@@ -6,7 +6,8 @@
  * flag, typed arguments, logical id), and the declared pipeline outputs.
  *
  * Names: an operator added without a name is "__<Name>_<id>" where id counts operators in
- * call order from 0; a single output is named as the instance, N > 1 outputs "<inst>[i]".
+ * call order from 0 (those the script front end creates with a name take none, as in DALI's
+ * Python front end); a single output is named as the instance, N > 1 outputs "<inst>[i]".
  * Argument values are validated against the schema when set.
  */
 #ifndef DALIC_ENGINE_GRAPHDEF_H
@@ -46,8 +47,7 @@ struct dalic_opdef {
 	const char *serial_name;
 	char *inst;           /* instance name */
 	char *device;         /* "cpu" / "gpu" / "mixed"; NULL = automatic until resolved */
-	int id;               /* call-order id (the default logical id) */
-	int name_id;          /* number in the default name "__<Schema>_<n>" */
+	int id;               /* position among the operators added (unique) */
 	int logical_id;       /* -1 = same as id at build */
 	bool name_given;      /* user gave name= (preserve_name) */
 	dalic_io_t *inputs;   /* regular inputs first, then argument inputs sorted by name */
@@ -78,8 +78,7 @@ typedef struct dalic_graphdef {
 	int num_ops, cap_ops;
 	dalic_io_t *outputs;
 	int num_outputs, cap_outputs;
-	int next_id;
-	int next_name_id;    /* DALI numbers default names apart: named operators take none */
+	int next_id;         /* the id in the next default name "__<Name>_<id>" */
 	bool debug;          /* defined with debug=True: run in debug mode */
 	char *source;        /* file the definition came from (script or .pb), or NULL */
 	char *name;          /* pipeline name in its file, or NULL */
@@ -103,7 +102,13 @@ dalic_opdef_t *dalic_graphdef_find_op(const dalic_graphdef_t *g, const char *ins
 /* The operator producing data node `node` and its output index, or NULL. */
 dalic_opdef_t *dalic_graphdef_producer(const dalic_graphdef_t *g, const char *node, int *out_idx);
 
+/* The user's name (preserve_name). The operator keeps the id it took from the name counter. */
 int dalic_graphdef_op_set_name(dalic_opdef_t *op, const char *name);
+/* Names the newest operator as DALI's Python front end does when it creates one: the name
+ * replaces the default, so the operator gives its id back (a named operator takes none).
+ * `given`: the user's name= (preserve_name), or one the front end chose such as
+ * "__Constant_detached_<n>". */
+int dalic_graphdef_op_name_new(dalic_opdef_t *op, const char *name, bool given);
 int dalic_graphdef_op_set_device(dalic_opdef_t *op, const char *device);
 int dalic_graphdef_op_add_input(dalic_opdef_t *op, const char *node, const char *device);
 int dalic_graphdef_op_add_arg_input(dalic_opdef_t *op, const char *arg, const char *node);

@@ -425,6 +425,11 @@ static int registry_convert_elem(const dalic_schema_t *s, const dalic_arg_schema
 			out->s[i] = strdup(v->s[i]);
 			return out->s[i] ? DALIC_OK : DALIC_ENOMEM;
 		}
+		/* DALI's Python passes str(value) for a string argument: True -> "True" */
+		if (v->kind == DALIC_V_BOOL && et == DALIC_ARG_STRING) {
+			out->s[i] = strdup(v->b[i] ? "True" : "False");
+			return out->s[i] ? DALIC_OK : DALIC_ENOMEM;
+		}
 		break;
 	case DALIC_ARG_DTYPE:
 	case DALIC_ARG_IMAGE_TYPE:

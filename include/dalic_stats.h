@@ -97,6 +97,11 @@ typedef struct dalic_stats_output {
 	                                     largest sample */
 	int64_t reserved_memory_size;     /* bytes allocated for the batch (capacity) */
 	int64_t max_reserved_memory_size; /* per sample, as max_real but from capacity */
+	/* What DALI 2.4's legacy executor reports instead (exec_dynamic=False): it stores every
+	 * batch contiguously, so its per-sample figures are always ceil(bytes / samples) and
+	 * ceil(capacity / samples), also for cpu outputs dalic keeps per sample */
+	int64_t max_real_memory_size_dali24;
+	int64_t max_reserved_memory_size_dali24;
 	int64_t hint;                     /* bytes_per_sample_hint in effect (0 = none) */
 	int64_t suggested_hint;           /* = max_real_memory_size (DALI's advice); 0 unknown */
 	/* allocations made for this output (all its buffers) */

@@ -29,6 +29,8 @@ static void collector_output_clear(dalic_stats_out_t *o)
 	atomic_store(&o->max_real, 0);
 	atomic_store(&o->reserved, 0);
 	atomic_store(&o->max_reserved, 0);
+	atomic_store(&o->max_real_dali24, 0);
+	atomic_store(&o->max_reserved_dali24, 0);
 	atomic_store(&o->base_allocs, atomic_load(&o->seen_allocs));
 	atomic_store(&o->base_bytes, atomic_load(&o->seen_bytes));
 	atomic_store(&o->last_allocs, 0);

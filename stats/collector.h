@@ -28,6 +28,8 @@ typedef struct dalic_stats_out {
 	_Atomic int contiguous;
 	/* executor_statistics, running maxima */
 	_Atomic int64_t real, max_real, reserved, max_reserved;
+	/* DALI 2.4's figures (its legacy executor's batches are contiguous): ceil(bytes / n) */
+	_Atomic int64_t max_real_dali24, max_reserved_dali24;
 	/* the output's allocation counter as seen by the last hook, and at the last reset */
 	_Atomic int64_t seen_allocs, seen_bytes, seen_live;
 	_Atomic int64_t base_allocs, base_bytes;

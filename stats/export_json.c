@@ -87,6 +87,10 @@ static cJSON *json_output(const dalic_stats_output_t *d)
 	cJSON_AddNumberToObject(o, "max_real_memory_size", (double)d->max_real_memory_size);
 	cJSON_AddNumberToObject(o, "reserved_memory_size", (double)d->reserved_memory_size);
 	cJSON_AddNumberToObject(o, "max_reserved_memory_size", (double)d->max_reserved_memory_size);
+	cJSON_AddNumberToObject(o, "max_real_memory_size_dali24",
+	                        (double)d->max_real_memory_size_dali24);
+	cJSON_AddNumberToObject(o, "max_reserved_memory_size_dali24",
+	                        (double)d->max_reserved_memory_size_dali24);
 	cJSON_AddNumberToObject(o, "bytes_per_sample_hint", (double)d->hint);
 	cJSON_AddNumberToObject(o, "suggested_bytes_per_sample_hint", (double)d->suggested_hint);
 	cJSON *a = cJSON_AddObjectToObject(o, "allocations");

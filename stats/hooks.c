@@ -141,6 +141,10 @@ static void hooks_on_output_memory(void *user, const dalic_node_t *node, int out
 		dalic_atomic_max(&o->reserved, (int64_t)cap);
 		dalic_atomic_max(&o->max_real, max_real);
 		dalic_atomic_max(&o->max_reserved, max_reserved);
+		/* DALI 2.4 stores every batch contiguously, so it always reports the average */
+		size_t n = b->num_samples > 0 ? (size_t)b->num_samples : 1;
+		dalic_atomic_max(&o->max_real_dali24, (int64_t)((nbytes + n - 1) / n));
+		dalic_atomic_max(&o->max_reserved_dali24, (int64_t)((cap + n - 1) / n));
 	}
 	if (b->owner)
 		hooks_count_allocations(o, b->owner, iteration);

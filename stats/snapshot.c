@@ -35,6 +35,8 @@ static int snapshot_copy_output(dalic_stats_output_t *d, const dalic_stats_out_t
 	d->max_real_memory_size = atomic_load(&o->max_real);
 	d->reserved_memory_size = atomic_load(&o->reserved);
 	d->max_reserved_memory_size = atomic_load(&o->max_reserved);
+	d->max_real_memory_size_dali24 = atomic_load(&o->max_real_dali24);
+	d->max_reserved_memory_size_dali24 = atomic_load(&o->max_reserved_dali24);
 	d->hint = o->hint;
 	d->suggested_hint = d->max_real_memory_size;
 	d->allocations = atomic_load(&o->seen_allocs) - atomic_load(&o->base_allocs);

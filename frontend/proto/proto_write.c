@@ -22,6 +22,7 @@
 #include "frontend/proto/proto_internal.h"
 
 #include "engine/error.h"
+#include "engine/graphdef_order.h"
 #include "engine/strmap.h"
 
 #include <stdio.h>
@@ -85,7 +86,6 @@ typedef struct resolved {
 	int **producer;       /* per op, per input: index of the producing op */
 	const char **out_dev; /* per pipeline output */
 	int *out_producer;
-	bool *keep; /* per op: serialized (reaches an output or is preserved) */
 } resolved_t;
 
 static const char *write_produced_on(const char *op_dev)
@@ -122,7 +122,6 @@ static int write_resolve_with(const dalic_graphdef_t *g, arena_t *a, resolved_t 
 	r->op_dev = write_arena_calloc(a, (size_t)n, sizeof *r->op_dev);
 	r->in_dev = write_arena_calloc(a, (size_t)n, sizeof *r->in_dev);
 	r->producer = write_arena_calloc(a, (size_t)n, sizeof *r->producer);
-	r->keep = write_arena_calloc(a, (size_t)n, sizeof *r->keep);
 	r->out_dev = write_arena_calloc(a, (size_t)g->num_outputs, sizeof *r->out_dev);
 	r->out_producer = write_arena_calloc(a, (size_t)g->num_outputs, sizeof *r->out_producer);
 	if (a->oom)
@@ -165,16 +164,6 @@ static int write_resolve_with(const dalic_graphdef_t *g, arena_t *a, resolved_t 
 			    "Requested output name '%s' is not known to the pipeline.", out->name);
 		r->out_producer[o] = p;
 		r->out_dev[o] = out->device ? out->device : write_produced_on(r->op_dev[p]);
-		r->keep[p] = true;
-	}
-	/* Consumers come after producers, so one backward pass finds everything needed. */
-	for (int i = n - 1; i >= 0; i--) {
-		const dalic_opdef_t *op = g->ops[i];
-		if (op->schema->no_prune || write_arg_true(op, "preserve"))
-			r->keep[i] = true;
-		if (r->keep[i])
-			for (int k = 0; k < op->num_inputs; k++)
-				r->keep[r->producer[i][k]] = true;
 	}
 	return DALIC_OK;
 }
@@ -340,7 +329,7 @@ static DaliProto__InputOutput *write_new_io(arena_t *a, const char *name, const 
 }
 
 static int write_encode_op(arena_t *a, const resolved_t *r, const dalic_graphdef_t *g, int i,
-                           DaliProto__OpDef *m)
+                           int logical_id, DaliProto__OpDef *m)
 {
 	const dalic_opdef_t *op = g->ops[i];
 	if (op->schema->not_serializable) /* DALI's IsSerializable(): a Python object inside */
@@ -354,7 +343,7 @@ static int write_encode_op(arena_t *a, const resolved_t *r, const dalic_graphdef
 	m->name = write_borrow(op->serial_name ? op->serial_name : op->schema->name);
 	m->inst_name = write_borrow(op->inst);
 	m->has_logical_id = true;
-	m->logical_id = op->logical_id >= 0 ? op->logical_id : op->id;
+	m->logical_id = logical_id;
 	m->input = write_arena_calloc(a, (size_t)op->num_inputs, sizeof *m->input);
 	m->output = write_arena_calloc(a, (size_t)op->num_outputs, sizeof *m->output);
 	if (!m->input || !m->output)
@@ -412,6 +401,19 @@ static void write_encode_params(const dalic_pipeline_params_t *p, DaliProto__Pip
 	m->bytes_per_sample_hint = p->bytes_per_sample;
 }
 
+/* Logical ids as DALI's C++ pipeline hands them out while Python adds the operators in
+ * `order`: a given id is kept (and moves the counter past it), the others take the next one. */
+static void write_logical_ids(const dalic_graphdef_t *g, const int *order, int n, int *lids)
+{
+	int next = 0;
+	for (int k = 0; k < n; k++) {
+		int given = g->ops[order[k]]->logical_id;
+		lids[k] = given >= 0 ? given : next++;
+		if (given > next)
+			next = given + 1;
+	}
+}
+
 static int write_encode(arena_t *a, const dalic_graphdef_t *g, DaliProto__PipelineDef *m)
 {
 	if (g->params.batch_size <= 0)
@@ -427,13 +429,19 @@ static int write_encode(arena_t *a, const dalic_graphdef_t *g, DaliProto__Pipeli
 	m->pipe_outputs = write_arena_calloc(a, (size_t)g->num_outputs, sizeof *m->pipe_outputs);
 	if (!m->op || !m->pipe_outputs)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	for (int i = 0; i < g->num_ops; i++) {
-		if (!r.keep[i])
-			continue;
+	int *order = write_arena_calloc(a, (size_t)g->num_ops, sizeof *order);
+	int *lids = write_arena_calloc(a, (size_t)g->num_ops, sizeof *lids);
+	if (!order || !lids)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	int n = dalic_graphdef_dali_order(g, order);
+	if (n < 0)
+		return DALIC_ENOMEM;
+	write_logical_ids(g, order, n, lids);
+	for (int k = 0; k < n; k++) {
 		DaliProto__OpDef *op = write_arena_calloc(a, 1, sizeof *op);
 		if (!op)
 			return dalic_fail(DALIC_ENOMEM, "out of memory");
-		int rc = write_encode_op(a, &r, g, i, op);
+		int rc = write_encode_op(a, &r, g, order[k], lids[k], op);
 		if (rc)
 			return rc == DALIC_ENOMEM ? dalic_fail(rc, "out of memory") : rc;
 		m->op[m->n_op++] = op;

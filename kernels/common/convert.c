@@ -67,12 +67,13 @@ static void convert_widen(dalic_dtype_t t, const void *src, int n, convert_wide_
 	}                                                                                          \
 	break
 
-/* From double: NaN is 0, else round half away from zero, then clamp. */
+/* From double: NaN as DALI's build (DALIC_NAN_TO_INT), else round half away from zero, then
+ * clamp. */
 #define CONVERT_SAT_F(CT, LO, HI)                                                                  \
-	(isnan(v) ? (CT)0 : (v = round(v), DALIC_SAT_FROM_F64(CT, LO, HI, v)))
+	(isnan(v) ? DALIC_NAN_TO_INT(CT, LO) : (v = round(v), DALIC_SAT_FROM_F64(CT, LO, HI, v)))
 #define CONVERT_F64_UINT(CT, LO, HI) CONVERT_SAT_F(CT, LO, HI)
 #define CONVERT_F64_SINT(CT, LO, HI) CONVERT_SAT_F(CT, LO, HI)
-#define CONVERT_F64_BOOL(CT, LO, HI) (!isnan(v) && round(v) != 0)
+#define CONVERT_F64_BOOL(CT, LO, HI) (isnan(v) || round(v) != 0) /* static_cast<bool>(round) */
 #define CONVERT_F64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
 #define CONVERT_F64_FLOAT(CT, LO, HI) v
 

@@ -111,17 +111,42 @@ static int resample_axis_taps(img_filter_t type, double support)
 	return type == IMG_FILTER_NN ? 1 : (int)ceil(support);
 }
 
+/* Where DALI's nearest-neighbour pass (ResampleNN, resampling_impl_cpu.h) starts an axis:
+ * the window start in float, less the first source pixel its setup cut the input at (`cut`,
+ * an integer added back to the index). */
+typedef struct resample_nn_axis {
+	float origin, scale;
+	int cut;
+	bool rows; /* the vertical axis: DALI steps it by adding the scale row after row */
+} resample_nn_axis_t;
+
+/* Source index of output k, computed in float as DALI does (so ties at .5 fall its way). */
+static int resample_nn_index(const resample_nn_axis_t *n, int k, float *acc)
+{
+	float s;
+	if (n->rows) {
+		s = k ? *acc + n->scale : n->origin + 0.5f * n->scale;
+		*acc = s;
+	} else if (n->scale == 1.0f) {
+		return (int)floorf(n->origin + 0.5f) + k + n->cut; /* DALI's copying fast path */
+	} else {
+		s = n->origin + ((float)k + 0.5f) * n->scale;
+	}
+	return (int)floorf(s) + n->cut;
+}
+
 static void resample_axis_build(int in_size, int out, double lo, double hi, img_filter_t type,
-                                double support, axis_t *a)
+                                double support, const resample_nn_axis_t *nn, axis_t *a)
 {
 	double scale = (hi - lo) / out, half = support / 2;
 	int taps = a->taps, mn = in_size, mx = 0;
+	float acc = 0;
 	for (int x = 0; x < out; x++) {
 		int32_t *ix = a->idx + (size_t)x * taps;
 		float *wx = a->w + (size_t)x * taps;
 		double c = lo + (x + 0.5) * scale; /* continuous source coordinate */
 		if (type == IMG_FILTER_NN) {
-			int i = (int)floor(c);
+			int i = resample_nn_index(nn, x, &acc);
 			ix[0] = i < 0 ? 0 : i >= in_size ? in_size - 1 : i;
 			wx[0] = 1;
 		} else {
@@ -386,6 +411,37 @@ static void resample_load_row(dalic_dtype_t t, const void *src, float *dst, int 
 	resample_vsum_for(t)(dst, rows, &one, 1, n);
 }
 
+/* DALI's origin and scale per axis for nearest neighbour (resampling_setup.cc): float window
+ * bounds, scale = extent / out in float; when both axes are NN its setup cuts the input at
+ * floor(window start) on the axis of the cheaper pass order and moves that origin by it. */
+static void resample_nn_setup(const img_resample_job_t *j, bool pure, resample_nn_axis_t *y,
+                              resample_nn_axis_t *x)
+{
+	float y0 = (float)j->y0, y1 = (float)j->y1, x0 = (float)j->x0, x1 = (float)j->x1;
+	*y = (resample_nn_axis_t){y0, (y1 - y0) / (float)j->out_h, 0, true};
+	*x = (resample_nn_axis_t){x0, (x1 - x0) / (float)j->out_w, 0, false};
+	if (!pure)
+		return;
+	int cut[2], ext[2];
+	const float lo[2] = {fminf(y0, y1), fminf(x0, x1)}, hi[2] = {fmaxf(y0, y1), fmaxf(x0, x1)};
+	const int size[2] = {j->in_h, j->in_w};
+	for (int d = 0; d < 2; d++) { /* NN: anchor 0, support 1 */
+		float l = floorf(lo[d]), h = floorf(hi[d] + 1);
+		int a = l < 0 ? 0 : l > (float)size[d] ? size[d] : (int)l;
+		int b = h < 0 ? 0 : h > (float)size[d] ? size[d] : (int)h;
+		cut[d] = a;
+		ext[d] = b - a;
+	}
+	/* vertical pass first when its intermediate (roi width x out height) is smaller */
+	if ((int64_t)ext[1] * j->out_h < (int64_t)j->out_w * ext[0]) {
+		x->origin -= (float)cut[1];
+		x->cut = cut[1];
+	} else {
+		y->origin -= (float)cut[0];
+		y->cut = cut[0];
+	}
+}
+
 /* ---- the two pass orders ----------------------------------------------------------------- */
 int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 {
@@ -423,8 +479,10 @@ int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	ay.idx = (int32_t *)(ax.w + nx);
 	ax.idx = ay.idx + ny;
 	const void **rows = (const void **)(ax.idx + nx); /* 8(ny + nx) bytes in: aligned */
-	resample_axis_build(j->in_h, j->out_h, j->y0, j->y1, ty, sy, &ay);
-	resample_axis_build(j->in_w, j->out_w, j->x0, j->x1, tx, sx, &ax);
+	resample_nn_axis_t ny_, nx_;
+	resample_nn_setup(j, ty == IMG_FILTER_NN && tx == IMG_FILTER_NN, &ny_, &nx_);
+	resample_axis_build(j->in_h, j->out_h, j->y0, j->y1, ty, sy, &ny_, &ay);
+	resample_axis_build(j->in_w, j->out_w, j->x0, j->x1, tx, sx, &nx_, &ax);
 	for (size_t k = 0; k < nx; k++) {
 		ax.idx[k] *= C;
 		for (int l = 0; l < 4; l++)

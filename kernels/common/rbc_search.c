@@ -537,10 +537,10 @@ int dalic_rbc_search_batch(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, rbc_t *r)
 	int64_t first = 0;
 	for (int i = 0; i < ws->batch_size; i++) {
 		int64_t crop[RBC_MAX_DIM] = {0}, input[RBC_MAX_DIM] = {1, 1, 1};
-		if (dalic_arg_given(ctx, "input_shape"))
+		if (r->has_crop_shape) { /* DALI reads input_shape only with crop_shape */
 			DALIC_TRY(rbc_shape(ctx, ws, "input_shape", i, r->ndim, input));
-		if (r->has_crop_shape)
 			DALIC_TRY(rbc_shape(ctx, ws, "crop_shape", i, r->ndim, crop));
+		}
 		int64_t nb = dalic_batch_shape(in, i)[0];
 		DALIC_TRY(rbc_read_boxes(ctx, ws, r, i, nb));
 		r->results[i].first_kept = first;

@@ -1,6 +1,7 @@
 /*
  * Float to element conversions as DALI's ConvertSat<Out>(float) does them on the CPU: integers
- * round half away from zero (std::round) and saturate to the type's range, NaN gives 0;
+ * round half away from zero (std::round) and saturate to the type's range, NaN gives 0 for
+ * 8- and 16-bit types and the lowest value of 32/64-bit ones (DALIC_NAN_TO_INT, x86's);
  * float16 rounds to nearest with ties away from zero (DALI's, unlike IEEE's ties to even); float
  * and double are plain conversions.
  *
@@ -44,34 +45,15 @@ static inline int16_t dalic_sat_f2i16(float v)
 	return (int16_t)dalic_sat_round_small(v, -32768.0f, 32767.0f);
 }
 
-/* float to IEEE half as DALI's float16 conversion does it: ties round away from zero (not to
- * even), values from 65520 up become infinity. */
+/* float to IEEE half as DALI's float16 conversion does it (engine/dtype.h). */
 static inline uint16_t dalic_sat_f2half(float f)
 {
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	uint32_t sign = (x >> 16) & 0x8000, man = x & 0x7fffff;
-	int32_t exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
-	if (((x >> 23) & 0xff) == 0xff)
-		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
-	if (exp >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (exp <= 0) {
-		if (exp < -10)
-			return (uint16_t)sign;
-		man |= 0x800000;
-		uint32_t shift = (uint32_t)(14 - exp);
-		uint32_t half = man >> shift, rem = man & ((1u << shift) - 1);
-		return (uint16_t)(sign | (half + (rem >= 1u << (shift - 1))));
-	}
-	uint32_t half = (uint32_t)exp << 10 | man >> 13;
-	half += (man & 0x1fff) >= 0x1000; /* a carry into the exponent is still right */
-	return (uint16_t)(sign | (half > 0x7c00 ? 0x7c00 : half));
+	return dalic_dtype_float_to_half(f);
 }
 
 /* Wider integers: round, then compare in double (HI may round up to 2^31, 2^63, 2^64). */
 #define DALIC_SAT_F2WIDE(CT, LO, HI, v)                                                            \
-	((v) != (v) ? (CT)0 : DALIC_SAT_FROM_F64(CT, LO, HI, (double)roundf(v)))
+	((v) != (v) ? DALIC_NAN_TO_INT(CT, LO) : DALIC_SAT_FROM_F64(CT, LO, HI, (double)roundf(v)))
 
 static inline int32_t dalic_sat_f2i32(float v)
 {
@@ -116,7 +98,7 @@ static inline void dalic_sat_store(dalic_dtype_t t, void *base, int64_t i, float
 		((double *)base)[i] = v;
 		break;
 	case DALIC_BOOL:
-		((uint8_t *)base)[i] = v == v && roundf(v) != 0;
+		((uint8_t *)base)[i] = v != v || roundf(v) != 0; /* NaN is true */
 		break;
 	default:
 		break;

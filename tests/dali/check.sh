@@ -9,7 +9,11 @@ PY=${DALIC_DALI_PYTHON:-}
 if [ -z "$PY" ]; then
 	VENV=build/dali-venv
 	if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import nvidia.dali, numpy' 2>/dev/null; then
-		python3 -m venv "$VENV"
+		if ! python3 -m venv "$VENV"; then
+			echo "check-dali: cannot make $VENV (Debian: apt-get install python3-venv)," \
+			     "or set DALIC_DALI_PYTHON to a python that has nvidia-dali and numpy" >&2
+			exit 1
+		fi
 		"$VENV/bin/pip" install --quiet --disable-pip-version-check nvidia-dali-cuda130 numpy
 	fi
 	PY=$VENV/bin/python

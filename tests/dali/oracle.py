@@ -12,7 +12,8 @@ comments configure it:
     # oracle: error=Supported types the case must fail in both; both messages contain this
     # oracle: dalic_error=...       ... or a phrase for each side when they word it apart
     # oracle: dali_error=...
-    # oracle: checks=outputs,serialize,stats   which checks to run (default: all that apply)
+    # oracle: checks=outputs,serialize,stats   which checks to run (default: all that apply;
+                                    stats includes memory)
     # oracle: xfail=REASON          a known difference (docs/dali-differences.md); a case
                                     marked so that passes is reported as a failure (XPASS)
 
@@ -21,6 +22,8 @@ Checks per output case:
     serialize   DALI serialize() -> dalic runs the .pb: same outputs as DALI;
                 `dalic serialize CASE` -> DALI Pipeline.deserialize runs it: same outputs
     stats       the executor_statistics keys of both agree
+    memory      each operator's real_memory_size and max_real_memory_size (DALI 2.4's legacy
+                executor) equal dalic's real_memory_size and max_real_memory_size_dali24
     names       the instance names in both serialized graphs agree, in order
 
 Prints one line per case and check, then `N passed, N failed`.
@@ -75,11 +78,21 @@ def oracle_save_outputs(pipe, iterations, out_dir):
                 np.save(os.path.join(out_dir, "i%06d_o%d_s%03d.npy" % (it, o, s)), arr)
 
 
+def oracle_run_case_script(case):
+    """The case's globals, as a fresh Python process would make them: DALI names operators
+    created with no current pipeline (constant outputs) from a process-wide counter."""
+    import itertools
+    import nvidia.dali.ops as ops
+
+    ops._OpCounter._op_count = itertools.count(0)
+    return runpy.run_path(case, run_name="__oracle__")
+
+
 def oracle_dali_case(case, opts, work):
     """Runs the case under DALI: outputs, serialized bytes, executor_statistics keys."""
     res = {"error": None}
     try:
-        globs = runpy.run_path(case, run_name="__oracle__")
+        globs = oracle_run_case_script(case)
         pipe = oracle_find_pipeline(globs)
         pipe.build()
         checks = opts.get("checks", "outputs,serialize,stats,names").split(",")
@@ -93,9 +106,9 @@ def oracle_dali_case(case, opts, work):
     if "stats" not in checks:
         return res
     try:
-        res["stats_keys"] = oracle_dali_stats_keys(case, int(opts["iterations"]))
+        res["stats"] = oracle_dali_stats(case, int(opts["iterations"]))
     except Exception as e:  # noqa: BLE001 - reported by the stats check
-        res["stats_keys"] = None
+        res["stats"] = None
         res["stats_error"] = oracle_message(e)
     return res
 
@@ -105,8 +118,8 @@ def oracle_message(e):
     return "%s: %s" % (type(e).__name__, " ".join(str(e).split()))
 
 
-def oracle_dali_stats_keys(case, iterations):
-    """executor_statistics keys: DALI fills them with memory stats on, in its legacy
+def oracle_dali_stats(case, iterations):
+    """executor_statistics: DALI fills them with memory stats on, in its legacy
     (non-dynamic) executor, so the case runs again with those two parameters forced."""
     from nvidia.dali.pipeline import Pipeline
 
@@ -119,14 +132,14 @@ def oracle_dali_stats_keys(case, iterations):
 
     Pipeline.__init__ = forced
     try:
-        globs = runpy.run_path(case, run_name="__oracle__")
+        globs = oracle_run_case_script(case)
         pipe = oracle_find_pipeline(globs)
         pipe.build()
         for _ in range(iterations):
             pipe.run()
-        keys = sorted(pipe.executor_statistics().keys())
+        stats = pipe.executor_statistics()
         del pipe
-        return keys
+        return stats
     finally:
         Pipeline.__init__ = init
 
@@ -178,6 +191,24 @@ def oracle_compare_dirs(a_dir, b_dir, atol):
             idx = np.argwhere(x != y)[0]
             return "%s: first difference at %s: %s vs %s" % (
                 name, tuple(idx), x[tuple(idx)], y[tuple(idx)])
+    return None
+
+
+def oracle_compare_memory(dali_stats, report):
+    """None when every operator's real_memory_size and max_real_memory_size in DALI's
+    executor_statistics equal dalic's real_memory_size and max_real_memory_size_dali24."""
+    ops = {op["key"]: op for op in report["operators"]}
+    for key in sorted(dali_stats):
+        op = ops.get(key)
+        if op is None:
+            return "%s: not among dalic's operators" % key
+        theirs = (list(dali_stats[key]["real_memory_size"]),
+                  list(dali_stats[key]["max_real_memory_size"]))
+        mine = ([o["real_memory_size"] for o in op["outputs"]],
+                [o["max_real_memory_size_dali24"] for o in op["outputs"]])
+        if theirs != mine:
+            return "%s: DALI real %s max %s vs dalic real %s max_dali24 %s" % (
+                key, theirs[0], theirs[1], mine[0], mine[1])
     return None
 
 
@@ -331,10 +362,14 @@ class Oracle:
             if rc:
                 problem = "dalic stats failed (%d): %s" % (rc, err.strip()[:400])
             else:
-                mine = sorted(json.loads(out)["executor_statistics"].keys())
-                theirs = res["stats_keys"]
+                report = json.loads(out)
+                mine = sorted(report["executor_statistics"].keys())
+                theirs = sorted(res["stats"].keys())
                 problem = None if mine == theirs else "DALI %s vs dalic %s" % (theirs, mine)
             self.report(case, "stats", problem, xfail)
+            if not rc:
+                self.report(case, "memory", oracle_compare_memory(res["stats"], report),
+                            xfail)
 
 
 def main():

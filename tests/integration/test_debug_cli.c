@@ -16,8 +16,8 @@ Test(debug_cli, stdin_drives_stepping_breakpoints_and_inspection)
 	                      "print __Uniform_0[0]\n"
 	                      "break Cast\n"
 	                      "continue\n"
-	                      "print __ArithmeticGenericOp_3\n"
-	                      "info node __ArithmeticGenericOp_3[1]\n"
+	                      "print ___ArithmeticGenericOp_3\n"
+	                      "info node ___ArithmeticGenericOp_3[1]\n"
 	                      "next\n"
 	                      "info stats\n"
 	                      "iter\n"
@@ -27,17 +27,17 @@ Test(debug_cli, stdin_drives_stepping_breakpoints_and_inspection)
 	EXPECT_HAS(r.out, "step|s [N]");
 	EXPECT_HAS(r.out, "goto N");
 	EXPECT_HAS(r.out, "=>  0  __Uniform_0");
-	EXPECT_HAS(r.out, "iteration 0, next operator 1/7: __MakeContiguous_CpuToCpu_0");
+	EXPECT_HAS(r.out, "iteration 0, next operator 1/7: __MakeContiguous_CpuToCpu___Uniform_0");
 	EXPECT_HAS(r.out, "iteration 0, next operator 2/7: __CoinFlip_1");
 	EXPECT_HAS(r.out, "__Uniform_0[0]: shape (), FLOAT");
 	EXPECT_HAS(r.out, "breakpoint 1: before Cast");
 	EXPECT_HAS(r.out,
 	           "breakpoint 1: before __Cast_4\niteration 0, next operator 5/7: __Cast_4");
-	EXPECT_HAS(r.out, "DataNodeDebug(\n    name=\"__ArithmeticGenericOp_3\",\n"
+	EXPECT_HAS(r.out, "DataNodeDebug(\n    name=\"___ArithmeticGenericOp_3\",\n"
 	                  "    data=TensorListCPU(\n");
 	EXPECT_HAS(r.out, "num_samples=4,\n             shape=[(), (), (), ()]))");
-	EXPECT_HAS(r.out, "node __ArithmeticGenericOp_3: output of __ArithmeticGenericOp_3 "
-	                  "(ArithmeticGenericOp, cpu), iteration 0");
+	EXPECT_HAS(r.out, "node ___ArithmeticGenericOp_3: output of ___ArithmeticGenericOp_3 "
+	                  "(_ArithmeticGenericOp, cpu), iteration 0");
 	EXPECT_HAS(r.out, "sample 1: shape () min ");
 	EXPECT_HAS(r.out, "iteration 0 complete; next: iteration 1");
 	EXPECT_HAS(r.out, "__Cast_4                       Cast");

@@ -231,7 +231,7 @@ Test(boundary_api, built_graph_through_the_api)
 		BOUNDARY_OK(dalic_pipeline_graph_op(p, i, &op));
 		cr_expect_eq(op.stage, DALIC_STAGE_CPU);
 		contiguous += op.internal;
-		if (!strcmp(op.name, "__ArithmeticGenericOp_3"))
+		if (!strcmp(op.name, "___ArithmeticGenericOp_3"))
 			add = i;
 	}
 	cr_expect_eq(contiguous, 2);

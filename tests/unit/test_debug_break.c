@@ -37,22 +37,22 @@ Test(debug_break, operator_breakpoints_stop_before_the_operator_once_per_visit)
 	dalic_pipeline_t *p = debug_break_make_pipeline();
 	dalic_debug_t *s = debug_break_open_fed(p, 3);
 	int id;
-	ASSERT_DEBUG_OK(s, dalic_debug_break_op(s, "__ArithmeticGenericOp_1", &id));
+	ASSERT_DEBUG_OK(s, dalic_debug_break_op(s, "___ArithmeticGenericOp_1", &id));
 	cr_expect_gt(id, 0);
 	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
 	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_BREAK_OP);
 	cr_expect_eq(st.break_id, id);
-	cr_expect_str_eq(st.stop_op, "__ArithmeticGenericOp_1");
-	cr_expect_str_eq(st.next_op_name, "__ArithmeticGenericOp_1");
+	cr_expect_str_eq(st.stop_op, "___ArithmeticGenericOp_1");
+	cr_expect_str_eq(st.next_op_name, "___ArithmeticGenericOp_1");
 	cr_expect_eq(st.iteration, 0);
-	cr_expect_null(dalic_debug_node(s, "__ArithmeticGenericOp_1", NULL), "not run yet");
+	cr_expect_null(dalic_debug_node(s, "___ArithmeticGenericOp_1", NULL), "not run yet");
 	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
 	st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_BREAK_OP, "the same stop is not repeated");
 	cr_expect_eq(st.iteration, 1);
 	/* iteration 0's value until it runs again */
-	tl_expect_values(dalic_debug_node(s, "__ArithmeticGenericOp_1", NULL), 1, 1,
+	tl_expect_values(dalic_debug_node(s, "___ArithmeticGenericOp_1", NULL), 1, 1,
 	                 (const double[]){1});
 	/* step runs the operator despite the breakpoint */
 	ASSERT_DEBUG_OK(s, dalic_debug_step(s));
@@ -79,7 +79,7 @@ Test(debug_break, operators_are_matched_by_schema_and_fn_names_and_checked)
 	ASSERT_DEBUG_OK(s, dalic_debug_delete(s, 0));
 	ASSERT_DEBUG_OK(s, dalic_debug_break_op(s, "ArithmeticGenericOp", NULL));
 	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
-	cr_expect_str_eq(tl_debug_status(s).stop_op, "__ArithmeticGenericOp_1", "schema name");
+	cr_expect_str_eq(tl_debug_status(s).stop_op, "___ArithmeticGenericOp_1", "schema name");
 	dalic_debug_break_t b;
 	ASSERT_OK(dalic_debug_break_get(s, 0, &b));
 	cr_expect_eq(b.kind, DALIC_DEBUG_BREAK_OP);
@@ -119,7 +119,7 @@ Test(debug_break, conditions_stop_after_the_operator_on_the_first_matching_sampl
 	tl_debug_feed_floats(s, "a", 2, (const float[]){6, 7});
 	int nan_id, max_id;
 	ASSERT_DEBUG_OK(s, dalic_debug_break_cond(s, "any NaN", &nan_id));
-	ASSERT_DEBUG_OK(s, dalic_debug_break_cond(s, "__ArithmeticGenericOp_1: max > 13", &max_id));
+	ASSERT_DEBUG_OK(s, dalic_debug_break_cond(s, "___ArithmeticGenericOp_1: max > 13", &max_id));
 	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
 	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_COND);
@@ -132,7 +132,7 @@ Test(debug_break, conditions_stop_after_the_operator_on_the_first_matching_sampl
 	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
 	st = tl_debug_status(s);
 	cr_expect_eq(st.break_id, nan_id, "NaN * 2 is NaN too");
-	cr_expect_str_eq(st.stop_node, "__ArithmeticGenericOp_1");
+	cr_expect_str_eq(st.stop_node, "___ArithmeticGenericOp_1");
 	ASSERT_DEBUG_OK(s, dalic_debug_continue(s, -1));
 	st = tl_debug_status(s);
 	cr_expect_eq(st.break_id, max_id, "7 * 2 = 14 > 13; a's max of 7 is not checked");

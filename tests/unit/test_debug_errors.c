@@ -37,10 +37,10 @@ Test(debug_errors, a_failing_sample_stops_the_session_with_its_inputs_kept)
 	              dalic_debug_last_error(s));
 	dalic_debug_status_t st = tl_debug_status(s);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_ERROR);
-	cr_expect_str_eq(st.stop_op, "__ArithmeticGenericOp_2");
+	cr_expect_str_eq(st.stop_op, "___ArithmeticGenericOp_2");
 	cr_expect_eq(st.stop_sample, 2);
 	cr_expect_eq(st.iteration, 0);
-	cr_expect_str_eq(st.next_op_name, "__ArithmeticGenericOp_2", "stopped on the failing op");
+	cr_expect_str_eq(st.next_op_name, "___ArithmeticGenericOp_2", "stopped on the failing op");
 	EXPECT_DEBUG_ERROR_HAS(s, "division by zero");
 	EXPECT_DEBUG_ERROR_HAS(s, "sample 2");
 	/* the inputs of the failing sample are there to look at */

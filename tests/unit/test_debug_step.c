@@ -52,7 +52,7 @@ Test(debug_step, operators_run_one_at_a_time_in_definition_order)
 	cr_assert_geq(n, 6, "4 operators and 2 MakeContiguous for the outputs");
 	cr_expect_str_eq(tl_debug_op_name(s, 0), "a");
 	cr_expect_str_eq(tl_debug_op_name(s, 1), "__Cast_1");
-	cr_expect_str_eq(tl_debug_op_name(s, 2), "__ArithmeticGenericOp_2");
+	cr_expect_str_eq(tl_debug_op_name(s, 2), "___ArithmeticGenericOp_2");
 	cr_expect_str_eq(tl_debug_op_name(s, 4), "__Uniform_3",
 	                 "the output copy of m runs right after m, before the next definition");
 	int64_t it;
@@ -75,7 +75,7 @@ Test(debug_step, operators_run_one_at_a_time_in_definition_order)
 	st = tl_debug_status(s);
 	cr_expect_null(st.next_op_name, "iteration complete");
 	cr_expect_eq(st.iterations_done, 1);
-	const dalic_batch_t *m = dalic_debug_node(s, "__ArithmeticGenericOp_2", &it);
+	const dalic_batch_t *m = dalic_debug_node(s, "___ArithmeticGenericOp_2", &it);
 	cr_assert_not_null(m);
 	cr_expect_eq(it, 0);
 	tl_expect_values(m, 2, 1, (const double[]){6});
@@ -110,7 +110,7 @@ Test(debug_step, next_finishes_the_current_iteration_or_runs_a_whole_one)
 	cr_expect_eq(st.next_op, st.num_ops);
 	cr_expect_eq(st.stop, DALIC_DEBUG_STOP_STEP);
 	tl_expect_values(dalic_debug_output(s, 0), 0, 1, (const double[]){8});
-	cr_expect_str_eq(dalic_debug_output_name(s, 0), "__ArithmeticGenericOp_2");
+	cr_expect_str_eq(dalic_debug_output_name(s, 0), "___ArithmeticGenericOp_2");
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }

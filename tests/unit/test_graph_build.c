@@ -117,7 +117,7 @@ Test(graph_build, devices_transfers_and_stage_order)
 	dalic_node_t *nb = dalic_graph_find_node(g, "__CoinFlip_1");
 	cr_expect_eq(nb->device, DALIC_DEV_GPU);
 	cr_expect(nb->inputs[0]->gpu);
-	cr_expect(dalic_graph_find_node(g, "__MakeContiguous_GpuToGpu_0"));
+	cr_expect(dalic_graph_find_node(g, "__MakeContiguous_GpuToGpu___CoinFlip_1"));
 	cr_expect_lt(copy->index, nb->index, "producers run first");
 	ASSERT_OK(dalic_pipeline_run(p));
 	cr_expect_str_eq(dalic_batch_device(dalic_pipeline_output(p, 0)), "gpu");

@@ -215,11 +215,16 @@ static void img_resize_reference(const tl_image_t *in, int oh, int ow, int inter
 {
 	img_resize_ref_axis_t ay = img_resize_ref_axis(in->h, oh, interp, aa),
 	                      ax = img_resize_ref_axis(in->w, ow, interp, aa);
-	for (int y = 0; y < oh; y++)
+	/* nearest neighbour as DALI's ResampleNN: float coordinates, the row coordinate stepped
+	 * by adding the scale, so a source coordinate that is a whole number in exact arithmetic
+	 * falls where float rounding puts it */
+	const float fy = (float)in->h / (float)oh, fx = (float)in->w / (float)ow;
+	float row = 0.5f * fy;
+	for (int y = 0; y < oh; y++, row += fy)
 		for (int x = 0; x < ow; x++) {
 			double cy = (y + 0.5) * ay.scale, cx = (x + 0.5) * ax.scale;
 			if (ay.nn) {
-				int sy = (int)floor(cy), sx = (int)floor(cx);
+				int sy = (int)floorf(row), sx = (int)floorf(((float)x + 0.5f) * fx);
 				sy = sy >= in->h ? in->h - 1 : sy;
 				sx = sx >= in->w ? in->w - 1 : sx;
 				memcpy(out + ((size_t)y * ow + x) * 3,

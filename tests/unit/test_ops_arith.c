@@ -406,8 +406,9 @@ Test(ops_arith, float16_results_round_to_half)
 	ops_arith_feed1(p, "b", DALIC_INT32, 2, i);
 	const dalic_batch_t *out = tl_run(p, 0);
 	cr_expect_eq(dalic_batch_dtype(out), DALIC_FLOAT16);
-	/* 2049 is not representable in half: it rounds to 2048 (ties to even) */
-	tl_expect_values(out, 0, 2, (double[]){3.5, 2048});
+	/* 2049 is not representable in half: it rounds to 2050, ties away from zero as DALI's
+	 * float16 conversion on the host (not IEEE's ties to even) */
+	tl_expect_values(out, 0, 2, (double[]){3.5, 2050});
 	dalic_pipeline_destroy(p);
 }
 

@@ -25,7 +25,8 @@ Test(ops_cast, float_to_int_rounds_half_away_from_zero_and_saturates)
 	const float f[] = {2.5f, -2.5f, 0.4f, -0.6f, 1e10f, -1e10f, NAN};
 	const dalic_batch_t *out;
 	dalic_pipeline_t *p = ops_cast_cast1(DALIC_FLOAT, DALIC_INT32, 7, f, &out);
-	tl_expect_values(out, 0, 7, (double[]){3, -3, 0, -1, INT32_MAX, INT32_MIN, 0});
+	/* NaN: x86's "integer indefinite", as DALI 2.4 gives it */
+	tl_expect_values(out, 0, 7, (double[]){3, -3, 0, -1, INT32_MAX, INT32_MIN, INT32_MIN});
 	dalic_pipeline_destroy(p);
 
 	const double d[] = {300.0, -5.0, 254.5, 0.49};
@@ -94,8 +95,9 @@ Test(ops_cast, to_and_from_float16)
 	const int32_t i[] = {1, 2049, 70000, -3};
 	const dalic_batch_t *out;
 	dalic_pipeline_t *p = ops_cast_cast1(DALIC_INT32, DALIC_FLOAT16, 4, i, &out);
-	/* 2049 ties to the even 2048; 70000 is above the largest half (65504) */
-	tl_expect_values(out, 0, 4, (double[]){1, 2048, INFINITY, -3});
+	/* 2049 is a tie: away from zero to 2050, as DALI 2.4 (not IEEE's even 2048); 70000 is
+	 * above the largest half (65504) */
+	tl_expect_values(out, 0, 4, (double[]){1, 2050, INFINITY, -3});
 	dalic_pipeline_destroy(p);
 
 	const uint16_t h[] = {0x3E00, 0xC100, 0x7BFF}; /* 1.5, -2.5, 65504 */

@@ -29,10 +29,11 @@ Test(ops_math_dali, rsqrt_float_is_an_estimate_refined_once)
 	cr_assert_eq(dalic_batch_dtype(out), DALIC_FLOAT);
 	cr_expect(isnan(tl_at(out, 0, 0)), "rsqrt(0): y * (1.5 - 0 * inf) is NaN, got %g",
 		  tl_at(out, 0, 0));
-	/* one Newton step from a 12-bit estimate: within a few float ulps of 1 / sqrt(x) */
+	/* one Newton step from a 12-bit estimate (rel. error <= 1.5 * 2^-12): within ~4e-7 of
+	 * 1 / sqrt(x) plus rounding; 1e-6 leaves room for other processors' estimates */
 	for (int k = 1; k < 5; k++) {
 		double want = 1 / sqrt((double)x[k]);
-		cr_expect(fabs(tl_at(out, 0, k) - want) <= 4e-7 * want, "rsqrt(%g) = %.9g, 1/sqrt %.9g",
+		cr_expect(fabs(tl_at(out, 0, k) - want) <= 1e-6 * want, "rsqrt(%g) = %.9g, 1/sqrt %.9g",
 			  (double)x[k], tl_at(out, 0, k), want);
 	}
 	cr_expect(isnan(tl_at(out, 0, 5)), "rsqrt(-1) is NaN");
@@ -53,7 +54,7 @@ Test(ops_math_dali, rsqrt_double_and_integers)
 	out = ops_math_dali_run(p, "rsqrt(&0)", DALIC_INT16, 2, i);
 	cr_assert_eq(dalic_batch_dtype(out), DALIC_FLOAT);
 	cr_expect(isnan(tl_at(out, 0, 0)));
-	cr_expect_float_eq(tl_at(out, 0, 1), 0.25, 1e-7);
+	cr_expect_float_eq(tl_at(out, 0, 1), 0.25, 1e-6);
 	dalic_pipeline_destroy(p);
 }
 

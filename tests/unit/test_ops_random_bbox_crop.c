@@ -239,6 +239,21 @@ Test(ops_random_bbox_crop, total_num_attempts_takes_the_best_window)
 	dalic_pipeline_destroy(p);
 }
 
+Test(ops_random_bbox_crop, input_shape_without_crop_shape_is_ignored)
+{
+	/* DALI reads input_shape only with crop_shape: three values for 2-D boxes pass */
+	dalic_pipeline_t *p = tl_pipeline(1);
+	dalic_op_t *op = ops_random_bbox_crop_op(p, false);
+	ASSERT_OK(dalic_op_set_ints(op, "input_shape", 3, (int64_t[]){10, 20, 30}));
+	ASSERT_OK(dalic_op_set_floats(op, "thresholds", 1, (double[]){0.0}));
+	ASSERT_OK(dalic_op_set_bool(op, "allow_no_crop", false));
+	ops_random_bbox_crop_outputs(p, op);
+	ops_random_bbox_crop_feed(p, 1, false);
+	tl_expect_values(tl_run(p, 0), 0, 2, (double[]){0, 0}); /* scaling [1, 1]: whole image */
+	tl_expect_values(ops_random_bbox_crop_out(p, 1), 0, 2, (double[]){1, 1});
+	dalic_pipeline_destroy(p);
+}
+
 Test(ops_random_bbox_crop, input_errors)
 {
 	/* a box past the image */

@@ -126,7 +126,7 @@ Test(ops_subscript, out_of_range_index_names_operator_and_sample)
 {
 	dalic_pipeline_t *p = ops_subscript_indexing("x[:, 4]");
 	const char *msg = tl_run_fails(p, DALIC_EOP);
-	EXPECT_HAS(msg, "(TensorSubscript)");
+	EXPECT_HAS(msg, "(_TensorSubscript)");
 	EXPECT_HAS(msg, "sample 0");
 	EXPECT_HAS(msg, "Index 4 is out of range for axis 1 of length 4");
 	dalic_pipeline_destroy(p);
@@ -136,12 +136,12 @@ Test(ops_subscript, too_many_subscripts_fail)
 {
 	dalic_pipeline_t *p = ops_subscript_indexing("x[:, :, :]");
 	const char *msg = tl_run_fails(p, DALIC_EOP);
-	EXPECT_HAS(msg, "(SubscriptDimCheck)");
+	EXPECT_HAS(msg, "(_SubscriptDimCheck)");
 	EXPECT_HAS(msg, "Too many indices (3) for a 2D tensor.");
 	dalic_pipeline_destroy(p);
 	p = ops_subscript_indexing("x[0, 1, 2]");
 	msg = tl_run_fails(p, DALIC_EOP);
-	EXPECT_HAS(msg, "(TensorSubscript)");
+	EXPECT_HAS(msg, "(_TensorSubscript)");
 	EXPECT_HAS(msg, "Too many indices (3) for a 2D tensor.");
 	dalic_pipeline_destroy(p);
 }

@@ -107,10 +107,6 @@ static dalic_graphdef_t *proto_roundtrip_rich(bool separated)
 	ASSERT_OK(dalic_graphdef_op_add_arg_input(coin, "probability", cast->outputs[0]));
 	proto_roundtrip_set(coin, "seed", proto_roundtrip_ival(1234));
 	coin->logical_id = 10;
-	dalic_opdef_t *coin2 = proto_roundtrip_add(g, "random__CoinFlip", NULL);
-	proto_roundtrip_set(coin2, "probability", proto_roundtrip_fval(0.75));
-	proto_roundtrip_set(coin2, "dtype", proto_roundtrip_ival(DALIC_UINT8));
-	coin2->logical_id = 10;
 	dalic_opdef_t *ar = proto_roundtrip_add(g, "ArithmeticGenericOp", "cpu");
 	ASSERT_OK(dalic_graphdef_op_set_name(ar, "sum"));
 	ASSERT_OK(dalic_graphdef_op_add_input(ar, cast->outputs[0], "cpu"));
@@ -124,6 +120,14 @@ static dalic_graphdef_t *proto_roundtrip_rich(bool separated)
 	ASSERT_OK(dalic_value_list(&v, DALIC_V_INT, 0, NULL));
 	proto_roundtrip_set(ar, "integer_constants", v);
 	proto_roundtrip_set(ar, "preserve", proto_roundtrip_bval(true));
+	/* after an explicit id DALI hands out the next one */
+	ar->logical_id = 11;
+	/* the writer lists operators in DALI's order (from the outputs, producers first): the
+	 * definition is built in that order so that it reads back the same */
+	dalic_opdef_t *coin2 = proto_roundtrip_add(g, "random__CoinFlip", NULL);
+	proto_roundtrip_set(coin2, "probability", proto_roundtrip_fval(0.75));
+	proto_roundtrip_set(coin2, "dtype", proto_roundtrip_ival(DALIC_UINT8));
+	coin2->logical_id = 10;
 	ASSERT_OK(dalic_graphdef_add_output(g, "sum", "cpu"));
 	ASSERT_OK(dalic_graphdef_add_output(g, coin2->outputs[0], "cpu"));
 	ASSERT_OK(dalic_graphdef_add_output(g, "src", "cpu"));
@@ -173,13 +177,13 @@ Test(proto_roundtrip, automatic_devices_are_written_resolved)
 	dalic_graphdef_t *g = proto_roundtrip_rich(false);
 	free(g->ops[1]->inputs[0].device);
 	g->ops[1]->inputs[0].device = NULL; /* cast reads src where it is produced */
-	free(g->ops[3]->device);
-	g->ops[3]->device = NULL; /* coin2: no positional input on gpu -> cpu */
+	free(g->ops[4]->device);
+	g->ops[4]->device = NULL; /* coin2: no positional input on gpu -> cpu */
 	free(g->outputs[1].device);
 	g->outputs[1].device = NULL;
 	dalic_graphdef_t *back = proto_roundtrip_round_trip(g);
 	cr_expect_str_eq(back->ops[1]->inputs[0].device, "cpu");
-	cr_expect_str_eq(back->ops[3]->device, "cpu");
+	cr_expect_str_eq(back->ops[4]->device, "cpu");
 	cr_expect_str_eq(back->outputs[1].device, "cpu");
 	dalic_graphdef_free(g);
 	dalic_graphdef_free(back);

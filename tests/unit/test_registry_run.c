@@ -11,12 +11,14 @@
  */
 #include "tests/testlib.h"
 #include "tests/testlib/audio.h"
+#include "tests/testlib/video_clip.h"
 
 #include "engine/schema.h"
 
 #include <criterion/parameterized.h>
+#include <unistd.h>
 
-TestSuite(registry_run, .timeout = 120);
+TestSuite(registry_run, .timeout = 120, .fini = tl_tmpdir_remove);
 
 #define REGISTRY_RUN_BATCH 3
 #define REGISTRY_RUN_ITERATIONS 3
@@ -39,6 +41,7 @@ typedef enum {
 	REGISTRY_RUN_WAV,   /* encoded audio: 16-bit WAV files, mono and stereo */
 	REGISTRY_RUN_AUDIO, /* FLOAT [600]: a tone with a burst */
 	REGISTRY_RUN_SPEC,  /* FLOAT [9, 12], layout "ft": a power spectrogram */
+	REGISTRY_RUN_VIDEO, /* encoded videos: MJPEG clips of 2 to 4 frames */
 	/* INT32 [2, 3]: polygons of the masks in REGISTRY_RUN_LABELS over REGISTRY_RUN_F32's rows */
 	REGISTRY_RUN_POLYGONS,
 } registry_run_input_t;
@@ -364,10 +367,35 @@ static void registry_run_reader(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
 }
 
+/* A small MJPEG clip of `frames` frames in this test's temporary directory. */
+static const char *registry_run_clip(int frames)
+{
+	tl_clip_t c = {.codec = "mjpeg", .width = 48, .height = 32, .frames = frames, .gop = 1};
+	tl_clip_defaults(&c);
+	char name[32];
+	snprintf(name, sizeof name, "clip%d.avi", frames);
+	const char *path = tl_tmp_path(name);
+	char err[512];
+	if (access(path, F_OK))
+		cr_assert_eq(tl_clip_write(path, &c, err, sizeof err), 0, "%s: %s", path, err);
+	return path;
+}
+
+/* Two clips, sequences of 2 frames with stride 2 (and every frame's number). */
+static void registry_run_video_reader(dalic_op_t *op)
+{
+	const char *files[] = {registry_run_clip(5), registry_run_clip(7)};
+	ASSERT_OK(dalic_op_set_strings(op, "filenames", 2, files));
+	ASSERT_OK(dalic_op_set_ints(op, "labels", 2, (const int64_t[]){3, 4}));
+	ASSERT_OK(dalic_op_set_int(op, "sequence_length", 2));
+	ASSERT_OK(dalic_op_set_int(op, "stride", 2));
+	ASSERT_OK(dalic_op_set_string(op, "enable_frame_num", "sequence"));
+}
+
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
-    {"ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
+    {"_ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"AudioResample", {REGISTRY_RUN_AUDIO}, 0, registry_run_resample},
     {"BBoxPaste", {REGISTRY_RUN_BOXES}, 0, registry_run_ratio},
     {"BatchPermutation", {0}, 0, NULL},
@@ -428,8 +456,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"Sphere", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Squeeze", {REGISTRY_RUN_F32}, 0, registry_run_squeeze},
     {"Stack", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
-    {"SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
-    {"TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
+    {"_SubscriptDimCheck", {REGISTRY_RUN_F32}, 0, registry_run_dim_check},
+    {"_TensorSubscript", {REGISTRY_RUN_F32}, 0, registry_run_subscript},
     {"ToDecibels", {REGISTRY_RUN_SPEC}, 0, NULL},
     {"Transpose", {REGISTRY_RUN_F32}, 0, registry_run_transpose},
     {"WarpAffine", {REGISTRY_RUN_U8_HWC}, 0, registry_run_warp},
@@ -464,6 +492,9 @@ static const registry_run_case_t registry_run_cases[] = {
     {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"readers__File", {0}, 0, registry_run_reader},
+    {"readers__Video", {0}, 0, registry_run_video_reader},
+    {"experimental__readers__Video", {0}, 0, registry_run_video_reader},
+    {"decoders__Video", {REGISTRY_RUN_VIDEO}, 0, NULL},
     /* FLOAT [2, 3] inputs are 2-D affine transforms */
     {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"transforms__Crop", {0}, 0, NULL},
@@ -490,33 +521,52 @@ static const char *const registry_run_photos[REGISTRY_RUN_BATCH] = {
     "samples/images/coffee/coffee_cup.png",
 };
 
-/* Encoded audio: 16-bit WAVs at 8 kHz, sample i with i % 2 + 1 channels and 200 + 50 i frames
- * of values that change with the iteration. */
-static int registry_run_feed_wav(dalic_feed_t *feed, int64_t iteration)
+/* REGISTRY_RUN_BATCH buffers (freed here) as 1-D UINT8 samples. */
+static int registry_run_feed_owned(dalic_feed_t *feed, void **bytes, const size_t *n)
 {
 	enum { B = REGISTRY_RUN_BATCH };
 	int64_t shapes[B];
-	size_t n[B], total = 0;
-	uint8_t *wav[B];
+	size_t total = 0;
 	for (int i = 0; i < B; i++) {
-		int ch = i % 2 + 1, frames = 200 + 50 * i;
-		int16_t pcm[2 * 300];
-		for (int k = 0; k < frames * ch; k++)
-			pcm[k] = (int16_t)((k * 37 + i * 1000 + (int)iteration * 77) % 4001 - 2000);
-		wav[i] = tl_audio_wav16(pcm, frames, ch, 8000, &n[i]);
 		shapes[i] = (int64_t)n[i];
 		total += n[i];
 	}
 	uint8_t *all = malloc(total), *at = all;
 	cr_assert_not_null(all);
 	for (int i = 0; i < B; i++) {
-		memcpy(at, wav[i], n[i]);
+		memcpy(at, bytes[i], n[i]);
 		at += n[i];
-		free(wav[i]);
+		free(bytes[i]);
 	}
 	int rc = dalic_feed_batch(feed, DALIC_UINT8, 1, B, shapes, all, NULL);
 	free(all);
 	return rc;
+}
+
+/* The bytes of REGISTRY_RUN_BATCH files. */
+static int registry_run_feed_files(dalic_feed_t *feed, const char *const *paths)
+{
+	void *bytes[REGISTRY_RUN_BATCH];
+	size_t n[REGISTRY_RUN_BATCH];
+	for (int i = 0; i < REGISTRY_RUN_BATCH; i++)
+		bytes[i] = tl_read_file(paths[i], &n[i]);
+	return registry_run_feed_owned(feed, bytes, n);
+}
+
+/* Encoded audio: 16-bit WAVs at 8 kHz, sample i with i % 2 + 1 channels and 200 + 50 i frames
+ * of values that change with the iteration. */
+static int registry_run_feed_wav(dalic_feed_t *feed, int64_t iteration)
+{
+	void *wav[REGISTRY_RUN_BATCH];
+	size_t n[REGISTRY_RUN_BATCH];
+	for (int i = 0; i < REGISTRY_RUN_BATCH; i++) {
+		int ch = i % 2 + 1, frames = 200 + 50 * i;
+		int16_t pcm[2 * 300];
+		for (int k = 0; k < frames * ch; k++)
+			pcm[k] = (int16_t)((k * 37 + i * 1000 + (int)iteration * 77) % 4001 - 2000);
+		wav[i] = tl_audio_wav16(pcm, frames, ch, 8000, &n[i]);
+	}
+	return registry_run_feed_owned(feed, wav, n);
 }
 
 /* The sources' callbacks (dalic_source_fn): one batch of `kind` for `iteration`. */
@@ -560,24 +610,16 @@ static int registry_run_feed(void *user, int64_t iteration, dalic_feed_t *feed)
 		return dalic_feed_batch(feed, DALIC_UINT8, 3, B, shapes, v, "HWC");
 	}
 	case REGISTRY_RUN_JPEG: {
-		size_t n[B], total = 0;
-		char *bytes[B];
-		for (int i = 0; i < B; i++) {
-			/* rotate the photos with the iteration */
-			bytes[i] = tl_read_file(registry_run_photos[(i + iteration) % B], &n[i]);
-			shapes[i] = (int64_t)n[i];
-			total += n[i];
-		}
-		char *all = malloc(total), *at = all;
-		cr_assert_not_null(all);
-		for (int i = 0; i < B; i++) {
-			memcpy(at, bytes[i], n[i]);
-			at += n[i];
-			free(bytes[i]);
-		}
-		int rc = dalic_feed_batch(feed, DALIC_UINT8, 1, B, shapes, all, NULL);
-		free(all);
-		return rc;
+		const char *paths[B];
+		for (int i = 0; i < B; i++) /* rotate the photos with the iteration */
+			paths[i] = registry_run_photos[(i + iteration) % B];
+		return registry_run_feed_files(feed, paths);
+	}
+	case REGISTRY_RUN_VIDEO: {
+		const char *paths[B];
+		for (int i = 0; i < B; i++)
+			paths[i] = registry_run_clip(2 + (int)((i + iteration) % 3));
+		return registry_run_feed_files(feed, paths);
 	}
 	case REGISTRY_RUN_BOXES: {
 		float v[B * 8];
@@ -661,7 +703,7 @@ static const registry_run_input_t registry_run_kinds[] = {
     REGISTRY_RUN_BOOL, REGISTRY_RUN_U8_HWC,  REGISTRY_RUN_JPEG,
     REGISTRY_RUN_BOXES, REGISTRY_RUN_LABELS, REGISTRY_RUN_MAP,
     REGISTRY_RUN_F32_ROW, REGISTRY_RUN_WAV,    REGISTRY_RUN_AUDIO,
-    REGISTRY_RUN_SPEC,    REGISTRY_RUN_POLYGONS,
+    REGISTRY_RUN_SPEC,    REGISTRY_RUN_VIDEO, REGISTRY_RUN_POLYGONS,
 };
 
 /* ---- the pipeline of a case ---------------------------------------------------------------- */

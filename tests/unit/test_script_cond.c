@@ -24,14 +24,14 @@ Test(script_cond, if_else_splits_outer_values_and_merges)
 	                                     NULL);
 	cr_expect_str_eq(tl_def_ops(g), "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 "
 	                                "_conditional__Split:__Split_2 "
-	                                "ArithmeticGenericOp:__ArithmeticGenericOp_3 "
+	                                "_ArithmeticGenericOp:___ArithmeticGenericOp_3 "
 	                                "_conditional__Merge:__Merge_4");
 	cr_expect_str_eq(tl_def_inputs(g, 2), "__Uniform_0/cpu predicate=__CoinFlip_1");
 	cr_expect_str_eq(tl_def_arg(g, 2, "_if_stmt"), "True");
 	cr_expect_str_eq(tl_def_arg(g, 2, "_module"), "'nvidia.dali.fn._conditional'");
 	cr_expect_str_eq(tl_def_inputs(g, 3), "__Split_2[0]/cpu");
 	cr_expect_str_eq(tl_def_inputs(g, 4),
-	                 "__ArithmeticGenericOp_3/cpu __Split_2[1]/cpu predicate=__CoinFlip_1");
+	                 "___ArithmeticGenericOp_3/cpu __Split_2[1]/cpu predicate=__CoinFlip_1");
 	cr_expect_str_eq(tl_def_outputs(g), "__Merge_4/cpu");
 	dalic_graphdef_free(g);
 }
@@ -56,16 +56,16 @@ Test(script_cond, nested_if_splits_the_predicate_and_caches_splits)
 	    "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 "
 	    "random__CoinFlip:__CoinFlip_2 _conditional__Split:__Split_3 "
 	    "_conditional__Split:__Split_4 _conditional__Split:__Split_5 "
-	    "ArithmeticGenericOp:__ArithmeticGenericOp_6 _conditional__Merge:__Merge_7 "
-	    "ArithmeticGenericOp:__ArithmeticGenericOp_8 _conditional__Merge:__Merge_9");
+	    "_ArithmeticGenericOp:___ArithmeticGenericOp_6 _conditional__Merge:__Merge_7 "
+	    "_ArithmeticGenericOp:___ArithmeticGenericOp_8 _conditional__Merge:__Merge_9");
 	cr_expect_str_eq(tl_def_inputs(g, 3), "__CoinFlip_2/cpu predicate=__CoinFlip_1");
 	cr_expect_str_eq(tl_def_inputs(g, 4), "__Uniform_0/cpu predicate=__CoinFlip_1");
 	cr_expect_str_eq(tl_def_inputs(g, 5), "__Split_4[0]/cpu predicate=__Split_3[0]");
-	cr_expect_str_eq(tl_def_inputs(g, 7), "__ArithmeticGenericOp_6/cpu __Split_5[1]/cpu "
+	cr_expect_str_eq(tl_def_inputs(g, 7), "___ArithmeticGenericOp_6/cpu __Split_5[1]/cpu "
 	                                      "predicate=__Split_3[0]");
 	cr_expect_str_eq(tl_def_inputs(g, 8), "__Split_4[1]/cpu");
 	cr_expect_str_eq(tl_def_inputs(g, 9),
-	                 "__Merge_7/cpu __ArithmeticGenericOp_8/cpu predicate=__CoinFlip_1");
+	                 "__Merge_7/cpu ___ArithmeticGenericOp_8/cpu predicate=__CoinFlip_1");
 	dalic_graphdef_free(g);
 }
 
@@ -109,7 +109,7 @@ Test(script_cond, returns_in_both_branches_merge_do_return_and_retval)
 	cr_expect_str_eq(
 	    tl_def_ops(g),
 	    "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 "
-	    "_conditional__Split:__Split_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
+	    "_conditional__Split:__Split_2 _ArithmeticGenericOp:___ArithmeticGenericOp_3 "
 	    "Constant:__Constant_4 _conditional__Split:__Split_5 Constant:__Constant_6 "
 	    "_conditional__Split:__Split_7 _conditional__Merge:__Merge_8 "
 	    "_conditional__Merge:__Merge_9");
@@ -117,7 +117,7 @@ Test(script_cond, returns_in_both_branches_merge_do_return_and_retval)
 	cr_expect_str_eq(tl_def_arg(g, 4, "dtype"), "11");
 	cr_expect_str_eq(tl_def_inputs(g, 8),
 	                 "__Split_5[0]/cpu __Split_7[1]/cpu predicate=__CoinFlip_1");
-	cr_expect_str_eq(tl_def_inputs(g, 9), "__ArithmeticGenericOp_3/cpu __Split_2[1]/cpu "
+	cr_expect_str_eq(tl_def_inputs(g, 9), "___ArithmeticGenericOp_3/cpu __Split_2[1]/cpu "
 	                                      "predicate=__CoinFlip_1");
 	cr_expect_str_eq(tl_def_outputs(g), "__Merge_9/cpu");
 	dalic_graphdef_free(g);
@@ -136,13 +136,13 @@ Test(script_cond, nested_structures_merge_by_sorted_keys_and_constants_promote)
 	cr_expect_str_eq(
 	    tl_def_ops(g),
 	    "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 "
-	    "_conditional__Split:__Split_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
+	    "_conditional__Split:__Split_2 _ArithmeticGenericOp:___ArithmeticGenericOp_3 "
 	    "Constant:__Constant_4 _conditional__Split:__Split_5 Constant:__Constant_6 "
 	    "_conditional__Split:__Split_7 _conditional__Merge:__Merge_8 "
 	    "_conditional__Merge:__Merge_9 _conditional__Merge:__Merge_10");
 	cr_expect_str_eq(tl_def_arg(g, 4, "fdata"), "[1.5]");
 	cr_expect_str_eq(tl_def_arg(g, 6, "fdata"), "[2.5]");
-	cr_expect_str_eq(tl_def_inputs(g, 8), "__ArithmeticGenericOp_3/cpu __Split_2[1]/cpu "
+	cr_expect_str_eq(tl_def_inputs(g, 8), "___ArithmeticGenericOp_3/cpu __Split_2[1]/cpu "
 	                                      "predicate=__CoinFlip_1");
 	cr_expect_str_eq(tl_def_inputs(g, 9),
 	                 "__Split_2[0]/cpu __Split_2[1]/cpu predicate=__CoinFlip_1");
@@ -188,7 +188,7 @@ Test(script_cond, python_if_takes_one_branch)
 	                   "q = pipe(True)\n",
 	                   NULL);
 	cr_expect_str_eq(tl_def_ops(g), "random__Uniform:__Uniform_0 "
-	                                "ArithmeticGenericOp:__ArithmeticGenericOp_1");
+	                                "_ArithmeticGenericOp:___ArithmeticGenericOp_1");
 	cr_expect_str_eq(tl_def_arg(g, 1, "expression_desc"), "'mul(&0 $0:int32)'");
 	dalic_graphdef_free(g);
 }

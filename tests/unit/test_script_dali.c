@@ -98,9 +98,9 @@ Test(script_dali, data_nodes_are_a_host_type)
 	    "p = pipe()\n",
 	    NULL);
 	cr_expect_str_eq(tl_def_ops(g), "random__Uniform:__Uniform_0 "
-	                            "ArithmeticGenericOp:__ArithmeticGenericOp_1 "
-	                            "ArithmeticGenericOp:__ArithmeticGenericOp_2 "
-	                            "ArithmeticGenericOp:__ArithmeticGenericOp_3");
+	                            "_ArithmeticGenericOp:___ArithmeticGenericOp_1 "
+	                            "_ArithmeticGenericOp:___ArithmeticGenericOp_2 "
+	                            "_ArithmeticGenericOp:___ArithmeticGenericOp_3");
 	cr_expect_str_eq(tl_def_arg(g, 2, "expression_desc"), "'mul($0:int32 &0)'");
 	dalic_graphdef_free(g);
 }

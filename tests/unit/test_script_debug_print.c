@@ -25,7 +25,7 @@ Test(script_debug_print, prints_are_recorded_and_replayed_each_iteration)
 	cr_assert_eq(def->num_prints, 2);
 	cr_expect_str_eq(def->prints[0].text, "y:");
 	cr_assert_eq(def->prints[0].num_nodes, 1);
-	cr_expect_str_eq(def->prints[0].nodes[0], "__ArithmeticGenericOp_2");
+	cr_expect_str_eq(def->prints[0].nodes[0], "___ArithmeticGenericOp_2");
 	cr_expect(def->prints[0].get);
 	cr_expect_eq(def->prints[0].pos.line, 13);
 	cr_expect_not(def->prints[1].get);

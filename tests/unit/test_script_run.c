@@ -211,6 +211,7 @@ Test(script_run, predicate_restrictions_are_dalis)
 	dalic_pipeline_destroy(p);
 }
 
+/* `if` takes numeric predicates; `not` bool ones only (DALI 2.4 refuses others, cond_not). */
 Test(script_run, numeric_predicates_work_in_if)
 {
 	dalic_pipeline_t *p =
@@ -223,7 +224,7 @@ Test(script_run, numeric_predicates_work_in_if)
 	                         "        v = types.Constant(1.0, device='cpu')\n"
 	                         "    else:\n"
 	                         "        v = types.Constant(-1.0, device='cpu')\n"
-	                         "    return v, c, not c\n"
+	                         "    return v, c, not fn.cast(c, dtype=types.BOOL)\n"
 	                         "p = pipe()\n");
 	ASSERT_OK(dalic_pipeline_run(p));
 	const dalic_batch_t *v = script_run_out(p, 0), *c = script_run_out(p, 1),
@@ -246,14 +247,14 @@ static const struct {
      "__Flip_4 UINT8 3 [64,64,3]; __Resize_2 UINT8 3 [64,64,3]; __CoinFlip_3 INT32 0 []"},
     {"arithmetic.py",
      "random__Uniform:__Uniform_0 random__Uniform:__Uniform_1 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_2 ArithmeticGenericOp:__ArithmeticGenericOp_3 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_6 ArithmeticGenericOp:__ArithmeticGenericOp_7 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_8 ArithmeticGenericOp:__ArithmeticGenericOp_9 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_10",
-     "__ArithmeticGenericOp_2 FLOAT 1 [4]; __ArithmeticGenericOp_5 FLOAT 1 [4]; "
-     "__ArithmeticGenericOp_6 FLOAT 1 [4]; __ArithmeticGenericOp_7 FLOAT 1 [4]; "
-     "__ArithmeticGenericOp_9 FLOAT 1 [4]; __ArithmeticGenericOp_10 BOOL 1 [4]"},
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_2 _ArithmeticGenericOp:___ArithmeticGenericOp_3 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_4 _ArithmeticGenericOp:___ArithmeticGenericOp_5 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_6 _ArithmeticGenericOp:___ArithmeticGenericOp_7 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_8 _ArithmeticGenericOp:___ArithmeticGenericOp_9 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_10",
+     "___ArithmeticGenericOp_2 FLOAT 1 [4]; ___ArithmeticGenericOp_5 FLOAT 1 [4]; "
+     "___ArithmeticGenericOp_6 FLOAT 1 [4]; ___ArithmeticGenericOp_7 FLOAT 1 [4]; "
+     "___ArithmeticGenericOp_9 FLOAT 1 [4]; ___ArithmeticGenericOp_10 BOOL 1 [4]"},
     {"conditional_rotate.py",
      "readers__File:__File_0 decoders__Image:__Image_1 Resize:__Resize_2 "
      "random__CoinFlip:__CoinFlip_3 _conditional__Split:__Split_4 Rotate:__Rotate_5 "
@@ -267,37 +268,37 @@ static const struct {
      "CropMirrorNormalize:__CropMirrorNormalize_3",
      "__CropMirrorNormalize_3 FLOAT 3 [3,224,224]; __File_0[1] INT32 1 [1]"},
     {"helper_conditional.py",
-     "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_2 "
+     "random__Uniform:__Uniform_0 _ArithmeticGenericOp:___ArithmeticGenericOp_1 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_2 "
      "_conditional__ValidateLogical:__ValidateLogical_3 _conditional__Split:__Split_4 "
      "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6 "
      "_conditional__Split:__Split_7 _conditional__Merge:__Merge_8 "
-     "_conditional__Split:__Split_9 ArithmeticGenericOp:__ArithmeticGenericOp_10 "
+     "_conditional__Split:__Split_9 _ArithmeticGenericOp:___ArithmeticGenericOp_10 "
      "_conditional__Split:__Split_11 _conditional__ValidateLogical:__ValidateLogical_12 "
      "_conditional__Split:__Split_13 _conditional__Split:__Split_14 "
      "_conditional__Split:__Split_15 _conditional__ValidateLogical:__ValidateLogical_16 "
      "_conditional__Merge:__Merge_17 _conditional__Split:__Split_18 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_19 _conditional__Merge:__Merge_20 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_19 _conditional__Merge:__Merge_20 "
      "_conditional__Merge:__Merge_21",
      "__Merge_21 FLOAT 0 []; __Uniform_0 FLOAT 0 []"},
     {"manual_split_merge.py",
      "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_3 _conditional__Merge:__Merge_4 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_3 _conditional__Merge:__Merge_4 "
      "_conditional__Not_:__Not__5 _conditional__ValidateLogical:__ValidateLogical_6",
      "__Merge_4 FLOAT 0 []; __Uniform_0 FLOAT 0 []; __CoinFlip_1 BOOL 0 []; "
      "__Not__5 BOOL 0 []; __ValidateLogical_6 BOOL 0 []"},
     {"nested_dict_conditional.py",
      "random__Uniform:__Uniform_0 random__CoinFlip:__CoinFlip_1 _conditional__Split:__Split_2 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_3 Constant:__Constant_4 "
-     "_conditional__Split:__Split_5 ArithmeticGenericOp:__ArithmeticGenericOp_6 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_3 Constant:__Constant_4 "
+     "_conditional__Split:__Split_5 _ArithmeticGenericOp:___ArithmeticGenericOp_6 "
      "Constant:__Constant_7 _conditional__Split:__Split_8 _conditional__Merge:__Merge_9 "
      "_conditional__Merge:__Merge_10 _conditional__Merge:__Merge_11",
      "__Merge_11 FLOAT 0 []; __Merge_9 FLOAT 0 []; __Merge_10 FLOAT 0 []; "
      "__CoinFlip_1 BOOL 0 []"},
     {"tracing.py",
-     "random__Uniform:__Uniform_0 ArithmeticGenericOp:__ArithmeticGenericOp_1 "
+     "random__Uniform:__Uniform_0 _ArithmeticGenericOp:___ArithmeticGenericOp_1 "
      "random__CoinFlip:__CoinFlip_2 _conditional__Split:__Split_3 "
-     "ArithmeticGenericOp:__ArithmeticGenericOp_4 ArithmeticGenericOp:__ArithmeticGenericOp_5 "
+     "_ArithmeticGenericOp:___ArithmeticGenericOp_4 _ArithmeticGenericOp:___ArithmeticGenericOp_5 "
      "_conditional__Merge:__Merge_6",
      "__Merge_6 FLOAT 0 []; __CoinFlip_2 BOOL 0 []"},
     {"two_pipelines.py",

@@ -127,6 +127,11 @@ Test(stats_memory, contiguous_and_per_sample_rules_with_running_maxima)
 		cr_expect_eq(mc->outputs[0].reserved_memory_size, 192, "%s", tl_modes[m].name);
 		cr_expect_eq(mc->outputs[0].max_reserved_memory_size, 64, "%s", tl_modes[m].name);
 		cr_expect_eq(mc->outputs[0].suggested_hint, 20);
+		/* DALI 2.4 reports the average for the per-sample batch too: ceil(60 / 3) */
+		cr_expect_eq(o->max_real_memory_size_dali24, 20, "%s", tl_modes[m].name);
+		cr_expect_eq(mc->outputs[0].max_real_memory_size_dali24, 20, "%s", tl_modes[m].name);
+		cr_expect_eq(mc->outputs[0].max_reserved_memory_size_dali24, 64, "%s",
+		             tl_modes[m].name);
 		dalic_stats_snapshot_free(snap);
 		dalic_stats_destroy(s);
 	}
@@ -146,6 +151,9 @@ Test(stats_memory, ceil_of_uneven_contiguous_batch)
 	cr_expect_eq(mc->outputs[0].real_memory_size, 10);
 	cr_expect_eq(mc->outputs[0].max_real_memory_size, 4);
 	cr_expect_eq(tl_stats_find(snap, "src")->outputs[0].max_real_memory_size, 7);
+	/* DALI 2.4's figure is the average for both: ceil(10 / 3) */
+	cr_expect_eq(tl_stats_find(snap, "src")->outputs[0].max_real_memory_size_dali24, 4);
+	cr_expect_eq(mc->outputs[0].max_real_memory_size_dali24, 4);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
 }

@@ -29,7 +29,14 @@ static dalic_pipeline_t *stats_timing_slow_pipeline(const tl_mode_t *m, int64_t 
 	ASSERT_OK(dalic_op_set_string(slow, "output", "copy"));
 	ASSERT_OK(dalic_op_set_int(slow, "sleep_us", sleep_us));
 	ASSERT_OK(dalic_op_set_bool(slow, "busy", true));
-	ASSERT_OK(dalic_pipeline_add_output(p, "slow", "gpu"));
+	/* a gpu operator after the transfer: a transfer's result is contiguous, so without one
+	 * the output would need no MakeContiguous and the gpu stage would be empty (DALI) */
+	dalic_op_t *on_gpu = NULL;
+	ASSERT_OK(dalic_pipeline_add_op(p, "_test__Sleep", "gpu", &on_gpu));
+	ASSERT_OK(dalic_op_add_input(on_gpu, "slow", "gpu"));
+	ASSERT_OK(dalic_op_set_name(on_gpu, "on_gpu"));
+	ASSERT_OK(dalic_op_set_string(on_gpu, "output", "copy"));
+	ASSERT_OK(dalic_pipeline_add_output(p, "on_gpu", "gpu"));
 	return p;
 }
 
@@ -207,8 +214,8 @@ Test(stats_timing, snapshot_before_build_is_empty_and_valid)
 	tl_stats_run(p, 2);
 	ASSERT_OK(dalic_stats_snapshot(s, &snap));
 	cr_expect(snap->built);
-	/* coin, slow, the copy to the gpu, the output's MakeContiguous */
-	cr_expect_eq(snap->num_operators, 4);
+	/* coin, slow, the copy to the gpu, on_gpu, the output's MakeContiguous */
+	cr_expect_eq(snap->num_operators, 5);
 	cr_expect_geq(snap->iterations, 2);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);

@@ -28,6 +28,8 @@ typedef struct sdstate {
 	/* python_function (sdpyfn.c): what the definitions keep, and the interpreter itself */
 	struct sdpyhost *pyhost;
 	pyinterp_t *interp;
+	int detached; /* DALI's process-wide _OpCounter: operators made with no current
+			 pipeline ("__<Name>_detached_<n>"), e.g. constant outputs */
 } sdstate_t;
 
 /* Makes I a DALI interpreter with state S (zeroed by the caller, outliving I's run). */

@@ -201,17 +201,20 @@ int dalic_sdarith_op(pyinterp_t *I, const pynode_t *at, const char *name, pyval_
 		names[nkw] = "real_constants";
 		vals[nkw++] = reals;
 	}
-	/* DALI builds it through the ops API: ops.ArithmeticGenericOp(...)(*inputs) */
+	/* DALI builds it through the ops API, ops._ArithmeticGenericOp(...)(*inputs), with the
+	 * module nvidia.dali.math and the expression's function as display name */
 	sdopcall_t c = {.schema = s,
-	                .module = "nvidia.dali.ops",
-	                .display = "ArithmeticGenericOp",
-	                .api_name = "nvidia.dali.ops.ArithmeticGenericOp",
+	                .module = "nvidia.dali.math",
+	                .display = name,
+	                .api_name = dalic_pyarena_printf(I->a, "nvidia.dali.math.%s", name),
 	                .ops_api = true,
 	                .inputs = edges,
 	                .ninputs = ne,
 	                .kwnames = names,
 	                .kwvals = vals,
 	                .nkw = nkw};
+	if (!c.api_name)
+		return dalic_pyeval_oom(I, at);
 	return dalic_sdops_invoke(I, at, &c, out);
 }
 
@@ -373,13 +376,13 @@ int dalic_sdarith_subscript(pyinterp_t *I, const pynode_t *at, pyval_t *node, py
 			rc = DALIC_OK;
 		} else {
 			const char *nm = "num_subscripts";
-			rc = sdarith_sub_op(I, at, "SubscriptDimCheck", "subscript_dim_check", node,
+			rc = sdarith_sub_op(I, at, "_SubscriptDimCheck", "_subscript_dim_check", node,
 			                    &nm, &num, 1, &sliced);
 		}
 	} else {
 		names[nkw] = "num_subscripts";
 		vals[nkw++] = num;
-		rc = sdarith_sub_op(I, at, "TensorSubscript", "tensor_subscript", node, names, vals,
+		rc = sdarith_sub_op(I, at, "_TensorSubscript", "_tensor_subscript", node, names, vals,
 		                    nkw, &sliced);
 	}
 	if (rc || !axes->list->n) {

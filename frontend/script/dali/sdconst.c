@@ -9,6 +9,7 @@
 #include "frontend/script/dali/sdconst.h"
 
 #include "frontend/script/dali/sdops.h"
+#include "frontend/script/dali/sdpipe.h"
 
 #include "engine/dtype.h"
 
@@ -132,6 +133,23 @@ int dalic_sdconst_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dt
                        const char *device, pyval_t **out)
 {
 	return sdconst_constant_op(I, at, value, dtype, NULL, NULL, device, NULL, out);
+}
+
+int dalic_sdconst_output_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dtype,
+                              pyval_t **out)
+{
+	DALIC_TRY(sdconst_constant_op(I, at, value, dtype, NULL, NULL, "cpu", NULL, out));
+	sdpipe_t *P = dalic_sdali_current(I);
+	dalic_opdef_t *op = P->def->ops[P->def->num_ops - 1];
+	const char *name = dalic_pyarena_printf(I->a, "__Constant_detached_%d",
+	                                        dalic_sdali_state(I)->detached++);
+	if (!name)
+		return dalic_pyeval_oom(I, at);
+	int rc = dalic_graphdef_op_name_new(op, name, false);
+	if (rc)
+		return dalic_pyeval_relocate(I, at, rc);
+	dalic_sdval_node(*out)->name = dalic_pyarena_strdup(I->a, op->outputs[0]);
+	return dalic_sdval_node(*out)->name ? DALIC_OK : dalic_pyeval_oom(I, at);
 }
 
 static int sdconst_dtype_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, int *dtype)

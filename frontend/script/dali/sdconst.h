@@ -17,5 +17,10 @@ int dalic_sdconst_types_constant(pyinterp_t *I, const pynode_t *at, const pyargs
  * device NULL = cpu. */
 int dalic_sdconst_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dtype,
                        const char *device, pyval_t **out);
+/* The cpu Constant for a pipeline output that is a Python value. DALI makes it when the
+ * graph is built, with no current pipeline, so it is named "__Constant_detached_<n>" from a
+ * counter of the whole script and takes no id from the pipeline (docs/dali-behaviour.md §1.3). */
+int dalic_sdconst_output_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dtype,
+                              pyval_t **out);
 
 #endif

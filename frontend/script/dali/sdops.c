@@ -325,7 +325,7 @@ static int sdops_legacy_names(pyinterp_t *I, const pynode_t *at, const sdalias_t
 {
 	const char *cls = strrchr(legacy->ops, '.');
 	char inst[160];
-	snprintf(inst, sizeof inst, "__%s_%d", cls ? cls + 1 : legacy->ops, op->name_id);
+	snprintf(inst, sizeof inst, "__%s_%d", cls ? cls + 1 : legacy->ops, op->graph->next_id - 1);
 	char *n = strdup(inst);
 	if (!n)
 		return dalic_pyeval_oom(I, at);
@@ -360,6 +360,52 @@ static int sdops_source_batches(const sdopcall_t *c, int batch_size)
 	return per_sample ? (batch_size > 0 ? n / batch_size : -1) : n;
 }
 
+/* DALI's Python front end converts an integer argument with int(): floats are truncated
+ * toward zero (size=[64.5, 48] is [64, 48]); NaN and infinities are Python's errors. */
+static int sdops_python_int(pyinterp_t *I, const pynode_t *at, const dalic_opdef_t *op,
+                            const char *arg, dalic_value_t *v)
+{
+	const dalic_arg_schema_t *a = dalic_schema_arg(op->schema, arg);
+	if (!a || v->kind != DALIC_V_FLOAT)
+		return DALIC_OK;
+	switch (a->type) {
+	case DALIC_ARG_INT:
+	case DALIC_ARG_INT_LIST:
+	case DALIC_ARG_DTYPE:
+	case DALIC_ARG_IMAGE_TYPE:
+	case DALIC_ARG_INTERP_TYPE:
+	case DALIC_ARG_DTYPE_LIST:
+		break;
+	default:
+		return DALIC_OK;
+	}
+	int64_t *ints = calloc((size_t)v->n + 1, sizeof *ints);
+	if (!ints)
+		return dalic_pyeval_oom(I, at);
+	for (int i = 0; i < v->n; i++) {
+		double f = v->f[i];
+		if (f != f || f >= 0x1p63 || f < -0x1p63) {
+			free(ints);
+			return dalic_pyeval_error(I, at, DALIC_EARG_TYPE,
+			                          "operator '%s': %s: cannot convert float %s to "
+			                          "integer (argument '%s')",
+			                          op->inst, f != f ? "ValueError" : "OverflowError",
+			                          f != f ? "NaN" : "infinity or a value that large", arg);
+		}
+		ints[i] = (int64_t)f; /* C's conversion truncates toward zero, as int() does */
+	}
+	dalic_value_t iv;
+	bool list = v->is_list;
+	int rc = dalic_value_list(&iv, DALIC_V_INT, v->n, ints);
+	free(ints);
+	if (rc)
+		return dalic_pyeval_oom(I, at);
+	iv.is_list = list;
+	dalic_value_free(v);
+	*v = iv;
+	return DALIC_OK;
+}
+
 /* One operator instance; *out the DataNode or list of DataNodes it produces. */
 static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, sdpipe_t *P,
                               const kwsplit_t *k, const char *device, pyval_t **inputs,
@@ -389,18 +435,18 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 		DALIC_TRY(sdops_legacy_names(I, at, c->legacy, op));
 	if (s->is_input)
 		op->source_batches = sdops_source_batches(c, P->def->params.batch_size);
-	if (k->name) {
-		/* DALI numbers default names apart: a named operator takes no number */
-		if (op->name_id == P->def->next_name_id - 1)
-			P->def->next_name_id--;
-		if ((rc = dalic_graphdef_op_set_name(op, k->name)))
-			return dalic_pyeval_relocate(I, at, rc);
-	}
+	/* a named operator takes no id (DALI names it as it creates it) */
+	if (k->name && (rc = dalic_graphdef_op_name_new(op, k->name, true)))
+		return dalic_pyeval_relocate(I, at, rc);
 	DALIC_TRY(sdops_set_string_arg(I, at, op, "_display_name", c->display));
 	DALIC_TRY(sdops_set_string_arg(I, at, op, "_module", c->module));
 	for (int i = 0; i < k->ns; i++) {
 		dalic_value_t v;
 		DALIC_TRY(dalic_sdops_to_value(I, at, c->api_name, k->snames[i], k->svals[i], &v));
+		if ((rc = sdops_python_int(I, at, op, k->snames[i], &v))) {
+			dalic_value_free(&v);
+			return rc;
+		}
 		rc = dalic_graphdef_op_set_arg(op, k->snames[i], &v);
 		dalic_value_free(&v);
 		if (rc)

@@ -240,8 +240,8 @@ static int sdpipe_set_outputs(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, py
 			}
 			/* Python values become CPU constants */
 			sdsconst_t *c = dalic_sdval_sconst(v);
-			rc = dalic_sdconst_node(I, at, c ? c->value : v, c ? c->dtype : -1, "cpu",
-			                        &v);
+			rc = dalic_sdconst_output_node(I, at, c ? c->value : v, c ? c->dtype : -1,
+			                               &v);
 			if (rc)
 				break;
 			n = dalic_sdval_node(v);

@@ -1,7 +1,9 @@
 /*
  * _conditional.not_: Python's `not` on a DataNode in a conditional pipeline, evaluated
- * eagerly: each 0-d sample of any logically evaluatable type becomes the bool `!x`. The GPU
- * variant only reports DALI's error (conditions live on the CPU).
+ * eagerly: each 0-d bool sample becomes `!x`. DALI 2.4 declares its output with the input's
+ * type and writes bools, so its executor refuses any other input type after the operator
+ * ran; dalic refuses the same inputs, in setup, with DALI's words. The GPU variant only
+ * reports DALI's error (conditions live on the CPU).
  */
 #include "engine/dtype.h"
 #include "engine/kernel.h"
@@ -17,6 +19,12 @@ static int not_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		return rc;
 	if (!dalic_dtype_is_numeric(in->dtype))
 		return dalic_op_fail(ctx, ws, -1, "Can't evaluate %s as boolean value.",
+		                     dalic_cond_type_name(in->dtype));
+	if (in->dtype != DALIC_BOOL)
+		return dalic_op_fail(ctx, ws, -1,
+		                     "Unexpected data type of output 0. Got bool, expected %s "
+		                     "(`not` takes bool predicates only, as in DALI 2.4: compare "
+		                     "or cast the value to bool first)",
 		                     dalic_cond_type_name(in->dtype));
 	return dalic_batch_set_meta(ws->outputs[0], in->num_samples, DALIC_BOOL, 0);
 }

@@ -367,8 +367,9 @@ static const dalic_kernel_t kernel = {
 };
 
 DALIC_OPERATOR(TensorSubscript) = {
-    .name = "TensorSubscript",
-    .fn = "tensor_subscript",
+    .name = "_TensorSubscript", /* DALI 2.4's schema and fn names */
+    .fn = "_tensor_subscript",
+    .aliases = {"TensorSubscript", "tensor_subscript"},
     .doc = "Applies NumPy-like indexing to every sample; borrows the input when the "
            "selection is contiguous.",
     .min_inputs = 1,

@@ -40,8 +40,9 @@ static const dalic_arg_schema_t args[] = {
 static const dalic_kernel_t kernel = {.setup = dim_check_setup, .run = dim_check_run};
 
 DALIC_OPERATOR(SubscriptDimCheck) = {
-    .name = "SubscriptDimCheck",
-    .fn = "subscript_dim_check",
+    .name = "_SubscriptDimCheck", /* DALI 2.4's schema and fn names */
+    .fn = "_subscript_dim_check",
+    .aliases = {"SubscriptDimCheck", "subscript_dim_check"},
     .doc = "Checks that the input has at least `num_subscripts` dims and passes it through.",
     .min_inputs = 1,
     .max_inputs = 1,

@@ -36,8 +36,13 @@ static int rrc_init_state(dalic_op_ctx_t *ctx)
 				     "elements. %d given.",
 				     size->n);
 	int64_t ext[2] = {dalic_value_get_i(size, 0), dalic_value_get_i(size, size->n - 1)};
-	if (ext[0] < 1 || ext[1] < 1 || ext[0] > INT32_MAX || ext[1] > INT32_MAX)
-		return dalic_op_fail(ctx, NULL, -1, "`size` must be positive extents below 2**31, "
+	/* 0 gives empty samples, as in DALI; DALI's buffers refuse negative sizes */
+	if (ext[0] < 0 || ext[1] < 0)
+		return dalic_op_fail(ctx, NULL, -1,
+				     "Input size less than zero not supported: `size` is [%lld, %lld]",
+				     (long long)ext[0], (long long)ext[1]);
+	if (ext[0] > INT32_MAX || ext[1] > INT32_MAX)
+		return dalic_op_fail(ctx, NULL, -1, "`size` must be extents below 2**31, "
 				     "got [%lld, %lld]", (long long)ext[0], (long long)ext[1]);
 	r->out_h = (int)ext[0];
 	r->out_w = (int)ext[1];
@@ -78,7 +83,8 @@ static int rrc_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if (shape[0] < 1 || shape[1] < 1)
 			return dalic_op_fail(ctx, ws, i, "cannot crop an empty %lldx%lld image",
 					     (long long)shape[0], (long long)shape[1]);
-		if (dalic_img_resample_fits(shape[0], shape[1], shape[2], r->out_h, r->out_w))
+		if (r->out_h && r->out_w &&
+		    dalic_img_resample_fits(shape[0], shape[1], shape[2], r->out_h, r->out_w))
 			return dalic_op_fail(ctx, ws, i, "%s", dalic_last_error());
 		rc = dalic_img_random_crop_window(ctx, ws, i, (int)shape[0], (int)shape[1], &r->crop,
 						  &r->win[i]);
@@ -98,6 +104,8 @@ static int rrc_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 	if (thread < 0 || thread >= r->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     r->num_threads);
+	if (!r->out_h || !r->out_w)
+		return DALIC_OK; /* an empty sample */
 	const int64_t *shape = dalic_batch_shape(in, i);
 	const img_rect_t *w = &r->win[i];
 	img_resample_job_t job = {

@@ -251,9 +251,9 @@ static const dalic_kernel_t kernel = {
 };
 
 DALIC_OPERATOR(ArithmeticGenericOp) = {
-    .name = "ArithmeticGenericOp",
+    .name = "_ArithmeticGenericOp", /* DALI 2.4's schema; older DALI wrote the other */
     .fn = "arithmetic_generic_op",
-    .aliases = {"_ArithmeticGenericOp"},
+    .aliases = {"ArithmeticGenericOp"},
     .doc = "Element-wise arithmetic on tensors with broadcasting, as written by Python "
            "operators on data nodes.",
     .min_inputs = 1,

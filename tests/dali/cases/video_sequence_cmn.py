@@ -1,0 +1,18 @@
+# crop_mirror_normalize on decoded video (FHWC in, FCHW out) as DALI allows it.
+# oracle: atol=1e-5
+# oracle: checks=outputs
+# oracle: xfail=crop_mirror_normalize takes HWC, CHW and HW only: no sequences (docs/dali-differences.md)
+from nvidia.dali import pipeline_def, fn
+
+CLIPS = "build/release/clips/"
+
+
+@pipeline_def(batch_size=2, num_threads=2, device_id=None, seed=1)
+def oracle_pipe():
+    data, _ = fn.readers.file(files=[CLIPS + "vp9.webm", CLIPS + "mjpeg.avi"])
+    video = fn.decoders.video(data, sequence_length=3)
+    return fn.crop_mirror_normalize(video, crop=(40, 64), mirror=1, output_layout="FCHW",
+                                    mean=[10, 20, 30], std=[2, 4, 8])
+
+
+pipe = oracle_pipe()
