@@ -42,6 +42,9 @@ typedef struct dalic_srcpos {
 
 struct dalic_opdef {
 	const dalic_schema_t *schema;
+	/* the schema name serialized when it is not schema->name: DALI's deprecated schema the
+	 * definition named ("ImageDecoder" for decoders__Image); static, NULL otherwise */
+	const char *serial_name;
 	char *inst;           /* instance name */
 	char *device;         /* "cpu" / "gpu" / "mixed"; NULL = automatic until resolved */
 	int id;               /* position among the operators added (unique) */
@@ -55,6 +58,8 @@ struct dalic_opdef {
 	int num_outputs;
 	dalic_srcpos_t pos;
 	struct dalic_graphdef *graph;
+	int source_batches; /* external sources: batches their Python source gives, -1 unknown
+	                       (`dalic check` compares it with the prefetch depth) */
 };
 
 /* A print() in a debug-mode pipeline function (`@pipeline_def(debug=True)`): debug mode
@@ -80,6 +85,8 @@ typedef struct dalic_graphdef {
 	dalic_debug_print_t *prints; /* debug-mode prints, in program order */
 	int num_prints;
 	char *strings_owner; /* unused slot for front ends */
+	struct dalic_keep *keep; /* what the definition keeps alive (engine/callback.h), or NULL:
+	                          * the script of its python_function operators */
 } dalic_graphdef_t;
 
 /* New empty definition with a copy of params. Free with dalic_graphdef_free. */

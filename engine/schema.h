@@ -66,6 +66,7 @@ typedef struct dalic_schema {
 	bool internal;           /* inserted by dalic (MakeContiguous, Copy); hidden in lists */
 	bool passthrough;        /* outputs borrow input samples (no copy): the executor keeps
 				    the inputs alive as long as the outputs */
+	bool not_serializable;   /* DALI's !IsSerializable (python_function): serialize refuses */
 	const dalic_arg_schema_t *args; /* terminated by {0} */
 	const dalic_kernel_t *cpu;  /* implementation; runs every device when emulated */
 	const dalic_kernel_t *cuda; /* CUDA implementation when built */

@@ -300,6 +300,18 @@ DALIC_API int dalic_serialized_describe(const void *buf, size_t len, FILE *f);
  * stay open while scripts load. */
 DALIC_API void dalic_set_script_output(FILE *f);
 
+/* `dalic check`: loads every pipeline the module at `path` (a script, or a .pb / @sample as
+ * one pipeline) defines, with `override` applied (NULL: none), builds each as DALI would and
+ * writes to f one line per problem, "file:line:col: error|warning: pipeline 'NAME': ...":
+ * what DALI would refuse (load errors, graph errors, gpu operators or .gpu() in a CPU-only
+ * pipeline) as errors, what would bite later (operators that cannot be serialized, a
+ * prefetch depth deeper than an external source's batches, random operators without a
+ * seed) as warnings. *pipelines gets
+ * how many pipelines the module defines, *clean how many have no error. DALIC_OK whenever
+ * the report could be written, findings or not. */
+DALIC_API int dalic_check_module(const char *path, const dalic_pipeline_override_t *override,
+				 FILE *f, int *pipelines, int *clean);
+
 /* A new, unbuilt pipeline with the same definition as p (operators, arguments, outputs, fed
  * data excluded) and `params` (NULL: p's). New: free with dalic_pipeline_destroy. */
 DALIC_API int dalic_pipeline_clone(const dalic_pipeline_t *p,

@@ -97,7 +97,8 @@ const char *tl_has_text(const char *what, const char *text, const char *needle, 
 	X(dalic_debug_stats) X(dalic_debug_format_sample) X(dalic_debug_format_batch)              \
 	X(dalic_debug_preview) X(dalic_debug_save_image) X(dalic_debug_measure)                    \
 	X(dalic_stats_create) X(dalic_stats_snapshot) X(dalic_stats_write_json)                    \
-	X(dalic_stats_write_report) X(dalic_stats_write_trace) X(dalic_stats_save_trace)
+	X(dalic_stats_write_report) X(dalic_stats_write_trace) X(dalic_stats_save_trace)          \
+	X(dalic_check_module)
 /* clang-format on */
 #define TL_MUST_CHECK(fn) __typeof__(fn) fn __attribute__((warn_unused_result));
 TL_STATUS_FUNCTIONS(TL_MUST_CHECK)

@@ -1,7 +1,9 @@
 /*
  * Region allocation for pipeline scripts (see pyarena.h). Memory comes in chunks of at
  * least 64 KiB; a request larger than a chunk gets a chunk of its own. Nothing is freed
- * before dalic_pyarena_free.
+ * before dalic_pyarena_free, except what a mark gives back: chunks come and go at the head
+ * of the list (a big private chunk right behind the head), so what was added after a mark is
+ * the list up to the marked head, plus the chunks between it and its old successor.
  */
 #include "frontend/script/py/pyarena.h"
 
@@ -116,4 +118,60 @@ char *dalic_pyarena_printf(pyarena_t *a, const char *fmt, ...)
 size_t dalic_pyarena_used(const pyarena_t *a)
 {
 	return a->total;
+}
+
+void dalic_pyarena_mark(const pyarena_t *a, pyarena_mark_t *m)
+{
+	chunk_t *h = a->head;
+	m->chunk = h;
+	m->next = h ? h->next : NULL;
+	m->used = h ? h->used : 0;
+	m->total = a->total;
+}
+
+/* Calls fn on every chunk added after m (fn may free it). */
+static void pyarena_each_new(const pyarena_t *a, const pyarena_mark_t *m,
+                             int (*fn)(chunk_t *c, const void *p), const void *p, int *hit)
+{
+	for (chunk_t *c = a->head, *n; c && c != m->next; c = n) {
+		n = c->next;
+		if (c != m->chunk && fn(c, p))
+			*hit = 1;
+	}
+}
+
+static int pyarena_in_chunk(chunk_t *c, const void *p)
+{
+	const unsigned char *q = p;
+	return q >= c->data && q < c->data + c->used;
+}
+
+int dalic_pyarena_is_new(const pyarena_t *a, const pyarena_mark_t *m, const void *p)
+{
+	const chunk_t *mc = m->chunk;
+	const unsigned char *q = p;
+	if (mc && q >= mc->data + m->used && q < mc->data + mc->used)
+		return 1;
+	int hit = 0;
+	pyarena_each_new(a, m, pyarena_in_chunk, p, &hit);
+	return hit;
+}
+
+static int pyarena_free_chunk(chunk_t *c, const void *p)
+{
+	free(c);
+	return 0;
+}
+
+void dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m)
+{
+	int hit = 0;
+	pyarena_each_new(a, m, pyarena_free_chunk, NULL, &hit);
+	chunk_t *mc = m->chunk;
+	a->head = mc;
+	if (mc) {
+		mc->next = m->next;
+		mc->used = m->used;
+	}
+	a->total = m->total;
 }

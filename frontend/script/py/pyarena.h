@@ -27,4 +27,17 @@ char *dalic_pyarena_vprintf(pyarena_t *a, const char *fmt, va_list ap);
 /* Bytes handed out so far. */
 size_t dalic_pyarena_used(const pyarena_t *a);
 
+/* A point in an arena's life: what is allocated after it can be told apart from what was
+ * before, and given back at once (a call that must leave nothing behind: python_function). */
+typedef struct pyarena_mark {
+	void *chunk, *next; /* the head chunk then, and the chunk after it */
+	size_t used, total;
+} pyarena_mark_t;
+
+void dalic_pyarena_mark(const pyarena_t *a, pyarena_mark_t *m);
+/* Whether p lies in memory allocated after mark m (cost: the chunks added since). */
+int dalic_pyarena_is_new(const pyarena_t *a, const pyarena_mark_t *m, const void *p);
+/* Frees everything allocated after m; what was allocated before stays. */
+void dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m);
+
 #endif
