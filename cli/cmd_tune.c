@@ -14,6 +14,7 @@
 
 typedef struct tune_cli {
 	dalic_tune_options_t opt;
+	unsigned axes;
 	bool json, tty;
 } tune_cli_t;
 
@@ -63,6 +64,24 @@ static int tune_parse_consumer(const char *v, double *mean, double *jitter)
 	return 0;
 }
 
+/* prefetch,threads,bytes */
+static int tune_parse_axes(const char *v, unsigned *axes)
+{
+	static const char *const names[] = {"prefetch", "threads", "bytes"};
+	*axes = 0;
+	while (*v) {
+		size_t len = strcspn(v, ",");
+		int k = 0;
+		while (k < 3 && (strlen(names[k]) != len || strncmp(v, names[k], len)))
+			k++;
+		if (k == 3)
+			return -1;
+		*axes |= 1u << k;
+		v += len + (v[len] == ',');
+	}
+	return *axes ? 0 : -1;
+}
+
 static int tune_parse_long(const char *v, long min, long *out)
 {
 	char *end;
@@ -102,7 +121,9 @@ static int tune_parse_args(int argc, char **argv, tune_cli_t *c)
 			char *end;
 			c->opt.budget_s = strtod(v, &end);
 			bad = *end || !(c->opt.budget_s > 0);
-		} else if (!strcmp(a, "--consumer-ms"))
+		} else if (!strcmp(a, "--axes"))
+			bad = tune_parse_axes(v, &c->axes);
+		else if (!strcmp(a, "--consumer-ms"))
 			bad = tune_parse_consumer(v, &c->opt.consumer_ms, &c->opt.consumer_jitter_ms);
 		else {
 			fprintf(stderr, "dalic tune: unknown option '%s' (see dalic tune --help)\n", a);
@@ -126,7 +147,7 @@ static int tune_main(int argc, char **argv)
 	dalic_cli_pipeline_opts_t o;
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
-	tune_cli_t c = {.tty = isatty(STDERR_FILENO)};
+	tune_cli_t c = {.tty = isatty(STDERR_FILENO), .axes = DALIC_TUNE_AXES_ALL};
 	dalic_tune_options_init(&c.opt);
 	int bad = tune_parse_args(argc, argv, &c);
 	if (bad)
@@ -151,7 +172,7 @@ static int tune_main(int argc, char **argv)
 		dalic_pipeline_destroy(def);
 		return 1;
 	}
-	dalic_tune_plan(t);
+	dalic_tune_plan(t, c.axes);
 	rc = dalic_tune_run(t);
 	if (c.tty)
 		fprintf(stderr, "\n");
@@ -172,13 +193,15 @@ DALIC_COMMAND(tune) = {
     .name = "tune",
     .summary = "compare prefetch depth, threads and bytes_per_sample; recommend beyond noise",
     .usage = "usage: dalic tune PIPELINE [--ci PCT] [--budget S] [--consumer-ms MEAN[,JITTER]]\n"
-             "                  [-n N] [--warmup W] [--min-trials K] [--max-trials K] [--json]\n"
+             "                  [--axes LIST] [-n N] [--warmup W] [--min-trials K] [--max-trials K]\n"
+             "                  [--json]\n"
              "                  [pipeline flags]\n"
              "  --ci PCT         stop a setting once its 95% confidence interval is within\n"
              "                   ±PCT percent (default 2); also the smallest change that counts\n"
              "  --budget S       seconds for all trials (default: sized for the pipeline)\n"
              "  --consumer-ms MEAN[,JITTER]  simulate a consumer that holds each batch for\n"
              "                   MEAN ± JITTER ms (uniform; the same sequence in every trial)\n"
+             "  --axes LIST      what to vary: prefetch,threads,bytes (default all three)\n"
              "  -n N             measured iterations per trial (default: about 0.3 s worth)\n"
              "  --warmup W       iterations run first in each trial, not measured (default 2)\n"
              "  --min-trials K   trials per setting before it may stop (default 4)\n"

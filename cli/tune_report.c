@@ -52,12 +52,38 @@ void dalic_tune_print_table(FILE *f, const dalic_tune_t *t, const char *path)
 		        i ? dalic_tune_verdict_name(s->verdict) : "(baseline)",
 		        i && i == t->recommended ? "  <- recommended" : "");
 	}
+	fprintf(f, "\n# Mechanism (measured phase of the trials, means)\n");
+	char why[1024];
+	for (int i = 1; i < t->n; i++)
+		if (dalic_tune_mechanism(t, i, why, sizeof why) > 0)
+			fprintf(f, "%s: %s\n", t->s[i].name, why);
 	fprintf(f, "\n# Recommendation\n");
 	const dalic_tune_setting_t *r = &t->s[t->recommended];
 	fprintf(f, "setting: %s\nwhy: %s\n",
 	        t->recommended ? r->name : "keep the current settings", t->reason);
 	if (t->recommended && r->flags[0])
 		fprintf(f, "flags: %s\n", r->flags);
+}
+
+static void report_json_mechanism(cJSON *o, const dalic_tune_t *t, int i)
+{
+	const dalic_tune_trial_t *m = &t->s[i].mean;
+	cJSON *j = cJSON_AddObjectToObject(o, "mechanism");
+	char why[1024];
+	if (dalic_tune_mechanism(t, i, why, sizeof why) > 0)
+		cJSON_AddStringToObject(j, "text", why);
+	cJSON_AddNumberToObject(j, "consumer_wait", m->consumer_wait);
+	cJSON_AddNumberToObject(j, "free_slot_wait", m->free_slot_wait);
+	static const char *const names[3] = {"cpu", "mixed", "gpu"};
+	cJSON *busy = cJSON_AddObjectToObject(j, "stage_busy");
+	cJSON *share = cJSON_AddObjectToObject(j, "stage_share");
+	for (int k = 0; k < 3; k++) {
+		cJSON_AddNumberToObject(busy, names[k], m->stage_busy[k]);
+		cJSON_AddNumberToObject(share, names[k], m->stage_share[k]);
+	}
+	cJSON_AddNumberToObject(j, "first_iteration_ms", m->first_iteration_ms);
+	cJSON_AddNumberToObject(j, "growth_events", (double)m->growth_events);
+	cJSON_AddNumberToObject(j, "growth_bytes", (double)m->growth_bytes);
 }
 
 static void report_json_setting(cJSON *o, const dalic_tune_setting_t *s)
@@ -106,6 +132,8 @@ void dalic_tune_print_json(FILE *f, const dalic_tune_t *t, const char *path)
 	for (int i = 0; i < t->n; i++) {
 		cJSON *o = cJSON_CreateObject();
 		report_json_setting(o, &t->s[i]);
+		if (!t->s[i].status)
+			report_json_mechanism(o, t, i);
 		cJSON_AddItemToArray(arr, o);
 	}
 	cJSON_AddNumberToObject(root, "recommended", t->recommended);

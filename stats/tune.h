@@ -121,9 +121,15 @@ int dalic_tune_calibrate(dalic_tune_t *t);
 dalic_tune_setting_t *dalic_tune_add(dalic_tune_t *t, const dalic_pipeline_params_t *p,
                                      const char *flags, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* The standard sweep (tune_plan.c): prefetch depths, separated queues, threads,
- * bytes_per_sample, per-operator hints. After calibrate. */
-void dalic_tune_plan(dalic_tune_t *t);
+/* The standard sweep (tune_plan.c) over the axes asked: prefetch depths and separated
+ * queues, threads, bytes_per_sample and per-operator hints. After calibrate. */
+enum {
+	DALIC_TUNE_AXIS_PREFETCH = 1u << 0,
+	DALIC_TUNE_AXIS_THREADS = 1u << 1,
+	DALIC_TUNE_AXIS_BYTES = 1u << 2,
+	DALIC_TUNE_AXES_ALL = 7u,
+};
+void dalic_tune_plan(dalic_tune_t *t, unsigned axes);
 /* The interleaved trials; then summarizes and decides. A setting that fails is marked and
  * skipped; DALIC_OK unless the baseline itself fails. */
 int dalic_tune_run(dalic_tune_t *t);
@@ -131,6 +137,11 @@ int dalic_tune_run(dalic_tune_t *t);
 void dalic_tune_summarize(dalic_tune_t *t);
 void dalic_tune_decide(dalic_tune_t *t);
 const char *dalic_tune_verdict_name(dalic_tune_verdict_t v);
+/* One line on why setting i moves the throughput, from the collector's numbers against the
+ * baseline's (tune_mechanism.c): consumer/free-slot waits and stage busy time for prefetch
+ * depth, stage shares for threads, buffer growths and the first iteration for
+ * bytes_per_sample. Empty for the baseline or an unmeasured setting; returns the length. */
+int dalic_tune_mechanism(const dalic_tune_t *t, int i, char *buf, size_t n);
 /* Applies the per-operator hints of the calibration snapshot to an unbuilt pipeline. */
 int dalic_tune_apply_hints(dalic_pipeline_t *p, const dalic_stats_snapshot_t *base);
 

@@ -1,5 +1,8 @@
 /* Small-sample statistics for the tuner (stats/tune.h): Student t intervals and quantiles. */
-#include "stats/tune.h"
+#include "stats/tune_trial.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -116,4 +119,15 @@ double dalic_tune_median(const double *x, int n)
 	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 	free(c);
 	return m;
+}
+
+void dalic_tune_appendf(char *buf, size_t n, int *w, const char *fmt, ...)
+{
+	size_t at = *w < 0 ? 0 : (size_t)*w;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(at < n ? buf + at : NULL, at < n ? n - at : 0, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*w += k;
 }

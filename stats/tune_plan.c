@@ -67,11 +67,15 @@ static void tune_plan_threads(dalic_tune_t *t, const dalic_pipeline_params_t *b)
 	}
 }
 
-void dalic_tune_plan(dalic_tune_t *t)
+void dalic_tune_plan(dalic_tune_t *t, unsigned axes)
 {
 	const dalic_pipeline_params_t b = t->s[0].params;
-	tune_plan_prefetch(t, &b);
-	tune_plan_threads(t, &b);
+	if (axes & DALIC_TUNE_AXIS_PREFETCH)
+		tune_plan_prefetch(t, &b);
+	if (axes & DALIC_TUNE_AXIS_THREADS)
+		tune_plan_threads(t, &b);
+	if (!(axes & DALIC_TUNE_AXIS_BYTES))
+		return;
 	int64_t hint = tune_max_hint(t->base);
 	dalic_pipeline_params_t p = b;
 	char flags[64];

@@ -1,4 +1,4 @@
-/* One trial of the tuner (tune_trial.c), shared by the engine files of stats/tune_*. */
+/* Internals shared by the files of stats/tune_*: one trial (tune_trial.c), text helpers. */
 #ifndef DALIC_STATS_TUNE_TRIAL_H
 #define DALIC_STATS_TUNE_TRIAL_H
 
@@ -14,5 +14,10 @@ typedef struct tune_trial_plan {
  * on failure. */
 int dalic_tune_trial(dalic_tune_t *t, dalic_tune_setting_t *s, const tune_trial_plan_t *plan,
                      dalic_tune_trial_t *r, dalic_stats_snapshot_t **keep);
+
+/* Appends to buf (size n) at *w, like snprintf; *w grows by what would have been written,
+ * and nothing is written past n. */
+void dalic_tune_appendf(char *buf, size_t n, int *w, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 #endif

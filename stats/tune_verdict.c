@@ -3,7 +3,7 @@
  * paired ratio's 95% interval excludes "no change" and the change exceeds the noise floor
  * (the ci target); "as fast" means the interval does not reach below -ci.
  */
-#include "stats/tune.h"
+#include "stats/tune_trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,11 +39,16 @@ static double tune_mib(int64_t b)
 	return (double)b / (1024.0 * 1024.0);
 }
 
-/* a is better than b at the same speed: less memory, then fewer threads. */
+/* a is better than b at the same speed: less memory, then shallower queues (memory once
+ * the batches grow), then fewer threads. */
 static bool tune_leaner(const dalic_tune_setting_t *a, const dalic_tune_setting_t *b)
 {
 	if (a->mean.reserved_total != b->mean.reserved_total)
 		return a->mean.reserved_total < b->mean.reserved_total;
+	int da = a->params.prefetch_cpu + a->params.prefetch_gpu;
+	int db = b->params.prefetch_cpu + b->params.prefetch_gpu;
+	if (da != db)
+		return da < db;
 	return a->params.num_threads < b->params.num_threads;
 }
 
@@ -80,10 +85,11 @@ static int tune_pick_leaner(const dalic_tune_t *t)
 	return pick;
 }
 
-static int tune_ci_text(char *buf, size_t n, const dalic_tune_setting_t *s)
+static void tune_ci_text(char *buf, size_t n, int *w, const dalic_tune_setting_t *s)
 {
-	return snprintf(buf, n, "%+.1f%% samples/s (95%% CI %+.1f%% .. %+.1f%%, %d paired trials)",
-	                100 * s->gain, 100 * s->gain_lo, 100 * s->gain_hi, s->num_trials);
+	dalic_tune_appendf(buf, n, w,
+	                   "%+.1f%% samples/s (95%% CI %+.1f%% .. %+.1f%%, %d paired trials)",
+	                   100 * s->gain, 100 * s->gain_lo, 100 * s->gain_hi, s->num_trials);
 }
 
 static void tune_reason_keep(dalic_tune_t *t)
@@ -98,15 +104,16 @@ static void tune_reason_keep(dalic_tune_t *t)
 			best = i;
 		open += t->s[i].verdict == DALIC_TUNE_SAME && !t->s[i].done;
 	}
-	int w = snprintf(r, n, "keep the current settings: no setting is faster beyond the noise "
+	int w = 0;
+	dalic_tune_appendf(r, n, &w, "keep the current settings: no setting is faster beyond the noise "
 	                       "(±%.1f%%) and none is as fast with less memory",
 	                 100 * t->opt.ci);
 	if (best > 0) {
-		w += snprintf(r + w, n - (size_t)w, "; the best, %s, measured ", t->s[best].name);
-		w += tune_ci_text(r + w, n - (size_t)w, &t->s[best]);
+		dalic_tune_appendf(r, n, &w, "; the best, %s, measured ", t->s[best].name);
+		tune_ci_text(r, n, &w, &t->s[best]);
 	}
 	if (open > 0)
-		snprintf(r + w, n - (size_t)w,
+		dalic_tune_appendf(r, n, &w,
 		         "; %d setting%s did not narrow to ±%.1f%% within the budget (%.0f s): "
 		         "a longer --budget may resolve %s",
 		         open, open > 1 ? "s" : "", 100 * t->opt.ci, t->elapsed_s,
@@ -133,10 +140,12 @@ void dalic_tune_decide(dalic_tune_t *t)
 	}
 	t->recommended = pick;
 	const dalic_tune_setting_t *s = &t->s[pick], *b = &t->s[0];
-	int w = snprintf(t->reason, sizeof t->reason, "%s is %s: ", s->name,
-	                 faster ? "faster beyond the noise" : "as fast and holds less memory");
-	w += tune_ci_text(t->reason + w, sizeof t->reason - (size_t)w, s);
-	snprintf(t->reason + w, sizeof t->reason - (size_t)w,
+	int w = 0;
+	size_t n = sizeof t->reason;
+	dalic_tune_appendf(t->reason, n, &w, "%s is %s: ", s->name,
+	                   faster ? "faster beyond the noise" : "as fast and holds less memory");
+	tune_ci_text(t->reason, n, &w, s);
+	dalic_tune_appendf(t->reason, n, &w,
 	         ", %.1f against %.1f samples/s (medians); it holds %.2f MiB against %.2f MiB",
 	         s->median_sps, b->median_sps, tune_mib(s->mean.reserved_total),
 	         tune_mib(b->mean.reserved_total));
