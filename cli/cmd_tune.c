@@ -15,6 +15,7 @@
 typedef struct tune_cli {
 	dalic_tune_options_t opt;
 	unsigned axes;
+	const char *apply; /* --apply OUT */
 	bool json, tty;
 } tune_cli_t;
 
@@ -121,7 +122,9 @@ static int tune_parse_args(int argc, char **argv, tune_cli_t *c)
 			char *end;
 			c->opt.budget_s = strtod(v, &end);
 			bad = *end || !(c->opt.budget_s > 0);
-		} else if (!strcmp(a, "--axes"))
+		} else if (!strcmp(a, "--apply"))
+			c->apply = v;
+		else if (!strcmp(a, "--axes"))
 			bad = tune_parse_axes(v, &c->axes);
 		else if (!strcmp(a, "--consumer-ms"))
 			bad = tune_parse_consumer(v, &c->opt.consumer_ms, &c->opt.consumer_jitter_ms);
@@ -182,10 +185,12 @@ static int tune_main(int argc, char **argv)
 		dalic_tune_print_json(stdout, t, o.path);
 	else
 		dalic_tune_print_table(stdout, t, o.path);
-	dalic_tune_free(t);
-	dalic_pipeline_destroy(def);
 	if (!rc)
 		rc = dalic_cli_check_stdout();
+	if (!rc && c.apply)
+		rc = dalic_tune_apply(&o, t, c.apply);
+	dalic_tune_free(t);
+	dalic_pipeline_destroy(def);
 	return rc ? 1 : 0;
 }
 
@@ -194,7 +199,7 @@ DALIC_COMMAND(tune) = {
     .summary = "compare prefetch depth, threads and bytes_per_sample; recommend beyond noise",
     .usage = "usage: dalic tune PIPELINE [--ci PCT] [--budget S] [--consumer-ms MEAN[,JITTER]]\n"
              "                  [--axes LIST] [-n N] [--warmup W] [--min-trials K] [--max-trials K]\n"
-             "                  [--json]\n"
+             "                  [--apply OUT] [--json]\n"
              "                  [pipeline flags]\n"
              "  --ci PCT         stop a setting once its 95% confidence interval is within\n"
              "                   ±PCT percent (default 2); also the smallest change that counts\n"
@@ -206,6 +211,8 @@ DALIC_COMMAND(tune) = {
              "  --warmup W       iterations run first in each trial, not measured (default 2)\n"
              "  --min-trials K   trials per setting before it may stop (default 4)\n"
              "  --max-trials K   trials per setting at most (default 40)\n"
+             "  --apply OUT      write the recommended setting into a copy of the script\n"
+             "                   (pipeline_def arguments) or, for a .pb, a new .pb\n"
              "  --json           settings, intervals, verdicts and the recommendation as JSON\n"
              "The pipeline flags set the baseline; each setting changes one thing from it and\n"
              "is measured in trials paired with the baseline, interleaved in rotating order.\n",

@@ -32,8 +32,9 @@ static void report_header(FILE *f, const dalic_tune_t *t, const char *path)
 void dalic_tune_print_table(FILE *f, const dalic_tune_t *t, const char *path)
 {
 	report_header(f, t, path);
-	fprintf(f, "%-46s %10s %7s %24s %8s %8s %9s %6s  %s\n", "setting", "samples/s", "±CI",
-	        "vs baseline [95% CI]", "p50 ms", "p99 ms", "held MiB", "trials", "verdict");
+	fprintf(f, "%-46s %10s %7s %24s %8s %8s %9s %9s %6s  %s\n", "setting", "samples/s",
+	        "±CI", "vs baseline [95% CI]", "p50 ms", "p99 ms", "held MiB", "rsvd MiB", "trials",
+	        "verdict");
 	for (int i = 0; i < t->n; i++) {
 		const dalic_tune_setting_t *s = &t->s[i];
 		if (s->status) {
@@ -46,8 +47,8 @@ void dalic_tune_print_table(FILE *f, const dalic_tune_t *t, const char *path)
 			         100 * s->gain_lo, 100 * s->gain_hi);
 		if (isfinite(s->ci))
 			snprintf(ci, sizeof ci, "%.1f%%", 100 * s->ci);
-		fprintf(f, "%-46s %10.1f %7s %24s %8.2f %8.2f %9.3f %6d  %s%s\n", s->name,
-		        s->median_sps, ci, vs, s->p50_ms, s->p99_ms,
+		fprintf(f, "%-46s %10.1f %7s %24s %8.2f %8.2f %9.3f %9.3f %6d  %s%s\n", s->name,
+		        s->median_sps, ci, vs, s->p50_ms, s->p99_ms, report_mib(s->mean.bytes_live),
 		        report_mib(s->mean.reserved_total), s->num_trials,
 		        i ? dalic_tune_verdict_name(s->verdict) : "(baseline)",
 		        i && i == t->recommended ? "  <- recommended" : "");
@@ -57,7 +58,10 @@ void dalic_tune_print_table(FILE *f, const dalic_tune_t *t, const char *path)
 	for (int i = 1; i < t->n; i++)
 		if (dalic_tune_mechanism(t, i, why, sizeof why) > 0)
 			fprintf(f, "%s: %s\n", t->s[i].name, why);
-	fprintf(f, "\n# Recommendation\n");
+	fprintf(f, "\n");
+	if (dalic_tune_write_hints(t, f))
+		fprintf(f, "\n");
+	fprintf(f, "# Recommendation\n");
 	const dalic_tune_setting_t *r = &t->s[t->recommended];
 	fprintf(f, "setting: %s\nwhy: %s\n",
 	        t->recommended ? r->name : "keep the current settings", t->reason);
@@ -138,6 +142,16 @@ void dalic_tune_print_json(FILE *f, const dalic_tune_t *t, const char *path)
 	}
 	cJSON_AddNumberToObject(root, "recommended", t->recommended);
 	cJSON_AddStringToObject(root, "reason", t->reason);
+	char *snippet = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&snippet, &len);
+	if (mf) {
+		bool any = dalic_tune_write_hints(t, mf) > 0;
+		fclose(mf);
+		if (any)
+			cJSON_AddStringToObject(root, "bytes_per_sample_hint_python", snippet);
+	}
+	free(snippet);
 	char *text = cJSON_Print(root);
 	if (text)
 		fprintf(f, "%s\n", text);

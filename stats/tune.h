@@ -28,6 +28,8 @@
 #include "dalic.h"
 #include "dalic_stats.h"
 
+#include <stdio.h>
+
 typedef struct dalic_tune dalic_tune_t;
 
 typedef enum {
@@ -144,6 +146,23 @@ const char *dalic_tune_verdict_name(dalic_tune_verdict_t v);
 int dalic_tune_mechanism(const dalic_tune_t *t, int i, char *buf, size_t n);
 /* Applies the per-operator hints of the calibration snapshot to an unbuilt pipeline. */
 int dalic_tune_apply_hints(dalic_pipeline_t *p, const dalic_stats_snapshot_t *base);
+
+/* ---- results as Python (tune_hints.c, tune_apply.c) ------------------------------------ */
+/* The calibration's suggested bytes_per_sample_hint of each user operator, as lines to paste
+ * into the operator calls, then the pipeline-wide flag. Nothing when no output was measured.
+ * Returns the number of operators written. */
+int dalic_tune_write_hints(const dalic_tune_t *t, FILE *f);
+/* `src` (the text of script `path`) with the parameters of `chosen` that differ from `base`
+ * written as arguments of the call of its first @pipeline_def function: a keyword given is
+ * replaced, a new one appended. New text in *out (free()). DALIC_EUNSUPPORTED when the
+ * script has no such call, DALIC_EPARSE when its argument list does not close. */
+int dalic_tune_rewrite_script(const char *src, const char *path,
+                              const dalic_pipeline_params_t *base,
+                              const dalic_pipeline_params_t *chosen, char **out);
+/* The definition with setting `s` as DALI's serialized bytes; DALIC_EUNSUPPORTED for
+ * per-operator hints, which DALI never serializes. *buf is new: free(). */
+int dalic_tune_serialize(const dalic_tune_t *t, const dalic_tune_setting_t *s, void **buf,
+                         size_t *len);
 
 /* ---- statistics of small samples (tune_math.c) ---------------------------------------- */
 /* The p-quantile of Student's t with `df` degrees of freedom (inverted from the incomplete

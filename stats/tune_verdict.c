@@ -39,12 +39,13 @@ static double tune_mib(int64_t b)
 	return (double)b / (1024.0 * 1024.0);
 }
 
-/* a is better than b at the same speed: less memory, then shallower queues (memory once
- * the batches grow), then fewer threads. */
+/* a is better than b at the same speed: less memory held by output buffers (every queue
+ * slot: executor_statistics' reserved bytes count one buffer per output, so they cannot see
+ * a deeper queue), then shallower queues, then fewer threads. */
 static bool tune_leaner(const dalic_tune_setting_t *a, const dalic_tune_setting_t *b)
 {
-	if (a->mean.reserved_total != b->mean.reserved_total)
-		return a->mean.reserved_total < b->mean.reserved_total;
+	if (a->mean.bytes_live != b->mean.bytes_live)
+		return a->mean.bytes_live < b->mean.bytes_live;
 	int da = a->params.prefetch_cpu + a->params.prefetch_gpu;
 	int db = b->params.prefetch_cpu + b->params.prefetch_gpu;
 	if (da != db)
@@ -76,8 +77,8 @@ static int tune_pick_leaner(const dalic_tune_t *t)
 	for (int i = 1; i < t->n; i++) {
 		const dalic_tune_setting_t *s = &t->s[i];
 		if (s->verdict != DALIC_TUNE_SAME || s->gain_lo < -t->opt.ci ||
-		    s->mean.reserved_total > b->mean.reserved_total * 0.95 ||
-		    b->mean.reserved_total - s->mean.reserved_total < 4096)
+		    s->mean.bytes_live > b->mean.bytes_live * 0.95 ||
+		    b->mean.bytes_live - s->mean.bytes_live < 4096)
 			continue;
 		if (pick < 0 || tune_leaner(s, &t->s[pick]))
 			pick = i;
@@ -146,7 +147,9 @@ void dalic_tune_decide(dalic_tune_t *t)
 	                   faster ? "faster beyond the noise" : "as fast and holds less memory");
 	tune_ci_text(t->reason, n, &w, s);
 	dalic_tune_appendf(t->reason, n, &w,
-	         ", %.1f against %.1f samples/s (medians); it holds %.2f MiB against %.2f MiB",
-	         s->median_sps, b->median_sps, tune_mib(s->mean.reserved_total),
+	         ", %.1f against %.1f samples/s (medians); its output buffers hold %.2f MiB "
+	         "against %.2f MiB (executor_statistics reserved: %.2f against %.2f MiB)",
+	         s->median_sps, b->median_sps, tune_mib(s->mean.bytes_live),
+	         tune_mib(b->mean.bytes_live), tune_mib(s->mean.reserved_total),
 	         tune_mib(b->mean.reserved_total));
 }
