@@ -23,7 +23,7 @@ typedef struct tune_cli {
 static void tune_progress(void *user, const dalic_tune_t *t, int i)
 {
 	const tune_cli_t *c = user;
-	double budget = t->opt.budget_s;
+	double budget = t->budget_s;
 	int done = 0;
 	for (int k = 1; k < t->n; k++)
 		done += t->s[k].done;
@@ -33,8 +33,8 @@ static void tune_progress(void *user, const dalic_tune_t *t, int i)
 		bar[k] = k < fill ? '#' : '.';
 	bar[20] = 0;
 	const dalic_tune_setting_t *s = &t->s[i];
-	fprintf(stderr, "%sdalic tune: [%s] %5.1f s  round %d  settings done %d/%d  %-40.40s %d trials%s",
-	        c->tty ? "\r" : "", bar, t->elapsed_s, t->rounds + 1, done, t->n - 1, s->name,
+	fprintf(stderr, "%sdalic tune: [%s] %5.1f/%.0f s  round %d  settings done %d/%d  %-40.40s %d trials%s",
+	        c->tty ? "\r" : "", bar, t->elapsed_s, budget, t->rounds + 1, done, t->n - 1, s->name,
 	        s->num_trials, c->tty ? "" : "\n");
 	fflush(stderr);
 }

@@ -19,8 +19,8 @@ static void report_header(FILE *f, const dalic_tune_t *t, const char *path)
 	        b->separated_queues ? " (separated)" : "", (long long)b->bytes_per_sample);
 	long iters = t->s[0].num_trials ? (long)(t->s[0].mean.iterations / t->s[0].num_trials) : 0;
 	fprintf(f, "trials: %ld measured iterations after %ld warm-up each, paired with the "
-	           "baseline and interleaved; %d rounds, %d trials in %.1f s%s\n",
-	        iters, t->opt.warmup, t->rounds, t->trials_run, t->elapsed_s,
+	           "baseline and interleaved; %d rounds, %d trials in %.1f s of a %.0f s budget%s\n",
+	        iters, t->opt.warmup, t->rounds, t->trials_run, t->elapsed_s, t->budget_s,
 	        t->budget_spent ? " (budget spent)" : t->cancelled ? " (cancelled)" : "");
 	fprintf(f, "target: 95%% confidence interval within ±%.1f%%\n", 100 * t->opt.ci);
 	if (t->opt.consumer_ms > 0 || t->opt.consumer_jitter_ms > 0)
@@ -131,6 +131,7 @@ void dalic_tune_print_json(FILE *f, const dalic_tune_t *t, const char *path)
 	cJSON_AddNumberToObject(root, "rounds", t->rounds);
 	cJSON_AddNumberToObject(root, "trials", t->trials_run);
 	cJSON_AddNumberToObject(root, "seconds", t->elapsed_s);
+	cJSON_AddNumberToObject(root, "budget", t->budget_s);
 	cJSON_AddBoolToObject(root, "budget_spent", t->budget_spent);
 	cJSON *arr = cJSON_AddArrayToObject(root, "settings");
 	for (int i = 0; i < t->n; i++) {

@@ -14,8 +14,8 @@
  * than ±ci, or the ratio's interval lies wholly outside ±ci (decided); everything stops when
  * the budget is spent or every setting has stopped.
  *
- * Verdicts (tune_verdict.c): faster / slower only when the ratio's interval excludes 1 and the
- * change exceeds ci (the noise floor asked for); otherwise no measurable difference. The
+ * Verdicts (tune_verdict.c): faster / slower only when the ratio's whole interval lies beyond
+ * ±ci (the noise floor asked for); otherwise no measurable difference. The
  * recommendation is a faster setting, or one as fast (its interval not below -ci) holding
  * less memory; else the baseline, with the reason.
  *
@@ -105,6 +105,7 @@ struct dalic_tune {
 	dalic_tune_setting_t *s;      /* s[0] is the baseline */
 	int n, cap;
 	int64_t t_start;
+	double budget_s; /* in effect: the option, or the one sized for the pipeline */
 	double elapsed_s;
 	int trials_run, rounds;
 	bool budget_spent, cancelled;

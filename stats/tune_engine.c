@@ -196,7 +196,7 @@ static bool tune_out_of_time(dalic_tune_t *t)
 	t->elapsed_s = (double)(dalic_clock_ns() - t->t_start) * 1e-9;
 	if (t->opt.cancel && *t->opt.cancel)
 		t->cancelled = true;
-	if (t->elapsed_s >= tune_budget_s(t))
+	if (t->elapsed_s >= t->budget_s)
 		t->budget_spent = true;
 	return t->cancelled || t->budget_spent;
 }
@@ -256,6 +256,7 @@ int dalic_tune_run(dalic_tune_t *t)
 	if (!active)
 		return dalic_fail(DALIC_ENOMEM, "dalic tune: out of memory");
 	t->t_start = dalic_clock_ns();
+	t->budget_s = tune_budget_s(t);
 	int rc = DALIC_OK;
 	while (!rc && !tune_out_of_time(t)) {
 		int nact = 0;

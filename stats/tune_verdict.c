@@ -1,7 +1,8 @@
 /*
  * The tuner's verdicts and recommendation (stats/tune.h). A change counts only when the
- * paired ratio's 95% interval excludes "no change" and the change exceeds the noise floor
- * (the ci target); "as fast" means the interval does not reach below -ci.
+ * paired ratio's whole 95% interval lies beyond the noise floor (±ci): a lucky narrow
+ * interval of a few trials around +ci is not enough; "as fast" means the interval does not
+ * reach below -ci.
  */
 #include "stats/tune_trial.h"
 
@@ -27,9 +28,9 @@ static dalic_tune_verdict_t tune_verdict_of(const dalic_tune_t *t, const dalic_t
 	if (s->status || s->num_trials < 2 || !isfinite(s->gain_lo) || !isfinite(s->gain_hi))
 		return DALIC_TUNE_UNMEASURED;
 	double noise = t->opt.ci;
-	if (s->gain_lo > 0 && s->gain > noise)
+	if (s->gain_lo > noise)
 		return DALIC_TUNE_FASTER;
-	if (s->gain_hi < 0 && s->gain < -noise)
+	if (s->gain_hi < -noise)
 		return DALIC_TUNE_SLOWER;
 	return DALIC_TUNE_SAME;
 }

@@ -181,7 +181,7 @@ Test(tune_apply, nothing_to_apply_when_nothing_matters)
 	const char *script = tl_tmp_path("flat.py"), *out = tl_tmp_path("flat_tuned.py");
 	tl_write_text(script, tune_apply_slow);
 	tl_cmd_t c = tl_dalic(NULL,
-	                      "tune %s --axes threads -n 8 --warmup 1 --min-trials 3 --budget 5 "
+	                      "tune %s --axes threads -n 8 --warmup 1 --budget 5 "
 	                      "--ci 5 --apply %s --prefetch-queue-depth 2",
 	                      script, out);
 	cr_assert_eq(c.status, 0, "%s", c.out);
