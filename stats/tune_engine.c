@@ -26,14 +26,8 @@ void dalic_tune_options_init(dalic_tune_options_t *o)
 dalic_tune_setting_t *dalic_tune_add(dalic_tune_t *t, const dalic_pipeline_params_t *p,
                                      const char *flags, const char *fmt, ...)
 {
-	if (t->n == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 16;
-		dalic_tune_setting_t *n = realloc(t->s, (size_t)cap * sizeof *n);
-		if (!n)
-			return NULL;
-		t->s = n;
-		t->cap = cap;
-	}
+	if (dalic_tune_reserve((void **)&t->s, &t->cap, t->n + 1, sizeof *t->s))
+		return NULL;
 	dalic_tune_setting_t *s = &t->s[t->n];
 	memset(s, 0, sizeof *s);
 	s->params = *p;
@@ -127,14 +121,8 @@ static double tune_budget_s(const dalic_tune_t *t)
 
 static int tune_push_trial(dalic_tune_setting_t *s, const dalic_tune_trial_t *r)
 {
-	if (s->num_trials == s->cap_trials) {
-		int cap = s->cap_trials ? 2 * s->cap_trials : 16;
-		dalic_tune_trial_t *n = realloc(s->trials, (size_t)cap * sizeof *n);
-		if (!n)
-			return dalic_fail(DALIC_ENOMEM, "dalic tune: out of memory");
-		s->trials = n;
-		s->cap_trials = cap;
-	}
+	DALIC_TRY(dalic_tune_reserve((void **)&s->trials, &s->cap_trials, s->num_trials + 1,
+	                             sizeof *s->trials));
 	s->trials[s->num_trials++] = *r;
 	return DALIC_OK;
 }

@@ -1,6 +1,9 @@
 /* Small-sample statistics for the tuner (stats/tune.h): Student t intervals and quantiles. */
 #include "stats/tune_trial.h"
 
+#include "engine/checked.h"
+#include "engine/error.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -130,4 +133,20 @@ void dalic_tune_appendf(char *buf, size_t n, int *w, const char *fmt, ...)
 	va_end(ap);
 	if (k > 0)
 		*w += k;
+}
+
+int dalic_tune_reserve(void **arr, int *cap, int need, size_t size)
+{
+	if (need <= *cap)
+		return DALIC_OK;
+	int c = *cap > 0 ? *cap : 16;
+	while (c < need)
+		c = c > INT32_MAX / 2 ? need : 2 * c;
+	size_t bytes;
+	void *n = dalic_ck_mul_size((size_t)c, size, &bytes) ? realloc(*arr, bytes) : NULL;
+	if (!n)
+		return dalic_fail(DALIC_ENOMEM, "dalic tune: out of memory");
+	*arr = n;
+	*cap = c;
+	return DALIC_OK;
 }

@@ -47,14 +47,8 @@ static void tune_consume(const dalic_tune_options_t *o, tune_consumer_t *c)
 
 static int tune_push_time(dalic_tune_setting_t *s, double ms)
 {
-	if (s->num_times == s->cap_times) {
-		int cap = s->cap_times ? 2 * s->cap_times : 256;
-		double *n = realloc(s->times_ms, (size_t)cap * sizeof *n);
-		if (!n)
-			return dalic_fail(DALIC_ENOMEM, "dalic tune: out of memory");
-		s->times_ms = n;
-		s->cap_times = cap;
-	}
+	DALIC_TRY(dalic_tune_reserve((void **)&s->times_ms, &s->cap_times, s->num_times + 1,
+	                             sizeof *s->times_ms));
 	s->times_ms[s->num_times++] = ms;
 	return DALIC_OK;
 }

@@ -15,6 +15,9 @@ typedef struct tune_trial_plan {
 int dalic_tune_trial(dalic_tune_t *t, dalic_tune_setting_t *s, const tune_trial_plan_t *plan,
                      dalic_tune_trial_t *r, dalic_stats_snapshot_t **keep);
 
+/* Grows *arr (elements of `size` bytes, *cap of them) to hold at least `need`, doubling. */
+int dalic_tune_reserve(void **arr, int *cap, int need, size_t size);
+
 /* Appends to buf (size n) at *w, like snprintf; *w grows by what would have been written,
  * and nothing is written past n. */
 void dalic_tune_appendf(char *buf, size_t n, int *w, const char *fmt, ...)

@@ -10,7 +10,7 @@ TestSuite(tui_tune_view, .timeout = 90);
 
 Test(tui_tune_view, shows_intervals_verdicts_and_the_recommendation)
 {
-	tl_tui_t r = tl_tui_run("@coin", "U\ntype 5\n<Enter>\ndump\nU\ndump\nq\n", "--size 140x30");
+	tl_tui_t r = tl_tui_run("@coin", "U\ntype 20\n<Enter>\ndump\nU\ndump\nq\n", "--size 140x30");
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tl_tui_expect_has(&r, 1, "tune done: ");
 	tl_tui_expect_has(&r, 1, "vs baseline       change  95%CI verdict");
@@ -18,7 +18,8 @@ Test(tui_tune_view, shows_intervals_verdicts_and_the_recommendation)
 	tl_tui_expect_has(&r, 1, "threads=1 ");
 	tl_tui_expect_has(&r, 1, "-> ");
 	tl_tui_expect_has(&r, 1, "tune: "); /* the reason on the message line */
-	/* short trials in a 5 s budget: at least one setting has an interval by now */
+	/* 7 settings need 28 trials for two each; a trial costs up to ~0.5 s on a loaded
+	 * machine (clone, build, warm-up), so 20 s leave every setting an interval */
 	const char *d = tl_tui_dump(&r, 1), *pm = strstr(d, "% \xc2\xb1");
 	cr_expect(pm, "no interval shown:\n%s", d);
 	tl_tui_expect_lacks(&r, 2, "tune done: ");
