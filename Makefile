@@ -30,7 +30,7 @@ Q := @
 endif
 
 PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson sndfile fftw3f \
-            libavformat libavcodec libavutil libswscale
+            libavformat libavcodec libavutil libswscale lmdb
 
 OPT      := $(if $(SANITIZE),-O1 -g -fno-omit-frame-pointer,-O2 -g) -fno-math-errno \
             $(if $(filter gcc cc,$(notdir $(CC))),-fvect-cost-model=dynamic)

@@ -6,7 +6,10 @@
  * Prints images/s of both, the ratio A/B and the per-operator split of A.
  * Both are timed in alternating rounds in one process (wall clock and process CPU time), so
  * background load on a shared machine hits them alike. bench/resnet_cpu.sh builds and runs it.
- * Usage: resnet_cpu FILE_LIST [ITERATIONS]   (list: "<path> <label>" lines, absolute paths)
+ * With "scan" as third argument A is that pipeline's data scan instead (issue 20,
+ * dalic_pipeline_make_scan: readers.file -> whole-image decoders.image, pixels not kept):
+ * bench/scan.sh.
+ * Usage: resnet_cpu FILE_LIST [ITERATIONS [scan]]   (list: "<path> <label>" lines, absolute)
  */
 #include "dalic.h"
 #include "bench/bench.h"
@@ -109,6 +112,7 @@ int main(int argc, char **argv)
 	}
 	const char *list = argv[1];
 	int iters = argc > 2 ? atoi(argv[2]) : 30;
+	bool scan = argc > 3 && !strcmp(argv[3], "scan");
 	FILE *f = fopen(list, "r");
 	if (!f)
 		return perror(list), 1;
@@ -164,6 +168,8 @@ int main(int argc, char **argv)
 	CHECK(dalic_op_set_floats(cmn, "std", 3, std));
 	CHECK(dalic_pipeline_add_output(p, dalic_op_output(cmn, 0), NULL));
 	CHECK(dalic_pipeline_add_output(p, dalic_op_output(rd, 1), NULL));
+	if (scan)
+		CHECK(dalic_pipeline_make_scan(p));
 	dalic_stats_t *st;
 	CHECK(dalic_stats_create(p, NULL, &st));
 	CHECK(dalic_pipeline_build(p));
@@ -195,11 +201,12 @@ int main(int argc, char **argv)
 	       THREADS, ROUNDS, per_round);
 	printf("decode-only loop (libturbojpeg, full size): %.0f images/s, %.2f ms CPU per image\n",
 	       dec_ips, dec_cpu);
-	printf("pipeline (random-crop decode, resize 224, CMN): %.0f images/s, %.2f ms CPU per "
-	       "image\n",
+	printf("%s: %.0f images/s, %.2f ms CPU per image\n",
+	       scan ? "scan (whole-image decode, pixels not kept)"
+	            : "pipeline (random-crop decode, resize 224, CMN)",
 	       pipe, pipe_cpu);
-	printf("ratio pipeline / decode-only: %.2f wall-clock, %.2f by CPU time\n", pipe / dec_ips,
-	       dec_cpu / pipe_cpu);
+	printf("ratio %s / decode-only: %.2f wall-clock, %.2f by CPU time\n",
+	       scan ? "scan" : "pipeline", pipe / dec_ips, dec_cpu / pipe_cpu);
 	printf("per operator (mean ms per iteration, share of operator time):\n");
 	double total = 0;
 	for (int i = 0; i < snap->num_operators; i++)

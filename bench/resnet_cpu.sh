@@ -4,7 +4,7 @@
 # 2 threads) against a plain libturbojpeg loop decoding the same files at full size on
 # 2 threads, alternating rounds in one process (see bench/resnet_cpu.c). Target: >= 1.0x.
 # The file list is every JPEG under samples/images, each listed 12 times (absolute paths).
-#   sh bench/resnet_cpu.sh [iterations]      (default 70: 7 rounds of 10)
+#   sh bench/resnet_cpu.sh [iterations [scan]]      (default 70: 7 rounds of 10; scan: scan.sh)
 set -e
 cd "$(dirname "$0")/.."
 B=build/release
@@ -20,4 +20,4 @@ for f in $(find "$PWD/samples/images" -name '*.jpg' | sort); do
 		echo "$f $k" >>$LIST
 	done
 done
-$B/bench/resnet_cpu $LIST "${1:-70}"
+$B/bench/resnet_cpu $LIST "${1:-70}" $2

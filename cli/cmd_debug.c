@@ -161,10 +161,15 @@ static int debug_cmd_break(repl_t *r, const char *arg)
 			return DALIC_EINVAL;
 		}
 		rc = dalic_debug_break_iter(r->s, n, &id);
+	} else if (!strcmp(arg, "warning")) {
+		if (dalic_debug_break_warning(r->s, &id))
+			return debug_failed(r->s);
+		printf("breakpoint %d: after an operator warns (damaged data)\n", id);
+		return DALIC_OK;
 	} else if (*arg) {
 		rc = dalic_debug_break_op(r->s, arg, &id);
 	} else {
-		fprintf(stderr, "error: usage: break OP | break iter N\n");
+		fprintf(stderr, "error: usage: break OP | break iter N | break warning\n");
 		return DALIC_EINVAL;
 	}
 	if (rc)
@@ -263,9 +268,10 @@ static const command_t commands[] = {
      "run until a breakpoint, an error or the end of data (at most N "
      "iterations); Ctrl-C interrupts",
      debug_cmd_continue},
-    {"break", "b", "OP | iter N",
+    {"break", "b", "OP | iter N | warning",
      "stop before operator OP (instance __Rotate_6 or name "
-     "Rotate), or before iteration N starts",
+     "Rotate), before iteration N starts, or after an operator "
+     "reports a data-quality warning (a damaged file decoded anyway)",
      debug_cmd_break},
     {"cond", NULL, "[NODE:] EXPR",
      "stop after an operator whose output holds EXPR for some "

@@ -266,7 +266,7 @@ static int debug_info_info_stats(dalic_debug_t *s)
 
 static int debug_info_info_breaks(dalic_debug_t *s)
 {
-	static const char *kinds[] = {"operator", "iteration", "condition"};
+	static const char *kinds[] = {"operator", "iteration", "condition", "warning"};
 	int n = dalic_debug_num_breaks(s);
 	if (!n)
 		printf("no breakpoints\n");
@@ -420,6 +420,12 @@ void dalic_cli_debug_show_stop(dalic_debug_t *s, int rc)
 		printf(st.stop_source ? ", file '%s'\n" : "\n", st.stop_source);
 		break;
 	}
+	case DALIC_DEBUG_STOP_WARNING:
+		printf("breakpoint %d: %s warned about sample %d", st.break_id, st.stop_op,
+		       st.stop_sample);
+		printf(st.stop_source ? ", file '%s'" : "", st.stop_source);
+		printf(": %s\n", st.stop_message ? st.stop_message : "?");
+		break;
 	case DALIC_DEBUG_STOP_ERROR:
 		debug_info_show_error(s, &st);
 		break;

@@ -2,12 +2,14 @@
  * `dalic run PIPELINE`: runs iterations with the full engine and prints throughput and the
  * outputs' names, dtypes, layouts and the sample shapes of the last batch; --json prints the
  * same as one JSON object (keys are a stable interface: iterations, samples_per_second,
- * outputs[].name/dtype/layout/shapes); --dump DIR writes every output sample.
+ * outputs[].name/dtype/layout/shapes); --dump DIR writes every output sample. SIGINT or
+ * SIGTERM stops it after the iteration in flight, with the summary of what ran (cli/stop.h).
  */
 #include "cli/cli.h"
 #include "cli/cmd_debug.h"
 #include "cli/dump.h"
 #include "cli/feed.h"
+#include "cli/stop.h"
 #include "cli/summary.h"
 
 #include <cjson/cJSON.h>
@@ -24,8 +26,12 @@ static const char *run_output_name(void *ctx, int o)
 	return dalic_pipeline_output_name(ctx, o);
 }
 
+/* `dalic scan` (cmd_scan.c), which `dalic run --scan` is. */
+extern const dalic_command_t dalic_command_scan;
+
 /* Parses run's own options; 2 (usage error) or 0. */
-static int run_parse_args(int argc, char **argv, long *iters, bool *json, const char **dump)
+static int run_parse_args(int argc, char **argv, long *iters, bool *json, const char **dump,
+                          bool *warnings)
 {
 	for (int i = 1; i < argc; i++) {
 		if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "--iterations")) && i + 1 < argc) {
@@ -37,6 +43,8 @@ static int run_parse_args(int argc, char **argv, long *iters, bool *json, const 
 			}
 		} else if (!strcmp(argv[i], "--json")) {
 			*json = true;
+		} else if (!strcmp(argv[i], "--warnings")) {
+			*warnings = true;
 		} else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
 			*dump = argv[++i];
 		} else {
@@ -50,13 +58,16 @@ static int run_parse_args(int argc, char **argv, long *iters, bool *json, const 
 
 static int run_main(int argc, char **argv)
 {
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--scan"))
+			return dalic_command_scan.main(argc, argv);
 	dalic_cli_pipeline_opts_t o;
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
 	long iters = 10;
-	bool json = false;
+	bool json = false, warnings = false;
 	const char *dump = NULL;
-	if (run_parse_args(argc, argv, &iters, &json, &dump))
+	if (run_parse_args(argc, argv, &iters, &json, &dump, &warnings))
 		return 2;
 	if (json) /* script print() must not land inside the JSON on stdout */
 		dalic_set_script_output(stderr);
@@ -85,7 +96,8 @@ static int run_main(int argc, char **argv)
 	long done = 0, samples = 0;
 	int64_t t0 = dalic_clock_ns();
 	bool dump_failed = false;
-	for (; done < iters; done++) {
+	dalic_cli_stop_catch(); /* Ctrl-C: the summary of what ran, then exit 130 */
+	for (; done < iters && !dalic_cli_stop_signal(); done++) {
 		rc = dalic_pipeline_run(p);
 		if (rc)
 			break;
@@ -116,6 +128,8 @@ static int run_main(int argc, char **argv)
 	    .output = run_output,
 	    .output_name = run_output_name,
 	    .ctx = p,
+	    .warnings_of = p,
+	    .list_warnings = warnings,
 	};
 	if (json)
 		rc = dalic_cli_summary_json(&m);
@@ -123,16 +137,22 @@ static int run_main(int argc, char **argv)
 		dalic_cli_summary_text(&m);
 	dalic_pipeline_destroy(p);
 	dalic_cli_feeds_close(feeds);
-	return rc ? 1 : 0;
+	return rc ? 1 : dalic_cli_stop_status();
 }
 
 DALIC_COMMAND(run) = {
 	.name = "run",
 	.summary = "run iterations, print throughput and output shapes",
-	.usage = "usage: dalic run PIPELINE [-n N] [--json] [--dump DIR] [pipeline flags]\n"
+	.usage = "usage: dalic run PIPELINE [-n N] [--json] [--dump DIR] [--warnings]\n"
+		 "                 [pipeline flags]\n"
+		 "       dalic run PIPELINE --scan [--json] [pipeline flags]   (dalic scan)\n"
 		 "  -n N             iterations to run (default 10)\n"
-		 "  --json           one JSON object: iterations, samples_per_second, outputs\n"
-		 "  --dump DIR       write every output sample (.npy, and .png for images)\n",
+		 "  --json           one JSON object: iterations, samples_per_second, outputs,\n"
+		 "                   warning_count (and warnings[] with --warnings)\n"
+		 "  --dump DIR       write every output sample (.npy, and .png for images)\n"
+		 "  --warnings       list every data-quality warning (damaged files the decoders\n"
+		 "                   decoded anyway); the summary always counts them\n"
+		 "  --scan           decode one epoch, report every file that warns or fails\n",
 	.pipeline_flags = true,
 	.main = run_main,
 };

@@ -5,8 +5,10 @@
  * occupancy, allocations and buffer growth — as `key: value` sections, or with --json as the
  * document of docs/stats-schema.md; --trace FILE also writes a Chrome trace (Perfetto).
  * Memory statistics are always on here (the point of the command), in every executor mode.
+ * SIGINT or SIGTERM stops it after the iteration in flight and reports what ran (cli/stop.h).
  */
 #include "cli/cli.h"
+#include "cli/stop.h"
 #include "dalic_stats.h"
 
 #include <cjson/cJSON.h>
@@ -79,7 +81,7 @@ static int stats_print_json(const dalic_stats_snapshot_t *snap, const char *path
 /* Runs `n` iterations; DALIC_EEND (end of data) is not an error. Counts what ran. */
 static int stats_run_iterations(dalic_pipeline_t *p, long n, long *done)
 {
-	for (*done = 0; *done < n; (*done)++) {
+	for (*done = 0; *done < n && !dalic_cli_stop_signal(); (*done)++) {
 		int rc = dalic_pipeline_run(p);
 		if (rc == DALIC_EEND)
 			return DALIC_OK;
@@ -119,6 +121,7 @@ static int stats_main(int argc, char **argv)
 	rc = dalic_stats_create(p, &so, &s);
 	if (!rc)
 		rc = dalic_pipeline_build(p);
+	dalic_cli_stop_catch(); /* Ctrl-C: the stats of what ran, then exit 130 */
 	long warm = 0, done = 0;
 	if (!rc)
 		rc = stats_run_iterations(p, a.warmup, &warm);
@@ -153,7 +156,7 @@ static int stats_main(int argc, char **argv)
 		dalic_cli_error(rc);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
-	return rc ? 1 : 0;
+	return rc ? 1 : dalic_cli_stop_status();
 }
 
 DALIC_COMMAND(stats) = {

@@ -2,6 +2,7 @@
 #include "cli/summary.h"
 
 #include "cli/cli.h"
+#include "cli/warnings.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -70,6 +71,15 @@ void dalic_cli_summary_text(const dalic_cli_summary_t *m)
 		       dalic_batch_layout(b), dalic_batch_device(b), dalic_batch_num_samples(b));
 		summary_print_shapes(b);
 	}
+	if (m->warnings_of) {
+		dalic_cli_warn_filter_t f = {.iterations = m->iterations};
+		int64_t entries, samples, refused;
+		dalic_cli_warnings_tally(m->warnings_of, &f, &entries, &samples, &refused);
+		printf("warnings: %lld in %lld samples%s\n", (long long)entries, (long long)samples,
+		       entries && !m->list_warnings ? " (dalic run --warnings lists them)" : "");
+		if (m->list_warnings)
+			dalic_cli_warnings_list(stdout, m->warnings_of, &f);
+	}
 }
 
 static cJSON *summary_shapes_json(const dalic_batch_t *b)
@@ -116,6 +126,15 @@ int dalic_cli_summary_json(const dalic_cli_summary_t *m)
 		cJSON_AddStringToObject(jo, "device", dalic_batch_device(b));
 		cJSON_AddItemToObject(jo, "shapes", summary_shapes_json(b));
 		cJSON_AddItemToArray(outs, jo);
+	}
+	if (m->warnings_of) {
+		dalic_cli_warn_filter_t f = {.iterations = m->iterations};
+		int64_t entries, samples, refused;
+		dalic_cli_warnings_tally(m->warnings_of, &f, &entries, &samples, &refused);
+		cJSON_AddNumberToObject(root, "warning_count", (double)entries);
+		if (m->list_warnings)
+			cJSON_AddItemToObject(root, "warnings",
+			                      dalic_cli_warnings_json(m->warnings_of, &f));
 	}
 	char *text = cJSON_Print(root);
 	cJSON_Delete(root);

@@ -19,6 +19,10 @@ typedef struct dalic_cli_summary {
 	dalic_cli_output_fn output; /* output o of the last iteration, or NULL */
 	const char *(*output_name)(void *ctx, int o);
 	void *ctx;
+	/* the pipeline whose warnings log is summed up (NULL: none), its entries listed too when
+	 * `list_warnings` (dalic run --warnings) */
+	const dalic_pipeline_t *warnings_of;
+	bool list_warnings;
 } dalic_cli_summary_t;
 
 /* `key: value` lines to stdout. */

@@ -110,6 +110,18 @@ int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id)
 	return DALIC_OK;
 }
 
+int dalic_debug_break_warning(dalic_debug_t *s, int *id)
+{
+	dalic_breakpoint_t *b;
+	int rc = breaks_add_break(s, DALIC_DEBUG_BREAK_WARNING, "warning", &b);
+	if (rc)
+		return breaks_failed(s, rc);
+	s->break_warnings = true;
+	if (id)
+		*id = b->id;
+	return DALIC_OK;
+}
+
 static void breaks_free_one(dalic_breakpoint_t *b)
 {
 	free(b->text);
@@ -129,6 +141,9 @@ int dalic_debug_delete(dalic_debug_t *s, int id)
 		memmove(&s->breaks[i], &s->breaks[i + 1],
 		        sizeof *s->breaks * (size_t)(s->num_breaks - i - 1));
 		s->num_breaks--;
+		s->break_warnings = false;
+		for (int k = 0; k < s->num_breaks; k++)
+			s->break_warnings |= s->breaks[k].kind == DALIC_DEBUG_BREAK_WARNING;
 		return DALIC_OK;
 	}
 	return breaks_failed(s, dalic_fail(DALIC_EINVAL, "delete: no breakpoint %d", id));
@@ -141,6 +156,7 @@ void dalic_debug_breaks_free(dalic_debug_t *s)
 	free(s->breaks);
 	s->breaks = NULL;
 	s->num_breaks = s->cap_breaks = 0;
+	s->break_warnings = false;
 }
 
 int dalic_debug_num_breaks(const dalic_debug_t *s)
@@ -155,6 +171,19 @@ int dalic_debug_break_get(const dalic_debug_t *s, int i, dalic_debug_break_t *ou
 	const dalic_breakpoint_t *b = &s->breaks[i];
 	*out =
 	    (dalic_debug_break_t){.id = b->id, .kind = b->kind, .text = b->text, .hits = b->hits};
+	return DALIC_OK;
+}
+
+int64_t dalic_debug_num_warnings(const dalic_debug_t *s)
+{
+	return s && s->warnings ? dalic_warnlog_count(s->warnings) : 0;
+}
+
+int dalic_debug_warning(const dalic_debug_t *s, int64_t i, dalic_warning_t *out)
+{
+	if (!s || !out || !s->warnings || !dalic_warnlog_get(s->warnings, i, out))
+		return dalic_fail(DALIC_EINVAL, "warning %lld out of range (%lld kept)",
+		                  (long long)i, (long long)dalic_debug_num_warnings(s));
 	return DALIC_OK;
 }
 

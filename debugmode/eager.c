@@ -203,7 +203,8 @@ int dalic_eager_run_op(dalic_eager_t *e, int k, int64_t iteration, int *failed_s
 {
 	dalic_eager_node_t *x = &e->nodes[e->order[k]];
 	dalic_exec_node_bind(e->xnodes, x->x, NULL);
-	dalic_exec_run_t r = {.pool = e->pool, .iteration = iteration, .batch = e->batch};
+	dalic_exec_run_t r = {
+	    .pool = e->pool, .iteration = iteration, .batch = e->batch, .warnings = e->warnings};
 	int rc = dalic_exec_node_run(x->x, &r, failed_sample);
 	x->total_ns += x->x->last_ns;
 	x->runs++;

@@ -73,6 +73,7 @@ typedef struct dalic_eager {
 	int num_ops;
 	dalic_pool_t *pool; /* num_threads workers, as the full engine's */
 	int batch; /* current iteration's batch size (0: not begun) */
+	dalic_warnlog_t *warnings; /* where the operators' warnings go (borrowed; NULL: dropped) */
 } dalic_eager_t;
 
 /* Builds from `def` (copied) and creates the operators. `logs`/`num_logs`: the source logs

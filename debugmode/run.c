@@ -29,6 +29,8 @@ static void run_set_stop(dalic_debug_t *s, dalic_debug_stop_t why)
 	s->stop_sample = -1;
 	free(s->stop_source);
 	s->stop_source = NULL;
+	free(s->stop_message);
+	s->stop_message = NULL;
 }
 
 static dalic_eager_node_t *run_node_at(dalic_debug_t *s, int pos)
@@ -108,8 +110,29 @@ static bool run_at_resume(const dalic_debug_t *s)
 	return s->has_resume && s->resume_iteration == s->iteration && s->resume_pos == s->pos;
 }
 
+/* A `break warning` stop after node `ran`, at its first warning (log entry `first`). */
+static int run_stop_on_warning(dalic_debug_t *s, int ran, int64_t first)
+{
+	dalic_warning_t w;
+	dalic_breakpoint_t *bp = NULL;
+	for (int i = 0; i < s->num_breaks && !bp; i++)
+		if (s->breaks[i].kind == DALIC_DEBUG_BREAK_WARNING)
+			bp = &s->breaks[i];
+	run_set_stop(s, DALIC_DEBUG_STOP_WARNING);
+	s->stop_break = bp ? bp->id : -1;
+	s->stop_op = s->e->g->nodes[ran]->inst;
+	if (dalic_warnlog_get(s->warnings, first, &w)) {
+		s->stop_sample = w.sample;
+		s->stop_source = w.source ? strdup(w.source) : NULL;
+		s->stop_message = strdup(w.message);
+	}
+	if (bp)
+		bp->hits++;
+	return RUN_STOPPED;
+}
+
 /* One operator. `breaks`: honour breakpoints that stop before an operator; `conds`: check
- * conditions on its outputs. */
+ * conditions (and warnings) on its outputs. */
 static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 {
 	if (s->ended)
@@ -140,6 +163,7 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 			return run_stop_on_print_error(s, rc);
 	}
 	int sample;
+	int64_t warned = dalic_warnlog_count(s->warnings);
 	int rc = dalic_eager_run_op(s->e, s->pos, s->iteration, &sample);
 	if (rc == DALIC_EEND)
 		return run_stop_at_end(s);
@@ -151,6 +175,8 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 		return run_stop_on_print_error(s, rc);
 	if (s->pos == s->e->num_ops)
 		s->iterations_done++;
+	if (conds && s->break_warnings && dalic_warnlog_count(s->warnings) > warned)
+		return run_stop_on_warning(s, ran, warned);
 	const dalic_edge_t *edge;
 	dalic_breakpoint_t *bp = conds ? dalic_debug_break_after(s, ran, &edge, &sample) : NULL;
 	if (bp) {

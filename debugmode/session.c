@@ -90,6 +90,9 @@ static int session_open(dalic_debug_t *s)
 	s->stop_break = -1;
 	s->stop_sample = -1;
 	s->next_break_id = 1;
+	if (!(s->warnings = dalic_warnlog_new()))
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	s->e->warnings = s->warnings;
 	return dalic_debug_prints_init(s);
 }
 
@@ -135,6 +138,8 @@ void dalic_debug_close(dalic_debug_t *s)
 	free(s->host_runs);
 	free(s->print_after);
 	free(s->stop_source);
+	free(s->stop_message);
+	dalic_warnlog_free(s->warnings);
 	free(s->error);
 	free(s);
 }
@@ -206,6 +211,7 @@ void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out)
 	out->stop_node = s->stop_node;
 	out->stop_sample = s->stop_sample;
 	out->stop_source = s->stop_source;
+	out->stop_message = s->stop_message;
 }
 
 const char *dalic_debug_last_error(const dalic_debug_t *s)

@@ -6,6 +6,7 @@
 #ifndef DALIC_DEBUGMODE_SESSION_H
 #define DALIC_DEBUGMODE_SESSION_H
 
+#include "engine/warnings.h"
 #include "dalic_debug.h"
 #include "debugmode/eager.h"
 
@@ -44,7 +45,10 @@ struct dalic_debug {
 	const char *stop_node; /* borrowed from the graph */
 	int stop_sample;
 	char *stop_source;
+	char *stop_message; /* a WARNING stop's message */
 	char *error;
+	dalic_warnlog_t *warnings; /* what the operators warned about (the eager engine's log) */
+	bool break_warnings;       /* a BREAK_WARNING breakpoint exists */
 
 	/* breakpoints; a stop at a breakpoint is not repeated when resuming at that position */
 	dalic_breakpoint_t *breaks;

@@ -33,6 +33,7 @@ const dalic_device_backend_t dalic_device_emulated = {
 
 #ifdef DALIC_HAVE_CUDA
 const dalic_device_backend_t *dalic_device_cuda(void);
+int dalic_device_cuda_count(void);
 #endif
 
 static const dalic_device_backend_t *chosen;
@@ -52,4 +53,15 @@ const dalic_device_backend_t *dalic_device_backend(void)
 {
 	pthread_once(&once, choose);
 	return chosen;
+}
+
+int dalic_device_count(void)
+{
+	if (dalic_device_backend()->emulated)
+		return 0;
+#ifdef DALIC_HAVE_CUDA
+	return dalic_device_cuda_count();
+#else
+	return 0;
+#endif
 }

@@ -23,6 +23,8 @@ typedef struct dalic_device_backend {
 
 /* The backend in use by this process (chosen once). */
 const dalic_device_backend_t *dalic_device_backend(void);
+/* GPUs this process can use: 0 when the emulated backend stands in for them. */
+int dalic_device_count(void);
 /* The always-available emulated backend. */
 extern const dalic_device_backend_t dalic_device_emulated;
 

@@ -71,6 +71,17 @@ static const dalic_device_backend_t cuda_backend = {
 };
 
 const dalic_device_backend_t *dalic_device_cuda(void);
+int dalic_device_cuda_count(void);
+
+int dalic_device_cuda_count(void)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) != cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	return n;
+}
 
 const dalic_device_backend_t *dalic_device_cuda(void)
 {

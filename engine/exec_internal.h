@@ -91,6 +91,8 @@ struct dalic_exec {
 	int64_t epoch_iteration;   /* iterations scheduled since reset (callbacks see this) */
 	dalic_observer_t obs;
 	bool observed;
+	dalic_warnlog_t *warnings; /* borrowed from the pipeline */
+	bool scan;
 
 	/* ---- queue state, guarded by mu ---- */
 	pthread_mutex_t mu;

@@ -263,6 +263,8 @@ int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *fa
 		.arg_inputs = x->arg_in,
 	};
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(x->ctx);
+	x->sink = (dalic_warn_sink_t){r->warnings, r->obs, n, r->scan};
+	x->ctx->warn = &x->sink;
 	int64_t t0 = dalic_clock_ns();
 	if (failed_sample)
 		*failed_sample = -1;
@@ -315,6 +317,8 @@ int dalic_exec_run_stage(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 		.iteration = rec->iteration,
 		/* a stage with a batch size provider set rec->batch */
 		.batch = rec->batch >= 0 ? rec->batch : e->max_batch,
+		.warnings = e->warnings,
+		.scan = e->scan,
 	};
 	for (int i = st->begin; !rc && i < st->end; i++) {
 		if (atomic_load_explicit(&e->stop_flag, memory_order_relaxed))

@@ -168,6 +168,14 @@ void dalic_exec_set_observer(dalic_exec_t *e, const dalic_observer_t *obs)
 	pthread_mutex_unlock(&e->mu);
 }
 
+void dalic_exec_set_warnings(dalic_exec_t *e, dalic_warnlog_t *log, bool scan)
+{
+	pthread_mutex_lock(&e->mu);
+	e->warnings = log;
+	e->scan = scan;
+	pthread_mutex_unlock(&e->mu);
+}
+
 int dalic_exec_num_nodes(const dalic_exec_t *e)
 {
 	return e->num_nodes;

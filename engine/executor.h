@@ -25,6 +25,7 @@
 #include "engine/graph.h"
 #include "engine/observer.h"
 #include "engine/threadpool.h"
+#include "engine/warnings.h"
 
 typedef struct dalic_exec dalic_exec_t;
 
@@ -43,6 +44,7 @@ typedef struct dalic_exec_node {
 	/* last run's timing (ns), for stats: the whole node, and its per-sample work */
 	int64_t last_ns;
 	int64_t work_ns;
+	dalic_warn_sink_t sink; /* where the operator's warnings go (ctx->warn points here) */
 } dalic_exec_node_t;
 
 /*
@@ -58,6 +60,8 @@ typedef struct dalic_exec_run {
 	const dalic_observer_t *obs;
 	int64_t iteration;
 	int batch;
+	dalic_warnlog_t *warnings; /* the operators' warnings log (NULL: dropped) */
+	bool scan;                 /* sample errors are recorded, not failures */
 } dalic_exec_run_t;
 
 /* Creates node n's operator context (`feed`: its input queue, NULL for non-input nodes) and
@@ -126,6 +130,10 @@ int dalic_exec_reset_queues(dalic_exec_t *e);
 void dalic_exec_note_fed(dalic_exec_t *e, const dalic_feed_queue_t *q);
 /* Installs observer hooks (copied; NULL removes). Call while no iteration runs. */
 void dalic_exec_set_observer(dalic_exec_t *e, const dalic_observer_t *obs);
+/* Where the operators' warnings go (borrowed; must outlive the executor), and whether sample
+ * errors are recorded there instead of failing (a scan). Only while no iteration is in
+ * flight. */
+void dalic_exec_set_warnings(dalic_exec_t *e, dalic_warnlog_t *log, bool scan);
 
 /* Read access for stats / debug mode. */
 int dalic_exec_num_nodes(const dalic_exec_t *e);

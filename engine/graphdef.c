@@ -1,6 +1,7 @@
 /* The graph definition (see graphdef.h). */
 #include "engine/graphdef.h"
 
+#include "engine/callback.h"
 #include "engine/error.h"
 
 #include <stdio.h>
@@ -120,6 +121,7 @@ void dalic_graphdef_free(dalic_graphdef_t *g)
 		graphdef_print_free(&g->prints[i]);
 	free(g->prints);
 	dalic_graphdef_attach_free(g);
+	dalic_keep_release(g->keep);
 	free(g);
 }
 
@@ -172,6 +174,8 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 	if (!c)
 		return NULL;
 	c->next_id = g->next_id;
+	c->keep = g->keep;
+	dalic_keep_retain(c->keep);
 	c->debug = g->debug;
 	c->source = graphdef_dup_or_null(g->source);
 	c->name = graphdef_dup_or_null(g->name);
@@ -282,9 +286,13 @@ int dalic_graphdef_add_op(dalic_graphdef_t *g, const char *name, const char *dev
 	char shortname[128], inst[160];
 	dalic_schema_short_name(s, shortname, sizeof shortname);
 	op->schema = s;
+	for (int i = 0; name && i < 4 && s->aliases[i]; i++)
+		if (!strcmp(s->aliases[i], name))
+			op->serial_name = s->aliases[i]; /* written back as it was read */
 	op->graph = g;
 	op->id = g->num_ops;
 	op->logical_id = -1;
+	op->source_batches = -1;
 	snprintf(inst, sizeof inst, "__%s_%d", shortname, g->next_id);
 	op->inst = strdup(inst);
 	op->device = graphdef_dup_or_null(device);
@@ -501,6 +509,13 @@ int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char 
 	}
 	n[g->num_outputs++] = io;
 	return DALIC_OK;
+}
+
+void dalic_graphdef_clear_outputs(dalic_graphdef_t *g)
+{
+	for (int i = 0; i < g->num_outputs; i++)
+		graphdef_io_free(&g->outputs[i]);
+	g->num_outputs = 0;
 }
 
 int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,

@@ -44,6 +44,9 @@ typedef struct dalic_srcpos {
 
 struct dalic_opdef {
 	const dalic_schema_t *schema;
+	/* the schema name serialized when it is not schema->name: DALI's deprecated schema the
+	 * definition named ("ImageDecoder" for decoders__Image); static, NULL otherwise */
+	const char *serial_name;
 	char *inst;           /* instance name */
 	char *device;         /* "cpu" / "gpu" / "mixed"; NULL = automatic until resolved */
 	int id;               /* position among the operators added (unique) */
@@ -57,6 +60,8 @@ struct dalic_opdef {
 	int num_outputs;
 	dalic_srcpos_t pos;
 	struct dalic_graphdef *graph;
+	int source_batches; /* external sources: batches their Python source gives, -1 unknown
+	                       (`dalic check` compares it with the prefetch depth) */
 };
 
 /* ---- what a front end attaches to a definition (graphdef_attach.c) ---- */
@@ -116,6 +121,8 @@ typedef struct dalic_graphdef {
 	char *strings_owner; /* unused slot for front ends */
 	dalic_shared_t *runtime; /* a front end's live state, or NULL (one reference) */
 	const dalic_runtime_class_t *runtime_cls;
+	struct dalic_keep *keep; /* what the definition keeps alive (engine/callback.h), or NULL:
+	                          * the script of its python_function operators */
 } dalic_graphdef_t;
 
 /* New empty definition with a copy of params. Free with dalic_graphdef_free. */
@@ -159,6 +166,8 @@ void dalic_graphdef_set_runtime(dalic_graphdef_t *g, dalic_shared_t *rt,
 /* Releases the runtime (graphdef free); shares it with c (graphdef clone). */
 void dalic_graphdef_attach_free(dalic_graphdef_t *g);
 int dalic_graphdef_attach_copy(dalic_graphdef_t *c, const dalic_graphdef_t *g);
+/* Removes every declared output (dalic_pipeline_make_scan declares its own). */
+void dalic_graphdef_clear_outputs(dalic_graphdef_t *g);
 int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,
 				   const char *layout);
 

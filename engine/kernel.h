@@ -68,6 +68,8 @@ struct dalic_op_ctx {
 	bool *arg_given;
 	/* Opaque to kernels: the pipeline's context (stats, source names). */
 	void *engine;
+	/* Opaque to kernels: where dalic_op_warn records (engine/warnings.h), set per run. */
+	struct dalic_warn_sink *warn;
 };
 
 /* Argument access. The name must be in the schema (a misspelt name is a bug: it aborts with
@@ -101,5 +103,20 @@ static inline dalic_philox_t dalic_op_rng(const dalic_op_ctx_t *ctx, int sample)
  * (taken from the first input, if any). Returns DALIC_EOP. */
 int dalic_op_fail(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int sample, const char *fmt,
 		  ...) __attribute__((format(printf, 4, 5)));
+
+/* A data-quality warning for `sample`, which the operator still produces (a codec's warning
+ * for damaged data it decoded anyway): recorded in the pipeline's warnings log with the
+ * instance, iteration, sample and source, `repeats` times the same message. Thread-safe:
+ * per-sample work calls it from pool workers. */
+void dalic_op_warn(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int sample, long repeats,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* A sample the operator cannot produce because its data is bad (a file the decoder refuses).
+ * In a run this is dalic_op_fail — the pipeline stops, as in DALI. In a scan
+ * (dalic_pipeline_make_scan) it is recorded in the warnings log as an error and DALIC_OK is
+ * returned: the operator makes that sample empty and goes on. */
+int dalic_op_sample_error(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int sample,
+			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* True in a scan (see dalic_op_sample_error). */
+bool dalic_op_scanning(const dalic_op_ctx_t *ctx);
 
 #endif

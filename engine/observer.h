@@ -42,6 +42,9 @@ typedef struct dalic_observer {
 	void (*queue_level)(void *user, int queue, int occupancy, int depth, int64_t t);
 	/* Somebody waited. */
 	void (*wait)(void *user, int kind, int64_t t_start, int64_t t_end);
+	/* An operator reported a data-quality warning (or, in a scan, a refused sample) for a
+	 * sample; `w`'s strings are borrowed for the call. Called from pool workers. */
+	void (*warning)(void *user, const dalic_node_t *node, const dalic_warning_t *w);
 } dalic_observer_t;
 
 #endif

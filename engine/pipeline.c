@@ -36,6 +36,8 @@ struct dalic_pipeline {
 	int batches_to_consume;
 	dalic_observer_t obs;
 	bool observed;
+	dalic_warnlog_t *warnings; /* the operators' data-quality warnings (warnings.h) */
+	bool scan;                 /* dalic_pipeline_make_scan: sample errors are logged */
 };
 
 /* The size of the first dalic_pipeline_params_t that carried struct_size: every caller's
@@ -148,6 +150,10 @@ int dalic_pipeline_from_graphdef(dalic_graphdef_t *def, dalic_pipeline_t **out)
 	def->params.num_script_args = 0;
 	p->def = def;
 	p->first_iter = true;
+	if (!(p->warnings = dalic_warnlog_new())) {
+		dalic_pipeline_destroy(p);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
 	*out = p;
 	return DALIC_OK;
 }
@@ -191,7 +197,21 @@ void dalic_pipeline_destroy(dalic_pipeline_t *p)
 	free(p->feeds);
 	free(p->broken_msg);
 	dalic_graphdef_free(p->def);
+	dalic_warnlog_free(p->warnings);
 	free(p);
+}
+
+dalic_warnlog_t *dalic_pipeline_warnlog(const dalic_pipeline_t *p)
+{
+	return p->warnings;
+}
+
+int dalic_pipeline_set_scan(dalic_pipeline_t *p)
+{
+	if (p->built)
+		return dalic_fail(DALIC_ESTATE, "a built pipeline cannot become a scan");
+	p->scan = true;
+	return DALIC_OK;
 }
 
 const dalic_pipeline_params_t *dalic_pipeline_params(const dalic_pipeline_t *p)
@@ -443,6 +463,8 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 		rc = dalic_exec_create(p->graph, p->node_feeds, &p->exec);
 	if (!rc && p->observed)
 		dalic_exec_set_observer(p->exec, &p->obs);
+	if (!rc)
+		dalic_exec_set_warnings(p->exec, p->warnings, p->scan);
 	if (rc) {
 		pipeline_teardown(p);
 		return rc;

@@ -6,6 +6,7 @@
 #include "engine/graph.h"
 #include "engine/graphdef.h"
 #include "engine/observer.h"
+#include "engine/warnings.h"
 
 /* Copies caller's parameters (any struct_size, see dalic.h) into the library's struct;
  * DALIC_EINVAL when src was not initialised, DALIC_EUNSUPPORTED when it sets fields this
@@ -23,5 +24,11 @@ void dalic_pipeline_set_observer(dalic_pipeline_t *p, const dalic_observer_t *ob
 /* Borrowed: the executor, or NULL before build (stats, debug mode). */
 struct dalic_exec;
 struct dalic_exec *dalic_pipeline_exec(dalic_pipeline_t *p);
+
+/* Borrowed: the pipeline's warnings log. */
+dalic_warnlog_t *dalic_pipeline_warnlog(const dalic_pipeline_t *p);
+/* Marks an unbuilt pipeline as a scan: its sample errors go to the warnings log (the graph
+ * changes are dalic_pipeline_make_scan's). */
+int dalic_pipeline_set_scan(dalic_pipeline_t *p);
 
 #endif

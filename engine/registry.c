@@ -138,6 +138,9 @@ const char *dalic_schema_short_name(const dalic_schema_t *s, char *buf, size_t n
 	const char *p = s->name, *q;
 	while ((q = strstr(p, "__")) && q[2])
 		p = q + 2;
+	/* DALI's internal schemas add one more: readers___TFRecord is class TFRecord */
+	while (*p == '_' && p[1] && p != s->name)
+		p++;
 	snprintf(buf, n, "%s", p);
 	return buf;
 }
@@ -155,7 +158,7 @@ const char *dalic_schema_arg_type_name(dalic_arg_type_t t)
 				      "DALIImageType", "DALIInterpType", "layout str",
 				      "int or list of int", "float or list of float",
 				      "bool or list of bool", "str or list of str",
-				      "list of DALIDataType"};
+				      "list of DALIDataType", "list of tfrecord Feature"};
 	return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
 }
 
@@ -226,6 +229,7 @@ static dalic_arg_type_t registry_elem_type(dalic_arg_type_t t)
 	case DALIC_ARG_BOOL_LIST: return DALIC_ARG_BOOL;
 	case DALIC_ARG_STRING_LIST: return DALIC_ARG_STRING;
 	case DALIC_ARG_DTYPE_LIST: return DALIC_ARG_DTYPE;
+	case DALIC_ARG_TF_FEATURE_LIST: return DALIC_ARG_STRING;
 	default: return t;
 	}
 }

@@ -28,6 +28,9 @@ typedef enum {
 	DALIC_ARG_BOOL_LIST,
 	DALIC_ARG_STRING_LIST,
 	DALIC_ARG_DTYPE_LIST,
+	/* readers.tfrecord's features: one string per feature in the text form of
+	 * kernels/common/tfrec_feature.h; the protobuf holds DALI's "TFRecord" Arguments */
+	DALIC_ARG_TF_FEATURE_LIST,
 } dalic_arg_type_t;
 
 typedef struct dalic_arg_schema {
@@ -63,6 +66,7 @@ typedef struct dalic_schema {
 	bool internal;           /* inserted by dalic (MakeContiguous, Copy); hidden in lists */
 	bool passthrough;        /* outputs borrow input samples (no copy): the executor keeps
 				    the inputs alive as long as the outputs */
+	bool not_serializable;   /* DALI's !IsSerializable (python_function): serialize refuses */
 	const dalic_arg_schema_t *args; /* terminated by {0} */
 	const dalic_kernel_t *cpu;  /* implementation; runs every device when emulated */
 	const dalic_kernel_t *cuda; /* CUDA implementation when built */

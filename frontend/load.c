@@ -155,11 +155,21 @@ int dalic_pipeline_serialize(dalic_pipeline_t *p, void **buf, size_t *len)
 		return dalic_fail(DALIC_EINVAL, "dalic_pipeline_serialize: NULL argument");
 	dalic_graphdef_t *def = dalic_pipeline_graphdef(p);
 	/* DALI validates every operator first, and stores the seed the pipeline runs with:
-	 * building the graph (it runs nothing) does both; a built pipeline has done them */
+	 * building the graph (it runs nothing) does both; a built pipeline has done them.
+	 * Devices are checked only when DALI builds: a CPU-only definition with gpu or mixed
+	 * operators serializes (as Triton's model.dali files are written), so the check runs
+	 * as if a device were there. */
 	if (!dalic_pipeline_graph(p)) {
-		dalic_graph_t *g;
-		DALIC_TRY(dalic_pipeline_validate(p));
-		DALIC_TRY(dalic_graph_build(def, &g));
+		dalic_graph_t *g = NULL;
+		int device_id = def->params.device_id;
+		if (device_id == DALIC_CPU_ONLY_DEVICE_ID)
+			def->params.device_id = 0;
+		int rc = dalic_pipeline_validate(p);
+		if (!rc)
+			rc = dalic_graph_build(def, &g);
+		def->params.device_id = device_id;
+		if (rc)
+			return rc;
 		if (def->params.seed < 0)
 			def->params.seed = g->params.seed;
 		dalic_graph_free(g);

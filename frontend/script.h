@@ -27,5 +27,8 @@ int dalic_script_load_opts(const char *path, const dalic_script_opts_t *opts,
 /* Names of the pipelines the script creates, then those it only defines (for --pipeline and
  * listing). */
 int dalic_script_list(const char *path, char ***names, int *count); /* free each + array */
+/* The same list, the pipelines the module creates first: *created of them (the rest are
+ * functions and classes it defines without building them). */
+int dalic_script_list_created(const char *path, char ***names, int *count, int *created);
 
 #endif

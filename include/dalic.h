@@ -307,6 +307,18 @@ DALIC_API int dalic_serialized_describe(const void *buf, size_t len, FILE *f);
  * stay open while scripts load. */
 DALIC_API void dalic_set_script_output(FILE *f);
 
+/* `dalic check`: loads every pipeline the module at `path` (a script, or a .pb / @sample as
+ * one pipeline) defines, with `override` applied (NULL: none), builds each as DALI would and
+ * writes to f one line per problem, "file:line:col: error|warning: pipeline 'NAME': ...":
+ * what DALI would refuse (load errors, graph errors, gpu operators or .gpu() in a CPU-only
+ * pipeline) as errors, what would bite later (operators that cannot be serialized, a
+ * prefetch depth deeper than an external source's batches, random operators without a
+ * seed) as warnings. *pipelines gets
+ * how many pipelines the module defines, *clean how many have no error. DALIC_OK whenever
+ * the report could be written, findings or not. */
+DALIC_API int dalic_check_module(const char *path, const dalic_pipeline_override_t *override,
+				 FILE *f, int *pipelines, int *clean);
+
 /* A new, unbuilt pipeline with the same definition as p (operators, arguments, outputs, fed
  * data excluded) and `params` (NULL: p's). New: free with dalic_pipeline_destroy. */
 DALIC_API int dalic_pipeline_clone(const dalic_pipeline_t *p,
@@ -449,6 +461,45 @@ DALIC_API const void *dalic_batch_data(const dalic_batch_t *b, int i);
 DALIC_API size_t dalic_batch_sample_bytes(const dalic_batch_t *b, int i);
 /* Source of sample i (file path for reader data), or NULL. */
 DALIC_API const char *dalic_batch_source(const dalic_batch_t *b, int i);
+
+/* ---- data-quality warnings --------------------------------------------------------------- */
+/* A sample an operator produced from damaged data — a codec's warning such as libjpeg's
+ * "Corrupt JPEG data: bad Huffman code" for an image it decoded anyway, as DALI does — or, in
+ * a scan (dalic_pipeline_make_scan), a sample it refused. The pipeline keeps every one in its
+ * warnings log, in the order they came. */
+typedef struct dalic_warning {
+	const char *op;      /* operator instance name */
+	const char *schema;  /* its DALI schema name ("decoders__Image") */
+	int64_t iteration;
+	int sample;          /* index in the batch */
+	const char *source;  /* the sample's source (reader's file), NULL when unknown */
+	int64_t record;      /* record within the source for readers of record files; -1 */
+	const char *message; /* the codec's (or operator's) message */
+	int64_t repeats;     /* times the same message came for this sample, >= 1 */
+	bool error;          /* the sample was refused (scans only: a run stops instead) */
+} dalic_warning_t;
+
+/* Entries in the warnings log (the full engine's and debug mode's runs of this pipeline). */
+DALIC_API int64_t dalic_pipeline_num_warnings(const dalic_pipeline_t *p);
+/* Entry i, 0 <= i < dalic_pipeline_num_warnings(p); its strings are borrowed until the log is
+ * cleared or the pipeline destroyed. DALIC_EINVAL when out of range. Thread-safe: may be
+ * called while the pipeline runs. */
+DALIC_API int dalic_pipeline_warning(const dalic_pipeline_t *p, int64_t i, dalic_warning_t *out);
+/* Entries the log could not keep (past 4 Mi entries, or out of memory). */
+DALIC_API int64_t dalic_pipeline_warnings_dropped(const dalic_pipeline_t *p);
+/* Empties the log (invalidates borrowed strings). */
+DALIC_API void dalic_pipeline_clear_warnings(dalic_pipeline_t *p);
+
+/* Turns a loaded, unbuilt pipeline into its data scan: what reads and decodes the data, and
+ * nothing else. Every image decoder (decoders.image, image_random_crop, image_crop,
+ * image_slice) becomes a decoders.image of the whole image with the same input, output_type
+ * and adjust_orientation; the pipeline outputs become those decoders' outputs, so everything
+ * downstream is pruned; readers read every sample once (no shuffling, one shard); and a
+ * sample a decoder refuses is recorded in the warnings log (error = true) instead of stopping
+ * the pipeline. The decoders still decode the pixels (same work as training) but keep none
+ * of them: their outputs are empty samples. Run it for an epoch (dalic_pipeline_reader_meta),
+ * then read the log. DALIC_EINVAL when there is no image decoder to scan. */
+DALIC_API int dalic_pipeline_make_scan(dalic_pipeline_t *p);
 
 /* ---- reader metadata (DALI's reader_meta) ------------------------------------------------- */
 typedef struct dalic_reader_meta {

@@ -98,6 +98,8 @@ typedef enum {
 	DALIC_DEBUG_STOP_END,   /* end of data */
 	DALIC_DEBUG_STOP_INTERRUPT, /* dalic_debug_interrupt */
 	DALIC_DEBUG_STOP_LIMIT,     /* continue reached its iteration limit */
+	DALIC_DEBUG_STOP_WARNING,   /* the operator that just ran reported a data-quality warning
+	                               (a `break warning` breakpoint) */
 } dalic_debug_stop_t;
 
 typedef struct dalic_debug_status {
@@ -113,6 +115,7 @@ typedef struct dalic_debug_status {
 	const char *stop_node;    /* data node a condition held on, else NULL */
 	int stop_sample;          /* sample of a COND / ERROR stop, or -1 if unknown */
 	const char *stop_source;  /* source file of that sample (reader data), or NULL */
+	const char *stop_message; /* the warning of a WARNING stop, else NULL */
 } dalic_debug_status_t;
 
 DALIC_API void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out);
@@ -127,13 +130,17 @@ DALIC_API const char *dalic_debug_last_error(const dalic_debug_t *s);
 DALIC_API int dalic_debug_break_op(dalic_debug_t *s, const char *op, int *id);
 DALIC_API int dalic_debug_break_iter(dalic_debug_t *s, int64_t iteration, int *id);
 DALIC_API int dalic_debug_break_cond(dalic_debug_t *s, const char *expr, int *id);
+/* Stops after the first operator that reports a data-quality warning (issue 20: a damaged file
+ * a decoder decoded anyway), at the first sample it warned about. */
+DALIC_API int dalic_debug_break_warning(dalic_debug_t *s, int *id);
 /* Deletes breakpoint `id`, or all of them when id <= 0. */
 DALIC_API int dalic_debug_delete(dalic_debug_t *s, int id);
 
 typedef enum {
 	DALIC_DEBUG_BREAK_OP,
 	DALIC_DEBUG_BREAK_ITER,
-	DALIC_DEBUG_BREAK_COND
+	DALIC_DEBUG_BREAK_COND,
+	DALIC_DEBUG_BREAK_WARNING
 } dalic_debug_break_kind_t;
 typedef struct dalic_debug_break {
 	int id;
@@ -144,6 +151,11 @@ typedef struct dalic_debug_break {
 DALIC_API int dalic_debug_num_breaks(const dalic_debug_t *s);
 /* i-th breakpoint in creation order. */
 DALIC_API int dalic_debug_break_get(const dalic_debug_t *s, int i, dalic_debug_break_t *out);
+
+/* The data-quality warnings the operators reported in this session (dalic_warning_t, dalic.h),
+ * in the order they came; kept across restarts. Strings borrowed until the session closes. */
+DALIC_API int64_t dalic_debug_num_warnings(const dalic_debug_t *s);
+DALIC_API int dalic_debug_warning(const dalic_debug_t *s, int64_t i, dalic_warning_t *out);
 
 /* ---- graph --------------------------------------------------------------------------------- */
 typedef struct dalic_debug_op_info {

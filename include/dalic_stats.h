@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /* Version of the JSON document written by dalic_stats_write_json (docs/stats-schema.md). */
-#define DALIC_STATS_SCHEMA_VERSION 1
+#define DALIC_STATS_SCHEMA_VERSION 2
 
 typedef struct dalic_stats dalic_stats_t;
 
@@ -125,6 +125,7 @@ typedef struct dalic_stats_operator {
 	double share;              /* time.total_ns / sum of all stages' busy time, 0..1 */
 	int num_outputs;
 	dalic_stats_output_t *outputs;
+	int64_t warnings; /* data-quality warnings it reported (issue 20) */
 } dalic_stats_operator_t;
 
 typedef struct dalic_stats_stage {
@@ -228,7 +229,14 @@ typedef struct dalic_stats_snapshot {
 	int64_t trace_events;   /* recorded since start */
 	int64_t trace_dropped;  /* overwritten by newer ones */
 	int64_t unknown_events; /* hook calls for nodes the collector did not know */
+	/* data-quality warnings (dalic_warning_t, issue 20), in the order they came; strings
+	 * owned by the snapshot. At most DALIC_STATS_MAX_WARNINGS are copied. */
+	int64_t num_warnings;
+	dalic_warning_t *warnings;
+	int64_t warnings_dropped; /* seen but not copied (log full, or past the maximum) */
 } dalic_stats_snapshot_t;
+
+#define DALIC_STATS_MAX_WARNINGS 100000
 
 /* Copies the current numbers. New: free with dalic_stats_snapshot_free. Safe while the
  * pipeline runs; values of different operators may be a few events apart. */

@@ -186,7 +186,7 @@ int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, d
 		s->opts.growth_history = 1;
 	pthread_mutex_init(&s->lock, NULL);
 	collector_clear_globals(s);
-	int rc = DALIC_OK;
+	int rc = (s->warnings = dalic_warnlog_new()) ? DALIC_OK : DALIC_ENOMEM;
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		dalic_stats_qstate_t *qs = &s->queues[q];
 		pthread_mutex_init(&qs->lock, NULL);
@@ -228,6 +228,7 @@ void dalic_stats_destroy(dalic_stats_t *s)
 	}
 	free(s->growth);
 	dalic_trace_ring_free(&s->trace);
+	dalic_warnlog_free(s->warnings);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -246,10 +247,12 @@ void dalic_stats_reset(dalic_stats_t *s)
 	dalic_stats_layout_t *L = dalic_stats_layout(s);
 	for (int i = 0; L && i < L->num_nodes; i++) {
 		dalic_hist_init(&L->nodes[i].time);
+		atomic_store(&L->nodes[i].warnings, 0);
 		for (int o = 0; o < L->nodes[i].num_outputs; o++)
 			collector_output_clear(&L->nodes[i].outputs[o]);
 	}
 	collector_clear_globals(s);
+	dalic_warnlog_clear(s->warnings);
 	int64_t t0 = atomic_load(&s->t0);
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		dalic_stats_qstate_t *qs = &s->queues[q];

@@ -14,6 +14,7 @@
 #include "dalic_stats.h"
 #include "engine/graph.h"
 #include "engine/observer.h"
+#include "engine/warnings.h"
 #include "stats/histogram.h"
 #include "stats/trace_ring.h"
 
@@ -46,6 +47,7 @@ typedef struct dalic_stats_node {
 	int num_outputs;
 	dalic_stats_out_t *outputs;
 	dalic_hist_t time;
+	_Atomic int64_t warnings; /* data-quality warnings it reported (issue 20) */
 } dalic_stats_node_t;
 
 typedef struct dalic_stats_layout {
@@ -99,6 +101,7 @@ struct dalic_stats {
 	dalic_trace_ring_t trace;
 	bool tracing;
 	_Atomic int64_t unknown;
+	dalic_warnlog_t *warnings; /* every warning seen since creation or reset */
 };
 
 /* The layout, created on first use once the pipeline is built; NULL before. */

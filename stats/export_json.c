@@ -119,6 +119,7 @@ static cJSON *json_operators(const dalic_stats_snapshot_t *snap)
 		cJSON_AddBoolToObject(o, "internal", op->internal);
 		cJSON_AddItemToObject(o, "time", json_timing(&op->time));
 		cJSON_AddNumberToObject(o, "share", op->share);
+		cJSON_AddNumberToObject(o, "warnings", (double)op->warnings);
 		cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
 		for (int k = 0; k < op->num_outputs; k++)
 			cJSON_AddItemToArray(outs, json_output(&op->outputs[k]));
@@ -236,6 +237,29 @@ static cJSON *json_allocations(const dalic_stats_snapshot_t *snap)
 	return a;
 }
 
+static cJSON *json_warnings(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *w = cJSON_CreateObject();
+	cJSON_AddNumberToObject(w, "total", (double)(snap->num_warnings + snap->warnings_dropped));
+	cJSON_AddNumberToObject(w, "dropped", (double)snap->warnings_dropped);
+	cJSON *ev = cJSON_AddArrayToObject(w, "entries");
+	for (int64_t i = 0; i < snap->num_warnings; i++) {
+		const dalic_warning_t *e = &snap->warnings[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "operator", e->op);
+		cJSON_AddStringToObject(o, "op", e->schema ? e->schema : "");
+		cJSON_AddNumberToObject(o, "iteration", (double)e->iteration);
+		cJSON_AddNumberToObject(o, "sample", e->sample);
+		cJSON_AddItemToObject(o, "source", json_name_or_null(e->source));
+		cJSON_AddNumberToObject(o, "record", (double)e->record);
+		cJSON_AddStringToObject(o, "message", e->message ? e->message : "");
+		cJSON_AddNumberToObject(o, "repeats", (double)e->repeats);
+		cJSON_AddBoolToObject(o, "error", e->error);
+		cJSON_AddItemToArray(ev, o);
+	}
+	return w;
+}
+
 static cJSON *json_document(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -260,6 +284,7 @@ static cJSON *json_document(const dalic_stats_snapshot_t *snap)
 	cJSON_AddNumberToObject(t, "events", (double)snap->trace_events);
 	cJSON_AddNumberToObject(t, "dropped", (double)snap->trace_dropped);
 	cJSON_AddNumberToObject(root, "unknown_events", (double)snap->unknown_events);
+	cJSON_AddItemToObject(root, "warnings", json_warnings(snap));
 	return root;
 }
 

@@ -203,6 +203,19 @@ static void report_section_allocations(FILE *f, const dalic_stats_snapshot_t *s)
 	        (long long)s->unknown_events);
 }
 
+/* Data-quality warnings: the count, then the first few entries (the JSON has them all). */
+static void report_section_warnings(FILE *f, const dalic_stats_snapshot_t *s)
+{
+	fprintf(f, "\n# Warnings\nwarnings: %lld\n",
+	        (long long)(s->num_warnings + s->warnings_dropped));
+	for (int64_t i = 0; i < s->num_warnings && i < 10; i++) {
+		const dalic_warning_t *w = &s->warnings[i];
+		fprintf(f, "warning_%lld: iteration=%lld,operator=%s,sample=%d,source=%s,message=%s\n",
+		        (long long)i, (long long)w->iteration, w->op, w->sample,
+		        w->source ? w->source : "-", w->message);
+	}
+}
+
 int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f)
 {
 	report_section_pipeline(f, snap);
@@ -212,6 +225,7 @@ int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f)
 	report_section_queues(f, snap);
 	report_section_memory(f, snap);
 	report_section_allocations(f, snap);
+	report_section_warnings(f, snap);
 	if (ferror(f))
 		return dalic_fail(DALIC_EIO, "cannot write the stats report");
 	return DALIC_OK;

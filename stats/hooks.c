@@ -3,7 +3,7 @@
  * threads, possibly concurrently for different stages and workers, so each one does a few
  * relaxed atomic updates, a histogram record and, when tracing, one ring append. Only the
  * queue and growth hooks — a few calls per iteration at most — take a mutex, for a handful
- * of stores. Nothing here allocates.
+ * of stores. Nothing here allocates, except the warning hook (damaged data, rare).
  */
 #include "stats/collector.h"
 
@@ -229,6 +229,16 @@ static void hooks_on_wait(void *user, int kind, int64_t t_start, int64_t t_end)
 	hooks_trace(s, DALIC_TRACE_WAIT, kind, 0, 0, 0, -1, t_start, t_end);
 }
 
+/* Rare (damaged data): the entry is copied into the collector's log, which allocates. */
+static void hooks_on_warning(void *user, const dalic_node_t *node, const dalic_warning_t *w)
+{
+	dalic_stats_t *s = user;
+	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
+	if (sn)
+		atomic_fetch_add_explicit(&sn->warnings, 1, memory_order_relaxed);
+	dalic_warnlog_add(s->warnings, w);
+}
+
 void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs)
 {
 	*obs = (dalic_observer_t){
@@ -241,5 +251,6 @@ void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs)
 	    .buffer_growth = hooks_on_buffer_growth,
 	    .queue_level = hooks_on_queue_level,
 	    .wait = hooks_on_wait,
+	    .warning = hooks_on_warning,
 	};
 }

@@ -68,6 +68,7 @@ static int snapshot_copy_operators(dalic_stats_snapshot_t *snap, const dalic_sta
 		if (!op->name || !op->op || !op->key || !op->outputs)
 			return DALIC_ENOMEM;
 		op->num_outputs = n->num_outputs;
+		op->warnings = atomic_load(&n->warnings);
 		dalic_hist_summary(&n->time, &op->time);
 		for (int o = 0; o < n->num_outputs; o++)
 			if (snapshot_copy_output(&op->outputs[o], &n->outputs[o]))
@@ -244,6 +245,52 @@ static int snapshot_copy_growth(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
 	return rc;
 }
 
+/* A copy of w's strings in one block that starts with op (freed through op). */
+static bool snapshot_copy_warning(dalic_warning_t *d, const dalic_warning_t *w)
+{
+	const char *parts[4] = {w->op ? w->op : "", w->schema, w->source, w->message};
+	size_t n = 0;
+	for (int k = 0; k < 4; k++)
+		n += parts[k] ? strlen(parts[k]) + 1 : 0;
+	char *block = malloc(n), *at = block;
+	if (!block)
+		return false;
+	*d = *w;
+	const char **dst[4] = {&d->op, &d->schema, &d->source, &d->message};
+	for (int k = 0; k < 4; k++) {
+		*dst[k] = NULL;
+		if (!parts[k])
+			continue;
+		size_t len = strlen(parts[k]) + 1;
+		memcpy(at, parts[k], len);
+		*dst[k] = at;
+		at += len;
+	}
+	return true;
+}
+
+static int snapshot_copy_warnings(dalic_stats_t *s, dalic_stats_snapshot_t *snap)
+{
+	int64_t n = dalic_warnlog_count(s->warnings), keep = n;
+	if (keep > DALIC_STATS_MAX_WARNINGS)
+		keep = DALIC_STATS_MAX_WARNINGS;
+	snap->warnings_dropped = dalic_warnlog_dropped(s->warnings) + (n - keep);
+	if (!keep)
+		return DALIC_OK;
+	snap->warnings = calloc((size_t)keep, sizeof *snap->warnings);
+	if (!snap->warnings)
+		return DALIC_ENOMEM;
+	for (int64_t i = 0; i < keep; i++) {
+		dalic_warning_t w;
+		if (!dalic_warnlog_get(s->warnings, i, &w))
+			break;
+		if (!snapshot_copy_warning(&snap->warnings[i], &w))
+			return DALIC_ENOMEM;
+		snap->num_warnings = i + 1;
+	}
+	return DALIC_OK;
+}
+
 static void snapshot_sum_allocations(dalic_stats_snapshot_t *snap)
 {
 	snap->last_allocation_iteration = -1;
@@ -319,6 +366,8 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 		rc = snapshot_copy_queues(s, snap);
 	if (!rc)
 		rc = snapshot_copy_growth(s, snap);
+	if (!rc)
+		rc = snapshot_copy_warnings(s, snap);
 	if (rc) {
 		dalic_stats_snapshot_free(snap);
 		return dalic_fail(rc, "out of memory for a stats snapshot");
@@ -356,6 +405,9 @@ void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap)
 		free(snap->growth[i].source);
 	}
 	free(snap->growth);
+	for (int64_t i = 0; snap->warnings && i < snap->num_warnings; i++)
+		free((void *)snap->warnings[i].op); /* the block holding all its strings */
+	free(snap->warnings);
 	free(snap->verdict_reason);
 	free(snap);
 }

@@ -89,6 +89,7 @@ const char *tl_has_text(const char *what, const char *text, const char *needle, 
 	X(dalic_pipeline_schedule_run) X(dalic_pipeline_share_outputs)                             \
 	X(dalic_pipeline_release_outputs) X(dalic_pipeline_outputs) X(dalic_pipeline_reset)        \
 	X(dalic_pipeline_reader_meta) X(dalic_debug_open)                                          \
+	X(dalic_pipeline_warning) X(dalic_pipeline_make_scan)                                      \
 	X(dalic_debug_feed_input) X(dalic_debug_set_source) X(dalic_debug_step)                    \
 	X(dalic_debug_next) X(dalic_debug_continue) X(dalic_debug_goto) X(dalic_debug_restart)     \
 	X(dalic_debug_break_op) X(dalic_debug_break_iter) X(dalic_debug_break_cond)                \
@@ -96,7 +97,8 @@ const char *tl_has_text(const char *what, const char *text, const char *needle, 
 	X(dalic_debug_stats) X(dalic_debug_format_sample) X(dalic_debug_format_batch)              \
 	X(dalic_debug_preview) X(dalic_debug_save_image) X(dalic_debug_measure)                    \
 	X(dalic_stats_create) X(dalic_stats_snapshot) X(dalic_stats_write_json)                    \
-	X(dalic_stats_write_report) X(dalic_stats_write_trace) X(dalic_stats_save_trace)
+	X(dalic_stats_write_report) X(dalic_stats_write_trace) X(dalic_stats_save_trace)          \
+	X(dalic_check_module)
 /* clang-format on */
 #define TL_MUST_CHECK(fn) __typeof__(fn) fn __attribute__((warn_unused_result));
 TL_STATUS_FUNCTIONS(TL_MUST_CHECK)

@@ -221,6 +221,30 @@ static unsigned cmd_threads(tui_app_t *app, int key)
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
+static unsigned cmd_submit_tune(tui_app_t *app, const char *text)
+{
+	long long v = 0;
+	if (*text && (!cmd_parse_count(text, &v, 1) || v > 3600)) {
+		dalic_tui_app_message(app, true, "tune: '%s' is not a budget of 1 to 3600 seconds",
+		                      text);
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	dalic_tui_app_post(app, &(tui_cmd_t){.kind = TUI_CMD_TUNE, .a = v, .flag = true});
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+/* U: run the tuner (asks for a budget), or hide its results to see the queues again. */
+static unsigned cmd_tune(tui_app_t *app, int key)
+{
+	if (app->model->tune[0]) {
+		dalic_tui_app_post(app, &(tui_cmd_t){.kind = TUI_CMD_TUNE});
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	dalic_tui_app_prompt(app, "tune: budget in seconds (Enter: sized for the pipeline): ", "",
+	                     cmd_submit_tune);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
 static unsigned cmd_rebuild(tui_app_t *app, int key)
 {
 	return cmd_post(app, TUI_CMD_REBUILD);
@@ -341,6 +365,13 @@ const tui_command_t tui_commands[] = {
      .keys = KEYS('t'),
      .help = "set num_threads (per-sample worker threads)",
      .run = cmd_threads},
+    {.name = "tune",
+     .section = "Tune (rebuilds; before/after shown in QUEUES)",
+     .keys = KEYS('U'),
+     .bar = "Tune",
+     .help = "measure every setting against this one (paired trials, 95% intervals) and "
+             "show the verdicts in QUEUES; again: back to the queues",
+     .run = cmd_tune},
     {.name = "rebuild",
      .section = "Tune (rebuilds; before/after shown in QUEUES)",
      .keys = KEYS('R'),

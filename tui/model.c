@@ -94,6 +94,7 @@ void dalic_tui_batch_view_unref(tui_batch_view_t *b)
 		return;
 	for (int i = 0; i < b->count; i++) {
 		free(b->samples[i].source);
+		free(b->samples[i].warning);
 		free(b->samples[i].thumb);
 		free(b->samples[i].values);
 	}

@@ -59,6 +59,7 @@ typedef struct tui_sample_view {
 	int64_t nan_count;
 	int64_t elements;     /* numeric elements the statistics cover */
 	char *source;         /* file it came from, or NULL */
+	char *warning;        /* a data-quality warning of this iteration's sample, or NULL */
 	int thumb_w, thumb_h; /* RGB8 thumbnail (images), or 0 */
 	unsigned char *thumb;
 	char *values; /* numpy-style values (non-images), or NULL */
@@ -115,6 +116,8 @@ typedef struct tui_error {
 	char message[1024];
 } tui_error_t;
 
+#define TUI_TUNE_TEXT 2048
+
 typedef struct tui_model {
 	atomic_int refs;
 	uint64_t done_seq; /* last command the runner finished */
@@ -143,6 +146,7 @@ typedef struct tui_model {
 	char change[160]; /* "prefetch_queue_depth 2 -> 3" */
 	tui_measure_t before;
 	int64_t mem_live[3]; /* dalic_mem_totals bytes_live, host / pinned / device */
+	char tune[TUI_TUNE_TEXT]; /* the tune view's lines, "" when not shown */
 } tui_model_t;
 
 tui_model_t *dalic_tui_model_new(void);

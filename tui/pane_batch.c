@@ -1,7 +1,9 @@
 /*
  * BATCH pane: the samples of the selected operator's output for the current iteration —
  * thumbnails drawn by chafa for images, numpy-style values otherwise — with the selected
- * sample's shape, min/max/mean and source file underneath. A pipeline error is shown here
+ * sample's shape, min/max/mean and source file underneath; a sample with a data-quality
+ * warning (issue 20: a damaged file decoded anyway) is marked and its warning shown. A
+ * pipeline error is shown here
  * first, in place, with the operator, sample and file it names. The pane tells the runner how
  * many samples it can show (app->batch_window) so the runner copies exactly that many.
  */
@@ -86,16 +88,25 @@ static void pane_batch_draw_images(tui_app_t *app, const tui_batch_view_t *v, tu
 		int tx = (k % cols) * (tw + 1), ty = y + (k / cols) * (th + 1);
 		dalic_tui_thumbs_draw(app->thumbs, c, tx, ty, tw, th, v, k);
 		bool sel = s->index == app->sel_sample;
-		char label[16];
-		snprintf(label, sizeof label, sel ? "[#%d]" : "#%d", s->index);
-		dalic_tui_print(c, tx + (tw - dalic_tui_text_width(label)) / 2, ty + th,
-		                dalic_tui_style(sel ? TUI_S_SELECTED : TUI_S_DIM), label, tw);
+		char label[24];
+		snprintf(label, sizeof label, sel ? "[#%d%s]" : "#%d%s", s->index,
+		         s->warning ? " \xe2\x9a\xa0" : ""); /* warning sign */
+		tui_style_t ls = dalic_tui_style(sel        ? TUI_S_SELECTED
+		                                 : s->warning ? TUI_S_WARN
+		                                              : TUI_S_DIM);
+		dalic_tui_print(c, tx + (tw - dalic_tui_text_width(label)) / 2, ty + th, ls, label,
+		                tw);
 	}
 	for (int k = 0; k < v->count; k++)
 		if (v->samples[k].index == app->sel_sample) {
 			char info[256];
 			pane_batch_sample_info(&v->samples[k], v, info, sizeof info);
 			dalic_tui_print(c, 0, c.r.h - 2, dalic_tui_style(TUI_S_NORMAL), info, -1);
+			if (v->samples[k].warning) { /* the warning before the file: it says more */
+				dalic_tui_print(c, 0, c.r.h - 1, dalic_tui_style(TUI_S_WARN),
+				                v->samples[k].warning, -1);
+				continue;
+			}
 			if (v->samples[k].source)
 				dalic_tui_print(c, 0, c.r.h - 1, dalic_tui_style(TUI_S_DIM),
 				                v->samples[k].source, -1);
@@ -126,6 +137,9 @@ static void pane_batch_draw_values(tui_app_t *app, const tui_batch_view_t *v, tu
 		int x = dalic_tui_printf(c, 0, y, st, "#%-3d %s", s->index, s->shape);
 		if (s->source)
 			x += dalic_tui_printf(c, x, y, st, " %s", s->source);
+		if (s->warning)
+			x += dalic_tui_printf(c, x, y, dalic_tui_style(TUI_S_WARN), " \xe2\x9a\xa0 %s",
+			                      s->warning);
 		dalic_tui_printf(c, x, y, st, " = %s", s->values ? s->values : "?");
 	}
 	if (info) {

@@ -1,7 +1,8 @@
 /*
  * OPERATORS pane: one row per operator — instance, schema, device, mean and p99 time, share
  * of the iteration, real / reserved memory (DALI's executor_statistics), the suggested
- * bytes_per_sample_hint and allocations — sortable by any of them, with the slowest operator
+ * bytes_per_sample_hint, allocations and data-quality warnings (issue 20) — sortable by most
+ * of them, with the slowest operator
  * named on the last line. In the full engine the numbers come from the stats snapshot; in
  * the debug engine from the runner's own timings (memory is then the bytes of the outputs'
  * last batches; reserved, hint and allocations are unknown and shown as "-").
@@ -24,6 +25,7 @@ typedef struct row {
 	bool internal;
 	double mean_ns, share;
 	int64_t p99_ns, real, reserved, hint, allocs;
+	int64_t warnings; /* data-quality warnings (issue 20); -1 unknown */
 } row_t;
 
 typedef struct column {
@@ -83,6 +85,14 @@ static void pane_ops_c_allocs(const row_t *r, char b[32])
 		snprintf(b, 32, "%lld", (long long)r->allocs);
 }
 
+static void pane_ops_c_warn(const row_t *r, char b[32])
+{
+	if (r->warnings < 0)
+		snprintf(b, 32, "-");
+	else
+		snprintf(b, 32, "%lld", (long long)r->warnings);
+}
+
 /* Display order; priority 0 is kept longest. */
 static const column_t columns[] = {
     {.title = "operator",
@@ -113,6 +123,7 @@ static const column_t columns[] = {
      .priority = 8,
      .sort = TUI_SORT_ALLOCS,
      .cell = pane_ops_c_allocs},
+    {.title = "warn", .width = 5, .priority = 10, .sort = -1, .cell = pane_ops_c_warn},
 };
 #define NCOLS (int)(sizeof columns / sizeof columns[0])
 #define NAME_MAX_W 26
@@ -134,7 +145,8 @@ static int pane_ops_rows_full(const tui_app_t *app, row_t *rows)
 		             .share = op->share,
 		             .p99_ns = op->time.p99_ns,
 		             .real = s->memory_stats ? 0 : -1,
-		             .reserved = s->memory_stats ? 0 : -1};
+		             .reserved = s->memory_stats ? 0 : -1,
+		             .warnings = op->warnings};
 		for (int o = 0; o < op->num_outputs; o++) {
 			const dalic_stats_output_t *out = &op->outputs[o];
 			if (s->memory_stats) {
@@ -170,7 +182,8 @@ static int pane_ops_rows_debug(const tui_app_t *app, row_t *rows)
 		                    .real = d->runs ? d->bytes : -1,
 		                    .reserved = -1,
 		                    .hint = -1,
-		                    .allocs = -1};
+		                    .allocs = -1,
+		                    .warnings = -1};
 	}
 	return n;
 }

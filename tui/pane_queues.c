@@ -3,7 +3,8 @@
  * occupancy history the collector keeps), how much of the time the consumer waited for data
  * versus the pipeline waited for a free slot, and the collector's input-bound verdict.
  * After a parameter change it also shows the numbers before and after side by side:
- * throughput, iteration interval, reserved memory and engine memory.
+ * throughput, iteration interval, reserved memory and engine memory. While the tuner runs
+ * (U) and after, until U again, it shows the tune view instead.
  */
 #include "tui/app.h"
 
@@ -87,11 +88,33 @@ static void pane_queues_compare(tui_app_t *app, tui_canvas_t c, int y)
 	                 dalic_tui_fmt_bytes(after.live, x2));
 }
 
+/* The tune view (U): the runner's lines, one per row, "faster" and "slower" in colour. */
+static void pane_queues_tune(const tui_model_t *m, tui_canvas_t c)
+{
+	const char *line = m->tune;
+	for (int y = 0; *line && y < c.r.h; y++) {
+		int len = (int)strcspn(line, "\n");
+		tui_style_t st = dalic_tui_style(y < 2 ? TUI_S_HEADER : TUI_S_NORMAL);
+		if (y >= 2 && len > 6 && !strncmp(line + len - 6, "faster", 6))
+			st = dalic_tui_style(TUI_S_GOOD);
+		else if (y >= 2 && len > 6 && !strncmp(line + len - 6, "slower", 6))
+			st = dalic_tui_style(TUI_S_WARN);
+		char buf[160];
+		snprintf(buf, sizeof buf, "%.*s", len, line);
+		dalic_tui_print(c, 0, y, st, buf, -1);
+		line += len + (line[len] == '\n');
+	}
+}
+
 static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 {
 	const tui_model_t *m = app->model;
 	const dalic_stats_snapshot_t *s = app->stats;
 	int y = 0;
+	if (m->tune[0]) {
+		pane_queues_tune(m, all);
+		return;
+	}
 	int compare_rows = m->has_compare && all.r.h >= 6 ? 6 : 0;
 	/* queue lines above, the before/after table below: neither draws over the other */
 	tui_canvas_t c =

@@ -96,6 +96,7 @@ tui_model_t *dalic_tui_runner_make_model(tui_runner_t *r)
 	snprintf(m->notice, sizeof m->notice, "%s", r->notice);
 	m->has_compare = r->has_compare;
 	snprintf(m->change, sizeof m->change, "%s", r->change);
+	snprintf(m->tune, sizeof m->tune, "%s", r->tune_text);
 	m->before = r->before;
 	for (int k = 0; k < 3; k++) {
 		dalic_mem_totals_t t;
@@ -351,6 +352,12 @@ static void runner_handle(tui_runner_t *r, const tui_cmd_t *c)
 		runner_rebuild(r, false);
 		dalic_tui_runner_note(r, r->trace ? "recording a trace: w saves it as trace.json"
 		                                  : "trace recording off");
+		break;
+	case TUI_CMD_TUNE:
+		if (c->flag)
+			dalic_tui_tune_run(r, (double)c->a);
+		else
+			r->tune_text[0] = 0;
 		break;
 	case TUI_CMD_QUIT:
 		r->quit = true;

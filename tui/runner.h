@@ -26,6 +26,7 @@ typedef enum {
 	TUI_CMD_REBUILD,      /* reload the pipeline file and rebuild */
 	TUI_CMD_SAVE,  /* text: directory for stats.json, report.txt, trace.json, graph.dot */
 	TUI_CMD_TRACE, /* record trace events, or stop (rebuilds) */
+	TUI_CMD_TUNE,  /* flag: run the tuner (a: budget seconds, 0 auto); else hide its view */
 	TUI_CMD_QUIT,
 } tui_cmd_kind_t;
 

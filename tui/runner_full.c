@@ -171,6 +171,33 @@ static tui_batch_view_t *runner_full_note_view(const char *fmt, const char *a, c
 	return v;
 }
 
+/* Marks the view's samples that the pipeline warned about in the shown iteration (issue 20):
+ * the operator and message of the first warning, "(+N)" when there are more. */
+static void runner_full_mark_warnings(const dalic_pipeline_t *p, tui_batch_view_t *v)
+{
+	int64_t n = p && v ? dalic_pipeline_num_warnings(p) : 0;
+	for (int k = 0; k < (v ? v->count : 0); k++) {
+		tui_sample_view_t *s = &v->samples[k];
+		int more = 0;
+		char text[512] = "";
+		for (int64_t i = 0; i < n; i++) {
+			dalic_warning_t w;
+			if (dalic_pipeline_warning(p, i, &w) || w.iteration != v->iteration ||
+			    w.sample != s->index)
+				continue;
+			if (!text[0])
+				snprintf(text, sizeof text, "%s: %s", w.op, w.message);
+			else
+				more++;
+		}
+		if (more) {
+			size_t len = strlen(text);
+			snprintf(text + len, sizeof text - len, " (+%d)", more);
+		}
+		s->warning = text[0] ? strdup(text) : NULL;
+	}
+}
+
 void dalic_tui_full_extract(tui_runner_t *r)
 {
 	tui_batch_view_t *v = NULL;
@@ -215,6 +242,7 @@ void dalic_tui_full_extract(tui_runner_t *r)
 				    node);
 		}
 	}
+	runner_full_mark_warnings(r->pipe, v);
 	dalic_tui_batch_view_unref(r->batch);
 	r->batch = v;
 }

@@ -87,6 +87,8 @@ struct tui_runner {
 	bool has_compare;
 	char change[160];
 	tui_measure_t before;
+	char tune_text[TUI_TUNE_TEXT]; /* the tune view, "" when none (runner_tune.c) */
+	volatile int tune_cancel;      /* set when a command arrives during a tune */
 };
 
 /* runner.c */
@@ -108,6 +110,9 @@ void dalic_tui_full_extract(tui_runner_t *r);
 int dalic_tui_full_save(tui_runner_t *r, const char *dir);
 /* A new, unbuilt pipeline: the loaded definition with the parameters in effect. */
 int dalic_tui_runner_instantiate(tui_runner_t *r, dalic_pipeline_t **out);
+
+/* runner_tune.c: the tune view; budget_s 0 = sized for the pipeline */
+void dalic_tui_tune_run(tui_runner_t *r, double budget_s);
 
 /* runner_debug.c: the debug engine */
 int dalic_tui_debug_open(tui_runner_t *r);

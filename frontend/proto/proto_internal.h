@@ -24,6 +24,15 @@ int dalic_proto_unpack(const uint8_t *buf, size_t len, DaliProto__PipelineDef **
 /* Reads a whole file. *buf is new: free(). DALIC_EIO naming the path on failure. */
 int dalic_proto_slurp(const char *path, uint8_t **buf, size_t *len);
 
+/* readers.tfrecord's `features` (proto_tfrec.c): DALI's "TFRecord" Arguments to the text
+ * form of kernels/common/tfrec_feature.h (a new string list in *out) and back; `alloc`
+ * returns zeroed memory the caller frees (the writer's arena). */
+typedef void *(*dalic_proto_alloc_fn)(void *ctx, size_t count, size_t size);
+int dalic_proto_tfrec_decode(const DaliProto__Argument *a, const char *inst, const char *schema,
+                             dalic_value_t *out);
+int dalic_proto_tfrec_encode(const dalic_value_t *v, DaliProto__Argument *m,
+                             dalic_proto_alloc_fn alloc, void *ctx);
+
 /* ExecutorType bits (docs/dali-behaviour.md §3.1) stored in PipelineDef.executor_type / _flags. */
 enum {
 	DALIC_EXEC_PIPELINED = 1,

@@ -319,7 +319,9 @@ static int read_args_with(const DaliProto__OpDef *m, dalic_opdef_t *op, dalic_st
 			                  "operator '%s' (%s) has no argument '%s'", op->inst,
 			                  s->name, a->name);
 		dalic_value_t v;
-		int rc = read_decode_value(a, op->inst, s->name, &v);
+		int rc = a->type && !strcmp(a->type, "TFRecord")
+		             ? dalic_proto_tfrec_decode(a, op->inst, s->name, &v)
+		             : read_decode_value(a, op->inst, s->name, &v);
 		if (!rc && (rc = read_check_shape(op, a->name, &v)))
 			dalic_value_free(&v);
 		if (rc)
@@ -494,11 +496,11 @@ static int read_set_logical_id(reader_t *r, dalic_opdef_t *op, int id)
 	return DALIC_OK;
 }
 
-/* Adds an operator to the definition (its logical id's key was made room for at the start). */
-static int read_begin_op(reader_t *r, const dalic_schema_t *s, const char *device,
-                         dalic_opdef_t **op)
+/* Adds an operator to the definition (its logical id's key was made room for at the start);
+ * `name` as the file spells it, so a deprecated schema name is written back as it was read. */
+static int read_begin_op(reader_t *r, const char *name, const char *device, dalic_opdef_t **op)
 {
-	return dalic_graphdef_add_op(r->g, s->name, device, op);
+	return dalic_graphdef_add_op(r->g, name, device, op);
 }
 
 static int read_op(reader_t *r, const DaliProto__OpDef *m, int index)
@@ -515,7 +517,7 @@ static int read_op(reader_t *r, const DaliProto__OpDef *m, int index)
 	int lid, rc = read_file_device(m, s->name, &device);
 	if (rc)
 		return rc;
-	if ((rc = read_begin_op(r, s, device, &op)))
+	if ((rc = read_begin_op(r, name, device, &op)))
 		return dalic_fail_wrap(rc, "operator %d ('%s')", index, inst);
 	lid = read_take_logical_id(r, m->has_logical_id ? m->logical_id : -1);
 	if ((rc = read_name(r, m, op, lid)) || (rc = read_set_logical_id(r, op, lid)) ||
@@ -533,7 +535,7 @@ static int read_external_input(reader_t *r, const char *name)
 		return dalic_fail(DALIC_EUNKNOWN_OP,
 		                  "legacy external input '%s': no ExternalSource operator", name);
 	dalic_opdef_t *op;
-	int rc = read_begin_op(r, s, "cpu", &op);
+	int rc = read_begin_op(r, s->name, "cpu", &op);
 	if (rc)
 		return dalic_fail_wrap(rc, "legacy external input '%s'", name);
 	if ((rc = read_set_inst(r, op, name)) ||

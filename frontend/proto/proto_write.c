@@ -57,6 +57,11 @@ static void *write_arena_calloc(arena_t *a, size_t count, size_t size)
 	return p;
 }
 
+static void *write_arena_alloc(void *a, size_t count, size_t size)
+{
+	return write_arena_calloc(a, count, size);
+}
+
 static char *write_arena_strdup(arena_t *a, const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -299,6 +304,15 @@ static int write_encode_args(arena_t *a, const dalic_opdef_t *op, const char *de
 		const dalic_arg_t *arg = &op->args[k];
 		if (write_written_separately(arg->name) || arg->value.kind == DALIC_V_NONE)
 			continue;
+		const dalic_arg_schema_t *as = dalic_schema_arg(op->schema, arg->name);
+		if (as && as->type == DALIC_ARG_TF_FEATURE_LIST) {
+			DaliProto__Argument *f = write_new_arg(a, arg->name);
+			if (!f)
+				return DALIC_ENOMEM;
+			DALIC_TRY(dalic_proto_tfrec_encode(&arg->value, f, write_arena_alloc, a));
+			m->args[m->n_args++] = f;
+			continue;
+		}
 		m->args[m->n_args++] = write_encode_value(a, arg->name, &arg->value);
 	}
 	if (op->schema->no_prune && !dalic_graphdef_op_arg(op, "preserve"))
@@ -332,8 +346,15 @@ static int write_encode_op(arena_t *a, const resolved_t *r, const dalic_graphdef
                            int logical_id, DaliProto__OpDef *m)
 {
 	const dalic_opdef_t *op = g->ops[i];
+	if (op->schema->not_serializable) /* DALI's IsSerializable(): a Python object inside */
+		return dalic_fail(DALIC_EUNSUPPORTED,
+		                  "Could not serialize the operator: `%s.%s` (instance '%s')",
+		                  write_given_string(op, "_module", "nvidia.dali.fn"),
+		                  write_given_string(op, "_display_name",
+		                                     dalic_schema_display_name(op->schema)),
+		                  op->inst);
 	dali_proto__op_def__init(m);
-	m->name = write_borrow(op->schema->name);
+	m->name = write_borrow(op->serial_name ? op->serial_name : op->schema->name);
 	m->inst_name = write_borrow(op->inst);
 	m->has_logical_id = true;
 	m->logical_id = logical_id;
@@ -432,8 +453,11 @@ static int write_encode(arena_t *a, const dalic_graphdef_t *g, DaliProto__Pipeli
 	write_logical_ids(g, order, n, lids);
 	for (int k = 0; k < n; k++) {
 		DaliProto__OpDef *op = write_arena_calloc(a, 1, sizeof *op);
-		if (!op || write_encode_op(a, &r, g, order[k], lids[k], op))
+		if (!op)
 			return dalic_fail(DALIC_ENOMEM, "out of memory");
+		int rc = write_encode_op(a, &r, g, order[k], lids[k], op);
+		if (rc)
+			return rc == DALIC_ENOMEM ? dalic_fail(rc, "out of memory") : rc;
 		m->op[m->n_op++] = op;
 	}
 	for (int o = 0; o < g->num_outputs; o++) {

@@ -289,6 +289,11 @@ static int script_keep_runtime(load_t *L, dalic_graphdef_t *def, bool *kept)
 		needed |= def->prints[i].eval >= 0;
 	if (!needed)
 		return DALIC_OK;
+	if (def->keep) /* python_function's interpreter is detached from the load (sdpyfn.c) */
+		return dalic_fail(DALIC_EUNSUPPORTED,
+		                  "%s: a debug pipeline whose print() computes with values cannot "
+		                  "also use python_function: dalic keeps one of the two interpreters",
+		                  L->path);
 	sdruntime_t *rt;
 	DALIC_TRY(dalic_sdruntime_new(&L->I, script_load_destroy, L, &rt));
 	dalic_graphdef_set_runtime(def, &rt->base, &dalic_sdruntime_class);
@@ -349,8 +354,14 @@ int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t *
 
 int dalic_script_list(const char *path, char ***names, int *count)
 {
+	int created;
+	return dalic_script_list_created(path, names, count, &created);
+}
+
+int dalic_script_list_created(const char *path, char ***names, int *count, int *created)
+{
 	*names = NULL;
-	*count = 0;
+	*count = *created = 0;
 	load_t L;
 	int rc = script_load_run(&L, path);
 	sddefined_t *defined = NULL;
@@ -371,6 +382,7 @@ int dalic_script_list(const char *path, char ***names, int *count)
 	} else {
 		*names = v;
 		*count = L.S.npipes + nd;
+		*created = L.S.npipes;
 	}
 	script_load_free(&L);
 	return rc;

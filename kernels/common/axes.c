@@ -16,15 +16,22 @@ bool dalic_axes_is_arg_input(const dalic_op_ctx_t *ctx, const char *name)
 
 int dalic_axes_init(const dalic_op_ctx_t *ctx, axes_arg_t *a, unsigned flags)
 {
+	return dalic_axes_init_named(ctx, a, flags, "axes", "axis_names");
+}
+
+int dalic_axes_init_named(const dalic_op_ctx_t *ctx, axes_arg_t *a, unsigned flags,
+                          const char *axes_arg, const char *names_arg)
+{
 	memset(a, 0, sizeof *a);
 	a->flags = flags;
-	bool has_axes = dalic_arg_given(ctx, "axes"),
-	     has_names = dalic_arg_given(ctx, "axis_names");
+	a->axes_name = axes_arg;
+	bool has_axes = dalic_arg_given(ctx, axes_arg),
+	     has_names = names_arg && dalic_arg_given(ctx, names_arg);
 	if ((flags & DALIC_AXES_EXCLUSIVE) && has_axes && has_names)
 		return dalic_op_fail(ctx, NULL, -1,
 		                     "\"axes\" and \"axis_names\" are mutually exclusive");
-	a->per_sample = dalic_axes_is_arg_input(ctx, "axes");
-	const char *names = dalic_arg_string(ctx, "axis_names");
+	a->per_sample = dalic_axes_is_arg_input(ctx, axes_arg);
+	const char *names = names_arg ? dalic_arg_string(ctx, names_arg) : NULL;
 	if (!a->per_sample && (has_names || !has_axes) && names) {
 		size_t len = strlen(names);
 		if (len > DALIC_AXES_MAX)
@@ -38,10 +45,10 @@ int dalic_axes_init(const dalic_op_ctx_t *ctx, axes_arg_t *a, unsigned flags)
 	}
 	if (a->per_sample)
 		return DALIC_OK;
-	const dalic_value_t *axes = dalic_arg(ctx, "axes");
+	const dalic_value_t *axes = dalic_arg(ctx, axes_arg);
 	if (axes->n > DALIC_AXES_MAX)
-		return dalic_op_fail(ctx, NULL, -1, "axes has %d values; at most %d", axes->n,
-		                     DALIC_AXES_MAX);
+		return dalic_op_fail(ctx, NULL, -1, "%s has %d values; at most %d", axes_arg,
+		                     axes->n, DALIC_AXES_MAX);
 	for (int k = 0; k < axes->n; k++) {
 		int64_t v = dalic_value_get_i(axes, k);
 		/* clipped: out of range for any input either way, and kept so in messages */
@@ -52,16 +59,17 @@ int dalic_axes_init(const dalic_op_ctx_t *ctx, axes_arg_t *a, unsigned flags)
 }
 
 /* The per-sample axes of sample i into out. */
-static int axes_per_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int *out, int *n)
+static int axes_per_sample(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const axes_arg_t *a,
+                           int i, int *out, int *n)
 {
-	const dalic_batch_t *in = dalic_arg_input(ws, "axes");
+	const dalic_batch_t *in = dalic_arg_input(ws, a->axes_name);
 	if (!in || i >= in->num_samples || !dalic_dtype_is_integral(in->dtype))
-		return dalic_op_fail(ctx, ws, i, "argument input 'axes' must hold integers");
+		return dalic_op_fail(ctx, ws, i, "argument input '%s' must hold integers",
+		                     a->axes_name);
 	int64_t count = dalic_batch_sample_elems(in, i);
 	if (count > DALIC_AXES_MAX)
-		return dalic_op_fail(ctx, ws, i,
-		                     "argument input 'axes' has %lld values; at most %d",
-		                     (long long)count, DALIC_AXES_MAX);
+		return dalic_op_fail(ctx, ws, i, "argument input '%s' has %lld values; at most %d",
+		                     a->axes_name, (long long)count, DALIC_AXES_MAX);
 	for (int64_t k = 0; k < count; k++) {
 		int64_t v = dalic_dtype_load_i64(in->dtype, in->ptrs[i], k);
 		out[k] = v < -1000 ? -1000 : v > 1000 ? 1000 : (int)v;
@@ -75,7 +83,7 @@ int dalic_axes_get(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const axes_a
 {
 	*n = a->n;
 	if (a->per_sample) {
-		int rc = axes_per_sample(ctx, ws, i, out, n);
+		int rc = axes_per_sample(ctx, ws, a, i, out, n);
 		if (rc)
 			return rc;
 	} else if (a->use_names) {

@@ -24,11 +24,15 @@ typedef struct axes_arg {
 	bool per_sample; /* axes is an argument input */
 	char names[DALIC_AXES_MAX + 1];
 	int axes[DALIC_AXES_MAX];
-	int n; /* constant axes or names */
+	int n;                 /* constant axes or names */
+	const char *axes_name; /* the argument holding the indices ("axes", "roi_axes") */
 } axes_arg_t;
 
 /* Reads `axes` and `axis_names`; errors name the operator. */
 int dalic_axes_init(const dalic_op_ctx_t *ctx, axes_arg_t *a, unsigned flags);
+/* The same with other argument names; names_arg NULL: the operator has no layout names. */
+int dalic_axes_init_named(const dalic_op_ctx_t *ctx, axes_arg_t *a, unsigned flags,
+                          const char *axes_arg, const char *names_arg);
 /* The dims of sample i (ndim dims, layout may be ""): *n of them into out (DALIC_AXES_MAX
  * room), in the order given, checked for range and repeats; errors name the sample. */
 int dalic_axes_get(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const axes_arg_t *a, int i,

@@ -329,3 +329,15 @@ float dalic_color_full_range(dalic_dtype_t t)
 		return 1.0f;
 	}
 }
+
+void dalic_color_ycbcr_coeffs(float y[3], float cb[3], float cr[3])
+{
+	static const double jpeg[3][3] = {{0.299, 0.587, 0.114},
+	                                  {-0.16873589, -0.33126411, 0.5},
+	                                  {0.5, -0.41868759, -0.08131241}};
+	for (int k = 0; k < 3; k++) {
+		y[k] = (float)(219.0 / 255 * jpeg[0][k]);
+		cb[k] = (float)(224.0 / 255 * jpeg[1][k]);
+		cr[k] = (float)(224.0 / 255 * jpeg[2][k]);
+	}
+}

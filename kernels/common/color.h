@@ -54,6 +54,12 @@ int dalic_color_bc_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_
 int dalic_color_bc_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float brightness,
                               float brightness_shift, float contrast, bool has_center);
 
+/* DALI's RGB -> YCbCr coefficients (ITU-R BT.601, studio range), used by
+ * color_space_conversion and the decoders' YCbCr output: JPEG's full-range coefficients scaled
+ * by 219/255 (Y) and 224/255 (Cb, Cr) in double, stored as float. Y adds 16, Cb and Cr 128;
+ * the sums are c0 * R + c1 * G + c2 * B in float, rounded half away from zero. */
+void dalic_color_ycbcr_coeffs(float y[3], float cb[3], float cr[3]);
+
 /* DALI's HalfRange<T> (the default contrast center) and FullRange<T> (brightness_shift's
  * unit): 128 / 255 for uint8, 16384 / 32767 for int16, 2^30 / 2^31-1 for int32, 0.5 / 1 for
  * floats. */

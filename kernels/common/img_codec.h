@@ -1,17 +1,25 @@
 /*
- * Image decoding for decoders.image and decoders.image_random_crop: format sniffing, header
- * probing (size, channels, EXIF orientation) and decoding into HWC uint8 with DALI's
- * output types, optionally only a window of the (oriented) image.
+ * Image decoding for the decoder operators: format sniffing, header probing (size, channels,
+ * EXIF orientation) and decoding into HWC uint8 with DALI's output types, optionally only a
+ * window of the (oriented) image — decoding what DALI 2.4's CPU decoder decodes, into the same
+ * pixels, and refusing what it refuses (docs/dali-behaviour.md, "Damaged images").
  *
- * JPEG goes through libturbojpeg with djpeg's default settings (accurate integer IDCT, fancy
- * upsampling), so full decodes are bit-exact with `djpeg`. Windows are decoded with
- * libjpeg-turbo's jpeg_crop_scanline / jpeg_skip_scanlines, which skip the IDCT, upsampling
- * and colour conversion outside the window and stop after its last row (see img_jpeg.c);
- * the pixels equal a whole decode cut to the window. PNG goes through libpng.
+ * Headers are read as nvImageCodec's parsers read them (a strict JPEG marker walk, a PNG chunk
+ * walk to IEND), so files DALI cannot even parse fail in setup. JPEG pixels come from libjpeg
+ * with djpeg's settings (accurate integer IDCT, fancy upsampling: bit-exact with `djpeg`);
+ * windows are decoded with jpeg_crop_scanline / jpeg_skip_scanlines, which skip the IDCT,
+ * upsampling and colour conversion outside the window and stop reading after its last row, as
+ * DALI's ROI decode does; the pixels equal a whole decode cut to the window. libjpeg's warnings
+ * ("Corrupt JPEG data: ...") keep the image, as in DALI; running out of data or a libjpeg error
+ * refuses it. PNG goes through libpng with the transformations OpenCV (DALI's PNG decoder) asks
+ * for, libpng's benign errors being warnings.
  *
- * Output types (DALIImageType): RGB, BGR, GRAY (the JPEG luma plane; DALI's 0.299/0.587/0.114
- * for other sources), YCbCr (DALI's full-range BT.601 conversion from RGB), ANY_DATA (the
- * file's channels: 1 for grayscale, 2/4 for PNG with alpha, else 3).
+ * Output types (DALIImageType): RGB, BGR, GRAY (the JPEG luma plane; libpng's rgb_to_gray for
+ * PNG, as OpenCV), YCbCr (DALI's studio-range BT.601 conversion of the RGB decode), ANY_DATA
+ * (the file's channels: 1 for grayscale, 4 for RGBA PNGs, else 3).
+ *
+ * Warnings a codec gives while probing or decoding are kept in the decoder (img_warnings_t)
+ * until the next call, for the operator to report per sample.
  *
  * A decoder (img_decoder_t) holds one thread's codec handles and scratch buffers; buffers only
  * grow, so steady-state decoding allocates nothing.
@@ -35,8 +43,20 @@ typedef enum {
 	IMG_FMT_GIF,
 } img_format_t;
 
-/* Pixel layouts a codec hands back before conversion to the output type. */
-typedef enum { IMG_PX_GRAY, IMG_PX_GA, IMG_PX_RGB, IMG_PX_BGR, IMG_PX_RGBA, IMG_PX_CMYK } img_px_t;
+/* Pixel layouts a codec hands back before conversion to the output type. CMYK comes from
+ * JPEG in Adobe's inverted convention; DALI converts it one of three ways: its libjpeg path
+ * with or without the Adobe marker, or OpenCV's (EXIF-rotated files go through OpenCV). */
+typedef enum {
+	IMG_PX_GRAY,
+	IMG_PX_GA,
+	IMG_PX_RGB,
+	IMG_PX_BGR,
+	IMG_PX_RGBA,
+	IMG_PX_CMYK,       /* libjpeg path, Adobe marker: R = K * C / 255 */
+	IMG_PX_CMYK_PLAIN, /* libjpeg path, no Adobe marker: R = (255 - K)(255 - C) / 255 */
+	IMG_PX_CMYK_CV,    /* OpenCV: R = K - ((255 - C) * K >> 8) */
+	IMG_PX_RGB16,      /* 16-bit RGB (host order): YCbCr of 16-bit PNGs is computed from it */
+} img_px_t;
 
 typedef struct img_info {
 	img_format_t format;
@@ -44,9 +64,28 @@ typedef struct img_info {
 	int channels;        /* stored channels: 1 gray, 2 gray+alpha, 3 colour, 4 RGBA or CMYK */
 	bool cmyk;           /* JPEG in CMYK / YCCK */
 	int orientation;     /* EXIF 1..8; 1 when absent or not applied */
-	int subsampling;     /* JPEG: TJSAMP_* ; -1 otherwise */
+	int subsampling;     /* JPEG: TJSAMP_* (4:4:4 .. 4:1:1, gray); -1 otherwise or unusual */
 	bool progressive;
+	int precision;       /* bits per sample: JPEG 8 or 12, PNG 1..16 */
+	int adobe_transform; /* JPEG APP14 Adobe transform (2: YCCK), -1 without one */
+	int png_color;       /* PNG colour type (0 gray, 2 RGB, 3 palette, 4 GA, 6 RGBA); -1 */
 } img_info_t;
+
+/* Warnings of the last probe or decode: the distinct messages (up to IMG_WARN_MAX) with their
+ * repeats, and the total. */
+#define IMG_WARN_MAX 8
+#define IMG_WARN_LEN 200
+typedef struct img_warnings {
+	int count;     /* distinct messages kept */
+	long total;    /* all warnings, repeats and those past IMG_WARN_MAX included */
+	struct {
+		char msg[IMG_WARN_LEN];
+		long repeats; /* 1 = seen once */
+	} w[IMG_WARN_MAX];
+} img_warnings_t;
+
+/* Adds one warning (repeats of a kept message are counted, not kept again). */
+void dalic_img_warn(img_warnings_t *w, const char *msg);
 
 typedef struct img_rect {
 	int x, y, w, h;
@@ -63,7 +102,7 @@ const char *dalic_img_format_name(img_format_t f);
 img_format_t dalic_img_sniff(const uint8_t *data, size_t n);
 
 /* Reads the header. With adjust_orientation false the EXIF orientation is ignored (1).
- * Returns 0, or -1 with a message in err. */
+ * Returns 0, or -1 with a message in err. Warnings: dalic_img_warnings(d). */
 int dalic_img_probe(img_decoder_t *d, const uint8_t *data, size_t n, bool adjust_orientation,
                     img_info_t *info, char *err, size_t errn);
 
@@ -82,7 +121,10 @@ int dalic_img_output_channels(const img_info_t *info, int output_type);
 
 /* Decodes window `roi` (in oriented coordinates; NULL = whole image) into `out`, HWC uint8
  * with dalic_img_output_channels() channels and roi->w (or oriented width) pixels per row.
- * Returns 0, or -1 with a message in err (truncated or corrupt data, unsupported format). */
+ * A window is decoded as DALI's ROI decode does: rows below it are never read, so a file
+ * truncated below the window decodes; the whole image (NULL) is read to its end marker.
+ * Returns 0, or -1 with a message in err (truncated or corrupt data, unsupported format).
+ * Warnings (damaged data the image was decoded from anyway): dalic_img_warnings(d). */
 int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
                      int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn);
 
@@ -94,7 +136,11 @@ int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_
 uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const img_rect_t *roi,
                                  uint64_t *library);
 
-/* True when windows of JPEGs are decoded without decoding the rest (libjpeg loaded). */
-bool dalic_img_jpeg_crop_available(void);
+/* Output types DALI refuses for this image although the header reads: ANY_DATA of a CMYK
+ * JPEG or a gray+alpha PNG. NULL, or why (static). */
+const char *dalic_img_refused_type(const img_info_t *info, int output_type);
+
+/* The warnings of the decoder's last probe or decode. Borrowed until its next call. */
+const img_warnings_t *dalic_img_warnings(const img_decoder_t *d);
 
 #endif

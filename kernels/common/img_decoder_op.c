@@ -22,10 +22,13 @@ int dalic_img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op)
 	/* One decoder per worker thread, plus one in case the executor's own thread joins. */
 	op->num_threads = ctx->num_threads + 1;
 	op->threads = calloc((size_t)op->num_threads, sizeof *op->threads);
+	op->scan_out = calloc((size_t)op->num_threads, sizeof *op->scan_out);
 	op->info = calloc((size_t)ctx->max_batch_size, sizeof *op->info);
 	op->window = calloc((size_t)ctx->max_batch_size, sizeof *op->window);
+	op->refused = calloc((size_t)ctx->max_batch_size, sizeof *op->refused);
 	op->probe = dalic_img_decoder_new();
-	if (!op->threads || !op->info || !op->window || !op->probe)
+	if (!op->threads || !op->scan_out || !op->info || !op->window || !op->refused ||
+	    !op->probe)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory for decoder state");
 	return DALIC_OK;
 }
@@ -34,10 +37,50 @@ void dalic_img_decoder_op_fini(img_decoder_op_t *op)
 {
 	for (int t = 0; op->threads && t < op->num_threads; t++)
 		dalic_img_decoder_free(op->threads[t]);
+	for (int t = 0; op->scan_out && t < op->num_threads; t++)
+		dalic_img_scratch_free(&op->scan_out[t]);
 	free(op->threads);
+	free(op->scan_out);
 	dalic_img_decoder_free(op->probe);
 	free(op->info);
 	free(op->window);
+	free(op->refused);
+}
+
+/* The codec's warnings about sample i, one log entry per distinct message. */
+static void img_decoder_op_warnings(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                                    const img_warnings_t *w)
+{
+	long kept = 0;
+	for (int k = 0; k < w->count; k++) {
+		dalic_op_warn(ctx, ws, i, w->w[k].repeats, "%s", w->w[k].msg);
+		kept += w->w[k].repeats;
+	}
+	if (w->total > kept)
+		dalic_op_warn(ctx, ws, i, w->total - kept, "other warnings (more than %d kinds)",
+		              IMG_WARN_MAX);
+}
+
+/* Probes sample i; a sample DALI refuses fails the pipeline, or (scan) is marked refused. */
+static int img_decoder_op_probe(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
+                                int i)
+{
+	const dalic_batch_t *in = ws->inputs[0];
+	char err[512];
+	op->refused[i] = false;
+	int rc = dalic_img_probe(op->probe, in->ptrs[i], (size_t)dalic_batch_sample_elems(in, i),
+	                         op->adjust_orientation, &op->info[i], err, sizeof err);
+	img_decoder_op_warnings(ctx, ws, i, dalic_img_warnings(op->probe));
+	const char *why = rc ? err : dalic_img_refused_type(&op->info[i], op->output_type);
+	if (!why) {
+		op->window[i] = (img_rect_t){0, 0, img_oriented_w(&op->info[i]),
+		                             img_oriented_h(&op->info[i])};
+		return DALIC_OK;
+	}
+	op->refused[i] = true;
+	op->info[i] = (img_info_t){.width = 1, .height = 1, .channels = 3, .orientation = 1};
+	op->window[i] = (img_rect_t){0, 0, 1, 1};
+	return dalic_op_sample_error(ctx, ws, i, "cannot decode image: %s", why);
 }
 
 int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op)
@@ -56,16 +99,10 @@ int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_de
 	if (rc)
 		return rc;
 	dalic_batch_set_layout(out, "HWC");
+	op->scanning = dalic_op_scanning(ctx);
 	for (int i = 0; i < ws->batch_size; i++) {
-		char err[512];
 		out->sources[i] = in->sources[i];
-		const uint8_t *data = in->ptrs[i];
-		size_t n = (size_t)dalic_batch_sample_elems(in, i);
-		if (dalic_img_probe(op->probe, data, n, op->adjust_orientation, &op->info[i], err,
-			      sizeof err))
-			return dalic_op_fail(ctx, ws, i, "cannot decode image: %s", err);
-		op->window[i] = (img_rect_t){0, 0, img_oriented_w(&op->info[i]),
-					     img_oriented_h(&op->info[i])};
+		DALIC_TRY(img_decoder_op_probe(ctx, ws, op, i));
 	}
 	return DALIC_OK;
 }
@@ -76,9 +113,12 @@ int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, im
 	const img_info_t *info = &op->info[i];
 	const img_rect_t *win = &op->window[i];
 	int64_t *shape = dalic_batch_shape_mut(ws->outputs[0], i);
-	shape[0] = win->h;
-	shape[1] = win->w;
+	bool empty = op->refused[i] || op->scanning;
+	shape[0] = empty ? 0 : win->h;
+	shape[1] = empty ? 0 : win->w;
 	shape[2] = dalic_img_output_channels(info, op->output_type);
+	if (op->refused[i])
+		return DALIC_OK;
 	uint64_t library;
 	uint64_t need = (uint64_t)win->w * (uint64_t)win->h * (uint64_t)shape[2] +
 			dalic_img_decode_memory(info, op->output_type, win, &library);
@@ -111,16 +151,33 @@ int dalic_img_decoder_op_set_window(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, i
 	return DALIC_OK;
 }
 
+/* Where sample i's pixels go: the output, or in a scan the thread's scratch buffer. */
+static uint8_t *img_decoder_op_target(const dalic_ws_t *ws, img_decoder_op_t *op, int i,
+                                      int thread)
+{
+	if (!op->scanning)
+		return ws->outputs[0]->ptrs[i];
+	int c = dalic_img_output_channels(&op->info[i], op->output_type);
+	size_t bytes = (size_t)op->window[i].w * (size_t)op->window[i].h * (size_t)c;
+	return dalic_img_scratch_get(&op->scan_out[thread], bytes);
+}
+
 int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
                              int thread)
 {
 	if (thread < 0 || thread >= op->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     op->num_threads);
+	if (op->refused[i])
+		return DALIC_OK;
 	if (!op->threads[thread] && !(op->threads[thread] = dalic_img_decoder_new()))
 		return dalic_op_fail(ctx, ws, i, "out of memory for a decoder");
 	const dalic_batch_t *in = ws->inputs[0];
 	char err[512];
+	uint8_t *target = img_decoder_op_target(ws, op, i, thread);
+	if (!target)
+		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: %s",
+		                     dalic_img_format_name(op->info[i].format), dalic_last_error());
 	/* the codec's own allocations are not dalic's: charge them for the decode's duration */
 	uint64_t library;
 	dalic_img_decode_memory(&op->info[i], op->output_type, &op->window[i], &library);
@@ -129,10 +186,11 @@ int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_deco
 				     dalic_img_format_name(op->info[i].format), dalic_last_error());
 	int rc = dalic_img_decode(op->threads[thread], in->ptrs[i],
 			    (size_t)dalic_batch_sample_elems(in, i), &op->info[i], op->output_type,
-			    &op->window[i], ws->outputs[0]->ptrs[i], err, sizeof err);
+			    &op->window[i], target, err, sizeof err);
 	dalic_mem_uncharge((size_t)library);
+	img_decoder_op_warnings(ctx, ws, i, dalic_img_warnings(op->threads[thread]));
 	if (rc)
-		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: %s",
-				     dalic_img_format_name(op->info[i].format), err);
+		return dalic_op_sample_error(ctx, ws, i, "cannot decode %s image: %s",
+		                             dalic_img_format_name(op->info[i].format), err);
 	return DALIC_OK;
 }

@@ -5,12 +5,19 @@
  * checked window (ROI) and the per-sample decode.
  * The encoded input is a 1-D uint8 batch, normally readers.file's first output; its sources
  * name the files in errors.
+ *
+ * Damaged data: what the codec warns about but decodes (as DALI does) goes to the pipeline's
+ * warnings log, per sample (dalic_op_warn); what it refuses fails the pipeline — or, in a scan,
+ * is logged as an error and that sample left empty (dalic_op_sample_error). A scan decodes
+ * every image into a per-thread scratch buffer and outputs empty samples: the pixels are not
+ * what it is for.
  */
 #ifndef DALIC_KERNELS_IMG_DECODER_OP_H
 #define DALIC_KERNELS_IMG_DECODER_OP_H
 
 #include "engine/kernel.h"
 #include "kernels/common/img_codec.h"
+#include "kernels/common/img_scratch.h"
 
 typedef struct img_decoder_op {
 	int output_type;
@@ -20,22 +27,28 @@ typedef struct img_decoder_op {
 	int num_threads;
 	img_info_t *info;         /* per sample of the current batch */
 	img_rect_t *window;       /* per sample: the region to decode (oriented coordinates) */
+	bool *refused;            /* per sample: refused in setup (scans go on without it) */
+	bool scanning;            /* dalic_op_scanning at setup: decode into scratch */
+	img_scratch_t *scan_out;  /* per worker thread, when scanning */
 } img_decoder_op_t;
 
 int dalic_img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op);
 void dalic_img_decoder_op_fini(img_decoder_op_t *op);
 /* Probes every sample of input 0 into op->info, sets op->window to the whole images, and
- * prepares output 0's meta (uint8, HWC) without shapes. */
+ * prepares output 0's meta (uint8, HWC) without shapes. A sample whose header does not read
+ * (or whose output type DALI refuses for it) fails the pipeline, or in a scan is logged and
+ * marked op->refused[i]: callers skip such samples (set_shape gives them no pixels). */
 int dalic_img_decoder_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op);
 /* Output shape of sample i from op->window and the output channels, after checking that the
- * output and the decoder's working memory fit the memory budget (from the header alone). */
+ * output and the decoder's working memory fit the memory budget (from the header alone).
+ * Empty (0 x 0 x C) for a refused sample and in a scan. */
 int dalic_img_decoder_op_set_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
                                    int i);
 /* Sets op->window[i] to the window of sample i (oriented coordinates), failing as DALI does
  * when it is empty or reaches outside the image. */
 int dalic_img_decoder_op_set_window(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op,
                                     int i, int64_t y, int64_t x, int64_t h, int64_t w);
-/* Decodes op->window[i] of sample i into output 0. */
+/* Decodes op->window[i] of sample i into output 0 and reports the codec's warnings. */
 int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
                              int thread);
 

@@ -202,6 +202,29 @@ static int files_list_files(const char *dir, const char *const *filters, int nfi
 	return rc;
 }
 
+/* Adds the files of root/rel matching the filters, sorted, as "rel/name". */
+static int files_scan_dir(img_file_list_t *l, const char *root, const char *rel,
+                          const char *const *filters, int nfilters, bool case_sensitive,
+                          int32_t label, char *err, size_t errn)
+{
+	char *dir = files_join_path(root, rel);
+	name_vec_t files = {0};
+	int rc = dir ? files_list_files(dir, filters, nfilters, case_sensitive, &files, err, errn)
+	             : -1;
+	for (int i = 0; !rc && i < files.n; i++) {
+		char *path = files_join_path(rel, files.v[i]);
+		if (!path || dalic_img_file_list_add(l, root, path, label)) {
+			snprintf(err, errn, "listing %s: %s", root,
+			         path ? dalic_last_error() : "out of memory");
+			rc = -1;
+		}
+		free(path);
+	}
+	files_names_free(&files);
+	free(dir);
+	return rc;
+}
+
 int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
                              int nfilters, const char *const *dir_filters, int ndir_filters,
                              bool case_sensitive, char *err, size_t errn)
@@ -209,25 +232,48 @@ int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *c
 	name_vec_t subdirs = {0};
 	int rc = files_list_subdirs(root, dir_filters, ndir_filters, case_sensitive, &subdirs, err,
 	                            errn);
-	for (int k = 0; !rc && k < subdirs.n; k++) {
-		char *dir = files_join_path(root, subdirs.v[k]);
-		name_vec_t files = {0};
-		rc = dir ? files_list_files(dir, filters, nfilters, case_sensitive, &files, err,
-		                            errn)
-		         : -1;
-		for (int i = 0; !rc && i < files.n; i++) {
-			char *rel = files_join_path(subdirs.v[k], files.v[i]);
-			if (!rel || dalic_img_file_list_add(l, root, rel, k)) {
-				snprintf(err, errn, "listing %s: %s", root,
-					 rel ? dalic_last_error() : "out of memory");
-				rc = -1;
-			}
-			free(rel);
-		}
-		files_names_free(&files);
-		free(dir);
-	}
+	for (int k = 0; !rc && k < subdirs.n; k++)
+		rc = files_scan_dir(l, root, subdirs.v[k], filters, nfilters, case_sensitive, k, err,
+		                    errn);
 	files_names_free(&subdirs);
+	return rc;
+}
+
+int dalic_img_file_list_scan_flat(img_file_list_t *l, const char *root, const char *filter,
+                                  char *err, size_t errn)
+{
+	name_vec_t subdirs = {0};
+	int rc = files_list_subdirs(root, NULL, 0, true, &subdirs, err, errn);
+	if (!rc)
+		rc = files_scan_dir(l, root, ".", &filter, 1, true, 0, err, errn);
+	for (int k = 0; !rc && k < subdirs.n; k++)
+		rc = files_scan_dir(l, root, subdirs.v[k], &filter, 1, true, 0, err, errn);
+	files_names_free(&subdirs);
+	return rc;
+}
+
+int dalic_img_file_list_parse_names(img_file_list_t *l, const char *list_path, const char *root,
+                                    char *err, size_t errn)
+{
+	FILE *f = fopen(list_path, "r");
+	if (!f) {
+		snprintf(err, errn, "Cannot open: %s (%s)", list_path, strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
+	while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = 0;
+		if (len > 0 && dalic_img_file_list_add(l, root, line, 0)) {
+			snprintf(err, errn, "reading %s: %s", list_path, dalic_last_error());
+			rc = -1;
+		}
+	}
+	free(line);
+	fclose(f);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /*
- * The file list behind readers.file (DALI's FileLabelLoader metadata): directory traversal with
- * labels from sorted subdirectories, `file_list` text files, and DALI's shard arithmetic.
+ * The file lists behind readers.file (DALI's FileLabelLoader metadata: directory traversal with
+ * labels from sorted subdirectories, `file_list` text files) and readers.numpy (FileLoader's),
+ * and DALI's shard arithmetic.
  * An entry's `path` is what DALI calls the sample's source info: the path relative to
  * file_root (or as written in the list), which errors downstream quote.
  */
@@ -37,6 +38,16 @@ int dalic_img_file_list_add(img_file_list_t *l, const char *root, const char *pa
 int dalic_img_file_list_scan(img_file_list_t *l, const char *root, const char *const *filters,
                              int nfilters, const char *const *dir_filters, int ndir_filters,
                              bool case_sensitive, char *err, size_t errn);
+
+/* FileLoader's directory mode (readers.numpy): the files of `root` itself matching `filter`
+ * (case-sensitive), as "./name", then those of each immediate subdirectory (sorted), as
+ * "sub/name"; labels 0. */
+int dalic_img_file_list_scan_flat(img_file_list_t *l, const char *root, const char *filter,
+                                  char *err, size_t errn);
+/* FileLoader's `file_list`: one path per line taken as written (spaces kept), empty lines
+ * skipped; labels 0. */
+int dalic_img_file_list_parse_names(img_file_list_t *l, const char *list_path, const char *root,
+                                    char *err, size_t errn);
 
 /* Parses a `file_list`: per line, from the end: trailing spaces, a decimal label, spaces, the
  * name (inner spaces allowed). Empty lines are skipped. A label past 2**31 - 1 is an error

@@ -29,29 +29,47 @@ static const char *slice_attr_pick(const dalic_op_ctx_t *ctx, const char *const 
 
 int dalic_slice_attr_init(const dalic_op_ctx_t *ctx, slice_attr_t *a)
 {
-	static const char *const starts[] = {"start", "rel_start"};
-	static const char *const ends[] = {"end", "rel_end", "shape", "rel_shape"};
+	static const slice_attr_names_t names = {"start", "rel_start", "end",  "rel_end",
+	                                         "shape", "rel_shape", "axes", "axis_names"};
+	return dalic_slice_attr_init_named(ctx, a, &names);
+}
+
+int dalic_slice_attr_init_named(const dalic_op_ctx_t *ctx, slice_attr_t *a,
+                                const slice_attr_names_t *nm)
+{
+	const char *const starts[] = {nm->start, nm->rel_start};
+	const char *const ends[] = {nm->end, nm->rel_end, nm->shape, nm->rel_shape};
 	memset(a, 0, sizeof *a);
 	a->data_inputs = 1;
 	int n;
 	a->start = slice_attr_pick(ctx, starts, 2, &n);
 	if (n > 1)
-		return dalic_op_fail(
-		    ctx, NULL, -1, "\"start\" and \"rel_start\" arguments are mutually exclusive");
+		return dalic_op_fail(ctx, NULL, -1,
+		                     "\"%s\" and \"%s\" arguments are mutually exclusive",
+		                     nm->start, nm->rel_start);
+	a->start_rel = a->start == nm->rel_start;
 	a->end = slice_attr_pick(ctx, ends, 4, &n);
 	if (n > 1)
-		return dalic_op_fail(
-		    ctx, NULL, -1,
-		    "\"end\", \"rel_end\", \"shape\", and \"rel_shape\" arguments are "
-		    "mutually exclusive");
+		return dalic_op_fail(ctx, NULL, -1,
+		                     "\"%s\", \"%s\", \"%s\", and \"%s\" arguments are "
+		                     "mutually exclusive",
+		                     nm->end, nm->rel_end, nm->shape, nm->rel_shape);
+	a->end_kind = !a->end                 ? SLICE_END_NONE
+	              : a->end == nm->end     ? SLICE_END_ABS
+	              : a->end == nm->rel_end ? SLICE_END_REL
+	              : a->end == nm->shape   ? SLICE_SHAPE_ABS
+	                                      : SLICE_SHAPE_REL;
 	a->named = a->start || a->end;
-	a->normalized_anchor = dalic_arg_bool(ctx, "normalized_anchor");
-	a->normalized_shape = dalic_arg_bool(ctx, "normalized_shape");
-	if (dalic_axes_is_arg_input(ctx, "axes"))
+	if (nm->axis_names) {
+		a->normalized_anchor = dalic_arg_bool(ctx, "normalized_anchor");
+		a->normalized_shape = dalic_arg_bool(ctx, "normalized_shape");
+	}
+	if (dalic_axes_is_arg_input(ctx, nm->axes))
 		return dalic_op_fail(
-		    ctx, NULL, -1,
-		    "argument 'axes' must be a constant list, not a per-sample input");
-	int rc = dalic_axes_init(ctx, &a->axes, 0);
+		    ctx, NULL, -1, "argument '%s' must be a constant list, not a per-sample input",
+		    nm->axes);
+	int rc = dalic_axes_init_named(ctx, &a->axes, nm->axis_names ? 0 : DALIC_AXES_ALL_IF_EMPTY,
+	                               nm->axes, nm->axis_names);
 	a->naxes = a->axes.n;
 	return rc;
 }
@@ -91,11 +109,11 @@ int dalic_slice_attr_check_inputs(const dalic_op_ctx_t *ctx, const dalic_ws_t *w
 }
 
 /* The naxes values of named argument `name` for sample i: int32 for the absolute ones,
- * float for the relative ones (read as float32, as DALI stores them). */
-static int slice_attr_values(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const slice_attr_t *a,
-                             const char *name, int i, double *out)
+ * float for the relative ones (read as float32, as DALI stores them). A constant of one
+ * value stands for every axis, as in DALI; an argument input must have naxes. */
+static int slice_attr_values(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int naxes,
+                             const char *name, bool rel, int i, double *out)
 {
-	bool rel = !strncmp(name, "rel_", 4);
 	const dalic_batch_t *in = dalic_arg_input(ws, name);
 	if (in) {
 		dalic_dtype_t want = rel ? DALIC_FLOAT : DALIC_INT32;
@@ -103,28 +121,29 @@ static int slice_attr_values(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, co
 			return dalic_op_fail(ctx, ws, i, "argument input \"%s\" must be %s, got %s",
 			                     name, dalic_dtype_cname(want),
 			                     dalic_dtype_cname(in->dtype));
-		if (i >= in->num_samples || in->ndim != 1 ||
-		    dalic_batch_shape(in, i)[0] != a->naxes)
+		if (i >= in->num_samples || in->ndim != 1 || dalic_batch_shape(in, i)[0] != naxes)
 			return dalic_op_fail(
 			    ctx, ws, i,
 			    "Unexpected shape for argument \"%s\". Expected {%d}, but "
 			    "got %d values",
-			    name, a->naxes,
+			    name, naxes,
 			    i < in->num_samples ? (int)dalic_batch_sample_elems(in, i) : 0);
-		for (int k = 0; k < a->naxes; k++)
+		for (int k = 0; k < naxes; k++)
 			out[k] = dalic_dtype_load_f64(in->dtype, in->ptrs[i], k);
 		return DALIC_OK;
 	}
 	const dalic_value_t *v = dalic_arg(ctx, name);
-	if (v->n != a->naxes)
+	if (v->n != naxes && v->n != 1)
 		return dalic_op_fail(
 		    ctx, ws, -1,
 		    "Argument \"%s\" expected shape %d but got %d values, which can't "
 		    "be interpreted as the expected shape.",
-		    name, a->naxes, v->n);
-	for (int k = 0; k < a->naxes; k++)
-		out[k] =
-		    rel ? (double)(float)dalic_value_get_f(v, k) : (double)dalic_value_get_i(v, k);
+		    name, naxes, v->n);
+	for (int k = 0; k < naxes; k++) {
+		int at = v->n == 1 ? 0 : k;
+		out[k] = rel ? (double)(float)dalic_value_get_f(v, at)
+		             : (double)dalic_value_get_i(v, at);
+	}
 	return DALIC_OK;
 }
 
@@ -160,32 +179,34 @@ static int slice_attr_set(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 }
 
 static int slice_attr_named(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const slice_attr_t *a,
-                            int i, const int64_t *shape, const int *dims, img_window_t *w)
+                            int i, const int64_t *shape, const int *dims, int naxes,
+                            img_window_t *w)
 {
 	double sv[DALIC_AXES_MAX], ev[DALIC_AXES_MAX];
+	bool rel_end = a->end_kind == SLICE_END_REL || a->end_kind == SLICE_SHAPE_REL;
 	int rc;
-	if ((a->start && (rc = slice_attr_values(ctx, ws, a, a->start, i, sv))) ||
-	    (a->end && (rc = slice_attr_values(ctx, ws, a, a->end, i, ev))))
+	if ((a->start && (rc = slice_attr_values(ctx, ws, naxes, a->start, a->start_rel, i, sv))) ||
+	    (a->end && (rc = slice_attr_values(ctx, ws, naxes, a->end, rel_end, i, ev))))
 		return rc;
-	bool rel_start = a->start && a->start[0] == 'r';
-	for (int k = 0; k < a->naxes; k++) {
+	bool rel_start = a->start_rel;
+	for (int k = 0; k < naxes; k++) {
 		int d = dims[k];
 		double ext = (double)shape[d];
 		double anchor = !a->start ? 0 : rel_start ? sv[k] * ext : sv[k];
 		double end = ext;
 		if ((rc = slice_attr_check_anchor(ctx, ws, i, anchor)))
 			return rc;
-		if (a->end && !strcmp(a->end, "end")) {
+		if (a->end_kind == SLICE_END_ABS) {
 			end = ev[k];
-		} else if (a->end && !strcmp(a->end, "rel_end")) {
+		} else if (a->end_kind == SLICE_END_REL) {
 			end = ev[k] * ext;
-		} else if (a->end && rel_start && !strcmp(a->end, "rel_shape")) {
+		} else if (rel_start && a->end_kind == SLICE_SHAPE_REL) {
 			if (!(ev[k] >= 0))
 				return dalic_op_fail(
 				    ctx, ws, i, "negative shapes are not allowed. Got: %g", ev[k]);
 			end = (sv[k] + ev[k]) * ext; /* one rounding error, as DALI */
 		} else if (a->end) {
-			double s = !strcmp(a->end, "shape") ? ev[k] : ev[k] * ext;
+			double s = a->end_kind == SLICE_SHAPE_ABS ? ev[k] : ev[k] * ext;
 			if (!(s >= 0 && s <= SLICE_ATTR_LIMIT))
 				return dalic_op_fail(ctx, ws, i,
 				                     "shape value out of range [0, %g]. Got: %g",
@@ -247,7 +268,7 @@ int dalic_slice_attr_window(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, con
 		w->anchor[d] = 0;
 		w->shape[d] = shape[d];
 	}
-	return a->named ? slice_attr_named(ctx, ws, a, i, shape, dims, w)
+	return a->named ? slice_attr_named(ctx, ws, a, i, shape, dims, n, w)
 	                : slice_attr_positional(ctx, ws, a, i, shape, dims, w);
 }
 
@@ -259,35 +280,55 @@ static void slice_format_dims(const int64_t *v, int ndim, char *buf, size_t n)
 		at += (size_t)snprintf(buf + at, n - at, "%s%lld", d ? " x " : "", (long long)v[d]);
 }
 
+static const struct {
+	const char *name;
+	slice_oob_t oob;
+} slice_oob_names[] = {
+    {"error", SLICE_OOB_ERROR},
+    {"trim_to_shape", SLICE_OOB_TRIM},
+    {"pad", SLICE_OOB_PAD},
+    {"constant", SLICE_OOB_PAD},
+    {"edge", SLICE_OOB_CLAMP},
+    {"clamp", SLICE_OOB_CLAMP},
+    {"reflect", SLICE_OOB_REFLECT_1001},
+    {"reflect_1001", SLICE_OOB_REFLECT_1001},
+    {"reflect_101", SLICE_OOB_REFLECT_101},
+    {"wrap", SLICE_OOB_WRAP},
+};
+
+/* Looks the policy up among the first n names; -1 when not there. DALI 2.4 compares "error"
+ * and "trim_to_shape" exactly and reads the others as border types, in any letter case. */
+static int slice_oob_lookup(const char *s, size_t n, slice_oob_t *out)
+{
+	for (size_t k = 0; s && k < n; k++)
+		if (k < 2 ? !strcmp(s, slice_oob_names[k].name)
+		          : !strcasecmp(s, slice_oob_names[k].name)) {
+			*out = slice_oob_names[k].oob;
+			return 0;
+		}
+	return -1;
+}
+
 int dalic_slice_oob_parse(const dalic_op_ctx_t *ctx, slice_oob_t *out)
 {
-	static const struct {
-		const char *name;
-		slice_oob_t oob;
-	} names[] = {
-	    {"error", SLICE_OOB_ERROR},
-	    {"trim_to_shape", SLICE_OOB_TRIM},
-	    {"pad", SLICE_OOB_PAD},
-	    {"constant", SLICE_OOB_PAD},
-	    {"edge", SLICE_OOB_CLAMP},
-	    {"clamp", SLICE_OOB_CLAMP},
-	    {"reflect", SLICE_OOB_REFLECT_1001},
-	    {"reflect_1001", SLICE_OOB_REFLECT_1001},
-	    {"reflect_101", SLICE_OOB_REFLECT_101},
-	    {"wrap", SLICE_OOB_WRAP},
-	};
 	const char *s = dalic_arg_string(ctx, "out_of_bounds_policy");
-	for (size_t k = 0; s && k < sizeof names / sizeof *names; k++)
-		if (!strcasecmp(s, names[k].name)) {
-			*out = names[k].oob;
-			return DALIC_OK;
-		}
+	if (!slice_oob_lookup(s, sizeof slice_oob_names / sizeof *slice_oob_names, out))
+		return DALIC_OK;
 	return dalic_op_fail(
 	    ctx, NULL, -1,
 	    "Not supported out_of_bounds_policy: %s. Supported values are "
 	    "\"error\", \"pad\" or \"constant\", \"trim_to_shape\", \"edge\" or "
 	    "\"clamp\", \"reflect\" or \"reflect_1001\", \"reflect_101\", \"wrap\"",
 	    s ? s : "None");
+}
+
+int dalic_slice_oob_parse_basic(const dalic_op_ctx_t *ctx, slice_oob_t *out)
+{
+	const char *s = dalic_arg_string(ctx, "out_of_bounds_policy");
+	if (!slice_oob_lookup(s, 3, out))
+		return DALIC_OK;
+	return dalic_op_fail(ctx, NULL, -1, "Not supported out_of_bounds_policy: %s",
+	                     s ? s : "None");
 }
 
 slice_border_t dalic_slice_oob_border(slice_oob_t oob)

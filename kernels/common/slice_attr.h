@@ -13,7 +13,8 @@
  * round(end) - anchor. A window may reach outside the input; out_of_bounds_policy decides
  * (dalic_slice_oob_apply): 'error', 'pad' / 'constant' (fill values), 'trim_to_shape', or one
  * of DALI 2.4's border modes, 'edge' / 'clamp', 'reflect' / 'reflect_1001', 'reflect_101' and
- * 'wrap' (in any letter case, as DALI reads them).
+ * 'wrap' ('error' and 'trim_to_shape' exactly so written, the others in any letter case, as
+ * DALI reads them). A constant of one value stands for every axis.
  */
 #ifndef DALIC_KERNELS_SLICE_ATTR_H
 #define DALIC_KERNELS_SLICE_ATTR_H
@@ -33,18 +34,38 @@ typedef enum {
 	SLICE_OOB_WRAP,
 } slice_oob_t;
 
+/* The argument names of a slice window (DALI's NamedSliceAttr): slice's, or a reader's
+ * roi_start / rel_roi_start / ... with roi_axes and no layout names. */
+typedef struct slice_attr_names {
+	const char *start, *rel_start, *end, *rel_end, *shape, *rel_shape;
+	const char *axes, *axis_names; /* axis_names may be NULL */
+} slice_attr_names_t;
+
+typedef enum {
+	SLICE_END_NONE,
+	SLICE_END_ABS,
+	SLICE_END_REL,
+	SLICE_SHAPE_ABS,
+	SLICE_SHAPE_REL
+} slice_end_t;
+
 typedef struct slice_attr {
-	const char *start; /* "start", "rel_start" or NULL */
-	const char *end;   /* "end", "rel_end", "shape", "rel_shape" or NULL */
-	bool named;        /* start or end present: no positional inputs allowed */
-	axes_arg_t axes;   /* axis_names win over axes; per-sample axes are refused */
-	int naxes;         /* values per coordinate argument */
+	const char *start; /* the start argument given ("start", "rel_start") or NULL */
+	const char *end;   /* the end or shape argument given or NULL */
+	bool start_rel;    /* start is relative */
+	slice_end_t end_kind;
+	bool named;      /* start or end present: no positional inputs allowed */
+	axes_arg_t axes; /* axis_names win over axes; per-sample axes are refused */
+	int naxes;       /* values per coordinate argument (with all-if-empty axes: per sample) */
 	bool normalized_anchor, normalized_shape;
 	int data_inputs; /* inputs before anchor and shape: 1 */
 } slice_attr_t;
 
 /* Reads the slice arguments; errors (mutually exclusive arguments) name the operator. */
 int dalic_slice_attr_init(const dalic_op_ctx_t *ctx, slice_attr_t *a);
+/* The same under other names; no axes given means every dim (a reader's ROI). */
+int dalic_slice_attr_init_named(const dalic_op_ctx_t *ctx, slice_attr_t *a,
+                                const slice_attr_names_t *names);
 /* Checks that the inputs match the form: named arguments and no anchor/shape inputs, or
  * both inputs and no named arguments. */
 int dalic_slice_attr_check_inputs(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
@@ -55,6 +76,8 @@ int dalic_slice_attr_window(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, con
                             img_window_t *w);
 /* Reads out_of_bounds_policy; an unknown one is an error naming the operator. */
 int dalic_slice_oob_parse(const dalic_op_ctx_t *ctx, slice_oob_t *out);
+/* DALI's GetOutOfBoundsPolicy for readers: only 'error', 'pad' and 'trim_to_shape'. */
+int dalic_slice_oob_parse_basic(const dalic_op_ctx_t *ctx, slice_oob_t *out);
 /* The border mode of the copy for a policy (CONSTANT for error, trim and pad). */
 slice_border_t dalic_slice_oob_border(slice_oob_t oob);
 /* Applies the policy to the window of sample i: 'error' fails for a window reaching outside,

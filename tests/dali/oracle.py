@@ -3,7 +3,8 @@
 and under dalic, compared sample by sample.
 
 Run through `make check-dali` (tests/dali/check.sh makes the virtual environment). Each case is
-a script in tests/dali/cases/ that creates exactly one pipeline at module level; its header
+a script in tests/dali/cases/ (or samples/scripts/real/, modules written as repositories write
+them) that creates exactly one pipeline at module level; its header
 comments configure it:
 
     # oracle: iterations=3          iterations to compare (default 3)
@@ -130,11 +131,15 @@ def oracle_dali_case(case, opts, work):
     try:
         pipe = oracle_load_pipeline(case, opts)
         pipe.build()
-        res["serialized"] = pipe.serialize()
+        checks = opts.get("checks", "outputs,serialize,stats,names").split(",")
+        if "serialize" in checks or "names" in checks:  # (python_function cannot be)
+            res["serialized"] = pipe.serialize()
         oracle_save_outputs(pipe, int(opts["iterations"]), os.path.join(work, "dali"))
         del pipe
     except Exception as e:  # noqa: BLE001 - the message is the result
         res["error"] = oracle_message(e)
+        return res
+    if "stats" not in checks:
         return res
     try:
         res["stats"] = oracle_dali_stats(case, opts)
@@ -151,7 +156,7 @@ def oracle_message(e):
 
 def oracle_dali_stats(case, opts):
     """executor_statistics: DALI fills them with memory stats on, in its legacy
-    (non-dynamic) executor, so the case runs again with those two parameters forced."""
+    (non-dynamic) executor, so the case runs again with those parameters forced."""
     from nvidia.dali.pipeline import Pipeline
 
     init = Pipeline.__init__
@@ -159,6 +164,10 @@ def oracle_dali_stats(case, opts):
     def forced(self, *args, **kwargs):
         kwargs["enable_memory_stats"] = True
         kwargs["exec_dynamic"] = False
+        # not pipelined: the figures then cover exactly the iterations run (a prefetched
+        # iteration would land in them or not, as the threads go)
+        kwargs["exec_pipelined"] = False
+        kwargs["exec_async"] = False
         init(self, *args, **kwargs)
 
     forced.__signature__ = inspect.signature(init)  # pipeline_def reads it
@@ -415,14 +424,18 @@ class Oracle:
             if rc:
                 problem = "dalic stats failed (%d): %s" % (rc, err.strip()[:400])
             else:
-                report = json.loads(out)
-                mine = sorted(report["executor_statistics"].keys())
+                mine = sorted(json.loads(out)["executor_statistics"].keys())
                 theirs = sorted(res["stats"].keys())
                 problem = None if mine == theirs else "DALI %s vs dalic %s" % (theirs, mine)
             self.report(case, "stats", problem, xfail)
-            if not rc:
-                self.report(case, "memory", oracle_compare_memory(res["stats"], report),
-                            xfail)
+            # both not pipelined, so the figures cover exactly the iterations run
+            rc, out, err = oracle_dalic(self.dalic, ["stats", case, "-n", str(iters), "--json",
+                                                     "--exec-pipelined=False",
+                                                     "--exec-async=False"] +
+                                        oracle_dalic_args(opts))
+            problem = ("dalic stats failed (%d): %s" % (rc, err.strip()[:400]) if rc
+                       else oracle_compare_memory(res["stats"], json.loads(out)))
+            self.report(case, "memory", problem, xfail)
 
 
 def main():
@@ -430,7 +443,8 @@ def main():
     ap.add_argument("--dalic", default=os.path.join(ROOT, "build/release/dalic"))
     ap.add_argument("--filter", default="", help="run the cases whose file name contains this")
     ap.add_argument("--keep", default=None, help="keep work directories under this folder")
-    ap.add_argument("cases", nargs="*", help="case files (default: tests/dali/cases/*.py)")
+    ap.add_argument("cases", nargs="*", help="case files (default: tests/dali/cases/*.py, "
+                    "samples/scripts/real/*.py)")
     a = ap.parse_args()
     os.chdir(ROOT)
     cases = a.cases or (sorted(glob.glob(os.path.join(HERE, "cases", "*.py"))) +

@@ -12,12 +12,15 @@
 #include "tests/testlib.h"
 #include "tests/testlib/audio.h"
 #include "tests/testlib/video_clip.h"
+#include "tests/testlib/formats.h"
 
 #include "engine/schema.h"
 
 #include <criterion/parameterized.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+/* readers' data sets are written into the test's temporary directory */
 TestSuite(registry_run, .timeout = 120, .fini = tl_tmpdir_remove);
 
 #define REGISTRY_RUN_BATCH 3
@@ -392,6 +395,165 @@ static void registry_run_video_reader(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "enable_frame_num", "sequence"));
 }
 
+static const char *const registry_run_photos[REGISTRY_RUN_BATCH];
+
+/* Five records: the photos' bytes and a label each. */
+static void registry_run_tfrecord(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg.tfrecord"), *idx = tl_tmp_path("reg.idx");
+	tl_buf_t recs[5];
+	for (int k = 0; k < 5; k++) {
+		tl_buf_t ex = {0};
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k % 3], &n);
+		int64_t label = 10 + k;
+		tl_tfex_bytes(&ex, "image", bytes, n);
+		tl_tfex_int64s(&ex, "label", &label, 1);
+		recs[k] = tl_tfex_finish(&ex);
+		tl_buf_free(&ex);
+		free(bytes);
+	}
+	tl_tfrecord_write(path, idx, recs, 5);
+	for (int k = 0; k < 5; k++)
+		tl_buf_free(&recs[k]);
+	const char *names[] = {"image", "label"};
+	const char *feats[] = {"FixedLenFeature([], string, '')", "FixedLenFeature([1], int64, 0)"};
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+	ASSERT_OK(dalic_op_set_strings(op, "index_path", 1, &idx));
+	ASSERT_OK(dalic_op_set_strings(op, "feature_names", 2, names));
+	ASSERT_OK(dalic_op_set_strings(op, "features", 2, feats));
+	ASSERT_OK(dalic_op_set_bool(op, "random_shuffle", true));
+	ASSERT_OK(dalic_op_set_int(op, "initial_fill", 3));
+}
+
+/* Four samples: a photo and its label as text. */
+static void registry_run_webdataset(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg.tar");
+	tl_tar_t t;
+	tl_tar_open(&t, path);
+	for (int k = 0; k < 4; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k % 3], &n), name[32];
+		snprintf(name, sizeof name, "s%d.%s", k, k % 3 == 2 ? "png" : "jpg");
+		tl_tar_add(&t, name, bytes, n);
+		snprintf(name, sizeof name, "s%d.cls", k);
+		tl_tar_add(&t, name, "7", 1);
+		free(bytes);
+	}
+	tl_tar_close(&t);
+	ASSERT_OK(dalic_op_set_strings(op, "paths", 1, &path));
+	ASSERT_OK(dalic_op_set_strings(op, "ext", 2, (const char *[]){"jpg;png", "cls"}));
+}
+
+/* The photos as encoded caffe.Datum records (data = 4, label = 5) in an LMDB database. */
+static void registry_run_caffe(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg_caffe.lmdb");
+	tl_buf_t v[3] = {{0}};
+	for (int k = 0; k < 3; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k], &n);
+		tl_buf_field_bytes(&v[k], 4, bytes, n);
+		tl_buf_varint(&v[k], 5 << 3);
+		tl_buf_varint(&v[k], (uint64_t)k);
+		free(bytes);
+	}
+	tl_lmdb_write(path, 3, (const char *[]){"a", "b", "c"}, v);
+	for (int k = 0; k < 3; k++)
+		tl_buf_free(&v[k]);
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+}
+
+/* The photos as caffe2.TensorProtos: a STRING image proto (type 4, string_data = 6) and an
+ * INT32 label proto (type 2, int32_data = 4). */
+static void registry_run_caffe2(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg_caffe2.lmdb");
+	tl_buf_t v[3] = {{0}};
+	for (int k = 0; k < 3; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k], &n);
+		tl_buf_t img = {0}, lab = {0};
+		tl_buf_varint(&img, 2 << 3);
+		tl_buf_varint(&img, 4);
+		tl_buf_field_bytes(&img, 6, bytes, n);
+		tl_buf_varint(&lab, 2 << 3);
+		tl_buf_varint(&lab, 2);
+		tl_buf_field_bytes(&lab, 4, (const uint8_t[]){(uint8_t)k}, 1);
+		tl_buf_field_bytes(&v[k], 1, img.p, img.n);
+		tl_buf_field_bytes(&v[k], 1, lab.p, lab.n);
+		tl_buf_free(&img);
+		tl_buf_free(&lab);
+		free(bytes);
+	}
+	tl_lmdb_write(path, 3, (const char *[]){"a", "b", "c"}, v);
+	for (int k = 0; k < 3; k++)
+		tl_buf_free(&v[k]);
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+}
+
+/* Four records of the photos in one RecordIO file. */
+static void registry_run_mxnet(dalic_op_t *op)
+{
+	const char *path = tl_tmp_path("reg.rec"), *idx = tl_tmp_path("reg_rec.idx");
+	tl_buf_t f = {0};
+	char text[256];
+	int at = 0;
+	for (int k = 0; k < 4; k++) {
+		size_t n;
+		char *bytes = tl_read_file(registry_run_photos[k % 3], &n);
+		tl_buf_t p = {0};
+		tl_recio_payload(&p, (float)k, 0, NULL, bytes, n);
+		at += snprintf(text + at, sizeof text - (size_t)at, "%d\t%zu\n", k, f.n);
+		tl_recio_part(&f, 0, p.p, p.n);
+		tl_buf_free(&p);
+		free(bytes);
+	}
+	tl_write_file(path, f.p, f.n);
+	tl_write_text(idx, text);
+	tl_buf_free(&f);
+	ASSERT_OK(dalic_op_set_strings(op, "path", 1, &path));
+	ASSERT_OK(dalic_op_set_strings(op, "index_path", 1, &idx));
+}
+
+/* Four [2, 3] int16 arrays, the second in Fortran order, with a ROI. */
+static void registry_run_numpy(dalic_op_t *op)
+{
+	const char *root = tl_tmp_path("npy");
+	mkdir(root, 0755);
+	for (int k = 0; k < 4; k++) {
+		char path[512];
+		int16_t v[6] = {1, 2, 3, 4, 5, (int16_t)k};
+		snprintf(path, sizeof path, "%s/a%d.npy", root, k);
+		tl_npy_write(path, "<i2", k == 1, 2, (const int64_t[]){2, 3}, v, 2);
+	}
+	ASSERT_OK(dalic_op_set_string(op, "file_root", root));
+	ASSERT_OK(dalic_op_set_ints(op, "roi_start", 2, (const int64_t[]){0, 1}));
+}
+
+/* Three photos with a box each, as a COCO annotations file. */
+static void registry_run_coco(dalic_op_t *op)
+{
+	char json[2048];
+	int at = snprintf(json, sizeof json, "{\"images\": [");
+	for (int k = 0; k < 3; k++)
+		at += snprintf(json + at, sizeof json - (size_t)at,
+		               "%s{\"id\": %d, \"file_name\": \"%s\", \"width\": 9, "
+		               "\"height\": 9}",
+		               k ? ", " : "", k, registry_run_photos[k]);
+	at += snprintf(json + at, sizeof json - (size_t)at,
+	               "], \"categories\": [{\"id\": 4}], \"annotations\": [");
+	for (int k = 0; k < 3; k++)
+		at += snprintf(json + at, sizeof json - (size_t)at,
+		               "%s{\"image_id\": %d, \"category_id\": 4, \"bbox\": [1, 2, 3, 4]}",
+		               k ? ", " : "", k);
+	snprintf(json + at, sizeof json - (size_t)at, "]}");
+	const char *path = tl_tmp_path("reg_coco.json");
+	tl_write_text(path, json);
+	ASSERT_OK(dalic_op_set_string(op, "annotations_file", path));
+}
+
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
 static const registry_run_case_t registry_run_cases[] = {
@@ -491,10 +653,17 @@ static const registry_run_case_t registry_run_cases[] = {
     {"reductions__StdDev", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
     {"reductions__Sum", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"reductions__Variance", {REGISTRY_RUN_F32, REGISTRY_RUN_F32_ROW}, 0, registry_run_reduce_rows},
+    {"readers__COCO", {0}, 0, registry_run_coco},
+    {"readers__Caffe", {0}, 0, registry_run_caffe},
+    {"readers__Caffe2", {0}, 0, registry_run_caffe2},
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers__Video", {0}, 0, registry_run_video_reader},
     {"experimental__readers__Video", {0}, 0, registry_run_video_reader},
     {"decoders__Video", {REGISTRY_RUN_VIDEO}, 0, NULL},
+    {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
+    {"readers__MXNet", {0}, 0, registry_run_mxnet},
+    {"readers__Numpy", {0}, 0, registry_run_numpy},
+    {"readers__Webdataset", {0}, 0, registry_run_webdataset},
     /* FLOAT [2, 3] inputs are 2-D affine transforms */
     {"transforms__Combine", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, NULL},
     {"transforms__Crop", {0}, 0, NULL},
@@ -508,6 +677,8 @@ static const registry_run_case_t registry_run_cases[] = {
 static const registry_run_skip_t registry_run_skips[] = {
     {"MakeContiguous", "inserted by the graph build, never by name; every pipeline here runs "
                        "it (checked by every_operator_is_covered)"},
+    {"PythonFunction", "runs a function a pipeline script lends (function_id); the script "
+                       "tests run it (test_script_pyfn.c)"},
 };
 #define REGISTRY_RUN_NUM_SKIPS ((int)(sizeof registry_run_skips / sizeof *registry_run_skips))
 

@@ -112,6 +112,7 @@ static dalic_vkind_t registry_schemas_kind(dalic_arg_type_t t, bool *list)
 	case DALIC_ARG_STRING:
 	case DALIC_ARG_LAYOUT:
 	case DALIC_ARG_STRING_LIST:
+	case DALIC_ARG_TF_FEATURE_LIST:
 		return DALIC_V_STRING;
 	default: /* ints and the enums stored as int64 */
 		return DALIC_V_INT;

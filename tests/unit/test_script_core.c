@@ -182,9 +182,9 @@ Test(script_core, a_host_adds_types_modules_classes_and_hooks)
 	cr_expect_eq(core_global(&r, "inside")->i, 42); /* `as` binds __enter__'s result */
 	cr_expect_eq(core_global(&r, "t")->i, 8);
 	cr_expect_eq(counter, 111); /* enter, exit, one bind of `watched` */
-	cr_expect(strstr(core_global(&r, "err")->str.s,
-	                 "TypeError: unsupported operand type(s) for *: 'Vec' and 'int'"),
-	          "%s", core_global(&r, "err")->str.s);
+	/* str(e) is the exception's message, as in Python */
+	cr_expect_str_eq(core_global(&r, "err")->str.s,
+	                 "unsupported operand type(s) for *: 'Vec' and 'int'");
 	dalic_pystate_close(&r.I);
 }
 
@@ -207,7 +207,6 @@ Test(script_core, the_with_statement_exits_on_errors_too)
 	pyval_t *log = core_global(&r, "log");
 	cr_assert_eq(log->list->n, 2);
 	cr_expect_str_eq(log->list->items[1]->str.s, "out");
-	cr_expect(strstr(core_global(&r, "msg")->str.s, "ValueError: boom"), "%s",
-	          core_global(&r, "msg")->str.s);
+	cr_expect_str_eq(core_global(&r, "msg")->str.s, "boom");
 	dalic_pystate_close(&r.I);
 }

@@ -190,8 +190,8 @@ Test(script_limits, absurd_operator_paths_are_unknown_operators)
 		                     "    return fn",
 		                     ".a", "", lengths[k], "()\np = pipe()\n");
 		const char *msg = tl_script_error(s, DALIC_EUNKNOWN_OP);
-		cr_expect(strstr(msg, "SCRIPT:4:12: unknown operator fn.a.a.a.a") == msg, "%s",
-		          msg);
+		/* the first component that names no operator or namespace is the error */
+		cr_expect(strstr(msg, "SCRIPT:4:12: unknown operator fn.a: ") == msg, "%s", msg);
 		/* the caret stays visible under a long line */
 		cr_expect(strstr(msg, "\n    return fn.a.a.a"), "%s", msg);
 		cr_expect(strstr(msg, "...\n           ^"), "%s", msg);

@@ -5,9 +5,11 @@
  */
 #include "frontend/script/dali/sdali.h"
 
+#include "frontend/script/dali/sdfw.h"
 #include "frontend/script/dali/sdlib.h"
 #include "frontend/script/dali/sdpipe.h"
 #include "frontend/script/dali/sdprint.h"
+#include "frontend/script/dali/sdpyfn.h"
 
 #include <stdlib.h>
 
@@ -73,24 +75,30 @@ int dalic_sdali_open(pyinterp_t *I, sdstate_t *S)
 {
 	I->host = S;
 	I->hooks = &sdali_hooks;
+	S->interp = I;
 	if (!(S->pipeline_cls = dalic_sdpipe_class(I)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	DALIC_TRY(dalic_sdtriton_open(I));
+	DALIC_TRY(dalic_sdfw_open(I));
+	DALIC_TRY(dalic_sdpyfn_open(I));
 	return dalic_sdlib_open(I);
 }
 
 int dalic_sdali_finish(pyinterp_t *I)
 {
+	DALIC_TRY(dalic_sdtriton_finish(I));
 	sdstate_t *S = dalic_sdali_state(I);
 	for (int i = 0; i < S->npipes; i++) {
 		sdpipe_t *p = S->pipes[i];
 		pynode_t at = {.line = p->line, .col = p->col};
 		DALIC_TRY(dalic_sdpipe_trace(I, &at, p));
 	}
-	return DALIC_OK;
+	return dalic_sdpyfn_check(I);
 }
 
 void dalic_sdali_close(sdstate_t *S)
 {
+	dalic_sdpyfn_detach(S); /* before the definitions that keep it may go */
 	for (int i = 0; i < S->npipes; i++)
 		dalic_graphdef_free(S->pipes[i]->def);
 	free(S->pipes);

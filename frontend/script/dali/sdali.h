@@ -31,6 +31,12 @@ typedef struct sdstate {
 	/* external sources given a Python `source=`, which dalic does not run (script.c warns) */
 	struct sdsrcnote *srcnotes;
 	int nsrcnotes, capsrcnotes;
+	/* @autoserialize (sdtriton.c): the first function marked, how many, where */
+	pyval_t *autoserialize;
+	int nautoserialize, autoserialize_line, autoserialize_col;
+	/* python_function (sdpyfn.c): what the definitions keep, and the interpreter itself */
+	struct sdpyhost *pyhost;
+	pyinterp_t *interp;
 	int detached; /* DALI's process-wide _OpCounter: operators made with no current
 			 pipeline ("__<Name>_detached_<n>"), e.g. constant outputs */
 } sdstate_t;
@@ -39,6 +45,10 @@ typedef struct sdstate {
 int dalic_sdali_open(pyinterp_t *I, sdstate_t *S);
 /* Traces define_graph of Pipeline subclasses not traced yet (end of script). */
 int dalic_sdali_finish(pyinterp_t *I);
+/* nvidia.dali.plugin.triton (sdtriton.c): registers the module; at the end of a module
+ * that created no pipeline, creates the @autoserialize one as Triton's DALI backend does. */
+int dalic_sdtriton_open(pyinterp_t *I);
+int dalic_sdtriton_finish(pyinterp_t *I);
 /* Frees the graph definitions still owned by the pipelines. */
 void dalic_sdali_close(sdstate_t *S);
 

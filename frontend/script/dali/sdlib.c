@@ -8,6 +8,7 @@
 #include "frontend/script/dali/sdarith.h"
 #include "frontend/script/dali/sdconst.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdtfrec.h"
 #include "frontend/script/py/pybi.h"
 #include "frontend/script/py/pymod.h"
 
@@ -159,8 +160,9 @@ static int sdlib_open_dali(pyinterp_t *I, const pynode_t *at, const char *name, 
 	pyval_t *m = dalic_pymod_new(I, name, true), *sub;
 	if (!m)
 		return dalic_pyeval_oom(I, at);
-	static const char *subs[] = {"fn", "ops", "types", "math", "pipeline", "data_node"};
-	for (int i = 0; i < 6; i++) {
+	static const char *subs[] = {"fn",       "ops",       "types",   "math",
+	                             "pipeline", "data_node", "tfrecord"};
+	for (int i = 0; i < 7; i++) {
 		char full[64];
 		snprintf(full, sizeof full, "nvidia.dali.%s", subs[i]);
 		DALIC_TRY(dalic_pymod_get(I, at, full, &sub));
@@ -253,6 +255,7 @@ static const pymodreg_t sdlib_modules[] = {
     {"nvidia.dali.pipeline.experimental", sdlib_open_pipeline},
     {"nvidia.dali.data_node", sdlib_open_data_node},
     {"nvidia.dali.experimental", sdlib_open_experimental},
+    {"nvidia.dali.tfrecord", dalic_sdtfrec_open},
     {NULL, NULL},
 };
 

@@ -17,8 +17,11 @@
 #include "frontend/script/dali/sdconst.h"
 #include "frontend/script/dali/sdnp.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdtfrec.h"
+#include "frontend/script/dali/sdpyfn.h"
 #include "frontend/script/py/pydict.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,6 +268,12 @@ static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_
 				    I, at, DALIC_EINVAL,
 				    "num_outputs of %s must be a positive integer", c->api_name);
 			k->num_outputs = v->i;
+		} else if (!strcmp(name, "function") && dalic_sdpyfn_is(c->schema)) {
+			/* DALI's Python object argument: dalic lends the function under an id */
+			pyval_t *id;
+			DALIC_TRY(dalic_sdpyfn_lend(I, at, dalic_sdali_current(I), v, &id));
+			k->snames[k->ns] = "function_id";
+			k->svals[k->ns++] = id;
 		} else if (sdops_is_python_only(c->schema, name)) {
 			/* Python callbacks and their scheduling: dalic feeds data through its API
 			 * (and --feed); a source= is noted for the load's warning */
@@ -382,6 +391,49 @@ static int sdops_numpy_arg_inputs(pyinterp_t *I, const pynode_t *at, sdpipe_t *P
 	return DALIC_OK;
 }
 
+/* An operator named by a deprecated alias gets DALI's names for it: the instance is named
+ * after the alias class ("__FileReader_0"), and the schema serialized is the one DALI writes
+ * for the alias ("ImageDecoder", but "readers__File" for FileReader). */
+static int sdops_legacy_names(pyinterp_t *I, const pynode_t *at, const sdalias_t *legacy,
+                              dalic_opdef_t *op)
+{
+	const char *cls = strrchr(legacy->ops, '.');
+	char inst[160];
+	snprintf(inst, sizeof inst, "__%s_%d", cls ? cls + 1 : legacy->ops, op->graph->next_id - 1);
+	char *n = strdup(inst);
+	if (!n)
+		return dalic_pyeval_oom(I, at);
+	free(op->inst);
+	op->inst = n;
+	op->serial_name = strcmp(legacy->serial, op->schema->name) ? legacy->serial : NULL;
+	int rc = dalic_graphdef_op_refresh_outputs(op);
+	return rc ? dalic_pyeval_relocate(I, at, rc) : DALIC_OK;
+}
+
+/* Batches an external source's Python `source` gives when that is a list or tuple without
+ * `cycle` (DALI: one batch per element, or batch_size samples per batch with batch=False);
+ * -1 when it cycles or is a callable or iterator (unknown). `dalic check` compares it with
+ * the prefetch depth. */
+static int sdops_source_batches(const sdopcall_t *c, int batch_size)
+{
+	pyval_t *src = NULL, *cycle = NULL, *batch = NULL;
+	for (int i = 0; i < c->nkw; i++) {
+		pyval_t **slot = !strcmp(c->kwnames[i], "source") ? &src
+		                 : !strcmp(c->kwnames[i], "cycle") ? &cycle
+		                 : !strcmp(c->kwnames[i], "batch") ? &batch
+		                                                   : NULL;
+		if (slot)
+			*slot = c->kwvals[i];
+	}
+	if (!src || (src->kind != PV_LIST && src->kind != PV_TUPLE))
+		return -1;
+	if (cycle && cycle->kind != PV_NONE && !(cycle->kind == PV_BOOL && !cycle->b))
+		return -1;
+	int n = src->kind == PV_LIST ? src->list->n : src->tuple.n;
+	bool per_sample = batch && batch->kind == PV_BOOL && !batch->b;
+	return per_sample ? (batch_size > 0 ? n / batch_size : -1) : n;
+}
+
 /* DALI's Python front end converts an integer argument with int(): floats are truncated
  * toward zero (size=[64.5, 48] is [64, 48]); NaN and infinities are Python's errors. */
 static int sdops_python_int(pyinterp_t *I, const pynode_t *at, const dalic_opdef_t *op,
@@ -456,6 +508,10 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 		return dalic_pyeval_relocate(I, at, rc);
 	DALIC_TRY(sdops_numpy_arg_inputs(I, at, P, op, k->na, argins));
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
+	if (c->legacy)
+		DALIC_TRY(sdops_legacy_names(I, at, c->legacy, op));
+	if (s->is_input)
+		op->source_batches = sdops_source_batches(c, P->def->params.batch_size);
 	/* a named operator takes no id (DALI names it as it creates it) */
 	if (k->name && (rc = dalic_graphdef_op_name_new(op, k->name, true)))
 		return dalic_pyeval_relocate(I, at, rc);
@@ -547,6 +603,15 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 			    "'DataNode' but a '%s'.",
 			    k.anames[i], c->api_name, dalic_schema_arg_type_name(a->type));
 	}
+	/* readers.tfrecord: DALI's Python wrapper turns the features dict into two arguments */
+	pyval_t *feature_names = NULL;
+	for (int i = 0; i < k.ns; i++)
+		if (dalic_sdtfrec_is_features(s, k.snames[i]))
+			DALIC_TRY(dalic_sdtfrec_features(I, at, &k.svals[i], &feature_names));
+	if (feature_names) {
+		k.snames[k.ns] = "feature_names";
+		k.svals[k.ns++] = feature_names;
+	}
 	const char *device = k.device ? k.device : sdops_auto_device(c);
 	pyval_t **inputs = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(c->ninputs + 1));
 	if (!inputs)
@@ -554,6 +619,8 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 	DALIC_TRY(sdops_promote_inputs(I, at, c, P, device, inputs));
 	if (!k.num_outputs) {
 		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, out));
+		if (feature_names)
+			return dalic_sdtfrec_outputs(I, at, feature_names, out);
 		return k.python_source ? sdops_note_source(I, at, P, *out) : DALIC_OK;
 	}
 	/* external_source(num_outputs=N): N ExternalSource operators fed together */
@@ -571,20 +638,41 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 
 /* ---- fn / ops API --------------------------------------------------------------------- */
 
-static int sdops_find_schema(pyinterp_t *I, const pynode_t *at, const char *api, const char *path,
-                             const dalic_schema_t **out)
+int dalic_sdops_resolve(pyinterp_t *I, const pynode_t *at, bool ops_api, const char *path,
+                        const dalic_schema_t **schema, const sdalias_t **legacy)
 {
-	const char *full = dalic_pyarena_printf(I->a, "%s.%s", api, path);
-	if (!full)
-		return dalic_pyeval_oom(I, at);
-	*out = dalic_schema_find(full);
-	if (!*out)
-		return dalic_pyeval_error(
-		    I, at, DALIC_EUNKNOWN_OP,
-		    "unknown operator %s.%s: not in the dalic operator registry (see "
-		    "`dalic ops`)",
-		    api, path);
-	return DALIC_OK;
+	const char *api = ops_api ? "ops" : "fn";
+	*schema = NULL;
+	int rc = DALIC_OK;
+	if ((*legacy = dalic_sdalias_find(ops_api, path))) {
+		/* the schema DALI serializes for the alias, when dalic has it: an operator of its own
+		 * where DALI's defaults differ (FastResizeCropMirror: no antialias) */
+		if ((*schema = dalic_schema_find((*legacy)->serial)) ||
+		    (*schema = dalic_schema_find((*legacy)->target)))
+			return DALIC_OK;
+		rc = dalic_pyeval_error(I, at, DALIC_EUNKNOWN_OP,
+		                        "%s.%s is DALI's deprecated name of operator %s, which dalic "
+		                        "does not implement yet (see `dalic ops`)",
+		                        api, path, (*legacy)->target);
+	} else if (dalic_sdalias_removed(ops_api, path)) {
+		rc = dalic_pyeval_error(I, at, DALIC_EUNKNOWN_OP,
+		                        "AttributeError: module 'nvidia.dali.ops' has no attribute "
+		                        "'%s': DALI removed this operator name before DALI 1.0; use "
+		                        "%s",
+		                        path, dalic_sdalias_removed(ops_api, path));
+	} else {
+		const char *full = dalic_pyarena_printf(I->a, "%s.%s", api, path);
+		if (!full)
+			return dalic_pyeval_oom(I, at);
+		if ((*schema = dalic_schema_find(full)))
+			return DALIC_OK;
+		rc = dalic_pyeval_error(I, at, DALIC_EUNKNOWN_OP,
+		                        "unknown operator %s.%s: not in the dalic operator registry "
+		                        "(see `dalic ops`)",
+		                        api, path);
+	}
+	I->keep_error = true; /* never skipped as display code: the pipeline would lose it */
+	return rc;
 }
 
 /* "nvidia.dali.<api>[.<submodules>]" and the last component of path. */
@@ -610,16 +698,24 @@ int dalic_sdops_call_fn(pyinterp_t *I, const pynode_t *at, const char *path, con
 	                .kwnames = args->kwnames,
 	                .kwvals = args->kwvals,
 	                .nkw = args->nkw};
-	DALIC_TRY(sdops_find_schema(I, at, "fn", path, &c.schema));
+	DALIC_TRY(dalic_sdops_resolve(I, at, false, path, &c.schema, &c.legacy));
 	DALIC_TRY(sdops_api_names(I, at, "fn", path, &c));
 	return dalic_sdops_invoke(I, at, &c, out);
+}
+
+bool dalic_sdops_is_special(bool ops_api, const char *path)
+{
+	return ops_api && !strcmp(path, "Compose");
 }
 
 int dalic_sdops_construct(pyinterp_t *I, const pynode_t *at, const char *path, const pyargs_t *args,
                           pyval_t **out)
 {
+	if (!strcmp(path, "Compose"))
+		return dalic_sdcompose_new(I, at, args, out);
 	const dalic_schema_t *s;
-	DALIC_TRY(sdops_find_schema(I, at, "ops", path, &s));
+	const sdalias_t *legacy;
+	DALIC_TRY(dalic_sdops_resolve(I, at, true, path, &s, &legacy));
 	if (args->npos)
 		return dalic_pyeval_error(
 		    I, at, DALIC_EINVAL,
@@ -632,6 +728,7 @@ int dalic_sdops_construct(pyinterp_t *I, const pynode_t *at, const char *path, c
 	if (!o)
 		return dalic_pyeval_oom(I, at);
 	sdopobj_t *obj = dalic_sdval_opobj(o);
+	obj->legacy = legacy;
 	for (int i = 0; i < args->nkw; i++)
 		if (dalic_pydict_set_str(I->a, obj->kwargs, args->kwnames[i], args->kwvals[i]))
 			return dalic_pyeval_oom(I, at);
@@ -667,6 +764,7 @@ int dalic_sdops_call_object(pyinterp_t *I, const pynode_t *at, pyval_t *o, const
 		vals[k++] = args->kwvals[i];
 	}
 	sdopcall_t c = {.schema = obj->schema,
+	                .legacy = obj->legacy,
 	                .module = obj->module,
 	                .display = obj->display,
 	                .ops_api = true,

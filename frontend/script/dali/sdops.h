@@ -7,10 +7,12 @@
 #ifndef DALIC_FRONTEND_SCRIPT_DALI_SDOPS_H
 #define DALIC_FRONTEND_SCRIPT_DALI_SDOPS_H
 
+#include "frontend/script/dali/sdalias.h"
 #include "frontend/script/dali/sdali.h"
 
 typedef struct sdopcall {
 	const dalic_schema_t *schema;
+	const sdalias_t *legacy;      /* named by DALI's deprecated alias, or NULL */
 	const char *module, *display; /* _module / _display_name */
 	const char *api_name;         /* "nvidia.dali.fn.resize", for messages */
 	bool ops_api;                 /* default device cpu, not automatic */
@@ -24,6 +26,16 @@ typedef struct sdopcall {
 /* Adds the operator to the current pipeline; *out is a DataNode, a list of them, or an empty
  * list (no outputs). */
 int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, pyval_t **out);
+/* The operator fn.<path> / ops.<path> names (*legacy: the deprecated alias it was named by,
+ * or NULL). An operator dalic does not know is an error at this line that display-code
+ * skipping never drops. */
+int dalic_sdops_resolve(pyinterp_t *I, const pynode_t *at, bool ops_api, const char *path,
+                        const dalic_schema_t **schema, const sdalias_t **legacy);
+/* Names of fn / ops that are Python-level parts of DALI, not registry operators
+ * (ops.Compose). */
+bool dalic_sdops_is_special(bool ops_api, const char *path);
+/* ops.Compose(op_list) (sdcompose.c). */
+int dalic_sdcompose_new(pyinterp_t *I, const pynode_t *at, const pyargs_t *args, pyval_t **out);
 /* Calls fn.<path> with script arguments. */
 int dalic_sdops_call_fn(pyinterp_t *I, const pynode_t *at, const char *path, const pyargs_t *args,
                         pyval_t **out);

@@ -84,6 +84,18 @@ static bool sdpipe_fn_has_param(const pyfunc_t *f, const char *name)
 static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, const pyargs_t *args,
                                pyval_t **out);
 
+static int sdpipe_prepend(pyinterp_t *I, const pynode_t *at, pyval_t *first, pyargs_t *a)
+{
+	pyval_t **pos = dalic_pyarena_alloc(I->a, sizeof *pos * (size_t)(a->npos + 1));
+	if (!pos)
+		return dalic_pyeval_oom(I, at);
+	pos[0] = first;
+	memcpy(pos + 1, a->pos, sizeof *pos * (size_t)a->npos);
+	a->pos = pos;
+	a->npos++;
+	return DALIC_OK;
+}
+
 int dalic_sdpipe_call_def(pyinterp_t *I, const pynode_t *at, pyval_t *pd, const pyargs_t *args,
                           pyval_t **out)
 {
@@ -170,6 +182,8 @@ static int sdpipe_call_pipedef(pyinterp_t *I, const pynode_t *at, pyval_t *pd, c
 		               .kwnames = fnames,
 		               .kwvals = fvals,
 		               .nkw = nf};
+		if (def->self && !rc) /* a bound @pipeline_def method: self comes first */
+			rc = sdpipe_prepend(I, at, def->self, &fa);
 		pyval_t *r = NULL;
 		if (!rc)
 			rc = dalic_pyeval_call(I, at, def->func, &fa, &r);

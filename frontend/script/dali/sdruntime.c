@@ -53,7 +53,7 @@ void dalic_sdruntime_end(sdruntime_t *rt, sdcall_t *c)
 	I->stack_base = c->stack_base;
 	/* the interpreter and the DALI state live outside the arena and may point in */
 	pyarena_root_t roots[] = {{I, sizeof *I}, {S, sizeof *S}};
-	dalic_pyarena_release(I->a, &c->mark, roots, 2);
+	dalic_pyarena_release_unreferenced(I->a, &c->mark, roots, 2);
 	pthread_mutex_unlock(&rt->mu);
 }
 

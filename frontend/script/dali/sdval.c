@@ -266,9 +266,20 @@ static int sdval_opfn_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *v, con
 		    "unknown operator %s.%.64s...: not in the dalic operator "
 		    "registry (operator names are shorter than %d characters)",
 		    api, f->path, SDVAL_MAX_OP_PATH);
+	*out = NULL;
+	if (!strncmp(name, "__", 2))
+		return DALIC_OK; /* no dunder attributes: an AttributeError */
 	const char *path = *f->path ? dalic_pyarena_printf(I->a, "%s.%s", f->path, name)
 	                            : dalic_pyarena_strdup(I->a, name);
-	PYEVAL_RET(path ? dalic_sdval_new_opfn(I->a, path, f->ops_api) : NULL);
+	if (!path)
+		return dalic_pyeval_oom(I, at);
+	/* a namespace, or an operator known here and now: `ops.HostDecoder` fails at its line */
+	if (!dalic_sdalias_is_namespace(path) && !dalic_sdops_is_special(f->ops_api, path)) {
+		const dalic_schema_t *s;
+		const sdalias_t *legacy;
+		DALIC_TRY(dalic_sdops_resolve(I, at, f->ops_api, path, &s, &legacy));
+	}
+	PYEVAL_RET(dalic_sdval_new_opfn(I->a, path, f->ops_api));
 }
 
 static int sdval_opfn_call(pyinterp_t *I, const pynode_t *at, pyval_t *v, const pyargs_t *args,
@@ -322,8 +333,27 @@ static int sdval_pipedef_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *v, 
 	*out = NULL;
 	if (!strcmp(name, "_is_pipeline_def"))
 		*out = dalic_pyval_true();
+	else if (!strcmp(name, "_is_autoserialize"))
+		*out = dalic_pyval_bool(dalic_sdval_pipedef(v)->autoserialize);
 	else if (!strcmp(name, "__name__"))
 		PYEVAL_RET(dalic_pyval_cstr(I->a, dalic_sdval_pipedef(v)->func->func->name));
+	return DALIC_OK;
+}
+
+/* A @pipeline_def method read through an instance binds it, like a function does. */
+static int sdval_pipedef_get(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *obj,
+                             pyclass_t *cls, pyval_t **out)
+{
+	if (!obj) {
+		*out = v;
+		return DALIC_OK;
+	}
+	const sdpipedef_t *d = dalic_sdval_pipedef(v);
+	pyval_t *b = dalic_sdval_new_pipedef(I->a, d->func, d->kwargs, d->experimental);
+	if (!b)
+		return dalic_pyeval_oom(I, at);
+	dalic_sdval_pipedef(b)->self = obj;
+	*out = b;
 	return DALIC_OK;
 }
 
@@ -332,4 +362,5 @@ const pytype_t dalic_sdval_pipedef_type = {
     .format = sdval_pipedef_format,
     .getattr = sdval_pipedef_getattr,
     .call = dalic_sdpipe_call_def,
+    .get = sdval_pipedef_get,
 };

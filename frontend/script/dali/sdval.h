@@ -39,6 +39,7 @@ typedef struct sdopfn {
 
 typedef struct sdopobj {
 	const dalic_schema_t *schema;
+	const struct sdalias *legacy; /* named by DALI's deprecated alias, or NULL */
 	const char *module, *display; /* _module / _display_name */
 	pydict_t *kwargs;             /* constructor arguments */
 } sdopobj_t;
@@ -47,6 +48,8 @@ typedef struct sdpipedef {
 	pyval_t *func;
 	pydict_t *kwargs; /* decorator arguments */
 	bool experimental;
+	pyval_t *self; /* a @pipeline_def method read through an instance: its first argument */
+	bool autoserialize; /* marked by Triton's @autoserialize */
 } sdpipedef_t;
 
 extern const pytype_t dalic_sdval_node_type, dalic_sdval_enum_type, dalic_sdval_sconst_type,

@@ -153,7 +153,7 @@ static void pyarena_mark_list(const chunks_t *l, unsigned long newest, pyarena_m
 	m->used = l->head ? l->head->used : 0;
 }
 
-void dalic_pyarena_mark(pyarena_t *a, pyarena_mark_t *m)
+void dalic_pyarena_mark(const pyarena_t *a, pyarena_mark_t *m)
 {
 	memset(m, 0, sizeof *m);
 	pyarena_mark_list(&a->obj, a->next_seq, &m->obj);
@@ -172,6 +172,32 @@ static size_t pyarena_old_bytes(const chunk_t *c, const pyarena_mark_list_t *m)
 typedef struct range {
 	uintptr_t lo, hi;
 } range_t;
+
+/* The chunks of l holding memory made after the mark come first: newer chunks sit ahead of
+ * the mark's chunk, and big ones made since sit right behind the chunk current then. */
+static bool pyarena_past_new(const chunk_t *c, const pyarena_mark_list_t *m, bool *seen_head)
+{
+	if (c->seq == m->head && m->head)
+		*seen_head = true;
+	return *seen_head && c->seq <= m->newest && c->seq != m->head;
+}
+
+static int pyarena_list_has(const chunks_t *l, const pyarena_mark_list_t *m, const void *p)
+{
+	const unsigned char *q = p;
+	bool seen = false;
+	for (const chunk_t *c = l->head; c && !pyarena_past_new(c, m, &seen); c = c->next) {
+		size_t old = pyarena_old_bytes(c, m);
+		if (q >= c->data + old && q < c->data + c->used)
+			return 1;
+	}
+	return 0;
+}
+
+int dalic_pyarena_is_new(const pyarena_t *a, const pyarena_mark_t *m, const void *p)
+{
+	return pyarena_list_has(&a->obj, &m->obj, p) || pyarena_list_has(&a->raw, &m->raw, p);
+}
 
 /* The address ranges allocated after the mark in list l; false when there are too many. */
 static bool pyarena_new_ranges(const chunks_t *l, const pyarena_mark_list_t *m, range_t *r, int *n)
@@ -216,8 +242,15 @@ static void pyarena_cut(chunks_t *l, const pyarena_mark_list_t *m)
 	}
 }
 
-bool dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m, const pyarena_root_t *roots,
-                           int nroots)
+void dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m)
+{
+	pyarena_cut(&a->obj, &m->obj);
+	pyarena_cut(&a->raw, &m->raw);
+	a->total = m->total;
+}
+
+bool dalic_pyarena_release_unreferenced(pyarena_t *a, const pyarena_mark_t *m,
+                                        const pyarena_root_t *roots, int nroots)
 {
 	range_t r[MAX_NEW_RANGES];
 	int n = 0;
@@ -234,8 +267,6 @@ bool dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m, const pyarena_
 	for (int i = 0; i < nroots; i++)
 		if (pyarena_points_into(roots[i].p, roots[i].n, r, n))
 			return false;
-	pyarena_cut(&a->obj, &m->obj);
-	pyarena_cut(&a->raw, &m->raw);
-	a->total = m->total;
+	dalic_pyarena_release(a, m);
 	return true;
 }

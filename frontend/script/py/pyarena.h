@@ -31,11 +31,12 @@ size_t dalic_pyarena_used(const pyarena_t *a);
  * dalic_pyarena_release need not scan it. Zeroed, aligned. */
 void *dalic_pyarena_alloc_raw(pyarena_t *a, size_t n);
 
-/* Reclaiming what one call made (a script function a pipeline runs every iteration): mark,
- * call, release. Release frees everything allocated since the mark unless a pointer into it
- * remains in older object memory or in the `roots` given (memory outside the arena that may
- * hold arena pointers, such as the interpreter struct) — a conservative scan, so values the
- * call stored into older objects keep what they reference. */
+/* A point in an arena's life: what is allocated after it can be told apart from what was
+ * before (a sealed call's write barrier) and given back at once — unconditionally (a call
+ * that must leave nothing behind: python_function), or unless a pointer into it remains in
+ * older object memory or in the `roots` given (memory outside the arena that may hold arena
+ * pointers, such as the interpreter struct): a conservative scan, so values a call stored
+ * into older objects keep what they reference (a script function run every iteration). */
 typedef struct pyarena_mark_list {
 	unsigned long newest; /* chunks numbered above were made after the mark */
 	unsigned long head;   /* the chunk allocations came from at the mark... */
@@ -52,9 +53,13 @@ typedef struct pyarena_root {
 	size_t n;
 } pyarena_root_t;
 
-void dalic_pyarena_mark(pyarena_t *a, pyarena_mark_t *m);
-/* True when the memory was released. */
-bool dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m, const pyarena_root_t *roots,
-                           int nroots);
+void dalic_pyarena_mark(const pyarena_t *a, pyarena_mark_t *m);
+/* Whether p lies in memory allocated after mark m (cost: the chunks added since). */
+int dalic_pyarena_is_new(const pyarena_t *a, const pyarena_mark_t *m, const void *p);
+/* Frees everything allocated after m; what was allocated before stays. */
+void dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m);
+/* The conservative release: true when the memory was released. */
+bool dalic_pyarena_release_unreferenced(pyarena_t *a, const pyarena_mark_t *m,
+                                        const pyarena_root_t *roots, int nroots);
 
 #endif

@@ -56,6 +56,9 @@ const char *dalic_pyast_kind_name(pynode_kind_t k)
 		return "generator expression";
 	case N_NAMEDEXPR:
 		return "named expression";
+	case N_YIELD:
+	case N_YIELDFROM:
+		return "yield expression";
 	default:
 		return "statement";
 	}

@@ -44,6 +44,8 @@ typedef enum {
 	N_DICTCOMP,
 	N_GENEXP,
 	N_NAMEDEXPR,
+	N_YIELD,     /* value may be NULL */
+	N_YIELDFROM, /* yield from value */
 	/* statements */
 	S_EXPR,
 	S_ASSIGN,
@@ -130,6 +132,7 @@ typedef struct pyfunc_info {
 	const char **globals; /* declared `global` */
 	int nglobals;
 	bool uses_return; /* a return statement appears in the body */
+	bool generator;   /* a yield appears in the body: calling it makes a generator */
 	bool analysed;    /* liveness of its if statements computed */
 } pyfunc_info_t;
 
@@ -220,6 +223,9 @@ struct pynode {
 		struct {
 			pynode_t *target, *value;
 		} named;
+		struct {
+			pynode_t *value;
+		} yield;
 		/* statements */
 		struct {
 			pynode_t *value;
@@ -235,6 +241,8 @@ struct pynode {
 		} aug;
 		struct {
 			pynode_t *target, *value; /* value may be NULL */
+			pynode_t *annotation;     /* not evaluated (as `from __future__ import
+			                           * annotations`); class bodies record it */
 		} ann;
 		struct {
 			pynode_t *test;

@@ -8,6 +8,7 @@
  */
 #include "frontend/script/py/pybi.h"
 
+#include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
 
 #include <math.h>
@@ -113,22 +114,26 @@ static int pybi_print(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 	}
 	FILE *f = file && file->kind != PV_NONE ? stderr : I->out;
 	pybuf_t b = {0};
+	pyclass_fmt_t ctx = {I, at};
+	dalic_pyclass_format_hook(&b, &ctx);
 	for (int i = 0; i < args->npos; i++) {
+		pyval_t *v = args->pos[i];
 		if (i)
 			dalic_pyval_format(&b,
 			                   sep && sep->kind == PV_STR
 			                       ? sep
 			                       : &(pyval_t){.kind = PV_STR, .str = {" ", 1}},
 			                   false);
-		dalic_pyval_format(&b, args->pos[i], false);
+		dalic_pyval_format(&b, v, false);
 	}
 	if (end && end->kind == PV_STR)
 		dalic_pybuf_put(&b, end->str.s, end->str.len);
 	else
 		dalic_pybuf_puts(&b, "\n");
-	if (b.oom) {
+	if (b.oom || b.failed) {
+		int rc = b.failed;
 		dalic_pybuf_free(&b);
-		return dalic_pyeval_oom(I, at);
+		return rc ? rc : dalic_pyeval_oom(I, at);
 	}
 	fwrite(b.s, 1, b.n, f);
 	fflush(f);
@@ -167,10 +172,15 @@ static int pybi_len(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 			break;
 		}
 		/* fall through */
-	default:
+	default: {
+		bool found = false;
+		DALIC_TRY(dalic_pyclass_len(I, at, v, &n, &found));
+		if (found)
+			break;
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: object of type '%s' has no len()",
 		                          dalic_pyval_type_name(v));
+	}
 	}
 	PYEVAL_RET(dalic_pyval_int(I->a, n));
 }

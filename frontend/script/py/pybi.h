@@ -1,6 +1,6 @@
 /*
  * Python's built-ins (print, len, range, sorted... in pybi.c; the types int / str / list...,
- * isinstance, super, exceptions in pybi_types.c; methods of str / list / dict in
+ * isinstance, super in pybi_types.c (exceptions: pyexc.c); methods of str / list / dict in
  * pybi_methods.c) and the helpers every library written in C uses (Lua's lauxlib): argument
  * checks, registration tables, opaque results.
  */
@@ -38,7 +38,5 @@ pyval_t *dalic_pybi_tuple(pyinterp_t *I, pyval_t **items, int n);
 /* Bound method `name` of a built-in value (str, list, dict, tuple), or *out = NULL. */
 int dalic_pybi_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, const char *name,
                       pyval_t **out);
-/* Exception class by name (ValueError...), created on first use. */
-pyclass_t *dalic_pybi_exception_class(pyinterp_t *I, const char *name);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "frontend/script/py/pybi.h"
 
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyfmt.h"
 
@@ -535,6 +536,14 @@ int dalic_pybi_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, const ch
 	                        : self->kind == PV_DICT  ? dict_methods
 	                                                 : NULL;
 	*out = NULL;
+	static const char *const mutating[] = {"append", "extend", "insert", "pop", "reverse",
+	                                       "clear", "update", "setdefault", NULL};
+	for (int i = 0; I->sealed && mutating[i] && (table == list_methods || table == dict_methods);
+	     i++)
+		if (!strcmp(mutating[i], name))
+			DALIC_TRY(dalic_pycall_check_write(
+			    I, at, self->kind == PV_LIST ? (void *)self->list : (void *)self->dict,
+			    self->kind == PV_LIST ? "a list" : "a dict"));
 	for (const method_t *m = table; m && m->name; m++)
 		if (!strcmp(m->name, name)) {
 			*out = dalic_pybi_make(I, m->name, m->fn, self, NULL);

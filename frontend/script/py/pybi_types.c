@@ -2,13 +2,16 @@
  * Python's built-in types and introspection for pipeline scripts: the constructors int,
  * float, str, bool, list, tuple, dict (also usable with isinstance), type(), isinstance,
  * callable, super, getattr / hasattr / setattr, repr, format, divmod, pow, ord, chr,
- * staticmethod, the exception classes (raise / except by name), and stand-ins for I/O
+ * and stand-ins for I/O
  * built-ins (open, input...) that return opaque values.
  */
 #include "frontend/script/py/pybi.h"
 
 #include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyclass.h"
+#include "frontend/script/py/pyexc.h"
 #include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pyfmt.h"
 
 #include <math.h>
@@ -254,6 +257,14 @@ static int pybi_type(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pya
 	}
 	if (v->kind == PV_OPAQUE)
 		PYEVAL_RET(v);
+	if (v->kind == PV_HOST) {
+		/* named after the host type; isinstance(x, type(v)) works through type_of */
+		pyval_t *t = dalic_pybi_make(I, dalic_pyval_type_name(v), pybi_object, NULL,
+		                             TAG(TT_OBJECT));
+		if (t)
+			t->builtin.type_of = v->host.type;
+		PYEVAL_RET(t);
+	}
 	PYEVAL_RET(pybi_type_value(I, pybi_tag_of(v)));
 }
 
@@ -268,7 +279,8 @@ static int pybi_instance_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval
 		return DALIC_OK;
 	}
 	if (t->kind == PV_CLASS) {
-		*res = v->kind == PV_INSTANCE && dalic_pyexec_is_subclass(v->inst->cls, t->cls);
+		*res = dalic_pyclass_is_object(t->cls) ||
+		       (v->kind == PV_INSTANCE && dalic_pyexec_is_subclass(v->inst->cls, t->cls));
 		return DALIC_OK;
 	}
 	if (pybi_is_type_value(t)) {
@@ -334,6 +346,20 @@ static int pybi_super(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 	PYEVAL_RET(s);
 }
 
+/* The attribute, or *out NULL when there is none or reading it raises AttributeError (what
+ * getattr() with a default and hasattr() see). */
+static int pybi_getattr_or_null(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const char *name,
+                                pyval_t **out)
+{
+	int rc = dalic_pyeval_getattr_opt(I, at, obj, name, out);
+	if (rc < 0 && dalic_pyexc_pending_is(I, "AttributeError")) {
+		dalic_pyexc_clear(I);
+		*out = NULL;
+		return DALIC_OK;
+	}
+	return rc;
+}
+
 static int pybi_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                         pyval_t **out)
 {
@@ -343,7 +369,7 @@ static int pybi_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const 
 		                          "TypeError: attribute name must be string");
 	if (args->npos == 2)
 		return dalic_pyeval_getattr(I, at, args->pos[0], args->pos[1]->str.s, out);
-	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, out));
+	DALIC_TRY(pybi_getattr_or_null(I, at, args->pos[0], args->pos[1]->str.s, out));
 	if (!*out)
 		*out = args->pos[2];
 	return DALIC_OK;
@@ -357,7 +383,7 @@ static int pybi_hasattr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const 
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: attribute name must be string");
 	pyval_t *v;
-	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, args->pos[0], args->pos[1]->str.s, &v));
+	DALIC_TRY(pybi_getattr_or_null(I, at, args->pos[0], args->pos[1]->str.s, &v));
 	PYEVAL_RET(dalic_pyval_bool(v != NULL));
 }
 
@@ -458,52 +484,6 @@ static int pybi_opaque(pyinterp_t *I, const pynode_t *at, pyval_t *self, const p
 	PYEVAL_RET(dalic_pyval_opaque(I->a, "I/O or process control"));
 }
 
-static int pybi_staticmethod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
-                             pyval_t **out);
-
-static int pybi_call_static(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
-                            pyval_t **out)
-{
-	return dalic_pyeval_call(I, at, self, args, out);
-}
-
-static int pybi_staticmethod(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
-                             pyval_t **out)
-{
-	DALIC_TRY(dalic_pybi_nargs(I, at, "staticmethod", args, 1, 1));
-	/* a built-in wrapper is never bound to the instance it is read from */
-	PYEVAL_RET(dalic_pybi_make(I, "staticmethod", pybi_call_static, args->pos[0], NULL));
-}
-
-/* ---- exceptions ----------------------------------------------------------------------- */
-
-pyclass_t *dalic_pybi_exception_class(pyinterp_t *I, const char *name)
-{
-	pyval_t *v = dalic_pydict_get_str(I->builtins, name);
-	if (v && v->kind == PV_CLASS)
-		return v->cls;
-	pyclass_t *c = dalic_pyarena_alloc(I->a, sizeof *c);
-	pyval_t *cv = dalic_pyval_new(I->a, PV_CLASS);
-	if (!c || !cv || !(c->attrs = dalic_pydict_new(I->a)))
-		return NULL;
-	c->name = name;
-	c->exception = true;
-	cv->cls = c;
-	if (strcmp(name, "BaseException")) {
-		pyclass_t *base = dalic_pybi_exception_class(
-		    I, !strcmp(name, "Exception")             ? "BaseException"
-		       : !strcmp(name, "ModuleNotFoundError") ? "ImportError"
-		       : !strcmp(name, "FileNotFoundError")   ? "OSError"
-		                                              : "Exception");
-		c->bases = dalic_pyarena_alloc(I->a, sizeof *c->bases);
-		if (!base || !c->bases)
-			return NULL;
-		c->bases[0] = base;
-		c->nbases = 1;
-	}
-	return dalic_pydict_set_str(I->a, I->builtins, name, cv) ? NULL : c;
-}
-
 /* ---- registration --------------------------------------------------------------------- */
 
 int dalic_pybi_open_types(pyinterp_t *I)
@@ -526,10 +506,7 @@ int dalic_pybi_open_types(pyinterp_t *I)
 	    {"input", pybi_opaque},
 	    {"exit", pybi_opaque},
 	    {"quit", pybi_opaque},
-	    {"iter", pybi_opaque},
-	    {"next", pybi_opaque},
 	    {"id", pybi_opaque},
-	    {"staticmethod", pybi_staticmethod},
 	    {NULL, NULL},
 	};
 	DALIC_TRY(dalic_pybi_register(I, I->builtins, fns, false));
@@ -538,19 +515,7 @@ int dalic_pybi_open_types(pyinterp_t *I)
 		if (!v || dalic_pydict_set_str(I->a, I->builtins, type_ctors[t].name, v))
 			return DALIC_ENOMEM;
 	}
-	static const char *exceptions[] = {
-	    "BaseException",     "Exception",
-	    "ValueError",        "TypeError",
-	    "RuntimeError",      "KeyError",
-	    "IndexError",        "AttributeError",
-	    "NameError",         "NotImplementedError",
-	    "ImportError",       "ModuleNotFoundError",
-	    "StopIteration",     "AssertionError",
-	    "ZeroDivisionError", "OSError",
-	    "FileNotFoundError", "KeyboardInterrupt",
-	};
-	for (size_t i = 0; i < sizeof exceptions / sizeof *exceptions; i++)
-		if (!dalic_pybi_exception_class(I, exceptions[i]))
-			return DALIC_ENOMEM;
-	return DALIC_OK;
+	DALIC_TRY(dalic_pyclass_open(I));
+	DALIC_TRY(dalic_pyiter_open_builtins(I));
+	return dalic_pyexc_open(I);
 }

@@ -11,11 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct pybuf {
+typedef struct pybuf pybuf_t;
+struct pybuf {
 	char *s;
 	size_t n, cap;
 	bool oom;
-} pybuf_t;
+	/* Optional: formats an instance of a user class (its __str__ / __repr__) where the
+	 * formatter reaches one inside a container; returns false after an error, which
+	 * `failed` then keeps (the interpreter's error is pending). */
+	bool (*user_format)(pybuf_t *b, const void *v, bool repr);
+	void *user_ctx;
+	int failed;
+};
 
 void dalic_pybuf_put(pybuf_t *b, const char *s, size_t n);
 void dalic_pybuf_puts(pybuf_t *b, const char *s);

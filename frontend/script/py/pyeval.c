@@ -9,9 +9,14 @@
  */
 #include "frontend/script/py/pyeval.h"
 
+#include "frontend/script/py/pycall.h"
+#include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyexc.h"
 #include "frontend/script/py/pyexec.h"
 #include "frontend/script/py/pyfmt.h"
+#include "frontend/script/py/pygen.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pyscope.h"
 
 #include <stdarg.h>
@@ -31,16 +36,21 @@ static void pyeval_note_fatal(pyinterp_t *I, int code)
 int dalic_pyeval_error(pyinterp_t *I, const pynode_t *at, int code, const char *fmt, ...)
 {
 	pyeval_note_fatal(I, code);
+	I->keep_error = false;
+	char msg[DALIC_ERRMSG_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = dalic_pysrc_verror(I->src, at ? at->line : 1, at ? at->col : 1, code, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	int rc = dalic_pysrc_error(I->src, at ? at->line : 1, at ? at->col : 1, code, "%s", msg);
+	dalic_pyexc_note(I, msg);
 	return rc;
 }
 
 int dalic_pyeval_limit(pyinterp_t *I, const pynode_t *at, const char *fmt, ...)
 {
 	I->fatal = true;
+	I->exc = NULL;
 	va_list ap;
 	va_start(ap, fmt);
 	int rc = dalic_pysrc_verror(I->src, at ? at->line : 1, at ? at->col : 1, DALIC_EUNSUPPORTED,
@@ -52,6 +62,7 @@ int dalic_pyeval_limit(pyinterp_t *I, const pynode_t *at, const char *fmt, ...)
 int dalic_pyeval_relocate(pyinterp_t *I, const pynode_t *at, int code)
 {
 	pyeval_note_fatal(I, code);
+	I->exc = NULL;
 	return dalic_pysrc_relocate(I->src, at ? at->line : 1, at ? at->col : 1, code);
 }
 
@@ -180,6 +191,9 @@ int dalic_pyeval_store(pyinterp_t *I, pyframe_t *F, const pynode_t *at, const ch
 				break;
 			}
 	}
+	if (I->sealed)
+		DALIC_TRY(dalic_pycall_check_write(
+		    I, at, target->locals, target->kind == FR_MODULE ? "a global variable" : "a variable"));
 	if (I->hooks && I->hooks->bind)
 		I->hooks->bind(I, target, name, value);
 	return dalic_pydict_set_str(I->a, target->locals, name, value) ? dalic_pyeval_oom(I, at)
@@ -236,11 +250,20 @@ int dalic_pyeval_str(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool repr, p
 		*out = v;
 		return DALIC_OK;
 	}
+	if (v->kind == PV_INSTANCE) {
+		bool found;
+		DALIC_TRY(dalic_pyclass_str(I, at, v, repr, out, &found));
+		if (found)
+			return DALIC_OK;
+	}
 	pybuf_t b = {0};
+	pyclass_fmt_t ctx = {I, at};
+	dalic_pyclass_format_hook(&b, &ctx);
 	dalic_pyval_format(&b, v, repr);
-	*out = b.oom ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
+	int failed = b.failed;
+	*out = b.oom || failed ? NULL : dalic_pyval_str(I->a, b.s ? b.s : "", b.n);
 	dalic_pybuf_free(&b);
-	return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+	return failed ? failed : *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 }
 
 /* ---- displays ------------------------------------------------------------------------- */
@@ -370,6 +393,9 @@ static int pyeval_eval_lambda(pyinterp_t *I, pyframe_t *F, const pynode_t *e, py
 	return DALIC_OK;
 }
 
+/* One `for` level of a comprehension; at the innermost level the element goes into acc,
+ * or is yielded when acc is NULL (a lazy generator expression). Iteration is lazy, so a
+ * comprehension over an endless generator stops where its consumer stops. */
 static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int level,
                              pyval_t *acc, pyval_t *first_iter)
 {
@@ -387,21 +413,31 @@ static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int
 			return rc ? dalic_pyeval_oom(I, e) : DALIC_OK;
 		}
 		DALIC_TRY(dalic_pyeval_expr(I, C, e->comp.elt, &v));
+		if (!acc) {
+			pyval_t *sent;
+			return dalic_pygen_yield(I, e, v, &sent);
+		}
 		return dalic_pyval_list_append(I->a, acc, v) ? dalic_pyeval_oom(I, e) : DALIC_OK;
 	}
 	const pycomp_t *g = &e->comp.gens[level];
-	pyval_t *it = first_iter;
+	pyval_t *itv = first_iter;
 	if (level > 0)
-		DALIC_TRY(dalic_pyeval_expr(I, C, g->iter, &it));
-	pyval_t **items;
-	int n;
-	bool opaque;
-	DALIC_TRY(dalic_pyeval_iterate(I, g->iter, it, false, &items, &n, &opaque));
+		DALIC_TRY(dalic_pyeval_expr(I, C, g->iter, &itv));
+	pyiter_t it;
+	bool opaque, done;
+	DALIC_TRY(dalic_pyiter_open(I, g->iter, itv, &it, &opaque));
 	if (opaque)
-		return dalic_pyeval_opaque_error(I, g->iter, it, "cannot iterate");
-	for (int i = 0; i < n; i++) {
+		return dalic_pyeval_opaque_error(I, g->iter, itv, "cannot iterate");
+	for (long count = 0;; count++) {
+		pyval_t *item;
+		DALIC_TRY(dalic_pyiter_next(I, g->iter, &it, &item, &done));
+		if (done)
+			break;
+		if (count >= PY_MAX_LOOP_ITERATIONS)
+			return dalic_pyeval_limit(I, e, "comprehension runs more than %d iterations",
+			                          PY_MAX_LOOP_ITERATIONS);
 		DALIC_TRY(dalic_pyeval_step(I, e));
-		DALIC_TRY(dalic_pyeval_assign(I, C, g->target, items[i]));
+		DALIC_TRY(dalic_pyeval_assign(I, C, g->target, item));
 		bool keep = true;
 		for (int k = 0; keep && k < g->ifs.n; k++) {
 			pyval_t *c;
@@ -412,6 +448,12 @@ static int pyeval_comp_level(pyinterp_t *I, pyframe_t *C, const pynode_t *e, int
 			DALIC_TRY(pyeval_comp_level(I, C, e, level + 1, acc, NULL));
 	}
 	return DALIC_OK;
+}
+
+int dalic_pyeval_comprehension(pyinterp_t *I, pyframe_t *C, const pynode_t *e, pyval_t *first,
+                               pyval_t *acc)
+{
+	return pyeval_comp_level(I, C, e, 0, acc, first);
 }
 
 static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out)
@@ -432,19 +474,17 @@ static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t
 		return dalic_pyeval_oom(I, e);
 	C->lnames = targets.v;
 	C->nlnames = targets.n;
+	/* a generator expression over a generator or iterator stays lazy (it may never end) */
+	if (e->kind == N_GENEXP && dalic_pyiter_is_lazy(I, first))
+		return dalic_pygen_new_expr(I, e, C, first, out);
 	pyval_t *acc = e->kind == N_DICTCOMP ? dalic_pyval_dict(I->a) : dalic_pyval_list(I->a, 8);
 	if (!acc)
 		return dalic_pyeval_oom(I, e);
 	DALIC_TRY(pyeval_comp_level(I, C, e, 0, acc, first));
-	if (e->kind == N_GENEXP) {
-		/* generators are consumed at once; a tuple keeps them immutable like a list */
-		pyval_t *t = dalic_pyval_tuple(I->a, acc->list->n);
-		if (!t)
-			return dalic_pyeval_oom(I, e);
-		memcpy(t->tuple.items, acc->list->items, sizeof(pyval_t *) * (size_t)acc->list->n);
-		acc = t;
-	}
-	*out = acc;
+	if (e->kind == N_GENEXP) /* computed at once, handed out one value at a time */
+		acc = dalic_pyiter_over(I, acc->list->items, acc->list->n, "generator");
+	if (!(*out = acc))
+		return dalic_pyeval_oom(I, e);
 	return DALIC_OK;
 }
 
@@ -722,6 +762,14 @@ int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **
 		DALIC_TRY(dalic_pyeval_store(I, F, e->named.target, e->named.target->name, v));
 		*out = v;
 		return DALIC_OK;
+	case N_YIELD:
+		v = dalic_pyval_none();
+		if (e->yield.value)
+			DALIC_TRY(dalic_pyeval_expr(I, F, e->yield.value, &v));
+		return dalic_pygen_yield(I, e, v, out);
+	case N_YIELDFROM:
+		DALIC_TRY(dalic_pyeval_expr(I, F, e->yield.value, &v));
+		return dalic_pygen_yield_from(I, e, v, out);
 	case N_KEYWORD:
 	case N_FVALUE:
 	default:

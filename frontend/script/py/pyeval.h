@@ -45,6 +45,10 @@ int dalic_pyeval_boolop_from(pyinterp_t *I, pyframe_t *F, const pynode_t *node, 
 int dalic_pyeval_chain(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out);
 /* The index of a subscript (slices, tuples of them). */
 int dalic_pyeval_subscript_index(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out);
+/* Runs comprehension e in frame C from its first iterable: elements go into acc (a list or
+ * dict), or are yielded one by one when acc is NULL (a lazy generator expression). */
+int dalic_pyeval_comprehension(pyinterp_t *I, pyframe_t *C, const pynode_t *e, pyval_t *first,
+                               pyval_t *acc);
 int dalic_pyeval_call_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t *fn,
                            pyval_t **out);
 int dalic_pyeval_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *target, pyval_t *value);

@@ -8,38 +8,16 @@
 #include "frontend/script/py/pyeval.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pycall.h"
+#include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pymod.h"
 
 #include <string.h>
 
 /* ---- attributes ----------------------------------------------------------------------- */
-
-static int pyeval_bind_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, pyval_t *fn,
-                              pyval_t **out)
-{
-	if (fn->kind == PV_BUILTIN && fn->builtin.method && !fn->builtin.self) {
-		pyval_t *b = dalic_pyval_new(I->a, PV_BUILTIN);
-		if (!b)
-			return dalic_pyeval_oom(I, at);
-		b->builtin = fn->builtin;
-		b->builtin.self = self;
-		*out = b;
-		return DALIC_OK;
-	}
-	if (fn->kind != PV_FUNC) {
-		*out = fn;
-		return DALIC_OK;
-	}
-	pyval_t *b = dalic_pyval_new(I->a, PV_BOUND);
-	if (!b)
-		return dalic_pyeval_oom(I, at);
-	b->bound.self = self;
-	b->bound.func = fn;
-	*out = b;
-	return DALIC_OK;
-}
 
 /* A built-in __getattr__ along the class's bases answers what the class does not define
  * (host classes: Pipeline's parameters); *out stays NULL when it has no answer. */
@@ -69,46 +47,54 @@ int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, co
 	case PV_MODULE:
 		return dalic_pymod_getattr(I, at, obj, name, out);
 	case PV_INSTANCE: {
+		pyclass_t *in = NULL;
+		pyval_t *cv = dalic_pyexec_class_lookup(obj->inst->cls, name, &in);
+		/* data descriptors (property) win over the instance's own attributes */
+		if (cv && cv->kind == PV_HOST && cv->host.type->set)
+			return dalic_pyclass_bind(I, at, cv, obj, in, out);
 		if ((v = dalic_pydict_get_str(obj->inst->attrs, name))) {
 			*out = v;
 			return DALIC_OK;
 		}
-		if ((v = dalic_pyexec_class_lookup(obj->inst->cls, name, NULL)))
-			return pyeval_bind_method(I, at, obj, v, out);
-		DALIC_TRY(pyeval_native_getattr(I, at, obj->inst->cls, obj, name, out));
+		if (cv)
+			return dalic_pyclass_bind(I, at, cv, obj, in, out);
+		DALIC_TRY(dalic_pyclass_special_attr(I, at, obj, name, out));
+		if (!*out && (v = dalic_pyclass_object_attr(I, name)))
+			return dalic_pyclass_bind(I, at, v, obj, NULL, out);
+		if (!*out)
+			DALIC_TRY(pyeval_native_getattr(I, at, obj->inst->cls, obj, name, out));
 		if (!*out && obj->inst->cls->opaque_base)
 			*out = dalic_pyval_opaque(
 			    I->a, dalic_pyarena_printf(I->a, "%s.%s", obj->inst->cls->name, name));
 		return DALIC_OK;
 	}
-	case PV_CLASS:
-		if ((v = dalic_pyexec_class_lookup(obj->cls, name, NULL))) {
-			*out = v;
-			return DALIC_OK;
-		}
-		if (!strcmp(name, "__name__")) {
-			*out = dalic_pyval_cstr(I->a, obj->cls->name);
-			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
-		}
+	case PV_CLASS: {
+		pyclass_t *in = NULL;
+		if ((v = dalic_pyexec_class_lookup(obj->cls, name, &in)))
+			return dalic_pyclass_bind(I, at, v, NULL, obj->cls, out);
+		DALIC_TRY(dalic_pyclass_special_attr(I, at, obj, name, out));
+		if (!*out)
+			*out = dalic_pyclass_object_attr(I, name);
 		if (!*out && obj->cls->opaque_base)
 			*out = dalic_pyval_opaque(
 			    I->a, dalic_pyarena_printf(I->a, "%s.%s", obj->cls->name, name));
 		return DALIC_OK;
+	}
 	case PV_SUPER: {
-		pyclass_t *c = obj->super.cls;
+		pyclass_t *c = obj->super.cls, *in = NULL;
+		bool opaque_base = false;
 		for (int i = 0; i < c->nbases && !*out; i++) {
-			if ((v = dalic_pyexec_class_lookup(c->bases[i], name, NULL)))
-				DALIC_TRY(pyeval_bind_method(I, at, obj->super.self, v, out));
+			if ((v = dalic_pyexec_class_lookup(c->bases[i], name, &in)))
+				DALIC_TRY(dalic_pyclass_bind(I, at, v, obj->super.self, in, out));
 			else
 				DALIC_TRY(pyeval_native_getattr(I, at, c->bases[i], obj->super.self,
 				                                name, out));
-			if (*out)
-				break;
-			if (c->bases[i]->opaque_base || !strcmp(c->bases[i]->name, "object")) {
-				if (!strcmp(name, "__init__"))
-					*out = dalic_pybi_make(I, "__init__", NULL, NULL, NULL);
-			}
+			opaque_base |= c->bases[i]->opaque_base;
 		}
+		if (!*out && (v = dalic_pyclass_object_attr(I, name)))
+			DALIC_TRY(dalic_pyclass_bind(I, at, v, obj->super.self, NULL, out));
+		if (!*out && opaque_base && !strcmp(name, "__init__"))
+			*out = dalic_pybi_make(I, "__init__", NULL, NULL, NULL);
 		return DALIC_OK;
 	}
 	case PV_HOST:
@@ -116,8 +102,10 @@ int dalic_pyeval_getattr_opt(pyinterp_t *I, const pynode_t *at, pyval_t *obj, co
 			return obj->host.type->getattr(I, at, obj, name, out);
 		return DALIC_OK;
 	case PV_FUNC:
-		if (!strcmp(name, "__name__")) {
-			*out = dalic_pyval_cstr(I->a, obj->func->name);
+	case PV_BUILTIN:
+		if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) {
+			*out = dalic_pyval_cstr(I->a, obj->kind == PV_FUNC ? obj->func->name
+			                                                   : obj->builtin.name);
 			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 		}
 		return DALIC_OK;
@@ -164,9 +152,18 @@ int dalic_pyeval_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const 
 	switch (obj->kind) {
 	case PV_OPAQUE:
 		return DALIC_OK;
-	case PV_INSTANCE:
+	case PV_INSTANCE: {
+		bool taken;
+		DALIC_TRY(dalic_pyclass_set_descriptor(I, at, obj, name, value, &taken));
+		if (taken)
+			return DALIC_OK;
+		if (obj->inst->cls->frozen)
+			return dalic_pyeval_error(
+			    I, at, DALIC_EINVAL,
+			    "FrozenInstanceError: cannot assign to field '%s'", name);
 		d = obj->inst->attrs;
 		break;
+	}
 	case PV_CLASS:
 		d = obj->cls->attrs;
 		break;
@@ -178,6 +175,8 @@ int dalic_pyeval_setattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const 
 		                          "AttributeError: '%s' object attribute '%s' is read-only",
 		                          dalic_pyval_type_name(obj), name);
 	}
+	if (I->sealed)
+		DALIC_TRY(dalic_pycall_check_write(I, at, d, "an attribute of an object"));
 	return dalic_pydict_set_str(I->a, d, name, value) ? dalic_pyeval_oom(I, at) : DALIC_OK;
 }
 
@@ -310,10 +309,15 @@ int dalic_pyeval_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 		if (obj->host.type->getitem)
 			return obj->host.type->getitem(I, at, obj, idx, out);
 		/* fall through */
-	default:
+	default: {
+		bool found;
+		DALIC_TRY(dalic_pyclass_dunder(I, at, obj, "__getitem__", &idx, 1, out, &found));
+		if (found)
+			return DALIC_OK;
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: '%s' object is not subscriptable",
 		                          dalic_pyval_type_name(obj));
+	}
 	}
 }
 
@@ -322,6 +326,11 @@ int dalic_pyeval_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 {
 	if (obj->kind == PV_OPAQUE)
 		return DALIC_OK;
+	if (I->sealed && (obj->kind == PV_DICT || obj->kind == PV_LIST))
+		DALIC_TRY(dalic_pycall_check_write(I, at,
+		                                   obj->kind == PV_DICT ? (void *)obj->dict
+		                                                        : (void *)obj->list,
+		                                   obj->kind == PV_DICT ? "a dict" : "a list"));
 	if (obj->kind == PV_DICT) {
 		int rc = dalic_pydict_set(I->a, obj->dict, idx, value);
 		if (rc == DALIC_EINVAL)
@@ -337,6 +346,11 @@ int dalic_pyeval_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 	}
 	if (obj->kind == PV_HOST && obj->host.type->setitem)
 		return obj->host.type->setitem(I, at, obj, idx, value);
+	pyval_t *kv[2] = {idx, value}, *r;
+	bool found;
+	DALIC_TRY(dalic_pyclass_dunder(I, at, obj, "__setitem__", kv, 2, &r, &found));
+	if (found)
+		return DALIC_OK;
 	return dalic_pyeval_error(I, at, DALIC_EINVAL,
 	                          "TypeError: '%s' object does not support item assignment",
 	                          dalic_pyval_type_name(obj));
@@ -384,6 +398,17 @@ int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyar
 	case PV_CLASS:
 		rc = dalic_pyexec_instantiate(I, at, fn->cls, args, out);
 		break;
+	case PV_INSTANCE: {
+		pyval_t *call;
+		rc = dalic_pyeval_getattr_opt(I, at, fn, "__call__", &call);
+		if (!rc && call)
+			rc = dalic_pyeval_call(I, at, call, args, out);
+		else if (!rc)
+			rc = dalic_pyeval_error(I, at, DALIC_EINVAL,
+			                        "TypeError: '%s' object is not callable",
+			                        dalic_pyval_type_name(fn));
+		break;
+	}
 	case PV_HOST:
 		if (fn->host.type->call) {
 			rc = fn->host.type->call(I, at, fn, args, out);
@@ -461,7 +486,11 @@ int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool unp
 		*n = k;
 		return DALIC_OK;
 	}
+	case PV_INSTANCE:
+		return dalic_pyiter_drain(I, at, v, items, n);
 	case PV_HOST:
+		if (dalic_pyiter_is_lazy(I, v)) /* generators, iterators */
+			return dalic_pyiter_drain(I, at, v, items, n);
 		if (v->host.type->items)
 			return v->host.type->items(I, at, v, items, n);
 		if (v->host.type->iterate)

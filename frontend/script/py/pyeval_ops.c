@@ -7,6 +7,8 @@
  */
 #include "frontend/script/py/pyeval.h"
 
+#include "frontend/script/py/pyclass.h"
+
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyfmt.h"
 
@@ -50,6 +52,10 @@ int dalic_pyeval_truth(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool *out)
 	case PV_UNDEF:
 		return dalic_pyeval_error(I, at, DALIC_EINVAL, "NameError: '%s' is not defined",
 		                          v->undef.name);
+	case PV_INSTANCE: {
+		bool found;
+		return dalic_pyclass_truth(I, at, v, out, &found);
+	}
 	default:
 		*out = true;
 		return DALIC_OK;
@@ -480,6 +486,12 @@ int dalic_pyeval_compare(pyinterp_t *I, const pynode_t *at, pycmp_t op, pyval_t 
 		}
 		*out = dalic_pyval_bool(same == (op == CMP_IS));
 		return DALIC_OK;
+	}
+	if (l->kind == PV_INSTANCE || r->kind == PV_INSTANCE) {
+		bool found;
+		DALIC_TRY(dalic_pyclass_compare(I, at, op, l, r, out, &found));
+		if (found)
+			return DALIC_OK;
 	}
 	if (op == CMP_IN || op == CMP_NOTIN) {
 		bool found = false;

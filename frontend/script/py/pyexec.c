@@ -7,7 +7,12 @@
  */
 #include "frontend/script/py/pyexec.h"
 
+#include "frontend/script/py/pycall.h"
+#include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyexc.h"
+#include "frontend/script/py/pygen.h"
+#include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pymod.h"
 #include "frontend/script/py/pyscope.h"
 
@@ -68,7 +73,8 @@ int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 		int rc = pyexec_stmt(I, F, b->v[i]);
 		/* a failing statement in a loop fails the whole loop, which may then be skipped:
 		 * skipping inside would run a loop that cannot progress to its iteration cap */
-		if (rc < 0 && !I->fatal && pyexec_lenient(I) && !I->loops) {
+		if (rc < 0 && !I->fatal && !I->keep_error && pyexec_lenient(I) && !I->loops &&
+		    F->kind == FR_MODULE) {
 			/* display code: skip the statement, keep the first reason */
 			DALIC_TRY(pyexec_skip(I, F, b->v[i]));
 			continue;
@@ -87,7 +93,8 @@ static int pyexec_param_index(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, co
                               int *out)
 {
 	const pyparams_t *ps = f->params;
-	if (ps->n > 16 && !f->param_index) {
+	/* (not while sealed: the index would be freed with the call, f would keep it) */
+	if (ps->n > 16 && !f->param_index && !I->sealed) {
 		if (!(f->param_index = dalic_pydict_new(I->a)))
 			return dalic_pyeval_oom(I, at);
 		for (int i = 0; i < ps->n; i++) {
@@ -211,6 +218,8 @@ int dalic_pyexec_call_function(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, p
 	fr->gnames = f->info->globals;
 	fr->ngnames = f->info->nglobals;
 	DALIC_TRY(pyexec_bind_args(I, at, f, fr, self, args));
+	if (f->info->generator)
+		return dalic_pygen_new(I, at, f, fr, out); /* the body runs at next() */
 	pyframe_t *saved = I->frame;
 	I->frame = fr;
 	int rc;
@@ -276,18 +285,44 @@ pyclass_t *dalic_pyexec_new_class(pyinterp_t *I, const char *name, const char *m
 int dalic_pyexec_instantiate(pyinterp_t *I, const pynode_t *at, pyclass_t *cls,
                              const pyargs_t *args, pyval_t **out)
 {
-	pyval_t *obj = dalic_pyexec_new_instance(I, cls);
-	if (!obj)
-		return dalic_pyeval_oom(I, at);
-	if (cls->exception) {
-		pyval_t *msg = NULL;
-		if (args->npos)
-			DALIC_TRY(dalic_pyeval_str(I, at, args->pos[0], false, &msg));
-		obj->inst->message = msg ? msg->str.s : "";
+	pyval_t *init = dalic_pyexec_class_lookup(cls, "__init__", NULL), *r, *obj;
+	pyval_t *user_new = dalic_pyclass_user_new(cls);
+	if (user_new) {
+		/* __new__(cls, *args); __init__ runs only on an instance of cls */
+		pyval_t **pos = dalic_pyarena_alloc(I->a, sizeof *pos * (size_t)(args->npos + 1));
+		if (!pos || !(pos[0] = dalic_pyval_new(I->a, PV_CLASS)))
+			return dalic_pyeval_oom(I, at);
+		pos[0]->cls = cls;
+		if (args->npos) /* NULL when empty */
+			memcpy(pos + 1, args->pos, sizeof *pos * (size_t)args->npos);
+		pyargs_t na = *args;
+		na.pos = pos;
+		na.npos++;
+		DALIC_TRY(dalic_pyeval_call(I, at, user_new, &na, &obj));
+		if (obj->kind != PV_INSTANCE || !dalic_pyexec_is_subclass(obj->inst->cls, cls) ||
+		    !init || init->kind != PV_FUNC) {
+			*out = obj;
+			return DALIC_OK;
+		}
+		DALIC_TRY(dalic_pyexec_call_function(I, at, init->func, obj, args, &r));
 		*out = obj;
 		return DALIC_OK;
 	}
-	pyval_t *init = dalic_pyexec_class_lookup(cls, "__init__", NULL), *r;
+	obj = dalic_pyexec_new_instance(I, cls);
+	if (!obj)
+		return dalic_pyeval_oom(I, at);
+	if (cls->exception) {
+		/* BaseException.__new__ keeps the arguments whatever a user __init__ does */
+		pyclass_t *base = dalic_pyexc_class(I, "BaseException");
+		pyval_t *base_init = base ? dalic_pydict_get_str(base->attrs, "__init__") : NULL;
+		pyargs_t pos = {.pos = args->pos, .npos = args->npos};
+		if (base_init)
+			DALIC_TRY(base_init->builtin.fn(I, at, obj, &pos, &r));
+		if (init == base_init) {
+			*out = obj;
+			return DALIC_OK;
+		}
+	}
 	if (init && init->kind == PV_FUNC) {
 		DALIC_TRY(dalic_pyexec_call_function(I, at, init->func, obj, args, &r));
 	} else if (init && init->kind == PV_BUILTIN && init->builtin.fn) {
@@ -321,6 +356,8 @@ static int pyexec_class_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 			    I, s->cls.bases.v[i], DALIC_EINVAL,
 			    "TypeError: a class can only derive from classes, not '%s'",
 			    dalic_pyval_type_name(b));
+		if (dalic_pyclass_is_object(b->cls))
+			continue; /* implied; lookups end at object's attributes (pyclass.h) */
 		cls->bases[cls->nbases++] = b->cls;
 		cls->exception |= b->cls->exception;
 		cls->opaque_base |= b->cls->opaque_base;
@@ -467,22 +504,25 @@ static int pyexec_iteration(pyinterp_t *I, pyframe_t *F, const pynode_list_t *bo
 
 static int pyexec_for_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
-	pyval_t *it;
-	DALIC_TRY(dalic_pyeval_expr(I, F, s->for_.iter, &it));
-	pyval_t **items;
-	int n;
+	pyval_t *itv;
+	DALIC_TRY(dalic_pyeval_expr(I, F, s->for_.iter, &itv));
+	pyiter_t it;
 	bool opaque;
-	DALIC_TRY(dalic_pyeval_iterate(I, s->for_.iter, it, false, &items, &n, &opaque));
+	DALIC_TRY(dalic_pyiter_open(I, s->for_.iter, itv, &it, &opaque));
 	if (opaque) {
 		if (pyexec_lenient(I))
 			return DALIC_OK; /* display code iterating over run results */
-		return dalic_pyeval_opaque_error(I, s->for_.iter, it, "cannot iterate");
+		return dalic_pyeval_opaque_error(I, s->for_.iter, itv, "cannot iterate");
 	}
 	long count = 0;
-	for (int i = 0; i < n; i++) {
+	for (;;) {
+		pyval_t *item;
+		bool end, done;
+		DALIC_TRY(dalic_pyiter_next(I, s->for_.iter, &it, &item, &end));
+		if (end)
+			break;
 		DALIC_TRY(pyexec_loop_guard(I, s, &count));
-		DALIC_TRY(dalic_pyeval_assign(I, F, s->for_.target, items[i]));
-		bool done;
+		DALIC_TRY(dalic_pyeval_assign(I, F, s->for_.target, item));
 		int rc = pyexec_iteration(I, F, &s->for_.body, &done);
 		if (done)
 			return rc;
@@ -551,20 +591,36 @@ static int pyexec_ctx_method(pyinterp_t *I, const pynode_t *at, pyval_t *v, cons
 	return dalic_pyeval_getattr(I, at, v, name, out);
 }
 
-/* __exit__(None, None, None) of a manager; an error of the body stays the error reported. */
+/* __exit__(type, value, None) of a manager: a true result suppresses a Python exception
+ * raised in the body; otherwise the body's error stays the error reported. */
 static int pyexec_ctx_exit(pyinterp_t *I, const pynode_t *at, pyval_t *mgr, int rc)
 {
-	char saved[DALIC_ERRMSG_MAX];
+	pyexc_saved_t saved;
 	if (rc < 0)
-		dalic_error_save(saved, sizeof saved);
-	pyval_t *exit, *none[3] = {dalic_pyval_none(), dalic_pyval_none(), dalic_pyval_none()}, *r;
-	pyargs_t args = {.pos = none, .npos = 3};
+		dalic_pyexc_save(I, &saved);
+	pyval_t *exc = rc < 0 ? saved.exc : NULL, *exit, *r;
+	pyval_t *a[3] = {dalic_pyval_none(), dalic_pyval_none(), dalic_pyval_none()};
+	if (exc) {
+		if (!(a[0] = dalic_pyval_new(I->a, PV_CLASS)))
+			return dalic_pyeval_oom(I, at);
+		a[0]->cls = exc->inst->cls;
+		a[1] = exc;
+	}
+	pyargs_t args = {.pos = a, .npos = 3};
 	int xrc = pyexec_ctx_method(I, at, mgr, "__exit__", &exit);
 	if (!xrc && exit)
 		xrc = dalic_pyeval_call(I, at, exit, &args, &r);
 	if (xrc)
 		return xrc;
-	return rc < 0 ? dalic_fail(rc, "%s", saved) : rc;
+	if (exc && exit && r->kind != PV_OPAQUE) {
+		bool suppress;
+		DALIC_TRY(dalic_pyeval_truth(I, at, r, &suppress));
+		if (suppress) {
+			dalic_pyexc_clear(I);
+			return DALIC_OK;
+		}
+	}
+	return rc < 0 ? dalic_pyexc_restore(I, &saved, rc) : rc;
 }
 
 static int pyexec_with_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
@@ -590,27 +646,53 @@ static int pyexec_with_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 		if (!rc && s->with.vars.v[i])
 			rc = dalic_pyeval_assign(I, F, s->with.vars.v[i], v);
 	}
-	if (!rc)
+	if (!rc) {
+		/* an error in the body goes to __exit__, it is not skipped */
+		I->loops++;
 		rc = dalic_pyexec_block(I, F, &s->with.body);
+		I->loops--;
+	}
 	while (entered--)
 		rc = pyexec_ctx_exit(I, s->with.items.v[entered], mgrs[entered], rc);
 	return rc;
 }
 
-/* Whether the pending error is of the Python exception type `type` (by name: messages read
- * "file:line:col: ValueError: ..."), for `except` clauses. */
-static bool pyexec_error_matches(pyval_t *type)
+/* Runs a finally block; an error pending before it is reported again after it unless the
+ * block ends with its own error or control flow (its inner try statements may have
+ * caught and cleared other errors meanwhile). */
+static int pyexec_finally(pyinterp_t *I, pyframe_t *F, const pynode_list_t *body, int rc)
 {
-	if (!type)
-		return true;
-	if (type->kind != PV_CLASS)
-		return false;
-	const char *name = type->cls->name;
-	if (!strcmp(name, "Exception") || !strcmp(name, "BaseException"))
-		return true;
-	char pat[96];
-	snprintf(pat, sizeof pat, ": %s:", name);
-	return strstr(dalic_last_error(), pat) != NULL;
+	pyexc_saved_t saved;
+	if (rc < 0)
+		dalic_pyexc_save(I, &saved);
+	int frc = dalic_pyexec_block(I, F, body);
+	if (frc)
+		return frc;
+	return rc < 0 ? dalic_pyexc_restore(I, &saved, rc) : rc;
+}
+
+/* The handler of try statement s that takes exception exc (*out NULL when none does). */
+static int pyexec_find_handler(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *exc,
+                               const pyhandler_t **out)
+{
+	*out = NULL;
+	pyexc_saved_t saved;
+	dalic_pyexc_save(I, &saved);
+	for (int i = 0; i < s->try_.nhandlers; i++) {
+		const pyhandler_t *h = &s->try_.handlers[i];
+		pyval_t *type = NULL;
+		if (h->type)
+			DALIC_TRY(dalic_pyeval_expr(I, F, h->type, &type));
+		if (type && type->kind == PV_OPAQUE)
+			continue; /* an exception class of a module dalic does not load */
+		if (dalic_pyexc_matches(exc, type)) {
+			*out = h;
+			return DALIC_OK;
+		}
+	}
+	/* no handler: the error goes on as it was */
+	dalic_pyexc_restore(I, &saved, DALIC_EINVAL);
+	return DALIC_OK;
 }
 
 static int pyexec_try_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
@@ -619,58 +701,40 @@ static int pyexec_try_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	I->loops++;
 	int rc = dalic_pyexec_block(I, F, &s->try_.body);
 	I->loops--;
-	if (rc < 0 && !I->fatal) {
-		for (int i = 0; i < s->try_.nhandlers; i++) {
-			const pyhandler_t *h = &s->try_.handlers[i];
-			pyval_t *type = NULL;
-			if (h->type && dalic_pyeval_expr(I, F, h->type, &type))
-				return I->fatal ? -1 : rc;
-			bool match = false;
-			if (type && type->kind == PV_TUPLE) {
-				for (int k = 0; k < type->tuple.n && !match; k++)
-					match = pyexec_error_matches(type->tuple.items[k]);
-			} else {
-				match = pyexec_error_matches(type);
-			}
-			if (!match)
-				continue;
-			if (h->name) {
-				pyval_t *msg = dalic_pyval_cstr(I->a, dalic_last_error());
-				if (!msg)
-					return dalic_pyeval_oom(I, s);
-				DALIC_TRY(dalic_pyeval_store(I, F, s, h->name, msg));
-			}
-			dalic_error_clear();
-			rc = dalic_pyexec_block(I, F, &h->body);
-			break;
+	pyval_t *exc = rc < 0 ? dalic_pyexc_pending(I) : NULL;
+	if (exc) {
+		/* only Python exceptions reach handlers: what dalic cannot evaluate, interpreter
+		 * limits and errors of pipeline definitions stop the load */
+		const pyhandler_t *h;
+		int hrc = pyexec_find_handler(I, F, s, exc, &h);
+		if (hrc)
+			return hrc;
+		if (h) {
+			dalic_pyexc_clear(I);
+			rc = h->name ? dalic_pyeval_store(I, F, s, h->name, exc) : DALIC_OK;
+			pyval_t *outer = I->handling;
+			I->handling = exc;
+			if (!rc)
+				rc = dalic_pyexec_block(I, F, &h->body);
+			I->handling = outer;
 		}
 	} else if (!rc) {
 		rc = dalic_pyexec_block(I, F, &s->try_.orelse);
 	}
-	if (s->try_.finalbody.n) {
-		int frc = dalic_pyexec_block(I, F, &s->try_.finalbody);
-		if (frc)
-			return frc;
-	}
+	if (s->try_.finalbody.n)
+		return pyexec_finally(I, F, &s->try_.finalbody, rc);
 	return rc;
 }
 
 static int pyexec_raise_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
 	if (!s->raise.exc)
-		return dalic_pyeval_error(I, s, DALIC_EINVAL,
-		                          "RuntimeError: No active exception to reraise");
-	pyval_t *e;
+		return dalic_pyexc_reraise(I, s);
+	pyval_t *e, *cause = NULL;
 	DALIC_TRY(dalic_pyeval_expr(I, F, s->raise.exc, &e));
-	if (e->kind == PV_CLASS)
-		return dalic_pyeval_error(I, s, DALIC_EINVAL, "%s", e->cls->name);
-	if (e->kind == PV_INSTANCE && e->inst->cls->exception)
-		return dalic_pyeval_error(I, s, DALIC_EINVAL, "%s: %s", e->inst->cls->name,
-		                          e->inst->message ? e->inst->message : "");
-	if (e->kind == PV_OPAQUE)
-		return dalic_pyeval_opaque_error(I, s, e, "raise");
-	return dalic_pyeval_error(I, s, DALIC_EINVAL,
-	                          "TypeError: exceptions must derive from BaseException");
+	if (s->raise.cause)
+		DALIC_TRY(dalic_pyeval_expr(I, F, s->raise.cause, &cause));
+	return dalic_pyexc_raise(I, s, e, cause);
 }
 
 static int pyexec_aug_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
@@ -690,6 +754,8 @@ static int pyexec_aug_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	DALIC_TRY(dalic_pyeval_expr(I, F, s->aug.value, &value));
 	if (cur->kind == PV_LIST && s->aug.op == OP_PLUS) {
 		/* list += iterable extends in place */
+		if (I->sealed)
+			DALIC_TRY(dalic_pycall_check_write(I, s, cur->list, "a list"));
 		pyval_t **items;
 		int n;
 		bool opaque;
@@ -710,10 +776,26 @@ static int pyexec_aug_assign(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	return dalic_pyeval_setitem(I, t, obj, idx, res);
 }
 
+/* In a sealed call (pycall.h), `del` may only change what the call made. */
+static int pyexec_check_del(pyinterp_t *I, pyframe_t *F, const pynode_t *t)
+{
+	if (t->kind == N_NAME)
+		return dalic_pycall_check_write(I, t, F->locals, "a variable");
+	pyval_t *obj;
+	DALIC_TRY(dalic_pyeval_expr(I, F, t->kind == N_ATTR ? t->attr.value : t->sub.value, &obj));
+	const void *target = obj->kind == PV_DICT       ? (void *)obj->dict
+	                     : obj->kind == PV_LIST     ? (void *)obj->list
+	                     : obj->kind == PV_INSTANCE ? (void *)obj->inst->attrs
+	                                                : NULL;
+	return target ? dalic_pycall_check_write(I, t, target, "a container") : DALIC_OK;
+}
+
 static int pyexec_del_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 {
 	for (int i = 0; i < s->del.targets.n; i++) {
 		const pynode_t *t = s->del.targets.v[i];
+		if (I->sealed)
+			DALIC_TRY(pyexec_check_del(I, F, t));
 		if (t->kind == N_NAME) {
 			pyval_t *key = dalic_pyval_cstr(I->a, t->name);
 			if (!key)
@@ -772,6 +854,8 @@ static int pyexec_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	case S_AUGASSIGN:
 		return pyexec_aug_assign(I, F, s);
 	case S_ANNASSIGN:
+		if (F->kind == FR_CLASS && s->ann.target->kind == N_NAME)
+			DALIC_TRY(dalic_pyclass_annotate(I, F->cls, s));
 		if (!s->ann.value)
 			return DALIC_OK;
 		DALIC_TRY(dalic_pyeval_expr(I, F, s->ann.value, &v));

@@ -227,6 +227,8 @@ static int pyfmt_spec_float(pyinterp_t *I, const pynode_t *at, double f, const p
 
 int dalic_pyfmt_spec(pyinterp_t *I, const pynode_t *at, pyval_t *v, const char *s, pybuf_t *out)
 {
+	if (v->kind == PV_INSTANCE) /* a user class's __str__ */
+		DALIC_TRY(dalic_pyeval_str(I, at, v, false, &v));
 	if (!*s) {
 		dalic_pyval_format(out, v, false);
 		return DALIC_OK;

@@ -135,6 +135,8 @@ static int pyfmt_percent_one(pyinterp_t *I, const pynode_t *at, pyfmt_spec_t *sp
 	if (v->kind == PV_HOST && v->host.type->scalar && v->host.type->scalar(v))
 		v = v->host.type->scalar(v);
 	char t = sp->type;
+	if ((t == 's' || t == 'r') && v->kind == PV_INSTANCE) /* __str__ / __repr__ */
+		DALIC_TRY(dalic_pyeval_str(I, at, v, t == 'r', &v));
 	if (t == 's' || t == 'r' || t == 'a') {
 		pybuf_t s = {0};
 		dalic_pyval_format(&s, v, t != 's');

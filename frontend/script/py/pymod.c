@@ -5,6 +5,7 @@
  */
 #include "frontend/script/py/pymod.h"
 
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pydict.h"
 
 #include <string.h>
@@ -51,6 +52,8 @@ int dalic_pymod_get(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t
 		*out = m;
 		return DALIC_OK;
 	}
+	if (I->sealed) /* the module table outlives the call */
+		DALIC_TRY(dalic_pycall_check_write(I, at, I->modules, "the imported modules"));
 	pymod_open_t open = pymod_opener(I, name);
 	if (open) {
 		DALIC_TRY(open(I, at, name, &m));

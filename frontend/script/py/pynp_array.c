@@ -9,6 +9,7 @@
 #include "frontend/script/py/pynp.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pycall.h"
 
 #include <math.h>
 #include <string.h>
@@ -424,6 +425,8 @@ static int pynp_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: '%s' object does not support item assignment",
 		                          dalic_dtype_short(a->dtype));
+	if (I->sealed)
+		DALIC_TRY(dalic_pycall_check_write(I, at, a->data, "an array"));
 	sel_t s;
 	DALIC_TRY(pynp_select(I, at, a, idx, &s));
 	pyval_t *vv;

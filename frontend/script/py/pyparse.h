@@ -32,6 +32,8 @@ typedef struct pyparser {
 	int depth;
 	int func_depth, loop_depth; /* for 'return' / 'break' outside function / loop */
 	int elifs;                  /* length of the elif chain being parsed */
+	int yields;                 /* yield expressions in the function being parsed */
+	int yield_line, yield_col;  /* where the last one was */
 	/* the last position found in an f-string's body, so fields are located in one pass */
 	struct {
 		const pytoken_t *tok;
@@ -72,6 +74,11 @@ int dalic_pyparse_test(pyparser_t *p, pynode_t **out);      /* test: ifexp / lam
 int dalic_pyparse_namedexpr(pyparser_t *p, pynode_t **out); /* test or NAME := test */
 int dalic_pyparse_or_test(pyparser_t *p, pynode_t **out);
 int dalic_pyparse_expr(pyparser_t *p, pynode_t **out);
+/* yield_expr: "yield" "from" test | "yield" [star_expressions] */
+int dalic_pyparse_yield(pyparser_t *p, pynode_t **out);
+/* Refuses a yield parsed since `at` (lambdas, comprehensions: not generator functions in
+ * dalic, and not in Python 3.8+ either for comprehensions). */
+int dalic_pyparse_no_yield_since(pyparser_t *p, const pynode_t *at, const char *where);
 /* atoms, displays and trailers (pyparse_atom.c) */
 int dalic_pyparse_primary(pyparser_t *p, pynode_t **out);
 int dalic_pyparse_star_or_named(pyparser_t *p, pynode_t **out); /* "*" expr | namedexpr */

@@ -38,7 +38,7 @@ static int pyparse_comprehension(pyparser_t *p, pynode_t *node)
 			DALIC_TRY(dalic_pyparse_list_push(p, &c->ifs, cond));
 		}
 	}
-	return DALIC_OK;
+	return dalic_pyparse_no_yield_since(p, node, "a comprehension");
 }
 
 /* star_named_expression: "*" expr | namedexpr_test */
@@ -82,9 +82,10 @@ static int pyparse_paren(pyparser_t *p, pynode_t **out)
 		PYPARSE_NEW(*out, N_TUPLE, open);
 		return DALIC_OK;
 	}
-	if (dalic_pyparse_is_kw(p, KW_YIELD))
-		return dalic_pyparse_error(p, dalic_pyparse_peek(p),
-		                           "'yield' is not supported in pipeline scripts");
+	if (dalic_pyparse_is_kw(p, KW_YIELD)) {
+		DALIC_TRY(dalic_pyparse_yield(p, out));
+		return dalic_pyparse_expect_op(p, OP_RPAR, "to close the yield expression");
+	}
 	pynode_t *first;
 	DALIC_TRY(dalic_pyparse_star_or_named(p, &first));
 	if (dalic_pyparse_is_kw(p, KW_FOR)) {
@@ -234,10 +235,13 @@ static int pyparse_atom(pyparser_t *p, pynode_t **out)
 			(*out)->b = t->kw == KW_TRUE;
 			return DALIC_OK;
 		case KW_AWAIT:
-		case KW_YIELD:
 			return dalic_pyparse_error(p, t,
 			                           "'%s' is not supported in pipeline scripts",
 			                           dalic_pylex_kw_text(t->kw));
+		case KW_YIELD:
+			return dalic_pyparse_error(p, t,
+			                           "invalid syntax: a yield expression inside "
+			                           "another expression needs parentheses");
 		default:
 			return dalic_pyparse_error(p, t, "invalid syntax: unexpected keyword '%s'",
 			                           dalic_pylex_kw_text(t->kw));

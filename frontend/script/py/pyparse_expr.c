@@ -393,6 +393,40 @@ int dalic_pyparse_params(pyparser_t *p, pyparams_t *out, pyop_t close, bool anno
 	return pyparse_unique_params(p, out);
 }
 
+int dalic_pyparse_yield(pyparser_t *p, pynode_t **out)
+{
+	const pytoken_t *t = dalic_pyparse_next(p);
+	if (!p->func_depth)
+		return dalic_pyparse_error(p, t, "'yield' outside function");
+	pynode_t *y;
+	if (dalic_pyparse_accept_kw(p, KW_FROM)) {
+		PYPARSE_NEW(y, N_YIELDFROM, t);
+		DALIC_TRY(dalic_pyparse_test(p, &y->yield.value));
+	} else {
+		PYPARSE_NEW(y, N_YIELD, t);
+		const pytoken_t *n = dalic_pyparse_peek(p);
+		bool end = n->kind == TK_NEWLINE || n->kind == TK_EOF ||
+		           (n->kind == TK_OP && (n->op == OP_RPAR || n->op == OP_SEMI ||
+		                                 n->op == OP_ASSIGN));
+		if (!end)
+			DALIC_TRY(dalic_pyparse_star_expressions(p, &y->yield.value));
+	}
+	p->yields++;
+	p->yield_line = t->line;
+	p->yield_col = t->col;
+	*out = y;
+	return DALIC_OK;
+}
+
+int dalic_pyparse_no_yield_since(pyparser_t *p, const pynode_t *at, const char *where)
+{
+	if (!p->yields ||
+	    (p->yield_line < at->line || (p->yield_line == at->line && p->yield_col < at->col)))
+		return DALIC_OK;
+	pynode_t y = {.line = p->yield_line, .col = p->yield_col};
+	return dalic_pyparse_error_node(p, &y, "'yield' inside %s", where);
+}
+
 /* lambdef: "lambda" parameters ":" test */
 static int pyparse_lambda(pyparser_t *p, pynode_t **out)
 {
@@ -403,8 +437,12 @@ static int pyparse_lambda(pyparser_t *p, pynode_t **out)
 	int rc = dalic_pyparse_params(p, &l->lambda.params, OP_COLON, false);
 	if (!rc)
 		rc = dalic_pyparse_expect_op(p, OP_COLON, "after the lambda parameters");
+	p->func_depth++; /* a yield in it is refused below, not as outside a function */
 	if (!rc)
 		rc = dalic_pyparse_test(p, &l->lambda.body);
+	p->func_depth--;
+	if (!rc)
+		rc = dalic_pyparse_no_yield_since(p, l, "a lambda");
 	dalic_pyparse_leave(p);
 	*out = l;
 	return rc;

@@ -221,7 +221,10 @@ static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 {
 	const pytoken_t *start = dalic_pyparse_peek(p);
 	pynode_t *e;
-	DALIC_TRY(dalic_pyparse_star_expressions(p, &e));
+	if (dalic_pyparse_is_kw(p, KW_YIELD))
+		DALIC_TRY(dalic_pyparse_yield(p, &e));
+	else
+		DALIC_TRY(dalic_pyparse_star_expressions(p, &e));
 	const pytoken_t *t = dalic_pyparse_peek(p);
 	pynode_t *s;
 	if (t->kind == TK_OP && t->op == OP_ASSIGN) {
@@ -230,10 +233,9 @@ static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 			DALIC_TRY(dalic_pyparse_check_target(p, e, "assignment"));
 			DALIC_TRY(dalic_pyparse_list_push(p, &s->assign.targets, e));
 			if (dalic_pyparse_is_kw(p, KW_YIELD))
-				return dalic_pyparse_error(p, dalic_pyparse_peek(p),
-				                           "'yield' is not supported in pipeline "
-				                           "scripts");
-			DALIC_TRY(dalic_pyparse_star_expressions(p, &e));
+				DALIC_TRY(dalic_pyparse_yield(p, &e));
+			else
+				DALIC_TRY(dalic_pyparse_star_expressions(p, &e));
 		}
 		s->assign.value = e;
 	} else if (t->kind == TK_OP && pyparse_aug_binop(t->op)) {
@@ -256,8 +258,7 @@ static int pyparse_expr_stmt(pyparser_t *p, pynode_list_t *out)
 		dalic_pyparse_next(p);
 		PYPARSE_NEW(s, S_ANNASSIGN, start);
 		s->ann.target = e;
-		pynode_t *annotation;
-		DALIC_TRY(dalic_pyparse_test(p, &annotation));
+		DALIC_TRY(dalic_pyparse_test(p, &s->ann.annotation));
 		if (dalic_pyparse_accept_op(p, OP_ASSIGN))
 			DALIC_TRY(dalic_pyparse_star_expressions(p, &s->ann.value));
 	} else {
@@ -278,7 +279,8 @@ static int pyparse_simple_stmt(pyparser_t *p, pynode_list_t *out)
 	const pytoken_t *t = dalic_pyparse_peek(p);
 	pynode_t *s;
 	if (t->kind != TK_NAME || !t->kw || t->kw == KW_NONE_ || t->kw == KW_TRUE ||
-	    t->kw == KW_FALSE || t->kw == KW_NOT || t->kw == KW_LAMBDA || t->kw == KW_AWAIT)
+	    t->kw == KW_FALSE || t->kw == KW_NOT || t->kw == KW_LAMBDA || t->kw == KW_AWAIT ||
+	    t->kw == KW_YIELD)
 		return pyparse_expr_stmt(p, out);
 	dalic_pyparse_next(p);
 	switch (t->kw) {
@@ -342,8 +344,6 @@ static int pyparse_simple_stmt(pyparser_t *p, pynode_list_t *out)
 		PYPARSE_NEW(s, S_IMPORTFROM, t);
 		DALIC_TRY(pyparse_from_stmt(p, s));
 		break;
-	case KW_YIELD:
-		return dalic_pyparse_error(p, t, "'yield' is not supported in pipeline scripts");
 	default:
 		return dalic_pyparse_error(p, t, "invalid syntax: unexpected keyword '%s'",
 		                           dalic_pylex_kw_text(t->kw));
@@ -513,14 +513,18 @@ static int pyparse_def_stmt(pyparser_t *p, const pytoken_t *t, pynode_list_t *de
 		pynode_t *ann;
 		DALIC_TRY(dalic_pyparse_test(p, &ann));
 	}
-	int saved_loop = p->loop_depth;
+	int saved_loop = p->loop_depth, saved_yields = p->yields;
 	p->loop_depth = 0;
+	p->yields = 0;
 	p->func_depth++;
 	int rc = pyparse_colon_block(p, &s->def.body, "function definition", t->line);
 	p->func_depth--;
 	p->loop_depth = saved_loop;
+	int yields = p->yields;
+	p->yields = saved_yields;
 	DALIC_TRY(rc);
 	DALIC_TRY(dalic_pyscope_function(p->a, s));
+	s->def.info->generator = yields > 0;
 	return dalic_pyparse_list_push(p, out, s);
 }
 

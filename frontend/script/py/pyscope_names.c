@@ -367,6 +367,9 @@ static pynameset_t pyscope_used_other(pyarena_t *a, const pynode_t *e, pynameset
 		return dalic_pyscope_used_names(a, e->ifexp.orelse, acc, ok);
 	case N_NAMEDEXPR:
 		return dalic_pyscope_used_names(a, e->named.value, acc, ok);
+	case N_YIELD:
+	case N_YIELDFROM:
+		return dalic_pyscope_used_names(a, e->yield.value, acc, ok);
 	case N_LAMBDA: {
 		pynameset_t params = {0}, inner = {0};
 		for (int i = 0; i < e->lambda.params.n; i++) {

@@ -6,10 +6,13 @@
 #include "frontend/script/py/pystate.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pycall.h"
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
+#include "frontend/script/py/pygen.h"
 #include "frontend/script/py/pylib.h"
 #include "frontend/script/py/pyparse.h"
+#include "frontend/script/py/pystdlib.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,7 @@ int dalic_pystate_open(pyinterp_t *I, const pysrc_t *src, FILE *out)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	DALIC_TRY(dalic_pyparse_module(I->a, src, &I->mod));
 	if (dalic_pybi_open(I) || dalic_pymod_open(I) || dalic_pylib_open(I) ||
+	    dalic_pystdlib_open(I) ||
 	    !(I->globals = dalic_pyexec_new_frame(I, FR_MODULE, NULL)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	pyval_t *name = dalic_pyval_cstr(I->a, "__main__"),
@@ -43,6 +47,8 @@ int dalic_pystate_run(pyinterp_t *I)
 
 void dalic_pystate_close(pyinterp_t *I)
 {
+	dalic_pygen_close_all(I);
+	dalic_pycall_close(I);
 	free(I->first_skipped);
 	dalic_pyarena_free(I->a);
 	memset(I, 0, sizeof *I);

@@ -64,6 +64,7 @@ typedef struct pyhooks {
 } pyhooks_t;
 
 typedef struct pymodreg pymodreg_t;
+typedef struct pygen pygen_t;
 
 struct pyinterp {
 	pyarena_t *a;
@@ -72,7 +73,7 @@ struct pyinterp {
 	pyframe_t *globals;
 	pydict_t *builtins;
 	pydict_t *modules;            /* imported module values by dotted name */
-	const pymodreg_t *preload[8]; /* module tables: name -> opener (pymod.h) */
+	const pymodreg_t *preload[16]; /* module tables: name -> opener (pymod.h) */
 	int npreload;
 	const pyhooks_t *hooks;
 	void *host;           /* the host's state */
@@ -82,10 +83,27 @@ struct pyinterp {
 	long steps;
 	bool star_opaque;    /* `from <unknown module> import *` happened */
 	bool fatal;          /* an error that stops the load happened */
+	bool keep_error;     /* the pending error may be caught, but never skipped as display
+	                      * code (an unknown operator: dalic would drop the pipeline part) */
 	pyframe_t *frame;    /* frame running now (super()) */
 	char *first_skipped; /* first error of a skipped module-level statement (malloc) */
 	pydict_t *skipped;   /* names skipped statements would have bound -> their line */
 	FILE *out;           /* print() destination */
+	/* exceptions (pyexc.h): the pending error's exception object, the hash of the message
+	 * it belongs to, and the exception of the innermost running except block */
+	pyval_t *exc;
+	uint64_t exc_hash;
+	pyval_t *handling;
+	/* generators (pygen.h): the one running now, and those holding a stack */
+	pygen_t *gen;
+	pygen_t *live_gens;
+	int nlive_gens;
+	/* sealed calls from outside the run (pycall.h): whether one runs, the arena as it was
+	 * when it began, what it calls (messages), and the coroutine it runs on */
+	bool sealed;
+	pyarena_mark_t seal;
+	const char *sealed_what;
+	struct pycall *call;
 };
 
 /* Parses src (which must outlive I) and sets up the built-ins, the module machinery and

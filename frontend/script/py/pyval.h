@@ -85,13 +85,15 @@ struct pyclass {
 	const char *module; /* defining module for repr(); NULL: __main__ */
 	bool opaque_base;   /* derived from something dalic does not model */
 	bool exception;     /* an exception class */
+	bool frozen;        /* a frozen dataclass: instances refuse assignments */
 };
 
 typedef struct pyinst {
 	pyclass_t *cls;
 	pydict_t *attrs;
 	void *native; /* what a host base class keeps for the object (Pipeline: its pipeline) */
-	const char *message; /* exceptions */
+	const char *message; /* exceptions: what str() shows */
+	const char *located; /* exceptions: the located error it was raised with (re-raise) */
 } pyinst_t;
 
 typedef struct pymodobj {
@@ -209,6 +211,13 @@ struct pytype {
 	int (*len)(pyinterp_t *I, const pynode_t *at, pyval_t *v, int64_t *out);
 	/* numpy's __array__: the value as an ndarray (np.array(v), np.asarray(v)). */
 	int (*array)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
+	/* Descriptors (Python's __get__ / __set__): v was found on class cls and is read
+	 * through instance obj (NULL when read through the class itself) ... */
+	int (*get)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *obj, pyclass_t *cls,
+	           pyval_t **out);
+	/* ... or assigned through obj (a data descriptor: it wins over the instance's own
+	 * attributes on reads too). */
+	int (*set)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *obj, pyval_t *value);
 };
 
 /* Whether v is a host value of type t. */

@@ -218,8 +218,19 @@ static void pyval_format_d(pybuf_t *b, const pyval_t *v, bool repr, int depth)
 		                   v->cls->module ? v->cls->module : "__main__", v->cls->name);
 		return;
 	case PV_INSTANCE:
-		if (v->inst->cls->exception && !repr) {
-			dalic_pybuf_puts(b, v->inst->message ? v->inst->message : "");
+		if (b->failed || (b->user_format && b->user_format(b, v, repr)))
+			return;
+		if (v->inst->cls->exception) {
+			const char *m = v->inst->message ? v->inst->message : "";
+			if (!repr) {
+				dalic_pybuf_puts(b, m);
+				return;
+			}
+			dalic_pybuf_printf(b, "%s(", v->inst->cls->name);
+			if (*m)
+				dalic_pyval_format(
+				    b, &(pyval_t){.kind = PV_STR, .str = {m, strlen(m)}}, true);
+			dalic_pybuf_puts(b, ")");
 			return;
 		}
 		dalic_pybuf_printf(b, "<__main__.%s object>", v->inst->cls->name);

@@ -13,6 +13,7 @@
  * pairs, the same type twice included, fail as in DALI ("conversion not supported").
  */
 #include "engine/kernel.h"
+#include "kernels/common/color.h"
 #include "kernels/common/sat_cast.h"
 
 #include <string.h>
@@ -72,15 +73,7 @@ static int csc_init(dalic_op_ctx_t *ctx)
 		                     csc_type_name(from), csc_type_name(to));
 	s->in_c = csc_channels(from);
 	s->out_c = csc_channels(to);
-	/* JPEG's (full range) coefficients, scaled to the studio range in double, then float */
-	static const double jpeg[3][3] = {{0.299, 0.587, 0.114},
-	                                  {-0.16873589, -0.33126411, 0.5},
-	                                  {0.5, -0.41868759, -0.08131241}};
-	for (int k = 0; k < 3; k++) {
-		s->y[k] = (float)(219.0 / 255 * jpeg[0][k]);
-		s->cb[k] = (float)(224.0 / 255 * jpeg[1][k]);
-		s->cr[k] = (float)(224.0 / 255 * jpeg[2][k]);
-	}
+	dalic_color_ycbcr_coeffs(s->y, s->cb, s->cr);
 	s->y_sum = s->y[0] + s->y[1] + s->y[2];
 	return DALIC_OK;
 }

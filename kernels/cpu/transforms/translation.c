@@ -50,6 +50,7 @@ static const dalic_arg_schema_t args[] = {
 
 DALIC_OPERATOR(transforms__Translation) = {
     .name = "transforms__Translation",
+    .aliases = {"TransformTranslation"}, /* DALI's deprecated name, as serialized */
     .fn = "transforms.translation",
     .module = "nvidia.dali.fn.transforms",
     .doc = "Produces a translation affine transform matrix (or applies one to the input "

@@ -1,8 +1,8 @@
 # oracle: iterations=6
 # oracle: checks=outputs
-# oracle: xfail=DALI 2.4's shuffle_after_epoch order is not yet reproduced (docs/dali-differences.md)
 # readers.file reshuffling the whole list every epoch (shuffle_after_epoch); 12 files in
-# batches of 4, so six iterations span two epochs.
+# batches of 4, so six iterations span two epochs. DALI 2.4 reshuffles with
+# mt19937_64(seed + (epoch << 32)) (kernels/common/reader_rand).
 from nvidia.dali import pipeline_def, fn, types
 
 

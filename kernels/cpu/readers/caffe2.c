@@ -1,0 +1,393 @@
+/*
+ * readers.caffe2 (DALI's readers__Caffe2 / Caffe2Reader): caffe2.TensorProtos records of
+ * Caffe2 LMDB databases (lmdb_reader.h), unpacked with protobuf-c, read as DALI's
+ * Caffe2Parser does. Outputs, in order:
+ *  - image (image_available): a STRING proto's first string (encoded bytes, 1-D uint8) or a
+ *    BYTE proto's bytes as [dims0, dims1, dims2 or 1];
+ *  - label (label_type != 4), from a FLOAT or INT32 proto: 0 single (one value, [1]),
+ *    1 sparse (a [num_labels] vector with 1 at the listed indices), 2 dense (the values),
+ *    3 weighted sparse (float [num_labels]: the next proto's weights at the indices);
+ *  - additional_inputs protos (FLOAT, INT32 or INT64 values), starting one proto later for
+ *    sparse labels as DALI does;
+ *  - bbox: the record's last proto when it follows those, INT32 with 4 values;
+ *  - for sparse and weighted sparse labels, one more output: DALI 2.4 declares two label
+ *    outputs for them but fills one (and then fails on the other); dalic gives it empty,
+ *    [0] of the label's type, last as the unfilled one is in DALI.
+ * Every record of a batch must give each output the same type. Records DALI would read past
+ * or leave outputs unwritten for are errors naming the database and key.
+ */
+#include "caffe2.pb-c.h"
+#include "engine/dtype.h"
+#include "engine/error.h"
+#include "engine/graphdef.h"
+#include "engine/kernel.h"
+#include "kernels/common/lmdb_reader.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAFFE2_MAX_OUT 16
+
+typedef Caffe2__TensorProto caffe2_proto_t;
+
+typedef struct caffe2_reader {
+	dalic_lmdb_reader_t lr;
+	bool image, bbox;
+	int label_type, num_labels, additional;
+	Caffe2__TensorProtos **recs; /* per sample slot */
+} caffe2_reader_t;
+_Static_assert(offsetof(caffe2_reader_t, lr) == 0, "the state starts with the reader core");
+
+enum { CAFFE2_SINGLE, CAFFE2_SPARSE, CAFFE2_DENSE, CAFFE2_WEIGHTED, CAFFE2_NO_LABEL };
+
+static int64_t caffe2_def_int(const dalic_opdef_t *def, const char *name, int64_t dflt)
+{
+	const dalic_value_t *v = dalic_graphdef_op_arg(def, name);
+	if (!v || v->n < 1)
+		return dflt;
+	return v->kind == DALIC_V_INT ? v->i[0] : v->kind == DALIC_V_BOOL ? v->b[0] : dflt;
+}
+
+/* DALI's output count: the image, 0, 1 or 2 label outputs, the additional ones, the bbox. */
+static int caffe2_count(int64_t image, int64_t label_type, int64_t additional, int64_t bbox)
+{
+	int64_t labels = label_type == CAFFE2_NO_LABEL                                    ? 0
+	                 : label_type == CAFFE2_SPARSE || label_type == CAFFE2_WEIGHTED ? 2
+	                                                                                : 1;
+	int64_t n = image + labels + additional + bbox;
+	return n < 1 ? 1 : n > CAFFE2_MAX_OUT ? CAFFE2_MAX_OUT : (int)n;
+}
+
+static int caffe2_outputs_for(const dalic_opdef_t *def)
+{
+	return caffe2_count(caffe2_def_int(def, "image_available", 1),
+	                    caffe2_def_int(def, "label_type", 0),
+	                    caffe2_def_int(def, "additional_inputs", 0), caffe2_def_int(def, "bbox", 0));
+}
+
+static void caffe2_free_slots(caffe2_reader_t *r, int n)
+{
+	for (int i = 0; r->recs && i < n; i++)
+		if (r->recs[i]) {
+			caffe2__tensor_protos__free_unpacked(r->recs[i], NULL);
+			r->recs[i] = NULL;
+		}
+}
+
+static void caffe2_fini(dalic_op_ctx_t *ctx)
+{
+	caffe2_reader_t *r = ctx->state;
+	caffe2_free_slots(r, ctx->max_batch_size);
+	free(r->recs);
+	dalic_lmdb_reader_fini(&r->lr);
+}
+
+static int caffe2_init_state(dalic_op_ctx_t *ctx)
+{
+	caffe2_reader_t *r = ctx->state;
+	r->image = dalic_arg_bool(ctx, "image_available");
+	r->bbox = dalic_arg_bool(ctx, "bbox");
+	r->label_type = (int)dalic_arg_int(ctx, "label_type");
+	r->num_labels = (int)dalic_arg_int(ctx, "num_labels");
+	r->additional = (int)dalic_arg_int(ctx, "additional_inputs");
+	if (r->label_type < 0 || r->label_type > CAFFE2_NO_LABEL)
+		return dalic_op_fail(ctx, NULL, -1, "Unsupported label type");
+	int64_t nout = r->image + (r->label_type != CAFFE2_NO_LABEL) + (int64_t)r->additional +
+	               r->bbox + (r->label_type == CAFFE2_SPARSE || r->label_type == CAFFE2_WEIGHTED);
+	if (r->additional < 0 || nout < 1 || nout > CAFFE2_MAX_OUT || r->num_labels < 1)
+		return dalic_op_fail(ctx, NULL, -1,
+		                     "additional_inputs %d and num_labels %d: the reader takes 0 to %d "
+		                     "outputs in all and at least one label",
+		                     r->additional, r->num_labels, CAFFE2_MAX_OUT);
+	r->recs = calloc((size_t)ctx->max_batch_size, sizeof *r->recs);
+	if (!r->recs)
+		return dalic_op_fail(ctx, NULL, -1, "out of memory");
+	return dalic_lmdb_reader_init(&r->lr, ctx);
+}
+
+static int caffe2_init(dalic_op_ctx_t *ctx)
+{
+	int rc = caffe2_init_state(ctx);
+	if (rc)
+		caffe2_fini(ctx);
+	return rc;
+}
+
+/* One output of a record: its type and shape, and where its values come from. */
+typedef struct caffe2_out {
+	dalic_dtype_t t;
+	int ndim;
+	int64_t dims[3];
+	const caffe2_proto_t *p, *weights; /* the proto (and the weights' one) */
+	int kind;                          /* 0 copy, 1 sparse, 2 weighted, 3 image string */
+} caffe2_out_t;
+
+static const caffe2_proto_t *caffe2_proto(const Caffe2__TensorProtos *rec, int64_t k, char *err,
+                                          size_t errn)
+{
+	if (k < (int64_t)rec->n_protos)
+		return rec->protos[k];
+	snprintf(err, errn, "the record has %zu protos; proto %lld is needed", rec->n_protos,
+	         (long long)k);
+	return NULL;
+}
+
+/* The values of a FLOAT / INT32 / INT64 proto as an output. */
+static int caffe2_values(const caffe2_proto_t *p, caffe2_out_t *o, char *err, size_t errn)
+{
+	o->p = p;
+	o->ndim = 1;
+	switch (p->data_type) {
+	case CAFFE2__TENSOR_PROTO__DATA_TYPE__FLOAT:
+		o->t = DALIC_FLOAT;
+		o->dims[0] = (int64_t)p->n_float_data;
+		return 0;
+	case CAFFE2__TENSOR_PROTO__DATA_TYPE__INT32:
+		o->t = DALIC_INT32;
+		o->dims[0] = (int64_t)p->n_int32_data;
+		return 0;
+	case CAFFE2__TENSOR_PROTO__DATA_TYPE__INT64:
+		o->t = DALIC_INT64;
+		o->dims[0] = (int64_t)p->n_int64_data;
+		return 0;
+	default:
+		snprintf(err, errn, "Unsupported data type in additional proto");
+		return -1;
+	}
+}
+
+static int caffe2_image(const caffe2_proto_t *p, caffe2_out_t *o, char *err, size_t errn)
+{
+	o->p = p;
+	o->t = DALIC_UINT8;
+	if (p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__STRING && p->n_string_data > 0) {
+		o->ndim = 1;
+		o->kind = 3;
+		o->dims[0] = (int64_t)p->string_data[0].len;
+		return 0;
+	}
+	if (p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__BYTE && p->n_dims >= 2) {
+		o->ndim = 3;
+		o->dims[0] = p->dims[0];
+		o->dims[1] = p->dims[1];
+		o->dims[2] = p->n_dims == 3 ? p->dims[2] : 1;
+		if (o->dims[0] >= 0 && o->dims[1] >= 0 && o->dims[2] >= 0 &&
+		    o->dims[0] * o->dims[1] * o->dims[2] == (int64_t)p->byte_data.len)
+			return 0;
+		snprintf(err, errn, "the image proto's dims do not match its %zu bytes",
+		         p->byte_data.len);
+		return -1;
+	}
+	snprintf(err, errn, "the image proto is neither STRING (encoded) nor BYTE with dims");
+	return -1;
+}
+
+static int caffe2_label(const caffe2_reader_t *r, const Caffe2__TensorProtos *rec, int ci,
+                        caffe2_out_t *o, char *err, size_t errn)
+{
+	const caffe2_proto_t *p = caffe2_proto(rec, ci, err, errn);
+	if (!p)
+		return -1;
+	bool is_float = p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__FLOAT;
+	if (!is_float && p->data_type != CAFFE2__TENSOR_PROTO__DATA_TYPE__INT32) {
+		snprintf(err, errn, "Unsupported label data type");
+		return -1;
+	}
+	caffe2_values(p, o, err, errn);
+	if (r->label_type == CAFFE2_SINGLE && o->dims[0] != 1) {
+		snprintf(err, errn, "a single label proto holds %lld values", (long long)o->dims[0]);
+		return -1;
+	}
+	if (r->label_type == CAFFE2_SPARSE || r->label_type == CAFFE2_WEIGHTED) {
+		int64_t n = o->dims[0];
+		for (int64_t k = 0; k < n; k++) {
+			double v = is_float ? p->float_data[k] : p->int32_data[k];
+			if (!(v >= 0 && (int64_t)v < r->num_labels)) {
+				snprintf(err, errn, "label index %g is outside [0, num_labels = %d)", v,
+				         r->num_labels);
+				return -1;
+			}
+		}
+		o->kind = r->label_type == CAFFE2_SPARSE ? 1 : 2;
+		o->dims[0] = r->num_labels;
+	}
+	if (r->label_type == CAFFE2_WEIGHTED) {
+		o->t = DALIC_FLOAT;
+		if (!(o->weights = caffe2_proto(rec, ci + 1, err, errn)))
+			return -1;
+		if (o->weights->n_float_data < (size_t)(is_float ? p->n_float_data : p->n_int32_data)) {
+			snprintf(err, errn, "fewer weights than label indices");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The outputs of record `rec` into o[]. */
+static int caffe2_plan(const caffe2_reader_t *r, const Caffe2__TensorProtos *rec, caffe2_out_t *o,
+                       char *err, size_t errn)
+{
+	int ci = 0;
+	const caffe2_proto_t *p;
+	if (r->image && (!(p = caffe2_proto(rec, 0, err, errn)) || caffe2_image(p, &o[ci++], err, errn)))
+		return -1;
+	if (r->label_type != CAFFE2_NO_LABEL && caffe2_label(r, rec, ci, &o[ci], err, errn))
+		return -1;
+	ci += r->label_type != CAFFE2_NO_LABEL;
+	int start = ci + (r->label_type == CAFFE2_SPARSE); /* DALI's offset for sparse labels */
+	for (int k = 0; k < r->additional; k++, ci++)
+		if (!(p = caffe2_proto(rec, start + k, err, errn)) || caffe2_values(p, &o[ci], err, errn))
+			return -1;
+	if (!r->bbox)
+		return 0;
+	if ((int64_t)rec->n_protos != start + r->additional + 1) {
+		snprintf(err, errn, "bbox: the record has no bounding box proto after the others");
+		return -1;
+	}
+	p = rec->protos[start + r->additional];
+	if (p->data_type != CAFFE2__TENSOR_PROTO__DATA_TYPE__INT32 || p->n_int32_data != 4) {
+		snprintf(err, errn, "the bounding box proto is not INT32 with 4 values");
+		return -1;
+	}
+	return caffe2_values(p, &o[ci], err, errn);
+}
+
+/* The empty output DALI 2.4 declares and never fills (sparse and weighted labels). */
+static void caffe2_unfilled(const caffe2_reader_t *r, caffe2_out_t *o, int nout)
+{
+	if (r->label_type != CAFFE2_SPARSE && r->label_type != CAFFE2_WEIGHTED)
+		return;
+	caffe2_out_t *last = &o[nout - 1];
+	*last = (caffe2_out_t){.t = o[r->image].t, .ndim = 1, .kind = 4};
+}
+
+static int caffe2_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+{
+	caffe2_reader_t *r = ctx->state;
+	int n = ws->batch_size, nout = ws->num_outputs;
+	caffe2_free_slots(r, ctx->max_batch_size);
+	DALIC_TRY(dalic_lmdb_reader_next(&r->lr, ctx, ws, 0));
+	for (int i = 0; i < n; i++) {
+		int32_t e = r->lr.core.selected[i];
+		const lmdb_record_t *rec = &r->lr.recs[i];
+		caffe2_out_t o[CAFFE2_MAX_OUT] = {0};
+		char err[512] = "";
+		r->recs[i] = caffe2__tensor_protos__unpack(NULL, rec->len, rec->value);
+		if (!r->recs[i])
+			snprintf(err, sizeof err,
+			         "Error while parsing Caffe2 file: %s (raw data length: %zu bytes).",
+			         r->lr.core.sources[e], rec->len);
+		int rc = r->recs[i] ? caffe2_plan(r, r->recs[i], o, err, sizeof err) : -1;
+		if (!rc)
+			caffe2_unfilled(r, o, nout);
+		for (int k = 0; k < nout; k++) {
+			dalic_batch_t *b = ws->outputs[k];
+			if (i == 0 && !rc)
+				DALIC_TRY(dalic_batch_set_meta(b, n, o[k].t, o[k].ndim));
+			if (i == 0 && !rc)
+				dalic_batch_set_layout(b, "");
+			if (i == 0 && rc)
+				DALIC_TRY(dalic_batch_set_meta(b, n, DALIC_UINT8, 1));
+			b->sources[i] = r->lr.core.sources[e];
+			if (!rc && (o[k].t != b->dtype || o[k].ndim != b->ndim)) {
+				snprintf(err, sizeof err,
+				         "output %d is %s with %d dims here, %s with %d in the batch's first "
+				         "record",
+				         k, dalic_dtype_cname(o[k].t), o[k].ndim, dalic_dtype_cname(b->dtype),
+				         b->ndim);
+				rc = -1;
+			}
+			if (!rc)
+				memcpy(dalic_batch_shape_mut(b, i), o[k].dims, sizeof(int64_t) * 3);
+		}
+		if (rc)
+			return dalic_op_fail(ctx, ws, i, "%s", err);
+	}
+	return DALIC_OK;
+}
+
+static void caffe2_fill(const caffe2_out_t *o, void *dst)
+{
+	const caffe2_proto_t *p = o->p;
+	bool is_float = p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__FLOAT;
+	size_t nidx = is_float ? p->n_float_data : p->n_int32_data;
+	if (o->kind == 3) {
+		memcpy(dst, p->string_data[0].data, p->string_data[0].len);
+	} else if (o->t == DALIC_UINT8) {
+		memcpy(dst, p->byte_data.data, p->byte_data.len);
+	} else if (o->kind == 1 || o->kind == 2) {
+		memset(dst, 0, 4 * (size_t)o->dims[0]); /* float or int32 */
+		for (size_t k = 0; k < nidx; k++) {
+			int64_t at = (int64_t)(is_float ? p->float_data[k] : p->int32_data[k]);
+			if (o->kind == 2)
+				((float *)dst)[at] = o->weights->float_data[k];
+			else if (is_float)
+				((float *)dst)[at] = 1.0f;
+			else
+				((int32_t *)dst)[at] = 1;
+		}
+	} else if (o->t == DALIC_FLOAT) {
+		memcpy(dst, p->float_data, 4 * p->n_float_data);
+	} else if (o->t == DALIC_INT32) {
+		memcpy(dst, p->int32_data, 4 * p->n_int32_data);
+	} else {
+		memcpy(dst, p->int64_data, 8 * p->n_int64_data);
+	}
+}
+
+static int caffe2_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	caffe2_reader_t *r = ctx->state;
+	caffe2_out_t o[CAFFE2_MAX_OUT] = {0};
+	char err[256];
+	if (caffe2_plan(r, r->recs[i], o, err, sizeof err)) /* checked in setup */
+		return dalic_op_fail(ctx, ws, i, "%s", err);
+	caffe2_unfilled(r, o, ws->num_outputs);
+	for (int k = 0; k < ws->num_outputs; k++)
+		if (o[k].kind != 4)
+			caffe2_fill(&o[k], ws->outputs[k]->ptrs[i]);
+	(void)thread;
+	return DALIC_OK;
+}
+
+static const dalic_arg_schema_t args[] = {
+	{"path", DALIC_ARG_STRING_LIST, NULL, "Caffe2 LMDB database directories."},
+	{"image_available", DALIC_ARG_BOOL, "True", "The first proto is an image to output."},
+	{"label_type", DALIC_ARG_INT, "0",
+	 "0 single label, 1 sparse indices, 2 dense values, 3 weighted sparse, 4 no label."},
+	{"num_labels", DALIC_ARG_INT, "1", "Length of sparse label vectors."},
+	{"additional_inputs", DALIC_ARG_INT, "0", "Further protos to output, after the label."},
+	{"bbox", DALIC_ARG_BOOL, "False", "Output the record's last proto, a bounding box."},
+	DALIC_READER_COMMON_ARGS,
+	{0},
+};
+
+static const dalic_kernel_t kernel = {
+	.state_size = sizeof(caffe2_reader_t),
+	.init = caffe2_init,
+	.setup = caffe2_setup,
+	.run_sample = caffe2_run_sample,
+	.fini = caffe2_fini,
+	.reader_meta = dalic_rdcore_op_meta,
+	.reset = dalic_rdcore_op_reset,
+};
+
+DALIC_OPERATOR(readers__Caffe2) = {
+	.name = "readers__Caffe2",
+	.fn = "readers.caffe2",
+	.aliases = {"Caffe2Reader"},
+	.module = "nvidia.dali.fn.readers",
+	.doc = "Reads images, labels and further tensors from Caffe2 LMDB databases of "
+	       "TensorProtos records.",
+	.min_inputs = 0,
+	.max_inputs = 0,
+	.num_outputs = 2,
+	.outputs_for = caffe2_outputs_for,
+	.devices = DALIC_DEV_CPU,
+	.random = true,
+	.is_reader = true,
+	.args = args,
+	.cpu = &kernel,
+};

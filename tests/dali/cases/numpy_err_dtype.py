@@ -1,0 +1,19 @@
+# readers.numpy: samples of one batch with different dtypes (DALI's error).
+# oracle: error=All samples in the batch must have the same data type
+from nvidia.dali import pipeline_def, fn
+
+if __name__ == "__oracle__":
+    import sys
+    sys.path.insert(0, "tests/dali")
+    import oracle_data
+    oracle_data.make_numpy()
+
+D = "/tmp/dalic_oracle_npy"
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=1)
+def oracle_pipe():
+    return fn.readers.numpy(file_root=D, files=["a00.npy", "odd/u8.npy"])
+
+
+pipe = oracle_pipe()
