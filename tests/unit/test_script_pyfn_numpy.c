@@ -66,3 +66,29 @@ Test(script_pyfn_numpy, a_numpy_function_outside_the_subset_names_operator_sampl
 	dalic_pipeline_destroy(p);
 	unlink(path);
 }
+
+/* a debug pipeline's value-computing print() keeps the load's interpreter, python_function
+ * keeps a detached one: both in one definition is refused at load, not run half-way */
+Test(script_pyfn_numpy, a_debug_print_computing_with_values_and_python_function_is_refused)
+{
+	const char *path = tl_write_temp("pyfnnp", ".py",
+	                                 "import nvidia.dali.fn as fn\n"
+	                                 "import numpy as np\n"
+	                                 "from nvidia.dali import pipeline_def\n"
+	                                 "def f(x):\n"
+	                                 "    return x\n"
+	                                 "@pipeline_def(batch_size=2, num_threads=1, "
+	                                 "device_id=None, seed=1, debug=True)\n"
+	                                 "def pipe():\n"
+	                                 "    x = fn.constant(idata=[1, 2, 3], shape=[3])\n"
+	                                 "    y = fn.python_function(x, function=f)\n"
+	                                 "    print(np.array(y.get()[0]).shape)\n"
+	                                 "    return y\n"
+	                                 "p = pipe()\n");
+	dalic_pipeline_t *p = NULL;
+	EXPECT_STATUS(dalic_pipeline_load(path, NULL, NULL, &p), DALIC_EUNSUPPORTED);
+	EXPECT_ERROR_HAS("a debug pipeline whose print() computes with values cannot also use "
+	                 "python_function");
+	cr_expect_null(p);
+	unlink(path);
+}
