@@ -22,10 +22,14 @@ typedef struct dalic_command {
 #define DALIC_COMMAND(id) const dalic_command_t dalic_command_##id
 
 /* Pipeline flags shared by every subcommand that takes PIPELINE (README "Using it"). */
+#define DALIC_CLI_MAX_ARGS 64
 typedef struct dalic_cli_pipeline_opts {
 	const char *path;     /* PIPELINE: script (.py), serialized (.pb) or @sample */
 	const char *pipeline; /* --pipeline NAME */
 	bool debug;           /* --debug */
+	const char *args[DALIC_CLI_MAX_ARGS]; /* --arg NAME=VALUE, in override.params too */
+	const char *feeds[DALIC_CLI_MAX_ARGS]; /* --feed NAME=PATH (cli/feed.h) */
+	int num_feeds;
 	dalic_pipeline_override_t override; /* the other flags */
 } dalic_cli_pipeline_opts_t;
 

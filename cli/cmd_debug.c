@@ -9,6 +9,7 @@
  * and the end of data are findings, not failures of the script.
  */
 #include "cli/cmd_debug.h"
+#include "cli/feed.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -419,8 +420,17 @@ static int debug_main(int argc, char **argv)
 	dalic_pipeline_t *p;
 	int rc = dalic_cli_open(&o, &p);
 	repl_t r = {0};
+	dalic_cli_feed_t *feeds = NULL;
 	if (!rc) {
 		rc = dalic_debug_open(p, &r.s);
+		if (!rc && (dalic_cli_feeds_open(o.feeds, o.num_feeds,
+		                                 dalic_pipeline_params(p)->batch_size, &feeds) ||
+		            dalic_cli_feeds_attach_debug(feeds, r.s))) {
+			dalic_pipeline_destroy(p);
+			dalic_debug_close(r.s);
+			dalic_cli_feeds_close(feeds);
+			return 1; /* printed */
+		}
 		dalic_pipeline_destroy(p);
 	}
 	if (rc) {
@@ -440,6 +450,7 @@ static int debug_main(int argc, char **argv)
 		if (!f) {
 			fprintf(stderr, "dalic debug: cannot open %s\n", commands_file);
 			dalic_debug_close(r.s);
+			dalic_cli_feeds_close(feeds);
 			return 2;
 		}
 		bad += debug_run_stream(&r, f, false, true);
@@ -450,6 +461,7 @@ static int debug_main(int argc, char **argv)
 	interrupt_target = NULL;
 	signal(SIGINT, SIG_DFL);
 	dalic_debug_close(r.s);
+	dalic_cli_feeds_close(feeds);
 	return bad && (!tty || commands_file) ? 1 : 0;
 }
 

@@ -7,6 +7,7 @@
  * replayed to stdout as the iterations run.
  */
 #include "cli/cmd_debug.h"
+#include "cli/feed.h"
 
 #include "cli/summary.h"
 
@@ -24,13 +25,14 @@ static const char *debug_run_output_name(void *ctx, int o)
 }
 
 /* The full engine on the same definition: seconds for `iterations`, or < 0 if it fails. */
-static double debug_run_time_full_engine(const dalic_pipeline_t *def, long iterations)
+static double debug_run_time_full_engine(const dalic_pipeline_t *def, long iterations,
+                                         dalic_cli_feed_t *feeds)
 {
 	dalic_pipeline_t *p;
 	if (dalic_pipeline_clone(def, NULL, &p))
 		return -1;
 	double secs = -1;
-	if (!dalic_pipeline_build(p)) {
+	if (!dalic_cli_feeds_attach(feeds, p) && !dalic_pipeline_build(p)) {
 		int64_t t0 = dalic_clock_ns();
 		long k = 0;
 		while (k < iterations && !dalic_pipeline_run(p))
@@ -45,10 +47,18 @@ int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
                         long iterations, bool json, const char *dump)
 {
 	dalic_debug_t *s = NULL;
+	dalic_cli_feed_t *feeds = NULL;
 	int rc = dalic_debug_open(p, &s);
-	if (rc) {
+	if (rc)
 		dalic_cli_error(rc);
+	else if (dalic_cli_feeds_open(o->feeds, o->num_feeds,
+	                              dalic_pipeline_params(p)->batch_size, &feeds) ||
+	         dalic_cli_feeds_attach_debug(feeds, s))
+		rc = DALIC_EINVAL;
+	if (rc) {
+		dalic_debug_close(s);
 		dalic_pipeline_destroy(p);
+		dalic_cli_feeds_close(feeds);
 		return 1;
 	}
 	dalic_cli_summary_t m = {
@@ -82,9 +92,11 @@ int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
 			dalic_cli_error(rc);
 		dalic_debug_close(s);
 		dalic_pipeline_destroy(p);
+		dalic_cli_feeds_close(feeds);
 		return 1;
 	}
-	m.full_seconds = m.iterations > 0 ? debug_run_time_full_engine(p, m.iterations) : -1;
+	m.full_seconds =
+	    m.iterations > 0 ? debug_run_time_full_engine(p, m.iterations, feeds) : -1;
 	m.num_outputs = dalic_debug_num_outputs(s);
 	if (json)
 		rc = dalic_cli_summary_json(&m);
@@ -92,5 +104,6 @@ int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
 		dalic_cli_summary_text(&m);
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
+	dalic_cli_feeds_close(feeds);
 	return rc ? 1 : 0;
 }

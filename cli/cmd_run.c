@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_debug.h"
 #include "cli/dump.h"
+#include "cli/feed.h"
 #include "cli/stop.h"
 #include "cli/summary.h"
 
@@ -77,10 +78,19 @@ static int run_main(int argc, char **argv)
 	/* eager, one operator at a time: debug mode's runner (cli/cmd_debug_run.c) */
 	if (o.debug || dalic_pipeline_debug_requested(p)) /* or @pipeline_def(debug=True) */
 		return dalic_cli_debug_run(&o, p, iters, json, dump);
+	dalic_cli_feed_t *feeds = NULL;
+	if (dalic_cli_feeds_open(o.feeds, o.num_feeds, dalic_pipeline_params(p)->batch_size,
+	                         &feeds) ||
+	    dalic_cli_feeds_attach(feeds, p)) {
+		dalic_pipeline_destroy(p);
+		dalic_cli_feeds_close(feeds);
+		return 1;
+	}
 	rc = dalic_pipeline_build(p);
 	if (rc) {
 		dalic_cli_error(rc);
 		dalic_pipeline_destroy(p);
+		dalic_cli_feeds_close(feeds);
 		return 1;
 	}
 	long done = 0, samples = 0;
@@ -105,6 +115,7 @@ static int run_main(int argc, char **argv)
 		if (!dump_failed)
 			dalic_cli_error(rc);
 		dalic_pipeline_destroy(p);
+		dalic_cli_feeds_close(feeds);
 		return 1;
 	}
 	dalic_cli_summary_t m = {
@@ -125,6 +136,7 @@ static int run_main(int argc, char **argv)
 	else
 		dalic_cli_summary_text(&m);
 	dalic_pipeline_destroy(p);
+	dalic_cli_feeds_close(feeds);
 	return rc ? 1 : dalic_cli_stop_status();
 }
 

@@ -3,6 +3,7 @@
  * terminal, a key script, text screen dumps — what the tests drive.
  */
 #include "cli/cli.h"
+#include "cli/feed.h"
 #include "tui/tui.h"
 
 #include <locale.h>
@@ -20,7 +21,9 @@ static int tui_main(int argc, char **argv)
 	                   .path = o.path,
 	                   .pipeline = o.pipeline,
 	                   .debug = o.debug,
-	                   .override = o.override};
+	                   .override = o.override,
+	                   .feeds = o.feeds,
+	                   .num_feeds = o.num_feeds};
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
 			t.keys = argv[++i];
@@ -54,6 +57,7 @@ static int tui_main(int argc, char **argv)
 		return 2;
 	}
 	setlocale(LC_ALL, "");
+	dalic_cli_feeds_quiet(true); /* feed errors show in the workbench, not on its screen */
 	return t.keys ? dalic_tui_run_headless(&t) : dalic_tui_run_terminal(&t);
 }
 

@@ -16,7 +16,12 @@ const char dalic_cli_pipeline_usage[] =
     "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL --exec-async=BOOL\n"
     "  --bytes-per-sample N --set-affinity --memory-stats\n"
     "  --max-memory SIZE the memory budget (e.g. 8G; default 75% of RAM)\n"
-    "  --pipeline NAME   which pipeline of a script\n"
+    "  --pipeline NAME   which pipeline of a script (created or only defined)\n"
+    "  --arg NAME=VALUE  an argument of the pipeline function or Pipeline subclass a\n"
+    "                    script defines (repeatable; VALUE in Python literal syntax)\n"
+    "  --feed NAME=PATH  external_source NAME reads from files: a .npy (first axis =\n"
+    "                    samples), a directory (one sample per file: .npy or raw bytes)\n"
+    "                    or a text list of files; samples cycle (run, debug, tui)\n"
     "  --debug           run in debug mode (eagerly, one operator at a time)\n";
 
 int dalic_cli_error(int status)
@@ -171,6 +176,22 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 			if (!v || dalic_mem_parse_size(v, &bytes) || !bytes)
 				return common_bad("--max-memory", v);
 			dalic_mem_set_budget(bytes);
+		} else if (VALUE("--arg")) {
+			if (!v || !strchr(v, '='))
+				return common_bad("--arg (NAME=VALUE)", v);
+			if (o->override.params.num_script_args == DALIC_CLI_MAX_ARGS)
+				return dalic_cli_fail(DALIC_EINVAL, "more than %d --arg flags",
+						      DALIC_CLI_MAX_ARGS);
+			o->args[o->override.params.num_script_args++] = v;
+			p->script_args = o->args;
+			*set |= DALIC_PARAM_SCRIPT_ARGS;
+		} else if (VALUE("--feed")) {
+			if (!v || !strchr(v, '='))
+				return common_bad("--feed (NAME=PATH)", v);
+			if (o->num_feeds == DALIC_CLI_MAX_ARGS)
+				return dalic_cli_fail(DALIC_EINVAL, "more than %d --feed flags",
+						      DALIC_CLI_MAX_ARGS);
+			o->feeds[o->num_feeds++] = v;
 		} else if (VALUE("--pipeline")) {
 			if (!v)
 				return common_bad("--pipeline", v);

@@ -40,4 +40,7 @@ enum { DALIC_NP_EDGEITEMS = 3, DALIC_NP_THRESHOLD = 1000, DALIC_NP_LINEWIDTH = 7
  * (linewidth 75, threshold 1000, precision 8, floatmode 'maxprec'), appended to out. */
 int dalic_debug_array2string(dalic_debug_sb_t *out, const dalic_debug_np_view_t *a, int prefix_len, int edgeitems);
 
+/* str() of sample i of b as DALI prints a TensorCPU (malloc'd). */
+int dalic_debug_format_tensor(const dalic_batch_t *b, int i, char **out);
+
 #endif

@@ -82,16 +82,56 @@ static char *prints_render(dalic_debug_t *s, const dalic_debug_print_t *r)
 	return dalic_debug_sb_take(&out);
 }
 
-void dalic_debug_prints_fire(dalic_debug_t *s)
+/* A print the front end evaluates itself: it asks for the batches and for debug mode's text
+ * of the nodes it prints. */
+static const dalic_batch_t *prints_env_batch(void *ctx, const char *node)
+{
+	dalic_debug_t *s = ctx;
+	const dalic_edge_t *e = dalic_debug_find_edge(s, node);
+	return e ? dalic_debug_edge_batch(s, e) : NULL;
+}
+
+static char *prints_env_format(void *ctx, const dalic_batch_t *b, const char *node)
+{
+	char *repr = NULL;
+	return dalic_debug_format_batch(b, node, &repr) ? NULL : repr;
+}
+
+static char *prints_env_format_sample(void *ctx, const dalic_batch_t *b, int i)
+{
+	char *repr = NULL;
+	return dalic_debug_format_tensor(b, i, &repr) ? NULL : repr;
+}
+
+/* A print the script renders: an error in it is the iteration's error, as in DALI. */
+static int prints_render_runtime(dalic_debug_t *s, const dalic_debug_print_t *r, char **text)
+{
+	const dalic_graphdef_t *def = s->def;
+	if (!def->runtime)
+		return dalic_fail(DALIC_EINVAL, "%s:%d: this print needs the script that defined it",
+		                  r->pos.file ? r->pos.file : "?", r->pos.line);
+	dalic_print_env_t env = {.ctx = s,
+	                         .batch = prints_env_batch,
+	                         .format = prints_env_format,
+	                         .format_sample = prints_env_format_sample};
+	return def->runtime_cls->render_print(def->runtime, r->eval, &env, text);
+}
+
+int dalic_debug_prints_fire(dalic_debug_t *s)
 {
 	const dalic_graphdef_t *def = s->def;
 	while (s->next_print < def->num_prints && s->pos > s->print_after[s->next_print]) {
 		const dalic_debug_print_t *r = &def->prints[s->next_print++];
 		if (s->prints_muted)
 			continue;
-		char *text = prints_render(s, r);
+		char *text = NULL;
+		if (r->eval >= 0)
+			DALIC_TRY(prints_render_runtime(s, r, &text));
+		else
+			text = prints_render(s, r);
 		if (text)
 			prints_emit(s, text);
 		free(text);
 	}
+	return DALIC_OK;
 }

@@ -303,6 +303,29 @@ static int repr_tensorlist_string(dalic_debug_sb_t *s, const dalic_batch_t *b, i
 	return DALIC_OK;
 }
 
+/* DALI's format_tensor: str(TensorCPU), sample i of b. */
+int dalic_debug_format_tensor(const dalic_batch_t *b, int i, char **out)
+{
+	*out = NULL;
+	dalic_debug_sb_t s = {0};
+	dalic_debug_np_view_t v;
+	repr_sample_view(b, i, &v);
+	dalic_debug_sb_printf(&s, "Tensor%s(\n    ", b->gpu ? "GPU" : "CPU");
+	int rc = dalic_debug_array2string(&s, &v, 4, 2);
+	if (rc) {
+		free(s.s);
+		return rc;
+	}
+	dalic_debug_sb_printf(&s, ",\n    dtype=DALIDataType.%s,\n", dalic_dtype_name(b->dtype));
+	if (b->layout[0])
+		dalic_debug_sb_printf(&s, "    layout=\"%s\",\n", b->layout);
+	dalic_debug_sb_printf(&s, "    device=\"%s\",\n    shape=", b->gpu ? "gpu" : "cpu");
+	repr_shape_tuple(&s, b, i);
+	dalic_debug_sb_add(&s, ")");
+	*out = dalic_debug_sb_take(&s);
+	return *out ? DALIC_OK : dalic_fail(DALIC_ENOMEM, "out of memory");
+}
+
 int dalic_debug_format_batch(const dalic_batch_t *b, const char *node_name, char **out)
 {
 	*out = NULL;

@@ -69,6 +69,15 @@ static int run_stop_on_error(dalic_debug_t *s, int rc, int sample)
 	return rc;
 }
 
+/* A print of the pipeline function failed: no operator is to blame. */
+static int run_stop_on_print_error(dalic_debug_t *s, int rc)
+{
+	run_set_stop(s, DALIC_DEBUG_STOP_ERROR);
+	s->failed = true;
+	dalic_debug_set_error(s, dalic_last_error());
+	return rc;
+}
+
 static int run_stop_at_end(dalic_debug_t *s)
 {
 	run_set_stop(s, DALIC_DEBUG_STOP_END);
@@ -150,7 +159,8 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 		if (rc)
 			return run_stop_on_error(s, rc, -1);
 		s->begun = true;
-		dalic_debug_prints_fire(s);
+		if ((rc = dalic_debug_prints_fire(s)))
+			return run_stop_on_print_error(s, rc);
 	}
 	int sample;
 	int64_t warned = dalic_warnlog_count(s->warnings);
@@ -161,7 +171,8 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 		return run_stop_on_error(s, rc, sample);
 	int ran = s->e->order[s->pos];
 	s->pos++;
-	dalic_debug_prints_fire(s);
+	if ((rc = dalic_debug_prints_fire(s)))
+		return run_stop_on_print_error(s, rc);
 	if (s->pos == s->e->num_ops)
 		s->iterations_done++;
 	if (conds && s->break_warnings && dalic_warnlog_count(s->warnings) > warned)

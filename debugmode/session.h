@@ -94,8 +94,9 @@ void dalic_debug_breaks_free(dalic_debug_t *s);
 
 /* Print replay (prints.c). */
 int dalic_debug_prints_init(dalic_debug_t *s);
-/* Replays the records whose values are ready at the current position. */
-void dalic_debug_prints_fire(dalic_debug_t *s);
+/* Replays the records whose values are ready at the current position; fails with the
+ * error of a print the script renders. */
+int dalic_debug_prints_fire(dalic_debug_t *s);
 
 /* The batch of an edge, readable on the host (copied from device memory when needed). */
 const dalic_batch_t *dalic_debug_edge_batch(dalic_debug_t *s, const dalic_edge_t *edge);

@@ -92,6 +92,7 @@ int dalic_graphdef_add_print(dalic_graphdef_t *g, const char *text, int num_node
 	p->nodes = calloc((size_t)num_nodes + 1, sizeof *p->nodes);
 	p->get = get;
 	p->pos = pos;
+	p->eval = -1;
 	bool ok = p->text && p->nodes;
 	for (int i = 0; ok && i < num_nodes; i++, p->num_nodes++)
 		ok = (p->nodes[i] = strdup(nodes[i])) != NULL;
@@ -119,6 +120,7 @@ void dalic_graphdef_free(dalic_graphdef_t *g)
 	for (int i = 0; i < g->num_prints; i++)
 		graphdef_print_free(&g->prints[i]);
 	free(g->prints);
+	dalic_graphdef_attach_free(g);
 	dalic_keep_release(g->keep);
 	free(g);
 }
@@ -185,7 +187,10 @@ dalic_graphdef_t *dalic_graphdef_clone(const dalic_graphdef_t *g)
 		if (dalic_graphdef_add_print(c, p->text, p->num_nodes,
 					     (const char *const *)p->nodes, p->get, pos))
 			goto fail;
+		c->prints[c->num_prints - 1].eval = p->eval;
 	}
+	if (dalic_graphdef_attach_copy(c, g))
+		goto fail;
 	c->ops = calloc((size_t)g->num_ops + 1, sizeof *c->ops);
 	c->outputs = calloc((size_t)g->num_outputs + 1, sizeof *c->outputs);
 	if (!c->ops || !c->outputs)

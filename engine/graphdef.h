@@ -17,6 +17,8 @@
 #include "engine/schema.h"
 #include "engine/value.h"
 
+#include <stdatomic.h>
+
 typedef struct dalic_io {
 	char *name;      /* data node name, without device suffix */
 	char *device;    /* "cpu" / "gpu" requested (inputs) or produced (outputs); NULL = as
@@ -62,6 +64,37 @@ struct dalic_opdef {
 	                       (`dalic check` compares it with the prefetch depth) */
 };
 
+/* ---- what a front end attaches to a definition (graphdef_attach.c) ---- */
+
+/* A reference-counted object: clones of a definition share what is attached to it. */
+typedef struct dalic_shared dalic_shared_t;
+struct dalic_shared {
+	_Atomic int refs;
+	void (*destroy)(dalic_shared_t *s);
+};
+/* refs = 1 */
+void dalic_shared_init(dalic_shared_t *s, void (*destroy)(dalic_shared_t *s));
+dalic_shared_t *dalic_shared_retain(dalic_shared_t *s);
+void dalic_shared_release(dalic_shared_t *s); /* NULL is ignored */
+
+/* What debug mode gives a front end that renders a print itself (dalic_debug_print_t.eval):
+ * this iteration's batch of a data node, and debug mode's own text of a batch (a node's
+ * DataNodeDebug repr when `node` is given, else the TensorList repr; malloc'd). */
+typedef struct dalic_print_env {
+	void *ctx;
+	const struct dalic_batch *(*batch)(void *ctx, const char *node);
+	char *(*format)(void *ctx, const struct dalic_batch *b, const char *node);
+	/* a sample's text as DALI prints a TensorCPU */
+	char *(*format_sample)(void *ctx, const struct dalic_batch *b, int i);
+} dalic_print_env_t;
+
+/* The live state a front end keeps with a definition (a script's interpreter). */
+typedef struct dalic_runtime_class {
+	/* The text of print record `index` for this iteration (malloc'd, with its newline). */
+	int (*render_print)(dalic_shared_t *rt, int index, const dalic_print_env_t *env,
+			    char **text);
+} dalic_runtime_class_t;
+
 /* A print() in a debug-mode pipeline function (`@pipeline_def(debug=True)`): debug mode
  * replays it every iteration with the node's value, as DALI's debug mode does. */
 typedef struct dalic_debug_print {
@@ -70,6 +103,7 @@ typedef struct dalic_debug_print {
 	int num_nodes;
 	bool get;         /* print(node.get()) / np.array(...): values rather than the repr */
 	dalic_srcpos_t pos;
+	int eval;         /* >= 0: the definition's runtime renders it (its record number) */
 } dalic_debug_print_t;
 
 typedef struct dalic_graphdef {
@@ -85,6 +119,8 @@ typedef struct dalic_graphdef {
 	dalic_debug_print_t *prints; /* debug-mode prints, in program order */
 	int num_prints;
 	char *strings_owner; /* unused slot for front ends */
+	dalic_shared_t *runtime; /* a front end's live state, or NULL (one reference) */
+	const dalic_runtime_class_t *runtime_cls;
 	struct dalic_keep *keep; /* what the definition keeps alive (engine/callback.h), or NULL:
 	                          * the script of its python_function operators */
 } dalic_graphdef_t;
@@ -124,6 +160,12 @@ int dalic_graphdef_add_print(dalic_graphdef_t *g, const char *text, int num_node
 			     const char *const *nodes, bool get, dalic_srcpos_t pos);
 
 int dalic_graphdef_add_output(dalic_graphdef_t *g, const char *node, const char *device);
+/* Sets the runtime (a new reference is taken; the old one is released). */
+void dalic_graphdef_set_runtime(dalic_graphdef_t *g, dalic_shared_t *rt,
+				const dalic_runtime_class_t *cls);
+/* Releases the runtime (graphdef free); shares it with c (graphdef clone). */
+void dalic_graphdef_attach_free(dalic_graphdef_t *g);
+int dalic_graphdef_attach_copy(dalic_graphdef_t *c, const dalic_graphdef_t *g);
 /* Removes every declared output (dalic_pipeline_make_scan declares its own). */
 void dalic_graphdef_clear_outputs(dalic_graphdef_t *g);
 int dalic_graphdef_set_output_desc(dalic_graphdef_t *g, int i, int dtype, int ndim,

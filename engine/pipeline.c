@@ -146,6 +146,8 @@ int dalic_pipeline_from_graphdef(dalic_graphdef_t *def, dalic_pipeline_t **out)
 		dalic_graphdef_free(def);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
+	def->params.script_args = NULL; /* borrowed by the load that made def */
+	def->params.num_script_args = 0;
 	p->def = def;
 	p->first_iter = true;
 	if (!(p->warnings = dalic_warnlog_new())) {

@@ -253,7 +253,10 @@ static void check_seed(check_t *c, const dalic_graphdef_t *def)
 
 /* ---- modules ---------------------------------------------------------------------------- */
 
-static bool check_pipeline(check_t *c, const char *name, const dalic_pipeline_override_t *o)
+/* defined: a function or class the module defines without building it; one whose arguments
+ * have no defaults is not built (the run names them with --arg), which is no error. */
+static bool check_pipeline(check_t *c, const char *name, bool defined,
+                           const dalic_pipeline_override_t *o)
 {
 	dalic_pipeline_t *p = NULL;
 	int errors = c->errors;
@@ -261,7 +264,13 @@ static bool check_pipeline(check_t *c, const char *name, const dalic_pipeline_ov
 	int rc = dalic_pipeline_load(c->path, name, o, &p);
 	if (rc) {
 		char msg[DALIC_ERRMSG_MAX];
-		check_report_located(c, check_first_line(msg, sizeof msg));
+		check_first_line(msg, sizeof msg);
+		if (defined && (strstr(msg, ": pass --arg ") || strstr(msg, "has no batch size"))) {
+			check_report(c, NULL, false, "not built: it needs arguments (%s)", msg);
+			c->pipe = NULL;
+			return true;
+		}
+		check_report_located(c, msg);
 		c->pipe = NULL;
 		return false;
 	}
@@ -285,9 +294,9 @@ int dalic_check_module(const char *path, const dalic_pipeline_override_t *overri
 	check_t c = {.f = f, .path = path};
 	const char *dot = strrchr(path, '.');
 	char **names = NULL;
-	int n = 0;
+	int n = 0, created = 0;
 	if (dot && !strcmp(dot, ".py")) {
-		int rc = dalic_script_list(path, &names, &n);
+		int rc = dalic_script_list_created(path, &names, &n, &created);
 		if (rc) {
 			char msg[DALIC_ERRMSG_MAX];
 			check_report_located(&c, check_first_line(msg, sizeof msg));
@@ -308,9 +317,11 @@ int dalic_check_module(const char *path, const dalic_pipeline_override_t *overri
 		free(names);
 		return DALIC_OK;
 	}
-	*pipelines = names ? n : 1; /* a .pb file or sample is one pipeline */
+	/* a module that creates pipelines is checked on those; one that only defines them, on
+	 * each it defines */
+	*pipelines = !names ? 1 : created ? created : n; /* a .pb file or sample is one pipeline */
 	for (int i = 0; i < *pipelines; i++)
-		*clean += check_pipeline(&c, names ? names[i] : NULL, override);
+		*clean += check_pipeline(&c, names ? names[i] : NULL, names && !created, override);
 	for (int i = 0; names && i < n; i++)
 		free(names[i]);
 	free(names);

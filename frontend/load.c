@@ -52,7 +52,7 @@ static int load_import_override(const dalic_pipeline_override_t *o, unsigned *fi
 	*fields = o ? o->fields : 0;
 	if (!*fields)
 		return DALIC_OK;
-	if (*fields & ~((DALIC_PARAM_MEMORY_STATS << 1) - 1))
+	if (*fields & ~((DALIC_PARAM_SCRIPT_ARGS << 1) - 1))
 		return dalic_fail(DALIC_EUNSUPPORTED,
 		                  "pipeline override: unknown field bits 0x%x (dalic %s)", *fields,
 		                  DALIC_VERSION);
@@ -113,13 +113,25 @@ int dalic_pipeline_load(const char *path, const char *pipeline_name,
 		                  "%s: holds one pipeline; a pipeline name ('%s') picks one of a "
 		                  "script's",
 		                  path, pipeline_name);
+	bool with_args = (fields & DALIC_PARAM_SCRIPT_ARGS) && params.num_script_args != 0;
+	if (with_args && (params.num_script_args < 0 || !params.script_args))
+		return dalic_fail(DALIC_EINVAL, "pipeline override: script_args is NULL");
+	if (with_args && !script)
+		return dalic_fail(DALIC_EINVAL,
+		                  "%s: script arguments (--arg) apply to pipeline scripts only", path);
 	if (path[0] == '@')
 		return load_sample(path, fields, &params, out);
 	dalic_graphdef_t *def;
-	if (script)
-		DALIC_TRY(dalic_script_load(path, pipeline_name, &def));
-	else
+	if (script) {
+		dalic_script_opts_t so = {.pipeline = pipeline_name,
+		                          .args = with_args ? params.script_args : NULL,
+		                          .num_args = with_args ? params.num_script_args : 0,
+		                          .params = &params,
+		                          .fields = fields};
+		DALIC_TRY(dalic_script_load_opts(path, &so, &def));
+	} else {
 		DALIC_TRY(dalic_proto_load_file(path, &def));
+	}
 	return load_finish(def, fields, &params, out);
 }
 

@@ -11,5 +11,7 @@
 /* Stream for print() of scripts loaded afterwards on this thread (NULL = stdout).
  * Borrowed: must stay open while scripts load. */
 void dalic_script_set_print_stream(FILE *f);
+/* Stream for the load's warning about skipped display code (NULL = stderr), as above. */
+void dalic_script_set_warning_stream(FILE *f);
 
 #endif

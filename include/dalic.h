@@ -180,6 +180,11 @@ typedef struct dalic_pipeline_params {
 	bool enable_memory_stats;
 	dalic_dtype_t output_dtype; /* declared dtype of every output; DALIC_NO_TYPE = any */
 	int output_ndim;        /* declared ndim of every output; -1 = any */
+	/* Loading only (dalic_pipeline_load with DALIC_PARAM_SCRIPT_ARGS): arguments of the
+	 * pipeline function or Pipeline subclass a script defines, "NAME=VALUE" with VALUE in
+	 * Python literal syntax (`dalic --arg`). Borrowed for the load; no pipeline keeps them. */
+	const char *const *script_args;
+	int num_script_args;
 } dalic_pipeline_params_t;
 
 /* Fills the first `size` bytes of *p with DALI's defaults (batch_size 0 must still be set)
@@ -258,6 +263,7 @@ typedef enum dalic_param_field {
 	DALIC_PARAM_BYTES_PER_SAMPLE = 1u << 7,
 	DALIC_PARAM_SET_AFFINITY = 1u << 8,
 	DALIC_PARAM_MEMORY_STATS = 1u << 9,
+	DALIC_PARAM_SCRIPT_ARGS = 1u << 10, /* script_args and num_script_args */
 } dalic_param_field_t;
 
 /* Parameters that replace those of a loaded definition: parameters come from the definition,
@@ -273,11 +279,12 @@ typedef struct dalic_pipeline_override {
 	((o)->fields = 0, dalic_pipeline_params_init(&(o)->params))
 
 /* Loads a pipeline definition: a pipeline script (`.py`: DALI's Python API, read without
- * Python; `pipeline_name` picks one of the pipelines it creates, NULL the first), a
- * serialized pipeline (`.pb`, or any file whose bytes are a PipelineDef), or a built-in
- * sample ("@coin", "@arith"; dalic_sample_name lists them). `override` may be NULL. The
- * pipeline is not built. New: free with dalic_pipeline_destroy. Errors name the file (and
- * line:column with a caret for scripts). */
+ * Python; `pipeline_name` picks one of the pipelines it creates or defines — NULL: the first
+ * it creates, or the only one it defines, calling that function or class with the
+ * override's script_args), a serialized pipeline (`.pb`, or any file whose bytes are a
+ * PipelineDef), or a built-in sample ("@coin", "@arith"; dalic_sample_name lists them).
+ * `override` may be NULL. The pipeline is not built. New: free with dalic_pipeline_destroy.
+ * Errors name the file (and line:column with a caret for scripts). */
 DALIC_API int dalic_pipeline_load(const char *path, const char *pipeline_name,
 				  const dalic_pipeline_override_t *override,
 				  dalic_pipeline_t **out);

@@ -4,6 +4,7 @@
  * with the operator, sample and file it stopped on. The session has no stats collector, so
  * the runner keeps each operator's recent run times itself to show mean and p99.
  */
+#include "cli/feed.h"
 #include "tui/runner_impl.h"
 
 #include <stdio.h>
@@ -66,6 +67,16 @@ int dalic_tui_debug_open(tui_runner_t *r)
 		dalic_tui_runner_fail(r, dalic_last_error());
 		return rc;
 	}
+	dalic_cli_feeds_close(r->debug_feeds);
+	r->debug_feeds = NULL;
+	if (r->opts.num_feeds &&
+	    (dalic_cli_feeds_open(r->opts.feeds, r->opts.num_feeds, r->params.batch_size,
+	                          &r->debug_feeds) ||
+	     dalic_cli_feeds_attach_debug(r->debug_feeds, s))) {
+		dalic_debug_close(s);
+		dalic_tui_runner_fail(r, dalic_cli_feed_error());
+		return DALIC_EINVAL;
+	}
 	dalic_debug_set_print(s, runner_debug_on_print, r);
 	r->dbg = s;
 	r->debug_graph = runner_debug_graph_from_debug(s);
@@ -78,6 +89,8 @@ void dalic_tui_debug_close(tui_runner_t *r)
 {
 	dalic_debug_close(r->dbg);
 	r->dbg = NULL;
+	dalic_cli_feeds_close(r->debug_feeds);
+	r->debug_feeds = NULL;
 	dalic_tui_graph_unref(r->debug_graph);
 	r->debug_graph = NULL;
 	free(r->hist);

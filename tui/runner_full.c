@@ -6,6 +6,7 @@
  * snapshot can run while the pipeline goes away), then the pipeline is destroyed (joining
  * every executor thread), then the collector is told and freed.
  */
+#include "cli/feed.h"
 #include "tui/runner_impl.h"
 
 #include <errno.h>
@@ -66,6 +67,8 @@ void dalic_tui_full_close(tui_runner_t *r)
 	runner_full_forget_stats(r, &s);
 	dalic_pipeline_destroy(r->pipe);
 	r->pipe = NULL;
+	dalic_cli_feeds_close(r->full_feeds);
+	r->full_feeds = NULL;
 	if (s) {
 		dalic_stats_pipeline_destroyed(s);
 		dalic_stats_destroy(s);
@@ -90,10 +93,20 @@ int dalic_tui_full_open(tui_runner_t *r)
 	o.trace_capacity = 65536;
 	dalic_stats_t *s = NULL;
 	rc = dalic_stats_create(p, &o, &s);
+	/* --feed: the sources are set (and the pipeline built) once the collector is attached */
+	bool feed_failed = false;
+	if (!rc && r->opts.num_feeds) {
+		dalic_cli_feeds_close(r->full_feeds);
+		r->full_feeds = NULL;
+		feed_failed = dalic_cli_feeds_open(r->opts.feeds, r->opts.num_feeds,
+		                                   r->params.batch_size, &r->full_feeds) ||
+		              dalic_cli_feeds_attach(r->full_feeds, p);
+		rc = feed_failed ? DALIC_EINVAL : DALIC_OK;
+	}
 	if (!rc)
 		rc = dalic_pipeline_build(p);
 	if (rc) {
-		dalic_tui_runner_fail(r, dalic_last_error());
+		dalic_tui_runner_fail(r, feed_failed ? dalic_cli_feed_error() : dalic_last_error());
 		dalic_pipeline_destroy(p);
 		if (s) {
 			dalic_stats_pipeline_destroyed(s);

@@ -57,6 +57,7 @@ struct tui_runner {
 	bool emulated;
 	char executor[40];
 
+	struct dalic_cli_feed *full_feeds, *debug_feeds; /* --feed readers of each engine */
 	dalic_debug_t *dbg;  /* debug engine */
 	tui_op_hist_t *hist; /* per debug operator, for p99 */
 	int num_hist;

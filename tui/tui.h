@@ -22,6 +22,8 @@ typedef struct tui_options {
 	int width, height; /* headless screen size, default 100 x 30 */
 	bool run;          /* start running at once */
 	bool trace;        /* record trace events from the start */
+	const char *const *feeds; /* --feed NAME=PATH (cli/feed.h); borrowed */
+	int num_feeds;
 } tui_options_t;
 
 /* Interactive workbench; returns the process exit status. */

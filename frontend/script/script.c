@@ -9,6 +9,8 @@
 #include "engine/error.h"
 #include "frontend/script/dali/sdali.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdruntime.h"
+#include "frontend/script/script_args.h"
 #include "frontend/script_output.h"
 
 #include <errno.h>
@@ -18,11 +20,16 @@
 
 #define MAX_SCRIPT_BYTES (64u << 20)
 
-static _Thread_local FILE *print_stream;
+static _Thread_local FILE *print_stream, *warning_stream;
 
 void dalic_script_set_print_stream(FILE *f)
 {
 	print_stream = f;
+}
+
+void dalic_script_set_warning_stream(FILE *f)
+{
+	warning_stream = f;
 }
 
 static int script_read_file(const char *path, char **text, size_t *len)
@@ -77,6 +84,7 @@ static int script_read_file(const char *path, char **text, size_t *len)
 
 typedef struct load {
 	pysrc_t src;
+	char *path; /* the load may outlive the caller's string (sdruntime.h) */
 	char *text;
 	pyinterp_t I;
 	sdstate_t S;
@@ -87,6 +95,45 @@ static void script_load_free(load_t *L)
 	dalic_sdali_close(&L->S);
 	dalic_pystate_close(&L->I);
 	free(L->text);
+	free(L->path);
+}
+
+/* A load kept alive as a definition's runtime, freed with its last reference. */
+static void script_load_destroy(void *load)
+{
+	script_load_free(load);
+	free(load);
+}
+
+/* Module-level display code dalic cannot evaluate (plotting, pipe.run() results) is skipped,
+ * never silently: one warning with the first such statement. */
+static void script_warn_skipped(const load_t *L)
+{
+	if (!L->I.first_skipped)
+		return;
+	FILE *f = warning_stream ? warning_stream : stderr;
+	fprintf(f,
+	        "dalic: warning: display code outside the pipeline definitions was skipped; the "
+	        "first skipped statement:\n%s\n",
+	        L->I.first_skipped);
+	fflush(f);
+}
+
+/* external_source(source=...): the Python source does not run here; say how to feed it. */
+static void script_warn_sources(const load_t *L, const sdpipe_t *chosen)
+{
+	FILE *f = warning_stream ? warning_stream : stderr;
+	for (int i = 0; i < L->S.nsrcnotes; i++) {
+		const sdsrcnote_t *n = &L->S.srcnotes[i];
+		if (n->pipe != chosen)
+			continue;
+		fprintf(f,
+		        "dalic: warning: %s:%d:%d: external_source '%s' takes its data from a "
+		        "Python source, which dalic does not run: give the data with --feed "
+		        "%s=PATH (a .npy, a directory of samples or a file list)\n",
+		        L->src.path, n->line, n->col, n->name, n->name);
+	}
+	fflush(f);
 }
 
 static int script_load_run(load_t *L, const char *path)
@@ -95,7 +142,9 @@ static int script_load_run(load_t *L, const char *path)
 	int rc = script_read_file(path, &L->text, &L->src.len);
 	if (rc)
 		return rc;
-	L->src.path = path;
+	if (!(L->path = strdup(path)))
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	L->src.path = L->path;
 	L->src.text = L->text;
 	DALIC_TRY(dalic_pystate_open(&L->I, &L->src, print_stream ? print_stream : stdout));
 	DALIC_TRY(dalic_sdali_open(&L->I, &L->S));
@@ -123,68 +172,208 @@ static int script_no_pipeline(load_t *L, const char *path)
 	                  path);
 }
 
-int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t **out)
+/* What the module offers: the pipelines it created, then those it only defines. */
+typedef struct choice {
+	sddefined_t *defined;
+	int ndefined;
+	sdpipe_t *created;   /* the one chosen, when created */
+	sddefined_t *define; /* the one chosen, when only defined */
+} choice_t;
+
+/* "creates: pipe; defines: train_pipe, val_pipe" */
+static void script_list_names(load_t *L, const choice_t *c, char *list, size_t cap)
+{
+	size_t k = 0;
+	list[0] = 0;
+	for (int i = 0; i < L->S.npipes + c->ndefined && k < cap; i++) {
+		bool created = i < L->S.npipes;
+		const char *lead = i == 0 && created        ? "creates: "
+		                   : i == L->S.npipes && i  ? "; defines: "
+		                   : i == L->S.npipes       ? "defines: "
+		                                            : ", ";
+		k += (size_t)snprintf(list + k, cap - k, "%s%s", lead,
+		                      created ? script_pipe_name(L->S.pipes[i])
+		                              : c->defined[i - L->S.npipes].name);
+	}
+}
+
+static int script_choose(load_t *L, const char *path, const char *pipeline, choice_t *c)
+{
+	memset(c, 0, sizeof *c);
+	DALIC_TRY(dalic_sdpipe_defined(&L->I, &c->defined, &c->ndefined));
+	if (!L->S.npipes && !c->ndefined)
+		return script_no_pipeline(L, path);
+	if (pipeline) {
+		for (int pass = 0; pass < 2 && !c->created; pass++)
+			for (int i = 0; i < L->S.npipes && !c->created; i++) {
+				const char *n = pass ? L->S.pipes[i]->def_name : L->S.pipes[i]->var_name;
+				if (n && !strcmp(n, pipeline))
+					c->created = L->S.pipes[i];
+			}
+		for (int i = 0; i < c->ndefined && !c->created && !c->define; i++)
+			if (!strcmp(c->defined[i].name, pipeline))
+				c->define = &c->defined[i];
+		if (c->created || c->define)
+			return DALIC_OK;
+		char list[512];
+		script_list_names(L, c, list, sizeof list);
+		return dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script %s)",
+		                  path, pipeline, list);
+	}
+	if (L->S.npipes) {
+		c->created = L->S.pipes[0];
+		return DALIC_OK;
+	}
+	if (c->ndefined == 1) {
+		c->define = &c->defined[0];
+		return DALIC_OK;
+	}
+	char list[512];
+	script_list_names(L, c, list, sizeof list);
+	return dalic_fail(DALIC_EINVAL,
+	                  "%s builds no pipeline and %s; pick one with --pipeline NAME",
+	                  path, list);
+}
+
+/* Builds the defined pipeline chosen, with --arg values. */
+static int script_build_defined(load_t *L, const char *path, const dalic_script_opts_t *o,
+                                choice_t *c)
+{
+	sdbuild_t b = {.params = o ? o->params : NULL, .fields = o ? o->fields : 0};
+	int n = o ? o->num_args : 0;
+	b.names = dalic_pyarena_alloc(L->I.a, sizeof *b.names * (size_t)(n + 1));
+	b.values = dalic_pyarena_alloc(L->I.a, sizeof *b.values * (size_t)(n + 1));
+	if (!b.names || !b.values)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		DALIC_TRY(dalic_script_parse_arg(&L->I, o->args[i], &b.names[b.nargs],
+		                                 &b.values[b.nargs]));
+		for (int k = 0; k < b.nargs; k++)
+			if (!strcmp(b.names[k], b.names[b.nargs]))
+				return dalic_fail(DALIC_EINVAL, "--arg %s given twice", b.names[k]);
+		b.nargs++;
+	}
+	sdpipe_t *p;
+	DALIC_TRY(dalic_sdpipe_build_defined(&L->I, c->define, &b, &p));
+	if (p->def->params.batch_size <= 0 && !(b.fields & DALIC_PARAM_BATCH_SIZE))
+		return dalic_fail(DALIC_EINVAL,
+		                  "%s: %s has no batch size: give --batch-size N (or --arg "
+		                  "batch_size=N)",
+		                  path, c->define->name);
+	c->created = p;
+	return DALIC_OK;
+}
+
+/* The chosen definition takes its own copy of the path for its positions. */
+static int script_own_positions(dalic_graphdef_t *def, const char *path, const char *name)
+{
+	free(def->source);
+	free(def->name);
+	def->source = strdup(path);
+	def->name = strdup(name);
+	if (!def->source || !def->name)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; i < def->num_ops; i++)
+		def->ops[i]->pos.file = def->source;
+	for (int i = 0; i < def->num_prints; i++)
+		def->prints[i].pos.file = def->source;
+	return DALIC_OK;
+}
+
+/* Prints the interpreter renders every iteration keep the load alive as def's runtime. */
+static int script_keep_runtime(load_t *L, dalic_graphdef_t *def, bool *kept)
+{
+	*kept = false;
+	bool needed = false;
+	for (int i = 0; i < def->num_prints; i++)
+		needed |= def->prints[i].eval >= 0;
+	if (!needed)
+		return DALIC_OK;
+	if (def->keep) /* python_function's interpreter is detached from the load (sdpyfn.c) */
+		return dalic_fail(DALIC_EUNSUPPORTED,
+		                  "%s: a debug pipeline whose print() computes with values cannot "
+		                  "also use python_function: dalic keeps one of the two interpreters",
+		                  L->path);
+	sdruntime_t *rt;
+	DALIC_TRY(dalic_sdruntime_new(&L->I, script_load_destroy, L, &rt));
+	dalic_graphdef_set_runtime(def, &rt->base, &dalic_sdruntime_class);
+	dalic_shared_release(&rt->base); /* def holds it now */
+	*kept = true;
+	return DALIC_OK;
+}
+
+int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic_graphdef_t **out)
 {
 	*out = NULL;
-	load_t L;
-	int rc = script_load_run(&L, path);
-	sdpipe_t *chosen = NULL;
-	if (!rc && !L.S.npipes)
-		rc = script_no_pipeline(&L, path);
-	for (int pass = 0; !rc && pipeline && pass < 2 && !chosen; pass++)
-		for (int i = 0; i < L.S.npipes && !chosen; i++) {
-			const char *n = pass ? L.S.pipes[i]->def_name : L.S.pipes[i]->var_name;
-			if (n && !strcmp(n, pipeline))
-				chosen = L.S.pipes[i];
-		}
-	if (!rc && !pipeline)
-		chosen = L.S.pipes[0];
-	if (!rc && !chosen) {
-		char list[512] = "";
-		size_t k = 0;
-		for (int i = 0; i < L.S.npipes && k < sizeof list; i++)
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
-			                      script_pipe_name(L.S.pipes[i]));
-		rc = dalic_fail(DALIC_EINVAL, "%s: no pipeline named '%s' (the script creates: %s)",
-		                path, pipeline, list);
-	}
+	load_t *L = malloc(sizeof *L);
+	if (!L)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	const char *pipeline = o ? o->pipeline : NULL;
+	int rc = script_load_run(L, path);
+	choice_t c = {0};
+	if (!rc)
+		rc = script_choose(L, path, pipeline, &c);
+	if (!rc && c.define)
+		rc = script_build_defined(L, path, o, &c);
+	else if (!rc && o && o->num_args)
+		rc = dalic_fail(DALIC_EINVAL,
+		                "%s: --arg applies to a pipeline function or class the script "
+		                "defines without building it; '%s' is built by the script (line "
+		                "%d)",
+		                path, script_pipe_name(c.created), c.created->line);
+	sdpipe_t *chosen = c.created;
 	if (!rc && !chosen->outputs_set)
 		rc =
-		    dalic_pysrc_error(&L.src, chosen->line, chosen->col, DALIC_EGRAPH,
+		    dalic_pysrc_error(&L->src, chosen->line, chosen->col, DALIC_EGRAPH,
 		                      "pipeline '%s' has no outputs: return them from the pipeline "
 		                      "function, call set_outputs() or override define_graph()",
 		                      script_pipe_name(chosen));
+	if (!rc)
+		rc = script_own_positions(chosen->def, path, script_pipe_name(chosen));
+	bool kept = false;
+	if (!rc)
+		script_warn_skipped(L);
+	if (!rc)
+		script_warn_sources(L, chosen);
+	if (!rc)
+		rc = script_keep_runtime(L, chosen->def, &kept);
 	if (!rc) {
-		dalic_graphdef_t *def = chosen->def;
-		free(def->source);
-		free(def->name);
-		def->source = strdup(path);
-		def->name = strdup(script_pipe_name(chosen));
-		if (!def->source || !def->name) {
-			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
-		} else {
-			/* operator positions point at the definition's own copy of the path */
-			for (int i = 0; i < def->num_ops; i++)
-				def->ops[i]->pos.file = def->source;
-			chosen->def = NULL;
-			*out = def;
-		}
+		*out = chosen->def;
+		chosen->def = NULL;
 	}
-	script_load_free(&L);
+	if (!kept)
+		script_load_destroy(L);
 	return rc;
+}
+
+int dalic_script_load(const char *path, const char *pipeline, dalic_graphdef_t **out)
+{
+	dalic_script_opts_t o = {.pipeline = pipeline};
+	return dalic_script_load_opts(path, &o, out);
 }
 
 int dalic_script_list(const char *path, char ***names, int *count)
 {
+	int created;
+	return dalic_script_list_created(path, names, count, &created);
+}
+
+int dalic_script_list_created(const char *path, char ***names, int *count, int *created)
+{
 	*names = NULL;
-	*count = 0;
+	*count = *created = 0;
 	load_t L;
 	int rc = script_load_run(&L, path);
+	sddefined_t *defined = NULL;
+	int nd = 0;
+	if (!rc)
+		rc = dalic_sdpipe_defined(&L.I, &defined, &nd);
 	char **v = NULL;
-	if (!rc && (v = calloc((size_t)L.S.npipes + 1, sizeof *v)) == NULL)
+	if (!rc && (v = calloc((size_t)(L.S.npipes + nd) + 1, sizeof *v)) == NULL)
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");
-	for (int i = 0; !rc && i < L.S.npipes; i++)
-		if (!(v[i] = strdup(script_pipe_name(L.S.pipes[i]))))
+	for (int i = 0; !rc && i < L.S.npipes + nd; i++)
+		if (!(v[i] = strdup(i < L.S.npipes ? script_pipe_name(L.S.pipes[i])
+		                                   : defined[i - L.S.npipes].name)))
 			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (rc) {
 		for (int i = 0; v && v[i]; i++)
@@ -192,7 +381,8 @@ int dalic_script_list(const char *path, char ***names, int *count)
 		free(v);
 	} else {
 		*names = v;
-		*count = L.S.npipes;
+		*count = L.S.npipes + nd;
+		*created = L.S.npipes;
 	}
 	script_load_free(&L);
 	return rc;

@@ -16,6 +16,16 @@ comments configure it:
                                     stats includes memory)
     # oracle: xfail=REASON          a known difference (docs/dali-differences.md); a case
                                     marked so that passes is reported as a failure (XPASS)
+    # oracle: skip=REASON           not run (said so in the output)
+    # oracle: run_name=__main__     run the module as a script (its `if __name__` block)
+    # oracle: ran=N                 ... which already ran N iterations under DALI: dalic's
+                                    outputs are compared from its iteration N
+    # oracle: pipeline=NAME         a module that only defines pipelines: call NAME (a
+                                    @pipeline_def function or a Pipeline subclass) ...
+    # oracle: args=K=V, K=V         ... with these keyword arguments (Python literals);
+                                    dalic gets `--pipeline NAME --arg K=V ...`
+
+The real-style modules of samples/scripts/real/ run as cases too.
 
 Checks per output case:
     outputs     DALI's outputs == dalic's (`dalic run CASE --dump`), every sample
@@ -29,6 +39,8 @@ Checks per output case:
 Prints one line per case and check, then `N passed, N failed`.
 """
 import argparse
+import ast
+import inspect
 import glob
 import json
 import os
@@ -68,6 +80,31 @@ def oracle_find_pipeline(globs):
     return uniq[0]
 
 
+def oracle_args(opts):
+    """The `args` header as (name, source text, value) triples."""
+    text = opts.get("args", "")
+    call = ast.parse("f(%s)" % text, mode="eval").body
+    return [(k.arg, ast.get_source_segment("f(%s)" % text, k.value), ast.literal_eval(k.value))
+            for k in call.keywords]
+
+
+def oracle_dalic_args(opts):
+    """What dalic needs to pick and build the case's pipeline."""
+    if "pipeline" not in opts:
+        return []
+    out = ["--pipeline", opts["pipeline"]]
+    for name, src, _ in oracle_args(opts):
+        out += ["--arg", "%s=%s" % (name, src)]
+    return out
+
+
+def oracle_load_pipeline(case, opts):
+    globs = oracle_run_case_script(case, opts.get("run_name", "__oracle__"))
+    if "pipeline" not in opts:
+        return oracle_find_pipeline(globs)
+    return globs[opts["pipeline"]](**{k: v for k, _, v in oracle_args(opts)})
+
+
 def oracle_save_outputs(pipe, iterations, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     for it in range(iterations):
@@ -78,22 +115,21 @@ def oracle_save_outputs(pipe, iterations, out_dir):
                 np.save(os.path.join(out_dir, "i%06d_o%d_s%03d.npy" % (it, o, s)), arr)
 
 
-def oracle_run_case_script(case):
+def oracle_run_case_script(case, run_name="__oracle__"):
     """The case's globals, as a fresh Python process would make them: DALI names operators
     created with no current pipeline (constant outputs) from a process-wide counter."""
     import itertools
     import nvidia.dali.ops as ops
 
     ops._OpCounter._op_count = itertools.count(0)
-    return runpy.run_path(case, run_name="__oracle__")
+    return runpy.run_path(case, run_name=run_name)
 
 
 def oracle_dali_case(case, opts, work):
     """Runs the case under DALI: outputs, serialized bytes, executor_statistics keys."""
     res = {"error": None}
     try:
-        globs = oracle_run_case_script(case)
-        pipe = oracle_find_pipeline(globs)
+        pipe = oracle_load_pipeline(case, opts)
         pipe.build()
         checks = opts.get("checks", "outputs,serialize,stats,names").split(",")
         if "serialize" in checks or "names" in checks:  # (python_function cannot be)
@@ -106,7 +142,7 @@ def oracle_dali_case(case, opts, work):
     if "stats" not in checks:
         return res
     try:
-        res["stats"] = oracle_dali_stats(case, int(opts["iterations"]))
+        res["stats"] = oracle_dali_stats(case, opts)
     except Exception as e:  # noqa: BLE001 - reported by the stats check
         res["stats"] = None
         res["stats_error"] = oracle_message(e)
@@ -118,7 +154,7 @@ def oracle_message(e):
     return "%s: %s" % (type(e).__name__, " ".join(str(e).split()))
 
 
-def oracle_dali_stats(case, iterations):
+def oracle_dali_stats(case, opts):
     """executor_statistics: DALI fills them with memory stats on, in its legacy
     (non-dynamic) executor, so the case runs again with those parameters forced."""
     from nvidia.dali.pipeline import Pipeline
@@ -134,12 +170,13 @@ def oracle_dali_stats(case, iterations):
         kwargs["exec_async"] = False
         init(self, *args, **kwargs)
 
+    forced.__signature__ = inspect.signature(init)  # pipeline_def reads it
+
     Pipeline.__init__ = forced
     try:
-        globs = oracle_run_case_script(case)
-        pipe = oracle_find_pipeline(globs)
+        pipe = oracle_load_pipeline(case, opts)
         pipe.build()
-        for _ in range(iterations):
+        for _ in range(int(opts["iterations"])):
             pipe.run()
         stats = pipe.executor_statistics()
         del pipe
@@ -161,6 +198,17 @@ def oracle_dalic(dalic, args, timeout=300):
     p = subprocess.run([dalic] + args, cwd=ROOT, capture_output=True, text=True,
                        timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+def oracle_drop_iterations(d, ran):
+    """Renumbers dalic's dump in d as if its first `ran` iterations had not been dumped."""
+    for name in sorted(os.listdir(d)):
+        m = re.match(r"i(\d{6})(_.*)$", name)
+        path = os.path.join(d, name)
+        if not m or int(m.group(1)) < ran:
+            os.remove(path)
+        else:
+            os.rename(path, os.path.join(d, "i%06d%s" % (int(m.group(1)) - ran, m.group(2))))
 
 
 def oracle_compare_dirs(a_dir, b_dir, atol):
@@ -289,6 +337,9 @@ class Oracle:
     def run_case(self, case):
         opts = oracle_parse_header(case)
         xfail = opts.get("xfail")
+        if "skip" in opts:
+            print("skip  %s: %s" % (os.path.basename(case), opts["skip"]))
+            return
         work = tempfile.mkdtemp(prefix="oracle-", dir=self.keep)
         try:
             if "error" in opts or "dali_error" in opts or "dalic_error" in opts:
@@ -303,7 +354,8 @@ class Oracle:
         dali_phrase = opts.get("dali_error", opts.get("error"))
         dalic_phrase = opts.get("dalic_error", opts.get("error"))
         res = oracle_dali_case(case, opts, work)
-        rc, out, err = oracle_dalic(self.dalic, ["run", case, "-n", opts["iterations"]])
+        rc, out, err = oracle_dalic(self.dalic, ["run", case, "-n", opts["iterations"]] +
+                                    oracle_dalic_args(opts))
         problem = None
         if res["error"] is None:
             problem = "DALI accepted it (the case is wrong)"
@@ -326,7 +378,11 @@ class Oracle:
         dali_dir = os.path.join(work, "dali")
         if "outputs" in checks:
             d = os.path.join(work, "dalic")
-            rc, out, err = oracle_dalic(self.dalic, ["run", case, "-n", str(iters), "--dump", d])
+            ran = int(opts.get("ran", "0"))
+            rc, out, err = oracle_dalic(self.dalic, ["run", case, "-n", str(iters + ran),
+                                                     "--dump", d] + oracle_dalic_args(opts))
+            if not rc:
+                oracle_drop_iterations(d, ran)
             problem = ("dalic failed (%d): %s" % (rc, err.strip()[:400]) if rc
                        else oracle_compare_dirs(dali_dir, d, atol))
             self.report(case, "outputs", problem, xfail)
@@ -341,7 +397,8 @@ class Oracle:
                        else oracle_compare_dirs(dali_dir, d, atol))
             self.report(case, "dali.pb->dalic", problem, xfail)
             mine = os.path.join(work, "dalic.pb")
-            rc, out, err = oracle_dalic(self.dalic, ["serialize", case, "-o", mine])
+            rc, out, err = oracle_dalic(self.dalic, ["serialize", case, "-o", mine] +
+                                        oracle_dalic_args(opts))
             if rc:
                 problem = "dalic serialize failed (%d): %s" % (rc, err.strip()[:400])
             else:
@@ -362,7 +419,8 @@ class Oracle:
         if "stats" in checks and res.get("stats_error"):
             self.report(case, "stats", "DALI: " + res["stats_error"][:300], xfail)
         elif "stats" in checks:
-            rc, out, err = oracle_dalic(self.dalic, ["stats", case, "-n", str(iters), "--json"])
+            rc, out, err = oracle_dalic(self.dalic, ["stats", case, "-n", str(iters), "--json"] +
+                                        oracle_dalic_args(opts))
             if rc:
                 problem = "dalic stats failed (%d): %s" % (rc, err.strip()[:400])
             else:
@@ -373,7 +431,8 @@ class Oracle:
             # both not pipelined, so the figures cover exactly the iterations run
             rc, out, err = oracle_dalic(self.dalic, ["stats", case, "-n", str(iters), "--json",
                                                      "--exec-pipelined=False",
-                                                     "--exec-async=False"])
+                                                     "--exec-async=False"] +
+                                        oracle_dalic_args(opts))
             problem = ("dalic stats failed (%d): %s" % (rc, err.strip()[:400]) if rc
                        else oracle_compare_memory(res["stats"], json.loads(out)))
             self.report(case, "memory", problem, xfail)
@@ -388,8 +447,8 @@ def main():
                     "samples/scripts/real/*.py)")
     a = ap.parse_args()
     os.chdir(ROOT)
-    cases = a.cases or sorted(glob.glob(os.path.join(HERE, "cases", "*.py")) +
-                              glob.glob(os.path.join(ROOT, "samples/scripts/real", "*.py")))
+    cases = a.cases or (sorted(glob.glob(os.path.join(HERE, "cases", "*.py"))) +
+                        sorted(glob.glob(os.path.join(ROOT, "samples", "scripts", "real", "*.py"))))
     cases = [c for c in cases if a.filter in os.path.basename(c)]
     o = Oracle(os.path.abspath(a.dalic), a.keep)
     for c in cases:

@@ -8,6 +8,7 @@
 #include "frontend/script/dali/sdfw.h"
 #include "frontend/script/dali/sdlib.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdprint.h"
 #include "frontend/script/dali/sdpyfn.h"
 
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 static bool sdali_strict(pyinterp_t *I)
 {
 	sdstate_t *S = dalic_sdali_state(I);
-	return S->creating || S->tracing;
+	return S->creating || S->tracing || S->running;
 }
 
 /* print() while a debug=True pipeline is traced: DALI's debug mode runs the function every
@@ -67,6 +68,7 @@ static const pyhooks_t sdali_hooks = {
     .strict = sdali_strict,
     .bind = dalic_sdpipe_note_binding,
     .print = sdali_print,
+    .call = dalic_sdprint_call,
 };
 
 int dalic_sdali_open(pyinterp_t *I, sdstate_t *S)

@@ -9,6 +9,7 @@
 #ifndef DALIC_FRONTEND_SCRIPT_DALI_SDALI_H
 #define DALIC_FRONTEND_SCRIPT_DALI_SDALI_H
 
+#include "engine/graphdef.h"
 #include "frontend/script/dali/sdval.h"
 #include "frontend/script/py/pyeval.h"
 
@@ -22,6 +23,14 @@ typedef struct sdstate {
 	int ncurrent;
 	int tracing;  /* > 0 while a pipeline definition runs */
 	int creating; /* > 0 while a pipeline object is being created */
+	int running;  /* > 0 while a pipeline runs script code (prints) */
+	/* prints of debug pipelines evaluated every iteration (sdprint.c) */
+	struct sdprint *prints;
+	int nprints, capprints;
+	const dalic_print_env_t *replay; /* while one of them is rendered */
+	/* external sources given a Python `source=`, which dalic does not run (script.c warns) */
+	struct sdsrcnote *srcnotes;
+	int nsrcnotes, capsrcnotes;
 	/* @autoserialize (sdtriton.c): the first function marked, how many, where */
 	pyval_t *autoserialize;
 	int nautoserialize, autoserialize_line, autoserialize_col;
@@ -54,5 +63,11 @@ static inline sdpipe_t *dalic_sdali_current(pyinterp_t *I)
 	sdstate_t *S = I->host;
 	return S->ncurrent ? S->current[S->ncurrent - 1] : NULL;
 }
+
+typedef struct sdsrcnote {
+	struct sdpipe *pipe;
+	const char *name; /* the external_source's data node */
+	int line, col;
+} sdsrcnote_t;
 
 #endif

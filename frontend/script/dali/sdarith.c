@@ -13,6 +13,7 @@
 
 #include "frontend/script/dali/sdcond.h"
 #include "frontend/script/dali/sdconst.h"
+#include "frontend/script/dali/sdnp.h"
 #include "frontend/script/dali/sdops.h"
 #include "frontend/script/dali/sdpipe.h"
 #include "frontend/script/py/pybi.h"
@@ -121,7 +122,9 @@ int dalic_sdarith_op(pyinterp_t *I, const pynode_t *at, const char *name, pyval_
 		pyval_t *v = inputs[i];
 		if (i)
 			dalic_pybuf_puts(&desc, " ");
-		if (v->kind == PV_LIST || v->kind == PV_TUPLE)
+		if (dalic_sdnp_is(v))
+			rc = dalic_sdnp_operand(I, at, v, &v);
+		else if (v->kind == PV_LIST || v->kind == PV_TUPLE)
 			rc = dalic_sdconst_node(I, at, v, -1, NULL, &v);
 		if (rc)
 			break;

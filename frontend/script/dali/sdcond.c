@@ -485,13 +485,43 @@ static int sdcond_merge_structure(pyinterp_t *I, const pynode_t *at, pyval_t *t,
 
 /* ---- the if statement ----------------------------------------------------------------- */
 
-static pyval_t *sdcond_get_var(pyinterp_t *I, pyframe_t *F, const char *name)
+/* The container and key of a composite target (`d['k']`, `d[0]`), or NULL. */
+static pyval_t *sdcond_composite_base(pyinterp_t *I, pyframe_t *F, const pynode_t *t,
+                                      pyval_t **key);
+
+static pyval_t *sdcond_composite_get(pyinterp_t *I, pyframe_t *F, const pynode_t *t)
+{
+	if (t->kind == N_NAME)
+		return dalic_pydict_get_str(F->locals, t->name);
+	pyval_t *key, *base = sdcond_composite_base(I, F, t, &key);
+	if (!base)
+		return NULL;
+	if (base->kind == PV_DICT)
+		return dalic_pydict_get(base->dict, key);
+	if (base->kind == PV_LIST && key->kind == PV_INT) {
+		int64_t i = key->i < 0 ? key->i + base->list->n : key->i;
+		return i >= 0 && i < base->list->n ? base->list->items[i] : NULL;
+	}
+	return NULL;
+}
+
+static pyval_t *sdcond_composite_base(pyinterp_t *I, pyframe_t *F, const pynode_t *t,
+                                      pyval_t **key)
+{
+	const pynode_t *k = t->sub.index;
+	*key = k->kind == N_STR ? dalic_pyval_str(I->a, k->str.s, k->str.len)
+	                        : dalic_pyval_int(I->a, k->i);
+	return *key ? sdcond_composite_get(I, F, t->sub.value) : NULL;
+}
+
+/* A variable of the if: a name, AutoGraph's do_return / retval_, or a composite (target t). */
+static pyval_t *sdcond_get_var(pyinterp_t *I, pyframe_t *F, const char *name, const pynode_t *t)
 {
 	if (!strcmp(name, "do_return"))
 		return F->do_return;
 	if (!strcmp(name, "retval_"))
 		return F->retval;
-	pyval_t *v = dalic_pydict_get_str(F->locals, name);
+	pyval_t *v = t ? sdcond_composite_get(I, F, t) : dalic_pydict_get_str(F->locals, name);
 	if (v)
 		return v;
 	v = dalic_pyval_new(I->a, PV_UNDEF);
@@ -500,9 +530,34 @@ static pyval_t *sdcond_get_var(pyinterp_t *I, pyframe_t *F, const char *name)
 	return v;
 }
 
-static int sdcond_set_var(pyinterp_t *I, pyframe_t *F, const pynode_t *at, const char *name,
-                          pyval_t *v)
+static int sdcond_set_composite(pyinterp_t *I, pyframe_t *F, const pynode_t *at,
+                                const pynode_t *t, pyval_t *v)
 {
+	pyval_t *key, *base = sdcond_composite_base(I, F, t, &key);
+	if (base && base->kind == PV_DICT) {
+		if (v->kind == PV_UNDEF)
+			dalic_pydict_del(base->dict, key);
+		else if (dalic_pydict_set(I->a, base->dict, key, v))
+			return dalic_pyeval_oom(I, at);
+		return DALIC_OK;
+	}
+	if (base && base->kind == PV_LIST && key->kind == PV_INT && v->kind != PV_UNDEF) {
+		int64_t i = key->i < 0 ? key->i + base->list->n : key->i;
+		if (i >= 0 && i < base->list->n) {
+			base->list->items[i] = v;
+			return DALIC_OK;
+		}
+	}
+	return dalic_pyeval_error(I, t, DALIC_EINVAL,
+	                          "the `if` on a DataNode cannot restore this item of a dict or "
+	                          "list");
+}
+
+static int sdcond_set_var(pyinterp_t *I, pyframe_t *F, const pynode_t *at, const char *name,
+                          const pynode_t *t, pyval_t *v)
+{
+	if (t)
+		return sdcond_set_composite(I, F, at, t, v);
 	if (!strcmp(name, "do_return")) {
 		F->do_return = v;
 	} else if (!strcmp(name, "retval_")) {
@@ -565,9 +620,13 @@ int dalic_sdcond_if(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *pre
 	pyval_t **orelse = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(n + 1));
 	if (!names || !init || !body || !orelse)
 		return dalic_pyeval_oom(I, s);
+	const pynode_t **targets = dalic_pyarena_alloc(I->a, sizeof *targets * (size_t)(n + 1));
+	if (!targets)
+		return dalic_pyeval_oom(I, s);
 	for (int i = 0; i < n; i++) {
 		names[i] = i < nouts ? info->outputs[i] : info->inputs_only[i - nouts];
-		if (!(init[i] = sdcond_get_var(I, F, names[i])))
+		targets[i] = i < nouts && info->output_targets ? info->output_targets[i] : NULL;
+		if (!(init[i] = sdcond_get_var(I, F, names[i], targets[i])))
 			return dalic_pyeval_oom(I, s);
 	}
 	pyval_t *split_pred;
@@ -578,7 +637,7 @@ int dalic_sdcond_if(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *pre
 	sdcond_set_branch(c, BR_TRUE);
 	DALIC_TRY(sdcond_run_branch(I, F, s, &s->if_.body, &ret_true));
 	for (int i = 0; i < n; i++)
-		if (!(body[i] = sdcond_get_var(I, F, names[i])))
+		if (!(body[i] = sdcond_get_var(I, F, names[i], targets[i])))
 			return dalic_pyeval_oom(I, s);
 	DALIC_TRY(sdcond_verify(I, s, names, body, n, "if"));
 	for (int i = 0; i < nouts; i++)
@@ -586,11 +645,11 @@ int dalic_sdcond_if(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *pre
 	sdcond_set_branch(c, BR_NONE);
 
 	for (int i = 0; i < n; i++)
-		DALIC_TRY(sdcond_set_var(I, F, s, names[i], init[i]));
+		DALIC_TRY(sdcond_set_var(I, F, s, names[i], targets[i], init[i]));
 	sdcond_set_branch(c, BR_FALSE);
 	DALIC_TRY(sdcond_run_branch(I, F, s, &s->if_.orelse, &ret_false));
 	for (int i = 0; i < n; i++)
-		if (!(orelse[i] = sdcond_get_var(I, F, names[i])))
+		if (!(orelse[i] = sdcond_get_var(I, F, names[i], targets[i])))
 			return dalic_pyeval_oom(I, s);
 	DALIC_TRY(sdcond_verify(I, s, names, orelse, n, "else"));
 	for (int i = 0; i < nouts; i++)
@@ -609,10 +668,10 @@ int dalic_sdcond_if(pyinterp_t *I, pyframe_t *F, const pynode_t *s, pyval_t *pre
 	c->depth = depth - 1;
 	for (int i = 0; i < nouts; i++) {
 		DALIC_TRY(dalic_sdcond_register(I, merged[i], false));
-		DALIC_TRY(sdcond_set_var(I, F, s, names[i], merged[i]));
+		DALIC_TRY(sdcond_set_var(I, F, s, names[i], targets[i], merged[i]));
 	}
 	for (int i = nouts; i < n; i++)
-		DALIC_TRY(sdcond_set_var(I, F, s, names[i], init[i]));
+		DALIC_TRY(sdcond_set_var(I, F, s, names[i], NULL, init[i]));
 	/* both branches returned: the function returns the merged retval_ */
 	return ret_true && ret_false ? PYEXEC_RETURN : DALIC_OK;
 }

@@ -8,6 +8,7 @@
  */
 #include "frontend/script/dali/sdconst.h"
 
+#include "frontend/script/dali/sdnp.h"
 #include "frontend/script/dali/sdops.h"
 #include "frontend/script/dali/sdpipe.h"
 
@@ -30,12 +31,6 @@ static int sdconst_constant_op(pyinterp_t *I, const pynode_t *at, pyval_t *value
                                pyval_t *shape, pyval_t *layout, const char *device,
                                const pyargs_t *extra, pyval_t **out)
 {
-	const dalic_schema_t *s = dalic_schema_find("Constant");
-	if (!s)
-		return dalic_pyeval_error(
-		    I, at, DALIC_EUNSUPPORTED,
-		    "constants need the Constant operator, which this dalic build does not "
-		    "have yet");
 	pyval_t **items = &value;
 	int n = 1;
 	bool seq = value->kind == PV_LIST || value->kind == PV_TUPLE;
@@ -96,6 +91,19 @@ static int sdconst_constant_op(pyinterp_t *I, const pynode_t *at, pyval_t *value
 		if (!shape || !len || (seq && dalic_pyval_list_append(I->a, shape, len)))
 			return dalic_pyeval_oom(I, at);
 	}
+	return dalic_sdconst_emit(I, at, data, isint, shape, dtype, layout, device, extra, out);
+}
+
+int dalic_sdconst_emit(pyinterp_t *I, const pynode_t *at, pyval_t *data, bool isint,
+                       pyval_t *shape, int dtype, pyval_t *layout, const char *device,
+                       const pyargs_t *extra, pyval_t **out)
+{
+	const dalic_schema_t *s = dalic_schema_find("Constant");
+	if (!s)
+		return dalic_pyeval_error(
+		    I, at, DALIC_EUNSUPPORTED,
+		    "constants need the Constant operator, which this dalic build does not "
+		    "have yet");
 	int cap = 6 + (extra ? extra->nkw : 0), k = 0;
 	const char **names = dalic_pyarena_alloc(I->a, sizeof *names * (size_t)cap);
 	pyval_t **vals = dalic_pyarena_alloc(I->a, sizeof *vals * (size_t)cap);
@@ -132,6 +140,8 @@ static int sdconst_constant_op(pyinterp_t *I, const pynode_t *at, pyval_t *value
 int dalic_sdconst_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dtype,
                        const char *device, pyval_t **out)
 {
+	if (dalic_sdnp_is(value))
+		return dalic_sdnp_constant(I, at, value, dtype, NULL, NULL, device, NULL, out);
 	return sdconst_constant_op(I, at, value, dtype, NULL, NULL, device, NULL, out);
 }
 
@@ -157,6 +167,8 @@ static int sdconst_dtype_of(pyinterp_t *I, const pynode_t *at, pyval_t *v, int *
 	*dtype = -1;
 	if (!v || v->kind == PV_NONE)
 		return DALIC_OK;
+	if (dalic_pynp_dtype(v))
+		return dalic_sdnp_dtype_error(I, at, "types.Constant(dtype=...)", v);
 	if (!dalic_sdval_enum(v) || dalic_sdval_enum(v)->type != SDVAL_ENUM_DTYPE)
 		return dalic_pyeval_error(I, at, DALIC_EARG_TYPE,
 		                          "types.Constant: dtype must be a DALIDataType, not %s",
@@ -214,6 +226,16 @@ int dalic_sdconst_types_constant(pyinterp_t *I, const pynode_t *at, const pyargs
 	      v[2]->list->items[0]->i == 1));
 	bool enum_type =
 	    dtype == DALIC_DATA_TYPE || dtype == DALIC_IMAGE_TYPE || dtype == DALIC_INTERP_TYPE;
+	if (dalic_sdnp_is(v[0])) {
+		/* a 0-d numpy value is a ScalarConstant of its dtype unless more is asked */
+		pynp_array_t *a = dalic_pynp_array(v[0]);
+		if (a->ndim == 0 && !v[4] && scalar_shape && !v[3] && !extra.nkw && !enum_type) {
+			*out = dalic_sdval_new_sconst(I->a, a->py, dtype >= 0 ? dtype : a->dtype);
+			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+		}
+		return dalic_sdnp_constant(I, at, v[0], dtype, v[2], v[3], v[4] ? v[4]->str.s : NULL,
+		                           &extra, out);
+	}
 	if (sdconst_is_scalar(v[0]) && !v[4] && scalar_shape && !v[3] && !extra.nkw && !enum_type) {
 		int dt = dtype >= 0              ? dtype
 		         : v[0]->kind == PV_BOOL ? DALIC_BOOL

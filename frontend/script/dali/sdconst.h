@@ -23,4 +23,10 @@ int dalic_sdconst_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dt
 int dalic_sdconst_output_node(pyinterp_t *I, const pynode_t *at, pyval_t *value, int dtype,
                               pyval_t **out);
 
+/* The Constant operator itself: `data` a flat list of ints (isint: idata) or floats (fdata),
+ * `shape` a list, the DALIDataType, optional layout / device (NULL: cpu) / extra keywords. */
+int dalic_sdconst_emit(pyinterp_t *I, const pynode_t *at, pyval_t *data, bool isint,
+                       pyval_t *shape, int dtype, pyval_t *layout, const char *device,
+                       const pyargs_t *extra, pyval_t **out);
+
 #endif

@@ -169,6 +169,11 @@ static int sdlib_open_dali(pyinterp_t *I, const pynode_t *at, const char *name, 
 		if (dalic_pymod_set(I, m, subs[i], sub))
 			return dalic_pyeval_oom(I, at);
 	}
+	/* nvidia.dali.experimental.pipeline_def: the spelling of older DALI docs (2.4 keeps it
+	 * only as nvidia.dali.pipeline.experimental.pipeline_def) */
+	DALIC_TRY(dalic_pymod_get(I, at, "nvidia.dali.experimental", &sub));
+	if (dalic_pymod_set(I, m, "experimental", sub))
+		return dalic_pyeval_oom(I, at);
 	if (dalic_pymod_set(I, m, "pipeline_def", dalic_sdpipe_def_builtin(I, false)) ||
 	    sdlib_set_builtin(I, m, "newaxis", sdlib_new_axis) ||
 	    dalic_pymod_set(I, m, "__version__", dalic_pyval_cstr(I->a, "dalic-" DALIC_VERSION)) ||
@@ -220,6 +225,16 @@ static int sdlib_open_pipeline(pyinterp_t *I, const pynode_t *at, const char *na
 	return DALIC_OK;
 }
 
+static int sdlib_open_experimental(pyinterp_t *I, const pynode_t *at, const char *name,
+                                   pyval_t **out)
+{
+	pyval_t *m = dalic_pymod_new(I, name, true);
+	if (!m || dalic_pymod_set(I, m, "pipeline_def", dalic_sdpipe_def_builtin(I, true)))
+		return dalic_pyeval_oom(I, at);
+	*out = m;
+	return DALIC_OK;
+}
+
 static int sdlib_open_data_node(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t **out)
 {
 	pyval_t *m = dalic_pymod_new(I, name, false);
@@ -239,6 +254,7 @@ static const pymodreg_t sdlib_modules[] = {
     {"nvidia.dali.pipeline", sdlib_open_pipeline},
     {"nvidia.dali.pipeline.experimental", sdlib_open_pipeline},
     {"nvidia.dali.data_node", sdlib_open_data_node},
+    {"nvidia.dali.experimental", sdlib_open_experimental},
     {"nvidia.dali.tfrecord", dalic_sdtfrec_open},
     {NULL, NULL},
 };

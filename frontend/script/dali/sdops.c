@@ -15,6 +15,7 @@
 #include "engine/dtype.h"
 #include "frontend/script/dali/sdcond.h"
 #include "frontend/script/dali/sdconst.h"
+#include "frontend/script/dali/sdnp.h"
 #include "frontend/script/dali/sdpipe.h"
 #include "frontend/script/dali/sdtfrec.h"
 #include "frontend/script/dali/sdpyfn.h"
@@ -98,6 +99,11 @@ int dalic_sdops_to_value(pyinterp_t *I, const pynode_t *at, const char *op, cons
 {
 	memset(out, 0, sizeof *out);
 	dalic_vkind_t k;
+	if (dalic_sdnp_scalar_value(v)) /* DALI reads numpy scalars with .item() */
+		v = dalic_sdnp_scalar_value(v);
+	if (dalic_pynp_dtype(v))
+		return dalic_sdnp_dtype_error(
+		    I, at, dalic_pyarena_printf(I->a, "argument '%s' of operator %s", arg, op), v);
 	if (sdops_scalar_kind(v, &k)) {
 		if (dalic_sdval_sconst(v))
 			v = dalic_sdval_sconst(v)->value;
@@ -124,6 +130,19 @@ int dalic_sdops_to_value(pyinterp_t *I, const pynode_t *at, const char *op, cons
 	}
 	pyval_t **items = v->kind == PV_LIST ? v->list->items : v->tuple.items;
 	int n = v->kind == PV_LIST ? v->list->n : v->tuple.n;
+	for (int i = 0; i < n; i++) {
+		if (!dalic_sdnp_scalar_value(items[i]))
+			continue;
+		/* list(np.array(...) * 255): numpy scalars as their values */
+		pyval_t **copy = dalic_pyarena_alloc(I->a, sizeof *copy * (size_t)n);
+		if (!copy)
+			return dalic_pyeval_oom(I, at);
+		for (int j = 0; j < n; j++)
+			copy[j] = dalic_sdnp_scalar_value(items[j]) ? dalic_sdnp_scalar_value(items[j])
+			                                             : items[j];
+		items = copy;
+		break;
+	}
 	/* element kind: strings stay strings; any float makes floats; all bools stay bools */
 	bool any_float = false, all_bool = n > 0, any_str = false, any_num = false;
 	for (int i = 0; i < n; i++) {
@@ -186,7 +205,30 @@ typedef struct kwsplit {
 	pyval_t **avals;
 	int na;
 	int64_t num_outputs; /* external_source(num_outputs=N), 0 when absent */
+	bool python_source;  /* external_source(source=...) */
 } kwsplit_t;
+
+/* An external_source whose data would come from a Python `source=` (sdali.h). */
+static int sdops_note_source(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *node)
+{
+	sdstate_t *S = dalic_sdali_state(I);
+	const sdnode_t *n = dalic_sdval_node(node);
+	if (!n)
+		return DALIC_OK;
+	if (S->nsrcnotes == S->capsrcnotes) {
+		int cap = S->capsrcnotes ? 2 * S->capsrcnotes : 4;
+		sdsrcnote_t *v = dalic_pyarena_alloc(I->a, sizeof *v * (size_t)cap);
+		if (!v)
+			return dalic_pyeval_oom(I, at);
+		if (S->nsrcnotes)
+			memcpy(v, S->srcnotes, sizeof *v * (size_t)S->nsrcnotes);
+		S->srcnotes = v;
+		S->capsrcnotes = cap;
+	}
+	S->srcnotes[S->nsrcnotes++] =
+	    (sdsrcnote_t){.pipe = P, .name = n->name, .line = at->line, .col = at->col};
+	return DALIC_OK;
+}
 
 static bool sdops_is_python_only(const dalic_schema_t *s, const char *k)
 {
@@ -234,8 +276,11 @@ static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_
 			k->svals[k->ns++] = id;
 		} else if (sdops_is_python_only(c->schema, name)) {
 			/* Python callbacks and their scheduling: dalic feeds data through its API
-			 */
-		} else if (dalic_sdval_node(v)) {
+			 * (and --feed); a source= is noted for the load's warning */
+			k->python_source |= !strcmp(name, "source");
+		} else if (dalic_sdval_node(v) ||
+		           (dalic_sdnp_is(v) && !dalic_sdnp_scalar_value(v) && strcmp(name, "ndim"))) {
+			/* numpy arrays that are not scalars become Constant argument inputs */
 			k->anames[k->na] = name;
 			k->avals[k->na++] = v;
 		} else {
@@ -316,6 +361,34 @@ static int sdops_set_string_arg(pyinterp_t *I, const pynode_t *at, dalic_opdef_t
 	int rc = dalic_graphdef_op_set_arg(op, arg, &v);
 	dalic_value_free(&v);
 	return rc ? dalic_pyeval_relocate(I, at, rc) : DALIC_OK;
+}
+
+/* numpy arrays given as arguments: DALI makes each a CPU Constant after the operator got its
+ * id, and the Constant comes first in the graph; logical ids follow the graph order. */
+static int sdops_numpy_arg_inputs(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, dalic_opdef_t *op,
+                                  int na, pyval_t **argins)
+{
+	dalic_graphdef_t *g = P->def;
+	int first = g->num_ops - 1;
+	for (int i = 0; i < na; i++) {
+		if (!dalic_sdnp_is(argins[i]))
+			continue;
+		DALIC_TRY(dalic_sdnp_constant(I, at, argins[i], -1, NULL, NULL, "cpu", NULL,
+		                              &argins[i]));
+		if (P->cond)
+			DALIC_TRY(dalic_sdcond_preprocess(I, at, argins[i], &argins[i]));
+	}
+	int n = g->num_ops - first;
+	if (n == 1)
+		return DALIC_OK;
+	int ids[64], m = 0;
+	for (int i = first; i < g->num_ops && m < 64; i++)
+		ids[m++] = g->ops[i]->logical_id >= 0 ? g->ops[i]->logical_id : g->ops[i]->id;
+	memmove(&g->ops[first], &g->ops[first + 1], sizeof *g->ops * (size_t)(n - 1));
+	g->ops[g->num_ops - 1] = op;
+	for (int i = 0; i < m; i++) /* ids ascend in creation order */
+		g->ops[first + i]->logical_id = ids[i];
+	return DALIC_OK;
 }
 
 /* An operator named by a deprecated alias gets DALI's names for it: the instance is named
@@ -417,20 +490,23 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	if (!argins)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < k->na; i++) {
-		DALIC_TRY(sdops_check_node(I, at, P, k->avals[i]));
 		argins[i] = k->avals[i];
+		if (!dalic_sdnp_is(argins[i]))
+			DALIC_TRY(sdops_check_node(I, at, P, argins[i]));
 	}
 	if (P->cond) {
 		/* inputs used inside a branch are split by the enclosing predicates first */
 		for (int i = 0; i < c->ninputs; i++)
 			DALIC_TRY(dalic_sdcond_preprocess(I, at, inputs[i], &inputs[i]));
 		for (int i = 0; i < k->na; i++)
-			DALIC_TRY(dalic_sdcond_preprocess(I, at, argins[i], &argins[i]));
+			if (!dalic_sdnp_is(argins[i]))
+				DALIC_TRY(dalic_sdcond_preprocess(I, at, argins[i], &argins[i]));
 	}
 	dalic_opdef_t *op;
 	int rc = dalic_graphdef_add_op(P->def, s->name, device, &op);
 	if (rc)
 		return dalic_pyeval_relocate(I, at, rc);
+	DALIC_TRY(sdops_numpy_arg_inputs(I, at, P, op, k->na, argins));
 	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
 	if (c->legacy)
 		DALIC_TRY(sdops_legacy_names(I, at, c->legacy, op));
@@ -541,18 +617,21 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 	if (!inputs)
 		return dalic_pyeval_oom(I, at);
 	DALIC_TRY(sdops_promote_inputs(I, at, c, P, device, inputs));
-	if (!k.num_outputs && feature_names) {
+	if (!k.num_outputs) {
 		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, out));
-		return dalic_sdtfrec_outputs(I, at, feature_names, out);
+		if (feature_names)
+			return dalic_sdtfrec_outputs(I, at, feature_names, out);
+		return k.python_source ? sdops_note_source(I, at, P, *out) : DALIC_OK;
 	}
-	if (!k.num_outputs)
-		return sdops_add_operator(I, at, c, P, &k, device, inputs, out);
 	/* external_source(num_outputs=N): N ExternalSource operators fed together */
 	pyval_t *t = dalic_pyval_tuple(I->a, (int)k.num_outputs);
 	if (!t)
 		return dalic_pyeval_oom(I, at);
-	for (int i = 0; i < k.num_outputs; i++)
+	for (int i = 0; i < k.num_outputs; i++) {
 		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, &t->tuple.items[i]));
+		if (k.python_source)
+			DALIC_TRY(sdops_note_source(I, at, P, t->tuple.items[i]));
+	}
 	*out = t;
 	return DALIC_OK;
 }

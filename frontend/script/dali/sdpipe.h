@@ -57,6 +57,26 @@ pyval_t *dalic_sdpipe_def_builtin(pyinterp_t *I, bool experimental);
 int dalic_sdpipe_call_def(pyinterp_t *I, const pynode_t *at, pyval_t *pipedef, const pyargs_t *args,
                           pyval_t **out);
 
+/* ---- pipelines a module defines but does not build (sdpipe_build.c) ---- */
+typedef struct sddefined {
+	const char *name; /* the module-level name bound to it */
+	pyval_t *value;   /* a @pipeline_def function or a Pipeline subclass */
+} sddefined_t;
+
+typedef struct sdbuild {
+	const char **names; /* --arg names and values */
+	pyval_t **values;
+	int nargs;
+	const dalic_pipeline_params_t *params; /* the caller's flags (NULL: none) */
+	unsigned fields;
+} sdbuild_t;
+
+/* The defined pipelines that built none while the module ran, in definition order. */
+int dalic_sdpipe_defined(pyinterp_t *I, sddefined_t **out, int *n);
+/* Builds d: calls the function or instantiates the class with b's arguments. */
+int dalic_sdpipe_build_defined(pyinterp_t *I, const sddefined_t *d, const sdbuild_t *b,
+                               sdpipe_t **out);
+
 /* ---- parameters (sdpipe_params.c) ---- */
 #define SDPIPE_POSITIONAL_PARAMS 11 /* Pipeline.__init__ parameters that may be positional */
 extern const char *const dalic_sdpipe_ctor_params[]; /* NULL-terminated, positional ones first */

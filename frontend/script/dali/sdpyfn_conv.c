@@ -1,12 +1,14 @@
 /*
  * Samples to Python values and back for python_function (see sdpyfn.h). Until the core has
  * an array type, data arrives as nested lists: indexing, slicing, len(), iteration and
- * comprehensions read it as numpy would; results are built from lists and numbers.
+ * comprehensions read it as numpy would; results are lists and numbers, or arrays of the
+ * script's numpy subset (their own dtype).
  */
 #include "frontend/script/dali/sdpyfn.h"
 
 #include "engine/checked.h"
 #include "engine/dtype.h"
+#include "frontend/script/py/pynp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,12 @@ int dalic_sdpyfn_to_py(pyinterp_t *I, const pynode_t *at, const dalic_batch_t *b
 		                  "Python here",
 		                  dalic_dtype_name(b->dtype));
 	const int64_t *shape = b->shapes + (size_t)i * DALIC_MAX_NDIM;
+	/* as DALI: a numpy array of the input's type */
+	if (dalic_pynp_new(I, at, b->dtype, b->ndim, shape, out) == DALIC_OK) {
+		pynp_array_t *a = dalic_pynp_array(*out);
+		memcpy(a->data, b->ptrs[i], (size_t)a->size * dalic_dtype_size(b->dtype));
+		return DALIC_OK;
+	}
 	int64_t k = 0;
 	*out = sdpyfn_nest(I, b, shape, 0, b->ptrs[i], &k);
 	return *out ? DALIC_OK
@@ -97,6 +105,18 @@ static bool sdpyfn_scan(const pyval_t *v, int d, sdpyfn_scan_t *s)
 		s->leaf = d;
 	if (d != s->leaf || d != s->ndim)
 		return false;
+	const pynp_array_t *np = dalic_pynp_array(v);
+	if (np && np->size == 1 && (np->scalar || np->ndim == 0)) { /* a numpy scalar */
+		if (np->dtype == DALIC_BOOL)
+			s->any_bool = true;
+		else if (dalic_dtype_is_float(np->dtype))
+			s->any_float = true;
+		else if (dalic_dtype_is_numeric(np->dtype))
+			s->any_int = true;
+		else if (!s->bad)
+			s->bad = dalic_pyval_type_name(v);
+		return true;
+	}
 	if (v->kind == PV_BOOL)
 		s->any_bool = true;
 	else if (v->kind == PV_INT)
@@ -115,6 +135,18 @@ static void sdpyfn_store(const pyval_t *v, dalic_dtype_t t, void *data, int64_t 
 			sdpyfn_store(sdpyfn_items(v)[i], t, data, k);
 		return;
 	}
+	const pynp_array_t *np = dalic_pynp_array(v);
+	if (np) { /* a numpy scalar (sdpyfn_scan) */
+		if (dalic_dtype_is_float(t))
+			dalic_dtype_store_sat(t, data, *k, dalic_dtype_load_f64(np->dtype, np->data, 0));
+		else if (t == DALIC_BOOL)
+			((bool *)data)[*k] = dalic_dtype_load_f64(np->dtype, np->data, 0) != 0;
+		else
+			dalic_dtype_store_i64_sat(t, data, *k,
+			                          dalic_dtype_load_i64(np->dtype, np->data, 0));
+		(*k)++;
+		return;
+	}
 	if (t == DALIC_BOOL)
 		((bool *)data)[*k] = v->b;
 	else if (dalic_dtype_is_float(t))
@@ -124,10 +156,32 @@ static void sdpyfn_store(const pyval_t *v, dalic_dtype_t t, void *data, int64_t 
 	(*k)++;
 }
 
+/* A numpy array of the script's subset (or a numpy scalar): its dtype, shape and bytes. */
+static int sdpyfn_from_np(const pynp_array_t *a, const char *what, dalic_cb_sample_t *out)
+{
+	if (!dalic_dtype_is_numeric(a->dtype) && a->dtype != DALIC_BOOL)
+		return dalic_fail(DALIC_EINVAL, "%s: the result is an array of %s", what,
+		                  dalic_dtype_name(a->dtype));
+	size_t bytes;
+	if (!dalic_ck_mul_size((size_t)a->size, dalic_dtype_size(a->dtype), &bytes))
+		return dalic_fail(DALIC_EINVAL, "%s: the result is too big", what);
+	if (!(out->data = malloc(bytes ? bytes : 1)))
+		return dalic_fail(DALIC_ENOMEM, "%s: out of memory for the result", what);
+	memcpy(out->data, a->data, bytes);
+	out->dtype = a->dtype;
+	out->ndim = a->scalar ? 0 : a->ndim;
+	memcpy(out->shape, a->shape, sizeof a->shape);
+	out->bytes = bytes;
+	return DALIC_OK;
+}
+
 int dalic_sdpyfn_from_py(pyinterp_t *I, const pynode_t *at, pyval_t *v, dalic_dtype_t like,
                          const char *what, dalic_cb_sample_t *out)
 {
 	memset(out, 0, sizeof *out);
+	const pynp_array_t *np = dalic_pynp_array(v);
+	if (np)
+		return sdpyfn_from_np(np, what, out);
 	sdpyfn_scan_t s = {.leaf = -1};
 	if (!sdpyfn_scan(v, 0, &s))
 		return dalic_fail(DALIC_EINVAL,

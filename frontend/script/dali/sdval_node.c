@@ -7,6 +7,8 @@
  */
 #include "frontend/script/dali/sdval.h"
 
+#include "frontend/script/dali/sdtensor.h"
+
 #include "frontend/script/dali/sdarith.h"
 #include "frontend/script/dali/sdcond.h"
 #include "frontend/script/dali/sdops.h"
@@ -101,7 +103,9 @@ static int sdval_node_get(pyinterp_t *I, const pynode_t *at, pyval_t *self, cons
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "TypeError: get() takes no arguments");
 	sdnode_t *n = dalic_sdval_node(self);
-	if (!n->pipe || !n->pipe->def->debug)
+	if (dalic_sdali_state(I)->replay) /* a print rendered by debug mode: the real batch */
+		return dalic_sdtensor_get(I, at, n->name, out);
+	if (!n->pipe || !n->pipe->def || !n->pipe->def->debug)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "DataNode.get() is available in debug mode only "
 		                          "(@pipeline_def(debug=True))");

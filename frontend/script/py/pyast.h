@@ -140,6 +140,8 @@ typedef struct pyfunc_info {
 typedef struct pyif_info {
 	const char **outputs; /* modified in a branch and live after the if, sorted */
 	int noutputs;
+	/* per output: the target node of a composite (`d['k']`, pyscope_composite.c), or NULL */
+	const pynode_t **output_targets;
 	const char **inputs_only; /* modified, live into the if but not after it, sorted */
 	int ninputs_only;
 	bool has_return; /* a return statement inside either branch */

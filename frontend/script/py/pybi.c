@@ -2,9 +2,9 @@
  * Python built-in functions that pipeline scripts use: print, len, range, enumerate, zip,
  * min / max / sum / abs / round, sorted / reversed / any / all / map / filter, and the
  * helpers C libraries share (pybi.h). Types, introspection and exceptions are in
- * pybi_types.c, methods of built-in types in pybi_methods.c. print() skips calls whose
- * arguments dalic does not model (display of run results) and lets the host take the
- * others first (DALI's debug pipelines record them).
+ * pybi_types.c, methods of built-in types in pybi_methods.c. print() fails on arguments
+ * dalic does not model (display of run results: skipped at module level, with a warning)
+ * and lets the host take the others first (DALI's debug pipelines record them).
  */
 #include "frontend/script/py/pybi.h"
 
@@ -101,9 +101,11 @@ static int pybi_print(pyinterp_t *I, const pynode_t *at, pyval_t *self, const py
 			    I, at, DALIC_EINVAL,
 			    "TypeError: '%s' is an invalid keyword argument for print()",
 			    args->kwnames[i]);
+	/* results dalic does not compute (pipe.run() outputs): at module level the statement
+	 * is skipped with a warning, inside a pipeline definition it is an error */
 	for (int i = 0; i < args->npos; i++)
 		if (args->pos[i]->kind == PV_OPAQUE)
-			return DALIC_OK; /* shows results dalic does not compute */
+			return dalic_pyeval_opaque_error(I, at, args->pos[i], "print()");
 	if (I->hooks && I->hooks->print) {
 		bool taken = false;
 		int rc = I->hooks->print(I, at, args, &taken);
@@ -164,6 +166,12 @@ static int pybi_len(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyar
 		break;
 	case PV_OPAQUE:
 		return dalic_pybi_opaque_result(I, at, "len", out);
+	case PV_HOST:
+		if (v->host.type->len) {
+			DALIC_TRY(v->host.type->len(I, at, v, &n));
+			break;
+		}
+		/* fall through */
 	default: {
 		bool found = false;
 		DALIC_TRY(dalic_pyclass_len(I, at, v, &n, &found));

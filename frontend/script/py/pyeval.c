@@ -519,6 +519,13 @@ int dalic_pyeval_call_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval
 {
 	pydict_t *seen = NULL;
 	bool dup;
+	if (I->hooks && I->hooks->call) {
+		/* the host may take the call before its arguments are evaluated */
+		bool taken = false;
+		int rc = I->hooks->call(I, F, e, fn, &taken, out);
+		if (rc || taken)
+			return rc;
+	}
 	pyval_t *pos = dalic_pyval_list(I->a, e->call.args.n);
 	if (!pos)
 		return dalic_pyeval_oom(I, e);

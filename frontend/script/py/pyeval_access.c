@@ -127,6 +127,11 @@ int dalic_pyeval_getattr(pyinterp_t *I, const pynode_t *at, pyval_t *obj, const 
 	DALIC_TRY(dalic_pyeval_getattr_opt(I, at, obj, name, out));
 	if (*out)
 		return DALIC_OK;
+	if (obj->kind == PV_MODULE && obj->mod->subset)
+		return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
+		                          "AttributeError: module '%s' has no attribute '%s' (%s "
+		                          "models part of it: docs/scripts.md)",
+		                          obj->mod->name, name, obj->mod->subset);
 	if (obj->kind == PV_MODULE)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
 		                          "AttributeError: module '%s' has no attribute '%s'",
@@ -339,6 +344,8 @@ int dalic_pyeval_setitem(pyinterp_t *I, const pynode_t *at, pyval_t *obj, pyval_
 		obj->list->items[i] = value;
 		return DALIC_OK;
 	}
+	if (obj->kind == PV_HOST && obj->host.type->setitem)
+		return obj->host.type->setitem(I, at, obj, idx, value);
 	pyval_t *kv[2] = {idx, value}, *r;
 	bool found;
 	DALIC_TRY(dalic_pyclass_dunder(I, at, obj, "__setitem__", kv, 2, &r, &found));
@@ -412,6 +419,12 @@ int dalic_pyeval_call(pyinterp_t *I, const pynode_t *at, pyval_t *fn, const pyar
 		                        dalic_pyval_type_name(fn));
 		break;
 	case PV_OPAQUE:
+		/* while a pipeline is defined nothing may be dropped: calling what dalic does not
+		 * evaluate is an error there (display code elsewhere stays opaque) */
+		if (I->hooks && I->hooks->strict && I->hooks->strict(I)) {
+			rc = dalic_pyeval_opaque_error(I, at, fn, "call");
+			break;
+		}
 		*out =
 		    dalic_pyval_opaque(I->a, dalic_pyarena_printf(I->a, "%s()", fn->opaque.what));
 		rc = *out ? DALIC_OK : dalic_pyeval_oom(I, at);
@@ -478,6 +491,8 @@ int dalic_pyeval_iterate(pyinterp_t *I, const pynode_t *at, pyval_t *v, bool unp
 	case PV_HOST:
 		if (dalic_pyiter_is_lazy(I, v)) /* generators, iterators */
 			return dalic_pyiter_drain(I, at, v, items, n);
+		if (v->host.type->items)
+			return v->host.type->items(I, at, v, items, n);
 		if (v->host.type->iterate)
 			return v->host.type->iterate(I, at, v, unpack);
 		/* fall through */

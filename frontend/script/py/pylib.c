@@ -1,12 +1,14 @@
 /*
  * The standard-library modules pipeline files use (see pylib.h): math's functions and
- * constants, and os / os.path for building paths; both are opaque beyond that (os.listdir
- * and the like make opaque values).
+ * constants, and os / os.path for building paths (the file-system functions are pyio_os.c's);
+ * both are opaque beyond that.
  */
 #include "frontend/script/py/pylib.h"
 
 #include "frontend/script/py/pybi.h"
 #include "frontend/script/py/pydict.h"
+#include "frontend/script/py/pyio.h"
+#include "frontend/script/py/pynp.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -180,6 +182,7 @@ static int pylib_make_os(pyinterp_t *I, pyval_t *os, pyval_t *path)
 	DALIC_TRY(dalic_pymod_set(I, os, "path", path));
 	DALIC_TRY(pylib_set_builtin(I, os, "getenv", pylib_os_getenv));
 	DALIC_TRY(dalic_pymod_set(I, os, "sep", dalic_pyval_cstr(I->a, "/")));
+	DALIC_TRY(dalic_pyio_extend_os(I, os, path));
 	pyval_t *env = dalic_pyval_dict(I->a);
 	if (!env)
 		return DALIC_ENOMEM;
@@ -227,5 +230,7 @@ static const pymodreg_t pylib_modules[] = {
 
 int dalic_pylib_open(pyinterp_t *I)
 {
-	return dalic_pymod_preload(I, pylib_modules);
+	DALIC_TRY(dalic_pymod_preload(I, pylib_modules));
+	DALIC_TRY(dalic_pyio_open(I)); /* open, glob, json, the refusals */
+	return dalic_pynp_open(I);
 }

@@ -35,6 +35,15 @@ pynameset_t dalic_pyscope_block_used_names(pyarena_t *a, const pynode_list_t *b,
 /* Names bound by an assignment target (tuple unpacking, starred). */
 pynameset_t dalic_pyscope_target_names(pyarena_t *a, const pynode_t *target, pynameset_t acc,
                                        bool *ok);
+/* Composite targets assigned in a block (pyscope_composite.c): AutoGraph's `d['k']`, `d[0]`
+ * qualified names, their root variables and first target nodes, in order of appearance. */
+typedef struct pyscope_composites {
+	const char **names, **roots;
+	const pynode_t **targets;
+	int n, cap;
+} pyscope_composites_t;
+void dalic_pyscope_composites(pyarena_t *a, const pynode_list_t *b, pyscope_composites_t *c,
+                              bool *ok);
 /* Whether a return statement appears in the block (not in nested functions). */
 bool dalic_pyscope_block_has_return(const pynode_list_t *body);
 

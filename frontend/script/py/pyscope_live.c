@@ -78,6 +78,24 @@ static int pyscope_record_if(live_t *L, pynode_t *s, pynameset_t live_in, pyname
 	pynameset_t outputs = dalic_pyscope_set_inter(L->a, modified, live_out, &L->ok);
 	pynameset_t inputs_only = dalic_pyscope_set_minus(
 	    L->a, dalic_pyscope_set_inter(L->a, modified, live_in, &L->ok), live_out, &L->ok);
+	/* composites are outputs whenever their root is live into the if (AutoGraph) */
+	pyscope_composites_t comp = {0};
+	dalic_pyscope_composites(L->a, &s->if_.body, &comp, &L->ok);
+	dalic_pyscope_composites(L->a, &s->if_.orelse, &comp, &L->ok);
+	for (int i = 0; i < comp.n; i++)
+		if (dalic_pyscope_set_has(live_in, comp.roots[i]) &&
+		    !dalic_pyscope_set_has(L->globals, comp.roots[i]))
+			outputs = dalic_pyscope_set_add(L->a, outputs, comp.names[i], &L->ok);
+	const pynode_t **targets =
+	    dalic_pyarena_alloc(L->a, sizeof *targets * (size_t)(outputs.n + 1));
+	if (!targets)
+		return DALIC_ENOMEM;
+	for (int i = 0; i < outputs.n; i++) {
+		targets[i] = NULL;
+		for (int k = 0; k < comp.n && !targets[i]; k++)
+			if (!strcmp(comp.names[k], outputs.v[i]))
+				targets[i] = comp.targets[k];
+	}
 	pyif_info_t *info = s->if_.info;
 	if (!info)
 		info = s->if_.info = dalic_pyarena_alloc(L->a, sizeof *info);
@@ -85,6 +103,7 @@ static int pyscope_record_if(live_t *L, pynode_t *s, pynameset_t live_in, pyname
 		return DALIC_ENOMEM;
 	info->outputs = outputs.v;
 	info->noutputs = outputs.n;
+	info->output_targets = targets;
 	info->inputs_only = inputs_only.v;
 	info->ninputs_only = inputs_only.n;
 	info->has_return = has_return;

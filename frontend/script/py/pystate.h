@@ -57,6 +57,10 @@ typedef struct pyhooks {
 	void (*bind)(pyinterp_t *I, pyframe_t *F, const char *name, pyval_t *v);
 	/* print(...) with checked arguments: *taken = true when the host handled it. */
 	int (*print)(pyinterp_t *I, const pynode_t *at, const pyargs_t *args, bool *taken);
+	/* A call `e` of fn in frame F, before its arguments are evaluated: *taken = true when
+	 * the host handled it (and set *out). */
+	int (*call)(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t *fn, bool *taken,
+	            pyval_t **out);
 } pyhooks_t;
 
 typedef struct pymodreg pymodreg_t;
@@ -69,7 +73,7 @@ struct pyinterp {
 	pyframe_t *globals;
 	pydict_t *builtins;
 	pydict_t *modules;            /* imported module values by dotted name */
-	const pymodreg_t *preload[8]; /* module tables: name -> opener (pymod.h) */
+	const pymodreg_t *preload[16]; /* module tables: name -> opener (pymod.h) */
 	int npreload;
 	const pyhooks_t *hooks;
 	void *host;           /* the host's state */

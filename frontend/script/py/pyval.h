@@ -100,6 +100,7 @@ typedef struct pymodobj {
 	const char *name;
 	pydict_t *attrs;
 	bool opaque; /* unknown attributes become opaque values */
+	const char *subset; /* a library dalic models in part: named in AttributeErrors */
 } pymodobj_t;
 
 struct pyval {
@@ -202,6 +203,14 @@ struct pytype {
 	                   pyval_t **out);
 	int (*flow_not)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
 	int (*flow_load)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
+	/* v[index] = value */
+	int (*setitem)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *index,
+	               pyval_t *value);
+	/* Iterable types: their items in order (for loops, list(), unpacking); len(). */
+	int (*items)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t ***items, int *n);
+	int (*len)(pyinterp_t *I, const pynode_t *at, pyval_t *v, int64_t *out);
+	/* numpy's __array__: the value as an ndarray (np.array(v), np.asarray(v)). */
+	int (*array)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t **out);
 	/* Descriptors (Python's __get__ / __set__): v was found on class cls and is read
 	 * through instance obj (NULL when read through the class itself) ... */
 	int (*get)(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *obj, pyclass_t *cls,
