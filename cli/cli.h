@@ -66,7 +66,8 @@ int dalic_cli_file_open(dalic_cli_file_t *file, const char *path);
 int dalic_cli_file_close(dalic_cli_file_t *file, bool ok);
 /* Writes len bytes to path as one complete file. */
 int dalic_cli_save(const char *path, const void *buf, size_t len);
-/* Reads a whole file ("-" is stdin). *buf is new: free(). Prints the error. */
+/* Reads a whole file ("-" is stdin). *buf is new: free(); a NUL follows the *len bytes.
+ * Prints the error. */
 int dalic_cli_slurp(const char *path, void **buf, size_t *len);
 /* Flushes stdout; DALIC_EIO with a message when anything written to it was lost. */
 int dalic_cli_check_stdout(void);

@@ -109,6 +109,7 @@ int dalic_cli_slurp(const char *path, void **buf, size_t *len)
 		return dalic_cli_fail(err ? DALIC_EIO : DALIC_ENOMEM, "cannot read '%s': %s", path,
 		                      err ? strerror(saved) : "out of memory");
 	}
+	b[n] = 0; /* n < cap here: text callers (tune --apply) read it as a string */
 	*buf = b;
 	*len = n;
 	return DALIC_OK;
