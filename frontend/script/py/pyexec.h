@@ -27,5 +27,9 @@ pyclass_t *dalic_pyexec_new_class(pyinterp_t *I, const char *name, const char *m
 pyval_t *dalic_pyexec_class_lookup(pyclass_t *cls, const char *name, pyclass_t **found_in);
 bool dalic_pyexec_is_subclass(const pyclass_t *cls, const pyclass_t *base);
 pyframe_t *dalic_pyexec_new_frame(pyinterp_t *I, pyframe_kind_t kind, pyframe_t *parent);
+/* pyexec_try.c: with, try and raise statements */
+int dalic_pyexec_with_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s);
+int dalic_pyexec_try_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s);
+int dalic_pyexec_raise_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s);
 
 #endif
