@@ -10,5 +10,5 @@ B=build/release
 LIBS=$(sed -n 's/^PKG_LIBS := //p' $B/config.mk)
 OUT=$B/bench/debug_slowdown
 mkdir -p $B/bench
-cc -std=gnu11 -O2 -Iinclude -o $OUT bench/debug_slowdown.c $B/libdalic.a $LIBS -lm -pthread
+cc -std=gnu11 -O2 -I. -Iinclude -o $OUT bench/debug_slowdown.c $B/libdalic.a $LIBS -lm -pthread
 exec $OUT "$@"

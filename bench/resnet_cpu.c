@@ -134,16 +134,7 @@ int main(int argc, char **argv)
 	}
 	fclose(f);
 
-	dalic_pipeline_params_t pp;
-	dalic_pipeline_params_init(&pp);
-	pp.batch_size = BATCH;
-	pp.num_threads = THREADS;
-	pp.device_id = DALIC_CPU_ONLY_DEVICE_ID;
-	pp.seed = 1;
-	/* synchronous: no iteration runs in the background during the decode-only rounds */
-	pp.exec_pipelined = false;
-	pp.exec_async = false;
-	pp.prefetch_cpu = pp.prefetch_gpu = 1;
+	dalic_pipeline_params_t pp = bench_sync_params(BATCH, THREADS);
 	dalic_pipeline_t *p;
 	CHECK(dalic_pipeline_create(&pp, &p));
 	dalic_op_t *rd, *dec, *rs, *coin, *cmn;
