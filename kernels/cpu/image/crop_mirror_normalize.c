@@ -2,13 +2,15 @@
  * crop_mirror_normalize (DALI's CropMirrorNormalize): crops a window (img_window.c, as crop),
  * optionally mirrors it horizontally (mirror, per sample), normalises every value as
  * (in - mean[c]) * scale / std[c] + shift, optionally pads the channels to a power of two
- * (pad_output), and writes it in output_layout (CHW by default, or HWC) as dtype (FLOAT by
+ * (pad_output), and writes it in output_layout (CHW by default) as dtype (FLOAT by
  * default, FLOAT16, INT8 or UINT8; integers round half away from zero and saturate).
  * Regions outside the input (out_of_bounds_policy "pad") and padded channels take
- * fill_values. Inputs: HWC or CHW images, or HW.
+ * fill_values. Inputs: DALI's image layouts (HWC, CHW, DHWC, CDHW) and sequences of them
+ * (FHWC, FCHW, CFHW, FDHWC, FCDHW, CFDHW), plus HW; output_layout is any permutation of the
+ * input's layout. Every layout is walked as F x D x H x W x C with per-dimension strides.
  *
  * The normalisation is one multiply-add per value (in * scale / std + shift - mean * scale /
- * std). uint8 HWC windows inside the image go straight to float output in one pass; every
+ * std). uint8 channel-last frames inside the input go straight to float output in one pass; every
  * other case builds each output row in float, pixel-interleaved, then stores it in the output
  * layout and type.
  */
@@ -29,7 +31,7 @@
 typedef struct cmn {
 	img_oob_t oob;
 	dalic_dtype_t out_type;
-	bool out_hwc, pad_output;
+	bool pad_output;
 	float scale, shift;
 	img_window_t *win;
 	img_scratch_t *threads;
@@ -55,12 +57,6 @@ static int cmn_init_state(dalic_op_ctx_t *ctx)
 		return dalic_op_fail(ctx, NULL, -1, "Output type %s is not supported; use FLOAT, "
 						    "FLOAT16, INT8 or UINT8",
 				     dalic_dtype_name(s->out_type));
-	const char *ol = dalic_arg_string(ctx, "output_layout");
-	if (!ol || (strcmp(ol, "CHW") && strcmp(ol, "HWC")))
-		return dalic_op_fail(ctx, NULL, -1, "output_layout '%s' is not supported; use 'CHW' "
-						    "or 'HWC'",
-				     ol ? ol : "");
-	s->out_hwc = !strcmp(ol, "HWC");
 	s->pad_output = dalic_arg_bool(ctx, "pad_output");
 	s->scale = (float)dalic_arg_float(ctx, "scale");
 	s->shift = (float)dalic_arg_float(ctx, "shift");
@@ -79,24 +75,65 @@ static int cmn_init(dalic_op_ctx_t *ctx)
 	return rc;
 }
 
+/* The roles of the dimensions, outermost first in the walk. */
+enum { CMN_F, CMN_D, CMN_H, CMN_W, CMN_C, CMN_ROLES };
+static const char cmn_role_char[CMN_ROLES] = {'F', 'D', 'H', 'W', 'C'};
+
 typedef struct geom {
-	int h_dim, w_dim, c_dim; /* c_dim < 0: no channel dim (HW) */
+	int ndim;
+	int dim[CMN_ROLES];   /* input dimension of each role; -1 when absent */
+	int out_of[DALIC_MAX_NDIM]; /* output dimension k is input dimension out_of[k] */
+	char out_layout[DALIC_MAX_NDIM + 1];
 } geom_t;
+
+/* DALI's accepted input layouts; HW (no channels) is dalic's own addition. */
+static const char *const cmn_layouts[] = {"HWC",   "CHW",   "DHWC",  "CDHW",  "FHWC", "FCHW",
+                                          "CFHW",  "FDHWC", "FCDHW", "CFDHW", "HW"};
 
 static int cmn_geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const dalic_batch_t *in,
                         geom_t *g, const char **layout)
 {
-	*layout = in->layout[0] ? in->layout : in->ndim == 2 ? "HW" : "HWC";
+	*layout = in->layout[0] ? in->layout : in->ndim == 2 ? "HW" : in->ndim == 3 ? "HWC" : "";
 	const char *l = *layout;
-	if (strcmp(l, "HWC") && strcmp(l, "CHW") && strcmp(l, "HW"))
-		return dalic_op_fail(ctx, ws, -1, "input layout '%s' is not supported; use HWC, CHW "
-						  "or HW", l);
+	bool known = false;
+	for (size_t k = 0; k < sizeof cmn_layouts / sizeof *cmn_layouts; k++)
+		known |= !strcmp(l, cmn_layouts[k]);
+	if (!known)
+		return dalic_op_fail(ctx, ws, -1, "The layout \"%s\" does not match any of the "
+						  "allowed layouts for input 0. Valid layouts are: "
+						  "HWC, CHW, DHWC, CDHW, FHWC, FCHW, CFHW, FDHWC, "
+						  "FCDHW, CFDHW (and HW)", l);
 	if ((int)strlen(l) != in->ndim)
 		return dalic_op_fail(ctx, ws, -1, "layout %s does not fit %d-D data", l, in->ndim);
-	g->h_dim = (int)(strchr(l, 'H') - l);
-	g->w_dim = (int)(strchr(l, 'W') - l);
-	g->c_dim = strchr(l, 'C') ? (int)(strchr(l, 'C') - l) : -1;
+	g->ndim = in->ndim;
+	for (int r = 0; r < CMN_ROLES; r++) {
+		const char *p = strchr(l, cmn_role_char[r]);
+		g->dim[r] = p ? (int)(p - l) : -1;
+	}
+	const char *ol = dalic_arg_string(ctx, "output_layout");
+	if (g->dim[CMN_C] < 0 || !ol || !ol[0])
+		ol = l; /* HW keeps its layout; an empty output_layout keeps the input's */
+	bool perm = strlen(ol) == strlen(l);
+	for (int k = 0; perm && ol[k]; k++) {
+		const char *p = strchr(l, ol[k]);
+		perm = p && strchr(ol, ol[k]) == ol + k;
+		g->out_of[k] = p ? (int)(p - l) : -1;
+	}
+	if (!perm)
+		return dalic_op_fail(ctx, ws, -1, "The requested output layout is not a permutation "
+						  "of input layout (output_layout '%s', input %s)",
+				     ol, l);
+	memcpy(g->out_layout, ol, strlen(ol) + 1);
 	return DALIC_OK;
+}
+
+/* Output channels: C, or the next power of two with pad_output. */
+static int64_t cmn_out_channels(const cmn_t *s, const geom_t *g, const int64_t *shape)
+{
+	int64_t oc = g->dim[CMN_C] < 0 ? 1 : shape[g->dim[CMN_C]];
+	while (s->pad_output && (oc & (oc - 1)))
+		oc++;
+	return oc;
 }
 
 static int cmn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
@@ -114,26 +151,19 @@ static int cmn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		rc = dalic_batch_set_meta(out, ws->batch_size, s->out_type, in->ndim);
 	if (rc)
 		return rc;
-	dalic_batch_set_layout(out, g.c_dim < 0 ? "HW" : s->out_hwc ? "HWC" : "CHW");
+	dalic_batch_set_layout(out, g.out_layout);
 	for (int i = 0; i < ws->batch_size; i++) {
 		const int64_t *shape = dalic_batch_shape(in, i);
 		if ((rc = dalic_img_window_for_sample(ctx, ws, i, layout, in->ndim, shape, s->oob,
 						&s->win[i])))
 			return rc;
-		int64_t C = g.c_dim < 0 ? 1 : shape[g.c_dim], oc = C;
-		if (C > MAX_CH)
+		if (g.dim[CMN_C] >= 0 && shape[g.dim[CMN_C]] > MAX_CH)
 			return dalic_op_fail(ctx, ws, i, "%lld channels; at most %d supported",
-					     (long long)C, MAX_CH);
-		while (s->pad_output && (oc & (oc - 1)))
-			oc++;
-		int64_t h = s->win[i].shape[g.h_dim], w = s->win[i].shape[g.w_dim];
+					     (long long)shape[g.dim[CMN_C]], MAX_CH);
+		int64_t oc = cmn_out_channels(s, &g, shape);
 		int64_t *os = dalic_batch_shape_mut(out, i);
-		if (g.c_dim < 0)
-			os[0] = h, os[1] = w;
-		else if (s->out_hwc)
-			os[0] = h, os[1] = w, os[2] = oc;
-		else
-			os[0] = oc, os[1] = h, os[2] = w;
+		for (int k = 0; k < g.ndim; k++)
+			os[k] = g.out_of[k] == g.dim[CMN_C] ? oc : s->win[i].shape[g.out_of[k]];
 		out->sources[i] = in->sources[i];
 	}
 	return DALIC_OK;
@@ -171,7 +201,7 @@ static inline float cmn_load_elem(dalic_dtype_t t, const void *p, int64_t k)
 #define CMN_STORE_INT(CT, LO, HI)                                                                  \
 	for (int64_t k = 0; k < n; k++) {                                                          \
 		float v = roundf(src[k * step]); /* NaN (a NaN mean or std) gives 0 */             \
-		((CT *)dst)[k] = v != v              ? (CT)0                                       \
+		((CT *)dst)[k * dstep] = v != v              ? (CT)0                                       \
 		                 : v <= (float)(LO) ? (CT)(LO)                                     \
 		                 : v >= (float)(HI) ? (CT)(HI)                                     \
 		                                    : (CT)v;                                       \
@@ -181,14 +211,15 @@ static inline float cmn_load_elem(dalic_dtype_t t, const void *p, int64_t k)
 #define CMN_STORE_BOOL CMN_STORE_INT
 #define CMN_STORE_FLOAT(CT, LO, HI)                                                                \
 	for (int64_t k = 0; k < n; k++)                                                            \
-		((CT *)dst)[k] = (CT)src[k * step];
+		((CT *)dst)[k * dstep] = (CT)src[k * step];
 #define CMN_STORE_HALF(CT, LO, HI)                                                                 \
 	for (int64_t k = 0; k < n; k++)                                                            \
-		((CT *)dst)[k] = dalic_dtype_float_to_half(src[k * step]);
+		((CT *)dst)[k * dstep] = dalic_dtype_float_to_half(src[k * step]);
 
-/* Stores n floats read `step` apart into consecutive elements of type t (setup allows FLOAT,
+/* Stores n floats read `step` apart into elements of type t `dstep` apart (setup allows FLOAT,
  * FLOAT16, INT8 and UINT8). */
-static void cmn_store_run(dalic_dtype_t t, void *dst, const float *src, int64_t step, int64_t n)
+static void cmn_store_run(dalic_dtype_t t, void *dst, int64_t dstep, const float *src, int64_t step,
+                          int64_t n)
 {
 	switch (t) {
 #define CMN_STORE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
@@ -242,10 +273,12 @@ static int64_t cmn_rgb_row_sse2(const uint8_t *row, int64_t ow, bool mirror, con
 }
 #endif
 
-/* The ResNet case: uint8 HWC inside the image to float, one pass, no per-element dispatch. */
+/* The ResNet case: uint8 channel-last frames inside the image to float, one pass, no
+ * per-element dispatch. The output is pixel-interleaved (out_hwc: rows ow * C apart) or planar
+ * (rows ow apart, channel planes `plane` apart). */
 static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax, int64_t ay,
-                            int64_t ow, int64_t oh, bool mirror, bool out_hwc, const float *mul,
-                            const float *add, float *dst)
+                            int64_t ow, int64_t oh, bool mirror, bool out_hwc, int64_t plane,
+                            const float *mul, const float *add, float *dst)
 {
 	const int64_t step = mirror ? -C : C;
 	for (int64_t y = 0; y < oh; y++) {
@@ -256,7 +289,7 @@ static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax
 				for (int64_t c = 0; c < C; c++)
 					o[c] = p[c] * mul[c] + add[c];
 		} else if (C == 3) {
-			float *o0 = dst + y * ow, *o1 = o0 + oh * ow, *o2 = o1 + oh * ow;
+			float *o0 = dst + y * ow, *o1 = o0 + plane, *o2 = o1 + plane;
 			const float m0 = mul[0], m1 = mul[1], m2 = mul[2];
 			const float a0 = add[0], a1 = add[1], a2 = add[2];
 			int64_t x = 0;
@@ -273,9 +306,64 @@ static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax
 		} else {
 			for (int64_t x = 0; x < ow; x++, p += step)
 				for (int64_t c = 0; c < C; c++)
-					dst[(c * oh + y) * ow + x] = p[c] * mul[c] + add[c];
+					dst[c * plane + y * ow + x] = p[c] * mul[c] + add[c];
 		}
 	}
+}
+
+/* Contiguous strides of a shape, per role (0 for absent roles). */
+static void cmn_role_strides(const geom_t *g, const int *dim_of_role_k, const int64_t *shape,
+                             int64_t *stride)
+{
+	int64_t st[DALIC_MAX_NDIM], acc = 1;
+	for (int k = g->ndim - 1; k >= 0; k--) {
+		st[k] = acc;
+		acc *= shape[k];
+	}
+	for (int r = 0; r < CMN_ROLES; r++)
+		stride[r] = dim_of_role_k[r] < 0 ? 0 : st[dim_of_role_k[r]];
+}
+
+/* One output row (frame f, depth d, row y) built in float, pixel-interleaved, then stored. */
+typedef struct cmn_rows {
+	const void *src;
+	dalic_dtype_t it;
+	int64_t in_ext[CMN_ROLES], anchor[CMN_ROLES], ist[CMN_ROLES], ost[CMN_ROLES];
+	int64_t ow, C, oc;
+	bool mirror;
+	const float *mul, *add, *fill;
+	float *row;
+} cmn_rows_t;
+
+static void cmn_row(const cmn_rows_t *r, int64_t f, int64_t d, int64_t y, dalic_dtype_t ot,
+                    size_t es, uint8_t *dst)
+{
+	const int64_t sf = r->anchor[CMN_F] + f, sd = r->anchor[CMN_D] + d;
+	const int64_t sy = r->anchor[CMN_H] + y, ow = r->ow, oc = r->oc;
+	const bool row_in = sf >= 0 && sf < r->in_ext[CMN_F] && sd >= 0 &&
+	                    sd < r->in_ext[CMN_D] && sy >= 0 && sy < r->in_ext[CMN_H];
+	const int64_t base = sf * r->ist[CMN_F] + sd * r->ist[CMN_D] + sy * r->ist[CMN_H];
+	for (int64_t x = 0; x < ow; x++) {
+		int64_t sx = r->anchor[CMN_W] + (r->mirror ? ow - 1 - x : x);
+		float *o = r->row + x * oc;
+		if (!row_in || sx < 0 || sx >= r->in_ext[CMN_W]) {
+			memcpy(o, r->fill, sizeof(float) * (size_t)oc);
+			continue;
+		}
+		int64_t at = base + sx * r->ist[CMN_W];
+		for (int64_t c = 0; c < r->C; c++)
+			o[c] = cmn_load_elem(r->it, r->src, at + c * r->ist[CMN_C]) * r->mul[c] +
+			       r->add[c];
+		for (int64_t c = r->C; c < oc; c++)
+			o[c] = r->fill[c];
+	}
+	uint8_t *o = dst + (size_t)(f * r->ost[CMN_F] + d * r->ost[CMN_D] + y * r->ost[CMN_H]) * es;
+	if (r->ost[CMN_C] <= 1 && r->ost[CMN_W] == oc) /* channels innermost, W next */
+		cmn_store_run(ot, o, 1, r->row, 1, ow * oc);
+	else
+		for (int64_t c = 0; c < oc; c++)
+			cmn_store_run(ot, o + (size_t)(c * r->ost[CMN_C]) * es, r->ost[CMN_W],
+			              r->row + c, oc, ow);
 }
 
 static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
@@ -290,12 +378,8 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 		return rc;
 	const int64_t *shape = dalic_batch_shape(in, i);
 	const img_window_t *w = &s->win[i];
-	const int64_t C = g.c_dim < 0 ? 1 : shape[g.c_dim];
-	const int64_t H = shape[g.h_dim], W = shape[g.w_dim];
-	const int64_t oh = w->shape[g.h_dim], ow = w->shape[g.w_dim];
-	int64_t oc = C;
-	while (s->pad_output && (oc & (oc - 1)))
-		oc++;
+	const int64_t C = g.dim[CMN_C] < 0 ? 1 : shape[g.dim[CMN_C]];
+	const int64_t oc = cmn_out_channels(s, &g, shape);
 	float mean[MAX_CH], mul[MAX_CH], fill[MAX_CH];
 	double mirror;
 	if ((rc = cmn_per_channel(ctx, ws, i, "mean", C, mean)) ||
@@ -315,48 +399,53 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 	if (thread < 0 || thread >= s->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     s->num_threads);
-	float *row =
-	    dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
-	if (!row)
-		return dalic_op_fail(ctx, ws, i, "a %lld-pixel row: %s", (long long)ow,
+	cmn_rows_t r = {.src = in->ptrs[i], .it = in->dtype, .C = C, .oc = oc,
+	                .mirror = mirror != 0, .mul = mul, .add = add, .fill = fill};
+	int64_t ext[CMN_ROLES]; /* output extents per role */
+	const int64_t *oshape = dalic_batch_shape(out, i);
+	int out_dim[CMN_ROLES];
+	bool inside = true;
+	for (int q = 0; q < CMN_ROLES; q++) {
+		int dm = g.dim[q];
+		r.in_ext[q] = dm < 0 ? 1 : shape[dm];
+		r.anchor[q] = dm < 0 || q == CMN_C ? 0 : w->anchor[dm];
+		ext[q] = dm < 0 ? 1 : q == CMN_C ? oc : w->shape[dm];
+		inside &= r.anchor[q] >= 0 && r.anchor[q] + (q == CMN_C ? C : ext[q]) <= r.in_ext[q];
+		out_dim[q] = -1;
+		for (int k = 0; k < g.ndim; k++)
+			if (g.out_of[k] == dm && dm >= 0)
+				out_dim[q] = k;
+	}
+	cmn_role_strides(&g, g.dim, shape, r.ist);
+	cmn_role_strides(&g, out_dim, oshape, r.ost);
+	r.ow = ext[CMN_W];
+	r.row = dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(r.ow * oc) + 1);
+	if (!r.row)
+		return dalic_op_fail(ctx, ws, i, "a %lld-pixel row: %s", (long long)r.ow,
 				     dalic_last_error());
-	/* element strides of the input in pixels, channels and rows */
-	const int64_t px = g.c_dim == 2 ? C : 1, chs = g.c_dim == 0 ? H * W : 1;
-	const int64_t rows = g.c_dim == 2 ? W * C : W;
-	const int64_t ax = w->anchor[g.w_dim], ay = w->anchor[g.h_dim];
 	const size_t es = dalic_dtype_size(out->dtype);
-	const dalic_dtype_t it = in->dtype;
-	const void *src = in->ptrs[i];
 	uint8_t *dst = out->ptrs[i];
-	bool inside = ax >= 0 && ay >= 0 && ax + ow <= W && ay + oh <= H;
-	if (inside && it == DALIC_UINT8 && out->dtype == DALIC_FLOAT && g.c_dim == 2 && oc == C) {
-		cmn_fast_u8_hwc(src, W, C, ax, ay, ow, oh, mirror != 0, s->out_hwc, mul, add,
-		                (float *)dst);
+	const int64_t oh = ext[CMN_H], ow = r.ow;
+	bool out_hwc = r.ost[CMN_C] == 1 && r.ost[CMN_W] == C && r.ost[CMN_H] == ow * C;
+	bool out_planar = r.ost[CMN_W] == 1 && r.ost[CMN_H] == ow;
+	if (inside && in->dtype == DALIC_UINT8 && out->dtype == DALIC_FLOAT &&
+	    g.dim[CMN_C] == g.ndim - 1 && oc == C && (out_hwc || out_planar)) {
+		for (int64_t f = 0; f < ext[CMN_F]; f++)
+			for (int64_t d = 0; d < ext[CMN_D]; d++) {
+				const uint8_t *frame =
+				    (const uint8_t *)r.src + (r.anchor[CMN_F] + f) * r.ist[CMN_F] +
+				    (r.anchor[CMN_D] + d) * r.ist[CMN_D];
+				float *o = (float *)dst + f * r.ost[CMN_F] + d * r.ost[CMN_D];
+				cmn_fast_u8_hwc(frame, r.in_ext[CMN_W], C, r.anchor[CMN_W],
+				                r.anchor[CMN_H], ow, oh, r.mirror, out_hwc,
+				                r.ost[CMN_C], mul, add, o);
+			}
 		return DALIC_OK;
 	}
-	for (int64_t y = 0; y < oh; y++) {
-		int64_t sy = ay + y;
-		for (int64_t x = 0; x < ow; x++) {
-			int64_t sx = ax + (mirror != 0 ? ow - 1 - x : x);
-			float *o = row + x * oc;
-			if (sy < 0 || sy >= H || sx < 0 || sx >= W) {
-				memcpy(o, fill, sizeof(float) * (size_t)oc);
-				continue;
-			}
-			int64_t base = sy * rows + sx * px;
-			for (int64_t c = 0; c < C; c++)
-				o[c] = cmn_load_elem(it, src, base + c * chs) * mul[c] + add[c];
-			for (int64_t c = C; c < oc; c++)
-				o[c] = fill[c];
-		}
-		if (g.c_dim < 0 || s->out_hwc)
-			cmn_store_run(out->dtype, dst + (size_t)(y * ow * oc) * es, row, 1,
-			              ow * oc);
-		else
-			for (int64_t c = 0; c < oc; c++)
-				cmn_store_run(out->dtype, dst + (size_t)((c * oh + y) * ow) * es,
-				              row + c, oc, ow);
-	}
+	for (int64_t f = 0; f < ext[CMN_F]; f++)
+		for (int64_t d = 0; d < ext[CMN_D]; d++)
+			for (int64_t y = 0; y < oh; y++)
+				cmn_row(&r, f, d, y, out->dtype, es, dst);
 	return DALIC_OK;
 }
 
@@ -379,7 +468,8 @@ static const dalic_arg_schema_t args[] = {
 	 .tensor = true},
 	{"scale", DALIC_ARG_FLOAT, "1.0", "Multiplies (in - mean) / std."},
 	{"shift", DALIC_ARG_FLOAT, "0.0", "Added after scaling."},
-	{"output_layout", DALIC_ARG_LAYOUT, "'CHW'", "CHW or HWC."},
+	{"output_layout", DALIC_ARG_LAYOUT, "'CHW'",
+	 "A permutation of the input layout (empty: the input's)."},
 	{"dtype", DALIC_ARG_DTYPE, "FLOAT", "FLOAT, FLOAT16, INT8 or UINT8."},
 	{"output_dtype", DALIC_ARG_DTYPE, "None", "Deprecated alias of dtype."},
 	{"pad_output", DALIC_ARG_BOOL, "False", "Pad channels to a power of two with fill_values."},

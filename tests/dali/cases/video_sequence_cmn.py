@@ -1,7 +1,9 @@
 # crop_mirror_normalize on decoded video (FHWC in, FCHW out) as DALI allows it.
-# oracle: atol=1e-5
+# The frames themselves match DALI's within 1 level (the video cases' atol=1, YUV conversion):
+# divided by the smallest std (2) that is 0.5; crop_mirror_normalize_sequences.py compares the
+# operator exactly on frames that match.
+# oracle: atol=0.5
 # oracle: checks=outputs
-# oracle: xfail=crop_mirror_normalize takes HWC, CHW and HW only: no sequences (docs/dali-differences.md)
 from nvidia.dali import pipeline_def, fn
 
 CLIPS = "build/release/clips/"
