@@ -130,32 +130,81 @@ static inline void audio_resample_range(const dalic_audio_window_t *w, float in_
 		*i1 = (int)(n_in - in_block);
 }
 
+/* One mono output: DALI's four-lane loop, then the remaining taps. */
+static inline float audio_resample_mono(const dalic_audio_window_t *w, const float *src,
+                                        float in_pos, int i0, int i1)
+{
+	int i = i0;
+	float f = audio_resample_taps4(w, &i, in_pos, i1, src);
+	float x = (float)i - in_pos;
+	for (; i < i1; i++, x++)
+		f += src[i] * audio_resample_tap(w, x);
+	return f;
+}
+
+/* Mono outputs [o, end) of one block, eight at a time where their tap counts agree. */
+static void audio_resample_mono_block(const dalic_audio_window_t *w, float *out, int64_t o,
+                                      int64_t end, const float *src, float in_pos, float fscale,
+                                      int64_t in_block, int64_t n_in, bool simd)
+{
+	while (o < end) {
+		if (simd && end - o >= 8) {
+			float pos[8], p = in_pos;
+			int i0[8], i1[8];
+			bool same = true;
+			for (int j = 0; j < 8; j++, p += fscale) {
+				pos[j] = p;
+				audio_resample_range(w, p, in_block, n_in, &i0[j], &i1[j]);
+				same &= i1[j] - i0[j] == i1[0] - i0[0];
+			}
+			if (same) {
+				dalic_audio_resample_avx2_8(w, src, pos, i0, i1[0] - i0[0], out + o);
+				o += 8;
+				in_pos = p;
+				continue;
+			}
+		}
+		int i0, i1;
+		audio_resample_range(w, in_pos, in_block, n_in, &i0, &i1);
+		out[o++] = audio_resample_mono(w, src, in_pos, i0, i1);
+		in_pos += fscale;
+	}
+}
+
 void dalic_audio_resample(const dalic_audio_window_t *w, float *out, int64_t n_out,
                           double out_rate, const float *in, int64_t n_in, double in_rate,
                           int channels)
+{
+	static int has_avx2 = -1; /* the same answer from every thread: a benign race */
+	if (has_avx2 < 0)
+		has_avx2 = dalic_audio_resample_has_avx2();
+	dalic_audio_resample_using(w, out, n_out, out_rate, in, n_in, in_rate, channels,
+	                           has_avx2 != 0);
+}
+
+void dalic_audio_resample_using(const dalic_audio_window_t *w, float *out, int64_t n_out,
+                                double out_rate, const float *in, int64_t n_in, double in_rate,
+                                int channels, bool simd)
 {
 	const int64_t block = 256; /* keeps the float position's fraction precise */
 	double scale = in_rate / out_rate;
 	float fscale = (float)scale;
 	float tmp[64];
+	simd = simd && dalic_audio_resample_has_avx2();
 	for (int64_t out_block = 0; out_block < n_out; out_block += block) {
 		int64_t block_end = out_block + block < n_out ? out_block + block : n_out;
 		double in_block_f = (double)out_block * scale;
 		int64_t in_block = (int64_t)floor(in_block_f);
 		float in_pos = (float)(in_block_f - (double)in_block);
 		const float *src = in + in_block * channels;
+		if (channels == 1) {
+			audio_resample_mono_block(w, out, out_block, block_end, src, in_pos, fscale,
+			                          in_block, n_in, simd);
+			continue;
+		}
 		for (int64_t o = out_block; o < block_end; o++, in_pos += fscale) {
 			int i0, i1;
 			audio_resample_range(w, in_pos, in_block, n_in, &i0, &i1);
-			if (channels == 1) {
-				int i = i0;
-				float f = audio_resample_taps4(w, &i, in_pos, i1, src);
-				float x = (float)i - in_pos;
-				for (; i < i1; i++, x++)
-					f += src[i] * audio_resample_tap(w, x);
-				out[o] = f;
-				continue;
-			}
 			/* DALI keeps up to 16 channels on the stack, more elsewhere: the sums are the
 			 * same; dalic resamples 64 at a time */
 			for (int c0 = 0; c0 < channels; c0 += 64) {

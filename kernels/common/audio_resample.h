@@ -12,6 +12,7 @@
 #ifndef DALIC_KERNELS_AUDIO_RESAMPLE_H
 #define DALIC_KERNELS_AUDIO_RESAMPLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct dalic_audio_window {
@@ -35,5 +36,17 @@ int64_t dalic_audio_resampled_length(int64_t n, double in_rate, double out_rate)
 void dalic_audio_resample(const dalic_audio_window_t *w, float *out, int64_t n_out,
                           double out_rate, const float *in, int64_t n_in, double in_rate,
                           int channels);
+/* The same with the implementation chosen: simd = true takes mono signals eight output
+ * positions at a time where the CPU has AVX2 (bit-identical to simd = false, which keeps to
+ * one output at a time; dalic_audio_resample picks the vector path when it can). */
+void dalic_audio_resample_using(const dalic_audio_window_t *w, float *out, int64_t n_out,
+                                double out_rate, const float *in, int64_t n_in, double in_rate,
+                                int channels, bool simd);
+
+/* audio_resample_avx2.c: whether this CPU has AVX2, and eight mono outputs whose positions
+ * (relative to src) are pos[j], whose taps start at src[i0[j]], n taps each. */
+bool dalic_audio_resample_has_avx2(void);
+void dalic_audio_resample_avx2_8(const dalic_audio_window_t *w, const float *src, const float *pos,
+                                 const int *i0, int n, float *out);
 
 #endif
