@@ -115,6 +115,7 @@ int dalic_rbc_init(dalic_op_ctx_t *ctx, rbc_t *r)
 					     "zero");
 	}
 	r->all_above = dalic_arg_bool(ctx, "all_boxes_above_threshold");
+	r->quiet = dalic_arg_bool(ctx, "quiet");
 	return DALIC_OK;
 }
 
@@ -433,7 +434,7 @@ static int rbc_search(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, rbc_t *r, int i
 			for (int64_t b = 0; b < n; b++)
 				r->kept[res->first_kept + b] = (int32_t)b;
 			res->num_kept = n;
-			break;
+			return DALIC_OK;
 		}
 		for (int a = 0; a < r->num_attempts; a++, count++) {
 			rbc_box_t rel = {{0}, {0}}, out = {{0}, {0}};
@@ -458,6 +459,12 @@ static int rbc_search(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, rbc_t *r, int i
 			success = valid && (res->num_kept > 0 || n == 0);
 		}
 	}
+	if (!success && !r->quiet) /* DALI's words; %g is its stream's float format */
+		dalic_op_warn(ctx, ws, i, 1,
+		              "Could not find a valid cropping window to satisfy the specified "
+		              "requirements (attempted %lld times). Using the best cropping window "
+		              "so far (best_metric=%g)",
+		              (long long)count, (double)best);
 	return DALIC_OK;
 }
 

@@ -31,7 +31,7 @@ typedef struct rbc_result {
 typedef struct rbc {
 	/* arguments */
 	int num_attempts, total_num_attempts;
-	bool has_crop_shape, all_above, iou, has_prune;
+	bool has_crop_shape, all_above, iou, has_prune, quiet;
 	float prune, scale_min, scale_max;
 	float ar_min[3], ar_max[3];
 	int num_ar;

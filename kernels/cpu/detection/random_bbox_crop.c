@@ -22,8 +22,8 @@
  * the fraction of their area inside is nonzero and at least the threshold.
  *
  * DALI would search forever when no window can be accepted and total_num_attempts is not
- * given; dalic stops after RBC_MAX_ATTEMPTS attempts with an error. DALI's warning when it
- * falls back to the best window (silenced by `quiet`) is not printed.
+ * given; dalic stops after RBC_MAX_ATTEMPTS attempts with an error. Falling back to the best
+ * window warns as DALI does (the pipeline's warnings log; `quiet` silences it).
  */
 #include "engine/dtype.h"
 #include "engine/error.h"
@@ -141,7 +141,7 @@ static const dalic_arg_schema_t args[] = {
     {"output_bbox_indices", DALIC_ARG_BOOL, "False",
      "Add an output with the indices of the kept boxes."},
     {"quiet", DALIC_ARG_BOOL, "False",
-     "Suppress DALI's warning when the best window is used (dalic prints none)."},
+     "Suppress the warning when the best window is used."},
     {"scaling", DALIC_ARG_FLOAT_LIST, "[1.0, 1.0]",
      "Range [min, max] of the window's extents relative to the input."},
     {"shape_layout", DALIC_ARG_LAYOUT, "None",
