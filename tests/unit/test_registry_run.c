@@ -431,6 +431,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"transforms__Scale", {REGISTRY_RUN_F32}, 0, registry_run_xform_scale},
     {"transforms__Shear", {0}, 0, registry_run_xform_shear},
     {"transforms__Translation", {0}, 0, registry_run_xform_offset},
+    {"segmentation__RandomObjectBBox", {REGISTRY_RUN_U8_HWC}, 0, NULL},
 };
 #define REGISTRY_RUN_NUM_CASES ((int)(sizeof registry_run_cases / sizeof *registry_run_cases))
 
