@@ -6,7 +6,8 @@
 
 #include <math.h>
 #include <stdlib.h>
-#ifdef __SSE2__
+#if defined(__SSE2__) && defined(__x86_64__)
+#define AUDIO_RESAMPLE_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -28,8 +29,11 @@ static float audio_resample_sinc(float x)
 int dalic_audio_window_init(dalic_audio_window_t *w, int lobes, int coeffs)
 {
 	w->lookup = calloc((size_t)coeffs + 5, sizeof *w->lookup);
-	if (!w->lookup)
+	w->pairs = calloc(2 * ((size_t)coeffs + 5), sizeof *w->pairs);
+	if (!w->lookup || !w->pairs) {
+		dalic_audio_window_free(w);
 		return dalic_fail(DALIC_ENOMEM, "out of memory for the resampling window");
+	}
 	float scale = 2.0f * (float)lobes / (float)(coeffs - 1);
 	float scale_envelope = 2.0f / (float)coeffs;
 	int center = (int)((float)(coeffs - 1) * 0.5f);
@@ -38,6 +42,10 @@ int dalic_audio_window_init(dalic_audio_window_t *w, int lobes, int coeffs)
 		float y = (float)(i - center) * scale_envelope;
 		double hann = 0.5 * (1 + cos((double)y * M_PI));
 		w->lookup[i + 1] = (float)(audio_resample_sinc(x) * hann);
+	}
+	for (int k = 0; k < coeffs + 5; k++) {
+		w->pairs[2 * k] = w->lookup[k];
+		w->pairs[2 * k + 1] = k + 1 < coeffs + 5 ? w->lookup[k + 1] - w->lookup[k] : 0;
 	}
 	w->lobes = lobes;
 	w->coeffs = coeffs;
@@ -49,7 +57,8 @@ int dalic_audio_window_init(dalic_audio_window_t *w, int lobes, int coeffs)
 void dalic_audio_window_free(dalic_audio_window_t *w)
 {
 	free(w->lookup);
-	w->lookup = NULL;
+	free(w->pairs);
+	w->lookup = w->pairs = NULL;
 }
 
 int64_t dalic_audio_resampled_length(int64_t n, double in_rate, double out_rate)
@@ -60,15 +69,22 @@ int64_t dalic_audio_resampled_length(int64_t n, double in_rate, double out_rate)
 	return len;
 }
 
-/* The window at x, interpolated between two table entries. */
-static inline float audio_resample_tap(const dalic_audio_window_t *w, float x)
+#ifdef AUDIO_RESAMPLE_SSE2
+/* The table pairs at the four indices of k: values and deltas as two vectors. */
+static inline void audio_resample_pairs4(const float *pairs, __m128i k, __m128 *cur,
+                                         __m128 *delta)
 {
-	float fi = x * w->scale + w->center;
-	float floori = floorf(fi);
-	float di = fi - floori;
-	int i = (int)floori;
-	return w->lookup[i] + di * (w->lookup[i + 1] - w->lookup[i]);
+	int64_t k01 = _mm_cvtsi128_si64(k), k23 = _mm_cvtsi128_si64(_mm_unpackhi_epi64(k, k));
+	const __m64 *p0 = (const __m64 *)(pairs + 2 * (int32_t)k01);
+	const __m64 *p1 = (const __m64 *)(pairs + 2 * (int32_t)(k01 >> 32));
+	const __m64 *p2 = (const __m64 *)(pairs + 2 * (int32_t)k23);
+	const __m64 *p3 = (const __m64 *)(pairs + 2 * (int32_t)(k23 >> 32));
+	__m128 a = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), p0), p1);
+	__m128 b = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), p2), p3);
+	*cur = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+	*delta = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
 }
+#endif
 
 /* Taps in groups of four from *ip while four remain before i1: DALI's vector loop, whose lanes
  * sum apart and fold as (l0 + l2) + (l1 + l3). */
@@ -76,7 +92,7 @@ static inline float audio_resample_taps4(const dalic_audio_window_t *w, int *ip,
                                          int i1, const float *in)
 {
 	int i = *ip;
-#ifdef __SSE2__
+#ifdef AUDIO_RESAMPLE_SSE2
 	__m128 f4 = _mm_setzero_ps();
 	__m128 x4 = _mm_setr_ps((float)i - in_pos, (float)(i + 1) - in_pos, (float)(i + 2) - in_pos,
 	                        (float)(i + 3) - in_pos);
@@ -85,13 +101,9 @@ static inline float audio_resample_taps4(const dalic_audio_window_t *w, int *ip,
 		__m128 fi = _mm_add_ps(_mm_mul_ps(x4, scale), center);
 		__m128i k = _mm_cvttps_epi32(fi);
 		__m128 di = _mm_sub_ps(fi, _mm_cvtepi32_ps(k));
-		int idx[4];
-		_mm_storeu_si128((__m128i *)idx, k);
-		__m128 cur = _mm_setr_ps(w->lookup[idx[0]], w->lookup[idx[1]], w->lookup[idx[2]],
-		                         w->lookup[idx[3]]);
-		__m128 next = _mm_setr_ps(w->lookup[idx[0] + 1], w->lookup[idx[1] + 1],
-		                          w->lookup[idx[2] + 1], w->lookup[idx[3] + 1]);
-		__m128 w4 = _mm_add_ps(cur, _mm_mul_ps(di, _mm_sub_ps(next, cur)));
+		__m128 cur, delta;
+		audio_resample_pairs4(w->pairs, k, &cur, &delta);
+		__m128 w4 = _mm_add_ps(cur, _mm_mul_ps(di, delta));
 		f4 = _mm_add_ps(f4, _mm_mul_ps(_mm_loadu_ps(in + i), w4));
 		x4 = _mm_add_ps(x4, _mm_set1_ps(4));
 	}
@@ -108,7 +120,7 @@ static inline float audio_resample_taps4(const dalic_audio_window_t *w, int *ip,
 			float fi = x[l] * w->scale + w->center;
 			int k = (int)fi;
 			float di = fi - (float)k;
-			float wt = w->lookup[k] + di * (w->lookup[k + 1] - w->lookup[k]);
+			float wt = w->pairs[2 * k] + di * w->pairs[2 * k + 1];
 			f[l] += in[i + l] * wt;
 			x[l] += 4;
 		}
@@ -136,37 +148,28 @@ static inline float audio_resample_mono(const dalic_audio_window_t *w, const flo
 {
 	int i = i0;
 	float f = audio_resample_taps4(w, &i, in_pos, i1, src);
-	float x = (float)i - in_pos;
-	for (; i < i1; i++, x++)
-		f += src[i] * audio_resample_tap(w, x);
-	return f;
+	return dalic_audio_resample_tail(w, src, in_pos, i, i1, f);
 }
 
-/* Mono outputs [o, end) of one block, eight at a time where their tap counts agree. */
+/* Mono outputs [o, end) of one block, two at a time where their tap counts agree. */
 static void audio_resample_mono_block(const dalic_audio_window_t *w, float *out, int64_t o,
                                       int64_t end, const float *src, float in_pos, float fscale,
                                       int64_t in_block, int64_t n_in, bool simd)
 {
 	while (o < end) {
-		if (simd && end - o >= 8) {
-			float pos[8], p = in_pos;
-			int i0[8], i1[8];
-			bool same = true;
-			for (int j = 0; j < 8; j++, p += fscale) {
-				pos[j] = p;
-				audio_resample_range(w, p, in_block, n_in, &i0[j], &i1[j]);
-				same &= i1[j] - i0[j] == i1[0] - i0[0];
-			}
-			if (same) {
-				dalic_audio_resample_avx2_8(w, src, pos, i0, i1[0] - i0[0], out + o);
-				o += 8;
-				in_pos = p;
+		int i0[2], i1[2];
+		audio_resample_range(w, in_pos, in_block, n_in, &i0[0], &i1[0]);
+		if (simd && end - o >= 2) {
+			float pos[2] = {in_pos, in_pos + fscale};
+			audio_resample_range(w, pos[1], in_block, n_in, &i0[1], &i1[1]);
+			if (i1[1] - i0[1] == i1[0] - i0[0]) {
+				dalic_audio_resample_avx2_2(w, src, pos, i0, i1[0] - i0[0], out + o);
+				o += 2;
+				in_pos = pos[1] + fscale;
 				continue;
 			}
 		}
-		int i0, i1;
-		audio_resample_range(w, in_pos, in_block, n_in, &i0, &i1);
-		out[o++] = audio_resample_mono(w, src, in_pos, i0, i1);
+		out[o++] = audio_resample_mono(w, src, in_pos, i0[0], i1[0]);
 		in_pos += fscale;
 	}
 }
@@ -213,7 +216,7 @@ void dalic_audio_resample_using(const dalic_audio_window_t *w, float *out, int64
 					tmp[c] = 0;
 				float x = (float)i0 - in_pos;
 				for (int i = i0; i < i1; i++, x++) {
-					float wt = audio_resample_tap(w, x);
+					float wt = dalic_audio_window_at(w, x);
 					const float *s = src + (int64_t)i * channels + c0;
 					for (int c = 0; c < nc; c++)
 						tmp[c] += s[c] * wt;

@@ -8,10 +8,17 @@
  * with DALI. The arithmetic here repeats DALI's in float, operation for operation: positions
  * step by a float increment within blocks of 256 outputs, mono signals sum four lanes of taps
  * then the rest, so the output equals DALI's CPU kernel on x86-64.
+ *
+ * Speed without changing a bit: the table is read as (value, delta) pairs, one 8-byte load per
+ * tap (the delta is the same float subtraction DALI does per tap), and with AVX2 two mono
+ * outputs share each vector (audio_resample_avx2.c). On the 2-core EPYC here, 1 s of 44.1 kHz
+ * to 16 kHz: 0.70 ms before, 0.51 ms with pairs, 0.45 ms with AVX2 (an eight-output AVX2
+ * version with gathers was slower than the scalar loop: gathers are slow on this CPU).
  */
 #ifndef DALIC_KERNELS_AUDIO_RESAMPLE_H
 #define DALIC_KERNELS_AUDIO_RESAMPLE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,6 +26,9 @@ typedef struct dalic_audio_window {
 	float scale, center; /* table index = x * scale + center */
 	int lobes, coeffs;
 	float *lookup; /* coeffs + 5 entries: a zero, the samples, zeros */
+	/* pairs[2k] = lookup[k], pairs[2k + 1] = lookup[k + 1] - lookup[k] (the same float
+	 * subtraction the interpolation does): one 8-byte load per tap */
+	float *pairs;
 } dalic_audio_window_t;
 
 /* DALI's ResamplingParams::FromQuality: lobes = round(0.007 q^2 - 0.09 q + 3), 64 table
@@ -36,17 +46,37 @@ int64_t dalic_audio_resampled_length(int64_t n, double in_rate, double out_rate)
 void dalic_audio_resample(const dalic_audio_window_t *w, float *out, int64_t n_out,
                           double out_rate, const float *in, int64_t n_in, double in_rate,
                           int channels);
-/* The same with the implementation chosen: simd = true takes mono signals eight output
+/* The same with the implementation chosen: simd = true takes mono signals two output
  * positions at a time where the CPU has AVX2 (bit-identical to simd = false, which keeps to
  * one output at a time; dalic_audio_resample picks the vector path when it can). */
 void dalic_audio_resample_using(const dalic_audio_window_t *w, float *out, int64_t n_out,
                                 double out_rate, const float *in, int64_t n_in, double in_rate,
                                 int channels, bool simd);
 
-/* audio_resample_avx2.c: whether this CPU has AVX2, and eight mono outputs whose positions
- * (relative to src) are pos[j], whose taps start at src[i0[j]], n taps each. */
+/* The window at x, interpolated between two table entries (DALI's arithmetic). */
+static inline float dalic_audio_window_at(const dalic_audio_window_t *w, float x)
+{
+	float fi = x * w->scale + w->center;
+	float floori = floorf(fi);
+	float di = fi - floori;
+	const float *p = w->pairs + 2 * (int)floori;
+	return p[0] + di * p[1];
+}
+
+/* A mono output's taps [i, i1) one by one after the four-lane loop, added to f. */
+static inline float dalic_audio_resample_tail(const dalic_audio_window_t *w, const float *src,
+                                              float in_pos, int i, int i1, float f)
+{
+	float x = (float)i - in_pos;
+	for (; i < i1; i++, x++)
+		f += src[i] * dalic_audio_window_at(w, x);
+	return f;
+}
+
+/* audio_resample_avx2.c: whether this CPU has AVX2, and two mono outputs at positions pos[j]
+ * (relative to src) whose taps are src[i0[j] ..], n taps each. */
 bool dalic_audio_resample_has_avx2(void);
-void dalic_audio_resample_avx2_8(const dalic_audio_window_t *w, const float *src, const float *pos,
+void dalic_audio_resample_avx2_2(const dalic_audio_window_t *w, const float *src, const float *pos,
                                  const int *i0, int n, float *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* The resampler's AVX2 path (eight mono outputs at a time) against its one-output-at-a-time
+/* The resampler's AVX2 path (two mono outputs at a time) against its one-output-at-a-time
  * path: bit-identical outputs over rates up and down, window sizes whose tap counts leave a
  * tail after the four-lane loop (quality 0 and 30), signals short enough that every range is
  * clipped at the edges, and a ratio of 1 giving the input back through the vector path. */
