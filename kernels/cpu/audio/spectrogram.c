@@ -98,6 +98,8 @@ static int spectrogram_init(dalic_op_ctx_t *ctx)
 	return rc;
 }
 
+#define SPECTROGRAM_BLOCK 16
+
 /* DALI's num_windows: C's truncating division, so a short unpadded signal may get one. */
 static int64_t spectrogram_windows(const spectrogram_op_t *s, int64_t n)
 {
@@ -164,11 +166,17 @@ static int spectrogram_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int
 	int nbins = s->nfft / 2 + 1;
 	size_t in_bytes = ((size_t)s->nfft * sizeof(float) + 63) / 64 * 64;
 	int rc = DALIC_OK;
+	/* "ft" output is written SPECTROGRAM_BLOCK windows at a time: each bin's row gets a
+	 * contiguous run instead of one value per window nwin floats apart */
+	size_t spec_bytes = (size_t)(nbins * 2) * sizeof(float);
+	size_t blk_bytes =
+	    s->time_major ? 0 : (size_t)SPECTROGRAM_BLOCK * (size_t)nbins * sizeof(float);
 	float *buf = dalic_thread_scratch_get(ctx, ws, i, &s->scratch, thread,
-	                                      in_bytes + (size_t)(nbins * 2) * sizeof(float), &rc);
+	                                      in_bytes + spec_bytes + blk_bytes, &rc);
 	if (!buf)
 		return rc;
 	float *spec = (float *)((char *)buf + in_bytes);
+	float *blk = (float *)((char *)buf + in_bytes + spec_bytes);
 	float *win = buf + (s->nfft - s->window) / 2; /* the window sits mid-buffer */
 	memset(buf, 0, (size_t)s->nfft * sizeof(float));
 	for (int64_t w = 0; w < nwin; w++) {
@@ -186,12 +194,16 @@ static int spectrogram_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int
 			}
 		}
 		dalic_audio_fft_run(&s->fft, buf, spec);
-		float *row = s->time_major ? y + w * nbins : y + w;
-		int64_t stride = s->time_major ? 1 : nwin;
+		int64_t j = w % SPECTROGRAM_BLOCK;
+		float *row = s->time_major ? y + w * nbins : blk + j * nbins;
 		for (int b = 0; b < nbins; b++) {
 			float re = spec[2 * b], im = spec[2 * b + 1];
-			row[b * stride] = s->power ? re * re + im * im : hypotf(re, im);
+			row[b] = s->power ? re * re + im * im : hypotf(re, im);
 		}
+		if (!s->time_major && (j == SPECTROGRAM_BLOCK - 1 || w == nwin - 1))
+			for (int b = 0; b < nbins; b++)
+				for (int64_t k = 0; k <= j; k++)
+					y[b * nwin + w - j + k] = blk[k * nbins + b];
 	}
 	return DALIC_OK;
 }
