@@ -153,7 +153,10 @@ static const char factories_mixed[] =
     "        self.pipe = direct(value=size)\n"
     "class Derived(Base):\n"
     "    def __init__(self, **kwargs):\n"
-    "        super().__init__(**kwargs)\n";
+    "        super().__init__(**kwargs)\n"
+    "class Maker:\n"
+    "    def build(self, v=2):\n"
+    "        return direct(value=v)\n";
 
 static int32_t factories_first_value(const char *path, const char *name, const char *arg)
 {
@@ -179,7 +182,11 @@ Test(real_factories, direct_definitions_come_first_and_factories_build_by_name)
 	/* a plain function that makes no pipeline is not one */
 	cr_expect_neq(factories_load_fails(path, "unrelated", NULL, 0), 0);
 	EXPECT_ERROR_HAS("no pipeline named 'unrelated' (the script defines: direct, Loader, "
-	                 "make_plain, Base, Derived)");
+	                 "make_plain, Base, Derived, Maker.build)");
+	/* a class without __init__: the method takes the arguments, an unknown one is named */
+	cr_expect_eq(factories_first_value(path, "Maker.build", "v=4"), 4);
+	cr_expect_neq(factories_load_fails(path, "Maker.build", (const char *[]){"zz=1"}, 1), 0);
+	EXPECT_ERROR_HAS("--arg zz: Maker.build has no parameter 'zz'");
 	unlink(path);
 }
 
@@ -293,5 +300,24 @@ Test(real_factories, a_pipeline_error_in_the_main_block_still_stops_the_load)
 	                  "    p = pipe()\n");
 	cr_expect_neq(factories_load_fails(path, NULL, NULL, 0), 0);
 	EXPECT_ERROR_HAS(":5:12: unknown operator fn.no_such_operator");
+	unlink(path);
+}
+
+Test(real_factories, each_function_body_is_read_once, .timeout = 20)
+{
+	/* f0 calls f1 three times, f1 f2...: read once per path, 3^24 bodies (the depth cap) */
+	char text[8192];
+	size_t n = (size_t)snprintf(text, sizeof text,
+	                            "import nvidia.dali.fn as fn\n"
+	                            "from nvidia.dali import pipeline_def\n"
+	                            "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+	                            "def direct():\n    return fn.constant(idata=[3])\n");
+	for (int i = 0; i < 30; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		                      "def f%d(x):\n    return f%d(x) + f%d(x + 1) + f%d(x)\n", i,
+		                      i + 1, i + 1, i + 1);
+	snprintf(text + n, sizeof text - n, "def f30(x):\n    return x\n");
+	const char *path = tl_write_temp("factories_chain", ".py", text);
+	cr_expect_eq(factories_first_value(path, NULL, NULL), 3);
 	unlink(path);
 }

@@ -19,11 +19,21 @@
 
 #define SDFACTORY_DEPTH 24
 
+/* A function's answer, once scanned (with the class `self.` meant): each body is read once,
+ * however many paths reach it. */
+typedef struct sdfactory_memo {
+	const pyfunc_t *f;
+	const pyclass_t *cls;
+	bool makes;
+} sdfactory_memo_t;
+
 typedef struct sdfactory_scan {
 	pyinterp_t *I;
 	pyclass_t *cls; /* the class whose methods `self.` reaches, or NULL */
 	const pyfunc_t *stack[SDFACTORY_DEPTH];
 	int depth;
+	sdfactory_memo_t *memo;
+	int nmemo, capmemo;
 } sdfactory_scan_t;
 
 static bool sdfactory_func_makes(sdfactory_scan_t *s, pyclass_t *cls, const pyfunc_t *f);
@@ -226,12 +236,26 @@ static bool sdfactory_func_makes(sdfactory_scan_t *s, pyclass_t *cls, const pyfu
 	for (int i = 0; i < s->depth; i++)
 		if (s->stack[i] == f)
 			return false; /* recursion: the first visit answers */
+	for (int i = 0; i < s->nmemo; i++)
+		if (s->memo[i].f == f && s->memo[i].cls == cls)
+			return s->memo[i].makes;
 	pyclass_t *outer = s->cls;
 	s->cls = cls;
 	s->stack[s->depth++] = f;
 	bool r = sdfactory_list_makes(s, f->body);
 	s->depth--;
 	s->cls = outer;
+	if (s->nmemo == s->capmemo) { /* out of memory only costs a rescan */
+		int nc = s->capmemo * 2 + 16;
+		sdfactory_memo_t *m = dalic_pyarena_alloc(s->I->a, sizeof *m * (size_t)nc);
+		if (!m)
+			return r;
+		if (s->nmemo)
+			memcpy(m, s->memo, sizeof *m * (size_t)s->nmemo);
+		s->memo = m;
+		s->capmemo = nc;
+	}
+	s->memo[s->nmemo++] = (sdfactory_memo_t){.f = f, .cls = cls, .makes = r};
 	return r;
 }
 
@@ -306,7 +330,8 @@ static bool sdfactory_takes(const pyfunc_t *f, int from, const char *name)
 	return false;
 }
 
-/* The --arg values f takes (all of them when it takes **kwargs); marks them used. */
+/* The --arg values f takes (all of them when it takes **kwargs), marked used; with f NULL,
+ * those no call used. */
 static int sdfactory_subset(pyinterp_t *I, const sdbuild_t *b, const pyfunc_t *f, int from,
                             bool *used, sdbuild_t *sub)
 {
@@ -316,12 +341,13 @@ static int sdfactory_subset(pyinterp_t *I, const sdbuild_t *b, const pyfunc_t *f
 	sub->values = dalic_pyarena_alloc(I->a, sizeof *sub->values * (size_t)(b->nargs + 1));
 	if (!sub->names || !sub->values)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	for (int i = 0; i < b->nargs; i++)
-		if (sdfactory_takes(f, from, b->names[i])) {
-			sub->names[sub->nargs] = b->names[i];
-			sub->values[sub->nargs++] = b->values[i];
-			used[i] = true;
-		}
+	for (int i = 0; i < b->nargs; i++) {
+		if (f ? !sdfactory_takes(f, from, b->names[i]) : used[i])
+			continue;
+		sub->names[sub->nargs] = b->names[i];
+		sub->values[sub->nargs++] = b->values[i];
+		used[i] = true;
+	}
 	return DALIC_OK;
 }
 
@@ -331,9 +357,10 @@ static int sdfactory_call(pyinterp_t *I, const pynode_t *at, const char *what, p
 {
 	sdbuild_t sub;
 	pyargs_t args = {0};
-	DALIC_TRY(sdfactory_subset(I, b, f, from, used, &sub));
-	if (f)
+	if (f) { /* (a class without __init__ takes no arguments) */
+		DALIC_TRY(sdfactory_subset(I, b, f, from, used, &sub));
 		DALIC_TRY(dalic_sdpipe_build_kwargs(I, at, what, f, from, false, &sub, &args));
+	}
 	return dalic_pyeval_call(I, at, fn, &args, out);
 }
 
@@ -351,19 +378,10 @@ static const pyfunc_t *sdfactory_func_of(const pyval_t *v)
 /* The factory's result when it made no pipeline itself: a @pipeline_def function is called
  * with the --arg values left over (and the Pipeline flags). */
 static int sdfactory_finish(pyinterp_t *I, const pynode_t *at, const sddefined_t *d, bool made,
-                            pyval_t *r, const sdbuild_t *b, const bool *used)
+                            pyval_t *r, const sdbuild_t *b, bool *used)
 {
-	sdbuild_t rest = *b;
-	rest.nargs = 0;
-	rest.names = dalic_pyarena_alloc(I->a, sizeof *rest.names * (size_t)(b->nargs + 1));
-	rest.values = dalic_pyarena_alloc(I->a, sizeof *rest.values * (size_t)(b->nargs + 1));
-	if (!rest.names || !rest.values)
-		return dalic_pyeval_oom(I, at);
-	for (int i = 0; i < b->nargs; i++)
-		if (!used[i]) {
-			rest.names[rest.nargs] = b->names[i];
-			rest.values[rest.nargs++] = b->values[i];
-		}
+	sdbuild_t rest;
+	DALIC_TRY(sdfactory_subset(I, b, NULL, 0, used, &rest));
 	if (!made && r && dalic_sdval_pipedef(r))
 		return dalic_sdpipe_build_pipedef(I, r, &rest);
 	if (rest.nargs)
