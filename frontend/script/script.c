@@ -106,16 +106,29 @@ static void script_load_destroy(void *load)
 }
 
 /* Module-level display code dalic cannot evaluate (plotting, pipe.run() results) is skipped,
- * never silently: one warning with the first such statement. */
-static void script_warn_skipped(const load_t *L)
+ * never silently: one warning with the first such statement. In the __main__ block that
+ * statement also ends the block (pyexec.c), which the warning says. */
+static void script_warn_skipped(const load_t *L, bool defined)
 {
-	if (!L->I.first_skipped)
-		return;
 	FILE *f = warning_stream ? warning_stream : stderr;
+	const char *first = L->I.first_skipped ? L->I.first_skipped : L->I.main_skipped;
+	if (!first)
+		return;
 	fprintf(f,
 	        "dalic: warning: display code outside the pipeline definitions was skipped; the "
 	        "first skipped statement:\n%s\n",
-	        L->I.first_skipped);
+	        first);
+	if (L->I.main_skipped) {
+		size_t n = strcspn(L->I.main_skipped, "\n");
+		fprintf(f,
+		        "dalic: the `if __name__ == \"__main__\":` block of line %d ends at %.*s "
+		        "(as an exception ends it in Python)\n",
+		        L->I.main_line, (int)n, L->I.main_skipped);
+	}
+	if (L->I.main_skipped && defined)
+		fprintf(f,
+		        "dalic: the block created no pipeline: dalic uses those the module defines "
+		        "(--pipeline NAME picks one, --arg NAME=VALUE gives its parameters)\n");
 	fflush(f);
 }
 
@@ -161,6 +174,12 @@ static const char *script_pipe_name(const sdpipe_t *p)
 
 static int script_no_pipeline(load_t *L, const char *path)
 {
+	if (L->I.main_skipped)
+		return dalic_fail(DALIC_EINVAL,
+		                  "%s: the script defines no pipeline, and its `if __name__ == "
+		                  "\"__main__\":` block (line %d) stopped at a statement dalic "
+		                  "cannot run:\n%s",
+		                  path, L->I.main_line, L->I.main_skipped);
 	if (L->I.first_skipped)
 		return dalic_fail(DALIC_EINVAL,
 		                  "%s: the script creates no pipeline; a statement that could "
@@ -200,7 +219,7 @@ static void script_list_names(load_t *L, const choice_t *c, char *list, size_t c
 static int script_choose(load_t *L, const char *path, const char *pipeline, choice_t *c)
 {
 	memset(c, 0, sizeof *c);
-	DALIC_TRY(dalic_sdpipe_defined(&L->I, &c->defined, &c->ndefined));
+	DALIC_TRY(dalic_sdpipe_defined(&L->I, &c->defined, &c->ndefined, SDPIPE_FACTORIES_ALL));
 	if (!L->S.npipes && !c->ndefined)
 		return script_no_pipeline(L, path);
 	if (pipeline) {
@@ -224,8 +243,12 @@ static int script_choose(load_t *L, const char *path, const char *pipeline, choi
 		c->created = L->S.pipes[0];
 		return DALIC_OK;
 	}
-	if (c->ndefined == 1) {
-		c->define = &c->defined[0];
+	/* the pipeline definitions first; a factory is the default only when alone */
+	int direct = 0;
+	for (int i = 0; i < c->ndefined; i++)
+		direct += !c->defined[i].factory;
+	if (direct == 1 || c->ndefined == 1) {
+		c->define = &c->defined[0]; /* factories come after the definitions */
 		return DALIC_OK;
 	}
 	char list[512];
@@ -233,6 +256,17 @@ static int script_choose(load_t *L, const char *path, const char *pipeline, choi
 	return dalic_fail(DALIC_EINVAL,
 	                  "%s builds no pipeline and %s; pick one with --pipeline NAME",
 	                  path, list);
+}
+
+/* A load that fails after the __main__ block ended early says where it ended. */
+static int script_note_main(load_t *L, int rc)
+{
+	char msg[DALIC_ERRMSG_MAX];
+	snprintf(msg, sizeof msg, "%s", dalic_last_error());
+	size_t n = strcspn(L->I.main_skipped, "\n");
+	return dalic_fail(rc,
+	                  "%s\n(the `if __name__ == \"__main__\":` block of line %d ended at %.*s)",
+	                  msg, L->I.main_line, (int)n, L->I.main_skipped);
 }
 
 /* Builds the defined pipeline chosen, with --arg values. */
@@ -321,6 +355,8 @@ int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic
 		                "defines without building it; '%s' is built by the script (line "
 		                "%d)",
 		                path, script_pipe_name(c.created), c.created->line);
+	if (rc && L->I.main_skipped)
+		rc = script_note_main(L, rc);
 	sdpipe_t *chosen = c.created;
 	if (!rc && !chosen->outputs_set)
 		rc =
@@ -332,7 +368,7 @@ int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic
 		rc = script_own_positions(chosen->def, path, script_pipe_name(chosen));
 	bool kept = false;
 	if (!rc)
-		script_warn_skipped(L);
+		script_warn_skipped(L, c.define != NULL);
 	if (!rc)
 		script_warn_sources(L, chosen);
 	if (!rc)
@@ -367,7 +403,7 @@ int dalic_script_list_created(const char *path, char ***names, int *count, int *
 	sddefined_t *defined = NULL;
 	int nd = 0;
 	if (!rc)
-		rc = dalic_sdpipe_defined(&L.I, &defined, &nd);
+		rc = dalic_sdpipe_defined(&L.I, &defined, &nd, SDPIPE_FACTORIES_FALLBACK);
 	char **v = NULL;
 	if (!rc && (v = calloc((size_t)(L.S.npipes + nd) + 1, sizeof *v)) == NULL)
 		rc = dalic_fail(DALIC_ENOMEM, "out of memory");

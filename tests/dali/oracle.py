@@ -98,11 +98,41 @@ def oracle_dalic_args(opts):
     return out
 
 
+def oracle_call_taking(fn, args, used):
+    """Calls fn with the arguments its signature takes (all of them with **kwargs)."""
+    params = inspect.signature(fn).parameters
+    every = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    mine = {k: v for k, v in args.items() if every or k in params}
+    used.update(mine)
+    return fn(**mine)
+
+
 def oracle_load_pipeline(case, opts):
+    from nvidia.dali.pipeline import Pipeline
+
     globs = oracle_run_case_script(case, opts.get("run_name", "__oracle__"))
     if "pipeline" not in opts:
         return oracle_find_pipeline(globs)
-    return globs[opts["pipeline"]](**{k: v for k, _, v in oracle_args(opts)})
+    args = {k: v for k, _, v in oracle_args(opts)}
+    name, _, method = opts["pipeline"].partition(".")
+    if not method and (isinstance(globs[name], type) and issubclass(globs[name], Pipeline)
+                       or hasattr(globs[name], "_is_pipeline_def")):
+        return globs[name](**args)
+    # a factory (a plain class, Cls.method, or a function), as dalic builds one
+    # (frontend/script/dali/sdfactory.c): the arguments each call takes, the rest to a
+    # returned @pipeline_def function
+    used = {}
+    r = oracle_call_taking(globs[name], args, used)
+    if method:
+        r = oracle_call_taking(getattr(r, method), args, used)
+    if hasattr(r, "_is_pipeline_def"):
+        return r(**{k: v for k, v in args.items() if k not in used})
+    if isinstance(r, Pipeline):
+        return r
+    pipes = [v for v in vars(r).values() if isinstance(v, Pipeline)]
+    if len(pipes) != 1:
+        raise RuntimeError("factory %s made %d pipelines" % (opts["pipeline"], len(pipes)))
+    return pipes[0]
 
 
 def oracle_save_outputs(pipe, iterations, out_dir):

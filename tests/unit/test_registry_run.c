@@ -316,6 +316,11 @@ static void registry_run_image_slice(dalic_op_t *op)
 
 /* _conditional__Merge is run after the _conditional__Split of the same predicate, as the
  * script front end builds it. */
+static void registry_run_reinterpret(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT32));
+}
+
 static const registry_run_case_t registry_run_cases[] = {
     {"_ArithmeticGenericOp", {REGISTRY_RUN_F32, REGISTRY_RUN_F32}, 0, registry_run_arith},
     {"AudioResample", {REGISTRY_RUN_AUDIO}, 0, registry_run_resample},
@@ -432,6 +437,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"transforms__Shear", {0}, 0, registry_run_xform_shear},
     {"transforms__Translation", {0}, 0, registry_run_xform_offset},
     {"segmentation__RandomObjectBBox", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    {"Reinterpret", {REGISTRY_RUN_F32}, 0, registry_run_reinterpret},
 };
 #define REGISTRY_RUN_NUM_CASES ((int)(sizeof registry_run_cases / sizeof *registry_run_cases))
 

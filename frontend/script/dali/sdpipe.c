@@ -8,6 +8,8 @@
  */
 #include "frontend/script/dali/sdpipe.h"
 
+#include "frontend/script/py/pyio.h"
+
 #include "frontend/script/dali/sdconst.h"
 #include "frontend/script/py/pybi.h"
 #include "frontend/script/py/pydict.h"
@@ -321,6 +323,18 @@ static int sdpipe_meth_runlike(pyinterp_t *I, const pynode_t *at, pyval_t *self,
 	PYEVAL_RET(dalic_pyval_opaque(I->a, "pipeline results"));
 }
 
+/* serialize(): the graph is dalic's to write (`dalic serialize`); writing it to a file from
+ * the script is refused like any write (pyio.c), never skipped in silence. */
+static int sdpipe_meth_serialize(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                 const pyargs_t *args, pyval_t **out)
+{
+	if (dalic_pyeval_kwarg(args, "filename"))
+		return dalic_pyio_refuse(I, at, "Pipeline.serialize(filename=...)",
+		                         "a pipeline script reads files, never writes them; `dalic "
+		                         "serialize MODULE -o FILE` writes the pipeline");
+	return sdpipe_meth_runlike(I, at, self, args, out);
+}
+
 static int sdpipe_meth_build(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                              pyval_t **out)
 {
@@ -395,7 +409,7 @@ pyclass_t *dalic_sdpipe_class(pyinterp_t *I)
 	    {"release_outputs", sdpipe_meth_runlike},
 	    {"feed_input", sdpipe_meth_runlike},
 	    {"reset", sdpipe_meth_runlike},
-	    {"serialize", sdpipe_meth_runlike},
+	    {"serialize", sdpipe_meth_serialize},
 	    {"save_graph_to_dot_file", sdpipe_meth_runlike},
 	    {"epoch_size", sdpipe_meth_runlike},
 	    {"reader_meta", sdpipe_meth_runlike},

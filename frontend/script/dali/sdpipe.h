@@ -59,8 +59,10 @@ int dalic_sdpipe_call_def(pyinterp_t *I, const pynode_t *at, pyval_t *pipedef, c
 
 /* ---- pipelines a module defines but does not build (sdpipe_build.c) ---- */
 typedef struct sddefined {
-	const char *name; /* the module-level name bound to it */
-	pyval_t *value;   /* a @pipeline_def function or a Pipeline subclass */
+	const char *name;   /* the module-level name bound to it ("Cls.method" for a method) */
+	pyval_t *value;     /* a @pipeline_def function or a Pipeline subclass, or a factory */
+	const char *method; /* a factory class's method that makes the pipeline, or NULL */
+	bool factory;       /* a plain function / class that makes one (sdfactory.c) */
 } sddefined_t;
 
 typedef struct sdbuild {
@@ -71,12 +73,26 @@ typedef struct sdbuild {
 	unsigned fields;
 } sdbuild_t;
 
-/* The defined pipelines that built none while the module ran, in definition order. */
-int dalic_sdpipe_defined(pyinterp_t *I, sddefined_t **out, int *n);
+/* The defined pipelines that built none while the module ran, in definition order; then
+ * the factories, all of them (factories "all") or only when nothing else is defined. */
+int dalic_sdpipe_defined(pyinterp_t *I, sddefined_t **out, int *n, int factories);
+enum { SDPIPE_FACTORIES_NONE, SDPIPE_FACTORIES_FALLBACK, SDPIPE_FACTORIES_ALL };
 /* Builds d: calls the function or instantiates the class with b's arguments. */
 int dalic_sdpipe_build_defined(pyinterp_t *I, const sddefined_t *d, const sdbuild_t *b,
                                sdpipe_t **out);
 
+/* Keyword arguments from b for a call of fn (its parameters from `from` on); a parameter
+ * named like a Pipeline flag is filled from it unless takes_pipeline_params. */
+int dalic_sdpipe_build_kwargs(pyinterp_t *I, const pynode_t *at, const char *what,
+                              const pyfunc_t *fn, int from, bool takes_pipeline_params,
+                              const sdbuild_t *b, pyargs_t *args);
+/* Calls the @pipeline_def function v with b's arguments. */
+int dalic_sdpipe_build_pipedef(pyinterp_t *I, pyval_t *v, const sdbuild_t *b);
+/* ---- factories: plain functions and classes that make a pipeline (sdfactory.c) ---- */
+/* Appends the module's factories to *out (n used of cap, the array regrown in the arena). */
+int dalic_sdfactory_find(pyinterp_t *I, sddefined_t **out, int *n, int *cap);
+/* Calls / instantiates the factory d (then its method) with b's arguments. */
+int dalic_sdfactory_build(pyinterp_t *I, const sddefined_t *d, const sdbuild_t *b);
 /* ---- parameters (sdpipe_params.c) ---- */
 #define SDPIPE_POSITIONAL_PARAMS 11 /* Pipeline.__init__ parameters that may be positional */
 extern const char *const dalic_sdpipe_ctor_params[]; /* NULL-terminated, positional ones first */

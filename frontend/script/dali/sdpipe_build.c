@@ -27,7 +27,7 @@ static const char *sdpipe_defined_name(const pyval_t *v)
 	return d ? d->func->func->name : v->cls->name;
 }
 
-int dalic_sdpipe_defined(pyinterp_t *I, sddefined_t **out, int *n)
+int dalic_sdpipe_defined(pyinterp_t *I, sddefined_t **out, int *n, int factories)
 {
 	sdstate_t *S = dalic_sdali_state(I);
 	int cap = dalic_pydict_len(I->globals->locals) + 1;
@@ -47,11 +47,12 @@ int dalic_sdpipe_defined(pyinterp_t *I, sddefined_t **out, int *n)
 			dup = v[i].value == val;
 		if (built || dup)
 			continue;
-		v[*n].name = k->str.s;
-		v[*n].value = val;
+		v[*n] = (sddefined_t){.name = k->str.s, .value = val};
 		(*n)++;
 	}
 	*out = v;
+	if (factories == SDPIPE_FACTORIES_ALL || (factories == SDPIPE_FACTORIES_FALLBACK && !*n))
+		DALIC_TRY(dalic_sdfactory_find(I, out, n, &cap));
 	return DALIC_OK;
 }
 
@@ -133,9 +134,9 @@ static const char *sdpipe_signature(pyinterp_t *I, const pyfunc_t *f, int from)
 }
 
 /* Keyword arguments for a call of a function with parameters ps (from `from` on). */
-static int sdpipe_build_kwargs(pyinterp_t *I, const pynode_t *at, const char *what,
-                               const pyfunc_t *fn, int from, bool takes_pipeline_params,
-                               const sdbuild_t *b, pyargs_t *args)
+int dalic_sdpipe_build_kwargs(pyinterp_t *I, const pynode_t *at, const char *what,
+                              const pyfunc_t *fn, int from, bool takes_pipeline_params,
+                              const sdbuild_t *b, pyargs_t *args)
 {
 	static const pyparams_t none = {0};
 	const pyparams_t *ps = fn ? fn->params : &none;
@@ -185,12 +186,12 @@ static int sdpipe_build_kwargs(pyinterp_t *I, const pynode_t *at, const char *wh
 	return DALIC_OK;
 }
 
-static int sdpipe_build_pipedef(pyinterp_t *I, pyval_t *v, const sdbuild_t *b)
+int dalic_sdpipe_build_pipedef(pyinterp_t *I, pyval_t *v, const sdbuild_t *b)
 {
 	pyfunc_t *f = dalic_sdval_pipedef(v)->func->func;
 	const pynode_t *at = f->node;
 	pyargs_t args;
-	DALIC_TRY(sdpipe_build_kwargs(I, at, f->name, f, 0, true, b, &args));
+	DALIC_TRY(dalic_sdpipe_build_kwargs(I, at, f->name, f, 0, true, b, &args));
 	pyval_t *obj;
 	return dalic_sdpipe_call_def(I, at, v, &args, &obj);
 }
@@ -206,9 +207,9 @@ static int sdpipe_build_class(pyinterp_t *I, pyval_t *v, const sdbuild_t *b)
 	if (!what)
 		return dalic_pyeval_oom(I, at);
 	if (init && init->kind == PV_FUNC)
-		DALIC_TRY(sdpipe_build_kwargs(I, at, what, init->func, 1, false, b, &args));
+		DALIC_TRY(dalic_sdpipe_build_kwargs(I, at, what, init->func, 1, false, b, &args));
 	else if (b->nargs) /* Pipeline's own __init__: --arg gives its parameters */
-		DALIC_TRY(sdpipe_build_kwargs(I, at, what, NULL, 0, true, b, &args));
+		DALIC_TRY(dalic_sdpipe_build_kwargs(I, at, what, NULL, 0, true, b, &args));
 	sdstate_t *S = dalic_sdali_state(I);
 	S->creating++; /* any error while building it stops the load */
 	pyval_t *obj;
@@ -230,12 +231,23 @@ int dalic_sdpipe_build_defined(pyinterp_t *I, const sddefined_t *d, const sdbuil
 {
 	sdstate_t *S = dalic_sdali_state(I);
 	int before = S->npipes;
-	DALIC_TRY(dalic_sdval_pipedef(d->value) ? sdpipe_build_pipedef(I, d->value, b)
-	                                        : sdpipe_build_class(I, d->value, b));
+	if (d->factory) {
+		S->creating++; /* any error while building it stops the load */
+		int rc = dalic_sdfactory_build(I, d, b);
+		S->creating--;
+		DALIC_TRY(rc);
+	} else {
+		DALIC_TRY(dalic_sdval_pipedef(d->value) ? dalic_sdpipe_build_pipedef(I, d->value, b)
+		                                        : sdpipe_build_class(I, d->value, b));
+	}
 	if (S->npipes == before)
 		return dalic_fail(DALIC_EINVAL, "%s created no pipeline", d->name);
 	*out = S->pipes[before];
-	if (!(*out)->var_name)
+	if (d->factory) { /* a subclass made inside: its define_graph */
+		pynode_t line1 = {.line = (*out)->line, .col = (*out)->col};
+		DALIC_TRY(dalic_sdpipe_trace(I, &line1, *out));
+	}
+	if (!(*out)->var_name || d->factory)
 		(*out)->var_name = d->name;
 	return DALIC_OK;
 }

@@ -67,14 +67,59 @@ static int pyexec_skip(pyinterp_t *I, pyframe_t *F, pynode_t *s)
 	return DALIC_OK;
 }
 
+/* `if __name__ == "__main__":` (either operand order) */
+static bool pyexec_is_main_guard(const pynode_t *s)
+{
+	if (s->kind != S_IF || s->if_.test->kind != N_COMPARE || s->if_.test->cmp.rest.n != 1 ||
+	    s->if_.test->cmp.ops[0] != CMP_EQ)
+		return false;
+	const pynode_t *a = s->if_.test->cmp.left, *b = s->if_.test->cmp.rest.v[0];
+	if (a->kind == N_STR) {
+		const pynode_t *t = a;
+		a = b;
+		b = t;
+	}
+	return a->kind == N_NAME && !strcmp(a->name, "__name__") && b->kind == N_STR &&
+	       !strcmp(b->str.s, "__main__");
+}
+
+/* The module's __main__ block is its driver (argparse, serializing to a file, showing
+ * results): as in Python, its first failing statement ends it. When that is a Python error or
+ * a refused effect, not a pipeline definition or a limit, the load goes on with the pipelines
+ * created so far or those the module defines, and says so (script.c). */
+static bool pyexec_skip_main(pyinterp_t *I, const pynode_t *s, int rc)
+{
+	if (rc >= 0 || rc == DALIC_ENOMEM || I->loops || !pyexec_is_main_guard(s) ||
+	    !pyexec_lenient(I) || (I->fatal && !I->refused) || I->main_skipped)
+		return false;
+	if (!(I->main_skipped = strdup(dalic_last_error())))
+		return false;
+	I->main_line = s->line;
+	I->fatal = I->refused = I->keep_error = false;
+	dalic_pyexc_clear(I);
+	return true;
+}
+
 int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 {
 	for (int i = 0; i < b->n; i++) {
+		bool guard = F->kind == FR_MODULE && !I->in_main && pyexec_is_main_guard(b->v[i]);
+		I->in_main += guard; /* its statements are not skipped one by one: see below */
 		int rc = pyexec_stmt(I, F, b->v[i]);
+		I->in_main -= guard;
+		if (guard && pyexec_skip_main(I, b->v[i], rc)) {
+			bool had = I->first_skipped != NULL; /* the main block has its own note */
+			DALIC_TRY(pyexec_skip(I, F, b->v[i]));
+			if (!had) {
+				free(I->first_skipped);
+				I->first_skipped = NULL;
+			}
+			continue;
+		}
 		/* a failing statement in a loop fails the whole loop, which may then be skipped:
 		 * skipping inside would run a loop that cannot progress to its iteration cap */
 		if (rc < 0 && !I->fatal && !I->keep_error && pyexec_lenient(I) && !I->loops &&
-		    F->kind == FR_MODULE) {
+		    F->kind == FR_MODULE && !I->in_main) {
 			/* display code: skip the statement, keep the first reason */
 			DALIC_TRY(pyexec_skip(I, F, b->v[i]));
 			continue;

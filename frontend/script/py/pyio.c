@@ -17,6 +17,7 @@
 int dalic_pyio_refuse(pyinterp_t *I, const pynode_t *at, const char *what, const char *why)
 {
 	I->fatal = true;
+	I->refused = true;
 	return dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
 	                          "%s is refused: %s (dalic runs pipeline scripts read-only, see "
 	                          "docs/scripts.md)",

@@ -50,6 +50,7 @@ void dalic_pystate_close(pyinterp_t *I)
 	dalic_pygen_close_all(I);
 	dalic_pycall_close(I);
 	free(I->first_skipped);
+	free(I->main_skipped);
 	dalic_pyarena_free(I->a);
 	memset(I, 0, sizeof *I);
 }

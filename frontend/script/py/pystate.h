@@ -85,7 +85,11 @@ struct pyinterp {
 	bool fatal;          /* an error that stops the load happened */
 	bool keep_error;     /* the pending error may be caught, but never skipped as display
 	                      * code (an unknown operator: dalic would drop the pipeline part) */
+	bool refused;        /* the fatal error is a refused effect (pyio.c: a write...) */
 	pyframe_t *frame;    /* frame running now (super()) */
+	char *main_skipped;  /* why the `if __name__ == "__main__":` block was skipped (malloc) */
+	int main_line;       /* ... and its line */
+	int in_main;         /* running that block */
 	char *first_skipped; /* first error of a skipped module-level statement (malloc) */
 	pydict_t *skipped;   /* names skipped statements would have bound -> their line */
 	FILE *out;           /* print() destination */

@@ -232,6 +232,7 @@ static const pymodreg_t pystdlib_modules[] = {
     {"dataclasses", dalic_pydataclass_module},
     {"functools", pystdlib_open_functools},
     {"abc", pystdlib_open_abc},
+    {"argparse", dalic_pyargparse_module},
     {NULL, NULL},
 };
 

@@ -11,6 +11,8 @@
 #include "frontend/script/py/pymod.h"
 
 /* Opens the dataclasses module (pydataclass.c). */
+/* argparse (pyargparse.c): parse_args() gives the defaults */
+int dalic_pyargparse_module(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t **out);
 int dalic_pydataclass_module(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t **out);
 /* Registers the modules with the module machinery. */
 int dalic_pystdlib_open(pyinterp_t *I);

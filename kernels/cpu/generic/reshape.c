@@ -10,6 +10,9 @@
  * `src_dims` also maps `rel_shape` entries to input dims. The element count must not change.
  * Without `layout` the input layout is kept when it still has as many dims as the output.
  * Semantics and checks follow DALI's dali/operators/generic/reshape.cc.
+ * reinterpret is the same operator with `dtype`: the bytes stay, the type changes; a given
+ * shape must then cover the same number of bytes (the wildcard takes what is left), and
+ * without one the innermost extent is rescaled (12 uint8 -> 3 int32).
  */
 #include "engine/checked.h"
 #include "engine/dtype.h"
@@ -49,6 +52,14 @@ static int reshape_check_list(const dalic_op_ctx_t *ctx, const char *arg)
 	return DALIC_OK;
 }
 
+/* The output type: reinterpret's `dtype`, else the input's. */
+static dalic_dtype_t reshape_out_dtype(const dalic_op_ctx_t *ctx, dalic_dtype_t in)
+{
+	if (strcmp(ctx->schema->name, "Reinterpret") || !dalic_arg_given(ctx, "dtype"))
+		return in;
+	return (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
+}
+
 static int reshape_init(dalic_op_ctx_t *ctx)
 {
 	bool shape_input = ctx->def && ctx->def->num_regular_inputs == 2;
@@ -56,12 +67,13 @@ static int reshape_init(dalic_op_ctx_t *ctx)
 	if (shape_input + shape + rel > 1)
 		return reshape_bad_arg(ctx, shape ? "shape" : "rel_shape",
 		               "the shape input, `shape` and `rel_shape` are mutually exclusive");
+	bool reinterpret = !strcmp(ctx->schema->name, "Reinterpret");
 	if (!shape_input && !shape && !rel && !dalic_arg_given(ctx, "layout") &&
-	    !dalic_arg_given(ctx, "src_dims"))
+	    !dalic_arg_given(ctx, "src_dims") && !(reinterpret && dalic_arg_given(ctx, "dtype")))
 		return dalic_fail(DALIC_EINVAL,
 		                  "operator '%s' (%s) is a no-op: arguments specify neither a new "
-		                  "shape nor a layout",
-		                  ctx->inst, ctx->schema->name);
+		                  "shape%s nor a layout",
+		                  ctx->inst, ctx->schema->name, reinterpret ? ", a type" : "");
 	int rc = reshape_check_list(ctx, "shape");
 	if (!rc)
 		rc = reshape_check_list(ctx, "rel_shape");
@@ -144,13 +156,17 @@ static int reshape_requested(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 	return DALIC_OK;
 }
 
-/* Resolves the wildcard and checks that sample i keeps its element count. */
-static int reshape_resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int n)
+/* Resolves the wildcard and checks that sample i keeps its size in bytes (its element count
+ * when the type stays). */
+static int reshape_resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext, int n,
+                           dalic_dtype_t out_type)
 {
 	const dalic_batch_t *in = ws->inputs[0];
-	int64_t volume = dalic_batch_sample_elems(in, i), other = 1;
+	int64_t isz = (int64_t)dalic_dtype_size(in->dtype),
+	        osz = (int64_t)dalic_dtype_size(out_type);
+	int64_t volume = dalic_batch_sample_elems(in, i), other = 1, in_bytes = 0;
 	int wildcard = -1;
-	bool overflow = false;
+	bool overflow = !dalic_ck_mul_i64(volume, isz, &in_bytes);
 	for (int d = 0; d < n; d++) {
 		if (ext[d] >= 0) {
 			overflow |= !dalic_ck_mul_i64(other, ext[d], &other);
@@ -168,13 +184,14 @@ static int reshape_resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 			                     "cannot infer the extent of dim %d when the other "
 			                     "dims have no elements",
 			                     wildcard);
-		ext[wildcard] = volume / other;
+		ext[wildcard] = in_bytes / other / osz; /* what does not fit fails below */
 	}
-	int64_t count = 1;
+	int64_t count = 1, out_bytes = 0;
 	size_t bytes;
 	overflow |= !dalic_ck_volume(ext, n, &count) ||
-	            !dalic_ck_shape_bytes(ext, n, dalic_dtype_size(in->dtype), &bytes);
-	if (overflow || count != volume) {
+	            !dalic_ck_shape_bytes(ext, n, (size_t)osz, &bytes) ||
+	            !dalic_ck_mul_i64(count, osz, &out_bytes);
+	if (overflow || out_bytes != in_bytes) {
 		char a[160], b[160];
 		dalic_batch_format_shape(dalic_batch_shape(in, i), in->ndim, "()", a, sizeof a);
 		dalic_batch_format_shape(ext, n, "()", b, sizeof b);
@@ -183,10 +200,36 @@ static int reshape_resolve(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 			                     "cannot reshape %s (%lld elements) to %s: its size "
 			                     "overflows",
 			                     a, (long long)volume, b);
+		if (isz == osz)
+			return dalic_op_fail(
+			    ctx, ws, i, "cannot reshape %s (%lld elements) to %s (%lld elements)",
+			    a, (long long)volume, b, (long long)count);
 		return dalic_op_fail(ctx, ws, i,
-		                     "cannot reshape %s (%lld elements) to %s (%lld elements)", a,
-		                     (long long)volume, b, (long long)count);
+		                     "input and output samples must occupy the same size in bytes: "
+		                     "%s of %s is %lld bytes, %s of %s %lld bytes",
+		                     a, dalic_dtype_name(in->dtype), (long long)in_bytes, b,
+		                     dalic_dtype_name(out_type), (long long)out_bytes);
 	}
+	return DALIC_OK;
+}
+
+/* No new shape, another type: the innermost extent carries the difference in size. */
+static int reshape_rescale_inner(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int64_t *ext,
+                                 int n, dalic_dtype_t out_type)
+{
+	int64_t isz = (int64_t)dalic_dtype_size(ws->inputs[0]->dtype);
+	int64_t osz = (int64_t)dalic_dtype_size(out_type);
+	if (isz == osz)
+		return DALIC_OK;
+	int64_t inner_bytes;
+	if (n == 0 || !dalic_ck_mul_i64(ext[n - 1], isz, &inner_bytes) || inner_bytes % osz)
+		return dalic_op_fail(
+		    ctx, ws, i,
+		    "the size, in bytes, of the innermost dimension (%lld x %s) is "
+		    "not divisible by the size of %s",
+		    n ? (long long)ext[n - 1] : 0LL, dalic_dtype_name(ws->inputs[0]->dtype),
+		    dalic_dtype_name(out_type));
+	ext[n - 1] = inner_bytes / osz;
 	return DALIC_OK;
 }
 
@@ -205,6 +248,12 @@ static int reshape_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		                     ws->inputs[1]->num_samples, in->num_samples);
 	int64_t shapes[DALIC_MAX_NDIM];
 	int ndim = 0, rc;
+	dalic_dtype_t out_type = reshape_out_dtype(ctx, in->dtype);
+	if (out_type != in->dtype && !dalic_dtype_is_numeric(out_type) && out_type != DALIC_BOOL)
+		return dalic_op_fail(ctx, ws, -1, "argument 'dtype': cannot reinterpret as %s",
+		                     dalic_dtype_name(out_type));
+	bool new_shape = ws->num_inputs == 2 || dalic_arg_given(ctx, "shape") ||
+	                 dalic_arg_given(ctx, "rel_shape");
 	for (int i = 0; i < in->num_samples; i++) {
 		int n;
 		if ((rc = reshape_requested(ctx, ws, i, shapes, &n)))
@@ -214,15 +263,17 @@ static int reshape_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			                     "all samples must have the same number of "
 			                     "dims (%d, sample 0 has %d)",
 			                     n, ndim);
-		if (i == 0 && (rc = dalic_batch_set_meta(out, in->num_samples, in->dtype, n)))
+		if (i == 0 && (rc = dalic_batch_set_meta(out, in->num_samples, out_type, n)))
 			return rc;
 		ndim = n;
-		if ((rc = reshape_resolve(ctx, ws, i, shapes, n)))
+		if ((rc = reshape_resolve(ctx, ws, i, shapes, n, new_shape ? out_type : in->dtype)))
+			return rc;
+		if (!new_shape && (rc = reshape_rescale_inner(ctx, ws, i, shapes, n, out_type)))
 			return rc;
 		dalic_batch_share_sample(out, i, in, i);
 		dalic_batch_set_shape(out, i, shapes);
 	}
-	if (in->num_samples == 0 && (rc = dalic_batch_set_meta(out, 0, in->dtype, in->ndim)))
+	if (in->num_samples == 0 && (rc = dalic_batch_set_meta(out, 0, out_type, in->ndim)))
 		return rc;
 	const char *layout = dalic_arg_string(ctx, "layout");
 	if (layout && layout[0] && (int)strlen(layout) != out->ndim)
@@ -265,6 +316,34 @@ DALIC_OPERATOR(Reshape) = {
     .num_outputs = 1,
     .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
     .args = args,
+    .passthrough = true,
+    .cpu = &kernel,
+};
+
+static const dalic_arg_schema_t reinterpret_args[] = {
+    {"shape", DALIC_ARG_INT_LIST, "None",
+     "The output shape; one extent may be negative and is inferred.", .tensor = true},
+    {"rel_shape", DALIC_ARG_FLOAT_LIST, "None",
+     "The output shape relative to the input shape; one extent may be negative.", .tensor = true},
+    {"layout", DALIC_ARG_LAYOUT, "None",
+     "New layout; kept from the input when not given and the dims still match."},
+    {"src_dims", DALIC_ARG_INT_LIST, "None",
+     "Input dims to keep, in order; -1 inserts a dim of extent 1."},
+    {"dtype", DALIC_ARG_DTYPE, "None",
+     "Output type; the bytes stay, the innermost extent is rescaled when no shape is given."},
+    {0},
+};
+
+DALIC_OPERATOR(Reinterpret) = {
+    .name = "Reinterpret",
+    .fn = "reinterpret",
+    .doc = "Treats each sample as if it had a different type, shape and/or layout; no data "
+           "is copied.",
+    .min_inputs = 1,
+    .max_inputs = 2,
+    .num_outputs = 1,
+    .devices = DALIC_DEV_CPU | DALIC_DEV_GPU,
+    .args = reinterpret_args,
     .passthrough = true,
     .cpu = &kernel,
 };
