@@ -6,6 +6,7 @@
  * SIGTERM stops it after the iteration in flight, with the summary of what ran (cli/stop.h).
  */
 #include "cli/cli.h"
+#include "cli/ckpt.h"
 #include "cli/cmd_debug.h"
 #include "cli/dump.h"
 #include "cli/feed.h"
@@ -31,9 +32,16 @@ extern const dalic_command_t dalic_command_scan;
 
 /* Parses run's own options; 2 (usage error) or 0. */
 static int run_parse_args(int argc, char **argv, long *iters, bool *json, const char **dump,
-                          bool *warnings)
+                          bool *warnings, dalic_cli_ckpt_opts_t *ck)
 {
 	for (int i = 1; i < argc; i++) {
+		int used = dalic_cli_ckpt_parse(argc, argv, i, ck);
+		if (used < 0)
+			return 2;
+		if (used) {
+			i += used - 1;
+			continue;
+		}
 		if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "--iterations")) && i + 1 < argc) {
 			char *end;
 			*iters = strtol(argv[++i], &end, 10);
@@ -67,8 +75,10 @@ static int run_main(int argc, char **argv)
 	long iters = 10;
 	bool json = false, warnings = false;
 	const char *dump = NULL;
-	if (run_parse_args(argc, argv, &iters, &json, &dump, &warnings))
+	dalic_cli_ckpt_opts_t ck = {.at = -1};
+	if (run_parse_args(argc, argv, &iters, &json, &dump, &warnings, &ck))
 		return 2;
+	dalic_cli_ckpt_override(&ck, &o.override);
 	if (json) /* script print() must not land inside the JSON on stdout */
 		dalic_set_script_output(stderr);
 	dalic_pipeline_t *p;
@@ -86,7 +96,7 @@ static int run_main(int argc, char **argv)
 		dalic_cli_feeds_close(feeds);
 		return 1;
 	}
-	rc = dalic_pipeline_build(p);
+	rc = dalic_cli_ckpt_open(&ck, p);
 	if (rc) {
 		dalic_cli_error(rc);
 		dalic_pipeline_destroy(p);
@@ -94,6 +104,7 @@ static int run_main(int argc, char **argv)
 		return 1;
 	}
 	long done = 0, samples = 0;
+	int64_t first = dalic_pipeline_position(p); /* dumps are numbered from the seek's end */
 	int64_t t0 = dalic_clock_ns();
 	bool dump_failed = false;
 	dalic_cli_stop_catch(); /* Ctrl-C: the summary of what ran, then exit 130 */
@@ -104,13 +115,16 @@ static int run_main(int argc, char **argv)
 		samples += dalic_pipeline_num_outputs(p)
 				   ? dalic_batch_num_samples(dalic_pipeline_output(p, 0))
 				   : 0;
-		if (dump && (rc = dalic_cli_dump_outputs(dump, done, dalic_pipeline_num_outputs(p),
+		if (dump && (rc = dalic_cli_dump_outputs(dump, first + done,
+							 dalic_pipeline_num_outputs(p),
 							 run_output, p))) {
 			dump_failed = true; /* the dump printed its error */
 			break;
 		}
 	}
 	double secs = dalic_cli_seconds_since(t0);
+	if ((!rc || rc == DALIC_EEND) && ck.save)
+		rc = dalic_cli_ckpt_save(p, ck.save);
 	if (rc && rc != DALIC_EEND) {
 		if (!dump_failed)
 			dalic_cli_error(rc);
@@ -152,7 +166,8 @@ DALIC_COMMAND(run) = {
 		 "  --dump DIR       write every output sample (.npy, and .png for images)\n"
 		 "  --warnings       list every data-quality warning (damaged files the decoders\n"
 		 "                   decoded anyway); the summary always counts them\n"
-		 "  --scan           decode one epoch, report every file that warns or fails\n",
+		 "  --scan           decode one epoch, report every file that warns or fails\n"
+		 DALIC_CLI_CKPT_USAGE,
 	.pipeline_flags = true,
 	.main = run_main,
 };

@@ -14,7 +14,7 @@ const char dalic_cli_pipeline_usage[] =
     "pipeline flags (they override the definition's parameters):\n"
     "  --batch-size N --num-threads N --device-id none|N --seed N\n"
     "  --prefetch-queue-depth N|cpu=N,gpu=M --exec-pipelined=BOOL --exec-async=BOOL\n"
-    "  --bytes-per-sample N --set-affinity --memory-stats\n"
+    "  --bytes-per-sample N --set-affinity --memory-stats --enable-checkpointing\n"
     "  --max-memory SIZE the memory budget (e.g. 8G; default 75% of RAM)\n"
     "  --pipeline NAME   which pipeline of a script (created or only defined)\n"
     "  --arg NAME=VALUE  an argument of the pipeline function or Pipeline subclass a\n"
@@ -202,6 +202,9 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 		} else if (!strcmp(a, "--memory-stats")) {
 			p->enable_memory_stats = true;
 			*set |= DALIC_PARAM_MEMORY_STATS;
+		} else if (!strcmp(a, "--enable-checkpointing")) {
+			p->enable_checkpointing = true;
+			*set |= DALIC_PARAM_CHECKPOINTING;
 		} else if (!strcmp(a, "--debug")) {
 			o->debug = true;
 		} else if (a[0] != '-' && !o->path) {

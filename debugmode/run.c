@@ -13,6 +13,7 @@
  */
 #include "debugmode/session.h"
 
+#include "engine/checkpoint_trace.h"
 #include "engine/error.h"
 
 #include <stdlib.h>
@@ -285,6 +286,21 @@ static int run_goto(dalic_debug_t *s, int64_t n)
 		int rc = dalic_debug_restart(s);
 		if (rc)
 			return rc;
+	}
+	/* from the start, the operators move on without running where they can (the seek of
+	 * docs/checkpoints.md); else every iteration runs */
+	if (n > 0 && s->iteration == 0 && s->pos == 0 && !s->begun) {
+		char *why = NULL;
+		int rc = dalic_ckpt_move_nodes(s->e->xnodes, s->e->g->num_nodes, n, &why);
+		if (rc)
+			return rc;
+		bool moved = why == NULL;
+		free(why);
+		if (moved) {
+			s->iteration = n;
+			run_set_stop(s, DALIC_DEBUG_STOP_STEP);
+			return DALIC_OK;
+		}
 	}
 	s->prints_muted = true;
 	int rc = DALIC_OK;

@@ -8,6 +8,7 @@
  */
 #include "engine/exec_internal.h"
 
+#include "engine/checkpoint_trace.h"
 #include "engine/clock.h"
 #include "engine/device.h"
 #include "engine/opctx.h"
@@ -284,6 +285,7 @@ int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *fa
 	x->last_ns = t1 - t0;
 	if (!rc) {
 		dalic_op_ctx_advance_rng(x->ctx, batch);
+		dalic_ckpt_trace_record(x->ctx, r->iteration);
 		if (r->obs && r->obs->node_run)
 			r->obs->node_run(r->obs->user, n, r->iteration, batch, t0, t1);
 		for (int o = 0; r->obs && r->obs->output_memory && o < x->num_outputs; o++)

@@ -444,6 +444,24 @@ const dalic_batch_t *dalic_exec_output(const dalic_exec_t *e, int i)
 	return &x->bufs[o][slot < 0 ? 0 : slot % x->nbuf[o]];
 }
 
+int64_t dalic_exec_shared_iteration(const dalic_exec_t *e)
+{
+	if (e->in_use.count == 0)
+		return -1;
+	return e->in_use.v[(e->in_use.head + e->in_use.count - 1) % e->in_use.cap].iteration;
+}
+
+int dalic_exec_skip_iterations(dalic_exec_t *e, int64_t n)
+{
+	pthread_mutex_lock(&e->mu);
+	bool fresh = e->next_iteration == 0 && e->pending_count == 0 && e->active == 0;
+	if (fresh)
+		e->next_iteration = n;
+	pthread_mutex_unlock(&e->mu);
+	return fresh ? DALIC_OK
+	             : dalic_fail(DALIC_ESTATE, "seek: the pipeline has already run iterations");
+}
+
 int dalic_exec_reset_queues(dalic_exec_t *e)
 {
 	pthread_mutex_lock(&e->mu);

@@ -121,6 +121,11 @@ int dalic_exec_num_in_use(const dalic_exec_t *e);
 /* Output i of the most recently shared iteration (NULL if none is in use). Borrowed until
  * that iteration is released. */
 const dalic_batch_t *dalic_exec_output(const dalic_exec_t *e, int i);
+/* Executor iteration number of the most recently shared iteration, -1 if none is in use. */
+int64_t dalic_exec_shared_iteration(const dalic_exec_t *e);
+/* Before the first schedule: iterations are numbered from n (a seek moved the operators n
+ * iterations on). DALIC_ESTATE once anything was scheduled. */
+int dalic_exec_skip_iterations(dalic_exec_t *e, int64_t n);
 /* Waits until no iteration is in flight, then drops ready and in-use iterations and starts
  * a new epoch for the inputs (callback iteration numbers restart at 0). Global iteration
  * numbering and operator state continue. Returns the error of an in-flight iteration that

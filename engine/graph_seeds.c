@@ -11,7 +11,7 @@
 
 /* The nodes in DALI's operator order (graphdef_order.h); nodes the walk does not list (none,
  * after pruning) follow in definition order, so that every node gets a seed. */
-static int seeds_order(const dalic_graph_t *g, dalic_node_t **order)
+int dalic_graph_dali_order(const dalic_graph_t *g, dalic_node_t **order)
 {
 	const dalic_graphdef_t *def = g->def;
 	int num_ops = def ? def->num_ops : 0;
@@ -44,7 +44,7 @@ int dalic_graph_assign_seeds(dalic_graph_t *g)
 	uint32_t seeds[SEEDS_MAX];
 	dalic_seed_seq_generate(g->params.seed, seeds, SEEDS_MAX);
 	dalic_node_t **order = calloc((size_t)g->num_nodes + 1, sizeof *order);
-	int n = order ? seeds_order(g, order) : -1;
+	int n = order ? dalic_graph_dali_order(g, order) : -1;
 	if (n < 0) {
 		free(order);
 		return dalic_fail(DALIC_ENOMEM, "out of memory assigning seeds");

@@ -16,6 +16,9 @@
 
 #include "engine/graph.h"
 
+/* The operator nodes of g (nodes inserted by the build excepted) in DALI's operator order
+ * into order[] (room for g->num_nodes); returns how many, -1 when out of memory. */
+int dalic_graph_dali_order(const dalic_graph_t *g, dalic_node_t **order);
 /* Sets node->seed of every random node of a built (pruned, ordered) graph. */
 int dalic_graph_assign_seeds(dalic_graph_t *g);
 

@@ -22,6 +22,8 @@
 #include "engine/schema.h"
 
 typedef struct dalic_op_ctx dalic_op_ctx_t;
+struct dalic_ckpt_reader;
+struct dalic_ckpt_trace;
 
 typedef struct dalic_ws {
 	int batch_size;
@@ -47,6 +49,12 @@ struct dalic_kernel {
 	int (*reader_meta)(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out);
 	/* Return to the state right after init (restart with the same seed). */
 	int (*reset)(dalic_op_ctx_t *ctx);
+	/* Readers with checkpoints (engine/checkpoint.h): the loader snapshot after the last
+	 * batch produced, restoring one, and moving `batches` full batches on without reading
+	 * (a seek). Readers without them refuse enable_checkpointing and seek by running. */
+	int (*ckpt_save)(dalic_op_ctx_t *ctx, struct dalic_ckpt_reader *out);
+	int (*ckpt_restore)(dalic_op_ctx_t *ctx, const struct dalic_ckpt_reader *st);
+	int (*skip)(dalic_op_ctx_t *ctx, int64_t batches);
 };
 
 /* Per-instance context, created at build. Fields are read-only to kernels except `state`. */
@@ -70,6 +78,10 @@ struct dalic_op_ctx {
 	void *engine;
 	/* Opaque to kernels: where dalic_op_warn records (engine/warnings.h), set per run. */
 	struct dalic_warn_sink *warn;
+	/* The pipeline has enable_checkpointing (readers shuffle per epoch as DALI does then). */
+	bool checkpointing;
+	/* Opaque to kernels: the per-iteration states kept for checkpoints (NULL: none). */
+	struct dalic_ckpt_trace *trace;
 };
 
 /* Argument access. The name must be in the schema (a misspelt name is a bug: it aborts with

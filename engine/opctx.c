@@ -91,6 +91,7 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	ctx->num_threads = g->params.num_threads > 0 ? g->params.num_threads : 1;
 	ctx->seed = node->seed;
 	ctx->engine = engine;
+	ctx->checkpointing = g->params.enable_checkpointing;
 	int rc = opctx_resolve_args(ctx, node);
 	const dalic_kernel_t *k = dalic_op_ctx_kernel(ctx);
 	if (!rc && !k)

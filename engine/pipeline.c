@@ -8,6 +8,7 @@
  */
 #include "engine/pipeline.h"
 
+#include "engine/checkpoint_run.h"
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/executor.h"
@@ -38,6 +39,7 @@ struct dalic_pipeline {
 	bool observed;
 	dalic_warnlog_t *warnings; /* the operators' data-quality warnings (warnings.h) */
 	bool scan;                 /* dalic_pipeline_make_scan: sample errors are logged */
+	struct dalic_ckpt_run *ckpt; /* position, checkpoint traces (checkpoint_run.c) */
 };
 
 /* The size of the first dalic_pipeline_params_t that carried struct_size: every caller's
@@ -198,7 +200,13 @@ void dalic_pipeline_destroy(dalic_pipeline_t *p)
 	free(p->broken_msg);
 	dalic_graphdef_free(p->def);
 	dalic_warnlog_free(p->warnings);
+	dalic_ckpt_run_free(p->ckpt);
 	free(p);
+}
+
+struct dalic_ckpt_run **dalic_pipeline_ckpt(dalic_pipeline_t *p)
+{
+	return &p->ckpt;
 }
 
 dalic_warnlog_t *dalic_pipeline_warnlog(const dalic_pipeline_t *p)
@@ -465,6 +473,8 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 		dalic_exec_set_observer(p->exec, &p->obs);
 	if (!rc)
 		dalic_exec_set_warnings(p->exec, p->warnings, p->scan);
+	if (!rc)
+		rc = dalic_ckpt_run_build(p);
 	if (rc) {
 		pipeline_teardown(p);
 		return rc;
@@ -624,6 +634,8 @@ static int pipeline_share(dalic_pipeline_t *p)
 	if (rc)
 		return rc; /* misuse (every buffer held): nothing changed */
 	p->batches_to_consume--;
+	if (p->ckpt)
+		dalic_ckpt_run_consumed(p->ckpt, dalic_exec_shared_iteration(p->exec));
 	rc = pipeline_check_outputs(p);
 	if (rc) /* the iteration just shared, not an older one the caller still holds */
 		dalic_exec_unshare(p->exec);
@@ -683,6 +695,8 @@ int dalic_pipeline_reset(dalic_pipeline_t *p)
 		return pipeline_fail_broken(p, rc);
 	p->first_iter = true;
 	p->last_iter = false;
+	if (p->ckpt)
+		dalic_ckpt_run_epoch_end(p->ckpt);
 	for (int i = 0; i < p->num_feeds; i++)
 		dalic_feed_queue_clear(&p->feeds[i]);
 	p->batches_to_consume = 0;

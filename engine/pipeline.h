@@ -25,6 +25,10 @@ void dalic_pipeline_set_observer(dalic_pipeline_t *p, const dalic_observer_t *ob
 struct dalic_exec;
 struct dalic_exec *dalic_pipeline_exec(dalic_pipeline_t *p);
 
+/* The pipeline's checkpoint bookkeeping (engine/checkpoint_run.c), NULL until needed. */
+struct dalic_ckpt_run;
+struct dalic_ckpt_run **dalic_pipeline_ckpt(dalic_pipeline_t *p);
+
 /* Borrowed: the pipeline's warnings log. */
 dalic_warnlog_t *dalic_pipeline_warnlog(const dalic_pipeline_t *p);
 /* Marks an unbuilt pipeline as a scan: its sample errors go to the warnings log (the graph

@@ -43,6 +43,8 @@ static void load_apply_override(dalic_pipeline_params_t *p, unsigned fields,
 		p->set_affinity = s->set_affinity;
 	if (fields & DALIC_PARAM_MEMORY_STATS)
 		p->enable_memory_stats = s->enable_memory_stats;
+	if (fields & DALIC_PARAM_CHECKPOINTING)
+		p->enable_checkpointing = s->enable_checkpointing;
 }
 
 /* The caller's override in the library's layout; fields 0 when there is none. */
@@ -52,7 +54,7 @@ static int load_import_override(const dalic_pipeline_override_t *o, unsigned *fi
 	*fields = o ? o->fields : 0;
 	if (!*fields)
 		return DALIC_OK;
-	if (*fields & ~((DALIC_PARAM_SCRIPT_ARGS << 1) - 1))
+	if (*fields & ~((DALIC_PARAM_CHECKPOINTING << 1) - 1))
 		return dalic_fail(DALIC_EUNSUPPORTED,
 		                  "pipeline override: unknown field bits 0x%x (dalic %s)", *fields,
 		                  DALIC_VERSION);

@@ -185,6 +185,10 @@ typedef struct dalic_pipeline_params {
 	 * Python literal syntax (`dalic --arg`). Borrowed for the load; no pipeline keeps them. */
 	const char *const *script_args;
 	int num_script_args;
+	/* DALI's enable_checkpointing: operator states are traced so that
+	 * dalic_pipeline_checkpoint works, and readers with shuffle_after_epoch shuffle each
+	 * epoch from the original order (as DALI does in that mode). Default false. */
+	bool enable_checkpointing;
 } dalic_pipeline_params_t;
 
 /* Fills the first `size` bytes of *p with DALI's defaults (batch_size 0 must still be set)
@@ -264,6 +268,7 @@ typedef enum dalic_param_field {
 	DALIC_PARAM_SET_AFFINITY = 1u << 8,
 	DALIC_PARAM_MEMORY_STATS = 1u << 9,
 	DALIC_PARAM_SCRIPT_ARGS = 1u << 10, /* script_args and num_script_args */
+	DALIC_PARAM_CHECKPOINTING = 1u << 11, /* enable_checkpointing */
 } dalic_param_field_t;
 
 /* Parameters that replace those of a loaded definition: parameters come from the definition,
@@ -536,6 +541,32 @@ DALIC_API void dalic_mem_set_budget(uint64_t bytes);
  * (suffixes K, M, G, T, optional "B"/"iB", powers of 1024). Returns 0, or -1 on malformed
  * text or a value over 2**63. */
 DALIC_API int dalic_mem_parse_size(const char *s, uint64_t *out);
+
+/* ---- checkpoints (DALI 2.4's Pipeline.checkpoint() bytes; docs/checkpoints.md) ---------- */
+/* The state after the last consumed output (whatever was prefetched): a pipeline restored
+ * from it produces the next output first. Needs enable_checkpointing and a built pipeline;
+ * DALI's errors otherwise. *bytes is new: free(). */
+DALIC_API int dalic_pipeline_checkpoint(dalic_pipeline_t *p, uint8_t **bytes, size_t *len);
+/* The checkpoint to restore at build (DALI's `checkpoint=` parameter); bytes are copied,
+ * `what` (a file name, may be NULL) names them in errors. Before build only; needs
+ * enable_checkpointing. Parse errors come now, mismatches with the graph at build. */
+DALIC_API int dalic_pipeline_set_checkpoint(dalic_pipeline_t *p, const void *bytes, size_t len,
+					    const char *what);
+/* Moves a built pipeline that has not run yet `n` iterations on without running them:
+ * readers pick their samples without reading files, random operators advance their
+ * generators. Where that cannot be done (external sources, conditionals, operators without
+ * a way to skip) the iterations run instead; *ran_because (may be NULL) then gets a new
+ * string naming those operators (free()), else NULL. The outputs that follow are those of
+ * iteration n (plus a restored checkpoint's position). */
+DALIC_API int dalic_pipeline_seek(dalic_pipeline_t *p, int64_t n, char **ran_because);
+/* Outputs consumed so far (plus the restored checkpoint's `iter`): DALI's pipeline_data
+ * "iter". */
+DALIC_API int64_t dalic_pipeline_position(const dalic_pipeline_t *p);
+/* Writes checkpoint bytes as text (per operator: kind and decoded state; where it resumes;
+ * the iterator JSON) or as JSON to f. `what` names the bytes in errors. DALIC_EPARSE naming
+ * the entry when they are not a DALI 2.4 checkpoint. */
+DALIC_API int dalic_checkpoint_print(const void *buf, size_t len, const char *what, bool json,
+				     FILE *f);
 
 #ifdef __cplusplus
 }

@@ -80,7 +80,9 @@ DALIC_API int dalic_debug_next(dalic_debug_t *s);
  * more iterations are complete (-1: no limit). */
 DALIC_API int dalic_debug_continue(dalic_debug_t *s, int64_t max_iterations);
 /* Goes to the start of iteration n (position (n, 0), nothing of n run): restarts when n is
- * behind, then runs the iterations before n without breakpoints and with prints muted. */
+ * behind, then runs the iterations before n without breakpoints and with prints muted. From
+ * (0, 0) it moves the operators on without running them where the pipeline allows it
+ * (dalic_pipeline_seek: no external sources, no conditionals). */
 DALIC_API int dalic_debug_goto(dalic_debug_t *s, int64_t n);
 /* Back to (0, 0): operators re-seeded and reset, inputs rewound, batches dropped. */
 DALIC_API int dalic_debug_restart(dalic_debug_t *s);

@@ -124,7 +124,8 @@ static int read_params(const DaliProto__PipelineDef *m, dalic_pipeline_params_t 
 	}
 	if (m->has_bytes_per_sample_hint && m->bytes_per_sample_hint >= 0)
 		p->bytes_per_sample = m->bytes_per_sample_hint;
-	/* enable_checkpointing: dalic does not checkpoint; the flag changes no output */
+	if (m->has_enable_checkpointing)
+		p->enable_checkpointing = m->enable_checkpointing;
 	return DALIC_OK;
 }
 

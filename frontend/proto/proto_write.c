@@ -400,7 +400,7 @@ static void write_encode_params(const dalic_pipeline_params_t *p, DaliProto__Pip
 	m->has_seed = true;
 	m->seed = p->seed >= 0 ? p->seed : write_clock_seed();
 	m->has_enable_checkpointing = true;
-	m->enable_checkpointing = false;
+	m->enable_checkpointing = p->enable_checkpointing;
 	bool pipelined = p->exec_pipelined || p->exec_async; /* async implies pipelined */
 	m->has_executor_type = true;
 	m->executor_type = (pipelined ? DALIC_EXEC_PIPELINED : 0) |

@@ -47,6 +47,9 @@ static void rdcore_epoch_shuffle(dalic_rdcore_t *c)
 	rdrand_mt64_t g;
 	dalic_rdrand_mt64_seed(&g, c->epoch_seed + ((uint64_t)c->current_epoch << 32));
 	if (c->kind.epoch == RDCORE_EPOCH_LIST) {
+		/* with checkpointing DALI shuffles the original list, not the last epoch's */
+		if (c->checkpointing)
+			memcpy(c->order, c->base_order, sizeof(int32_t) * (size_t)c->size);
 		dalic_rdrand_mt64_shuffle(&g, c->order, (size_t)c->size);
 		return;
 	}
@@ -107,8 +110,9 @@ static void rdcore_count_read(dalic_rdcore_t *c)
 }
 
 /* Loader::ReadOne. */
-static int32_t rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch)
+int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch)
 {
+	c->reads++;
 	if (!c->filled) {
 		rdcore_push_shard(c, 0);
 		for (int i = 0; i < c->buf_size; i++) {
@@ -123,10 +127,13 @@ static int32_t rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch)
 		                      !is_new_batch);
 		if (pad) {
 			c->returned_counter++;
+			c->snap.age++;
 			return c->last;
 		}
 		rdcore_pop_shard(c);
 		c->returned_counter = 0;
+		/* DALI's SaveStateSnapshot: the next sample starts an epoch */
+		c->snap = (dalic_ckpt_reader_t){(uint32_t)c->pick_rng.x, c->snap.epoch + 1, 0};
 	}
 	int64_t span = rdcore_front(c)->end - rdcore_front(c)->start;
 	int64_t offset = c->shuffle ? dalic_img_minstd_uniform(&c->pick_rng, 0, span - 1) : 0;
@@ -144,6 +151,7 @@ static int32_t rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch)
 	c->last = picked;
 	rdcore_front(c)->start++;
 	c->returned_counter++;
+	c->snap.age++;
 	return picked;
 }
 
@@ -160,6 +168,9 @@ void dalic_rdcore_restart(dalic_rdcore_t *c)
 	c->last = 0;
 	c->ahead_head = c->ahead_n = 0;
 	dalic_img_minstd_seed_seq(&c->pick_rng, (int64_t)c->seed);
+	c->snap = (dalic_ckpt_reader_t){(uint32_t)c->pick_rng.x, 0, 0};
+	c->consumed_snap = c->snap;
+	c->reads = 0;
 	rdcore_reset_position(c, true);
 }
 
@@ -167,6 +178,7 @@ int dalic_rdcore_init(dalic_rdcore_t *c, dalic_op_ctx_t *ctx, const rdcore_kind_
 {
 	c->kind = *kind;
 	c->seed = ctx->seed;
+	c->checkpointing = ctx->checkpointing;
 	c->shard_id = (int)dalic_arg_int(ctx, "shard_id");
 	c->num_shards = (int)dalic_arg_int(ctx, "num_shards");
 	c->stick = dalic_arg_bool(ctx, "stick_to_shard");
@@ -210,7 +222,8 @@ int dalic_rdcore_init(dalic_rdcore_t *c, dalic_op_ctx_t *ctx, const rdcore_kind_
 	c->ahead_cap = c->pad ? 0 : (int)depth * c->max_batch;
 	c->selected = calloc((size_t)c->max_batch, sizeof(int32_t));
 	c->ahead = c->ahead_cap ? calloc((size_t)c->ahead_cap, sizeof(int32_t)) : NULL;
-	if (!c->selected || (c->ahead_cap && !c->ahead))
+	c->ahead_snap = c->ahead_cap ? calloc((size_t)c->ahead_cap, sizeof *c->ahead_snap) : NULL;
+	if (!c->selected || (c->ahead_cap && (!c->ahead || !c->ahead_snap)))
 		return dalic_op_fail(ctx, NULL, -1, "out of memory");
 	return DALIC_OK;
 }
@@ -267,8 +280,9 @@ static void rdcore_fill_ahead(dalic_rdcore_t *c)
 {
 	while (c->ahead_n < c->ahead_cap) {
 		/* the pad decision never reaches here (no look-ahead with pad_last_batch) */
-		int32_t e = rdcore_read_one(c, false);
+		int32_t e = dalic_rdcore_read_one(c, false);
 		c->ahead[(c->ahead_head + c->ahead_n) % c->ahead_cap] = e;
+		c->ahead_snap[(c->ahead_head + c->ahead_n) % c->ahead_cap] = c->snap;
 		c->ahead_n++;
 		if (c->hint)
 			c->hint(c->hint_user, e);
@@ -279,7 +293,8 @@ void dalic_rdcore_next_batch(dalic_rdcore_t *c, int n)
 {
 	if (!c->ahead_cap) {
 		for (int i = 0; i < n; i++)
-			c->selected[i] = rdcore_read_one(c, i == 0);
+			c->selected[i] = dalic_rdcore_read_one(c, i == 0);
+		c->consumed_snap = c->snap;
 		return;
 	}
 	rdcore_fill_ahead(c);
@@ -287,6 +302,7 @@ void dalic_rdcore_next_batch(dalic_rdcore_t *c, int n)
 		if (!c->ahead_n)
 			rdcore_fill_ahead(c);
 		c->selected[i] = c->ahead[c->ahead_head];
+		c->consumed_snap = c->ahead_snap[c->ahead_head];
 		c->ahead_head = (c->ahead_head + 1) % c->ahead_cap;
 		c->ahead_n--;
 	}
@@ -356,6 +372,7 @@ void dalic_rdcore_fini(dalic_rdcore_t *c)
 	free(c->buf);
 	free(c->shards);
 	free(c->ahead);
+	free(c->ahead_snap);
 	free(c->selected);
 	memset(c, 0, sizeof *c);
 }

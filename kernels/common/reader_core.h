@@ -22,6 +22,7 @@
 #ifndef DALIC_KERNELS_READER_CORE_H
 #define DALIC_KERNELS_READER_CORE_H
 
+#include "engine/checkpoint.h"
 #include "engine/kernel.h"
 #include "kernels/common/img_stdrand.h"
 
@@ -86,6 +87,12 @@ typedef struct dalic_rdcore {
 	/* per-entry source strings, made on first use */
 	char **sources;
 	size_t charged; /* bytes of the index and the sources, against the budget */
+	/* checkpoints (reader_ckpt.c): DALI's loader snapshot after the last read, per entry
+	 * picked ahead, and after the last entry handed to a batch */
+	bool checkpointing;
+	dalic_ckpt_reader_t snap, consumed_snap;
+	dalic_ckpt_reader_t *ahead_snap;
+	int64_t reads; /* ReadOne calls since restart */
 } dalic_rdcore_t;
 
 /* The arguments every reader has (DALI's LoaderBase), for schema tables: */
@@ -132,6 +139,13 @@ void dalic_rdcore_meta(const dalic_rdcore_t *c, dalic_reader_meta_t *out);
 int dalic_rdcore_op_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out);
 int dalic_rdcore_op_reset(dalic_op_ctx_t *ctx);
 void dalic_rdcore_fini(dalic_rdcore_t *c);
+/* Loader::ReadOne (reader_core.c), for the checkpoint replay. */
+int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch);
+/* Kernel functions (ckpt_save, ckpt_restore, skip) for readers whose state starts with their
+ * dalic_rdcore_t (reader_ckpt.c). */
+int dalic_rdcore_op_ckpt_save(dalic_op_ctx_t *ctx, dalic_ckpt_reader_t *out);
+int dalic_rdcore_op_ckpt_restore(dalic_op_ctx_t *ctx, const dalic_ckpt_reader_t *st);
+int dalic_rdcore_op_skip(dalic_op_ctx_t *ctx, int64_t batches);
 
 /* The source string of `entry`, formatted on first use and kept until fini. NULL when out of
  * memory or over the budget (dalic_last_error set). */

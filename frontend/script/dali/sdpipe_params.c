@@ -126,6 +126,8 @@ static int sdpipe_set_param(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, cons
 		DALIC_TRY(sdpipe_want_bool(I, at, name, v, &pp->set_affinity));
 	} else if (!strcmp(name, "enable_memory_stats")) {
 		DALIC_TRY(sdpipe_want_bool(I, at, name, v, &pp->enable_memory_stats));
+	} else if (!strcmp(name, "enable_checkpointing")) {
+		DALIC_TRY(sdpipe_want_bool(I, at, name, v, &pp->enable_checkpointing));
 	} else if (!strcmp(name, "bytes_per_sample")) {
 		DALIC_TRY(sdpipe_want_int(I, at, name, v, &pp->bytes_per_sample));
 	} else if (!strcmp(name, "prefetch_queue_depth")) {
@@ -188,7 +190,7 @@ static int sdpipe_set_param(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, cons
 			*dynamic = b;
 		}
 	}
-	/* max_streams, checkpointing, Python worker settings, output_layout: no effect here */
+	/* max_streams, checkpoint (bytes: given through dalic_pipeline_set_checkpoint), Python worker settings, output_layout: no effect here */
 	return DALIC_OK;
 }
 
@@ -246,6 +248,8 @@ int dalic_sdpipe_param_attr(pyinterp_t *I, const pynode_t *at, sdpipe_t *p, cons
 		*out = dalic_pyval_bool(pp->set_affinity);
 	else if (!strcmp(name, "enable_memory_stats"))
 		*out = dalic_pyval_bool(pp->enable_memory_stats);
+	else if (!strcmp(name, "enable_checkpointing"))
+		*out = dalic_pyval_bool(pp->enable_checkpointing);
 	else if (!strcmp(name, "exec_dynamic"))
 		*out = dalic_pyval_bool(p->exec_dynamic);
 	else if (!strcmp(name, "prefetch_queue_depth"))
