@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /* Version of the JSON document written by dalic_stats_write_json (docs/stats-schema.md). */
-#define DALIC_STATS_SCHEMA_VERSION 2
+#define DALIC_STATS_SCHEMA_VERSION 3
 
 typedef struct dalic_stats dalic_stats_t;
 
@@ -126,7 +126,25 @@ typedef struct dalic_stats_operator {
 	int num_outputs;
 	dalic_stats_output_t *outputs;
 	int64_t warnings; /* data-quality warnings it reported (issue 20) */
+	/* CPU time (thread clocks): its stage thread's plus every worker's on its samples. With
+	 * n workers it can reach n x time.total_ns; near 0 for an operator that waits (sleep,
+	 * I/O, a device) */
+	int64_t cpu_ns;
+	int64_t work_ns; /* wall time of its per-sample chunks, all workers together */
 } dalic_stats_operator_t;
+
+/* One thread-pool worker. Busy: running chunks of samples (a stage thread that helps with
+ * its own job under an idle worker's index counts as that worker). */
+typedef struct dalic_stats_worker {
+	int64_t chunks, samples;
+	int64_t busy_ns;     /* wall time running chunks */
+	int64_t cpu_ns;      /* the thread's CPU time during those chunks */
+	double busy_share;   /* busy_ns / wall, 0..1 */
+	double idle_share;   /* 1 - busy_share */
+	double cpu_share;    /* cpu_ns / busy_ns: on a CPU while busy (sleep and I/O lower it) */
+	int top_operator;    /* index into operators it spent the most time on; -1 none */
+	double top_operator_share; /* of its busy time */
+} dalic_stats_worker_t;
 
 typedef struct dalic_stats_stage {
 	const char *name; /* "CPU", "MIXED", "GPU" (static) */
@@ -234,6 +252,20 @@ typedef struct dalic_stats_snapshot {
 	int64_t num_warnings;
 	dalic_warning_t *warnings;
 	int64_t warnings_dropped; /* seen but not copied (log full, or past the maximum) */
+	/* CPU accounting: the worker pool (num_threads workers) over the wall time above */
+	int num_workers;
+	dalic_stats_worker_t *workers;
+	double workers_busy_share; /* mean busy_share of the workers */
+	double workers_cpu_share;  /* all workers' cpu_ns / busy_ns */
+	/* the process (getrusage) since the collector started (or reset) until the snapshot, or
+	 * until the pipeline was destroyed */
+	double process_user_s, process_sys_s;
+	double process_elapsed_s;
+	double process_cores; /* (user + sys) / elapsed: cores kept busy on average */
+	int online_cpus;      /* cores the machine has online */
+	/* one sentence on the workers: "CPU-bound: 2 of 2 workers busy 97%", "workers idle 60%:
+	 * ...", ...; also appended to an input-bound verdict_reason. Empty when no worker ran */
+	char *cpu_verdict;
 } dalic_stats_snapshot_t;
 
 #define DALIC_STATS_MAX_WARNINGS 100000

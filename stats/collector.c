@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void dalic_stats_options_init(dalic_stats_options_t *o)
 {
@@ -55,6 +56,8 @@ static void collector_layout_free(dalic_stats_layout_t *L)
 		free(n->key);
 	}
 	free(L->nodes);
+	free(L->workers);
+	free(L->worker_node_ns);
 	free(L);
 }
 
@@ -116,6 +119,14 @@ static dalic_stats_layout_t *collector_layout_create(const dalic_graph_t *g)
 	L->sample_node =
 	    g->num_outputs > 0 && g->outputs[0]->producer ? g->outputs[0]->producer->index : -1;
 	L->params = g->params;
+	L->num_workers = g->params.num_threads > 0 ? g->params.num_threads : 1;
+	L->workers = calloc((size_t)L->num_workers, sizeof *L->workers);
+	L->worker_node_ns =
+	    calloc((size_t)L->num_workers * (size_t)(g->num_nodes + 1), sizeof *L->worker_node_ns);
+	if (!L->workers || !L->worker_node_ns) {
+		collector_layout_free(L);
+		return NULL;
+	}
 	L->memory_stats = g->params.enable_memory_stats;
 	L->uses_gpu = g->uses_gpu;
 	L->emulated = g->uses_gpu && dalic_device_backend()->emulated;
@@ -148,8 +159,22 @@ dalic_stats_node_t *dalic_stats_node_of(dalic_stats_t *s, const dalic_node_t *no
 	return NULL;
 }
 
+void dalic_stats_rusage(int64_t *user_ns, int64_t *sys_ns)
+{
+	struct rusage ru;
+	*user_ns = *sys_ns = 0;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	*user_ns = (int64_t)ru.ru_utime.tv_sec * 1000000000 + (int64_t)ru.ru_utime.tv_usec * 1000;
+	*sys_ns = (int64_t)ru.ru_stime.tv_sec * 1000000000 + (int64_t)ru.ru_stime.tv_usec * 1000;
+}
+
 static void collector_clear_globals(dalic_stats_t *s)
 {
+	int64_t user, sys;
+	dalic_stats_rusage(&user, &sys);
+	atomic_store(&s->ru_user0, user);
+	atomic_store(&s->ru_sys0, sys);
 	for (int i = 0; i < DALIC_NUM_STAGES; i++)
 		dalic_hist_init(&s->stage_time[i]);
 	dalic_hist_init(&s->iter_time);
@@ -237,8 +262,13 @@ void dalic_stats_pipeline_destroyed(dalic_stats_t *s)
 {
 	if (!s)
 		return;
+	int64_t user, sys;
+	dalic_stats_rusage(&user, &sys);
 	pthread_mutex_lock(&s->lock);
 	s->pipe = NULL;
+	s->ru_user_end = user;
+	s->ru_sys_end = sys;
+	s->ru_t_end = dalic_clock_ns();
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -248,8 +278,18 @@ void dalic_stats_reset(dalic_stats_t *s)
 	for (int i = 0; L && i < L->num_nodes; i++) {
 		dalic_hist_init(&L->nodes[i].time);
 		atomic_store(&L->nodes[i].warnings, 0);
+		atomic_store(&L->nodes[i].cpu_ns, 0);
+		atomic_store(&L->nodes[i].work_ns, 0);
 		for (int o = 0; o < L->nodes[i].num_outputs; o++)
 			collector_output_clear(&L->nodes[i].outputs[o]);
+	}
+	for (int w = 0; L && w < L->num_workers; w++) {
+		atomic_store(&L->workers[w].busy_ns, 0);
+		atomic_store(&L->workers[w].cpu_ns, 0);
+		atomic_store(&L->workers[w].chunks, 0);
+		atomic_store(&L->workers[w].samples, 0);
+		for (int i = 0; i < L->num_nodes; i++)
+			atomic_store(&L->worker_node_ns[w * L->num_nodes + i], 0);
 	}
 	collector_clear_globals(s);
 	dalic_warnlog_clear(s->warnings);

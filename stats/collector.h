@@ -48,7 +48,14 @@ typedef struct dalic_stats_node {
 	dalic_stats_out_t *outputs;
 	dalic_hist_t time;
 	_Atomic int64_t warnings; /* data-quality warnings it reported (issue 20) */
+	_Atomic int64_t cpu_ns;   /* stage thread (node_run) + every chunk's thread CPU */
+	_Atomic int64_t work_ns;  /* wall time of its chunks, all workers together */
 } dalic_stats_node_t;
+
+/* One pool worker index (the submitter borrowing an idle worker's index counts as it). */
+typedef struct dalic_stats_wstate {
+	_Atomic int64_t busy_ns, cpu_ns, chunks, samples;
+} dalic_stats_wstate_t;
 
 typedef struct dalic_stats_layout {
 	int num_nodes;
@@ -57,6 +64,9 @@ typedef struct dalic_stats_layout {
 	int sample_node; /* producer of pipeline output 0; its batch counts samples */
 	dalic_pipeline_params_t params;
 	bool memory_stats, emulated, uses_gpu;
+	int num_workers;
+	dalic_stats_wstate_t *workers;
+	_Atomic int64_t *worker_node_ns; /* [worker * num_nodes + node]: busy time per operator */
 } dalic_stats_layout_t;
 
 typedef struct dalic_stats_qstate {
@@ -102,7 +112,17 @@ struct dalic_stats {
 	bool tracing;
 	_Atomic int64_t unknown;
 	dalic_warnlog_t *warnings; /* every warning seen since creation or reset */
+	/* process CPU (getrusage) at creation or reset, and frozen when the pipeline goes */
+	_Atomic int64_t ru_user0, ru_sys0;
+	int64_t ru_user_end, ru_sys_end, ru_t_end; /* under lock; ru_t_end 0 while it runs */
 };
+
+/* Fills the snapshot's CPU accounting (snapshot_cpu.c); after the operators are copied and
+ * before the verdict, which quotes snap->cpu_verdict. */
+int dalic_stats_snapshot_cpu(dalic_stats_t *s, const dalic_stats_layout_t *L,
+                             dalic_stats_snapshot_t *snap);
+/* The process's user and system CPU time so far (getrusage), ns. */
+void dalic_stats_rusage(int64_t *user_ns, int64_t *sys_ns);
 
 /* The layout, created on first use once the pipeline is built; NULL before. */
 dalic_stats_layout_t *dalic_stats_layout(dalic_stats_t *s);

@@ -118,6 +118,8 @@ static cJSON *json_operators(const dalic_stats_snapshot_t *snap)
 		cJSON_AddStringToObject(o, "stage", snap->stages[op->stage].name);
 		cJSON_AddBoolToObject(o, "internal", op->internal);
 		cJSON_AddItemToObject(o, "time", json_timing(&op->time));
+		cJSON_AddNumberToObject(o, "cpu_ns", (double)op->cpu_ns);
+		cJSON_AddNumberToObject(o, "work_ns", (double)op->work_ns);
 		cJSON_AddNumberToObject(o, "share", op->share);
 		cJSON_AddNumberToObject(o, "warnings", (double)op->warnings);
 		cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
@@ -179,6 +181,40 @@ static cJSON *json_waits(const dalic_stats_snapshot_t *snap)
 	cJSON_AddStringToObject(v, "name", snap->verdict_name);
 	cJSON_AddStringToObject(v, "reason", snap->verdict_reason ? snap->verdict_reason : "");
 	return w;
+}
+
+/* "cpu": the workers' busy and CPU time, the process's getrusage, the sentence on threads. */
+static cJSON *json_cpu(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *c = cJSON_CreateObject();
+	cJSON *ws = cJSON_AddArrayToObject(c, "workers");
+	for (int i = 0; i < snap->num_workers; i++) {
+		const dalic_stats_worker_t *w = &snap->workers[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "index", i);
+		cJSON_AddNumberToObject(o, "chunks", (double)w->chunks);
+		cJSON_AddNumberToObject(o, "samples", (double)w->samples);
+		cJSON_AddNumberToObject(o, "busy_ns", (double)w->busy_ns);
+		cJSON_AddNumberToObject(o, "cpu_ns", (double)w->cpu_ns);
+		cJSON_AddNumberToObject(o, "busy_share", w->busy_share);
+		cJSON_AddNumberToObject(o, "idle_share", w->idle_share);
+		cJSON_AddNumberToObject(o, "cpu_share", w->cpu_share);
+		const dalic_stats_operator_t *top =
+		    w->top_operator >= 0 ? &snap->operators[w->top_operator] : NULL;
+		cJSON_AddItemToObject(o, "top_operator", json_name_or_null(top ? top->name : NULL));
+		cJSON_AddNumberToObject(o, "top_operator_share", w->top_operator_share);
+		cJSON_AddItemToArray(ws, o);
+	}
+	cJSON_AddNumberToObject(c, "workers_busy_share", snap->workers_busy_share);
+	cJSON_AddNumberToObject(c, "workers_cpu_share", snap->workers_cpu_share);
+	cJSON *p = cJSON_AddObjectToObject(c, "process");
+	cJSON_AddNumberToObject(p, "user_seconds", snap->process_user_s);
+	cJSON_AddNumberToObject(p, "system_seconds", snap->process_sys_s);
+	cJSON_AddNumberToObject(p, "elapsed_seconds", snap->process_elapsed_s);
+	cJSON_AddNumberToObject(p, "cores", snap->process_cores);
+	cJSON_AddNumberToObject(c, "online_cpus", snap->online_cpus);
+	cJSON_AddStringToObject(c, "verdict", snap->cpu_verdict ? snap->cpu_verdict : "");
+	return c;
 }
 
 static cJSON *json_queues(const dalic_stats_snapshot_t *snap)
@@ -278,6 +314,7 @@ static cJSON *json_document(const dalic_stats_snapshot_t *snap)
 	cJSON_AddItemToObject(root, "stages", json_stages(snap));
 	cJSON_AddItemToObject(root, "bottleneck", json_bottleneck(snap));
 	cJSON_AddItemToObject(root, "waits", json_waits(snap));
+	cJSON_AddItemToObject(root, "cpu", json_cpu(snap));
 	cJSON_AddItemToObject(root, "queues", json_queues(snap));
 	cJSON_AddItemToObject(root, "allocations", json_allocations(snap));
 	cJSON *t = cJSON_AddObjectToObject(root, "trace");

@@ -71,7 +71,8 @@ static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 		fprintf(f, "%s: op=%s,stage=%s,internal=%s,", op->name, op->op,
 		        s->stages[op->stage].name, report_yes(op->internal));
 		report_timing(f, &op->time);
-		fprintf(f, ",share=%.1f%%\n", 100 * op->share);
+		fprintf(f, ",share=%.1f%%,cpu_ms=%.3f,work_ms=%.3f\n", 100 * op->share,
+		        (double)op->cpu_ns * 1e-6, (double)op->work_ns * 1e-6);
 	}
 	fprintf(f, "\n# Bottleneck\n");
 	if (s->bottleneck_operator >= 0) {
@@ -106,6 +107,28 @@ static void report_section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 	fprintf(f, "pipeline_utilization: %.1f%%\n", 100 * s->pipeline_utilization);
 	fprintf(f, "verdict: %s\nverdict_reason: %s\n\n", s->verdict_name,
 	        s->verdict_reason ? s->verdict_reason : "");
+}
+
+static void report_section_cpu(FILE *f, const dalic_stats_snapshot_t *s)
+{
+	fprintf(f, "# CPU\n");
+	for (int i = 0; i < s->num_workers; i++) {
+		const dalic_stats_worker_t *w = &s->workers[i];
+		fprintf(f,
+		        "worker_%d: busy=%.1f%%,idle=%.1f%%,on_cpu=%.1f%%,busy_ms=%.3f,cpu_ms=%.3f,"
+		        "chunks=%lld,samples=%lld,top_operator=%s,top_share=%.1f%%\n",
+		        i, 100 * w->busy_share, 100 * w->idle_share, 100 * w->cpu_share,
+		        (double)w->busy_ns * 1e-6, (double)w->cpu_ns * 1e-6, (long long)w->chunks,
+		        (long long)w->samples,
+		        w->top_operator >= 0 ? s->operators[w->top_operator].name : "-",
+		        100 * w->top_operator_share);
+	}
+	fprintf(f, "workers_busy: %.1f%%\nworkers_on_cpu: %.1f%%\n", 100 * s->workers_busy_share,
+	        100 * s->workers_cpu_share);
+	fprintf(f, "process_user_s: %.3f\nprocess_system_s: %.3f\nprocess_elapsed_s: %.3f\n",
+	        s->process_user_s, s->process_sys_s, s->process_elapsed_s);
+	fprintf(f, "process_cores: %.2f of %d\ncpu_verdict: %s\n\n", s->process_cores,
+	        s->online_cpus, s->cpu_verdict ? s->cpu_verdict : "");
 }
 
 static void report_section_queues(FILE *f, const dalic_stats_snapshot_t *s)
@@ -222,6 +245,7 @@ int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f)
 	report_section_throughput(f, snap);
 	report_section_time(f, snap);
 	report_section_waits(f, snap);
+	report_section_cpu(f, snap);
 	report_section_queues(f, snap);
 	report_section_memory(f, snap);
 	report_section_allocations(f, snap);

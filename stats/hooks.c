@@ -20,8 +20,8 @@ static void hooks_touch(dalic_stats_t *s, int64_t t_start, int64_t t_end)
 	dalic_atomic_max(&s->last_t, t_end);
 }
 
-static void hooks_trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
-                  int64_t t0, int64_t t1)
+static void hooks_trace_cpu(dalic_stats_t *s, int type, int id, int thread, int a, int b,
+                            int64_t it, int64_t t0, int64_t t1, int64_t cpu)
 {
 	if (!s->tracing)
 		return;
@@ -32,30 +32,54 @@ static void hooks_trace(dalic_stats_t *s, int type, int id, int thread, int a, i
 	                          .b = b,
 	                          .iteration = it,
 	                          .t0 = t0,
-	                          .t1 = t1};
+	                          .t1 = t1,
+	                          .cpu = cpu};
 	dalic_trace_ring_push(&s->trace, &ev);
 }
 
+static void hooks_trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
+                  int64_t t0, int64_t t1)
+{
+	hooks_trace_cpu(s, type, id, thread, a, b, it, t0, t1, 0);
+}
+
 static void hooks_on_node_run(void *user, const dalic_node_t *node, int64_t iteration, int batch,
-                        int64_t t_start, int64_t t_end)
+                        int64_t t_start, int64_t t_end, int64_t cpu_ns)
 {
 	dalic_stats_t *s = user;
 	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
 	if (!sn)
 		return;
 	dalic_hist_record(&sn->time, t_end - t_start);
+	atomic_fetch_add_explicit(&sn->cpu_ns, cpu_ns, memory_order_relaxed);
 	hooks_touch(s, t_start, t_end);
 	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
 	if (node->index == L->sample_node)
 		atomic_fetch_add_explicit(&s->samples, batch, memory_order_relaxed);
-	hooks_trace(s, DALIC_TRACE_NODE, node->index, 0, batch, 0, iteration, t_start, t_end);
+	hooks_trace_cpu(s, DALIC_TRACE_NODE, node->index, 0, batch, 0, iteration, t_start, t_end,
+	                cpu_ns);
 }
 
 static void hooks_on_work_chunk(void *user, const dalic_node_t *node, int64_t iteration, int thread,
-                          int first, int count, int64_t t_start, int64_t t_end)
+                          int first, int count, int64_t t_start, int64_t t_end, int64_t cpu_ns)
 {
 	dalic_stats_t *s = user;
-	hooks_trace(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start, t_end);
+	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
+	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
+	if (sn && thread >= 0 && thread < L->num_workers) {
+		int64_t busy = t_end - t_start;
+		dalic_stats_wstate_t *w = &L->workers[thread];
+		atomic_fetch_add_explicit(&w->busy_ns, busy, memory_order_relaxed);
+		atomic_fetch_add_explicit(&w->cpu_ns, cpu_ns, memory_order_relaxed);
+		atomic_fetch_add_explicit(&w->chunks, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&w->samples, count, memory_order_relaxed);
+		atomic_fetch_add_explicit(&L->worker_node_ns[thread * L->num_nodes + node->index],
+		                          busy, memory_order_relaxed);
+		atomic_fetch_add_explicit(&sn->cpu_ns, cpu_ns, memory_order_relaxed);
+		atomic_fetch_add_explicit(&sn->work_ns, busy, memory_order_relaxed);
+	}
+	hooks_trace_cpu(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start,
+	                t_end, cpu_ns);
 }
 
 static void hooks_on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start, int64_t t_end)

@@ -162,12 +162,12 @@ static void snapshot_derive_verdict(dalic_stats_snapshot_t *snap)
 		snap->verdict = DALIC_STATS_VERDICT_INPUT_BOUND;
 		snap->verdict_reason = snapshot_format_reason(
 		    "the consumer waited %.0f%% of the time (%.3f s of %.3f s) for data%s; "
-		    "slowest stage %s, slowest operator %s (%.0f%% of the busy time)",
+		    "slowest stage %s, slowest operator %s (%.0f%% of the busy time)%s%s",
 		    100 * snap->consumer_wait_share, consumer_ns * 1e-9, snap->wall_s,
 		    snap->consumer_wait_measured ? ""
 		                                 : " (synchronous executor: it ran every "
 		                                   "iteration itself)",
-		    stage, op, 100 * op_share);
+		    stage, op, 100 * op_share, *snap->cpu_verdict ? "; " : "", snap->cpu_verdict);
 	} else if (snap->consumer_wait_share < IDLE_CONSUMER_SHARE &&
 	           (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE ||
 	            snap->pipeline_utilization < IDLE_PIPELINE_UTILIZATION)) {
@@ -373,6 +373,10 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 		return dalic_fail(rc, "out of memory for a stats snapshot");
 	}
 	snapshot_derive_shares(snap);
+	if (dalic_stats_snapshot_cpu(s, L, snap)) {
+		dalic_stats_snapshot_free(snap);
+		return dalic_fail(DALIC_ENOMEM, "out of memory for a stats snapshot");
+	}
 	snapshot_derive_verdict(snap);
 	snapshot_sum_allocations(snap);
 	if (s->tracing) {
@@ -409,6 +413,8 @@ void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap)
 		free((void *)snap->warnings[i].op); /* the block holding all its strings */
 	free(snap->warnings);
 	free(snap->verdict_reason);
+	free(snap->workers);
+	free(snap->cpu_verdict);
 	free(snap);
 }
 
