@@ -14,6 +14,7 @@ enum {
 	DALIC_WAIT_CONSUMER = 0,  /* the application waited for a ready iteration (input-bound) */
 	DALIC_WAIT_FREE_SLOT = 1, /* a stage waited for a free queue slot (consumer-bound) */
 	DALIC_WAIT_INPUT = 2,     /* a stage waited for the previous stage's output */
+	DALIC_WAIT_READY = 3,     /* a ready iteration waited for the consumer to take it */
 };
 
 enum { DALIC_QUEUE_CPU = 0, DALIC_QUEUE_GPU = 1 }; /* queues: cpu stage, mixed+gpu stages */

@@ -152,6 +152,10 @@ typedef struct dalic_stats_stage {
 	int num_operators;
 	dalic_stats_timing_t time; /* per iteration */
 	double share;              /* of the sum of all stages' busy time, 0..1; stages sum to 1 */
+	/* per iteration, from the end of the previous present stage (cpu -> mixed -> gpu) to this
+	 * stage's start: the batch waited for this stage's thread or a free slot. Empty for the
+	 * first present stage; the wait after the last one is waits[DALIC_STATS_WAIT_READY] */
+	dalic_stats_timing_t wait_before;
 } dalic_stats_stage_t;
 
 typedef struct dalic_stats_queue_sample {
@@ -168,6 +172,7 @@ typedef struct dalic_stats_queue {
 	int occupancy; /* last reported */
 	int max_occupancy;
 	double mean_occupancy; /* time-weighted over the samples' span */
+	int64_t bytes;         /* held now by the output buffers of its stages (every slot) */
 	int64_t changes;       /* occupancy reports seen */
 	int num_samples;       /* oldest first, at most queue_history */
 	dalic_stats_queue_sample_t *samples;
@@ -194,7 +199,8 @@ enum {
 	DALIC_STATS_WAIT_CONSUMER = 0,
 	DALIC_STATS_WAIT_FREE_SLOT = 1,
 	DALIC_STATS_WAIT_INPUT = 2,
-	DALIC_STATS_WAITS = 3
+	DALIC_STATS_WAIT_READY = 3, /* a ready iteration until the consumer took it */
+	DALIC_STATS_WAITS = 4
 };
 
 typedef struct dalic_stats_snapshot {

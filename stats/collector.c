@@ -175,8 +175,14 @@ static void collector_clear_globals(dalic_stats_t *s)
 	dalic_stats_rusage(&user, &sys);
 	atomic_store(&s->ru_user0, user);
 	atomic_store(&s->ru_sys0, sys);
-	for (int i = 0; i < DALIC_NUM_STAGES; i++)
+	for (int i = 0; i < DALIC_NUM_STAGES; i++) {
 		dalic_hist_init(&s->stage_time[i]);
+		dalic_hist_init(&s->stage_wait[i]);
+	}
+	pthread_mutex_lock(&s->iter_lock);
+	for (int i = 0; i < DALIC_STATS_ITER_RING; i++)
+		s->iters[i].iteration = -1;
+	pthread_mutex_unlock(&s->iter_lock);
 	dalic_hist_init(&s->iter_time);
 	dalic_hist_init(&s->iter_interval);
 	for (int i = 0; i < DALIC_STATS_WAITS; i++)
@@ -210,6 +216,7 @@ int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, d
 	if (s->opts.growth_history < 1)
 		s->opts.growth_history = 1;
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->iter_lock, NULL);
 	collector_clear_globals(s);
 	int rc = (s->warnings = dalic_warnlog_new()) ? DALIC_OK : DALIC_ENOMEM;
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
@@ -255,6 +262,7 @@ void dalic_stats_destroy(dalic_stats_t *s)
 	dalic_trace_ring_free(&s->trace);
 	dalic_warnlog_free(s->warnings);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->iter_lock);
 	free(s);
 }
 

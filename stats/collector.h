@@ -81,6 +81,14 @@ typedef struct dalic_stats_qstate {
 } dalic_stats_qstate_t;
 
 #define DALIC_STATS_SOURCE_MAX 256
+#define DALIC_STATS_ITER_RING 64
+
+/* When each stage of a recent iteration ran, to measure the hand-offs between stages. */
+typedef struct dalic_stats_iter {
+	int64_t iteration;
+	int64_t t0[DALIC_NUM_STAGES], t1[DALIC_NUM_STAGES];
+	bool have[DALIC_NUM_STAGES];
+} dalic_stats_iter_t;
 
 typedef struct dalic_stats_grec {
 	int64_t iteration, t;
@@ -100,6 +108,9 @@ struct dalic_stats {
 	_Atomic int64_t t0; /* creation or last reset, CLOCK_MONOTONIC ns */
 	_Atomic int64_t first_t, last_t;
 	dalic_hist_t stage_time[DALIC_NUM_STAGES];
+	dalic_hist_t stage_wait[DALIC_NUM_STAGES]; /* previous stage's end -> this one's start */
+	pthread_mutex_t iter_lock;                 /* iters: one stage_run per stage and iteration */
+	dalic_stats_iter_t iters[DALIC_STATS_ITER_RING];
 	dalic_hist_t iter_time, iter_interval;
 	dalic_hist_t waits[DALIC_STATS_WAITS];
 	_Atomic int64_t last_ready;

@@ -141,6 +141,7 @@ static cJSON *json_stages(const dalic_stats_snapshot_t *snap)
 		cJSON_AddNumberToObject(o, "operators", st->num_operators);
 		cJSON_AddItemToObject(o, "time", json_timing(&st->time));
 		cJSON_AddNumberToObject(o, "share", st->share);
+		cJSON_AddItemToObject(o, "wait_before", json_timing(&st->wait_before));
 		cJSON_AddItemToArray(stages, o);
 	}
 	return stages;
@@ -173,6 +174,7 @@ static cJSON *json_waits(const dalic_stats_snapshot_t *snap)
 	cJSON_AddItemToObject(w, "free_slot",
 	                      json_timing(&snap->waits[DALIC_STATS_WAIT_FREE_SLOT]));
 	cJSON_AddItemToObject(w, "input", json_timing(&snap->waits[DALIC_STATS_WAIT_INPUT]));
+	cJSON_AddItemToObject(w, "ready", json_timing(&snap->waits[DALIC_STATS_WAIT_READY]));
 	cJSON_AddBoolToObject(w, "consumer_wait_measured", snap->consumer_wait_measured);
 	cJSON_AddNumberToObject(w, "consumer_wait_share", snap->consumer_wait_share);
 	cJSON_AddNumberToObject(w, "free_slot_wait_share", snap->free_slot_wait_share);
@@ -230,6 +232,7 @@ static cJSON *json_queues(const dalic_stats_snapshot_t *snap)
 		cJSON_AddNumberToObject(o, "max_occupancy", d->max_occupancy);
 		cJSON_AddNumberToObject(o, "mean_occupancy", d->mean_occupancy);
 		cJSON_AddNumberToObject(o, "changes", (double)d->changes);
+		cJSON_AddNumberToObject(o, "bytes", (double)d->bytes);
 		cJSON *h = cJSON_AddArrayToObject(o, "history");
 		for (int i = 0; i < d->num_samples; i++) {
 			cJSON *pt = cJSON_CreateArray();

@@ -64,6 +64,11 @@ static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 		fprintf(f, "stage_%s: operators=%d,", st->name, st->num_operators);
 		report_timing(f, &st->time);
 		fprintf(f, ",share=%.1f%%\n", 100 * st->share);
+		if (st->wait_before.count > 0) {
+			fprintf(f, "wait_before_%s: ", st->name);
+			report_timing(f, &st->wait_before);
+			fprintf(f, "\n");
+		}
 	}
 	fprintf(f, "\n# Operators\n");
 	for (int i = 0; i < s->num_operators; i++) {
@@ -94,7 +99,7 @@ static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 static void report_section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	static const char *const names[DALIC_STATS_WAITS] = {"consumer_wait", "free_slot_wait",
-	                                                     "input_wait"};
+	                                                     "input_wait", "ready_wait"};
 	fprintf(f, "# Waits\n");
 	for (int w = 0; w < DALIC_STATS_WAITS; w++) {
 		fprintf(f, "%s: total_s=%.6f,", names[w], (double)s->waits[w].total_ns * 1e-9);
@@ -140,9 +145,9 @@ static void report_section_queues(FILE *f, const dalic_stats_snapshot_t *s)
 			continue;
 		fprintf(f,
 		        "queue_%s: depth=%d,occupancy=%d,max_occupancy=%d,mean_occupancy=%.2f,"
-		        "changes=%lld\n",
+		        "changes=%lld,bytes=%lld\n",
 		        d->name, d->depth, d->occupancy, d->max_occupancy, d->mean_occupancy,
-		        (long long)d->changes);
+		        (long long)d->changes, (long long)d->bytes);
 	}
 	fprintf(f, "\n");
 }

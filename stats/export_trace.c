@@ -156,6 +156,7 @@ static void trace_emit(void *user, const dalic_trace_event_t *ev)
 		} else {
 			trace_async_pair(w,
 			           ev->id == DALIC_WAIT_FREE_SLOT ? "wait for a free slot"
+			           : ev->id == DALIC_WAIT_READY   ? "ready, not taken"
 			                                          : "wait for input",
 			           "wait", ev->t0, ev->t1, ev->iteration);
 		}

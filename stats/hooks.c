@@ -82,12 +82,43 @@ static void hooks_on_work_chunk(void *user, const dalic_node_t *node, int64_t it
 	                t_end, cpu_ns);
 }
 
+/* The hand-offs of an iteration: whichever of two neighbouring stages reports second records
+ * the gap between them (the executor reports a stage before passing the batch on, so in
+ * practice the later stage). Once per stage and iteration, so a mutex is cheap here. */
+static void hooks_stage_handoff(dalic_stats_t *s, int stage, int64_t iteration, int64_t t_start,
+                                int64_t t_end)
+{
+	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
+	if (!L || iteration < 0)
+		return;
+	int prev = stage - 1, next = stage + 1;
+	while (prev >= 0 && L->stage_nodes[prev] == 0)
+		prev--;
+	while (next < DALIC_NUM_STAGES && L->stage_nodes[next] == 0)
+		next++;
+	pthread_mutex_lock(&s->iter_lock);
+	dalic_stats_iter_t *it = &s->iters[iteration % DALIC_STATS_ITER_RING];
+	if (it->iteration != iteration) {
+		memset(it, 0, sizeof *it);
+		it->iteration = iteration;
+	}
+	it->t0[stage] = t_start;
+	it->t1[stage] = t_end;
+	it->have[stage] = true;
+	if (prev >= 0 && it->have[prev] && t_start >= it->t1[prev])
+		dalic_hist_record(&s->stage_wait[stage], t_start - it->t1[prev]);
+	if (next < DALIC_NUM_STAGES && it->have[next] && it->t0[next] >= t_end)
+		dalic_hist_record(&s->stage_wait[next], it->t0[next] - t_end);
+	pthread_mutex_unlock(&s->iter_lock);
+}
+
 static void hooks_on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start, int64_t t_end)
 {
 	dalic_stats_t *s = user;
 	if (stage < 0 || stage >= DALIC_NUM_STAGES)
 		return;
 	dalic_hist_record(&s->stage_time[stage], t_end - t_start);
+	hooks_stage_handoff(s, stage, iteration, t_start, t_end);
 	hooks_touch(s, t_start, t_end);
 	hooks_trace(s, DALIC_TRACE_STAGE, stage, 0, 0, 0, iteration, t_start, t_end);
 }

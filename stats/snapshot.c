@@ -310,6 +310,20 @@ static void snapshot_sum_allocations(dalic_stats_snapshot_t *snap)
 		}
 }
 
+/* Bytes each prefetch queue holds: its stages' output buffers, every slot (the gpu queue
+ * serves the mixed and gpu stages; without it the cpu queue holds everything). */
+static void snapshot_queue_bytes(dalic_stats_snapshot_t *snap)
+{
+	bool split = snap->queues[DALIC_STATS_QUEUE_GPU].present;
+	for (int i = 0; i < snap->num_operators; i++) {
+		const dalic_stats_operator_t *op = &snap->operators[i];
+		int q = split && op->stage != DALIC_STAGE_CPU ? DALIC_STATS_QUEUE_GPU
+		                                              : DALIC_STATS_QUEUE_CPU;
+		for (int o = 0; o < op->num_outputs; o++)
+			snap->queues[q].bytes += op->outputs[o].bytes_live;
+	}
+}
+
 static void snapshot_copy_params(dalic_stats_snapshot_t *snap, const dalic_pipeline_params_t *p,
                         bool uses_gpu)
 {
@@ -349,6 +363,7 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 		snap->stages[st].num_operators = L ? L->stage_nodes[st] : 0;
 		snap->stages[st].present = snap->stages[st].num_operators > 0;
 		dalic_hist_summary(&s->stage_time[st], &snap->stages[st].time);
+		dalic_hist_summary(&s->stage_wait[st], &snap->stages[st].wait_before);
 	}
 	snap->iterations = atomic_load(&s->iterations);
 	snap->samples = atomic_load(&s->samples);
@@ -379,6 +394,7 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 	}
 	snapshot_derive_verdict(snap);
 	snapshot_sum_allocations(snap);
+	snapshot_queue_bytes(snap);
 	if (s->tracing) {
 		snap->trace_events = dalic_trace_ring_recorded(&s->trace);
 		snap->trace_dropped = dalic_trace_ring_dropped(&s->trace);
