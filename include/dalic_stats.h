@@ -48,6 +48,11 @@ typedef struct dalic_stats_options {
 	int trace_capacity; /* events kept, oldest dropped first; default 262144 */
 	int queue_history;  /* occupancy samples kept per prefetch queue; default 1024 */
 	int growth_history; /* buffer growth events kept (the last N); default 64 */
+	/* the trend: a point every trend_interval_ms (default 1000) while iterations complete,
+	 * at most trend_capacity points (default 600, at least 4): when full, every other
+	 * point is dropped and the interval doubles, so a run of any length fits */
+	int trend_interval_ms;
+	int trend_capacity;
 } dalic_stats_options_t;
 
 /* Fills *o with the defaults above. */
@@ -188,6 +193,17 @@ typedef struct dalic_stats_growth {
 	int64_t old_capacity, new_capacity;
 } dalic_stats_growth_t;
 
+/* One point of the trend. Counters are cumulative since the collector started (or reset):
+ * a rate is the difference of two points over their t_s difference. */
+typedef struct dalic_stats_trend_point {
+	double t_s;                 /* since the collector started (or reset) */
+	int64_t iterations, samples;
+	int64_t reader_bytes;       /* bytes of the readers' first outputs (the encoded files) */
+	int64_t reader_files;       /* samples the readers produced */
+	int64_t bytes_live;         /* held by output buffers at that moment */
+	double cpu_s;               /* process user + system CPU */
+} dalic_stats_trend_point_t;
+
 typedef enum {
 	DALIC_STATS_VERDICT_UNKNOWN = 0,    /* not enough iterations */
 	DALIC_STATS_VERDICT_INPUT_BOUND,    /* the consumer waits for data */
@@ -272,6 +288,12 @@ typedef struct dalic_stats_snapshot {
 	/* one sentence on the workers: "CPU-bound: 2 of 2 workers busy 97%", "workers idle 60%:
 	 * ...", ...; also appended to an input-bound verdict_reason. Empty when no worker ran */
 	char *cpu_verdict;
+	/* the trend, oldest first; trend_operator_ns[i * num_operators + k]: operator k's
+	 * cumulative time at point i */
+	double trend_interval_s;
+	int num_trend;
+	dalic_stats_trend_point_t *trend;
+	int64_t *trend_operator_ns;
 } dalic_stats_snapshot_t;
 
 #define DALIC_STATS_MAX_WARNINGS 100000

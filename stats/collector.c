@@ -22,6 +22,8 @@ void dalic_stats_options_init(dalic_stats_options_t *o)
 	o->trace_capacity = 1 << 18;
 	o->queue_history = 1024;
 	o->growth_history = 64;
+	o->trend_interval_ms = 1000;
+	o->trend_capacity = 600;
 }
 
 static void collector_output_clear(dalic_stats_out_t *o)
@@ -76,6 +78,7 @@ static int collector_init_node(dalic_stats_node_t *sn, const dalic_node_t *n)
 	sn->node = n;
 	sn->stage = n->stage;
 	sn->internal = n->internal;
+	sn->reader = n->schema->is_reader;
 	sn->name = strdup(n->inst);
 	sn->op = strdup(n->schema->name);
 	sn->key = collector_key_of(n);
@@ -219,6 +222,8 @@ int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, d
 	pthread_mutex_init(&s->iter_lock, NULL);
 	collector_clear_globals(s);
 	int rc = (s->warnings = dalic_warnlog_new()) ? DALIC_OK : DALIC_ENOMEM;
+	if (dalic_stats_trend_init(s))
+		rc = DALIC_ENOMEM;
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		dalic_stats_qstate_t *qs = &s->queues[q];
 		pthread_mutex_init(&qs->lock, NULL);
@@ -259,6 +264,7 @@ void dalic_stats_destroy(dalic_stats_t *s)
 		pthread_mutex_destroy(&s->queues[q].lock);
 	}
 	free(s->growth);
+	dalic_stats_trend_free(s);
 	dalic_trace_ring_free(&s->trace);
 	dalic_warnlog_free(s->warnings);
 	pthread_mutex_destroy(&s->lock);
@@ -288,6 +294,8 @@ void dalic_stats_reset(dalic_stats_t *s)
 		atomic_store(&L->nodes[i].warnings, 0);
 		atomic_store(&L->nodes[i].cpu_ns, 0);
 		atomic_store(&L->nodes[i].work_ns, 0);
+		atomic_store(&L->nodes[i].out_bytes, 0);
+		atomic_store(&L->nodes[i].out_files, 0);
 		for (int o = 0; o < L->nodes[i].num_outputs; o++)
 			collector_output_clear(&L->nodes[i].outputs[o]);
 	}
@@ -300,6 +308,7 @@ void dalic_stats_reset(dalic_stats_t *s)
 			atomic_store(&L->worker_node_ns[w * L->num_nodes + i], 0);
 	}
 	collector_clear_globals(s);
+	dalic_stats_trend_reset(s);
 	dalic_warnlog_clear(s->warnings);
 	int64_t t0 = atomic_load(&s->t0);
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {

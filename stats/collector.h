@@ -50,6 +50,8 @@ typedef struct dalic_stats_node {
 	_Atomic int64_t warnings; /* data-quality warnings it reported (issue 20) */
 	_Atomic int64_t cpu_ns;   /* stage thread (node_run) + every chunk's thread CPU */
 	_Atomic int64_t work_ns;  /* wall time of its chunks, all workers together */
+	bool reader;
+	_Atomic int64_t out_bytes, out_files; /* readers: output 0's bytes and samples */
 } dalic_stats_node_t;
 
 /* One pool worker index (the submitter borrowing an idle worker's index counts as it). */
@@ -126,7 +128,22 @@ struct dalic_stats {
 	/* process CPU (getrusage) at creation or reset, and frozen when the pipeline goes */
 	_Atomic int64_t ru_user0, ru_sys0;
 	int64_t ru_user_end, ru_sys_end, ru_t_end; /* under lock; ru_t_end 0 while it runs */
+	/* the trend (trend.c): points under trend_lock, taken by the iteration_ready hook */
+	pthread_mutex_t trend_lock;
+	_Atomic int64_t trend_next; /* time of the next point, ns; 0: the next iteration */
+	int64_t trend_interval;     /* ns; doubles at each downsampling */
+	int trend_count, trend_nodes;
+	dalic_stats_trend_point_t *trend;
+	int64_t *trend_ops; /* [point * trend_nodes + node], allocated with the first point */
 };
+
+/* The trend (trend.c): allocate, forget, take a point if one is due at `now` (a hook), copy
+ * into a snapshot, free. */
+int dalic_stats_trend_init(dalic_stats_t *s);
+void dalic_stats_trend_reset(dalic_stats_t *s);
+void dalic_stats_trend_tick(dalic_stats_t *s, int64_t now);
+int dalic_stats_trend_copy(dalic_stats_t *s, dalic_stats_snapshot_t *snap);
+void dalic_stats_trend_free(dalic_stats_t *s);
 
 /* Fills the snapshot's CPU accounting (snapshot_cpu.c); after the operators are copied and
  * before the verdict, which quotes snap->cpu_verdict. */

@@ -219,6 +219,44 @@ static cJSON *json_cpu(const dalic_stats_snapshot_t *snap)
 	return c;
 }
 
+/* "trend": each point's cumulative counters and the rates since the point before (the first
+ * since the collector started). */
+static cJSON *json_trend(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddNumberToObject(t, "interval_seconds", snap->trend_interval_s);
+	cJSON *pts = cJSON_AddArrayToObject(t, "points");
+	dalic_stats_trend_point_t prev = {0};
+	for (int i = 0; i < snap->num_trend; i++) {
+		const dalic_stats_trend_point_t *p = &snap->trend[i];
+		double dt = p->t_s - prev.t_s;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "t_seconds", p->t_s);
+		cJSON_AddNumberToObject(o, "iterations", (double)p->iterations);
+		cJSON_AddNumberToObject(o, "samples", (double)p->samples);
+		cJSON_AddNumberToObject(o, "reader_bytes", (double)p->reader_bytes);
+		cJSON_AddNumberToObject(o, "reader_files", (double)p->reader_files);
+		cJSON_AddNumberToObject(o, "bytes_live", (double)p->bytes_live);
+		cJSON_AddNumberToObject(o, "cpu_seconds", p->cpu_s);
+		cJSON_AddNumberToObject(o, "samples_per_second",
+		                        dt > 0 ? (double)(p->samples - prev.samples) / dt : 0);
+		cJSON_AddNumberToObject(
+		    o, "reader_mb_per_second",
+		    dt > 0 ? (double)(p->reader_bytes - prev.reader_bytes) / dt * 1e-6 : 0);
+		cJSON_AddNumberToObject(
+		    o, "files_per_second",
+		    dt > 0 ? (double)(p->reader_files - prev.reader_files) / dt : 0);
+		cJSON_AddNumberToObject(o, "cpu_cores", dt > 0 ? (p->cpu_s - prev.cpu_s) / dt : 0);
+		cJSON *ops = cJSON_AddArrayToObject(o, "operator_ns");
+		for (int k = 0; k < snap->num_operators; k++)
+			cJSON_AddItemToArray(ops, cJSON_CreateNumber((double)snap->trend_operator_ns
+			                                                 [(size_t)i * snap->num_operators + k]));
+		cJSON_AddItemToArray(pts, o);
+		prev = *p;
+	}
+	return t;
+}
+
 static cJSON *json_queues(const dalic_stats_snapshot_t *snap)
 {
 	cJSON *qs = cJSON_CreateArray();
@@ -318,6 +356,7 @@ static cJSON *json_document(const dalic_stats_snapshot_t *snap)
 	cJSON_AddItemToObject(root, "bottleneck", json_bottleneck(snap));
 	cJSON_AddItemToObject(root, "waits", json_waits(snap));
 	cJSON_AddItemToObject(root, "cpu", json_cpu(snap));
+	cJSON_AddItemToObject(root, "trend", json_trend(snap));
 	cJSON_AddItemToObject(root, "queues", json_queues(snap));
 	cJSON_AddItemToObject(root, "allocations", json_allocations(snap));
 	cJSON *t = cJSON_AddObjectToObject(root, "trace");

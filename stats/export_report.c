@@ -134,6 +134,20 @@ static void report_section_cpu(FILE *f, const dalic_stats_snapshot_t *s)
 	        s->process_user_s, s->process_sys_s, s->process_elapsed_s);
 	fprintf(f, "process_cores: %.2f of %d\ncpu_verdict: %s\n\n", s->process_cores,
 	        s->online_cpus, s->cpu_verdict ? s->cpu_verdict : "");
+	fprintf(f, "# Trend\ntrend_points: %d\ntrend_interval_s: %.3f\n", s->num_trend,
+	        s->trend_interval_s);
+	const dalic_stats_trend_point_t *prev = NULL;
+	for (int i = 0; i < s->num_trend; i++) {
+		const dalic_stats_trend_point_t *p = &s->trend[i];
+		double dt = prev ? p->t_s - prev->t_s : p->t_s;
+		int64_t ds = p->samples - (prev ? prev->samples : 0);
+		int64_t db = p->reader_bytes - (prev ? prev->reader_bytes : 0);
+		fprintf(f, "trend_%d: t_s=%.3f,samples_per_s=%.1f,reader_mb_per_s=%.3f,bytes_live=%lld\n",
+		        i, p->t_s, dt > 0 ? (double)ds / dt : 0, dt > 0 ? (double)db / dt * 1e-6 : 0,
+		        (long long)p->bytes_live);
+		prev = p;
+	}
+	fprintf(f, "\n");
 }
 
 static void report_section_queues(FILE *f, const dalic_stats_snapshot_t *s)

@@ -4,7 +4,8 @@
  * per iteration with its operators' spans nested inside —, 10 the consumer's waits for data,
  * 100+k pool worker k's sample chunks. Spans that may overlap on one thread (iterations in
  * flight, stage waits) are async events; queue occupancy is a counter track per queue, and
- * each worker has a "worker k cpu %" counter (thread CPU over its chunks).
+ * each worker has a "worker k cpu %" counter (thread CPU over its chunks); the trend adds
+ * "samples/s", "memory held" and "cpu cores" counters, a point per trend interval.
  * Events are streamed from the trace ring, so a long trace costs no extra memory to write.
  * Timestamps are microseconds since the collector started (or was reset).
  */
@@ -176,6 +177,32 @@ static void trace_emit(void *user, const dalic_trace_event_t *ev)
 	}
 }
 
+/* The trend's points as counter tracks: samples/s, memory held, CPU cores in use. */
+static void trace_trend(writer_t *w, dalic_stats_t *s)
+{
+	pthread_mutex_lock(&s->trend_lock);
+	dalic_stats_trend_point_t prev = {0};
+	for (int i = 0; i < s->trend_count; i++) {
+		const dalic_stats_trend_point_t *p = &s->trend[i];
+		double dt = p->t_s - prev.t_s, ts = p->t_s * 1e6;
+		trace_begin(w);
+		fprintf(w->f,
+		        "{\"ph\":\"C\",\"pid\":1,\"name\":\"samples/s\",\"ts\":%.3f,\"args\":"
+		        "{\"samples/s\":%.1f}},",
+		        ts, dt > 0 ? (double)(p->samples - prev.samples) / dt : 0);
+		fprintf(w->f,
+		        "\n{\"ph\":\"C\",\"pid\":1,\"name\":\"memory held\",\"ts\":%.3f,\"args\":"
+		        "{\"bytes\":%lld}},",
+		        ts, (long long)p->bytes_live);
+		fprintf(w->f,
+		        "\n{\"ph\":\"C\",\"pid\":1,\"name\":\"cpu cores\",\"ts\":%.3f,\"args\":"
+		        "{\"cores\":%.2f}}",
+		        ts, dt > 0 ? (p->cpu_s - prev.cpu_s) / dt : 0);
+		prev = *p;
+	}
+	pthread_mutex_unlock(&s->trend_lock);
+}
+
 int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
 {
 	if (!s->tracing)
@@ -199,6 +226,7 @@ int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
 			trace_track_name(w, TID_STAGE + st, tracks[st], TID_STAGE + st);
 	trace_track_name(w, TID_CONSUMER, "consumer", TID_CONSUMER);
 	int64_t n = dalic_trace_ring_each(&s->trace, trace_emit, w);
+	trace_trend(w, s);
 	fprintf(f,
 	        "\n],\"otherData\":{\"generator\":\"dalic " DALIC_VERSION "\",\"events\":%lld,"
 	        "\"dropped\":%lld}}\n",

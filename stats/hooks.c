@@ -132,6 +132,7 @@ static void hooks_on_iteration_ready(void *user, int64_t iteration, int64_t t_sc
 	if (prev > 0 && t_ready >= prev)
 		dalic_hist_record(&s->iter_interval, t_ready - prev);
 	hooks_touch(s, t_scheduled, t_ready);
+	dalic_stats_trend_tick(s, t_ready);
 	hooks_trace(s, DALIC_TRACE_ITERATION, 0, 0, 0, 0, iteration, t_scheduled, t_ready);
 }
 
@@ -185,6 +186,11 @@ static void hooks_on_output_memory(void *user, const dalic_node_t *node, int out
 	if (!sn || output < 0 || output >= sn->num_outputs || !b)
 		return;
 	dalic_stats_out_t *o = &sn->outputs[output];
+	if (sn->reader && output == 0) { /* the trend's reader MB/s and files/s */
+		atomic_fetch_add_explicit(&sn->out_bytes, (int64_t)dalic_batch_nbytes(b),
+		                          memory_order_relaxed);
+		atomic_fetch_add_explicit(&sn->out_files, b->num_samples, memory_order_relaxed);
+	}
 	atomic_store_explicit(&o->memory_kind, (int)b->mem, memory_order_relaxed);
 	atomic_store_explicit(&o->contiguous, b->contiguous, memory_order_relaxed);
 	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);

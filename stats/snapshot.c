@@ -383,6 +383,8 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 		rc = snapshot_copy_growth(s, snap);
 	if (!rc)
 		rc = snapshot_copy_warnings(s, snap);
+	if (!rc)
+		rc = dalic_stats_trend_copy(s, snap);
 	if (rc) {
 		dalic_stats_snapshot_free(snap);
 		return dalic_fail(rc, "out of memory for a stats snapshot");
@@ -431,6 +433,8 @@ void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap)
 	free(snap->verdict_reason);
 	free(snap->workers);
 	free(snap->cpu_verdict);
+	free(snap->trend);
+	free(snap->trend_operator_ns);
 	free(snap);
 }
 

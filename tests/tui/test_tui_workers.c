@@ -30,3 +30,14 @@ Test(tui_workers, wide_operators_pane_has_a_cpu_column)
 	cr_expect(strstr(header, "warn"), "header: %s", header);
 	tl_tui_free(&r);
 }
+
+/* Running for 2.5 s gives the trend (a point a second) at least two points: the QUEUES pane
+ * plots samples/s. */
+Test(tui_workers, running_pipeline_plots_samples_per_second)
+{
+	tl_tui_t r = tl_tui_run("@arith", "<Space>\nwait 2.5s\n<Space>\nwait idle\ndump\nq\n",
+	                        "--size 120x40");
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	tl_tui_expect_has(&r, 1, "samples/s \xe2\x96"); /* a block element follows */
+	tl_tui_free(&r);
+}
