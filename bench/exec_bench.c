@@ -182,7 +182,7 @@ static double scaling_one(int i, void *arg)
 static _Atomic int64_t chunk_ns;
 
 static void count_chunk(void *user, const dalic_node_t *n, int64_t it, int thread, int first,
-			int count, int64_t t0, int64_t t1)
+			int count, int64_t t0, int64_t t1, int64_t cpu_ns)
 {
 	atomic_fetch_add(&chunk_ns, t1 - t0);
 }

@@ -36,11 +36,11 @@ static double time_hook(const hook_args_t *a, int k)
 			int64_t t = t0 + i;
 			switch (k) {
 			case 0:
-				a->obs->node_run(a->obs->user, a->node, i, 16, t, t + 1000);
+				a->obs->node_run(a->obs->user, a->node, i, 16, t, t + 1000, 900);
 				break;
 			case 1:
 				a->obs->work_chunk(a->obs->user, a->node, i, i & 1, 0, 1, t,
-				                   t + 1000);
+				                   t + 1000, 900);
 				break;
 			case 2:
 				a->obs->output_memory(a->obs->user, a->node, 0, a->batch, i);

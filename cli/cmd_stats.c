@@ -146,6 +146,9 @@ static int stats_main(int argc, char **argv)
 		printf("# Run\npipeline: %s\nwarmup_iterations: %ld\niterations_run: %ld\n\n",
 		       o.path, warm, done);
 		rc = dalic_stats_write_report(snap, stdout);
+		/* a report longer than stdout's buffer fails inside: name the stream */
+		if (rc == DALIC_EIO)
+			rc = dalic_cli_check_stdout();
 	}
 	if (!rc && a.trace) {
 		rc = dalic_stats_save_trace(s, a.trace);

@@ -5,4 +5,8 @@
 
 #include "dalic.h"
 
+/* CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), ns: a system call, so read only
+ * where someone observes (stats hooks), never per sample. */
+int64_t dalic_thread_cpu_ns(void);
+
 #endif

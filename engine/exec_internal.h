@@ -30,6 +30,7 @@ enum { EXEC_QCPU = 0, EXEC_QGPU = 1, EXEC_NUM_QUEUES = 2 };
 typedef struct exec_rec {
 	int64_t iteration;
 	int64_t t_scheduled;
+	int64_t t_ready;             /* its last stage finished (observers: ready -> taken) */
 	int batch;                   /* -1 until a stage with a batch size provider sets it */
 	int slot[EXEC_NUM_QUEUES];   /* slots held, -1 for none */
 	bool cpu_counted;            /* counted in cpu_filled (finished the cpu stage) */

@@ -149,6 +149,8 @@ typedef struct exec_sample_job {
 	const dalic_kernel_t *k;
 	const dalic_ws_t *ws;
 	const dalic_observer_t *obs;
+	pthread_t submitter;
+	int64_t submitter_cpu; /* CPU of the chunks the submitter ran itself (only it writes) */
 } exec_sample_job_t;
 
 static int exec_run_one_sample(void *arg, int sample, int thread)
@@ -158,11 +160,13 @@ static int exec_run_one_sample(void *arg, int sample, int thread)
 }
 
 static void exec_sample_chunk_done(void *arg, int thread, int first, int count, int64_t t0,
-				   int64_t t1)
+				   int64_t t1, int64_t cpu_ns)
 {
 	exec_sample_job_t *j = arg;
+	if (pthread_equal(pthread_self(), j->submitter))
+		j->submitter_cpu += cpu_ns;
 	j->obs->work_chunk(j->obs->user, j->x->node, j->ws->iteration, thread, first, count, t0,
-			   t1);
+			   t1, cpu_ns);
 }
 
 static int exec_allocate_outputs(dalic_exec_node_t *x, const dalic_exec_run_t *r)
@@ -207,7 +211,7 @@ static int exec_skip(dalic_exec_node_t *x, const dalic_exec_run_t *r, int64_t t0
 	x->last_ns = t1 - t0;
 	x->work_ns = 0;
 	if (r->obs && r->obs->node_run)
-		r->obs->node_run(r->obs->user, x->node, r->iteration, 0, t0, t1);
+		r->obs->node_run(r->obs->user, x->node, r->iteration, 0, t0, t1, 0);
 	return DALIC_OK;
 }
 
@@ -222,9 +226,11 @@ static int exec_sample_from_message(const char *msg)
 /* Per-sample work on the pool; the lowest failing sample is the one reported, whatever the
  * thread timing. */
 static int exec_run_samples(dalic_exec_node_t *x, const dalic_exec_run_t *r,
-			    const dalic_kernel_t *k, const dalic_ws_t *ws, int *failed)
+			    const dalic_kernel_t *k, const dalic_ws_t *ws, int *failed,
+			    int64_t *own_chunk_cpu)
 {
-	exec_sample_job_t sj = {.x = x, .k = k, .ws = ws, .obs = r->obs};
+	exec_sample_job_t sj = {
+	    .x = x, .k = k, .ws = ws, .obs = r->obs, .submitter = pthread_self()};
 	dalic_pool_job_t job = {
 		.fn = exec_run_one_sample,
 		.chunk_done = r->obs && r->obs->work_chunk ? exec_sample_chunk_done : NULL,
@@ -236,6 +242,7 @@ static int exec_run_samples(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 	int64_t tw = dalic_clock_ns();
 	int rc = dalic_pool_run(r->pool, &job);
 	x->work_ns = dalic_clock_ns() - tw;
+	*own_chunk_cpu = sj.submitter_cpu;
 	if (rc)
 		*failed = job.failed_item;
 	return rc;
@@ -267,6 +274,9 @@ int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *fa
 	x->sink = (dalic_warn_sink_t){r->warnings, r->obs, n, r->scan};
 	x->ctx->warn = &x->sink;
 	int64_t t0 = dalic_clock_ns();
+	/* the thread's CPU clock is a system call: read only for an observer */
+	bool cpu_clock = r->obs && r->obs->node_run;
+	int64_t c0 = cpu_clock ? dalic_thread_cpu_ns() : 0, own_chunk_cpu = 0;
 	if (failed_sample)
 		*failed_sample = -1;
 	if (n->num_inputs > 0 && exec_all_inputs_empty(x))
@@ -276,18 +286,20 @@ int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *fa
 		rc = exec_allocate_outputs(x, r);
 	bool per_sample = false;
 	if (!rc && k->run_sample && batch > 0) {
-		rc = exec_run_samples(x, r, k, &ws, &failed);
+		rc = exec_run_samples(x, r, k, &ws, &failed, &own_chunk_cpu);
 		per_sample = rc != DALIC_OK;
 	}
 	if (!rc && k->run)
 		rc = k->run(x->ctx, &ws);
 	int64_t t1 = dalic_clock_ns();
+	int64_t cpu = cpu_clock ? dalic_thread_cpu_ns() - c0 - own_chunk_cpu : 0;
 	x->last_ns = t1 - t0;
 	if (!rc) {
 		dalic_op_ctx_advance_rng(x->ctx, batch);
 		dalic_ckpt_trace_record(x->ctx, r->iteration);
-		if (r->obs && r->obs->node_run)
-			r->obs->node_run(r->obs->user, n, r->iteration, batch, t0, t1);
+		if (cpu_clock)
+			r->obs->node_run(r->obs->user, n, r->iteration, batch, t0, t1,
+					 cpu > 0 ? cpu : 0);
 		for (int o = 0; r->obs && r->obs->output_memory && o < x->num_outputs; o++)
 			r->obs->output_memory(r->obs->user, n, o, x->out[o], r->iteration);
 		return DALIC_OK;

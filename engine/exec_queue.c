@@ -279,12 +279,13 @@ void dalic_exec_finish_stage(dalic_exec_t *e, int k, exec_rec_t *rec, int rc)
 		dalic_exec_ring_push(&e->stages[k + 1].in, rec);
 		pthread_cond_signal(&e->stages[k + 1].cv);
 	} else {
+		rec->t_ready = dalic_clock_ns();
 		dalic_exec_ring_push(&e->ready, rec);
 		e->active--;
 		pthread_cond_broadcast(&e->ready_cv);
 		if (!failed && e->obs.iteration_ready)
 			e->obs.iteration_ready(e->obs.user, rec->iteration, rec->t_scheduled,
-					       dalic_clock_ns());
+					       rec->t_ready);
 	}
 	exec_report_queues(e);
 }
@@ -358,7 +359,7 @@ int dalic_exec_free_slots(const dalic_exec_t *e)
 
 int dalic_exec_share(dalic_exec_t *e)
 {
-	int64_t t0 = dalic_clock_ns();
+	int64_t t0 = dalic_clock_ns(), t_ready = 0;
 	bool waited = false;
 	int rc = DALIC_OK;
 	pthread_mutex_lock(&e->mu);
@@ -380,6 +381,7 @@ int dalic_exec_share(dalic_exec_t *e)
 	if (!rc) {
 		exec_rec_t rec = *dalic_exec_ring_front(&e->ready);
 		dalic_exec_ring_pop(&e->ready);
+		t_ready = rec.t_ready;
 		if (dalic_exec_is_failed(e, &rec)) {
 			exec_free_slots(e, &rec);
 			rc = dalic_fail(e->fail_status, "%s", e->fail_msg);
@@ -389,8 +391,11 @@ int dalic_exec_share(dalic_exec_t *e)
 		exec_report_queues(e);
 	}
 	pthread_mutex_unlock(&e->mu);
+	int64_t t1 = dalic_clock_ns();
 	if (waited && e->obs.wait)
-		e->obs.wait(e->obs.user, DALIC_WAIT_CONSUMER, t0, dalic_clock_ns());
+		e->obs.wait(e->obs.user, DALIC_WAIT_CONSUMER, t0, t1);
+	if (!rc && t_ready > 0 && e->obs.wait)
+		e->obs.wait(e->obs.user, DALIC_WAIT_READY, t_ready < t1 ? t_ready : t1, t1);
 	return rc;
 }
 

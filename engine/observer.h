@@ -14,18 +14,22 @@ enum {
 	DALIC_WAIT_CONSUMER = 0,  /* the application waited for a ready iteration (input-bound) */
 	DALIC_WAIT_FREE_SLOT = 1, /* a stage waited for a free queue slot (consumer-bound) */
 	DALIC_WAIT_INPUT = 2,     /* a stage waited for the previous stage's output */
+	DALIC_WAIT_READY = 3,     /* a ready iteration waited for the consumer to take it */
 };
 
 enum { DALIC_QUEUE_CPU = 0, DALIC_QUEUE_GPU = 1 }; /* queues: cpu stage, mixed+gpu stages */
 
 typedef struct dalic_observer {
 	void *user;
-	/* A node ran for one iteration (setup + allocation + run), on its stage's thread. */
+	/* A node ran for one iteration (setup + allocation + run), on its stage's thread;
+	 * cpu_ns: that thread's CPU time for it, less the chunks it ran itself (work_chunk
+	 * reports those), so a node's CPU time is cpu_ns plus its chunks' cpu_ns. */
 	void (*node_run)(void *user, const dalic_node_t *node, int64_t iteration, int batch,
-			 int64_t t_start, int64_t t_end);
-	/* A pool worker ran samples [first, first+count) of a node. */
+			 int64_t t_start, int64_t t_end, int64_t cpu_ns);
+	/* A pool worker ran samples [first, first+count) of a node; cpu_ns: the CPU time of the
+	 * thread that ran them (CLOCK_THREAD_CPUTIME_ID around the chunk). */
 	void (*work_chunk)(void *user, const dalic_node_t *node, int64_t iteration, int thread,
-			   int first, int count, int64_t t_start, int64_t t_end);
+			   int first, int count, int64_t t_start, int64_t t_end, int64_t cpu_ns);
 	/* A stage finished an iteration. */
 	void (*stage_run)(void *user, int stage, int64_t iteration, int64_t t_start,
 			  int64_t t_end);

@@ -27,9 +27,9 @@ typedef struct dalic_pool dalic_pool_t;
 /* Runs one item on worker `thread`; returns DALIC_OK or a status with dalic_fail's message. */
 typedef int (*dalic_pool_item_fn)(void *arg, int item, int thread);
 /* Called on the worker after each chunk it ran: items [first, first+count), CLOCK_MONOTONIC
- * ns. Only for chunks that succeeded. */
+ * ns, and the CPU time the running thread spent on them. Only for chunks that succeeded. */
 typedef void (*dalic_pool_chunk_fn)(void *arg, int thread, int first, int count, int64_t t0,
-				    int64_t t1);
+				    int64_t t1, int64_t cpu_ns);
 
 typedef struct dalic_pool_job {
 	dalic_pool_item_fn fn;

@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /* Version of the JSON document written by dalic_stats_write_json (docs/stats-schema.md). */
-#define DALIC_STATS_SCHEMA_VERSION 2
+#define DALIC_STATS_SCHEMA_VERSION 3
 
 typedef struct dalic_stats dalic_stats_t;
 
@@ -48,6 +48,11 @@ typedef struct dalic_stats_options {
 	int trace_capacity; /* events kept, oldest dropped first; default 262144 */
 	int queue_history;  /* occupancy samples kept per prefetch queue; default 1024 */
 	int growth_history; /* buffer growth events kept (the last N); default 64 */
+	/* the trend: a point every trend_interval_ms (default 1000) while iterations complete,
+	 * at most trend_capacity points (default 600, at least 4): when full, every other
+	 * point is dropped and the interval doubles, so a run of any length fits */
+	int trend_interval_ms;
+	int trend_capacity;
 } dalic_stats_options_t;
 
 /* Fills *o with the defaults above. */
@@ -126,7 +131,25 @@ typedef struct dalic_stats_operator {
 	int num_outputs;
 	dalic_stats_output_t *outputs;
 	int64_t warnings; /* data-quality warnings it reported (issue 20) */
+	/* CPU time (thread clocks): its stage thread's plus every worker's on its samples. With
+	 * n workers it can reach n x time.total_ns; near 0 for an operator that waits (sleep,
+	 * I/O, a device) */
+	int64_t cpu_ns;
+	int64_t work_ns; /* wall time of its per-sample chunks, all workers together */
 } dalic_stats_operator_t;
+
+/* One thread-pool worker. Busy: running chunks of samples (a stage thread that helps with
+ * its own job under an idle worker's index counts as that worker). */
+typedef struct dalic_stats_worker {
+	int64_t chunks, samples;
+	int64_t busy_ns;     /* wall time running chunks */
+	int64_t cpu_ns;      /* the thread's CPU time during those chunks */
+	double busy_share;   /* busy_ns / wall, 0..1 */
+	double idle_share;   /* 1 - busy_share */
+	double cpu_share;    /* cpu_ns / busy_ns: on a CPU while busy (sleep and I/O lower it) */
+	int top_operator;    /* index into operators it spent the most time on; -1 none */
+	double top_operator_share; /* of its busy time */
+} dalic_stats_worker_t;
 
 typedef struct dalic_stats_stage {
 	const char *name; /* "CPU", "MIXED", "GPU" (static) */
@@ -134,6 +157,10 @@ typedef struct dalic_stats_stage {
 	int num_operators;
 	dalic_stats_timing_t time; /* per iteration */
 	double share;              /* of the sum of all stages' busy time, 0..1; stages sum to 1 */
+	/* per iteration, from the end of the previous present stage (cpu -> mixed -> gpu) to this
+	 * stage's start: the batch waited for this stage's thread or a free slot. Empty for the
+	 * first present stage; the wait after the last one is waits[DALIC_STATS_WAIT_READY] */
+	dalic_stats_timing_t wait_before;
 } dalic_stats_stage_t;
 
 typedef struct dalic_stats_queue_sample {
@@ -150,6 +177,7 @@ typedef struct dalic_stats_queue {
 	int occupancy; /* last reported */
 	int max_occupancy;
 	double mean_occupancy; /* time-weighted over the samples' span */
+	int64_t bytes;         /* held now by the output buffers of its stages (every slot) */
 	int64_t changes;       /* occupancy reports seen */
 	int num_samples;       /* oldest first, at most queue_history */
 	dalic_stats_queue_sample_t *samples;
@@ -165,6 +193,17 @@ typedef struct dalic_stats_growth {
 	int64_t old_capacity, new_capacity;
 } dalic_stats_growth_t;
 
+/* One point of the trend. Counters are cumulative since the collector started (or reset):
+ * a rate is the difference of two points over their t_s difference. */
+typedef struct dalic_stats_trend_point {
+	double t_s;                 /* since the collector started (or reset) */
+	int64_t iterations, samples;
+	int64_t reader_bytes;       /* bytes of the readers' first outputs (the encoded files) */
+	int64_t reader_files;       /* samples the readers produced */
+	int64_t bytes_live;         /* held by output buffers at that moment */
+	double cpu_s;               /* process user + system CPU */
+} dalic_stats_trend_point_t;
+
 typedef enum {
 	DALIC_STATS_VERDICT_UNKNOWN = 0,    /* not enough iterations */
 	DALIC_STATS_VERDICT_INPUT_BOUND,    /* the consumer waits for data */
@@ -176,7 +215,8 @@ enum {
 	DALIC_STATS_WAIT_CONSUMER = 0,
 	DALIC_STATS_WAIT_FREE_SLOT = 1,
 	DALIC_STATS_WAIT_INPUT = 2,
-	DALIC_STATS_WAITS = 3
+	DALIC_STATS_WAIT_READY = 3, /* a ready iteration until the consumer took it */
+	DALIC_STATS_WAITS = 4
 };
 
 typedef struct dalic_stats_snapshot {
@@ -234,6 +274,26 @@ typedef struct dalic_stats_snapshot {
 	int64_t num_warnings;
 	dalic_warning_t *warnings;
 	int64_t warnings_dropped; /* seen but not copied (log full, or past the maximum) */
+	/* CPU accounting: the worker pool (num_threads workers) over the wall time above */
+	int num_workers;
+	dalic_stats_worker_t *workers;
+	double workers_busy_share; /* mean busy_share of the workers */
+	double workers_cpu_share;  /* all workers' cpu_ns / busy_ns */
+	/* the process (getrusage) since the collector started (or reset) until the snapshot, or
+	 * until the pipeline was destroyed */
+	double process_user_s, process_sys_s;
+	double process_elapsed_s;
+	double process_cores; /* (user + sys) / elapsed: cores kept busy on average */
+	int online_cpus;      /* cores the machine has online */
+	/* one sentence on the workers: "CPU-bound: 2 of 2 workers busy 97%", "workers idle 60%:
+	 * ...", ...; also appended to an input-bound verdict_reason. Empty when no worker ran */
+	char *cpu_verdict;
+	/* the trend, oldest first; trend_operator_ns[i * num_operators + k]: operator k's
+	 * cumulative time at point i */
+	double trend_interval_s;
+	int num_trend;
+	dalic_stats_trend_point_t *trend;
+	int64_t *trend_operator_ns;
 } dalic_stats_snapshot_t;
 
 #define DALIC_STATS_MAX_WARNINGS 100000

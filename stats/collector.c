@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void dalic_stats_options_init(dalic_stats_options_t *o)
 {
@@ -21,6 +22,8 @@ void dalic_stats_options_init(dalic_stats_options_t *o)
 	o->trace_capacity = 1 << 18;
 	o->queue_history = 1024;
 	o->growth_history = 64;
+	o->trend_interval_ms = 1000;
+	o->trend_capacity = 600;
 }
 
 static void collector_output_clear(dalic_stats_out_t *o)
@@ -55,6 +58,8 @@ static void collector_layout_free(dalic_stats_layout_t *L)
 		free(n->key);
 	}
 	free(L->nodes);
+	free(L->workers);
+	free(L->worker_node_ns);
 	free(L);
 }
 
@@ -73,6 +78,7 @@ static int collector_init_node(dalic_stats_node_t *sn, const dalic_node_t *n)
 	sn->node = n;
 	sn->stage = n->stage;
 	sn->internal = n->internal;
+	sn->reader = n->schema->is_reader;
 	sn->name = strdup(n->inst);
 	sn->op = strdup(n->schema->name);
 	sn->key = collector_key_of(n);
@@ -116,6 +122,14 @@ static dalic_stats_layout_t *collector_layout_create(const dalic_graph_t *g)
 	L->sample_node =
 	    g->num_outputs > 0 && g->outputs[0]->producer ? g->outputs[0]->producer->index : -1;
 	L->params = g->params;
+	L->num_workers = g->params.num_threads > 0 ? g->params.num_threads : 1;
+	L->workers = calloc((size_t)L->num_workers, sizeof *L->workers);
+	L->worker_node_ns =
+	    calloc((size_t)L->num_workers * (size_t)(g->num_nodes + 1), sizeof *L->worker_node_ns);
+	if (!L->workers || !L->worker_node_ns) {
+		collector_layout_free(L);
+		return NULL;
+	}
 	L->memory_stats = g->params.enable_memory_stats;
 	L->uses_gpu = g->uses_gpu;
 	L->emulated = g->uses_gpu && dalic_device_backend()->emulated;
@@ -148,10 +162,30 @@ dalic_stats_node_t *dalic_stats_node_of(dalic_stats_t *s, const dalic_node_t *no
 	return NULL;
 }
 
+void dalic_stats_rusage(int64_t *user_ns, int64_t *sys_ns)
+{
+	struct rusage ru;
+	*user_ns = *sys_ns = 0;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	*user_ns = (int64_t)ru.ru_utime.tv_sec * 1000000000 + (int64_t)ru.ru_utime.tv_usec * 1000;
+	*sys_ns = (int64_t)ru.ru_stime.tv_sec * 1000000000 + (int64_t)ru.ru_stime.tv_usec * 1000;
+}
+
 static void collector_clear_globals(dalic_stats_t *s)
 {
-	for (int i = 0; i < DALIC_NUM_STAGES; i++)
+	int64_t user, sys;
+	dalic_stats_rusage(&user, &sys);
+	atomic_store(&s->ru_user0, user);
+	atomic_store(&s->ru_sys0, sys);
+	for (int i = 0; i < DALIC_NUM_STAGES; i++) {
 		dalic_hist_init(&s->stage_time[i]);
+		dalic_hist_init(&s->stage_wait[i]);
+	}
+	pthread_mutex_lock(&s->iter_lock);
+	for (int i = 0; i < DALIC_STATS_ITER_RING; i++)
+		s->iters[i].iteration = -1;
+	pthread_mutex_unlock(&s->iter_lock);
 	dalic_hist_init(&s->iter_time);
 	dalic_hist_init(&s->iter_interval);
 	for (int i = 0; i < DALIC_STATS_WAITS; i++)
@@ -185,8 +219,11 @@ int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, d
 	if (s->opts.growth_history < 1)
 		s->opts.growth_history = 1;
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->iter_lock, NULL);
 	collector_clear_globals(s);
 	int rc = (s->warnings = dalic_warnlog_new()) ? DALIC_OK : DALIC_ENOMEM;
+	if (dalic_stats_trend_init(s))
+		rc = DALIC_ENOMEM;
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		dalic_stats_qstate_t *qs = &s->queues[q];
 		pthread_mutex_init(&qs->lock, NULL);
@@ -227,9 +264,11 @@ void dalic_stats_destroy(dalic_stats_t *s)
 		pthread_mutex_destroy(&s->queues[q].lock);
 	}
 	free(s->growth);
+	dalic_stats_trend_free(s);
 	dalic_trace_ring_free(&s->trace);
 	dalic_warnlog_free(s->warnings);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->iter_lock);
 	free(s);
 }
 
@@ -237,8 +276,13 @@ void dalic_stats_pipeline_destroyed(dalic_stats_t *s)
 {
 	if (!s)
 		return;
+	int64_t user, sys;
+	dalic_stats_rusage(&user, &sys);
 	pthread_mutex_lock(&s->lock);
 	s->pipe = NULL;
+	s->ru_user_end = user;
+	s->ru_sys_end = sys;
+	s->ru_t_end = dalic_clock_ns();
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -248,10 +292,23 @@ void dalic_stats_reset(dalic_stats_t *s)
 	for (int i = 0; L && i < L->num_nodes; i++) {
 		dalic_hist_init(&L->nodes[i].time);
 		atomic_store(&L->nodes[i].warnings, 0);
+		atomic_store(&L->nodes[i].cpu_ns, 0);
+		atomic_store(&L->nodes[i].work_ns, 0);
+		atomic_store(&L->nodes[i].out_bytes, 0);
+		atomic_store(&L->nodes[i].out_files, 0);
 		for (int o = 0; o < L->nodes[i].num_outputs; o++)
 			collector_output_clear(&L->nodes[i].outputs[o]);
 	}
+	for (int w = 0; L && w < L->num_workers; w++) {
+		atomic_store(&L->workers[w].busy_ns, 0);
+		atomic_store(&L->workers[w].cpu_ns, 0);
+		atomic_store(&L->workers[w].chunks, 0);
+		atomic_store(&L->workers[w].samples, 0);
+		for (int i = 0; i < L->num_nodes; i++)
+			atomic_store(&L->worker_node_ns[w * L->num_nodes + i], 0);
+	}
 	collector_clear_globals(s);
+	dalic_stats_trend_reset(s);
 	dalic_warnlog_clear(s->warnings);
 	int64_t t0 = atomic_load(&s->t0);
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {

@@ -48,7 +48,16 @@ typedef struct dalic_stats_node {
 	dalic_stats_out_t *outputs;
 	dalic_hist_t time;
 	_Atomic int64_t warnings; /* data-quality warnings it reported (issue 20) */
+	_Atomic int64_t cpu_ns;   /* stage thread (node_run) + every chunk's thread CPU */
+	_Atomic int64_t work_ns;  /* wall time of its chunks, all workers together */
+	bool reader;
+	_Atomic int64_t out_bytes, out_files; /* readers: output 0's bytes and samples */
 } dalic_stats_node_t;
+
+/* One pool worker index (the submitter borrowing an idle worker's index counts as it). */
+typedef struct dalic_stats_wstate {
+	_Atomic int64_t busy_ns, cpu_ns, chunks, samples;
+} dalic_stats_wstate_t;
 
 typedef struct dalic_stats_layout {
 	int num_nodes;
@@ -57,6 +66,9 @@ typedef struct dalic_stats_layout {
 	int sample_node; /* producer of pipeline output 0; its batch counts samples */
 	dalic_pipeline_params_t params;
 	bool memory_stats, emulated, uses_gpu;
+	int num_workers;
+	dalic_stats_wstate_t *workers;
+	_Atomic int64_t *worker_node_ns; /* [worker * num_nodes + node]: busy time per operator */
 } dalic_stats_layout_t;
 
 typedef struct dalic_stats_qstate {
@@ -71,6 +83,14 @@ typedef struct dalic_stats_qstate {
 } dalic_stats_qstate_t;
 
 #define DALIC_STATS_SOURCE_MAX 256
+#define DALIC_STATS_ITER_RING 64
+
+/* When each stage of a recent iteration ran, to measure the hand-offs between stages. */
+typedef struct dalic_stats_iter {
+	int64_t iteration;
+	int64_t t0[DALIC_NUM_STAGES], t1[DALIC_NUM_STAGES];
+	bool have[DALIC_NUM_STAGES];
+} dalic_stats_iter_t;
 
 typedef struct dalic_stats_grec {
 	int64_t iteration, t;
@@ -90,6 +110,9 @@ struct dalic_stats {
 	_Atomic int64_t t0; /* creation or last reset, CLOCK_MONOTONIC ns */
 	_Atomic int64_t first_t, last_t;
 	dalic_hist_t stage_time[DALIC_NUM_STAGES];
+	dalic_hist_t stage_wait[DALIC_NUM_STAGES]; /* previous stage's end -> this one's start */
+	pthread_mutex_t iter_lock;                 /* iters: one stage_run per stage and iteration */
+	dalic_stats_iter_t iters[DALIC_STATS_ITER_RING];
 	dalic_hist_t iter_time, iter_interval;
 	dalic_hist_t waits[DALIC_STATS_WAITS];
 	_Atomic int64_t last_ready;
@@ -102,7 +125,32 @@ struct dalic_stats {
 	bool tracing;
 	_Atomic int64_t unknown;
 	dalic_warnlog_t *warnings; /* every warning seen since creation or reset */
+	/* process CPU (getrusage) at creation or reset, and frozen when the pipeline goes */
+	_Atomic int64_t ru_user0, ru_sys0;
+	int64_t ru_user_end, ru_sys_end, ru_t_end; /* under lock; ru_t_end 0 while it runs */
+	/* the trend (trend.c): points under trend_lock, taken by the iteration_ready hook */
+	pthread_mutex_t trend_lock;
+	_Atomic int64_t trend_next; /* time of the next point, ns; 0: the next iteration */
+	int64_t trend_interval;     /* ns; doubles at each downsampling */
+	int trend_count, trend_nodes;
+	dalic_stats_trend_point_t *trend;
+	int64_t *trend_ops; /* [point * trend_nodes + node], allocated with the first point */
 };
+
+/* The trend (trend.c): allocate, forget, take a point if one is due at `now` (a hook), copy
+ * into a snapshot, free. */
+int dalic_stats_trend_init(dalic_stats_t *s);
+void dalic_stats_trend_reset(dalic_stats_t *s);
+void dalic_stats_trend_tick(dalic_stats_t *s, int64_t now);
+int dalic_stats_trend_copy(dalic_stats_t *s, dalic_stats_snapshot_t *snap);
+void dalic_stats_trend_free(dalic_stats_t *s);
+
+/* Fills the snapshot's CPU accounting (snapshot_cpu.c); after the operators are copied and
+ * before the verdict, which quotes snap->cpu_verdict. */
+int dalic_stats_snapshot_cpu(dalic_stats_t *s, const dalic_stats_layout_t *L,
+                             dalic_stats_snapshot_t *snap);
+/* The process's user and system CPU time so far (getrusage), ns. */
+void dalic_stats_rusage(int64_t *user_ns, int64_t *sys_ns);
 
 /* The layout, created on first use once the pipeline is built; NULL before. */
 dalic_stats_layout_t *dalic_stats_layout(dalic_stats_t *s);

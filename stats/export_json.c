@@ -118,6 +118,8 @@ static cJSON *json_operators(const dalic_stats_snapshot_t *snap)
 		cJSON_AddStringToObject(o, "stage", snap->stages[op->stage].name);
 		cJSON_AddBoolToObject(o, "internal", op->internal);
 		cJSON_AddItemToObject(o, "time", json_timing(&op->time));
+		cJSON_AddNumberToObject(o, "cpu_ns", (double)op->cpu_ns);
+		cJSON_AddNumberToObject(o, "work_ns", (double)op->work_ns);
 		cJSON_AddNumberToObject(o, "share", op->share);
 		cJSON_AddNumberToObject(o, "warnings", (double)op->warnings);
 		cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
@@ -139,6 +141,7 @@ static cJSON *json_stages(const dalic_stats_snapshot_t *snap)
 		cJSON_AddNumberToObject(o, "operators", st->num_operators);
 		cJSON_AddItemToObject(o, "time", json_timing(&st->time));
 		cJSON_AddNumberToObject(o, "share", st->share);
+		cJSON_AddItemToObject(o, "wait_before", json_timing(&st->wait_before));
 		cJSON_AddItemToArray(stages, o);
 	}
 	return stages;
@@ -171,6 +174,7 @@ static cJSON *json_waits(const dalic_stats_snapshot_t *snap)
 	cJSON_AddItemToObject(w, "free_slot",
 	                      json_timing(&snap->waits[DALIC_STATS_WAIT_FREE_SLOT]));
 	cJSON_AddItemToObject(w, "input", json_timing(&snap->waits[DALIC_STATS_WAIT_INPUT]));
+	cJSON_AddItemToObject(w, "ready", json_timing(&snap->waits[DALIC_STATS_WAIT_READY]));
 	cJSON_AddBoolToObject(w, "consumer_wait_measured", snap->consumer_wait_measured);
 	cJSON_AddNumberToObject(w, "consumer_wait_share", snap->consumer_wait_share);
 	cJSON_AddNumberToObject(w, "free_slot_wait_share", snap->free_slot_wait_share);
@@ -179,6 +183,78 @@ static cJSON *json_waits(const dalic_stats_snapshot_t *snap)
 	cJSON_AddStringToObject(v, "name", snap->verdict_name);
 	cJSON_AddStringToObject(v, "reason", snap->verdict_reason ? snap->verdict_reason : "");
 	return w;
+}
+
+/* "cpu": the workers' busy and CPU time, the process's getrusage, the sentence on threads. */
+static cJSON *json_cpu(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *c = cJSON_CreateObject();
+	cJSON *ws = cJSON_AddArrayToObject(c, "workers");
+	for (int i = 0; i < snap->num_workers; i++) {
+		const dalic_stats_worker_t *w = &snap->workers[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "index", i);
+		cJSON_AddNumberToObject(o, "chunks", (double)w->chunks);
+		cJSON_AddNumberToObject(o, "samples", (double)w->samples);
+		cJSON_AddNumberToObject(o, "busy_ns", (double)w->busy_ns);
+		cJSON_AddNumberToObject(o, "cpu_ns", (double)w->cpu_ns);
+		cJSON_AddNumberToObject(o, "busy_share", w->busy_share);
+		cJSON_AddNumberToObject(o, "idle_share", w->idle_share);
+		cJSON_AddNumberToObject(o, "cpu_share", w->cpu_share);
+		const dalic_stats_operator_t *top =
+		    w->top_operator >= 0 ? &snap->operators[w->top_operator] : NULL;
+		cJSON_AddItemToObject(o, "top_operator", json_name_or_null(top ? top->name : NULL));
+		cJSON_AddNumberToObject(o, "top_operator_share", w->top_operator_share);
+		cJSON_AddItemToArray(ws, o);
+	}
+	cJSON_AddNumberToObject(c, "workers_busy_share", snap->workers_busy_share);
+	cJSON_AddNumberToObject(c, "workers_cpu_share", snap->workers_cpu_share);
+	cJSON *p = cJSON_AddObjectToObject(c, "process");
+	cJSON_AddNumberToObject(p, "user_seconds", snap->process_user_s);
+	cJSON_AddNumberToObject(p, "system_seconds", snap->process_sys_s);
+	cJSON_AddNumberToObject(p, "elapsed_seconds", snap->process_elapsed_s);
+	cJSON_AddNumberToObject(p, "cores", snap->process_cores);
+	cJSON_AddNumberToObject(c, "online_cpus", snap->online_cpus);
+	cJSON_AddStringToObject(c, "verdict", snap->cpu_verdict ? snap->cpu_verdict : "");
+	return c;
+}
+
+/* "trend": each point's cumulative counters and the rates since the point before (the first
+ * since the collector started). */
+static cJSON *json_trend(const dalic_stats_snapshot_t *snap)
+{
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddNumberToObject(t, "interval_seconds", snap->trend_interval_s);
+	cJSON *pts = cJSON_AddArrayToObject(t, "points");
+	dalic_stats_trend_point_t prev = {0};
+	for (int i = 0; i < snap->num_trend; i++) {
+		const dalic_stats_trend_point_t *p = &snap->trend[i];
+		double dt = p->t_s - prev.t_s;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "t_seconds", p->t_s);
+		cJSON_AddNumberToObject(o, "iterations", (double)p->iterations);
+		cJSON_AddNumberToObject(o, "samples", (double)p->samples);
+		cJSON_AddNumberToObject(o, "reader_bytes", (double)p->reader_bytes);
+		cJSON_AddNumberToObject(o, "reader_files", (double)p->reader_files);
+		cJSON_AddNumberToObject(o, "bytes_live", (double)p->bytes_live);
+		cJSON_AddNumberToObject(o, "cpu_seconds", p->cpu_s);
+		cJSON_AddNumberToObject(o, "samples_per_second",
+		                        dt > 0 ? (double)(p->samples - prev.samples) / dt : 0);
+		cJSON_AddNumberToObject(
+		    o, "reader_mb_per_second",
+		    dt > 0 ? (double)(p->reader_bytes - prev.reader_bytes) / dt * 1e-6 : 0);
+		cJSON_AddNumberToObject(
+		    o, "files_per_second",
+		    dt > 0 ? (double)(p->reader_files - prev.reader_files) / dt : 0);
+		cJSON_AddNumberToObject(o, "cpu_cores", dt > 0 ? (p->cpu_s - prev.cpu_s) / dt : 0);
+		cJSON *ops = cJSON_AddArrayToObject(o, "operator_ns");
+		for (int k = 0; k < snap->num_operators; k++)
+			cJSON_AddItemToArray(ops, cJSON_CreateNumber((double)snap->trend_operator_ns
+			                                                 [(size_t)i * snap->num_operators + k]));
+		cJSON_AddItemToArray(pts, o);
+		prev = *p;
+	}
+	return t;
 }
 
 static cJSON *json_queues(const dalic_stats_snapshot_t *snap)
@@ -194,6 +270,7 @@ static cJSON *json_queues(const dalic_stats_snapshot_t *snap)
 		cJSON_AddNumberToObject(o, "max_occupancy", d->max_occupancy);
 		cJSON_AddNumberToObject(o, "mean_occupancy", d->mean_occupancy);
 		cJSON_AddNumberToObject(o, "changes", (double)d->changes);
+		cJSON_AddNumberToObject(o, "bytes", (double)d->bytes);
 		cJSON *h = cJSON_AddArrayToObject(o, "history");
 		for (int i = 0; i < d->num_samples; i++) {
 			cJSON *pt = cJSON_CreateArray();
@@ -278,6 +355,8 @@ static cJSON *json_document(const dalic_stats_snapshot_t *snap)
 	cJSON_AddItemToObject(root, "stages", json_stages(snap));
 	cJSON_AddItemToObject(root, "bottleneck", json_bottleneck(snap));
 	cJSON_AddItemToObject(root, "waits", json_waits(snap));
+	cJSON_AddItemToObject(root, "cpu", json_cpu(snap));
+	cJSON_AddItemToObject(root, "trend", json_trend(snap));
 	cJSON_AddItemToObject(root, "queues", json_queues(snap));
 	cJSON_AddItemToObject(root, "allocations", json_allocations(snap));
 	cJSON *t = cJSON_AddObjectToObject(root, "trace");

@@ -64,6 +64,11 @@ static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 		fprintf(f, "stage_%s: operators=%d,", st->name, st->num_operators);
 		report_timing(f, &st->time);
 		fprintf(f, ",share=%.1f%%\n", 100 * st->share);
+		if (st->wait_before.count > 0) {
+			fprintf(f, "wait_before_%s: ", st->name);
+			report_timing(f, &st->wait_before);
+			fprintf(f, "\n");
+		}
 	}
 	fprintf(f, "\n# Operators\n");
 	for (int i = 0; i < s->num_operators; i++) {
@@ -71,7 +76,8 @@ static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 		fprintf(f, "%s: op=%s,stage=%s,internal=%s,", op->name, op->op,
 		        s->stages[op->stage].name, report_yes(op->internal));
 		report_timing(f, &op->time);
-		fprintf(f, ",share=%.1f%%\n", 100 * op->share);
+		fprintf(f, ",share=%.1f%%,cpu_ms=%.3f,work_ms=%.3f\n", 100 * op->share,
+		        (double)op->cpu_ns * 1e-6, (double)op->work_ns * 1e-6);
 	}
 	fprintf(f, "\n# Bottleneck\n");
 	if (s->bottleneck_operator >= 0) {
@@ -93,7 +99,7 @@ static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 static void report_section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	static const char *const names[DALIC_STATS_WAITS] = {"consumer_wait", "free_slot_wait",
-	                                                     "input_wait"};
+	                                                     "input_wait", "ready_wait"};
 	fprintf(f, "# Waits\n");
 	for (int w = 0; w < DALIC_STATS_WAITS; w++) {
 		fprintf(f, "%s: total_s=%.6f,", names[w], (double)s->waits[w].total_ns * 1e-9);
@@ -108,6 +114,42 @@ static void report_section_waits(FILE *f, const dalic_stats_snapshot_t *s)
 	        s->verdict_reason ? s->verdict_reason : "");
 }
 
+static void report_section_cpu(FILE *f, const dalic_stats_snapshot_t *s)
+{
+	fprintf(f, "# CPU\n");
+	for (int i = 0; i < s->num_workers; i++) {
+		const dalic_stats_worker_t *w = &s->workers[i];
+		fprintf(f,
+		        "worker_%d: busy=%.1f%%,idle=%.1f%%,on_cpu=%.1f%%,busy_ms=%.3f,cpu_ms=%.3f,"
+		        "chunks=%lld,samples=%lld,top_operator=%s,top_share=%.1f%%\n",
+		        i, 100 * w->busy_share, 100 * w->idle_share, 100 * w->cpu_share,
+		        (double)w->busy_ns * 1e-6, (double)w->cpu_ns * 1e-6, (long long)w->chunks,
+		        (long long)w->samples,
+		        w->top_operator >= 0 ? s->operators[w->top_operator].name : "-",
+		        100 * w->top_operator_share);
+	}
+	fprintf(f, "workers_busy: %.1f%%\nworkers_on_cpu: %.1f%%\n", 100 * s->workers_busy_share,
+	        100 * s->workers_cpu_share);
+	fprintf(f, "process_user_s: %.3f\nprocess_system_s: %.3f\nprocess_elapsed_s: %.3f\n",
+	        s->process_user_s, s->process_sys_s, s->process_elapsed_s);
+	fprintf(f, "process_cores: %.2f of %d\ncpu_verdict: %s\n\n", s->process_cores,
+	        s->online_cpus, s->cpu_verdict ? s->cpu_verdict : "");
+	fprintf(f, "# Trend\ntrend_points: %d\ntrend_interval_s: %.3f\n", s->num_trend,
+	        s->trend_interval_s);
+	const dalic_stats_trend_point_t *prev = NULL;
+	for (int i = 0; i < s->num_trend; i++) {
+		const dalic_stats_trend_point_t *p = &s->trend[i];
+		double dt = prev ? p->t_s - prev->t_s : p->t_s;
+		int64_t ds = p->samples - (prev ? prev->samples : 0);
+		int64_t db = p->reader_bytes - (prev ? prev->reader_bytes : 0);
+		fprintf(f, "trend_%d: t_s=%.3f,samples_per_s=%.1f,reader_mb_per_s=%.3f,bytes_live=%lld\n",
+		        i, p->t_s, dt > 0 ? (double)ds / dt : 0, dt > 0 ? (double)db / dt * 1e-6 : 0,
+		        (long long)p->bytes_live);
+		prev = p;
+	}
+	fprintf(f, "\n");
+}
+
 static void report_section_queues(FILE *f, const dalic_stats_snapshot_t *s)
 {
 	fprintf(f, "# Queues\n");
@@ -117,9 +159,9 @@ static void report_section_queues(FILE *f, const dalic_stats_snapshot_t *s)
 			continue;
 		fprintf(f,
 		        "queue_%s: depth=%d,occupancy=%d,max_occupancy=%d,mean_occupancy=%.2f,"
-		        "changes=%lld\n",
+		        "changes=%lld,bytes=%lld\n",
 		        d->name, d->depth, d->occupancy, d->max_occupancy, d->mean_occupancy,
-		        (long long)d->changes);
+		        (long long)d->changes, (long long)d->bytes);
 	}
 	fprintf(f, "\n");
 }
@@ -222,6 +264,7 @@ int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE *f)
 	report_section_throughput(f, snap);
 	report_section_time(f, snap);
 	report_section_waits(f, snap);
+	report_section_cpu(f, snap);
 	report_section_queues(f, snap);
 	report_section_memory(f, snap);
 	report_section_allocations(f, snap);

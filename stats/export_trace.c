@@ -3,7 +3,9 @@
  * One process, with tracks (tids): 1-3 the CPU / MIXED / GPU stage threads — a stage's trace_span
  * per iteration with its operators' spans nested inside —, 10 the consumer's waits for data,
  * 100+k pool worker k's sample chunks. Spans that may overlap on one thread (iterations in
- * flight, stage waits) are async events; queue occupancy is a counter track per queue.
+ * flight, stage waits) are async events; queue occupancy is a counter track per queue, and
+ * each worker has a "worker k cpu %" counter (thread CPU over its chunks); the trend adds
+ * "samples/s", "memory held" and "cpu cores" counters, a point per trend interval.
  * Events are streamed from the trace ring, so a long trace costs no extra memory to write.
  * Timestamps are microseconds since the collector started (or was reset).
  */
@@ -94,6 +96,23 @@ static void trace_async_pair(writer_t *w, const char *name, const char *cat, int
 	        TID_CONSUMER, name, cat, (long long)id, trace_us(w, t1));
 }
 
+/* Counter track "worker k cpu %": how much of a CPU the worker used while it ran the chunk,
+ * back to 0 when it ends — the area under it is the worker's CPU time. */
+static void trace_worker_counter(writer_t *w, const dalic_trace_event_t *ev)
+{
+	double dur = (double)(ev->t1 - ev->t0);
+	double pct = dur > 0 ? 100.0 * (double)ev->cpu / dur : 0;
+	if (pct > 100)
+		pct = 100;
+	for (int k = 0; k < 2; k++) {
+		trace_begin(w);
+		fprintf(w->f,
+		        "{\"ph\":\"C\",\"pid\":1,\"name\":\"worker %d cpu %%\",\"ts\":%.3f,"
+		        "\"args\":{\"cpu\":%.1f}}",
+		        ev->thread, trace_us(w, k ? ev->t1 : ev->t0), k ? 0.0 : pct);
+	}
+}
+
 static void trace_emit(void *user, const dalic_trace_event_t *ev)
 {
 	writer_t *w = user;
@@ -105,8 +124,10 @@ static void trace_emit(void *user, const dalic_trace_event_t *ev)
 			break;
 		trace_span(w, TID_STAGE + w->L->nodes[ev->id].stage, trace_node_name(w, ev->id), "operator",
 		     ev->t0, ev->t1);
-		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"batch\":%d,\"op\":\"%s\"}}",
-		        (long long)ev->iteration, ev->a, w->L->nodes[ev->id].op);
+		fprintf(w->f,
+		        ",\"args\":{\"iteration\":%lld,\"batch\":%d,\"op\":\"%s\",\"cpu_us\":%.3f}}",
+		        (long long)ev->iteration, ev->a, w->L->nodes[ev->id].op,
+		        (double)ev->cpu * 1e-3);
 		break;
 	case DALIC_TRACE_CHUNK:
 		if (ev->thread >= 0 && ev->thread < MAX_WORKERS &&
@@ -117,8 +138,11 @@ static void trace_emit(void *user, const dalic_trace_event_t *ev)
 			w->named[ev->thread / 8] |= (unsigned char)(1u << (ev->thread % 8));
 		}
 		trace_span(w, TID_WORKER + ev->thread, trace_node_name(w, ev->id), "samples", ev->t0, ev->t1);
-		fprintf(w->f, ",\"args\":{\"iteration\":%lld,\"first_sample\":%d,\"samples\":%d}}",
-		        (long long)ev->iteration, ev->a, ev->b);
+		fprintf(w->f,
+		        ",\"args\":{\"iteration\":%lld,\"first_sample\":%d,\"samples\":%d,"
+		        "\"cpu_us\":%.3f}}",
+		        (long long)ev->iteration, ev->a, ev->b, (double)ev->cpu * 1e-3);
+		trace_worker_counter(w, ev);
 		break;
 	case DALIC_TRACE_STAGE:
 		if (ev->id < 0 || ev->id > 2)
@@ -133,6 +157,7 @@ static void trace_emit(void *user, const dalic_trace_event_t *ev)
 		} else {
 			trace_async_pair(w,
 			           ev->id == DALIC_WAIT_FREE_SLOT ? "wait for a free slot"
+			           : ev->id == DALIC_WAIT_READY   ? "ready, not taken"
 			                                          : "wait for input",
 			           "wait", ev->t0, ev->t1, ev->iteration);
 		}
@@ -150,6 +175,32 @@ static void trace_emit(void *user, const dalic_trace_event_t *ev)
 		trace_async_pair(w, "iteration", "iteration", ev->t0, ev->t1, ev->iteration);
 		break;
 	}
+}
+
+/* The trend's points as counter tracks: samples/s, memory held, CPU cores in use. */
+static void trace_trend(writer_t *w, dalic_stats_t *s)
+{
+	pthread_mutex_lock(&s->trend_lock);
+	dalic_stats_trend_point_t prev = {0};
+	for (int i = 0; i < s->trend_count; i++) {
+		const dalic_stats_trend_point_t *p = &s->trend[i];
+		double dt = p->t_s - prev.t_s, ts = p->t_s * 1e6;
+		trace_begin(w);
+		fprintf(w->f,
+		        "{\"ph\":\"C\",\"pid\":1,\"name\":\"samples/s\",\"ts\":%.3f,\"args\":"
+		        "{\"samples/s\":%.1f}},",
+		        ts, dt > 0 ? (double)(p->samples - prev.samples) / dt : 0);
+		fprintf(w->f,
+		        "\n{\"ph\":\"C\",\"pid\":1,\"name\":\"memory held\",\"ts\":%.3f,\"args\":"
+		        "{\"bytes\":%lld}},",
+		        ts, (long long)p->bytes_live);
+		fprintf(w->f,
+		        "\n{\"ph\":\"C\",\"pid\":1,\"name\":\"cpu cores\",\"ts\":%.3f,\"args\":"
+		        "{\"cores\":%.2f}}",
+		        ts, dt > 0 ? (p->cpu_s - prev.cpu_s) / dt : 0);
+		prev = *p;
+	}
+	pthread_mutex_unlock(&s->trend_lock);
 }
 
 int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
@@ -175,6 +226,7 @@ int dalic_stats_write_trace(dalic_stats_t *s, FILE *f)
 			trace_track_name(w, TID_STAGE + st, tracks[st], TID_STAGE + st);
 	trace_track_name(w, TID_CONSUMER, "consumer", TID_CONSUMER);
 	int64_t n = dalic_trace_ring_each(&s->trace, trace_emit, w);
+	trace_trend(w, s);
 	fprintf(f,
 	        "\n],\"otherData\":{\"generator\":\"dalic " DALIC_VERSION "\",\"events\":%lld,"
 	        "\"dropped\":%lld}}\n",

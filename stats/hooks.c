@@ -20,8 +20,8 @@ static void hooks_touch(dalic_stats_t *s, int64_t t_start, int64_t t_end)
 	dalic_atomic_max(&s->last_t, t_end);
 }
 
-static void hooks_trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
-                  int64_t t0, int64_t t1)
+static void hooks_trace_cpu(dalic_stats_t *s, int type, int id, int thread, int a, int b,
+                            int64_t it, int64_t t0, int64_t t1, int64_t cpu)
 {
 	if (!s->tracing)
 		return;
@@ -32,30 +32,84 @@ static void hooks_trace(dalic_stats_t *s, int type, int id, int thread, int a, i
 	                          .b = b,
 	                          .iteration = it,
 	                          .t0 = t0,
-	                          .t1 = t1};
+	                          .t1 = t1,
+	                          .cpu = cpu};
 	dalic_trace_ring_push(&s->trace, &ev);
 }
 
+static void hooks_trace(dalic_stats_t *s, int type, int id, int thread, int a, int b, int64_t it,
+                  int64_t t0, int64_t t1)
+{
+	hooks_trace_cpu(s, type, id, thread, a, b, it, t0, t1, 0);
+}
+
 static void hooks_on_node_run(void *user, const dalic_node_t *node, int64_t iteration, int batch,
-                        int64_t t_start, int64_t t_end)
+                        int64_t t_start, int64_t t_end, int64_t cpu_ns)
 {
 	dalic_stats_t *s = user;
 	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
 	if (!sn)
 		return;
 	dalic_hist_record(&sn->time, t_end - t_start);
+	atomic_fetch_add_explicit(&sn->cpu_ns, cpu_ns, memory_order_relaxed);
 	hooks_touch(s, t_start, t_end);
 	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
 	if (node->index == L->sample_node)
 		atomic_fetch_add_explicit(&s->samples, batch, memory_order_relaxed);
-	hooks_trace(s, DALIC_TRACE_NODE, node->index, 0, batch, 0, iteration, t_start, t_end);
+	hooks_trace_cpu(s, DALIC_TRACE_NODE, node->index, 0, batch, 0, iteration, t_start, t_end,
+	                cpu_ns);
 }
 
 static void hooks_on_work_chunk(void *user, const dalic_node_t *node, int64_t iteration, int thread,
-                          int first, int count, int64_t t_start, int64_t t_end)
+                          int first, int count, int64_t t_start, int64_t t_end, int64_t cpu_ns)
 {
 	dalic_stats_t *s = user;
-	hooks_trace(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start, t_end);
+	dalic_stats_node_t *sn = dalic_stats_node_of(s, node);
+	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
+	if (sn && thread >= 0 && thread < L->num_workers) {
+		int64_t busy = t_end - t_start;
+		dalic_stats_wstate_t *w = &L->workers[thread];
+		atomic_fetch_add_explicit(&w->busy_ns, busy, memory_order_relaxed);
+		atomic_fetch_add_explicit(&w->cpu_ns, cpu_ns, memory_order_relaxed);
+		atomic_fetch_add_explicit(&w->chunks, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&w->samples, count, memory_order_relaxed);
+		atomic_fetch_add_explicit(&L->worker_node_ns[thread * L->num_nodes + node->index],
+		                          busy, memory_order_relaxed);
+		atomic_fetch_add_explicit(&sn->cpu_ns, cpu_ns, memory_order_relaxed);
+		atomic_fetch_add_explicit(&sn->work_ns, busy, memory_order_relaxed);
+	}
+	hooks_trace_cpu(s, DALIC_TRACE_CHUNK, node->index, thread, first, count, iteration, t_start,
+	                t_end, cpu_ns);
+}
+
+/* The hand-offs of an iteration: whichever of two neighbouring stages reports second records
+ * the gap between them (the executor reports a stage before passing the batch on, so in
+ * practice the later stage). Once per stage and iteration, so a mutex is cheap here. */
+static void hooks_stage_handoff(dalic_stats_t *s, int stage, int64_t iteration, int64_t t_start,
+                                int64_t t_end)
+{
+	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
+	if (!L || iteration < 0)
+		return;
+	int prev = stage - 1, next = stage + 1;
+	while (prev >= 0 && L->stage_nodes[prev] == 0)
+		prev--;
+	while (next < DALIC_NUM_STAGES && L->stage_nodes[next] == 0)
+		next++;
+	pthread_mutex_lock(&s->iter_lock);
+	dalic_stats_iter_t *it = &s->iters[iteration % DALIC_STATS_ITER_RING];
+	if (it->iteration != iteration) {
+		memset(it, 0, sizeof *it);
+		it->iteration = iteration;
+	}
+	it->t0[stage] = t_start;
+	it->t1[stage] = t_end;
+	it->have[stage] = true;
+	if (prev >= 0 && it->have[prev] && t_start >= it->t1[prev])
+		dalic_hist_record(&s->stage_wait[stage], t_start - it->t1[prev]);
+	if (next < DALIC_NUM_STAGES && it->have[next] && it->t0[next] >= t_end)
+		dalic_hist_record(&s->stage_wait[next], it->t0[next] - t_end);
+	pthread_mutex_unlock(&s->iter_lock);
 }
 
 static void hooks_on_stage_run(void *user, int stage, int64_t iteration, int64_t t_start, int64_t t_end)
@@ -64,6 +118,7 @@ static void hooks_on_stage_run(void *user, int stage, int64_t iteration, int64_t
 	if (stage < 0 || stage >= DALIC_NUM_STAGES)
 		return;
 	dalic_hist_record(&s->stage_time[stage], t_end - t_start);
+	hooks_stage_handoff(s, stage, iteration, t_start, t_end);
 	hooks_touch(s, t_start, t_end);
 	hooks_trace(s, DALIC_TRACE_STAGE, stage, 0, 0, 0, iteration, t_start, t_end);
 }
@@ -77,6 +132,7 @@ static void hooks_on_iteration_ready(void *user, int64_t iteration, int64_t t_sc
 	if (prev > 0 && t_ready >= prev)
 		dalic_hist_record(&s->iter_interval, t_ready - prev);
 	hooks_touch(s, t_scheduled, t_ready);
+	dalic_stats_trend_tick(s, t_ready);
 	hooks_trace(s, DALIC_TRACE_ITERATION, 0, 0, 0, 0, iteration, t_scheduled, t_ready);
 }
 
@@ -130,6 +186,11 @@ static void hooks_on_output_memory(void *user, const dalic_node_t *node, int out
 	if (!sn || output < 0 || output >= sn->num_outputs || !b)
 		return;
 	dalic_stats_out_t *o = &sn->outputs[output];
+	if (sn->reader && output == 0) { /* the trend's reader MB/s and files/s */
+		atomic_fetch_add_explicit(&sn->out_bytes, (int64_t)dalic_batch_nbytes(b),
+		                          memory_order_relaxed);
+		atomic_fetch_add_explicit(&sn->out_files, b->num_samples, memory_order_relaxed);
+	}
 	atomic_store_explicit(&o->memory_kind, (int)b->mem, memory_order_relaxed);
 	atomic_store_explicit(&o->contiguous, b->contiguous, memory_order_relaxed);
 	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);

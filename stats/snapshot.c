@@ -162,12 +162,12 @@ static void snapshot_derive_verdict(dalic_stats_snapshot_t *snap)
 		snap->verdict = DALIC_STATS_VERDICT_INPUT_BOUND;
 		snap->verdict_reason = snapshot_format_reason(
 		    "the consumer waited %.0f%% of the time (%.3f s of %.3f s) for data%s; "
-		    "slowest stage %s, slowest operator %s (%.0f%% of the busy time)",
+		    "slowest stage %s, slowest operator %s (%.0f%% of the busy time)%s%s",
 		    100 * snap->consumer_wait_share, consumer_ns * 1e-9, snap->wall_s,
 		    snap->consumer_wait_measured ? ""
 		                                 : " (synchronous executor: it ran every "
 		                                   "iteration itself)",
-		    stage, op, 100 * op_share);
+		    stage, op, 100 * op_share, *snap->cpu_verdict ? "; " : "", snap->cpu_verdict);
 	} else if (snap->consumer_wait_share < IDLE_CONSUMER_SHARE &&
 	           (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE ||
 	            snap->pipeline_utilization < IDLE_PIPELINE_UTILIZATION)) {
@@ -310,6 +310,20 @@ static void snapshot_sum_allocations(dalic_stats_snapshot_t *snap)
 		}
 }
 
+/* Bytes each prefetch queue holds: its stages' output buffers, every slot (the gpu queue
+ * serves the mixed and gpu stages; without it the cpu queue holds everything). */
+static void snapshot_queue_bytes(dalic_stats_snapshot_t *snap)
+{
+	bool split = snap->queues[DALIC_STATS_QUEUE_GPU].present;
+	for (int i = 0; i < snap->num_operators; i++) {
+		const dalic_stats_operator_t *op = &snap->operators[i];
+		int q = split && op->stage != DALIC_STAGE_CPU ? DALIC_STATS_QUEUE_GPU
+		                                              : DALIC_STATS_QUEUE_CPU;
+		for (int o = 0; o < op->num_outputs; o++)
+			snap->queues[q].bytes += op->outputs[o].bytes_live;
+	}
+}
+
 static void snapshot_copy_params(dalic_stats_snapshot_t *snap, const dalic_pipeline_params_t *p,
                         bool uses_gpu)
 {
@@ -349,6 +363,7 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 		snap->stages[st].num_operators = L ? L->stage_nodes[st] : 0;
 		snap->stages[st].present = snap->stages[st].num_operators > 0;
 		dalic_hist_summary(&s->stage_time[st], &snap->stages[st].time);
+		dalic_hist_summary(&s->stage_wait[st], &snap->stages[st].wait_before);
 	}
 	snap->iterations = atomic_load(&s->iterations);
 	snap->samples = atomic_load(&s->samples);
@@ -368,13 +383,20 @@ int dalic_stats_snapshot(dalic_stats_t *s, dalic_stats_snapshot_t **out)
 		rc = snapshot_copy_growth(s, snap);
 	if (!rc)
 		rc = snapshot_copy_warnings(s, snap);
+	if (!rc)
+		rc = dalic_stats_trend_copy(s, snap);
 	if (rc) {
 		dalic_stats_snapshot_free(snap);
 		return dalic_fail(rc, "out of memory for a stats snapshot");
 	}
 	snapshot_derive_shares(snap);
+	if (dalic_stats_snapshot_cpu(s, L, snap)) {
+		dalic_stats_snapshot_free(snap);
+		return dalic_fail(DALIC_ENOMEM, "out of memory for a stats snapshot");
+	}
 	snapshot_derive_verdict(snap);
 	snapshot_sum_allocations(snap);
+	snapshot_queue_bytes(snap);
 	if (s->tracing) {
 		snap->trace_events = dalic_trace_ring_recorded(&s->trace);
 		snap->trace_dropped = dalic_trace_ring_dropped(&s->trace);
@@ -409,6 +431,10 @@ void dalic_stats_snapshot_free(dalic_stats_snapshot_t *snap)
 		free((void *)snap->warnings[i].op); /* the block holding all its strings */
 	free(snap->warnings);
 	free(snap->verdict_reason);
+	free(snap->workers);
+	free(snap->cpu_verdict);
+	free(snap->trend);
+	free(snap->trend_operator_ns);
 	free(snap);
 }
 

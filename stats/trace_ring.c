@@ -63,6 +63,7 @@ void dalic_trace_ring_push(dalic_trace_ring_t *r, const dalic_trace_event_t *ev)
 	atomic_store_explicit(
 	    &s->w[4], (int64_t)((uint64_t)(uint32_t)ev->a | ((uint64_t)(uint32_t)ev->b << 32)),
 	    memory_order_relaxed);
+	atomic_store_explicit(&s->w[5], ev->cpu, memory_order_relaxed);
 	atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
 }
 
@@ -92,8 +93,8 @@ int64_t dalic_trace_ring_each(const dalic_trace_ring_t *r,
 		const dalic_trace_slot_t *s = &r->slots[pos & r->mask];
 		if (atomic_load_explicit(&s->seq, memory_order_acquire) != pos + 1)
 			continue; /* still being written, or already overwritten */
-		uint64_t w[5];
-		for (int i = 0; i < 5; i++)
+		uint64_t w[6];
+		for (int i = 0; i < 6; i++)
 			w[i] = (uint64_t)atomic_load_explicit(&s->w[i], memory_order_relaxed);
 		atomic_thread_fence(memory_order_acquire);
 		if (atomic_load_explicit(&s->seq, memory_order_relaxed) != pos + 1)
@@ -107,6 +108,7 @@ int64_t dalic_trace_ring_each(const dalic_trace_ring_t *r,
 		    .t1 = (int64_t)w[3],
 		    .a = (int)(uint32_t)w[4],
 		    .b = (int)(uint32_t)(w[4] >> 32),
+		    .cpu = (int64_t)w[5],
 		};
 		fn(user, &ev);
 		n++;

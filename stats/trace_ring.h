@@ -17,7 +17,7 @@
 
 enum {
 	DALIC_TRACE_NODE = 1,  /* id = node index, a = batch */
-	DALIC_TRACE_CHUNK,     /* id = node index, thread, a = first sample, b = count */
+	DALIC_TRACE_CHUNK,     /* id = node index, thread, a = first sample, b = count, cpu */
 	DALIC_TRACE_STAGE,     /* id = stage */
 	DALIC_TRACE_WAIT,      /* id = wait kind */
 	DALIC_TRACE_QUEUE,     /* id = queue, a = occupancy, b = depth; t0 == t1 */
@@ -29,11 +29,12 @@ typedef struct dalic_trace_event {
 	int a, b;
 	int64_t iteration;
 	int64_t t0, t1;
+	int64_t cpu; /* CHUNK, NODE: thread CPU ns */
 } dalic_trace_event_t;
 
 typedef struct dalic_trace_slot {
 	_Atomic int64_t seq; /* position + 1 when published, -(position + 1) while written */
-	_Atomic int64_t w[5];
+	_Atomic int64_t w[6];
 } dalic_trace_slot_t;
 
 typedef struct dalic_trace_ring {

@@ -26,6 +26,7 @@ typedef struct row {
 	double mean_ns, share;
 	int64_t p99_ns, real, reserved, hint, allocs;
 	int64_t warnings; /* data-quality warnings (issue 20); -1 unknown */
+	double cpu_ns;    /* CPU time per run (stage thread + workers); -1 unknown */
 } row_t;
 
 typedef struct column {
@@ -57,6 +58,11 @@ static void pane_ops_c_p99(const row_t *r, char b[32])
 {
 	char t[16];
 	snprintf(b, 32, "%s", dalic_tui_fmt_ns((double)r->p99_ns, t));
+}
+static void pane_ops_c_cpu(const row_t *r, char b[32])
+{
+	char t[16];
+	snprintf(b, 32, "%s", r->cpu_ns >= 0 ? dalic_tui_fmt_ns(r->cpu_ns, t) : "-");
 }
 static void pane_ops_c_share(const row_t *r, char b[32])
 {
@@ -110,6 +116,8 @@ static const column_t columns[] = {
     {.title = "dev", .width = 5, .priority = 6, .sort = -1, .left = true, .cell = pane_ops_c_dev},
     {.title = "mean", .width = 8, .priority = 1, .sort = TUI_SORT_MEAN, .cell = pane_ops_c_mean},
     {.title = "p99", .width = 8, .priority = 5, .sort = TUI_SORT_P99, .cell = pane_ops_c_p99},
+    /* last: the zoomed pane of a 100-column screen keeps the older columns */
+    {.title = "cpu", .width = 8, .priority = 11, .sort = -1, .cell = pane_ops_c_cpu},
     {.title = "share", .width = 6, .priority = 2, .sort = TUI_SORT_SHARE, .cell = pane_ops_c_share},
     {.title = "real", .width = 7, .priority = 3, .sort = TUI_SORT_REAL, .cell = pane_ops_c_real},
     {.title = "reserved",
@@ -146,7 +154,10 @@ static int pane_ops_rows_full(const tui_app_t *app, row_t *rows)
 		             .p99_ns = op->time.p99_ns,
 		             .real = s->memory_stats ? 0 : -1,
 		             .reserved = s->memory_stats ? 0 : -1,
-		             .warnings = op->warnings};
+		             .warnings = op->warnings,
+		             .cpu_ns = op->time.count > 0
+		                           ? (double)op->cpu_ns / (double)op->time.count
+		                           : -1};
 		for (int o = 0; o < op->num_outputs; o++) {
 			const dalic_stats_output_t *out = &op->outputs[o];
 			if (s->memory_stats) {
@@ -183,7 +194,8 @@ static int pane_ops_rows_debug(const tui_app_t *app, row_t *rows)
 		                    .reserved = -1,
 		                    .hint = -1,
 		                    .allocs = -1,
-		                    .warnings = -1};
+		                    .warnings = -1,
+		                    .cpu_ns = -1};
 	}
 	return n;
 }
@@ -329,9 +341,10 @@ static void pane_ops_draw(tui_app_t *app, tui_canvas_t c)
 	char line[256] = "";
 	if (s && s->bottleneck_operator >= 0 && s->operators[s->bottleneck_operator].time.count) {
 		const dalic_stats_operator_t *op = &s->operators[s->bottleneck_operator];
-		char t[16];
-		snprintf(line, sizeof line, "slowest: %s (%s) %s, %.0f%% of the work", op->name,
-		         op->op, dalic_tui_fmt_ns(op->time.mean_ns, t), op->share * 100);
+		char t[16], cpu[16];
+		snprintf(line, sizeof line, "slowest: %s (%s) %s, %.0f%% of the work, cpu %s",
+		         op->name, op->op, dalic_tui_fmt_ns(op->time.mean_ns, t), op->share * 100,
+		         dalic_tui_fmt_ns((double)op->cpu_ns / (double)op->time.count, cpu));
 	} else if (!s) {
 		int best = -1;
 		for (int r = 0; r < n; r++)

@@ -1,7 +1,8 @@
 /*
  * QUEUES pane: how full each prefetch queue is now (a bar) and lately (a sparkline of the
  * occupancy history the collector keeps), how much of the time the consumer waited for data
- * versus the pipeline waited for a free slot, and the collector's input-bound verdict.
+ * versus the pipeline waited for a free slot, how busy the pool's workers were (issue 26) and
+ * the collector's input-bound verdict.
  * After a parameter change it also shows the numbers before and after side by side:
  * throughput, iteration interval, reserved memory and engine memory. While the tuner runs
  * (U) and after, until U again, it shows the tune view instead.
@@ -54,6 +55,57 @@ static void pane_queues_queue_line(tui_canvas_t c, int y, const dalic_stats_queu
 	x += dalic_tui_printf(c, x, y, dalic_tui_style(TUI_S_NORMAL), "%d/%d ", q->occupancy,
 	                      q->depth);
 	pane_queues_sparkline(c, x, y, c.r.w - x, q);
+}
+
+/* samples/s of the trend's points, newest at the right, one column per point: a slowdown
+ * after the first epoch shows as a step down. */
+static void pane_queues_trend(tui_canvas_t c, int y, const dalic_stats_snapshot_t *s)
+{
+	int x = dalic_tui_print(c, 0, y, dalic_tui_style(TUI_S_NORMAL), "samples/s ", -1);
+	int w = c.r.w - x - 8, n = s->num_trend - 1; /* rates need two points */
+	if (w <= 0 || n < 1)
+		return;
+	int first = n > w ? n - w : 0;
+	double rate[512], top = 0;
+	int k = 0;
+	for (int i = first; i < n && k < 512; i++, k++) {
+		const dalic_stats_trend_point_t *a = &s->trend[i], *b = &s->trend[i + 1];
+		double dt = b->t_s - a->t_s;
+		rate[k] = dt > 0 ? (double)(b->samples - a->samples) / dt : 0;
+		if (rate[k] > top)
+			top = rate[k];
+	}
+	for (int i = 0; i < k; i++) {
+		int l = top > 0 ? (int)(rate[i] / top * 7 + 0.5) : 0;
+		dalic_tui_put(c, x + i, y, levels[l > 7 ? 7 : l], dalic_tui_style(TUI_S_BAR));
+	}
+	dalic_tui_printf(c, x + k + 1, y, dalic_tui_style(TUI_S_NORMAL), "%.0f", rate[k - 1]);
+}
+
+/* The worker pool: a summary line, then one line per worker (busy bar, busy %, the operator
+ * it spent most time on) while `rows` allow. Returns the rows used. */
+static int pane_queues_workers(tui_canvas_t c, int y, int rows, const dalic_stats_snapshot_t *s)
+{
+	if (rows <= 0 || s->num_workers <= 0)
+		return 0;
+	dalic_tui_printf(c, 0, y, dalic_tui_style(TUI_S_NORMAL), "workers busy %.0f%%, cpu %.0f%%",
+	                 s->workers_busy_share * 100, s->workers_cpu_share * 100);
+	int used = 1;
+	for (int w = 0; w < s->num_workers && used < rows; w++, used++) {
+		const dalic_stats_worker_t *k = &s->workers[w];
+		int x = dalic_tui_printf(c, 0, y + used, dalic_tui_style(TUI_S_DIM), "w%-2d", w);
+		int fill = (int)(k->busy_share * 8 + 0.5);
+		for (int i = 0; i < 8; i++)
+			dalic_tui_put(c, x + i, y + used, i < fill ? 0x2588 : 0x2591,
+			              dalic_tui_style(TUI_S_BAR));
+		x += 9;
+		x += dalic_tui_printf(c, x, y + used, dalic_tui_style(TUI_S_NORMAL), "%3.0f%% ",
+		                      k->busy_share * 100);
+		if (k->top_operator >= 0)
+			dalic_tui_print(c, x, y + used, dalic_tui_style(TUI_S_DIM),
+			                s->operators[k->top_operator].name, c.r.w - x);
+	}
+	return used;
 }
 
 /* Before / after a change, in 32 columns: label, before, after, relative change. */
@@ -147,6 +199,10 @@ static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 			    c, 0, y++, dalic_tui_style(TUI_S_NORMAL), "iteration %s, one per %s",
 			    dalic_tui_fmt_ns(s->iteration_time.mean_ns, t1),
 			    dalic_tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
+		if (s->num_trend > 1 && c.r.h - y > 4)
+			pane_queues_trend(c, y++, s);
+		/* the workers, leaving the verdict and two lines of its reason below */
+		y += pane_queues_workers(c, y, c.r.h - y - 3, s);
 		tui_style_t vs = s->verdict == DALIC_STATS_VERDICT_INPUT_BOUND
 		                     ? dalic_tui_style(TUI_S_WARN)
 		                     : dalic_tui_style(TUI_S_GOOD);

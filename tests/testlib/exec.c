@@ -93,7 +93,7 @@ static void tl_log_on_ready(void *user, int64_t it, int64_t t0, int64_t t1)
 }
 
 static void tl_log_on_chunk(void *user, const dalic_node_t *n, int64_t it, int thread, int first,
-                            int count, int64_t t0, int64_t t1)
+                            int count, int64_t t0, int64_t t1, int64_t cpu_ns)
 {
 	tl_log_t *l = user;
 	atomic_fetch_add(&l->chunks, 1);
@@ -102,7 +102,7 @@ static void tl_log_on_chunk(void *user, const dalic_node_t *n, int64_t it, int t
 }
 
 static void tl_log_on_node(void *user, const dalic_node_t *n, int64_t it, int batch, int64_t t0,
-                           int64_t t1)
+                           int64_t t1, int64_t cpu_ns)
 {
 	atomic_fetch_add(&((tl_log_t *)user)->node_runs, 1);
 }

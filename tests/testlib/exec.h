@@ -45,7 +45,7 @@ typedef struct tl_log {
 		int64_t iteration;
 	} ev[4096];
 	atomic_int stage_runs[3];
-	atomic_int waits[3];
+	atomic_int waits[4];
 	atomic_int max_cpu_level, max_gpu_level;
 	atomic_int chunks, node_runs, bad_thread;
 	int num_threads;

@@ -34,7 +34,7 @@ static int exec_pool_count_item(void *arg, int item, int thread)
 }
 
 static void exec_pool_count_chunk(void *arg, int thread, int first, int count, int64_t t0,
-                                  int64_t t1)
+                                  int64_t t1, int64_t cpu_ns)
 {
 	atomic_fetch_add(&((exec_pool_count_job_t *)arg)->chunk_items, count);
 }

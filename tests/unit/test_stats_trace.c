@@ -67,7 +67,8 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 		cJSON *events = cJSON_GetObjectItemCaseSensitive(doc, "traceEvents");
 		cr_assert(cJSON_IsArray(events));
 		bool cpu_track = false, consumer_track = false, worker_track = false;
-		int coin_runs = 0, wide_runs = 0, chunks = 0, counters = 0;
+		int coin_runs = 0, wide_runs = 0, chunks = 0, counters = 0, worker_counters = 0,
+		    trend_counters = 0;
 		stats_trace_span_t stages[64];
 		int nstages = 0;
 		stats_trace_span_t ops[128];
@@ -89,6 +90,15 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 			cr_expect_geq(ts, 0, "%s", mode);
 			if (!strcmp(ph, "C")) {
 				const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "args");
+				if (!strncmp(stats_trace_str(e, "name"), "worker ", 7)) {
+					cr_expect_leq(stats_trace_num(a, "cpu"), 100, "%s", mode);
+					worker_counters++;
+					continue;
+				}
+				if (strncmp(stats_trace_str(e, "name"), "queue ", 6)) {
+					trend_counters++; /* samples/s, memory held, cpu cores */
+					continue;
+				}
 				cr_expect_leq(stats_trace_num(a, "occupancy"), tl_modes[m].cpu,
 				              "%s", mode);
 				counters++;
@@ -123,6 +133,9 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 		cr_expect(worker_track, "%s: no worker track", mode);
 		cr_expect_gt(chunks, 0, "%s", mode);
 		cr_expect_gt(counters, 0, "%s", mode);
+		cr_expect_eq(worker_counters, 2 * chunks, "%s: a cpu %% rise and fall per chunk", mode);
+		cr_expect_eq(trend_counters % 3, 0, "%s: three trend counters a point", mode);
+		cr_expect_geq(trend_counters, 3, "%s: the first iteration takes a trend point", mode);
 		cr_expect_eq(coin_runs, snap->operators[0].time.count, "%s", mode);
 		cr_expect_geq(coin_runs, 6, "%s", mode);
 		cr_expect_eq(wide_runs, tl_stats_find(snap, "wide")->time.count, "%s", mode);
