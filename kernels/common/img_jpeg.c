@@ -13,7 +13,8 @@
  *   equal the whole decode's) and jpeg_skip_scanlines; after its last row the rest is skipped
  *   with jpeg_skip_scanlines, which libjpeg does without reading it, then
  *   jpeg_finish_decompress: exactly DALI's sequence, so what lies below the window is never
- *   read and a file truncated there decodes, in both.
+ *   read and a file truncated there decodes, in both. Window rows are decoded straight into
+ *   the output (jpgd_read_rows), not into a row buffer and copied.
  */
 #include "kernels/common/img_codec_impl.h"
 
@@ -169,24 +170,42 @@ static int jpgd_truncated(img_jpeg_t *j, const char *where, char *err, size_t er
 }
 
 /* Rows [y, y + h) of the started decompressor into `out` (rows of `row_bytes`, taken `lead`
- * bytes into each decoded row; `tmp` holds ROWS decoded rows when they cannot go straight
- * into out). Returns 0, or -1 when the data ends. */
-enum { JPGD_ROWS = 16 };
+ * bytes into each decoded row of `wide` bytes; `tmp` holds ROWS decoded rows). Rows above y
+ * are decoded into tmp and dropped. A window row is decoded straight into the output, `lead`
+ * bytes before its start: that overwrites the end of the row above (saved and put back) and
+ * the start of the row below (not decoded yet), one row per call so the rows of one call do
+ * not overwrite each other; rows where that would leave the buffer (the first, the last) go
+ * through tmp and are copied. Returns 0, or -1 when the data ends. */
+enum { JPGD_ROWS = 16, JPGD_MAX_LEAD = 256 };
 static int jpgd_read_rows(struct jpeg_decompress_struct *c, int y0, int y, int h, uint8_t *out,
                           size_t row_bytes, size_t lead, size_t wide, uint8_t *tmp, bool direct)
 {
+	const size_t end = (size_t)h * row_bytes, trail = wide - lead - row_bytes;
 	for (int at = y0; at < y + h;) {
 		JSAMPROW rows[JPGD_ROWS];
-		int want = y + h - at < JPGD_ROWS ? y + h - at : JPGD_ROWS;
-		for (int k = 0; k < want; k++)
-			rows[k] = direct && at + k >= y ? out + (size_t)(at + k - y) * row_bytes
-							: tmp + (size_t)k * wide;
+		size_t k = at >= y ? (size_t)(at - y) : 0, pos = k * row_bytes;
+		bool window = at >= y;
+		if (window && !direct && lead <= JPGD_MAX_LEAD && pos >= lead &&
+		    pos + row_bytes + trail <= end) { /* in place */
+			uint8_t above[JPGD_MAX_LEAD];
+			memcpy(above, out + pos - lead, lead);
+			rows[0] = out + pos - lead;
+			if (jpeg_read_scanlines(c, rows, 1) != 1)
+				return -1;
+			memcpy(out + pos - lead, above, lead);
+			at++;
+			continue;
+		}
+		int want = window ? (direct ? y + h - at : 1) : y - at;
+		want = want < JPGD_ROWS ? want : JPGD_ROWS;
+		for (int r = 0; r < want; r++)
+			rows[r] = window && direct ? out + pos + (size_t)r * row_bytes
+						   : tmp + (size_t)r * wide;
 		int got = (int)jpeg_read_scanlines(c, rows, (JDIMENSION)want);
 		if (got <= 0)
 			return -1;
-		for (int k = 0; k < got; k++)
-			if (!direct && at + k >= y)
-				memcpy(out + (size_t)(at + k - y) * row_bytes, rows[k] + lead, row_bytes);
+		if (window && !direct)
+			memcpy(out + pos, tmp + lead, row_bytes);
 		at += got;
 	}
 	return 0;

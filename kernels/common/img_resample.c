@@ -1,14 +1,17 @@
 /*
  * Separable resampling (see img_resample.h). Each axis gets a table of `taps` clamped source
  * indices and normalised weights per output position. The hot loops are plain weighted sums
- * over float rows written in blocks of 8 so the compiler vectorises them at -O2.
+ * over float rows written in blocks of 8 so the compiler vectorises them at -O2; the vertical
+ * pass has AVX2 forms (img_resample_avx2.c, same bits) chosen at run time.
  */
 #include "kernels/common/img_resample.h"
+#include "kernels/common/img_resample_simd.h"
 
 #include "engine/dtype.h"
 #include "engine/error.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 int dalic_img_filter_from_interp(int64_t interp)
@@ -251,12 +254,7 @@ static inline v4f resample_load4_f32(const float *p)
 			memcpy(acc + j, &s0, sizeof s0);                                         \
 			memcpy(acc + j + 4, &s1, sizeof s1);                                     \
 		}                                                                                \
-		for (; j < n; j++) {                                                             \
-			float s = 0;                                                             \
-			for (int k = 0; k < taps; k++)                                           \
-				s += w[k] * (float)((const T *)rows[k])[j];                      \
-			acc[j] = s;                                                              \
-		}                                                                                \
+		IMG_RESAMPLE_VSUM_TAIL(T)                                                        \
 	}
 #define DEFINE_VSUM(name, T, load8)                                                          \
 	DEFINE_VSUM_TAPS(name##_1, T, load8, 1)                                                  \
@@ -267,13 +265,7 @@ static inline v4f resample_load4_f32(const float *p)
 	static void name(float *restrict acc, const void *const *rows, const float *w, int taps, \
 			 int n)                                                                  \
 	{                                                                                        \
-		switch (taps) {                                                                  \
-		case 1: name##_1(acc, rows, w, taps, n); break;                                  \
-		case 2: name##_2(acc, rows, w, taps, n); break;                                  \
-		case 3: name##_3(acc, rows, w, taps, n); break;                                  \
-		case 4: name##_4(acc, rows, w, taps, n); break;                                  \
-		default: name##_n(acc, rows, w, taps, n); break;                                 \
-		}                                                                                \
+		IMG_RESAMPLE_VSUM_SWITCH(name)                                                   \
 	}
 DEFINE_VSUM(resample_vsum_u8, uint8_t, resample_load8_u8)
 DEFINE_VSUM(resample_vsum_i16, int16_t, resample_load8_i16)
@@ -282,13 +274,34 @@ DEFINE_VSUM(resample_vsum_f32, float, resample_load8_f32)
 
 typedef void (*vsum_fn)(float *, const void *const *, const float *, int, int);
 
+/* -1: not decided yet; 0: SSE2 / generic vectors; 1: AVX2 (img_resample_avx2.c) */
+static atomic_int resample_avx2 = -1;
+
+bool dalic_img_resample_use_avx2(bool on)
+{
+	int v = on && dalic_img_resample_avx2_available();
+	atomic_store(&resample_avx2, v);
+	return v;
+}
+
+static bool resample_avx2_on(void)
+{
+	int v = atomic_load_explicit(&resample_avx2, memory_order_relaxed);
+	if (v < 0) {
+		v = dalic_img_resample_avx2_available();
+		atomic_store(&resample_avx2, v);
+	}
+	return v;
+}
+
 static vsum_fn resample_vsum_for(dalic_dtype_t t)
 {
+	bool avx2 = resample_avx2_on();
 	switch (t) {
-	case DALIC_UINT8: return resample_vsum_u8;
+	case DALIC_UINT8: return avx2 ? dalic_img_resample_vsum_u8_avx2 : resample_vsum_u8;
 	case DALIC_INT16: return resample_vsum_i16;
 	case DALIC_UINT16: return resample_vsum_u16;
-	default: return resample_vsum_f32;
+	default: return avx2 ? dalic_img_resample_vsum_f32_avx2 : resample_vsum_f32;
 	}
 }
 
@@ -528,6 +541,7 @@ int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 		return -1;
 	float *line = buf, *res = buf + (size_t)xw * C + HSUM_SLACK;
 	memset(line + (size_t)xw * C, 0, sizeof(float) * HSUM_SLACK); /* as above */
+	vsum_fn vsum = resample_vsum_for(DALIC_FLOAT);
 	for (int r = 0; r < yh; r++) {
 		const uint8_t *src = in + ((size_t)(ay.lo + r) * in_stride + (size_t)ax.lo * C) * in_es;
 		resample_load_row(j->in_type, src, line, xw * C);
@@ -536,8 +550,8 @@ int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	for (int y = 0; y < ay.out; y++) {
 		for (int k = 0; k < ay.taps; k++)
 			rows[k] = tmp + (size_t)ay.idx[(size_t)y * ay.taps + k] * out_row;
-		resample_vsum_f32(res, (const void *const *)rows, ay.w + (size_t)y * ay.taps,
-		                  ay.taps, (int)out_row);
+		vsum(res, (const void *const *)rows, ay.w + (size_t)y * ay.taps, ay.taps,
+		     (int)out_row);
 		resample_store_row(j->out_type, out + (size_t)y * out_row * out_es, res,
 		                   (int)out_row);
 	}
