@@ -13,12 +13,8 @@
 # build/dali-venv/bin/python) and lmdb-utils' mdb_load.
 set -e
 cd "$(dirname "$0")/.."
-PY=${DALIC_DALI_PYTHON:-build/dali-venv/bin/python}
 REPEAT=${1:-20}
-DALIC=${DALIC:-build/release/dalic}
-[ "$DALIC" != build/release/dalic ] || make build/release/dalic >/dev/null
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
+. bench/readers_common.sh
 "$PY" - "$D" "$REPEAT" <<'PY'
 import os, sys
 sys.path.insert(0, "tests/dali")

@@ -9,13 +9,9 @@
 # Needs a Python with numpy (DALIC_DALI_PYTHON, as tests/dali/check.sh).
 set -e
 cd "$(dirname "$0")/.."
-PY=${DALIC_DALI_PYTHON:-build/dali-venv/bin/python}
 REPEAT=${1:-20}
 ITER=${2:-30}
-DALIC=${DALIC:-build/release/dalic}
-[ "$DALIC" != build/release/dalic ] || make build/release/dalic >/dev/null
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
+. bench/readers_common.sh
 "$PY" - "$D" "$REPEAT" <<'PY'
 import os, sys
 sys.path.insert(0, "tests/dali")

@@ -321,6 +321,29 @@ def make_coco_masks(root="/tmp/dalic_oracle_coco_masks"):
     return root
 
 
+def make_sequences(root="/tmp/dalic_oracle_seq"):
+    """Streams of frames for readers.sequence: three directories of 7, 3 and 10 JPEG frames
+    of one size (colour, 4:1:1, 4:4:0, progressive and gray variants of one photo), frames
+    named out of write order, and files the reader leaves out (not images, dot files, a
+    frame one level deeper)."""
+    fresh_dir(root)
+    frames = ["cat/chelsea.jpg", "cat/chelsea_411.jpg", "cat/chelsea_440.jpg",
+              "cat/chelsea_progressive.jpg", "cat/chelsea_gray.jpg"]
+    for s, n in enumerate((7, 3, 10)):
+        d = fresh_dir("%s/stream%d" % (root, s))
+        for k in reversed(range(n)):
+            with open("%s/f%03d.jpg" % (d, k), "wb") as f:
+                f.write(photo(frames[(3 * s + k) % len(frames)]))
+        with open(d + "/notes.txt", "w") as f:
+            f.write("not a frame")
+        with open(d + "/.hidden.jpg", "wb") as f:
+            f.write(b"not a jpeg")
+    os.makedirs(root + "/stream0/deeper", exist_ok=True)
+    with open(root + "/stream0/deeper/x.jpg", "wb") as f:
+        f.write(b"not read")
+    return root
+
+
 # ---- MXNet RecordIO ------------------------------------------------------------------------
 
 def recordio_record(payload, cflag=0):

@@ -431,6 +431,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"transforms__Scale", {REGISTRY_RUN_F32}, 0, registry_run_xform_scale},
     {"transforms__Shear", {0}, 0, registry_run_xform_shear},
     {"transforms__Translation", {0}, 0, registry_run_xform_offset},
+    {"readers__Sequence", {0}, 0, registry_run_sequence},
 };
 #define REGISTRY_RUN_NUM_CASES ((int)(sizeof registry_run_cases / sizeof *registry_run_cases))
 
