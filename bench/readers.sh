@@ -7,15 +7,14 @@
 # per sample times samples/s. The reference is `cat FILES > /dev/null` on the same files.
 # Three rounds alternate reader and cat; the ratio is reader MB/s / cat MB/s.
 #   sh bench/readers.sh [repeat]      (default 20: 240 samples per data set)
+# READERS="caffe tfrecord" runs only those; DALIC=path measures another dalic binary (a
+# before/after pair in one run).
 # Needs a Python with numpy (DALIC_DALI_PYTHON, as tests/dali/check.sh; default
 # build/dali-venv/bin/python) and lmdb-utils' mdb_load.
 set -e
 cd "$(dirname "$0")/.."
-PY=${DALIC_DALI_PYTHON:-build/dali-venv/bin/python}
 REPEAT=${1:-20}
-make build/release/dalic >/dev/null
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
+. bench/readers_common.sh
 "$PY" - "$D" "$REPEAT" <<'PY'
 import os, sys
 sys.path.insert(0, "tests/dali")
@@ -64,10 +63,11 @@ with open(d + "/list", "w") as lst:
 PY
 ITER=$((REPEAT * 12 * 4 / 16))
 while read -r name n size files; do
+	case " ${READERS:-$name} " in *" $name "*) ;; *) continue ;; esac
 	cat $files >/dev/null
 	sum_r=0 sum_c=0
 	for round in 1 2 3; do
-		sps=$(build/release/dalic run "$D/$name.py" -n "$ITER" | sed -n 's/^samples_per_second: //p')
+		sps=$("$DALIC" run "$D/$name.py" -n "$ITER" | sed -n 's/^samples_per_second: //p')
 		t0=$(date +%s.%N)
 		for k in 1 2 3 4; do cat $files >/dev/null; done
 		t1=$(date +%s.%N)

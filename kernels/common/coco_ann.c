@@ -17,6 +17,7 @@ typedef struct coco_raw {
 	float box[4];
 	int64_t meta0, nmeta;     /* polygon (start, end) coordinate pairs in the pool */
 	int64_t coord0, ncoord;   /* coordinates in the pool */
+	int64_t rle;              /* its RLE mask in the pool, or -1 */
 } coco_raw_t;
 
 typedef struct coco_parse {
@@ -33,7 +34,9 @@ typedef struct coco_parse {
 	int64_t nmeta, cmeta;
 	float *coords;
 	int64_t ncoords, ccoords;
-	int64_t caps[5]; /* of the result's samples, boxes, labels, polys, verts */
+	coco_rle_t *rles;
+	int64_t nrles, crles;
+	int64_t caps[7]; /* of the result's samples, boxes, labels, polys, verts */
 } coco_parse_t;
 
 /* Room for one more element of `size` bytes in *v (n used, *cap allocated). */
@@ -164,6 +167,49 @@ static int coco_polygons(coco_parse_t *p, const cJSON *seg, int k, coco_raw_t *a
 	return 0;
 }
 
+/* An RLE segmentation {"size": [h, w], "counts": string or list} (DALI's checks). */
+static int coco_rle(coco_parse_t *p, const cJSON *seg, int k, coco_raw_t *a)
+{
+	const cJSON *size = cJSON_GetObjectItemCaseSensitive(seg, "size");
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(seg, "counts");
+	int32_t hw[2] = {-1, -1};
+	for (int d = 0; d < 2 && cJSON_IsArray(size); d++) {
+		const cJSON *v = cJSON_GetArrayItem(size, d);
+		hw[d] = cJSON_IsNumber(v) ? (int32_t)v->valuedouble : -1;
+	}
+	if (hw[0] <= 0 || hw[1] <= 0)
+		return coco_fail(p, "annotation", k, "Invalid or missing mask sizes");
+	if (coco_grow(p, (void **)&p->rles, p->nrles, &p->crles, sizeof *p->rles))
+		return -1;
+	coco_rle_t *r = &p->rles[p->nrles];
+	char msg[160];
+	if (cJSON_IsString(counts) && counts->valuestring[0]) {
+		if (dalic_coco_rle_from_string(r, counts->valuestring, (uint32_t)hw[0],
+		                               (uint32_t)hw[1], msg, sizeof msg))
+			return coco_fail(p, "annotation", k, msg);
+	} else if (cJSON_IsArray(counts) && cJSON_GetArraySize(counts) > 0) {
+		int n = cJSON_GetArraySize(counts);
+		*r = (coco_rle_t){.h = (uint32_t)hw[0], .w = (uint32_t)hw[1], .m = (uint32_t)n,
+		                  .cnts = malloc(sizeof(uint32_t) * (size_t)n)};
+		if (!r->cnts)
+			return coco_fail(p, "annotation", k, "out of memory");
+		const cJSON *c;
+		int j = 0;
+		cJSON_ArrayForEach(c, counts)
+		{
+			if (!cJSON_IsNumber(c)) {
+				dalic_coco_rle_free(r);
+				return coco_fail(p, "annotation", k, "an RLE count is not a number");
+			}
+			r->cnts[j++] = (uint32_t)(int32_t)c->valuedouble;
+		}
+	} else {
+		return coco_fail(p, "annotation", k, "Missing or invalid ``counts`` attribute.");
+	}
+	a->rle = p->nrles++;
+	return 0;
+}
+
 static int coco_bbox(coco_parse_t *p, const cJSON *bbox, int k, float *box)
 {
 	int i = 0;
@@ -201,7 +247,7 @@ static int coco_annotations(coco_parse_t *p, const cJSON *arr, const coco_opts_t
 		k++;
 		if (!cJSON_IsObject(e))
 			continue;
-		coco_raw_t a = {.index = k};
+		coco_raw_t a = {.index = k, .rle = -1};
 		int32_t crowd = 0;
 		if (coco_int(p, e, "image_id", "annotation", k, &a.image_id) ||
 		    coco_int(p, e, "category_id", "annotation", k, &a.category) ||
@@ -210,6 +256,8 @@ static int coco_annotations(coco_parse_t *p, const cJSON *arr, const coco_opts_t
 		    coco_bbox(p, cJSON_GetObjectItemCaseSensitive(e, "bbox"), k, a.box))
 			return -1;
 		const cJSON *seg = cJSON_GetObjectItemCaseSensitive(e, "segmentation");
+		if (o->rles && cJSON_IsObject(seg) && coco_rle(p, seg, k, &a))
+			return -1;
 		if (o->polygons && cJSON_IsArray(seg) && coco_polygons(p, seg, k, &a))
 			return -1;
 		if (crowd != 0 && !o->include_iscrowd)
@@ -302,10 +350,11 @@ static int coco_add_sample(coco_parse_t *p, coco_ann_t *a, const coco_info_t *in
 			hi = mid;
 	}
 	int64_t end = lo;
-	int64_t nverts = 0, npolys = 0;
+	int64_t nverts = 0, npolys = 0, nrles = 0;
 	while (end < p->nanns && p->anns[end].image_id == in->id) {
 		nverts += p->anns[end].ncoord / 2;
 		npolys += p->anns[end].nmeta / 2;
+		nrles += p->anns[end].rle >= 0;
 		end++;
 	}
 	if (o->skip_empty && end == lo)
@@ -315,11 +364,14 @@ static int coco_add_sample(coco_parse_t *p, coco_ann_t *a, const coco_info_t *in
 	    coco_reserve(p, (void **)&a->boxes, 4 * (a->nboxes + end - lo), sizeof(float), &cap[1]) ||
 	    coco_reserve(p, (void **)&a->labels, a->nboxes + end - lo, sizeof(int32_t), &cap[2]) ||
 	    coco_reserve(p, (void **)&a->polys, 3 * (a->npolys + npolys), sizeof(int32_t), &cap[3]) ||
-	    coco_reserve(p, (void **)&a->verts, 2 * (a->nverts + nverts), sizeof(float), &cap[4]))
+	    coco_reserve(p, (void **)&a->verts, 2 * (a->nverts + nverts), sizeof(float), &cap[4]) ||
+	    coco_reserve(p, (void **)&a->rle_ref, a->nrles + nrles, sizeof(int64_t), &cap[5]) ||
+	    coco_reserve(p, (void **)&a->rle_idx, a->nrles + nrles, sizeof(int32_t), &cap[6]))
 		return -1;
 	coco_sample_t *s = &a->samples[a->nsamples];
-	*s = (coco_sample_t){.id = in->id, .box0 = a->nboxes, .poly0 = a->npolys,
-	                     .vert0 = a->nverts};
+	*s = (coco_sample_t){.id = in->id, .width = in->width, .height = in->height,
+	                     .box0 = a->nboxes, .poly0 = a->npolys, .vert0 = a->nverts,
+	                     .rle0 = a->nrles};
 	if (!(s->file_name = strdup(in->name))) {
 		snprintf(p->err, p->errn, "out of memory reading '%s'", p->path);
 		return -1;
@@ -334,6 +386,10 @@ static int coco_add_sample(coco_parse_t *p, coco_ann_t *a, const coco_info_t *in
 		a->labels[a->nboxes] = coco_label(p, r->category, o->remap);
 		int32_t obj = (int32_t)(a->nboxes - s->box0);
 		a->nboxes++;
+		if (r->rle >= 0) {
+			a->rle_ref[a->nrles] = r->rle;
+			a->rle_idx[a->nrles++] = obj;
+		}
 		for (int64_t m = 0; m < r->nmeta; m += 2) {
 			int32_t *row = &a->polys[3 * a->npolys++];
 			int32_t base = (int32_t)(a->nverts - s->vert0);
@@ -351,6 +407,7 @@ static int coco_add_sample(coco_parse_t *p, coco_ann_t *a, const coco_info_t *in
 	s->nbox = a->nboxes - s->box0;
 	s->npoly = a->npolys - s->poly0;
 	s->nvert = a->nverts - s->vert0;
+	s->nrle = a->nrles - s->rle0;
 	return 0;
 }
 
@@ -434,6 +491,8 @@ int dalic_coco_ann_load(coco_ann_t *a, const char *path, const coco_opts_t *o, c
 		}
 	if (!rc)
 		rc = coco_build(&p, a, o);
+	a->pool = p.rles; /* the masks stay with the result */
+	a->npool = p.nrles;
 	free(p.infos);
 	free(p.cats);
 	free(p.anns);
@@ -455,5 +514,10 @@ void dalic_coco_ann_free(coco_ann_t *a)
 	free(a->labels);
 	free(a->polys);
 	free(a->verts);
+	for (int64_t k = 0; a->pool && k < a->npool; k++)
+		dalic_coco_rle_free(&a->pool[k]);
+	free(a->pool);
+	free(a->rle_ref);
+	free(a->rle_idx);
 	memset(a, 0, sizeof *a);
 }

@@ -10,7 +10,9 @@
  * Samples: the images sorted by id, or those named by `images` (in that order, repeats
  * repeated, names missing from the file dropped), each with its annotations in file order;
  * skip_empty drops images without any. Polygons are [mask_idx, first_vertex, end_vertex)
- * rows over the sample's vertices; an RLE segmentation gives no polygon.
+ * rows over the sample's vertices; an RLE segmentation gives no polygon. With `rles`
+ * (pixelwise masks), RLE segmentations ({"size": [h, w], "counts": string or list}) are read
+ * too, each sample listing its masks (references into the pool, with their mask indices).
  */
 #ifndef DALIC_KERNELS_COCO_ANN_H
 #define DALIC_KERNELS_COCO_ANN_H
@@ -19,19 +21,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/common/coco_rle.h"
+
 typedef struct coco_opts {
 	float size_threshold;
-	bool include_iscrowd, ltrb, ratio, skip_empty, remap, polygons;
+	bool include_iscrowd, ltrb, ratio, skip_empty, remap, polygons, rles;
 	const char *const *images; /* NULL: every image, by id */
 	int nimages;
 } coco_opts_t;
 
 typedef struct coco_sample {
 	char *file_name;
-	int32_t id;
+	int32_t id, width, height;
 	int64_t box0, nbox;   /* boxes/labels [box0, box0 + nbox) */
 	int64_t poly0, npoly; /* polygon rows */
 	int64_t vert0, nvert; /* vertices */
+	int64_t rle0, nrle;   /* RLE masks */
 } coco_sample_t;
 
 typedef struct coco_ann {
@@ -42,6 +47,11 @@ typedef struct coco_ann {
 	int32_t *polys;  /* 3 per polygon */
 	float *verts;    /* 2 per vertex */
 	int64_t nboxes, npolys, nverts;
+	coco_rle_t *pool;  /* the RLE masks read */
+	int64_t npool;
+	int64_t *rle_ref;  /* per sample mask: its pool entry ... */
+	int32_t *rle_idx;  /* ... and mask index */
+	int64_t nrles;
 } coco_ann_t;
 
 /* Parses `path`; errors name the file and the entry. */

@@ -1,61 +1,25 @@
 /* tf.train.Example from wire bytes (tfrec_example.h). */
 #include "kernels/common/tfrec_example.h"
 
+#include "kernels/common/pb_wire.h"
+
 #include <stdio.h>
 #include <string.h>
 
-/* A bounded cursor over one message. */
-typedef struct tfrec_cur {
-	const uint8_t *p, *end, *base; /* base: the record start, for offsets in messages */
-} tfrec_cur_t;
-
-static bool tfrec_varint(tfrec_cur_t *c, uint64_t *v)
-{
-	uint64_t x = 0;
-	for (int s = 0; s < 64 && c->p < c->end; s += 7) {
-		uint8_t b = *c->p++;
-		x |= (uint64_t)(b & 0x7f) << s;
-		if (!(b & 0x80)) {
-			*v = x;
-			return true;
-		}
-	}
-	return false;
-}
+typedef pbw_cur_t tfrec_cur_t;
 
 /* Reads one field key; on a length-delimited field, its payload too. */
 static bool tfrec_field(tfrec_cur_t *c, uint32_t *field, int *wt, const uint8_t **data,
                         size_t *len)
 {
-	uint64_t key, v;
-	if (!tfrec_varint(c, &key) || key >> 3 == 0 || key >> 3 > 0x1fffffff)
+	pbw_field_t f;
+	if (!dalic_pbw_next(c, &f))
 		return false;
-	*field = (uint32_t)(key >> 3);
-	*wt = (int)(key & 7);
-	*data = c->p;
-	*len = 0;
-	switch (*wt) {
-	case 0:
-		return tfrec_varint(c, &v);
-	case 1:
-	case 5: {
-		size_t k = *wt == 1 ? 8 : 4;
-		if ((size_t)(c->end - c->p) < k)
-			return false;
-		c->p += k;
-		*len = k;
-		return true;
-	}
-	case 2:
-		if (!tfrec_varint(c, &v) || v > (uint64_t)(c->end - c->p))
-			return false;
-		*data = c->p;
-		*len = (size_t)v;
-		c->p += v;
-		return true;
-	default: /* groups (3, 4) are not in these messages */
-		return false;
-	}
+	*field = f.num;
+	*wt = f.wt;
+	*data = f.data;
+	*len = f.len;
+	return true;
 }
 
 static int tfrec_bad(const tfrec_cur_t *c, char *err, size_t n, const char *what)
@@ -97,7 +61,7 @@ static int tfrec_count(tfrec_span_t *s, const uint8_t *base, char *err, size_t n
 			tfrec_cur_t in = {d, d + len, base};
 			uint64_t v;
 			while (in.p < in.end) {
-				if (!tfrec_varint(&in, &v))
+				if (!dalic_pbw_varint(&in, &v))
 					return tfrec_bad(&in, err, n, "a broken packed int64 list");
 				s->count++;
 			}
@@ -219,11 +183,11 @@ void dalic_tfrec_copy_int64s(const tfrec_span_t *s, int64_t *dst)
 			continue;
 		if (wt == 0) {
 			tfrec_cur_t one = {d, c.p, d};
-			if (tfrec_varint(&one, &v))
+			if (dalic_pbw_varint(&one, &v))
 				*dst++ = (int64_t)v;
 		} else if (wt == 2) {
 			tfrec_cur_t in = {d, d + len, d};
-			while (in.p < in.end && tfrec_varint(&in, &v))
+			while (in.p < in.end && dalic_pbw_varint(&in, &v))
 				*dst++ = (int64_t)v;
 		}
 	}

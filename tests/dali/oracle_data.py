@@ -245,6 +245,105 @@ def make_coco_bad(root="/tmp/dalic_oracle_coco"):
         json.dump(doc, f)
 
 
+def coco_rle_string(cnts):
+    """The COCO API's compressed RLE string (rleToString)."""
+    out = []
+    for i, x in enumerate(cnts):
+        if i > 2:
+            x -= cnts[i - 2]
+        more = True
+        while more:
+            c = x & 0x1f
+            x >>= 5
+            more = x != -1 if c & 0x10 else x != 0
+            if more:
+                c |= 0x20
+            out.append(chr(c + 48))
+    return "".join(out)
+
+
+def make_coco_masks(root="/tmp/dalic_oracle_coco_masks"):
+    """Small images for pixelwise masks: overlapping polygons of two categories, a
+    multi-polygon object, RLE masks as count lists and as compressed strings (with a polygon
+    of the same category, which DALI lets win), an unknown category, polygons running off the
+    image, ratio-free vertices at half pixels, and an image without annotations."""
+    fresh_dir(root)
+    img_dir = fresh_dir(os.path.join(root, "images"))
+    images, anns = [], []
+    for k, name in enumerate(PHOTOS[:7]):
+        fname = "%02d_%s" % (k, os.path.basename(name))
+        with open(os.path.join(img_dir, fname), "wb") as f:
+            f.write(photo(name))
+        images.append({"id": 50 - k, "file_name": fname, "width": 24 + 4 * k,
+                       "height": 16 + 2 * k})
+    images[6]["width"] = images[6]["height"] = 17
+
+    def ann(img, cat, seg, box=(1, 1, 5, 5)):
+        anns.append({"id": len(anns) + 1, "image_id": img["id"], "category_id": cat,
+                     "bbox": list(box), "iscrowd": 0, "segmentation": seg})
+
+    def block(img, x0, y0, x1, y1):
+        """Column-major runs of a rectangle [x0, x1) x [y0, y1)."""
+        h, w = img["height"], img["width"]
+        flat = [0] * (h * w)
+        for x in range(x0, x1):
+            for y in range(y0, y1):
+                flat[x * h + y] = 1
+        runs, cur, n = [], 0, 0
+        for v in flat:
+            if v != cur:
+                runs.append(n)
+                cur, n = v, 0
+            n += 1
+        runs.append(n)
+        return runs
+
+    i0, i1, i2, i3, i4, i5, i6 = images
+    ann(i0, 7, [[2, 2, 14, 3, 12, 12, 3, 10]])
+    ann(i0, 3, [[8, 6, 20, 6, 20, 14, 8, 14]])
+    ann(i0, 7, [[15.5, 0.5, 19.5, 0.5, 17.5, 4.5], [1, 13, 4, 13, 4, 15]])
+    ann(i1, 3, {"size": [i1["height"], i1["width"]], "counts": block(i1, 3, 2, 9, 12)})
+    ann(i1, 7, [[6, 4, 18, 4, 18, 9, 6, 9]])
+    ann(i2, 3, {"size": [i2["height"], i2["width"]],
+                "counts": coco_rle_string(block(i2, 0, 0, 5, 20))})
+    ann(i2, 3, [[20, 3, 30, 3, 25, 15]])
+    ann(i2, 42, [[-4, -4, 10, -2, 8, 8]])
+    ann(i4, 7, [[30, 10, 50, 12, 40, 40]])
+    ann(i4, 3, {"size": [i4["height"], i4["width"]], "counts": coco_rle_string(block(i4, 1, 1, 2, 2))})
+    ann(i5, 42, [[5, 5, 15, 5, 10, 15]])
+    ann(i5, 3, [[0, 0, 2, 0, 2, 2]])
+    # vertices whose 5x lands on .5 after x / 17 * 17 in float: how DALI scales ratio'd
+    # vertices back decides these pixels
+    ann(i6, 7, [[1.9, 1.9, 9.1, 3.3, 10.3, 9.5, 7.1, 7.7, 3.3, 10.1], [4.1, 9.3, 9.5, 9.1, 7.7, 12.9]])
+    doc = {"images": images, "categories": [{"id": 7}, {"id": 3}], "annotations": anns}
+    with open(os.path.join(root, "instances.json"), "w") as f:
+        json.dump(doc, f)
+    return root
+
+
+def make_sequences(root="/tmp/dalic_oracle_seq"):
+    """Streams of frames for readers.sequence: three directories of 7, 3 and 10 JPEG frames
+    of one size (colour, 4:1:1, 4:4:0, progressive and gray variants of one photo), frames
+    named out of write order, and files the reader leaves out (not images, dot files, a
+    frame one level deeper)."""
+    fresh_dir(root)
+    frames = ["cat/chelsea.jpg", "cat/chelsea_411.jpg", "cat/chelsea_440.jpg",
+              "cat/chelsea_progressive.jpg", "cat/chelsea_gray.jpg"]
+    for s, n in enumerate((7, 3, 10)):
+        d = fresh_dir("%s/stream%d" % (root, s))
+        for k in reversed(range(n)):
+            with open("%s/f%03d.jpg" % (d, k), "wb") as f:
+                f.write(photo(frames[(3 * s + k) % len(frames)]))
+        with open(d + "/notes.txt", "w") as f:
+            f.write("not a frame")
+        with open(d + "/.hidden.jpg", "wb") as f:
+            f.write(b"not a jpeg")
+    os.makedirs(root + "/stream0/deeper", exist_ok=True)
+    with open(root + "/stream0/deeper/x.jpg", "wb") as f:
+        f.write(b"not read")
+    return root
+
+
 # ---- MXNet RecordIO ------------------------------------------------------------------------
 
 def recordio_record(payload, cflag=0):

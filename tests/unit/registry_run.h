@@ -20,6 +20,7 @@ void registry_run_tfrecord(dalic_op_t *op);
 void registry_run_webdataset(dalic_op_t *op);
 void registry_run_caffe(dalic_op_t *op);
 void registry_run_caffe2(dalic_op_t *op);
+void registry_run_sequence(dalic_op_t *op);
 void registry_run_mxnet(dalic_op_t *op);
 void registry_run_numpy(dalic_op_t *op);
 void registry_run_coco(dalic_op_t *op);

@@ -244,3 +244,19 @@ void registry_run_reader(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "file_root", "samples/images"));
 }
+
+/* One stream of two copies of a photo. */
+void registry_run_sequence(dalic_op_t *op)
+{
+	const char *root = tl_tmp_path("reg_seq");
+	char dir[400], path[450];
+	mkdir(root, 0755);
+	snprintf(dir, sizeof dir, "%s/s", root);
+	mkdir(dir, 0755);
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/%d.jpg", dir, k);
+		tl_copy_file("samples/images/cat/chelsea.jpg", path);
+	}
+	ASSERT_OK(dalic_op_set_string(op, "file_root", root));
+	ASSERT_OK(dalic_op_set_int(op, "sequence_length", 2));
+}

@@ -153,6 +153,44 @@ Test(readers_caffe, malformed_datums_name_the_key)
 	cf_free(v, 2);
 }
 
+/* The Datum read from its wire bytes as protobuf reads it: unknown fields skipped, float_data
+ * packed or not, a later field winning, a negative label as its 10-byte varint; the image
+ * samples borrow the database's bytes; a known field of the wrong wire type is malformed. */
+Test(readers_caffe, datum_wire_forms)
+{
+	const char *a = tl_tmp_path("wire.lmdb");
+	tl_buf_t v[2] = {{0}, {0}};
+	cf_varint_field(&v[0], 5, 4);                 /* label 4, overridden below */
+	tl_buf_field_bytes(&v[0], 4, "old", 3);       /* data, overridden below */
+	tl_buf_field_bytes(&v[0], 6, "\0\0\x80\x3f", 4); /* packed float_data */
+	tl_buf_varint(&v[0], 6 << 3 | 5);             /* one float_data */
+	tl_buf_put(&v[0], "\0\0\0\x40", 4);
+	tl_buf_field_bytes(&v[0], 99, "skip", 4);     /* unknown */
+	tl_buf_field_bytes(&v[0], 4, "IMG", 3);
+	cf_varint_field(&v[0], 5, (uint64_t)(int64_t)-3);
+	tl_buf_t d = cf_datum("abcd", 4, 2, 0, 0, 0);
+	tl_buf_put(&v[1], d.p, d.n);
+	tl_buf_free(&d);
+	tl_lmdb_write(a, 2, (const char *[]){"0", "1"}, v);
+	dalic_pipeline_t *p = tl_pipeline(2);
+	cf_outputs(p, cf_reader(p, "readers.caffe", 1, &a));
+	ASSERT_OK(dalic_pipeline_run(p));
+	cf_expect_text(dalic_pipeline_output(p, 0), 0, "IMG");
+	cf_expect_text(dalic_pipeline_output(p, 0), 1, "abcd");
+	tl_expect_values(dalic_pipeline_output(p, 1), 0, 1, (double[]){-3});
+	tl_expect_values(dalic_pipeline_output(p, 1), 1, 1, (double[]){2});
+	dalic_pipeline_destroy(p);
+	tl_buf_free(&v[0]);
+	tl_buf_field_bytes(&v[0], 5, "x", 1); /* label as bytes */
+	tl_lmdb_write(a, 2, (const char *[]){"0", "1"}, v);
+	EXPECT_HAS(cf_error("readers.caffe", a, NULL), "Error while parsing Caffe file: ");
+	tl_buf_free(&v[0]);
+	tl_buf_field_bytes(&v[0], 6, "abc", 3); /* packed floats of 3 bytes */
+	tl_lmdb_write(a, 2, (const char *[]){"0", "1"}, v);
+	EXPECT_HAS(cf_error("readers.caffe", a, NULL), "at key 0 (raw data length: 5 bytes)");
+	cf_free(v, 2);
+}
+
 /* caffe2.TensorProto wire bytes. */
 static void c2_proto(tl_buf_t *rec, int type, int ndims, const int64_t *dims, int nf,
                      const float *f, int ni, const int32_t *ints, const char *str, size_t slen)

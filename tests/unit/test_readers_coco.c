@@ -225,7 +225,9 @@ Test(readers_coco, malformed_annotations_name_the_file_and_entry)
 	     "\"segmentation\": [[1, 2, 3]]}]}",
 	     "polygon_masks", "a polygon has an odd number of coordinates (annotation 0"},
 	    {"{\"images\": []}", NULL, "No files found."},
-	    {"{}", "pixelwise_masks", "pixelwise_masks is not implemented in dalic"},
+	    {"{\"annotations\": [{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1, 2, 3, 4], "
+	     "\"segmentation\": {\"counts\": [1]}}]}",
+	     "pixelwise_masks", "Invalid or missing mask sizes (annotation 0"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
 		const char *e = coco_error(bad[k].json, bad[k].arg);

@@ -438,6 +438,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"transforms__Translation", {0}, 0, registry_run_xform_offset},
     {"segmentation__RandomObjectBBox", {REGISTRY_RUN_U8_HWC}, 0, NULL},
     {"Reinterpret", {REGISTRY_RUN_F32}, 0, registry_run_reinterpret},
+    {"readers__Sequence", {0}, 0, registry_run_sequence},
 };
 #define REGISTRY_RUN_NUM_CASES ((int)(sizeof registry_run_cases / sizeof *registry_run_cases))
 

@@ -1,26 +1,36 @@
 /*
  * readers.caffe (DALI's readers__Caffe / CaffeReader): caffe.Datum records of Caffe LMDB
- * databases (lmdb_reader.h), unpacked with protobuf-c. Outputs, as image_available and
+ * databases (lmdb_reader.h), read from the wire bytes in place (pb_wire.h). The image
+ * samples are not copied: they borrow the value's bytes in the database's map, which stay
+ * valid (read-only) while the reader lives. Outputs, as image_available and
  * label_available ask: the image (uint8: the encoded bytes, 1-D; or, for `encoded: false`,
  * the raw values as [height, width, channels], the shape DALI gives them) and the label
  * (int32, [1]). A record without the data or label asked for, or with raw data whose size is
  * not height * width * channels, is an error naming the database and key (DALI would leave
  * the output unwritten or copy past it).
  */
-#include "caffe.pb-c.h"
 #include "engine/error.h"
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
 #include "kernels/common/lmdb_reader.h"
+#include "kernels/common/pb_wire.h"
 
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
+
+/* The Datum fields read (caffe.proto's numbers); data points into the database's map. */
+typedef struct caffe_datum {
+	bool ok;                       /* the bytes are a Datum */
+	bool has_data, has_label, raw; /* raw: `encoded` is present and false */
+	int32_t channels, height, width, label;
+	const uint8_t *data;
+	size_t len;
+} caffe_datum_t;
 
 typedef struct caffe_reader {
 	dalic_lmdb_reader_t lr;
 	bool image, label;
-	Caffe__Datum **datums; /* per sample slot */
+	caffe_datum_t *datums; /* per sample slot */
 } caffe_reader_t;
 _Static_assert(offsetof(caffe_reader_t, lr) == 0, "the state starts with the reader core");
 
@@ -38,19 +48,50 @@ static int caffe_outputs_for(const dalic_opdef_t *def)
 	return n ? n : 1;
 }
 
-static void caffe_free_slots(caffe_reader_t *r, int n)
+/* A Datum from its wire bytes, as protobuf reads it (a later field wins; unknown fields are
+ * skipped; a known field of the wrong wire type is an error). d->ok is false when the bytes
+ * are not a Datum. */
+static void caffe_datum_parse(const uint8_t *p, size_t n, caffe_datum_t *d)
 {
-	for (int i = 0; r->datums && i < n; i++)
-		if (r->datums[i]) {
-			caffe__datum__free_unpacked(r->datums[i], NULL);
-			r->datums[i] = NULL;
+	pbw_cur_t c = {p, p + n, p};
+	pbw_field_t f;
+	bool has_encoded = false, encoded = false;
+	*d = (caffe_datum_t){0};
+	while (c.p < c.end) {
+		if (!dalic_pbw_next(&c, &f))
+			return;
+		if (f.num == 4) {
+			if (f.wt != PBW_LEN)
+				return;
+			d->has_data = true;
+			d->data = f.data;
+			d->len = f.len;
+		} else if (f.num == 6) { /* float_data: not read, but checked */
+			if (dalic_pbw_count_fixed32(&f) < 0)
+				return;
+		} else if (f.num <= 7) {
+			if (f.wt != PBW_VARINT)
+				return;
+			int32_t v = (int32_t)(uint32_t)f.v;
+			if (f.num == 1)
+				d->channels = v;
+			else if (f.num == 2)
+				d->height = v;
+			else if (f.num == 3)
+				d->width = v;
+			else if (f.num == 5)
+				d->label = v, d->has_label = true;
+			else
+				encoded = f.v != 0, has_encoded = true;
 		}
+	}
+	d->raw = has_encoded && !encoded;
+	d->ok = true;
 }
 
 static void caffe_fini(dalic_op_ctx_t *ctx)
 {
 	caffe_reader_t *r = ctx->state;
-	caffe_free_slots(r, ctx->max_batch_size);
 	free(r->datums);
 	dalic_lmdb_reader_fini(&r->lr);
 }
@@ -84,15 +125,12 @@ static int caffe_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	int n = ws->batch_size, nout = r->image + r->label;
 	dalic_batch_t *img = r->image ? ws->outputs[0] : NULL;
 	dalic_batch_t *lab = r->label ? ws->outputs[r->image] : NULL;
-	caffe_free_slots(r, ctx->max_batch_size);
 	DALIC_TRY(dalic_lmdb_reader_prepare(&r->lr, ctx));
 	/* raw images have 3 dims; the first record decides (all must agree) */
 	DALIC_TRY(dalic_lmdb_reader_next(&r->lr, ctx, ws, 0));
-	for (int i = 0; i < n; i++) {
-		const lmdb_record_t *rec = &r->lr.recs[i];
-		r->datums[i] = caffe__datum__unpack(NULL, rec->len, rec->value);
-	}
-	int ndim = r->datums[0] && r->datums[0]->has_encoded && !r->datums[0]->encoded ? 3 : 1;
+	for (int i = 0; i < n; i++)
+		caffe_datum_parse(r->lr.recs[i].value, r->lr.recs[i].len, &r->datums[i]);
+	int ndim = r->datums[0].ok && r->datums[0].raw ? 3 : 1;
 	if (img) {
 		DALIC_TRY(dalic_batch_set_meta(img, n, DALIC_UINT8, ndim));
 		dalic_batch_set_layout(img, "");
@@ -105,8 +143,8 @@ static int caffe_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		int32_t e = r->lr.core.selected[i];
 		for (int k = 0; k < nout; k++)
 			ws->outputs[k]->sources[i] = r->lr.core.sources[e];
-		const Caffe__Datum *d = r->datums[i];
-		if (!d)
+		const caffe_datum_t *d = &r->datums[i];
+		if (!d->ok)
 			return dalic_op_fail(ctx, ws, i,
 			                     "Error while parsing Caffe file: %s (raw data length: %zu "
 			                     "bytes).",
@@ -117,23 +155,24 @@ static int caffe_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			return dalic_op_fail(ctx, ws, i, "the Datum has no label");
 		if (!img)
 			continue;
-		bool raw = d->has_encoded && !d->encoded;
-		if ((raw ? 3 : 1) != ndim)
+		if ((d->raw ? 3 : 1) != ndim)
 			return dalic_op_fail(ctx, ws, i,
 			                     "encoded and raw (encoded: false) images in one batch");
 		int64_t *dims = dalic_batch_shape_mut(img, i);
-		if (!raw) {
-			dims[0] = (int64_t)d->data.len;
+		img->ptrs[i] = (void *)d->data; /* borrowed: the output is never written */
+		img->borrowed[i] = true;
+		if (!d->raw) {
+			dims[0] = (int64_t)d->len;
 			continue;
 		}
 		dims[0] = d->height;
 		dims[1] = d->width;
 		dims[2] = d->channels;
 		if (d->height < 0 || d->width < 0 || d->channels < 0 ||
-		    (int64_t)d->height * d->width * d->channels != (int64_t)d->data.len)
+		    (int64_t)d->height * d->width * d->channels != (int64_t)d->len)
 			return dalic_op_fail(ctx, ws, i,
 			                     "raw image of %d x %d x %d values holds %zu bytes", d->height,
-			                     d->width, d->channels, d->data.len);
+			                     d->width, d->channels, d->len);
 	}
 	for (int i = 0; lab && i < n; i++)
 		dalic_batch_shape_mut(lab, i)[0] = 1;
@@ -143,11 +182,8 @@ static int caffe_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 static int caffe_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	caffe_reader_t *r = ctx->state;
-	const Caffe__Datum *d = r->datums[i];
-	if (r->image)
-		memcpy(ws->outputs[0]->ptrs[i], d->data.data, d->data.len);
 	if (r->label)
-		*(int32_t *)ws->outputs[r->image]->ptrs[i] = d->label;
+		*(int32_t *)ws->outputs[r->image]->ptrs[i] = r->datums[i].label;
 	(void)thread;
 	return DALIC_OK;
 }

@@ -2,18 +2,20 @@
  * readers.coco (DALI's readers__COCO / COCOReader): images of a COCO data set with their
  * annotations (coco_ann.h): outputs images (the file's bytes), bboxes [N, 4] float, labels
  * [N] int32, then polygons [P, 3] int32 and vertices [V, 2] float with polygon_masks (or the
- * deprecated `masks`, whose polygon rows count coordinates instead of vertices), then
+ * deprecated `masks`, whose polygon rows count coordinates instead of vertices), or the
+ * pixelwise mask [H, W, 1] int32 (layout HWC; coco_rle.h) with pixelwise_masks, then
  * image_ids [1] int32 with image_ids (or the deprecated save_img_ids).
  *
  * The order of samples is DALI's FileLabelLoader's (the reader core), over the samples the
  * annotations give; each sample's source is its file_name. The annotation file is read at
- * build (or at the first run with lazy_init). pixelwise_masks and the preprocessed-annotation
- * files are not implemented: asking for them is an error.
+ * build (or at the first run with lazy_init), or DALI's preprocessed annotation files are
+ * (coco_meta.h), which save_preprocessed_annotations writes after reading the JSON.
  */
 #include "engine/error.h"
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
 #include "kernels/common/coco_ann.h"
+#include "kernels/common/coco_meta.h"
 #include "kernels/common/img_files.h"
 #include "kernels/common/reader_core.h"
 #include "kernels/common/reader_io.h"
@@ -29,7 +31,7 @@ typedef struct coco_reader {
 	dalic_rdcore_t core;
 	img_file_list_t files; /* entry k is sample k */
 	coco_ann_t ann;
-	bool polygons, legacy, image_ids;
+	bool polygons, legacy, pixelwise, image_ids, ratio;
 } coco_reader_t;
 _Static_assert(offsetof(coco_reader_t, core) == 0, "the state starts with the reader core");
 
@@ -43,12 +45,12 @@ static bool coco_def_flag(const dalic_opdef_t *def, const char *name)
 	return v->kind == DALIC_V_BOOL ? v->b[0] : v->kind == DALIC_V_INT ? v->i[0] != 0 : false;
 }
 
-/* images, bboxes, labels, (polygons, vertices), (image_ids) */
+/* images, bboxes, labels, (polygons, vertices), (pixelwise masks), (image_ids) */
 static int coco_outputs_for(const dalic_opdef_t *def)
 {
 	bool poly = coco_def_flag(def, "polygon_masks") || coco_def_flag(def, "masks");
 	bool ids = coco_def_flag(def, "image_ids") || coco_def_flag(def, "save_img_ids");
-	return 3 + 2 * poly + ids;
+	return 3 + 2 * poly + coco_def_flag(def, "pixelwise_masks") + ids;
 }
 
 static bool coco_flag(dalic_op_ctx_t *ctx, const char *name)
@@ -56,11 +58,19 @@ static bool coco_flag(dalic_op_ctx_t *ctx, const char *name)
 	return dalic_arg_given(ctx, name) && dalic_arg_bool(ctx, name);
 }
 
-static int coco_prepare(dalic_op_ctx_t *ctx)
+/* The first of two argument names given (the deprecated one second), or NULL. */
+static const char *coco_given(dalic_op_ctx_t *ctx, const char *name, const char *old)
 {
-	coco_reader_t *r = ctx->state;
-	if (r->core.ready)
-		return DALIC_OK;
+	return dalic_arg_given(ctx, name) ? name : dalic_arg_given(ctx, old) ? old : NULL;
+}
+
+/* The annotations: DALI's preprocessed files or the JSON file (then saved when asked). */
+static int coco_load(dalic_op_ctx_t *ctx, coco_reader_t *r, char *err, size_t errn)
+{
+	coco_meta_parts_t parts = {r->polygons, r->pixelwise, r->image_ids};
+	const char *pre = coco_given(ctx, "preprocessed_annotations", "meta_files_path");
+	if (pre)
+		return dalic_coco_meta_load(&r->ann, dalic_arg_string(ctx, pre), parts, err, errn);
 	const dalic_value_t *images = dalic_arg(ctx, "images");
 	coco_opts_t o = {
 	    .size_threshold = (float)dalic_arg_float(ctx, "size_threshold"),
@@ -69,13 +79,26 @@ static int coco_prepare(dalic_op_ctx_t *ctx)
 	    .ratio = dalic_arg_bool(ctx, "ratio"),
 	    .skip_empty = dalic_arg_bool(ctx, "skip_empty"),
 	    .remap = !dalic_arg_bool(ctx, "avoid_class_remapping"),
-	    .polygons = r->polygons,
+	    .polygons = r->polygons || r->pixelwise,
+	    .rles = r->pixelwise,
 	    .images = images->kind == DALIC_V_NONE ? NULL : (const char *const *)images->s,
 	    .nimages = images->kind == DALIC_V_NONE ? 0 : images->n,
 	};
 	const char *path = dalic_arg_string(ctx, "annotations_file");
+	DALIC_TRY(dalic_coco_ann_load(&r->ann, path ? path : "", &o, err, errn));
+	const char *dir = coco_given(ctx, "save_preprocessed_annotations_dir", "dump_meta_files_path");
+	if (dir && (coco_flag(ctx, "save_preprocessed_annotations") || coco_flag(ctx, "dump_meta_files")))
+		return dalic_coco_meta_save(&r->ann, dalic_arg_string(ctx, dir), parts, err, errn);
+	return 0;
+}
+
+static int coco_prepare(dalic_op_ctx_t *ctx)
+{
+	coco_reader_t *r = ctx->state;
+	if (r->core.ready)
+		return DALIC_OK;
 	char err[1024];
-	if (dalic_coco_ann_load(&r->ann, path ? path : "", &o, err, sizeof err))
+	if (coco_load(ctx, r, err, sizeof err))
 		return dalic_op_fail(ctx, NULL, -1, "%s", err);
 	const char *root = dalic_arg_string(ctx, "file_root");
 	for (int64_t k = 0; k < r->ann.nsamples; k++)
@@ -106,25 +129,22 @@ static int coco_init_state(dalic_op_ctx_t *ctx)
 	r->legacy = coco_flag(ctx, "masks");
 	r->polygons = dalic_arg_bool(ctx, "polygon_masks") || r->legacy;
 	r->image_ids = dalic_arg_bool(ctx, "image_ids") || coco_flag(ctx, "save_img_ids");
-	if (dalic_arg_bool(ctx, "pixelwise_masks"))
+	r->pixelwise = dalic_arg_bool(ctx, "pixelwise_masks");
+	r->ratio = dalic_arg_bool(ctx, "ratio");
+	if (r->pixelwise && r->polygons)
 		return dalic_op_fail(ctx, NULL, -1,
-		                     "pixelwise_masks is not implemented in dalic (polygon_masks "
-		                     "gives the masks as polygons)");
-	static const char *const unsupported[] = {"preprocessed_annotations", "meta_files_path",
-	                                          "save_preprocessed_annotations",
-	                                          "dump_meta_files"};
-	for (size_t k = 0; k < sizeof unsupported / sizeof *unsupported; k++) {
-		const dalic_value_t *v = dalic_arg(ctx, unsupported[k]);
-		bool on = v->kind == DALIC_V_STRING ? v->s[0][0] != 0
-		          : v->kind == DALIC_V_BOOL ? v->b[0]
-		          : v->kind == DALIC_V_INT  ? v->i[0] != 0
-		                                    : false;
-		if (on)
-			return dalic_op_fail(ctx, NULL, -1,
-			                     "%s: preprocessed annotation files are not implemented in "
-			                     "dalic; read the JSON annotations_file",
-			                     unsupported[k]);
-	}
+		                     "``pixelwise_masks`` and ``polygon_masks`` are mutually exclusive");
+	if (coco_given(ctx, "preprocessed_annotations", "meta_files_path") &&
+	    dalic_arg(ctx, "images")->kind != DALIC_V_NONE)
+		return dalic_op_fail(ctx, NULL, -1,
+		                     "When reading data from preprocessed annotation files, \"images\" "
+		                     "is not supported.");
+	bool save = dalic_arg_given(ctx, "save_preprocessed_annotations") ||
+	            coco_flag(ctx, "dump_meta_files");
+	if (save != !!coco_given(ctx, "save_preprocessed_annotations_dir", "dump_meta_files_path"))
+		return dalic_op_fail(ctx, NULL, -1,
+		                     "``save_preprocessed_annotations`` and "
+		                     "``save_preprocessed_annotations_dir`` should be provided together");
 	return r->core.lazy ? DALIC_OK : coco_prepare(ctx);
 }
 
@@ -140,7 +160,8 @@ static int coco_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	coco_reader_t *r = ctx->state;
 	DALIC_TRY(coco_prepare(ctx));
-	int n = ws->batch_size, nout = 3 + 2 * r->polygons + r->image_ids;
+	int n = ws->batch_size, nout = 3 + 2 * r->polygons + r->pixelwise + r->image_ids;
+	int pix = 3 + 2 * r->polygons; /* the pixelwise mask's output */
 	static const struct {
 		dalic_dtype_t t;
 		int ndim;
@@ -149,9 +170,9 @@ static int coco_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		bool extra = k >= 3, verts = extra && r->polygons && k == 4;
 		bool ids = r->image_ids && k == nout - 1;
 		dalic_dtype_t t = !extra ? outs[k].t : verts ? DALIC_FLOAT : DALIC_INT32;
-		int ndim = !extra ? outs[k].ndim : ids ? 1 : 2;
+		int ndim = !extra ? outs[k].ndim : ids ? 1 : r->pixelwise && k == pix ? 3 : 2;
 		DALIC_TRY(dalic_batch_set_meta(ws->outputs[k], n, t, ndim));
-		dalic_batch_set_layout(ws->outputs[k], "");
+		dalic_batch_set_layout(ws->outputs[k], r->pixelwise && k == pix ? "HWC" : "");
 	}
 	dalic_rdcore_next_batch(&r->core, n);
 	for (int i = 0; i < n; i++) {
@@ -169,6 +190,9 @@ static int coco_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			dalic_batch_set_shape(ws->outputs[3], i, (const int64_t[]){s->npoly, 3});
 			dalic_batch_set_shape(ws->outputs[4], i, (const int64_t[]){s->nvert, 2});
 		}
+		if (r->pixelwise)
+			dalic_batch_set_shape(ws->outputs[pix], i,
+			                      (const int64_t[]){s->height, s->width, 1});
 		if (r->image_ids)
 			dalic_batch_set_shape(ws->outputs[nout - 1], i, (const int64_t[]){1});
 	}
@@ -193,8 +217,21 @@ static int coco_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 		memcpy(ws->outputs[4]->ptrs[i], a->verts + 2 * s->vert0,
 		       sizeof(float) * 2 * (size_t)s->nvert);
 	}
+	if (r->pixelwise) {
+		coco_mask_in_t in = {
+		    .h = (uint32_t)s->height, .w = (uint32_t)s->width,
+		    .labels = a->labels + s->box0, .nbox = s->nbox,
+		    .polys = a->polys + 3 * s->poly0, .npoly = s->npoly,
+		    .verts = a->verts + 2 * s->vert0, .nvert = s->nvert, .ratio = r->ratio,
+		    .rle_ref = a->rle_ref + s->rle0, .rle_idx = a->rle_idx + s->rle0,
+		    .pool = a->pool, .nrle = s->nrle,
+		};
+		char err[512];
+		if (dalic_coco_pixelwise(&in, ws->outputs[3]->ptrs[i], err, sizeof err))
+			return dalic_op_fail(ctx, ws, i, "pixelwise_masks: %s", err);
+	}
 	if (r->image_ids)
-		*(int32_t *)ws->outputs[3 + 2 * r->polygons]->ptrs[i] = s->id;
+		*(int32_t *)ws->outputs[3 + 2 * r->polygons + r->pixelwise]->ptrs[i] = s->id;
 	uint8_t *dst = ws->outputs[0]->ptrs[i];
 	char err[512];
 	if (dalic_rdio_entry_read(e, !r->core.no_mmap, dst, err, sizeof err))
@@ -219,14 +256,15 @@ static const dalic_arg_schema_t args[] = {
 	{"polygon_masks", DALIC_ARG_BOOL, "False", "Two more outputs: polygons and vertices."},
 	{"masks", DALIC_ARG_BOOL, "False",
 	 "Deprecated polygon_masks (polygon rows count coordinates)."},
-	{"pixelwise_masks", DALIC_ARG_BOOL, "False", "Pixel-wise masks (not implemented)."},
+	{"pixelwise_masks", DALIC_ARG_BOOL, "False",
+	 "One more output: the [H, W, 1] int32 mask of each pixel's label."},
 	{"image_ids", DALIC_ARG_BOOL, "False", "One more output: the image id."},
 	{"save_img_ids", DALIC_ARG_BOOL, "False", "Deprecated image_ids."},
 	{"preprocessed_annotations", DALIC_ARG_STRING, "''",
-	 "Directory of preprocessed annotation files (not implemented)."},
+	 "Directory of preprocessed annotation files to read instead of the JSON."},
 	{"meta_files_path", DALIC_ARG_STRING, "''", "Deprecated preprocessed_annotations."},
 	{"save_preprocessed_annotations", DALIC_ARG_BOOL, "False",
-	 "Save preprocessed annotation files (not implemented)."},
+	 "Save the annotations read as preprocessed annotation files."},
 	{"save_preprocessed_annotations_dir", DALIC_ARG_STRING, "''",
 	 "Where to save preprocessed annotation files."},
 	{"dump_meta_files", DALIC_ARG_BOOL, "False", "Deprecated save_preprocessed_annotations."},
@@ -253,7 +291,7 @@ DALIC_OPERATOR(readers__COCO) = {
 	.aliases = {"COCOReader"},
 	.module = "nvidia.dali.fn.readers",
 	.doc = "Reads the images of a COCO data set with their boxes, labels and optionally "
-	       "polygon masks and image ids.",
+	       "polygon or pixelwise masks and image ids.",
 	.min_inputs = 0,
 	.max_inputs = 0,
 	.num_outputs = 3,
