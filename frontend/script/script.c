@@ -185,6 +185,15 @@ static int script_no_pipeline(load_t *L, const char *path)
 		                  "%s: the script creates no pipeline; a statement that could "
 		                  "not be evaluated was skipped:\n%s",
 		                  path, L->I.first_skipped);
+	const pynode_t *f = dalic_sdfactory_foreign(&L->I);
+	if (f)
+		return dalic_fail(
+		    DALIC_EINVAL,
+		    "%s: the script creates no pipeline; %s:%d:%d calls %s.%s of a module "
+		    "dalic cannot import (a pipeline of another file: run dalic on that "
+		    "file)",
+		    path, path, f->line, f->col, f->call.func->attr.value->name,
+		    f->call.func->attr.attr);
 	return dalic_fail(DALIC_EINVAL,
 	                  "%s: the script creates no pipeline (call a @pipeline_def function, "
 	                  "create a Pipeline object or a Pipeline subclass)",

@@ -321,3 +321,23 @@ Test(real_factories, each_function_body_is_read_once, .timeout = 20)
 	cr_expect_eq(factories_first_value(path, NULL, NULL), 3);
 	unlink(path);
 }
+
+Test(real_factories, a_pipeline_of_another_file_is_named_with_its_line)
+{
+	/* TensorFlow2 ConvNets' dataset_factory.py: Dataset.build() uses dataloader/Dali.py */
+	const char *path =
+	    tl_write_temp("factories_foreign", ".py",
+	                  "import nvidia.dali.plugin.tf as dali_tf\n"
+	                  "from dataloader import Dali\n"
+	                  "class Dataset:\n"
+	                  "    def __init__(self, data_dir):\n"
+	                  "        self.data_dir = data_dir\n"
+	                  "    def build(self):\n"
+	                  "        pipe = Dali.DaliPipeline(data_dir=self.data_dir)\n"
+	                  "        return dali_tf.DALIDataset(pipeline=pipe)\n");
+	cr_expect_neq(factories_load_fails(path, NULL, NULL, 0), 0);
+	EXPECT_ERROR_HAS(": the script creates no pipeline; ");
+	EXPECT_ERROR_HAS(".py:7:16 calls Dali.DaliPipeline of a module dalic cannot import (a "
+	                 "pipeline of another file: run dalic on that file)");
+	unlink(path);
+}

@@ -34,6 +34,7 @@ typedef struct sdfactory_scan {
 	int depth;
 	sdfactory_memo_t *memo;
 	int nmemo, capmemo;
+	const pynode_t *foreign; /* first `mod.XPipeline(...)` of a module dalic cannot import */
 } sdfactory_scan_t;
 
 static bool sdfactory_func_makes(sdfactory_scan_t *s, pyclass_t *cls, const pyfunc_t *f);
@@ -98,6 +99,13 @@ static bool sdfactory_call_makes(sdfactory_scan_t *s, const pynode_t *n)
 	if (fn->kind != N_ATTR)
 		return false;
 	const pynode_t *recv = fn->attr.value;
+	size_t tl = strlen(fn->attr.attr);
+	if (!s->foreign && recv->kind == N_NAME && tl >= 8 &&
+	    !strcmp(fn->attr.attr + tl - 8, "Pipeline")) {
+		pyval_t *m = dalic_pydict_get_str(s->I->globals->locals, recv->name);
+		if (m && (m->kind == PV_OPAQUE || (m->kind == PV_MODULE && m->mod->opaque)))
+			s->foreign = n;
+	}
 	if (recv->kind == N_NAME && !strcmp(recv->name, "self"))
 		return sdfactory_method_makes(s, fn->attr.attr, false);
 	if (recv->kind == N_CALL && recv->call.func->kind == N_NAME &&
@@ -297,9 +305,9 @@ static int sdfactory_find_class(sdfactory_scan_t *s, const char *name, pyval_t *
 	return DALIC_OK;
 }
 
-int dalic_sdfactory_find(pyinterp_t *I, sddefined_t **out, int *n, int *cap)
+static int sdfactory_scan_module(pyinterp_t *I, sdfactory_scan_t *s, sddefined_t **out, int *n,
+                                 int *cap)
 {
-	sdfactory_scan_t s = {.I = I};
 	pyval_t *k, *v;
 	for (int it = 0; dalic_pydict_next(I->globals->locals, &it, &k, &v);) {
 		if (k->kind != PV_STR || dalic_sdval_pipedef(v) || sdfactory_is_subclass(I, v))
@@ -309,12 +317,26 @@ int dalic_sdfactory_find(pyinterp_t *I, sddefined_t **out, int *n, int *cap)
 			dup = (*out)[i].value == v;
 		if (dup)
 			continue;
-		if (v->kind == PV_FUNC && v->func->body && sdfactory_func_makes(&s, NULL, v->func))
+		if (v->kind == PV_FUNC && v->func->body && sdfactory_func_makes(s, NULL, v->func))
 			DALIC_TRY(sdfactory_add(I, out, n, cap, k->str.s, v, NULL));
 		else if (v->kind == PV_CLASS && !v->cls->exception)
-			DALIC_TRY(sdfactory_find_class(&s, k->str.s, v, out, n, cap));
+			DALIC_TRY(sdfactory_find_class(s, k->str.s, v, out, n, cap));
 	}
 	return DALIC_OK;
+}
+
+int dalic_sdfactory_find(pyinterp_t *I, sddefined_t **out, int *n, int *cap)
+{
+	sdfactory_scan_t s = {.I = I};
+	return sdfactory_scan_module(I, &s, out, n, cap);
+}
+
+const pynode_t *dalic_sdfactory_foreign(pyinterp_t *I)
+{
+	sdfactory_scan_t s = {.I = I};
+	sddefined_t *v = NULL;
+	int n = 0, cap = 0;
+	return sdfactory_scan_module(I, &s, &v, &n, &cap) ? NULL : s.foreign;
 }
 
 /* ---- building them ---------------------------------------------------------------------- */

@@ -91,6 +91,9 @@ int dalic_sdpipe_build_pipedef(pyinterp_t *I, pyval_t *v, const sdbuild_t *b);
 /* ---- factories: plain functions and classes that make a pipeline (sdfactory.c) ---- */
 /* Appends the module's factories to *out (n used of cap, the array regrown in the arena). */
 int dalic_sdfactory_find(pyinterp_t *I, sddefined_t **out, int *n, int *cap);
+/* The first `mod.SomethingPipeline(...)` call in the module's functions and classes whose
+ * `mod` is a module dalic cannot import (a pipeline of another file), or NULL. */
+const pynode_t *dalic_sdfactory_foreign(pyinterp_t *I);
 /* Calls / instantiates the factory d (then its method) with b's arguments. */
 int dalic_sdfactory_build(pyinterp_t *I, const sddefined_t *d, const sdbuild_t *b);
 /* ---- parameters (sdpipe_params.c) ---- */
