@@ -42,7 +42,7 @@ static void extract_thumb_size(int w, int h, int *tw, int *th)
 }
 
 /* Looks like a picture (not just any 2-D tensor): an image layout, or H x W x {1,3,4}. */
-static bool extract_image_like(const dalic_batch_t *b, int i)
+bool dalic_tui_image_like(const dalic_batch_t *b, int i)
 {
 	const char *layout = dalic_batch_layout(b);
 	int nd = dalic_batch_ndim(b);
@@ -209,7 +209,7 @@ tui_batch_view_t *dalic_tui_extract(const dalic_batch_t *b, int sample, int wind
 		}
 		const char *src = dalic_batch_source(b, i);
 		s->source = src ? strdup(src) : NULL;
-		if (extract_image_like(b, i)) {
+		if (dalic_tui_image_like(b, i)) {
 			bool stretched = false;
 			dalic_debug_image_t img;
 			s->thumb =

@@ -227,6 +227,8 @@ void dalic_tui_full_extract(tui_runner_t *r)
 			snprintf(v->note, sizeof v->note,
 			         "this output is in GPU memory: e switches to "
 			         "the debug engine, which copies it out");
+		if (v && !on_device)
+			dalic_tui_overlay_boxes(v, r->pipe, shown, r->sel_window);
 		if (v) {
 			snprintf(v->node, sizeof v->node, "%s", g->outputs[shown]);
 			snprintf(v->op, sizeof v->op, "%s", n ? n->name : "");

@@ -125,6 +125,15 @@ void dalic_tui_debug_fill(tui_runner_t *r, tui_model_t *m);
 
 /* extract.c: a window of samples of a batch, copied for the UI */
 tui_batch_view_t *dalic_tui_extract(const dalic_batch_t *b, int sample, int window);
+/* Whether sample i looks like a picture (an image layout, or H x W x {1, 3, 4}). */
+bool dalic_tui_image_like(const dalic_batch_t *b, int i);
+/* extract_boxes.c: boxes of another output drawn over the shown output's thumbnails, or the
+ * first picture output drawn under the shown boxes (pipeline output `shown`, the pane's
+ * window of samples), with a note. */
+void dalic_tui_overlay_boxes(tui_batch_view_t *v, dalic_pipeline_t *p, int shown, int window);
+/* Sample s->index's boxes (N x 4 floats of `boxes`) outlined on s's thumbnail of `img`. */
+void dalic_tui_draw_boxes(tui_sample_view_t *s, const dalic_batch_t *boxes,
+                          const dalic_batch_t *img);
 /* Parses "operator 'X' (...), iteration N, sample S, file 'F': ..." into err. */
 void dalic_tui_parse_error(const char *message, tui_error_t *err);
 /* extract_signal.c: an RGB8 picture of a signal sample (waveform, spectrogram heat map, strip
