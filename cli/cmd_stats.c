@@ -20,6 +20,7 @@ typedef struct stats_args {
 	bool json;
 	const char *trace;
 	const char *stats_dir; /* --stats-dir: this rank's document there (ranks.h) */
+	bool ranks;            /* --ranks: gathered to rank 0 through MPI (ranks_mpi.c) */
 } stats_args_t;
 
 static int stats_parse_count(const char *flag, const char *v, long *out)
@@ -47,6 +48,8 @@ static int stats_parse_args(int argc, char **argv, stats_args_t *a)
 				return 2;
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json = true;
+		} else if (!strcmp(argv[i], "--ranks")) {
+			a->ranks = true;
 		} else if (!strcmp(argv[i], "--trace") && has_value) {
 			a->trace = argv[++i];
 		} else if (!strcmp(argv[i], "--stats-dir") && has_value) {
@@ -91,7 +94,9 @@ static int stats_run_iterations(dalic_pipeline_t *p, long n, long *done)
 	return DALIC_OK;
 }
 
-static int stats_main(int argc, char **argv)
+/* The command as one rank: with `mpi` (--ranks), the rank's document into *doc instead of
+ * the report on stdout. */
+static int stats_body(int argc, char **argv, const dalic_cli_rank_t *mpi, cJSON **doc_out)
 {
 	dalic_cli_pipeline_opts_t o;
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
@@ -117,8 +122,10 @@ static int stats_main(int argc, char **argv)
 	dalic_stats_options_t so;
 	dalic_stats_options_init(&so);
 	so.trace = a.trace != NULL || a.stats_dir; /* a rank's trace goes with its stats */
-	dalic_cli_rank_t rank;
-	if (a.stats_dir && dalic_cli_rank_from_env(&rank)) {
+	dalic_cli_rank_t rank = {.rank = 0, .world = 1, .local_rank = -1};
+	if (mpi)
+		rank = *mpi;
+	else if (a.stats_dir && dalic_cli_rank_from_env(&rank)) {
 		dalic_pipeline_destroy(p);
 		return 2;
 	}
@@ -138,7 +145,7 @@ static int stats_main(int argc, char **argv)
 	}
 	if (!rc)
 		rc = stats_run_iterations(p, a.iterations, &done);
-	if (!rc && a.stats_dir)
+	if (!rc && (a.stats_dir || mpi))
 		run.coverage = dalic_cli_rank_coverage(p);
 	if (rc)
 		dalic_cli_error(rc);
@@ -152,26 +159,33 @@ static int stats_main(int argc, char **argv)
 	dalic_stats_snapshot_t *snap = NULL;
 	bool printed = false;
 	rc = dalic_stats_snapshot(s, &snap);
-	if (!rc && a.json) {
+	if (mpi) {
+		/* rank 0 prints the merged view */
+	} else if (!rc && a.json) {
 		rc = stats_print_json(snap, o.path, warm);
 	} else if (!rc) {
 		printf("# Run\npipeline: %s\nwarmup_iterations: %ld\niterations_run: %ld\n\n",
 		       o.path, warm, done);
 		rc = dalic_stats_write_report(snap, stdout);
 	}
-	if (!rc && a.stats_dir) {
+	if (!rc && (a.stats_dir || mpi)) {
 		run.warmup = warm;
 		cJSON *doc = dalic_cli_rank_doc(snap, &rank, &run);
-		rc = doc ? dalic_cli_rank_save(a.stats_dir, doc, rank.rank, s) : DALIC_ENOMEM;
+		rc = doc ? DALIC_OK : DALIC_ENOMEM;
+		if (doc && a.stats_dir)
+			rc = dalic_cli_rank_save(a.stats_dir, doc, rank.rank, s);
 		printed = rc != DALIC_OK; /* the rank's files printed their own errors */
-		cJSON_Delete(doc);
-		if (!rc && !a.json)
+		if (!rc && doc_out)
+			*doc_out = doc;
+		else
+			cJSON_Delete(doc);
+		if (!rc && !a.json && !mpi)
 			printf("\n# Rank\nrank: %d of %d\nstats_dir: %s\n", rank.rank, rank.world,
 			       a.stats_dir);
 	}
 	if (!rc && a.trace) {
 		rc = dalic_stats_save_trace(s, a.trace);
-		if (!rc && !a.json)
+		if (!rc && !a.json && !mpi)
 			printf("\n# Output\ntrace_file: %s\n", a.trace);
 	}
 	if (rc && !printed)
@@ -182,11 +196,23 @@ static int stats_main(int argc, char **argv)
 	return rc ? 1 : dalic_cli_stop_status();
 }
 
+static int stats_main(int argc, char **argv)
+{
+	bool ranks = false, json = false;
+	for (int i = 1; i < argc; i++) {
+		ranks |= !strcmp(argv[i], "--ranks");
+		json |= !strcmp(argv[i], "--json");
+	}
+	if (ranks) /* under mpirun: every rank runs, rank 0 prints the merged view */
+		return dalic_cli_ranks_run(argc, argv, stats_body, json);
+	return stats_body(argc, argv, NULL, NULL);
+}
+
 DALIC_COMMAND(stats) = {
     .name = "stats",
     .summary = "executor_statistics, timings, queues and allocations of a run",
     .usage = "usage: dalic stats PIPELINE [-n N] [--warmup W] [--json] [--trace FILE]\n"
-             "                   [--stats-dir DIR]\n"
+             "                   [--stats-dir DIR] [--ranks]\n"
              "                   [pipeline flags]\n"
              "  -n N             iterations to measure (default 10)\n"
              "  --warmup W       iterations to run first and leave out of the numbers\n"
@@ -195,6 +221,8 @@ DALIC_COMMAND(stats) = {
              "  --trace FILE     also write a Chrome trace-event file (open it in Perfetto)\n"
              "  --stats-dir DIR  also write DIR/stats-rank-N.json and trace-rank-N.json, N the\n"
              "                   launcher's rank (merge them: dalic stats-merge DIR)\n"
+             "  --ranks          under mpirun: the ranks' statistics are gathered to rank 0\n"
+             "                   through MPI, which prints the merged view (stats-merge's)\n"
              "Memory statistics (executor_statistics) are always collected here.\n",
     .pipeline_flags = true,
     .main = stats_main,

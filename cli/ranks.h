@@ -70,6 +70,15 @@ cJSON *dalic_cli_rank_doc(const dalic_stats_snapshot_t *snap, const dalic_cli_ra
 /* Writes DIR/stats-rank-N.json (and DIR/trace-rank-N.json when `s` recorded a trace).
  * Creates DIR. Prints the error. */
 int dalic_cli_rank_save(const char *dir, const cJSON *doc, int rank, dalic_stats_t *s);
+/* ---- --ranks under MPI (ranks_mpi.c) ------------------------------------------------------ */
+/* A command run as one rank: fills *doc with the rank's document (dalic_cli_rank_doc) or
+ * leaves it NULL when it failed; returns the exit status. */
+typedef int (*dalic_cli_rank_body_fn)(int argc, char **argv, const dalic_cli_rank_t *rank,
+                                      cJSON **doc);
+/* MPI_Init, `body` as this rank, the documents gathered to rank 0, which prints the merged
+ * view (text, or JSON with `json`); MPI_Finalize. Without MPI built in: the error, 2. */
+int dalic_cli_ranks_run(int argc, char **argv, dalic_cli_rank_body_fn body, bool json);
+
 /* The wall clock now, in nanoseconds since the epoch. */
 int64_t dalic_cli_unix_ns(void);
 
