@@ -198,11 +198,16 @@ static int stats_body(int argc, char **argv, const dalic_cli_rank_t *mpi, cJSON 
 
 static int stats_main(int argc, char **argv)
 {
-	bool ranks = false, json = false;
+	bool ranks = false, json = false, trace = false;
 	for (int i = 1; i < argc; i++) {
 		ranks |= !strcmp(argv[i], "--ranks");
 		json |= !strcmp(argv[i], "--json");
+		trace |= !strcmp(argv[i], "--trace");
 	}
+	if (ranks && trace) /* every rank would write the one FILE */
+		return dalic_cli_fail(2, "--ranks with --trace FILE: give --stats-dir DIR instead "
+		                         "(each rank's trace), then dalic stats-merge DIR --trace "
+		                         "FILE");
 	if (ranks) /* under mpirun: every rank runs, rank 0 prints the merged view */
 		return dalic_cli_ranks_run(argc, argv, stats_body, json);
 	return stats_body(argc, argv, NULL, NULL);

@@ -278,5 +278,12 @@ Test(ranks_merge, bad_directories_are_refused)
 	tl_cmd_free(&c);
 	c = tl_dalic(NULL, "stats-merge %s --tolerance 2", empty);
 	cr_expect_eq(c.status, 2);
+	cr_expect(strstr(c.out, "--tolerance: '2' is not a number in (0, 1)"), "%s", c.out);
+	tl_cmd_free(&c);
+	/* --ranks cannot write one trace from every rank */
+	c = tl_dalic(NULL, "stats @arith --ranks --trace %s/t.json", empty);
+	cr_expect_eq(c.status, 2);
+	cr_expect(strstr(c.out, "--ranks with --trace FILE: give --stats-dir DIR instead"), "%s",
+	          c.out);
 	tl_cmd_free(&c);
 }
