@@ -23,7 +23,7 @@ static const char *rmpi_script(void)
 	                    "def p():\n"
 	                    "    jpegs, labels = fn.readers.file(file_root='samples/images', "
 	                    "name='Reader')\n"
-	                    "    return fn.decoders.image(jpegs), labels\n"
+	                    "    return jpegs, labels\n"
 	                    "pipe = p()\n");
 	return path;
 }

@@ -13,7 +13,8 @@
 
 TestSuite(tui_ranks, .timeout = 120, .fini = tl_tmpdir_remove);
 
-/* Three ranks of the file reader over the sample images; rank 1 slowed down. */
+/* Three ranks of the file reader over the sample images (fast even under sanitizers); rank 1
+ * slowed down far below them. */
 static const char *tranks_make_dir(void)
 {
 	const char *script = tl_tmp_path("tranks.py");
@@ -23,7 +24,7 @@ static const char *tranks_make_dir(void)
 	                      "def p():\n"
 	                      "    jpegs, labels = fn.readers.file(file_root='samples/images', "
 	                      "name='Reader')\n"
-	                      "    return fn.decoders.image(jpegs), labels\n"
+	                      "    return jpegs, labels\n"
 	                      "pipe = p()\n");
 	static char dir[256];
 	snprintf(dir, sizeof dir, "%s", tl_tmp_path("tranks_stats"));
@@ -31,7 +32,7 @@ static const char *tranks_make_dir(void)
 	setenv("DALIC_TEST_DELAY_US", "60000", 1);
 	setenv("WORLD_SIZE", "3", 1);
 	for (int r = 0; r < 3; r++) {
-		char v[8];
+		char v[16];
 		snprintf(v, sizeof v, "%d", r);
 		setenv("RANK", v, 1);
 		tl_cmd_t c = tl_dalic(NULL, "stats %s --shard-from-env -n 3 --warmup 1 --stats-dir %s",
@@ -57,7 +58,7 @@ Test(tui_ranks, ranks_pane_marks_the_straggler_and_selects_ranks)
 	tl_tui_expect_has(&r, 1, "> 0 ");
 	tl_tui_expect_has(&r, 1, "every sample in exactly one rank's shard");
 	tl_tui_expect_has(&r, 1, "world 3, ranks found 3");
-	tl_tui_expect_has(&r, 1, "__Image_0"); /* the selected rank's operators */
+	tl_tui_expect_has(&r, 1, "Reader "); /* the selected rank's operators */
 	/* rank 1's row carries the mark */
 	const char *d = tl_tui_dump(&r, 1);
 	char line[256];
