@@ -10,6 +10,8 @@
 # Missing Debian packages are installed by tools/deps.sh before the first build.
 # nvcc found => the CUDA backend (engine/device_cuda.c, kernels/cuda/*.cu) is built in; it
 # falls back to the emulated device at run time when no GPU is present.
+# Open MPI found (pkg-config $(MPI_PKG), libopenmpi-dev) => `--ranks` gathers the ranks'
+# statistics through MPI (cli/ranks_mpi.c); left out of sanitizer builds, like CUDA.
 
 .DEFAULT_GOAL := all
 PREFIX   ?= /usr/local
@@ -29,6 +31,7 @@ else
 Q := @
 endif
 
+MPI_PKG := ompi-c
 PKGS := libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng libcjson sndfile fftw3f \
             libavformat libavcodec libavutil libswscale lmdb
 
@@ -49,7 +52,8 @@ endif
 $(BUILD)/config.mk: tools/deps.sh Makefile
 	@mkdir -p $(@D)
 	$(Q)sh tools/deps.sh
-	@cuda=""; libs=""; \
+	@cuda=""; libs=""; mpi=""; \
+	if pkg-config --exists $(MPI_PKG) && [ -z "$(SANITIZE)" ]; then mpi=1; fi; \
 	if command -v nvcc >/dev/null 2>&1 && [ -z "$(SANITIZE)" ]; then \
 		cuda=$$(dirname $$(dirname $$(command -v nvcc))); \
 		libs="-L$$cuda/lib64 -Wl,-rpath,$$cuda/lib64 -lcudart"; \
@@ -60,7 +64,10 @@ $(BUILD)/config.mk: tools/deps.sh Makefile
 	  echo "TEST_LIBS := $$(pkg-config --libs criterion)"; \
 	  echo "HAVE_CUDA := $${cuda:+1}"; \
 	  echo "CUDA_HOME := $$cuda"; \
-	  echo "CUDA_LIBS := $$libs"; } > $@.tmp
+	  echo "CUDA_LIBS := $$libs"; \
+	  echo "HAVE_MPI := $$mpi"; \
+	  echo "MPI_CFLAGS := $${mpi:+$$(pkg-config --cflags $(MPI_PKG)) -DDALIC_HAVE_MPI}"; \
+	  echo "MPI_LIBS := $${mpi:+$$(pkg-config --libs $(MPI_PKG))}"; } > $@.tmp
 	@mv $@.tmp $@
 
 CPPFLAGS += $(PKG_CFLAGS)
@@ -168,7 +175,10 @@ $(LIB_SO): $(LIB_OBJ) $(CUDA_OBJ)
 # Linked from the objects (not the archive) so every operator and front end is in.
 $(DALIC): $(CLI_OBJ) $(LIB_OBJ) $(CUDA_OBJ)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_OBJ) $(CUDA_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_OBJ) $(CUDA_OBJ) $(LDLIBS) $(MPI_LIBS)
+
+# Only the MPI transport of --ranks sees mpi.h.
+$(BUILD)/obj/cli/ranks_mpi.o: CPPFLAGS += $(MPI_CFLAGS)
 
 $(BUILD)/samples/%: samples/c/%.c $(LIB_A) | $(BUILD)/config.mk
 	@mkdir -p $(@D)

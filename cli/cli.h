@@ -7,6 +7,7 @@
 #ifndef DALIC_CLI_H
 #define DALIC_CLI_H
 
+#include "cli/ranks.h"
 #include "dalic.h"
 
 #include <stdio.h>
@@ -30,6 +31,7 @@ typedef struct dalic_cli_pipeline_opts {
 	const char *args[DALIC_CLI_MAX_ARGS]; /* --arg NAME=VALUE, in override.params too */
 	const char *feeds[DALIC_CLI_MAX_ARGS]; /* --feed NAME=PATH (cli/feed.h) */
 	int num_feeds;
+	dalic_cli_shard_opts_t shard; /* --shard-from-env, --shard-id, --num-shards (ranks.h) */
 	dalic_pipeline_override_t override; /* the other flags */
 } dalic_cli_pipeline_opts_t;
 

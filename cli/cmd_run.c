@@ -29,6 +29,8 @@ static const char *run_output_name(void *ctx, int o)
 
 /* `dalic scan` (cmd_scan.c), which `dalic run --scan` is. */
 extern const dalic_command_t dalic_command_scan;
+/* `dalic stats`, which `dalic run --ranks` is (under mpirun, cli/ranks_mpi.c). */
+extern const dalic_command_t dalic_command_stats;
 
 /* Parses run's own options; 2 (usage error) or 0. */
 static int run_parse_args(int argc, char **argv, long *iters, bool *json, const char **dump,
@@ -66,9 +68,12 @@ static int run_parse_args(int argc, char **argv, long *iters, bool *json, const 
 
 static int run_main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--scan"))
 			return dalic_command_scan.main(argc, argv);
+		if (!strcmp(argv[i], "--ranks")) /* the merged statistics of every rank */
+			return dalic_command_stats.main(argc, argv);
+	}
 	dalic_cli_pipeline_opts_t o;
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
@@ -167,6 +172,7 @@ DALIC_COMMAND(run) = {
 		 "  --warnings       list every data-quality warning (damaged files the decoders\n"
 		 "                   decoded anyway); the summary always counts them\n"
 		 "  --scan           decode one epoch, report every file that warns or fails\n"
+		 "  --ranks          under mpirun: dalic stats --ranks (the ranks' merged statistics)\n"
 		 DALIC_CLI_CKPT_USAGE,
 	.pipeline_flags = true,
 	.main = run_main,

@@ -4,6 +4,7 @@
  */
 #include "cli/cli.h"
 #include "cli/feed.h"
+#include "tui/ranks_view.h"
 #include "tui/tui.h"
 
 #include <locale.h>
@@ -24,6 +25,7 @@ static int tui_main(int argc, char **argv)
 	                   .override = o.override,
 	                   .feeds = o.feeds,
 	                   .num_feeds = o.num_feeds};
+	const char *ranks = NULL; /* --stats-dir DIR: the ranks view */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
 			t.keys = argv[++i];
@@ -41,22 +43,26 @@ static int tui_main(int argc, char **argv)
 			t.run = true;
 		} else if (!strcmp(argv[i], "--trace")) {
 			t.trace = true;
+		} else if (!strcmp(argv[i], "--stats-dir") && i + 1 < argc) {
+			ranks = argv[++i];
 		} else {
 			fprintf(stderr, "dalic tui: unknown option '%s' (see dalic tui --help)\n",
 			        argv[i]);
 			return 2;
 		}
 	}
-	if (!o.path) {
-		fprintf(stderr,
-		        "dalic tui: no PIPELINE given (a .py script, a .pb file or @sample)\n");
-		return 2;
-	}
 	if (!t.keys != !t.dump) {
 		fprintf(stderr, "dalic tui: headless mode needs both --keys FILE and --dump DIR\n");
 		return 2;
 	}
 	setlocale(LC_ALL, "");
+	if (ranks) /* a merged statistics directory, read-only: no pipeline */
+		return dalic_tui_ranks_view(ranks, t.keys, t.dump, t.width, t.height);
+	if (!o.path) {
+		fprintf(stderr,
+		        "dalic tui: no PIPELINE given (a .py script, a .pb file or @sample)\n");
+		return 2;
+	}
 	dalic_cli_feeds_quiet(true); /* feed errors show in the workbench, not on its screen */
 	return t.keys ? dalic_tui_run_headless(&t) : dalic_tui_run_terminal(&t);
 }
@@ -71,6 +77,8 @@ DALIC_COMMAND(tui) = {
              "  --keys FILE      headless: key script, one key or command per line ('-': stdin)\n"
              "  --dump DIR       headless: write screen dumps DIR/screen-NNN.txt\n"
              "  --size WxH       headless screen size (default 100x30)\n"
+             "       dalic tui --stats-dir DIR [--keys FILE --dump DIR]\n"
+             "  --stats-dir DIR  a stats-merge directory, read-only: the ranks side by side\n"
              "In the workbench, ? shows every key. See docs/tui.md.\n",
     .pipeline_flags = true,
     .main = tui_main,

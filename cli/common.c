@@ -92,7 +92,7 @@ static bool common_takes_value(const char *flag)
 {
 	static const char *const flags[] = {"-o", "-n", "--output", "--iterations", "--dump",
 					    "--trace", "--keys", "--size", "--commands", "--json-out",
-					    "--report", "--warmup", "--repeat", "-x", NULL};
+					    "--report", "--warmup", "--repeat", "-x", "--stats-dir", NULL};
 	for (int i = 0; flags[i]; i++)
 		if (!strcmp(flag, flags[i]))
 			return true;
@@ -122,6 +122,7 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 {
 	memset(o, 0, sizeof *o);
 	dalic_pipeline_override_init(&o->override);
+	o->shard.shard_id = o->shard.num_shards = -1;
 	dalic_pipeline_params_t *p = &o->override.params;
 	unsigned *set = &o->override.fields;
 	int w = 1;
@@ -131,7 +132,11 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 		long long n;
 		char *a = argv[i];
 #define VALUE(name) ((v = common_flag_value(*argc, argv, &i, name, &m)), m)
-		if (VALUE("--batch-size")) {
+		if (dalic_cli_shard_parse(*argc, argv, &i, &o->shard, &m))
+			return DALIC_EINVAL;
+		if (m) {
+			/* a sharding flag (ranks.c) */
+		} else if (VALUE("--batch-size")) {
 			if (!v || !common_parse_long(v, &n) || n <= 0 || n > INT_MAX)
 				return common_bad("--batch-size", v);
 			p->batch_size = (int)n;
@@ -218,10 +223,15 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 	}
 	argv[w] = NULL;
 	*argc = w;
-	return DALIC_OK;
+	return dalic_cli_shard_resolve(&o->shard);
 }
 
 int dalic_cli_open(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t **out)
 {
-	return dalic_pipeline_load(o->path, o->pipeline, &o->override, out);
+	int rc = dalic_pipeline_load(o->path, o->pipeline, &o->override, out);
+	if (!rc && (rc = dalic_cli_shard_apply(&o->shard, *out))) {
+		dalic_pipeline_destroy(*out);
+		*out = NULL;
+	}
+	return rc;
 }

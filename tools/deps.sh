@@ -5,7 +5,7 @@ set -e
 PKGS="pkg-config libturbojpeg0-dev libjpeg-dev libjpeg-turbo-progs libncurses-dev libglib2.0-dev \
 libgraphviz-dev libprotobuf-c-dev protobuf-c-compiler libchafa-dev libcriterion-dev libpng-dev libcjson-dev \
 libsndfile1-dev libfftw3-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
-liblmdb-dev lmdb-utils"
+liblmdb-dev lmdb-utils libopenmpi-dev openmpi-bin"
 missing=""
 for p in $PKGS; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
