@@ -1,0 +1,22 @@
+#!/bin/sh
+# Issue 26's cost target: the ResNet-50-style CPU pipeline (as bench/resnet_cpu.sh) with every
+# tracer on (stats;trace;nvtx where built, plus the stats served on a socket to a reading
+# client) against no tracer, alternating rounds in one process (see bench/tracers.c).
+# Goal: >= 0.97 samples/s on/off.
+#   sh bench/tracers.sh [iterations]      (default 70: 7 rounds of 10)
+set -e
+cd "$(dirname "$0")/.."
+B=build/release
+make $B/libdalic.a >/dev/null
+LIBS=$(sed -n 's/^PKG_LIBS := //p' $B/config.mk)
+mkdir -p $B/bench
+cc -std=gnu11 -O2 -g -pthread -Iinclude -I. -D_GNU_SOURCE bench/tracers.c $B/libdalic.a \
+	$LIBS -lm -o $B/bench/tracers
+LIST=$B/bench/tracers.list
+: >$LIST
+for f in $(find "$PWD/samples/images" -name '*.jpg' | sort); do
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		echo "$f $k" >>$LIST
+	done
+done
+$B/bench/tracers $LIST "${1:-70}"
