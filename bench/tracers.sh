@@ -13,10 +13,5 @@ mkdir -p $B/bench
 cc -std=gnu11 -O2 -g -pthread -Iinclude -I. -D_GNU_SOURCE bench/tracers.c $B/libdalic.a \
 	$LIBS -lm -o $B/bench/tracers
 LIST=$B/bench/tracers.list
-: >$LIST
-for f in $(find "$PWD/samples/images" -name '*.jpg' | sort); do
-	for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
-		echo "$f $k" >>$LIST
-	done
-done
+sh bench/rn50_list.sh $LIST
 $B/bench/tracers $LIST "${1:-70}"
