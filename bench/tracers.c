@@ -107,6 +107,9 @@ int main(int argc, char **argv)
 	int iters = argc > 2 ? atoi(argv[2]) : 70;
 	int per_round = iters / ROUNDS > 0 ? iters / ROUNDS : 1;
 	setenv("DALIC_STATS_INTERVAL_MS", "100", 1);
+	char trace[128]; /* the "trace" tracer writes its file at destroy: not in the tree */
+	snprintf(trace, sizeof trace, "/tmp/dalic-bench-tracers-%ld.json", (long)getpid());
+	setenv("DALIC_TRACE_FILE", trace, 1);
 	dalic_pipeline_t *off = tracers_pipeline(argv[1]), *on = tracers_pipeline(argv[1]);
 	BENCH_CHECK(dalic_tracers_attach(off, "none")); /* DALIC_TRACERS must not add any */
 	const char *names = "stats;trace;nvtx";
@@ -158,5 +161,6 @@ int main(int argc, char **argv)
 	dalic_stats_snapshot_free(snap);
 	dalic_pipeline_destroy(on);
 	dalic_pipeline_destroy(off);
+	unlink(trace);
 	return 0;
 }
