@@ -13,6 +13,7 @@
  */
 #include "dalic.h"
 #include "bench/bench.h"
+#include "bench/rn50_pipeline.h"
 #include "dalic_stats.h"
 
 #include <pthread.h>
@@ -135,30 +136,7 @@ int main(int argc, char **argv)
 	fclose(f);
 
 	dalic_pipeline_params_t pp = bench_sync_params(BATCH, THREADS);
-	dalic_pipeline_t *p;
-	CHECK(dalic_pipeline_create(&pp, &p));
-	dalic_op_t *rd, *dec, *rs, *coin, *cmn;
-	CHECK(dalic_pipeline_add_op(p, "readers.file", "cpu", &rd));
-	CHECK(dalic_op_set_string(rd, "file_list", list));
-	CHECK(dalic_op_set_bool(rd, "random_shuffle", true));
-	CHECK(dalic_pipeline_add_op(p, "decoders.image_random_crop", "cpu", &dec));
-	CHECK(dalic_op_add_input(dec, dalic_op_output(rd, 0), NULL));
-	CHECK(dalic_pipeline_add_op(p, "resize", "cpu", &rs));
-	CHECK(dalic_op_add_input(rs, dalic_op_output(dec, 0), NULL));
-	CHECK(dalic_op_set_float(rs, "resize_x", 224));
-	CHECK(dalic_op_set_float(rs, "resize_y", 224));
-	CHECK(dalic_pipeline_add_op(p, "random.coin_flip", "cpu", &coin));
-	CHECK(dalic_pipeline_add_op(p, "crop_mirror_normalize", "cpu", &cmn));
-	CHECK(dalic_op_add_input(cmn, dalic_op_output(rs, 0), NULL));
-	CHECK(dalic_op_set_arg_input(cmn, "mirror", dalic_op_output(coin, 0)));
-	CHECK(dalic_op_set_int(cmn, "dtype", DALIC_FLOAT));
-	CHECK(dalic_op_set_string(cmn, "output_layout", "CHW"));
-	const double mean[3] = {0.485 * 255, 0.456 * 255, 0.406 * 255};
-	const double std[3] = {0.229 * 255, 0.224 * 255, 0.225 * 255};
-	CHECK(dalic_op_set_floats(cmn, "mean", 3, mean));
-	CHECK(dalic_op_set_floats(cmn, "std", 3, std));
-	CHECK(dalic_pipeline_add_output(p, dalic_op_output(cmn, 0), NULL));
-	CHECK(dalic_pipeline_add_output(p, dalic_op_output(rd, 1), NULL));
+	dalic_pipeline_t *p = bench_rn50_pipeline(&pp, list);
 	if (scan)
 		CHECK(dalic_pipeline_make_scan(p));
 	dalic_stats_t *st;

@@ -18,12 +18,7 @@ mkdir -p $B/bench
 cc -std=gnu11 -O2 -g -pthread -Iinclude -I. -D_GNU_SOURCE bench/resnet_cpu.c $B/libdalic.a \
 	$LIBS -lm -o $B/bench/resnet_cpu
 LIST=$B/bench/resnet_cpu.list
-: >$LIST
-for f in $(find "$PWD/samples/images" -name '*.jpg' | sort); do
-	for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
-		echo "$f $k" >>$LIST
-	done
-done
+sh bench/rn50_list.sh $LIST
 N=${1:-63}
 PY=${DALIC_DALI_PYTHON:-build/dali-venv/bin/python}
 if [ -n "$2" ] || ! "$PY" -c 'import nvidia.dali' 2>/dev/null; then

@@ -28,6 +28,8 @@ typedef struct dalic_cli_pipeline_opts {
 	const char *path;     /* PIPELINE: script (.py), serialized (.pb) or @sample */
 	const char *pipeline; /* --pipeline NAME */
 	bool debug;           /* --debug */
+	const char *tracers;  /* --tracers LIST (dalic_tracers_attach) */
+	const char *stats_socket; /* --stats-socket PATH (dalic_stats_serve) */
 	const char *args[DALIC_CLI_MAX_ARGS]; /* --arg NAME=VALUE, in override.params too */
 	const char *feeds[DALIC_CLI_MAX_ARGS]; /* --feed NAME=PATH (cli/feed.h) */
 	int num_feeds;

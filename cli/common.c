@@ -3,6 +3,7 @@
  * the call that creates it (scripts), then these flags — later wins (dalic_pipeline_load).
  */
 #include "cli/cli.h"
+#include "dalic_stats.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -22,7 +23,10 @@ const char dalic_cli_pipeline_usage[] =
     "  --feed NAME=PATH  external_source NAME reads from files: a .npy (first axis =\n"
     "                    samples), a directory (one sample per file: .npy or raw bytes)\n"
     "                    or a text list of files; samples cycle (run, debug, tui)\n"
-    "  --debug           run in debug mode (eagerly, one operator at a time)\n";
+    "  --debug           run in debug mode (eagerly, one operator at a time)\n"
+    "  --tracers LIST    tracers to run at once, e.g. \"stats;nvtx;trace\" (as DALIC_TRACERS;\n"
+    "                    docs/profiling.md)\n"
+    "  --stats-socket PATH  publish live stats on a Unix socket for `dalic top PATH`\n";
 
 int dalic_cli_error(int status)
 {
@@ -197,6 +201,14 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 				return dalic_cli_fail(DALIC_EINVAL, "more than %d --feed flags",
 						      DALIC_CLI_MAX_ARGS);
 			o->feeds[o->num_feeds++] = v;
+		} else if (VALUE("--tracers")) {
+			if (!v)
+				return common_bad("--tracers", v);
+			o->tracers = v;
+		} else if (VALUE("--stats-socket")) {
+			if (!v || !*v)
+				return common_bad("--stats-socket", v);
+			o->stats_socket = v;
 		} else if (VALUE("--pipeline")) {
 			if (!v)
 				return common_bad("--pipeline", v);
@@ -229,7 +241,14 @@ int dalic_cli_parse_pipeline_opts(int *argc, char **argv, dalic_cli_pipeline_opt
 int dalic_cli_open(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t **out)
 {
 	int rc = dalic_pipeline_load(o->path, o->pipeline, &o->override, out);
-	if (!rc && (rc = dalic_cli_shard_apply(&o->shard, *out))) {
+	if (rc)
+		return rc;
+	rc = dalic_cli_shard_apply(&o->shard, *out);
+	if (!rc && o->tracers)
+		rc = dalic_tracers_attach(*out, o->tracers);
+	if (!rc && o->stats_socket)
+		rc = dalic_stats_serve(*out, o->stats_socket);
+	if (rc) {
 		dalic_pipeline_destroy(*out);
 		*out = NULL;
 	}

@@ -248,7 +248,8 @@ static int exec_run_samples(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 	return rc;
 }
 
-int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *failed_sample)
+static int exec_node_run_body(dalic_exec_node_t *x, const dalic_exec_run_t *r,
+			      int *failed_sample)
 {
 	dalic_node_t *n = x->node;
 	int failed = -1;
@@ -316,6 +317,17 @@ int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *fa
 	return rc;
 }
 
+int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *failed_sample)
+{
+	const dalic_observer_t *obs = r->obs;
+	if (obs && obs->node_begin)
+		obs->node_begin(obs->user, x->node, r->iteration);
+	int rc = exec_node_run_body(x, r, failed_sample);
+	if (obs && obs->node_end)
+		obs->node_end(obs->user, x->node, r->iteration, rc);
+	return rc;
+}
+
 /* ---- the full engine's stage ---- */
 
 int dalic_exec_run_stage(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
@@ -334,13 +346,19 @@ int dalic_exec_run_stage(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 		.warnings = e->warnings,
 		.scan = e->scan,
 	};
+	if (e->obs.stage_begin)
+		e->obs.stage_begin(e->obs.user, st->stage, rec->iteration);
 	for (int i = st->begin; !rc && i < st->end; i++) {
-		if (atomic_load_explicit(&e->stop_flag, memory_order_relaxed))
-			return dalic_fail(DALIC_ESTATE, "the pipeline is shutting down");
+		if (atomic_load_explicit(&e->stop_flag, memory_order_relaxed)) {
+			rc = dalic_fail(DALIC_ESTATE, "the pipeline is shutting down");
+			break;
+		}
 		dalic_exec_node_bind(e->nodes, &e->nodes[i], slot_of_stage);
 		rc = dalic_exec_node_run(&e->nodes[i], &r, NULL);
 	}
 	if (!rc && e->obs.stage_run)
 		e->obs.stage_run(e->obs.user, st->stage, rec->iteration, t0, dalic_clock_ns());
+	if (e->obs.stage_end)
+		e->obs.stage_end(e->obs.user, st->stage, rec->iteration, rc);
 	return rc;
 }

@@ -49,6 +49,12 @@ typedef struct dalic_observer {
 	/* An operator reported a data-quality warning (or, in a scan, a refused sample) for a
 	 * sample; `w`'s strings are borrowed for the call. Called from pool workers. */
 	void (*warning)(void *user, const dalic_node_t *node, const dalic_warning_t *w);
+	/* Spans for live timelines (NVTX): a node / stage starts, and ends with `status`
+	 * (DALIC_OK or the error), always paired on the same thread, failures included. */
+	void (*node_begin)(void *user, const dalic_node_t *node, int64_t iteration);
+	void (*node_end)(void *user, const dalic_node_t *node, int64_t iteration, int status);
+	void (*stage_begin)(void *user, int stage, int64_t iteration);
+	void (*stage_end)(void *user, int stage, int64_t iteration, int status);
 } dalic_observer_t;
 
 #endif

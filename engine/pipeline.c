@@ -13,6 +13,7 @@
 #include "engine/error.h"
 #include "engine/executor.h"
 #include "engine/feed.h"
+#include "stats/tracers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,11 @@ struct dalic_pipeline {
 	bool first_iter;
 	bool last_iter;
 	int batches_to_consume;
-	dalic_observer_t obs;
-	bool observed;
+	dalic_observer_mux_t observers;
+	void *tracers;                 /* stats/tracers.c: named tracers, a stats server */
+	void (*tracers_stop)(void *); /* before the executor stops (a server thread) */
+	void (*tracers_free)(void *); /* once the executor stopped */
+	bool tracers_chosen;           /* set explicitly, or DALIC_TRACERS was read */
 	dalic_warnlog_t *warnings; /* the operators' data-quality warnings (warnings.h) */
 	bool scan;                 /* dalic_pipeline_make_scan: sample errors are logged */
 	struct dalic_ckpt_run *ckpt; /* position, checkpoint traces (checkpoint_run.c) */
@@ -193,7 +197,11 @@ void dalic_pipeline_destroy(dalic_pipeline_t *p)
 {
 	if (!p)
 		return;
+	if (p->tracers_stop)
+		p->tracers_stop(p->tracers);
 	pipeline_teardown(p);
+	if (p->tracers_free)
+		p->tracers_free(p->tracers);
 	for (int i = 0; i < p->num_feeds; i++)
 		dalic_feed_queue_destroy(&p->feeds[i]);
 	free(p->feeds);
@@ -446,6 +454,13 @@ static dalic_feed_queue_t *pipeline_find_feed(dalic_pipeline_t *p, const char *n
 	return NULL;
 }
 
+static void pipeline_install_observers(dalic_pipeline_t *p)
+{
+	dalic_observer_t fanout;
+	if (p->exec)
+		dalic_exec_set_observer(p->exec, dalic_observer_mux_view(&p->observers, &fanout));
+}
+
 int dalic_pipeline_build(dalic_pipeline_t *p)
 {
 	if (p->built)
@@ -467,10 +482,12 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 			if (p->graph->nodes[i]->schema->is_input)
 				p->node_feeds[i] = pipeline_find_feed(p, p->graph->nodes[i]->inst);
 	}
+	if (!rc && !p->tracers_chosen)
+		rc = dalic_tracers_from_env(p); /* DALIC_TRACERS, DALIC_STATS_SOCKET */
 	if (!rc)
 		rc = dalic_exec_create(p->graph, p->node_feeds, &p->exec);
-	if (!rc && p->observed)
-		dalic_exec_set_observer(p->exec, &p->obs);
+	if (!rc)
+		pipeline_install_observers(p);
 	if (!rc)
 		dalic_exec_set_warnings(p->exec, p->warnings, p->scan);
 	if (!rc)
@@ -738,11 +755,38 @@ int dalic_pipeline_reader_meta(dalic_pipeline_t *p, const char *name, dalic_read
 
 void dalic_pipeline_set_observer(dalic_pipeline_t *p, const dalic_observer_t *obs)
 {
-	p->observed = obs != NULL;
+	p->observers.n = 0;
 	if (obs)
-		p->obs = *obs;
-	if (p->exec)
-		dalic_exec_set_observer(p->exec, obs);
+		dalic_observer_mux_add(&p->observers, obs); /* cannot fail: the mux is empty */
+	pipeline_install_observers(p);
+}
+
+int dalic_pipeline_add_observer(dalic_pipeline_t *p, const dalic_observer_t *obs)
+{
+	int rc = dalic_observer_mux_add(&p->observers, obs);
+	if (!rc)
+		pipeline_install_observers(p);
+	return rc;
+}
+
+void dalic_pipeline_remove_observer(dalic_pipeline_t *p, const void *user)
+{
+	if (dalic_observer_mux_remove(&p->observers, user))
+		pipeline_install_observers(p);
+}
+
+void *dalic_pipeline_tracers(const dalic_pipeline_t *p)
+{
+	return p->tracers;
+}
+
+void dalic_pipeline_set_tracers(dalic_pipeline_t *p, void *tracers, void (*stop_fn)(void *),
+				void (*free_fn)(void *))
+{
+	p->tracers = tracers;
+	p->tracers_stop = stop_fn;
+	p->tracers_free = free_fn;
+	p->tracers_chosen = true;
 }
 
 /* Internal access for stats and debug mode. */

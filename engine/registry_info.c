@@ -6,7 +6,32 @@
 #include "engine/error.h"
 #include "engine/schema.h"
 
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define REGISTRY_INFO_DOC_BASE "https://docs.nvidia.com/deeplearning/dali/user-guide/docs/operations/"
+
+static char **registry_info_urls; /* per schema, made once; NULL entries: no fn name */
+static pthread_once_t registry_info_urls_once = PTHREAD_ONCE_INIT;
+
+static void registry_info_make_urls(void)
+{
+	int n = dalic_op_schema_count();
+	registry_info_urls = calloc((size_t)n + 1, sizeof *registry_info_urls);
+	for (int i = 0; registry_info_urls && i < n; i++) {
+		const dalic_schema_t *s = dalic_schema_all()[i];
+		/* internal and private (_conditional.*) operators have no page */
+		if (!s->fn || s->internal || s->fn[0] == '_' || strstr(s->fn, "._"))
+			continue;
+		size_t len = sizeof REGISTRY_INFO_DOC_BASE + strlen(s->fn) + 32;
+		if ((registry_info_urls[i] = malloc(len)))
+			snprintf(registry_info_urls[i], len, "%snvidia.dali.fn.%s.html",
+				 REGISTRY_INFO_DOC_BASE, s->fn);
+	}
+}
+
 
 static const dalic_schema_t *registry_info_schema(int i)
 {
@@ -98,4 +123,29 @@ int dalic_op_schema_arg(int i, int k, dalic_arg_info_t *out)
 	    .per_sample = a->tensor,
 	};
 	return DALIC_OK;
+}
+
+const char *dalic_op_schema_doc_url(int i)
+{
+	if (!registry_info_schema(i))
+		return NULL;
+	pthread_once(&registry_info_urls_once, registry_info_make_urls);
+	return registry_info_urls ? registry_info_urls[i] : NULL;
+}
+
+bool dalic_op_schema_has_kernel(int i, dalic_stage_t device)
+{
+	const dalic_schema_t *s = registry_info_schema(i);
+	if (!s)
+		return false;
+	switch (device) {
+	case DALIC_STAGE_CPU:
+		return (s->devices & DALIC_DEV_CPU) && s->cpu;
+	case DALIC_STAGE_MIXED:
+		return (s->devices & DALIC_DEV_MIXED) && s->cuda;
+	case DALIC_STAGE_GPU:
+		return (s->devices & DALIC_DEV_GPU) && s->cuda;
+	default:
+		return false;
+	}
 }

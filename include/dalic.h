@@ -415,6 +415,12 @@ DALIC_API int dalic_op_schema_find(const char *name);
 DALIC_API int dalic_op_schema_get(int i, dalic_op_schema_t *out);
 /* Argument k of schema i: its own first (num_args), then the common ones. */
 DALIC_API int dalic_op_schema_arg(int i, int k, dalic_arg_info_t *out);
+/* Whether schema i's gpu / mixed variant has a real CUDA kernel in this library (false for a
+ * device it lacks). Without one, that variant runs the cpu kernel on the emulated device. */
+DALIC_API bool dalic_op_schema_has_kernel(int i, dalic_stage_t device);
+/* DALI's documentation page of schema i's fn API name; NULL for internal and private
+ * operators or an invalid i. Static string. */
+DALIC_API const char *dalic_op_schema_doc_url(int i);
 
 /* ---- feeding external_source ------------------------------------------------------------- */
 /* Feeds one batch to the external_source named `name`: `batch` samples of `dtype`, each with

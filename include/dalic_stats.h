@@ -58,8 +58,8 @@ typedef struct dalic_stats_options {
 /* Fills *o with the defaults above. */
 DALIC_API void dalic_stats_options_init(dalic_stats_options_t *o);
 
-/* Creates a collector for `p` and installs its observer hooks on the pipeline (replacing any
- * other observer). `opts` may be NULL (defaults; copied). `p` is borrowed until the
+/* Creates a collector for `p` and installs its observer hooks on the pipeline (beside any
+ * other observers: tracers, other collectors). `opts` may be NULL (defaults; copied). `p` is borrowed until the
  * collector is destroyed or told dalic_stats_pipeline_destroyed(). New: free with
  * dalic_stats_destroy. executor_statistics are collected only
  * when the pipeline was created with enable_memory_stats (as in DALI), but in every executor
@@ -323,6 +323,30 @@ DALIC_API int dalic_stats_write_report(const dalic_stats_snapshot_t *snap, FILE 
 DALIC_API int dalic_stats_write_trace(dalic_stats_t *s, FILE *f);
 /* The same, to a file path. */
 DALIC_API int dalic_stats_save_trace(dalic_stats_t *s, const char *path);
+
+/* ---- tracers and attach (docs/profiling.md) ------------------------------------------- */
+
+/* Version of the attach protocol: one JSON object per line, {"attach_version", "pid", "seq",
+ * "stats": <the document of dalic_stats_json>}. */
+#define DALIC_STATS_ATTACH_VERSION 1
+
+/* Attaches tracers chosen by name, separated by ';' or ',', to `p`: "stats" (a collector),
+ * "trace" (the collector also keeps trace events), "nvtx" (NVTX ranges in a "dalic" domain:
+ * DALIC_EUNSUPPORTED in a build without the CUDA toolkit), "none". Several run at once.
+ * Tracers already attached stay; the pipeline then ignores DALIC_TRACERS, which otherwise
+ * does the same at its first build. Call before the first run. At destroy, "stats" writes
+ * its JSON to $DALIC_STATS_FILE when set, and "trace" its Chrome trace to $DALIC_TRACE_FILE
+ * (default dalic-trace-PID-N.json). Unknown names: DALIC_EINVAL naming them. */
+DALIC_API int dalic_tracers_attach(dalic_pipeline_t *p, const char *names);
+/* The collector of p's "stats" tracer, or NULL. Borrowed: it lives as long as p. */
+DALIC_API dalic_stats_t *dalic_tracers_stats(const dalic_pipeline_t *p);
+/* Publishes p's stats snapshots on the Unix socket `path` (attaches "stats" if needed): a
+ * server thread sends a snapshot every 500 ms (DALIC_STATS_INTERVAL_MS) to each connected
+ * client (`dalic top PATH`). Sends never block: a client that does not read is dropped, so
+ * no client can stall the pipeline. The server stops and removes `path` when p is
+ * destroyed. Setting DALIC_STATS_SOCKET=PATH does this at the first build. Call before the
+ * first run; DALIC_ESTATE if p already serves. */
+DALIC_API int dalic_stats_serve(dalic_pipeline_t *p, const char *path);
 
 #ifdef __cplusplus
 }

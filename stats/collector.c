@@ -247,7 +247,12 @@ int dalic_stats_create(dalic_pipeline_t *p, const dalic_stats_options_t *opts, d
 	dalic_stats_layout(s);
 	dalic_observer_t obs;
 	dalic_stats_observer(s, &obs);
-	dalic_pipeline_set_observer(p, &obs);
+	rc = dalic_pipeline_add_observer(p, &obs);
+	if (rc) {
+		s->pipe = NULL;
+		dalic_stats_destroy(s);
+		return rc;
+	}
 	*out = s;
 	return DALIC_OK;
 }
@@ -257,7 +262,7 @@ void dalic_stats_destroy(dalic_stats_t *s)
 	if (!s)
 		return;
 	if (s->pipe)
-		dalic_pipeline_set_observer(s->pipe, NULL);
+		dalic_pipeline_remove_observer(s->pipe, s);
 	collector_layout_free(atomic_load(&s->layout));
 	for (int q = 0; q < DALIC_STATS_QUEUES; q++) {
 		free(s->queues[q].ring);

@@ -9,7 +9,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/convert.h"
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int cast_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_dtype_t to = (dalic_dtype_t)dalic_arg_int(ctx, "dtype");
@@ -24,7 +24,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return rc;
 }
 
-static int run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+static int cast_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -38,7 +38,7 @@ static const dalic_arg_schema_t args[] = {
     {0},
 };
 
-static const dalic_kernel_t kernel = {.setup = setup, .run_sample = run_sample};
+static const dalic_kernel_t kernel = {.setup = cast_setup, .run_sample = cast_run_sample};
 
 DALIC_OPERATOR(Cast) = {
     .name = "Cast",

@@ -28,7 +28,7 @@ static int pyfn_outputs(const dalic_opdef_t *def)
 	return v && v->kind == DALIC_V_INT && v->n ? (int)v->i[0] : 1;
 }
 
-static int init(dalic_op_ctx_t *ctx)
+static int python_function_init(dalic_op_ctx_t *ctx)
 {
 	pyfn_state_t *st = ctx->state;
 	int64_t id = dalic_arg_int(ctx, "function_id");
@@ -41,7 +41,7 @@ static int init(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int python_function_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	pyfn_state_t *st = ctx->state;
 	int nout = ws->num_outputs, n = ws->batch_size;
@@ -76,7 +76,7 @@ static int setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int python_function_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	pyfn_state_t *st = ctx->state;
 	int n = ws->batch_size;
@@ -90,7 +90,7 @@ static int run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static void fini(dalic_op_ctx_t *ctx)
+static void python_function_fini(dalic_op_ctx_t *ctx)
 {
 	pyfn_state_t *st = ctx->state;
 	dalic_cb_samples_free(st->res, st->nres);
@@ -99,10 +99,10 @@ static void fini(dalic_op_ctx_t *ctx)
 
 static const dalic_kernel_t pyfn_kernel = {
     .state_size = sizeof(pyfn_state_t),
-    .init = init,
-    .setup = setup,
-    .run = run,
-    .fini = fini,
+    .init = python_function_init,
+    .setup = python_function_setup,
+    .run = python_function_run,
+    .fini = python_function_fini,
 };
 
 static const dalic_arg_schema_t pyfn_args[] = {
