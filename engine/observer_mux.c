@@ -17,15 +17,15 @@
 	} while (0)
 
 static void mux_node_run(void *u, const dalic_node_t *node, int64_t iteration, int batch,
-			 int64_t t0, int64_t t1)
+			 int64_t t0, int64_t t1, int64_t cpu_ns)
 {
-	MUX_EACH(u, node_run, node, iteration, batch, t0, t1);
+	MUX_EACH(u, node_run, node, iteration, batch, t0, t1, cpu_ns);
 }
 
 static void mux_work_chunk(void *u, const dalic_node_t *node, int64_t iteration, int thread,
-			   int first, int count, int64_t t0, int64_t t1)
+			   int first, int count, int64_t t0, int64_t t1, int64_t cpu_ns)
 {
-	MUX_EACH(u, work_chunk, node, iteration, thread, first, count, t0, t1);
+	MUX_EACH(u, work_chunk, node, iteration, thread, first, count, t0, t1, cpu_ns);
 }
 
 static void mux_stage_run(void *u, int stage, int64_t iteration, int64_t t0, int64_t t1)

@@ -83,7 +83,7 @@ static void tracers_on_stage_end(void *u, int stage, int64_t it, int status)
 }
 
 static void tracers_on_node_run(void *u, const dalic_node_t *n, int64_t it, int batch,
-				int64_t t0, int64_t t1)
+				int64_t t0, int64_t t1, int64_t cpu_ns)
 {
 	atomic_fetch_add(&((tracers_spans_t *)u)->node_run, 1);
 }
