@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	bool same = true;
 	for (int o = 0; o < dalic_pipeline_num_outputs(run); o++)
 		same = same && seek_same(dalic_pipeline_output(seek, o), dalic_pipeline_output(run, o));
-	printf("N = %ld iterations (batch 64): seek %.4f s, run %.2f s, seek / run = %.5f "
+	printf("N = %ld iterations (batch 64): seek %.4f s, run %.2f s, seek / run = %.2g "
 	       "(goal <= 0.02); iteration %ld after the seek %s the one after running\n",
 	       n, t_seek, t_run, t_seek / t_run, n, same ? "equals" : "DIFFERS FROM");
 	dalic_pipeline_destroy(seek);
