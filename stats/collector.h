@@ -149,6 +149,8 @@ void dalic_stats_trend_free(dalic_stats_t *s);
  * before the verdict, which quotes snap->cpu_verdict. */
 int dalic_stats_snapshot_cpu(dalic_stats_t *s, const dalic_stats_layout_t *L,
                              dalic_stats_snapshot_t *snap);
+/* A new string (NULL when out of memory) printed like printf: the verdicts' sentences. */
+char *dalic_stats_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The process's user and system CPU time so far (getrusage), ns. */
 void dalic_stats_rusage(int64_t *user_ns, int64_t *sys_ns);
 

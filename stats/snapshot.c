@@ -122,8 +122,7 @@ static void snapshot_derive_shares(dalic_stats_snapshot_t *snap)
 		snap->pipeline_utilization = 1;
 }
 
-static char *snapshot_format_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *snapshot_format_reason(const char *fmt, ...)
+char *dalic_stats_format(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -156,11 +155,11 @@ static void snapshot_derive_verdict(dalic_stats_snapshot_t *snap)
 	    snap->bottleneck_operator >= 0 ? snap->operators[snap->bottleneck_operator].share : 0;
 	if (snap->iterations < 2 || wall_ns <= 0) {
 		snap->verdict = DALIC_STATS_VERDICT_UNKNOWN;
-		snap->verdict_reason = snapshot_format_reason("%lld iteration(s) observed; need at least 2",
+		snap->verdict_reason = dalic_stats_format("%lld iteration(s) observed; need at least 2",
 		                                     (long long)snap->iterations);
 	} else if (snap->consumer_wait_share >= INPUT_BOUND_SHARE) {
 		snap->verdict = DALIC_STATS_VERDICT_INPUT_BOUND;
-		snap->verdict_reason = snapshot_format_reason(
+		snap->verdict_reason = dalic_stats_format(
 		    "the consumer waited %.0f%% of the time (%.3f s of %.3f s) for data%s; "
 		    "slowest stage %s, slowest operator %s (%.0f%% of the busy time)%s%s",
 		    100 * snap->consumer_wait_share, consumer_ns * 1e-9, snap->wall_s,
@@ -172,7 +171,7 @@ static void snapshot_derive_verdict(dalic_stats_snapshot_t *snap)
 	           (snap->free_slot_wait_share >= CONSUMER_BOUND_SHARE ||
 	            snap->pipeline_utilization < IDLE_PIPELINE_UTILIZATION)) {
 		snap->verdict = DALIC_STATS_VERDICT_CONSUMER_BOUND;
-		snap->verdict_reason = snapshot_format_reason(
+		snap->verdict_reason = dalic_stats_format(
 		    "the consumer waited %.1f%% of the time for data while the busiest stage "
 		    "worked %.0f%% of it and the pipeline waited %.0f%% for a free queue slot: "
 		    "data is ready before it is asked for; a deeper prefetch queue will not help, "
@@ -181,7 +180,7 @@ static void snapshot_derive_verdict(dalic_stats_snapshot_t *snap)
 		    100 * snap->free_slot_wait_share);
 	} else {
 		snap->verdict = DALIC_STATS_VERDICT_BALANCED;
-		snap->verdict_reason = snapshot_format_reason(
+		snap->verdict_reason = dalic_stats_format(
 		    "the consumer waited %.0f%% of the time for data and the pipeline %.0f%% for "
 		    "a free slot; slowest stage %s, slowest operator %s",
 		    100 * snap->consumer_wait_share, 100 * snap->free_slot_wait_share, stage, op);

@@ -10,7 +10,6 @@
 #include "engine/clock.h"
 #include "engine/error.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,17 +90,6 @@ static bool snapshot_cpu_is_reader(const dalic_stats_operator_t *op)
 	return strstr(op->op, "readers__") || strstr(op->op, "Reader");
 }
 
-static char *snapshot_cpu_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *snapshot_cpu_format(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	return strdup(buf);
-}
-
 /* The sentence on the workers. Idle workers point at the slowest operator that is not
  * theirs: the time it spends outside the pool (a reader, a batch operator) is what bounds. */
 static char *snapshot_cpu_verdict(const dalic_stats_snapshot_t *snap)
@@ -116,10 +104,10 @@ static char *snapshot_cpu_verdict(const dalic_stats_snapshot_t *snap)
 		return strdup("");
 	double busy = snap->workers_busy_share;
 	if (busy >= CPU_BUSY_SHARE && snap->workers_cpu_share >= CPU_ON_CPU_SHARE)
-		return snapshot_cpu_format("CPU-bound: %d of %d workers busy %.0f%%", busy_workers,
+		return dalic_stats_format("CPU-bound: %d of %d workers busy %.0f%%", busy_workers,
 		                           snap->num_workers, 100 * busy);
 	if (busy >= CPU_BUSY_SHARE)
-		return snapshot_cpu_format(
+		return dalic_stats_format(
 		    "%d of %d workers busy %.0f%% but on a CPU only %.0f%% of that time: they wait "
 		    "inside operators (sleep, I/O, locks) or for a core; more threads help only "
 		    "if cores are free",
@@ -136,18 +124,18 @@ static char *snapshot_cpu_verdict(const dalic_stats_snapshot_t *snap)
 			}
 		}
 		if (b < 0)
-			return snapshot_cpu_format("workers idle %.0f%%: more threads will not help",
+			return dalic_stats_format("workers idle %.0f%%: more threads will not help",
 			                           100 * (1 - busy));
 		const dalic_stats_operator_t *op = &snap->operators[b];
 		if (snapshot_cpu_is_reader(op))
-			return snapshot_cpu_format("workers idle %.0f%%: more threads will not help; "
+			return dalic_stats_format("workers idle %.0f%%: more threads will not help; "
 			                           "the reader (%s) is the bottleneck",
 			                           100 * (1 - busy), op->name);
-		return snapshot_cpu_format("workers idle %.0f%%: more threads will not help; "
+		return dalic_stats_format("workers idle %.0f%%: more threads will not help; "
 		                           "%s (%s, outside the worker pool) is the bottleneck",
 		                           100 * (1 - busy), op->name, op->op);
 	}
-	return snapshot_cpu_format("workers busy %.0f%%, on a CPU %.0f%% of that", 100 * busy,
+	return dalic_stats_format("workers busy %.0f%%, on a CPU %.0f%% of that", 100 * busy,
 	                           100 * snap->workers_cpu_share);
 }
 
