@@ -27,6 +27,7 @@ paths, idx = od.make_tfrecords(d + "/tfrecord", files=4)
 od.make_webdataset(d + "/wds", archives=4)
 od.make_recordio(d + "/rec", files=4)
 od.make_caffe(d + "/caffe")
+od.make_caffe2(d + "/caffe2")
 os.makedirs(d + "/npy")
 os.makedirs(d + "/files/all")
 for k, name in enumerate(od.PHOTOS):
@@ -48,6 +49,8 @@ readers = {
     "mxnet": ('fn.readers.mxnet(path=[%s], index_path=["%s/rec/all.idx"])[0]' % (rec, d),
               d + "/rec"),
     "caffe": ('fn.readers.caffe(path="%s/caffe/photos.lmdb")[0]' % d, d + "/caffe/photos.lmdb"),
+    "caffe2": ('fn.readers.caffe2(path="%s/caffe2/photos.lmdb")[0]' % d,
+               d + "/caffe2/photos.lmdb"),
 }
 with open(d + "/list", "w") as lst:
     for name, (call, data_dir) in readers.items():

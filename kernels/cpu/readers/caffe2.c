@@ -1,7 +1,8 @@
 /*
  * readers.caffe2 (DALI's readers__Caffe2 / Caffe2Reader): caffe2.TensorProtos records of
- * Caffe2 LMDB databases (lmdb_reader.h), unpacked with protobuf-c, read as DALI's
- * Caffe2Parser does. Outputs, in order:
+ * Caffe2 LMDB databases (lmdb_reader.h), read from the wire bytes in place (caffe2_pb.h) as
+ * DALI's Caffe2Parser reads them; the image samples borrow the value's bytes in the
+ * database's map (read-only, valid while the reader lives). Outputs, in order:
  *  - image (image_available): a STRING proto's first string (encoded bytes, 1-D uint8) or a
  *    BYTE proto's bytes as [dims0, dims1, dims2 or 1];
  *  - label (label_type != 4), from a FLOAT or INT32 proto: 0 single (one value, [1]),
@@ -16,11 +17,11 @@
  * Every record of a batch must give each output the same type. Records DALI would read past
  * or leave outputs unwritten for are errors naming the database and key.
  */
-#include "caffe2.pb-c.h"
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/graphdef.h"
 #include "engine/kernel.h"
+#include "kernels/common/caffe2_pb.h"
 #include "kernels/common/lmdb_reader.h"
 
 #include <stddef.h>
@@ -30,13 +31,19 @@
 
 #define CAFFE2_MAX_OUT 16
 
-typedef Caffe2__TensorProto caffe2_proto_t;
+typedef dalic_c2pb_t caffe2_proto_t;
+
+/* A record's protos (pointing into its bytes), per sample slot. */
+typedef struct caffe2_rec {
+	dalic_c2pb_t *protos;
+	int64_t n, cap;
+} caffe2_rec_t;
 
 typedef struct caffe2_reader {
 	dalic_lmdb_reader_t lr;
 	bool image, bbox;
 	int label_type, num_labels, additional;
-	Caffe2__TensorProtos **recs; /* per sample slot */
+	caffe2_rec_t *recs; /* per sample slot */
 } caffe2_reader_t;
 _Static_assert(offsetof(caffe2_reader_t, lr) == 0, "the state starts with the reader core");
 
@@ -67,19 +74,11 @@ static int caffe2_outputs_for(const dalic_opdef_t *def)
 	                    caffe2_def_int(def, "additional_inputs", 0), caffe2_def_int(def, "bbox", 0));
 }
 
-static void caffe2_free_slots(caffe2_reader_t *r, int n)
-{
-	for (int i = 0; r->recs && i < n; i++)
-		if (r->recs[i]) {
-			caffe2__tensor_protos__free_unpacked(r->recs[i], NULL);
-			r->recs[i] = NULL;
-		}
-}
-
 static void caffe2_fini(dalic_op_ctx_t *ctx)
 {
 	caffe2_reader_t *r = ctx->state;
-	caffe2_free_slots(r, ctx->max_batch_size);
+	for (int i = 0; r->recs && i < ctx->max_batch_size; i++)
+		free(r->recs[i].protos);
 	free(r->recs);
 	dalic_lmdb_reader_fini(&r->lr);
 }
@@ -124,12 +123,12 @@ typedef struct caffe2_out {
 	int kind;                          /* 0 copy, 1 sparse, 2 weighted, 3 image string */
 } caffe2_out_t;
 
-static const caffe2_proto_t *caffe2_proto(const Caffe2__TensorProtos *rec, int64_t k, char *err,
+static const caffe2_proto_t *caffe2_proto(const caffe2_rec_t *rec, int64_t k, char *err,
                                           size_t errn)
 {
-	if (k < (int64_t)rec->n_protos)
-		return rec->protos[k];
-	snprintf(err, errn, "the record has %zu protos; proto %lld is needed", rec->n_protos,
+	if (k < rec->n)
+		return &rec->protos[k];
+	snprintf(err, errn, "the record has %lld protos; proto %lld is needed", (long long)rec->n,
 	         (long long)k);
 	return NULL;
 }
@@ -140,17 +139,17 @@ static int caffe2_values(const caffe2_proto_t *p, caffe2_out_t *o, char *err, si
 	o->p = p;
 	o->ndim = 1;
 	switch (p->data_type) {
-	case CAFFE2__TENSOR_PROTO__DATA_TYPE__FLOAT:
+	case DALIC_C2PB_FLOAT:
 		o->t = DALIC_FLOAT;
-		o->dims[0] = (int64_t)p->n_float_data;
+		o->dims[0] = p->n_floats;
 		return 0;
-	case CAFFE2__TENSOR_PROTO__DATA_TYPE__INT32:
+	case DALIC_C2PB_INT32:
 		o->t = DALIC_INT32;
-		o->dims[0] = (int64_t)p->n_int32_data;
+		o->dims[0] = p->n_int32s;
 		return 0;
-	case CAFFE2__TENSOR_PROTO__DATA_TYPE__INT64:
+	case DALIC_C2PB_INT64:
 		o->t = DALIC_INT64;
-		o->dims[0] = (int64_t)p->n_int64_data;
+		o->dims[0] = p->n_int64s;
 		return 0;
 	default:
 		snprintf(err, errn, "Unsupported data type in additional proto");
@@ -162,36 +161,36 @@ static int caffe2_image(const caffe2_proto_t *p, caffe2_out_t *o, char *err, siz
 {
 	o->p = p;
 	o->t = DALIC_UINT8;
-	if (p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__STRING && p->n_string_data > 0) {
+	if (p->data_type == DALIC_C2PB_STRING && p->n_strings > 0) {
 		o->ndim = 1;
 		o->kind = 3;
-		o->dims[0] = (int64_t)p->string_data[0].len;
+		o->dims[0] = (int64_t)p->string0_len;
 		return 0;
 	}
-	if (p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__BYTE && p->n_dims >= 2) {
+	if (p->data_type == DALIC_C2PB_BYTE && p->n_dims >= 2) {
 		o->ndim = 3;
 		o->dims[0] = p->dims[0];
 		o->dims[1] = p->dims[1];
 		o->dims[2] = p->n_dims == 3 ? p->dims[2] : 1;
 		if (o->dims[0] >= 0 && o->dims[1] >= 0 && o->dims[2] >= 0 &&
-		    o->dims[0] * o->dims[1] * o->dims[2] == (int64_t)p->byte_data.len)
+		    o->dims[0] * o->dims[1] * o->dims[2] == (int64_t)p->n_bytes)
 			return 0;
 		snprintf(err, errn, "the image proto's dims do not match its %zu bytes",
-		         p->byte_data.len);
+		         p->n_bytes);
 		return -1;
 	}
 	snprintf(err, errn, "the image proto is neither STRING (encoded) nor BYTE with dims");
 	return -1;
 }
 
-static int caffe2_label(const caffe2_reader_t *r, const Caffe2__TensorProtos *rec, int ci,
+static int caffe2_label(const caffe2_reader_t *r, const caffe2_rec_t *rec, int ci,
                         caffe2_out_t *o, char *err, size_t errn)
 {
 	const caffe2_proto_t *p = caffe2_proto(rec, ci, err, errn);
 	if (!p)
 		return -1;
-	bool is_float = p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__FLOAT;
-	if (!is_float && p->data_type != CAFFE2__TENSOR_PROTO__DATA_TYPE__INT32) {
+	bool is_float = p->data_type == DALIC_C2PB_FLOAT;
+	if (!is_float && p->data_type != DALIC_C2PB_INT32) {
 		snprintf(err, errn, "Unsupported label data type");
 		return -1;
 	}
@@ -201,9 +200,12 @@ static int caffe2_label(const caffe2_reader_t *r, const Caffe2__TensorProtos *re
 		return -1;
 	}
 	if (r->label_type == CAFFE2_SPARSE || r->label_type == CAFFE2_WEIGHTED) {
-		int64_t n = o->dims[0];
-		for (int64_t k = 0; k < n; k++) {
-			double v = is_float ? p->float_data[k] : p->int32_data[k];
+		uint32_t num = is_float ? DALIC_C2PB_FLOATS : DALIC_C2PB_INT32S;
+		dalic_c2pb_it_t it;
+		uint64_t bits;
+		dalic_c2pb_it_init(&it, p, num);
+		while (dalic_c2pb_it_next(&it, &bits)) {
+			double v = dalic_c2pb_it_double(num, bits);
 			if (!(v >= 0 && (int64_t)v < r->num_labels)) {
 				snprintf(err, errn, "label index %g is outside [0, num_labels = %d)", v,
 				         r->num_labels);
@@ -217,7 +219,7 @@ static int caffe2_label(const caffe2_reader_t *r, const Caffe2__TensorProtos *re
 		o->t = DALIC_FLOAT;
 		if (!(o->weights = caffe2_proto(rec, ci + 1, err, errn)))
 			return -1;
-		if (o->weights->n_float_data < (size_t)(is_float ? p->n_float_data : p->n_int32_data)) {
+		if (o->weights->n_floats < (is_float ? p->n_floats : p->n_int32s)) {
 			snprintf(err, errn, "fewer weights than label indices");
 			return -1;
 		}
@@ -226,7 +228,7 @@ static int caffe2_label(const caffe2_reader_t *r, const Caffe2__TensorProtos *re
 }
 
 /* The outputs of record `rec` into o[]. */
-static int caffe2_plan(const caffe2_reader_t *r, const Caffe2__TensorProtos *rec, caffe2_out_t *o,
+static int caffe2_plan(const caffe2_reader_t *r, const caffe2_rec_t *rec, caffe2_out_t *o,
                        char *err, size_t errn)
 {
 	int ci = 0;
@@ -242,12 +244,12 @@ static int caffe2_plan(const caffe2_reader_t *r, const Caffe2__TensorProtos *rec
 			return -1;
 	if (!r->bbox)
 		return 0;
-	if ((int64_t)rec->n_protos != start + r->additional + 1) {
+	if (rec->n != start + r->additional + 1) {
 		snprintf(err, errn, "bbox: the record has no bounding box proto after the others");
 		return -1;
 	}
-	p = rec->protos[start + r->additional];
-	if (p->data_type != CAFFE2__TENSOR_PROTO__DATA_TYPE__INT32 || p->n_int32_data != 4) {
+	p = &rec->protos[start + r->additional];
+	if (p->data_type != DALIC_C2PB_INT32 || p->n_int32s != 4) {
 		snprintf(err, errn, "the bounding box proto is not INT32 with 4 values");
 		return -1;
 	}
@@ -267,19 +269,21 @@ static int caffe2_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	caffe2_reader_t *r = ctx->state;
 	int n = ws->batch_size, nout = ws->num_outputs;
-	caffe2_free_slots(r, ctx->max_batch_size);
 	DALIC_TRY(dalic_lmdb_reader_next(&r->lr, ctx, ws, 0));
 	for (int i = 0; i < n; i++) {
 		int32_t e = r->lr.core.selected[i];
 		const lmdb_record_t *rec = &r->lr.recs[i];
 		caffe2_out_t o[CAFFE2_MAX_OUT] = {0};
 		char err[512] = "";
-		r->recs[i] = caffe2__tensor_protos__unpack(NULL, rec->len, rec->value);
-		if (!r->recs[i])
+		caffe2_rec_t *slot = &r->recs[i];
+		slot->n = dalic_c2pb_parse_protos(rec->value, rec->len, &slot->protos, &slot->cap);
+		if (slot->n == -2)
+			return dalic_op_fail(ctx, ws, i, "out of memory");
+		if (slot->n < 0)
 			snprintf(err, sizeof err,
 			         "Error while parsing Caffe2 file: %s (raw data length: %zu bytes).",
 			         r->lr.core.sources[e], rec->len);
-		int rc = r->recs[i] ? caffe2_plan(r, r->recs[i], o, err, sizeof err) : -1;
+		int rc = slot->n >= 0 ? caffe2_plan(r, slot, o, err, sizeof err) : -1;
 		if (!rc)
 			caffe2_unfilled(r, o, nout);
 		for (int k = 0; k < nout; k++) {
@@ -301,6 +305,11 @@ static int caffe2_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			}
 			if (!rc)
 				memcpy(dalic_batch_shape_mut(b, i), o[k].dims, sizeof(int64_t) * 3);
+			if (!rc && k == 0 && r->image) { /* borrowed: the output is never written */
+				const caffe2_proto_t *p = o[0].p;
+				b->ptrs[i] = (void *)(o[0].kind == 3 ? p->string0 : p->bytes ? p->bytes : p->msg);
+				b->borrowed[i] = true;
+			}
 		}
 		if (rc)
 			return dalic_op_fail(ctx, ws, i, "%s", err);
@@ -311,29 +320,29 @@ static int caffe2_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 static void caffe2_fill(const caffe2_out_t *o, void *dst)
 {
 	const caffe2_proto_t *p = o->p;
-	bool is_float = p->data_type == CAFFE2__TENSOR_PROTO__DATA_TYPE__FLOAT;
-	size_t nidx = is_float ? p->n_float_data : p->n_int32_data;
-	if (o->kind == 3) {
-		memcpy(dst, p->string_data[0].data, p->string_data[0].len);
-	} else if (o->t == DALIC_UINT8) {
-		memcpy(dst, p->byte_data.data, p->byte_data.len);
-	} else if (o->kind == 1 || o->kind == 2) {
-		memset(dst, 0, 4 * (size_t)o->dims[0]); /* float or int32 */
-		for (size_t k = 0; k < nidx; k++) {
-			int64_t at = (int64_t)(is_float ? p->float_data[k] : p->int32_data[k]);
-			if (o->kind == 2)
-				((float *)dst)[at] = o->weights->float_data[k];
-			else if (is_float)
-				((float *)dst)[at] = 1.0f;
-			else
-				((int32_t *)dst)[at] = 1;
-		}
-	} else if (o->t == DALIC_FLOAT) {
-		memcpy(dst, p->float_data, 4 * p->n_float_data);
-	} else if (o->t == DALIC_INT32) {
-		memcpy(dst, p->int32_data, 4 * p->n_int32_data);
-	} else {
-		memcpy(dst, p->int64_data, 8 * p->n_int64_data);
+	uint32_t num = o->t == DALIC_FLOAT ? DALIC_C2PB_FLOATS
+	               : o->t == DALIC_INT32 ? DALIC_C2PB_INT32S
+	                                     : DALIC_C2PB_INT64S;
+	if (o->kind != 1 && o->kind != 2) {
+		dalic_c2pb_copy(p, num, dst);
+		return;
+	}
+	/* sparse: the indices are the proto's own values, float or int32 */
+	uint32_t inum = p->data_type == DALIC_C2PB_FLOAT ? DALIC_C2PB_FLOATS : DALIC_C2PB_INT32S;
+	dalic_c2pb_it_t it, wt;
+	uint64_t bits, wbits = 0;
+	memset(dst, 0, 4 * (size_t)o->dims[0]); /* float or int32 */
+	dalic_c2pb_it_init(&it, p, inum);
+	if (o->kind == 2)
+		dalic_c2pb_it_init(&wt, o->weights, DALIC_C2PB_FLOATS);
+	while (dalic_c2pb_it_next(&it, &bits)) {
+		int64_t at = (int64_t)dalic_c2pb_it_double(inum, bits);
+		if (o->kind == 2 && dalic_c2pb_it_next(&wt, &wbits))
+			((float *)dst)[at] = (float)dalic_c2pb_it_double(DALIC_C2PB_FLOATS, wbits);
+		else if (o->t == DALIC_FLOAT)
+			((float *)dst)[at] = 1.0f;
+		else
+			((int32_t *)dst)[at] = 1;
 	}
 }
 
@@ -342,10 +351,10 @@ static int caffe2_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 	caffe2_reader_t *r = ctx->state;
 	caffe2_out_t o[CAFFE2_MAX_OUT] = {0};
 	char err[256];
-	if (caffe2_plan(r, r->recs[i], o, err, sizeof err)) /* checked in setup */
+	if (caffe2_plan(r, &r->recs[i], o, err, sizeof err)) /* checked in setup */
 		return dalic_op_fail(ctx, ws, i, "%s", err);
 	caffe2_unfilled(r, o, ws->num_outputs);
-	for (int k = 0; k < ws->num_outputs; k++)
+	for (int k = r->image; k < ws->num_outputs; k++) /* the image is borrowed */
 		if (o[k].kind != 4)
 			caffe2_fill(&o[k], ws->outputs[k]->ptrs[i]);
 	(void)thread;
