@@ -48,9 +48,9 @@ static int caffe_outputs_for(const dalic_opdef_t *def)
 	return n ? n : 1;
 }
 
-/* A Datum from its wire bytes, as protobuf reads it (a later field wins; unknown fields are
- * skipped; a known field of the wrong wire type is an error). d->ok is false when the bytes
- * are not a Datum. */
+/* A Datum from its wire bytes, as protobuf's C++ parser (DALI's) reads it: a later field
+ * wins; unknown fields and known fields of another wire type are skipped. d->ok is false
+ * when the bytes are not a Datum. */
 static void caffe_datum_parse(const uint8_t *p, size_t n, caffe_datum_t *d)
 {
 	pbw_cur_t c = {p, p + n, p};
@@ -62,16 +62,16 @@ static void caffe_datum_parse(const uint8_t *p, size_t n, caffe_datum_t *d)
 			return;
 		if (f.num == 4) {
 			if (f.wt != PBW_LEN)
-				return;
+				continue;
 			d->has_data = true;
 			d->data = f.data;
 			d->len = f.len;
 		} else if (f.num == 6) { /* float_data: not read, but checked */
-			if (dalic_pbw_count_fixed32(&f) < 0)
+			if ((f.wt == PBW_I32 || f.wt == PBW_LEN) && dalic_pbw_count_fixed32(&f) < 0)
 				return;
 		} else if (f.num <= 7) {
 			if (f.wt != PBW_VARINT)
-				return;
+				continue;
 			int32_t v = (int32_t)(uint32_t)f.v;
 			if (f.num == 1)
 				d->channels = v;
