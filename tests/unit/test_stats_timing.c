@@ -102,7 +102,9 @@ Test(stats_timing, shares_bottleneck_and_queues_are_consistent_in_every_mode)
 		cr_assert_geq(snap->bottleneck_operator, 0);
 		cr_expect_str_eq(snap->operators[snap->bottleneck_operator].name, "slow", "%s",
 		                 mode);
-		cr_expect_gt(slow->share, 0.5, "%s: slow share %.3f", mode, slow->share);
+		/* 1.2 ms of sleep against microseconds of work: well over a third of the time
+		 * even under a sanitizer on a loaded machine */
+		cr_expect_gt(slow->share, 0.4, "%s: slow share %.3f", mode, slow->share);
 		cr_expect_eq(snap->bottleneck_stage, 0, "%s", mode);
 		/* queues */
 		int queues = 0;
