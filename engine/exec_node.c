@@ -143,6 +143,9 @@ static void exec_report_growth(const dalic_observer_t *obs, const dalic_node_t *
  * submitting thread alone: waking a worker costs several microseconds and a core. The
  * measure is taken again every run, so growing samples bring the workers back. */
 #define EXEC_SOLO_WORK_NS 20000
+/* Samples that took at least this long each (last time) are handed out one at a time: a
+ * lock per sample is then well under 1% of the work, and the batch's end stays balanced. */
+#define EXEC_SINGLE_SAMPLE_NS 200000
 
 typedef struct exec_sample_job {
 	dalic_exec_node_t *x;
@@ -238,6 +241,8 @@ static int exec_run_samples(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 		.count = ws->batch_size,
 		/* last time the samples took less than a wake-up is worth: no helpers */
 		.solo = x->work_ns > 0 && x->work_ns < EXEC_SOLO_WORK_NS,
+		.single = ws->batch_size > 0 &&
+			  x->work_ns / ws->batch_size >= EXEC_SINGLE_SAMPLE_NS,
 	};
 	int64_t tw = dalic_clock_ns();
 	int rc = dalic_pool_run(r->pool, &job);

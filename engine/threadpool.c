@@ -247,7 +247,7 @@ int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
 		return DALIC_OK;
 	/* Chunks of ~1/4 of a worker's share: small enough to balance samples of uneven cost,
 	 * large enough that taking work stays cheap next to doing it. */
-	int chunk = job->count / (p->num_threads * 4);
+	int chunk = job->single ? 1 : job->count / (p->num_threads * 4);
 	job->chunk = chunk > 0 ? chunk : 1;
 	job->next = job->done = 0;
 	job->status = DALIC_OK;

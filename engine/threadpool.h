@@ -39,6 +39,10 @@ typedef struct dalic_pool_job {
 	/* Expected to be too short to share: when the submitter can borrow an index it runs
 	 * the whole job itself and wakes nobody (a wake-up costs more than such a job). */
 	bool solo;
+	/* Items slow enough that taking them one at a time costs nothing (a lock per item):
+	 * chunks of one, so the threads finish together (8-item chunks of millisecond items
+	 * leave one thread idle at the end for up to a chunk's time). */
+	bool single;
 	/* private to the pool */
 	int next, done, chunk;
 	int status, failed_item;

@@ -323,7 +323,7 @@ static uint8_t *codec_decode_raw(img_decoder_t *d, const uint8_t *data, size_t n
 		*raw = *rect;
 	}
 	int ch = img_px_bytes(*px);
-	bool direct = info->orientation == 1 && ch == out_ch;
+	bool direct = out && info->orientation == 1 && ch == out_ch;
 	uint8_t *region =
 	    direct ? out : dalic_img_scratch_get(&d->region, (size_t)raw->w * raw->h * ch);
 	if (!region) {
@@ -364,6 +364,8 @@ int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_
 	                                   err, errn);
 	if (!region)
 		return -1;
+	if (!out) /* a scan: decoded as far as a real decode, the pixels are not wanted */
+		return 0;
 
 	/* One pass: orientation (a constant raw step per output pixel) and conversion. */
 	static const int dx[9] = {0, 1, -1, -1, 1, 0, 0, 0, 0};

@@ -124,7 +124,10 @@ int dalic_img_output_channels(const img_info_t *info, int output_type);
  * A window is decoded as DALI's ROI decode does: rows below it are never read, so a file
  * truncated below the window decodes; the whole image (NULL) is read to its end marker.
  * Returns 0, or -1 with a message in err (truncated or corrupt data, unsupported format).
- * Warnings (damaged data the image was decoded from anyway): dalic_img_warnings(d). */
+ * Warnings (damaged data the image was decoded from anyway): dalic_img_warnings(d).
+ * out NULL (a scan): the data is decoded just as far, into d's scratch, with the same warnings
+ * and errors, but the pixels are dropped before orientation and colour conversion, which can
+ * neither warn nor fail. */
 int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
                      int output_type, const img_rect_t *roi, uint8_t *out, char *err, size_t errn);
 

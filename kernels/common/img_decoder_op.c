@@ -22,13 +22,11 @@ int dalic_img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op)
 	/* One decoder per worker thread, plus one in case the executor's own thread joins. */
 	op->num_threads = ctx->num_threads + 1;
 	op->threads = calloc((size_t)op->num_threads, sizeof *op->threads);
-	op->scan_out = calloc((size_t)op->num_threads, sizeof *op->scan_out);
 	op->info = calloc((size_t)ctx->max_batch_size, sizeof *op->info);
 	op->window = calloc((size_t)ctx->max_batch_size, sizeof *op->window);
 	op->refused = calloc((size_t)ctx->max_batch_size, sizeof *op->refused);
 	op->probe = dalic_img_decoder_new();
-	if (!op->threads || !op->scan_out || !op->info || !op->window || !op->refused ||
-	    !op->probe)
+	if (!op->threads || !op->info || !op->window || !op->refused || !op->probe)
 		return dalic_op_fail(ctx, NULL, -1, "out of memory for decoder state");
 	return DALIC_OK;
 }
@@ -37,10 +35,7 @@ void dalic_img_decoder_op_fini(img_decoder_op_t *op)
 {
 	for (int t = 0; op->threads && t < op->num_threads; t++)
 		dalic_img_decoder_free(op->threads[t]);
-	for (int t = 0; op->scan_out && t < op->num_threads; t++)
-		dalic_img_scratch_free(&op->scan_out[t]);
 	free(op->threads);
-	free(op->scan_out);
 	dalic_img_decoder_free(op->probe);
 	free(op->info);
 	free(op->window);
@@ -151,17 +146,6 @@ int dalic_img_decoder_op_set_window(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, i
 	return DALIC_OK;
 }
 
-/* Where sample i's pixels go: the output, or in a scan the thread's scratch buffer. */
-static uint8_t *img_decoder_op_target(const dalic_ws_t *ws, img_decoder_op_t *op, int i,
-                                      int thread)
-{
-	if (!op->scanning)
-		return ws->outputs[0]->ptrs[i];
-	int c = dalic_img_output_channels(&op->info[i], op->output_type);
-	size_t bytes = (size_t)op->window[i].w * (size_t)op->window[i].h * (size_t)c;
-	return dalic_img_scratch_get(&op->scan_out[thread], bytes);
-}
-
 int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_decoder_op_t *op, int i,
                              int thread)
 {
@@ -174,10 +158,9 @@ int dalic_img_decoder_op_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_deco
 		return dalic_op_fail(ctx, ws, i, "out of memory for a decoder");
 	const dalic_batch_t *in = ws->inputs[0];
 	char err[512];
-	uint8_t *target = img_decoder_op_target(ws, op, i, thread);
-	if (!target)
-		return dalic_op_fail(ctx, ws, i, "cannot decode %s image: %s",
-		                     dalic_img_format_name(op->info[i].format), dalic_last_error());
+	/* a scan's samples are empty: the codec decodes into its own scratch and drops the
+	 * pixels (dalic_img_decode with no output) */
+	uint8_t *target = op->scanning ? NULL : ws->outputs[0]->ptrs[i];
 	/* the codec's own allocations are not dalic's: charge them for the decode's duration */
 	uint64_t library;
 	dalic_img_decode_memory(&op->info[i], op->output_type, &op->window[i], &library);

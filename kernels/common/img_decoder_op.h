@@ -9,8 +9,9 @@
  * Damaged data: what the codec warns about but decodes (as DALI does) goes to the pipeline's
  * warnings log, per sample (dalic_op_warn); what it refuses fails the pipeline — or, in a scan,
  * is logged as an error and that sample left empty (dalic_op_sample_error). A scan decodes
- * every image into a per-thread scratch buffer and outputs empty samples: the pixels are not
- * what it is for.
+ * every image as far as a run would, into the thread's decoder's scratch, skips orientation
+ * and colour conversion (they neither warn nor fail) and outputs empty samples: the pixels
+ * are not what it is for.
  */
 #ifndef DALIC_KERNELS_IMG_DECODER_OP_H
 #define DALIC_KERNELS_IMG_DECODER_OP_H
@@ -28,8 +29,7 @@ typedef struct img_decoder_op {
 	img_info_t *info;         /* per sample of the current batch */
 	img_rect_t *window;       /* per sample: the region to decode (oriented coordinates) */
 	bool *refused;            /* per sample: refused in setup (scans go on without it) */
-	bool scanning;            /* dalic_op_scanning at setup: decode into scratch */
-	img_scratch_t *scan_out;  /* per worker thread, when scanning */
+	bool scanning;            /* dalic_op_scanning at setup: pixels decoded, then dropped */
 } img_decoder_op_t;
 
 int dalic_img_decoder_op_init(dalic_op_ctx_t *ctx, img_decoder_op_t *op);
