@@ -244,6 +244,29 @@ static int debug_cmd_goto(repl_t *r, const char *arg)
 	return DALIC_OK;
 }
 
+/* checkpoint save FILE | checkpoint load FILE */
+static int debug_cmd_checkpoint(repl_t *r, const char *arg)
+{
+	bool save = !strncmp(arg, "save ", 5), load = !strncmp(arg, "load ", 5);
+	const char *path = arg + 5;
+	while (*path == ' ')
+		path++;
+	if ((!save && !load) || !*path) {
+		fprintf(stderr, "error: usage: checkpoint save FILE | checkpoint load FILE\n");
+		return DALIC_EINVAL;
+	}
+	if (save ? dalic_debug_checkpoint_save(r->s, path)
+		 : dalic_debug_checkpoint_load(r->s, path))
+		return debug_failed(r->s);
+	if (save) {
+		printf("checkpoint saved to %s\n", path);
+	} else {
+		printf("restored %s\n", path);
+		dalic_cli_debug_show_position(r->s);
+	}
+	return DALIC_OK;
+}
+
 static int debug_cmd_quit(repl_t *r, const char *arg)
 {
 	(void)arg;
@@ -298,6 +321,10 @@ static const command_t commands[] = {
      debug_cmd_restart},
     {"goto", NULL, "N", "go to the start of iteration N (restarting when N is behind)",
      debug_cmd_goto},
+    {"checkpoint", NULL, "save FILE | load FILE",
+     "write the operators' states at the start of this iteration as a DALI checkpoint "
+     "(needs enable_checkpointing), or restart at a checkpoint's position",
+     debug_cmd_checkpoint},
     {"help", "h", "[COMMAND]", "this list", debug_cmd_help},
     {"quit", "q", "", "leave", debug_cmd_quit},
 };
@@ -474,7 +501,7 @@ DALIC_COMMAND(debug) = {
              "  terminal, or from FILE first (-x FILE). Type help inside for the commands:\n"
              "  step, next, iter, continue, break OP | break iter N, cond EXPR, delete,\n"
              "  print NODE[i][slice], info graph|node|stats|break|error|perf, save NODE[i]\n"
-             "  FILE, restart, goto N, help, quit.\n",
+             "  FILE, restart, goto N, checkpoint save|load FILE, help, quit.\n",
     .pipeline_flags = true,
     .main = debug_main,
 };

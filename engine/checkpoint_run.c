@@ -26,6 +26,7 @@ struct dalic_ckpt_run {
 	int64_t last_iteration; /* executor iteration of the last output taken, -1: none */
 	int64_t epoch_idx;
 	char *iterator_data;
+	dalic_op_ctx_t **ctxs; /* during a restore: per node */
 };
 
 static void ckrun_free_traces(dalic_ckpt_run_t *r)
@@ -101,8 +102,8 @@ static int ckrun_make_traces(dalic_ckpt_run_t *r, dalic_exec_t *e, const dalic_g
 }
 
 /* The entries map onto this graph (DALI's restore checks, in its order). */
-static int ckrun_match(dalic_ckpt_run_t *r, const dalic_graph_t *g, const dalic_ckpt_t *c,
-		       const char *what, const dalic_ckpt_entry_t **by_node)
+static int ckrun_match(const dalic_ckpt_kind_t *kinds, const dalic_graph_t *g,
+		       const dalic_ckpt_t *c, const char *what, const dalic_ckpt_entry_t **by_node)
 {
 	for (int i = 0; i < c->num_entries; i++) {
 		const dalic_ckpt_entry_t *en = &c->entries[i];
@@ -114,7 +115,7 @@ static int ckrun_match(dalic_ckpt_run_t *r, const dalic_graph_t *g, const dalic_
 					  "%s: entry %d: The executor doesn't recognize \"%s\" as a "
 					  "name of an operator. The checkpoint might come from another "
 					  "pipeline.", what, i, en->name);
-		dalic_ckpt_kind_t want = r->traces[node->index].kind;
+		dalic_ckpt_kind_t want = kinds[node->index];
 		if (want == DALIC_CKPT_STATELESS && en->kind != want)
 			return dalic_fail(DALIC_EGRAPH,
 					  "%s: entry %d ('%s'): Provided checkpoint contains non-empty "
@@ -129,37 +130,71 @@ static int ckrun_match(dalic_ckpt_run_t *r, const dalic_graph_t *g, const dalic_
 		by_node[node->index] = en;
 	}
 	for (int i = 0; i < g->num_nodes; i++)
-		if (r->traces[i].kind != DALIC_CKPT_STATELESS && !by_node[i])
+		if (kinds[i] != DALIC_CKPT_STATELESS && !by_node[i])
 			return dalic_fail(DALIC_EGRAPH, "%s: There's no checkpoint for operator \"%s\".",
 					  what, g->nodes[i]->inst);
 	return DALIC_OK;
+}
+
+/* Entry en's state into the node's context. */
+static int ckrun_restore_node(dalic_op_ctx_t *ctx, const dalic_ckpt_entry_t *en, const char *what)
+{
+	if (en->kind == DALIC_CKPT_RNG) {
+		dalic_philox_init(&ctx->rng, en->rng.key, en->rng.ctr[1], en->rng.ctr[0],
+				  en->rng.phase);
+		return DALIC_OK;
+	}
+	int rc = dalic_op_ctx_kernel(ctx)->ckpt_restore(ctx, &en->reader);
+	return rc ? dalic_fail_wrap(rc, "%s: entry '%s'", what, en->name) : DALIC_OK;
+}
+
+/* Matches c against the graph (kinds per node) and restores every stateful node's context;
+ * on_restored (may be NULL) follows each one. */
+static int ckrun_restore_nodes(const dalic_graph_t *g, dalic_op_ctx_t *const *ctxs,
+			       const dalic_ckpt_kind_t *kinds, const dalic_ckpt_t *c,
+			       const char *what, void (*on_restored)(void *, int), void *user)
+{
+	const dalic_ckpt_entry_t **by_node = calloc((size_t)g->num_nodes + 1, sizeof *by_node);
+	if (!by_node)
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	int rc = ckrun_match(kinds, g, c, what, by_node);
+	for (int i = 0; !rc && i < g->num_nodes; i++) {
+		const dalic_ckpt_entry_t *en = by_node[i];
+		if (!en || en->kind == DALIC_CKPT_STATELESS)
+			continue;
+		rc = ckrun_restore_node(ctxs[i], en, what);
+		if (!rc && on_restored)
+			on_restored(user, i);
+	}
+	free(by_node);
+	return rc;
+}
+
+/* After node i's restore its trace starts from the restored state. */
+static void ckrun_retrace(void *user, int i)
+{
+	dalic_ckpt_run_t *r = user;
+	dalic_ckpt_rec_t init = {.iteration = -1};
+	if (!dalic_ckpt_trace_capture(r->ctxs[i], r->traces[i].kind, &init))
+		dalic_ckpt_trace_reset(&r->traces[i], &init);
 }
 
 static int ckrun_restore(dalic_ckpt_run_t *r, dalic_exec_t *e, const dalic_graph_t *g)
 {
 	const dalic_ckpt_t *c = r->pending;
 	const char *what = r->pending_what ? r->pending_what : "checkpoint";
-	const dalic_ckpt_entry_t **by_node = calloc((size_t)g->num_nodes + 1, sizeof *by_node);
-	if (!by_node)
-		return dalic_fail(DALIC_ENOMEM, "out of memory");
-	int rc = ckrun_match(r, g, c, what, by_node);
+	dalic_ckpt_kind_t *kinds = calloc((size_t)g->num_nodes + 1, sizeof *kinds);
+	r->ctxs = calloc((size_t)g->num_nodes + 1, sizeof *r->ctxs);
+	int rc = kinds && r->ctxs ? DALIC_OK : dalic_fail(DALIC_ENOMEM, "out of memory");
 	for (int i = 0; !rc && i < g->num_nodes; i++) {
-		const dalic_ckpt_entry_t *en = by_node[i];
-		dalic_op_ctx_t *ctx = dalic_exec_node(e, i)->ctx;
-		if (!en || en->kind == DALIC_CKPT_STATELESS)
-			continue;
-		if (en->kind == DALIC_CKPT_RNG)
-			dalic_philox_init(&ctx->rng, en->rng.key, en->rng.ctr[1], en->rng.ctr[0],
-					  en->rng.phase);
-		else if ((rc = dalic_op_ctx_kernel(ctx)->ckpt_restore(ctx, &en->reader)))
-			rc = dalic_fail_wrap(rc, "%s: entry '%s'", what, en->name);
-		dalic_ckpt_rec_t init = {.iteration = -1};
-		if (!rc)
-			rc = dalic_ckpt_trace_capture(ctx, r->traces[i].kind, &init);
-		if (!rc)
-			dalic_ckpt_trace_reset(&r->traces[i], &init);
+		kinds[i] = r->traces[i].kind;
+		r->ctxs[i] = dalic_exec_node(e, i)->ctx;
 	}
-	free(by_node);
+	if (!rc)
+		rc = ckrun_restore_nodes(g, r->ctxs, kinds, c, what, ckrun_retrace, r);
+	free(kinds);
+	free(r->ctxs);
+	r->ctxs = NULL;
 	if (rc)
 		return rc;
 	r->base = c->iter;
@@ -246,15 +281,12 @@ static int ckrun_dali_order(const dalic_graph_t *g, int *out)
 	return nops < 0 ? dalic_fail(DALIC_ENOMEM, "out of memory") : DALIC_OK;
 }
 
-int dalic_pipeline_checkpoint(dalic_pipeline_t *p, uint8_t **bytes, size_t *len)
+/* The checkpoint of the graph's nodes in DALI's order, state i from state_of(user, i). */
+static int ckrun_write(const dalic_graph_t *g, int (*state_of)(void *, int, dalic_ckpt_kind_t *,
+							       dalic_ckpt_rec_t *),
+		       void *user, int64_t iter, int64_t epoch_idx, const char *iterator_data,
+		       uint8_t **bytes, size_t *len)
 {
-	if (!dalic_pipeline_params(p)->enable_checkpointing)
-		return dalic_fail(DALIC_ESTATE, "Cannot save the checkpoint. The "
-				  "`enable_checkpointing` was not specified when creating the "
-				  "pipeline");
-	DALIC_TRY(dalic_pipeline_build(p)); /* DALI's checkpoint() builds first */
-	dalic_ckpt_run_t *r = *dalic_pipeline_ckpt(p);
-	const dalic_graph_t *g = dalic_pipeline_graph(p);
 	dalic_ckpt_t *c = dalic_ckpt_new();
 	if (!c)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
@@ -263,19 +295,83 @@ int dalic_pipeline_checkpoint(dalic_pipeline_t *p, uint8_t **bytes, size_t *len)
 	for (int k = 0; !rc && k < g->num_nodes; k++) {
 		int i = order[k];
 		dalic_ckpt_rec_t st = {0};
-		rc = dalic_ckpt_trace_state_at(&r->traces[i], r->last_iteration, &st);
+		dalic_ckpt_kind_t kind = DALIC_CKPT_STATELESS;
+		rc = state_of(user, i, &kind, &st);
 		if (!rc)
-			rc = dalic_ckpt_add(c, g->nodes[i]->inst, r->traces[i].kind, &st.rng,
-					    &st.reader);
+			rc = dalic_ckpt_add(c, g->nodes[i]->inst, kind, &st.rng, &st.reader);
 	}
 	free(order);
-	c->iter = r->base + r->consumed;
-	c->epoch_idx = r->epoch_idx;
-	if (!rc && r->iterator_data)
-		rc = dalic_ckpt_set_iterator_data(c, r->iterator_data);
+	c->iter = iter;
+	c->epoch_idx = epoch_idx;
+	if (!rc && iterator_data)
+		rc = dalic_ckpt_set_iterator_data(c, iterator_data);
 	if (!rc)
 		rc = dalic_ckpt_serialize(c, bytes, len);
 	dalic_ckpt_free(c);
+	return rc;
+}
+
+/* The pipeline's state i: the one traced after the last consumed iteration. */
+static int ckrun_traced_state(void *user, int i, dalic_ckpt_kind_t *kind, dalic_ckpt_rec_t *st)
+{
+	dalic_ckpt_run_t *r = user;
+	*kind = r->traces[i].kind;
+	return dalic_ckpt_trace_state_at(&r->traces[i], r->last_iteration, st);
+}
+
+int dalic_pipeline_checkpoint(dalic_pipeline_t *p, uint8_t **bytes, size_t *len)
+{
+	if (!dalic_pipeline_params(p)->enable_checkpointing)
+		return dalic_fail(DALIC_ESTATE, "Cannot save the checkpoint. The "
+				  "`enable_checkpointing` was not specified when creating the "
+				  "pipeline");
+	DALIC_TRY(dalic_pipeline_build(p)); /* DALI's checkpoint() builds first */
+	dalic_ckpt_run_t *r = *dalic_pipeline_ckpt(p);
+	return ckrun_write(dalic_pipeline_graph(p), ckrun_traced_state, r, r->base + r->consumed,
+			   r->epoch_idx, r->iterator_data, bytes, len);
+}
+
+/* ---- nodes outside a pipeline's executor (debug mode) ---- */
+
+/* A node's state now. */
+static int ckrun_state_now(void *user, int i, dalic_ckpt_kind_t *kind, dalic_ckpt_rec_t *st)
+{
+	dalic_exec_node_t *nodes = user;
+	DALIC_TRY(dalic_ckpt_node_kind(nodes[i].ctx, kind));
+	return dalic_ckpt_trace_capture(nodes[i].ctx, *kind, st);
+}
+
+static int ckrun_need_checkpointing(const dalic_graph_t *g, const char *msg)
+{
+	return g->params.enable_checkpointing ? DALIC_OK : dalic_fail(DALIC_ESTATE, "%s", msg);
+}
+
+int dalic_ckpt_nodes_save(const dalic_graph_t *g, dalic_exec_node_t *nodes, int64_t iter,
+			  uint8_t **bytes, size_t *len)
+{
+	DALIC_TRY(ckrun_need_checkpointing(g, "Cannot save the checkpoint. The "
+					   "`enable_checkpointing` was not specified when "
+					   "creating the pipeline"));
+	return ckrun_write(g, ckrun_state_now, nodes, iter, 0, NULL, bytes, len);
+}
+
+int dalic_ckpt_nodes_restore(const dalic_graph_t *g, dalic_exec_node_t *nodes,
+			     const dalic_ckpt_t *c, const char *what)
+{
+	DALIC_TRY(ckrun_need_checkpointing(g, "Cannot restore checkpoint. The "
+					   "`enable_checkpointing` was not specified when "
+					   "creating the pipeline"));
+	dalic_ckpt_kind_t *kinds = calloc((size_t)g->num_nodes + 1, sizeof *kinds);
+	dalic_op_ctx_t **ctxs = calloc((size_t)g->num_nodes + 1, sizeof *ctxs);
+	int rc = kinds && ctxs ? DALIC_OK : dalic_fail(DALIC_ENOMEM, "out of memory");
+	for (int i = 0; !rc && i < g->num_nodes; i++) {
+		ctxs[i] = nodes[i].ctx;
+		rc = dalic_ckpt_node_kind(ctxs[i], &kinds[i]);
+	}
+	if (!rc)
+		rc = ckrun_restore_nodes(g, ctxs, kinds, c, what ? what : "checkpoint", NULL, NULL);
+	free(kinds);
+	free(ctxs);
 	return rc;
 }
 

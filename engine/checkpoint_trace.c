@@ -29,8 +29,8 @@ int dalic_ckpt_node_kind(const dalic_op_ctx_t *ctx, dalic_ckpt_kind_t *kind)
 		if (!k->ckpt_save || !k->ckpt_restore)
 			return dalic_fail(DALIC_EUNSUPPORTED,
 					  "operator '%s': dalic cannot checkpoint `nvidia.dali.fn.%s` "
-					  "yet (DALI can): checkpointing covers readers.file and the "
-					  "random operators",
+					  "yet (DALI can): checkpointing covers the readers of dalic's "
+					  "reader core and the random operators",
 					  ctx->inst, ctx->schema->fn ? ctx->schema->fn : ctx->schema->name);
 		*kind = DALIC_CKPT_READER;
 	} else {

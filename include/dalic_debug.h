@@ -88,6 +88,13 @@ DALIC_API int dalic_debug_goto(dalic_debug_t *s, int64_t n);
 DALIC_API int dalic_debug_restart(dalic_debug_t *s);
 /* Asks a running continue/next/goto to stop after the current operator (async-signal-safe). */
 DALIC_API void dalic_debug_interrupt(dalic_debug_t *s);
+/* Checkpoints (docs/checkpoints.md; the pipeline needs enable_checkpointing, as in DALI).
+ * save: between iterations (nothing of the current one run), the operators' states as DALI
+ * 2.4's checkpoint bytes in `path`; it restores with `dalic run --checkpoint` and in DALI.
+ * load: restarts the session at the checkpoint's position (DALI's restore checks; on error the
+ * session is back at iteration 0). */
+DALIC_API int dalic_debug_checkpoint_save(dalic_debug_t *s, const char *path);
+DALIC_API int dalic_debug_checkpoint_load(dalic_debug_t *s, const char *path);
 
 typedef enum {
 	DALIC_DEBUG_STOP_NONE = 0,   /* nothing ran yet (opened or restarted) */

@@ -140,6 +140,23 @@ void tl_tfrecord_write(const char *path, const char *index, const tl_buf_t *payl
 		cr_assert_eq(fclose(ix), 0);
 }
 
+void tl_tfrecord_int64s(const char *path, const char *index, int first, int count)
+{
+	tl_buf_t *recs = calloc((size_t)count, sizeof *recs);
+	cr_assert_not_null(recs);
+	for (int k = 0; k < count; k++) {
+		tl_buf_t ex = {0};
+		int64_t v = first + k;
+		tl_tfex_int64s(&ex, "label", &v, 1);
+		recs[k] = tl_tfex_finish(&ex);
+		tl_buf_free(&ex);
+	}
+	tl_tfrecord_write(path, index, recs, count);
+	for (int k = 0; k < count; k++)
+		tl_buf_free(&recs[k]);
+	free(recs);
+}
+
 static void tl_tar_block(tl_tar_t *t, const void *data, size_t n)
 {
 	static const uint8_t zeros[512];

@@ -34,6 +34,8 @@ tl_buf_t tl_tfex_finish(const tl_buf_t *ex);
 /* Writes the payloads as TFRecord records (both masked CRCs) and, when index is not NULL,
  * the index ("offset size" lines). */
 void tl_tfrecord_write(const char *path, const char *index, const tl_buf_t *payloads, int n);
+/* `count` records whose "label" feature is the int64 first + k (and the index). */
+void tl_tfrecord_int64s(const char *path, const char *index, int first, int count);
 
 /* ---- tar archives (ustar headers; names over 100 bytes get a GNU 'L' entry first) ---- */
 typedef struct tl_tar {

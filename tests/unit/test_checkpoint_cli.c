@@ -4,9 +4,12 @@
  * operators made it run the iterations.
  */
 #include "tests/testlib.h"
+#include "tests/testlib/formats.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define CKC_PIPE "tests/data/checkpoints/pipe_rng_reader.py"
 
@@ -30,6 +33,15 @@ static void ckc_expect_same_dumps(const char *a, const char *b, int from, int to
 				free(da);
 				free(db);
 			}
+}
+
+static void ckc_expect_same_file(const char *a, const char *b, const char *what)
+{
+	size_t na, nb;
+	void *da = tl_read_file(a, &na), *db = tl_read_file(b, &nb);
+	cr_expect(na == nb && !memcmp(da, db, na), "%s differ", what);
+	free(da);
+	free(db);
 }
 
 Test(checkpoint_cli, at_n_equals_running_n)
@@ -67,11 +79,7 @@ Test(checkpoint_cli, checkpoint_then_at)
 	cr_assert_eq(c.status, 0, "%s", c.out);
 	tl_cmd_free(&c);
 	ckc_expect_same_dumps(ref, seek, 9, 11, 4, 5);
-	size_t na, nb;
-	void *a = tl_read_file(ck_ref, &na), *b = tl_read_file(ck_seek, &nb);
-	cr_expect(na == nb && !memcmp(a, b, na), "checkpoints after 11 iterations differ");
-	free(a);
-	free(b);
+	ckc_expect_same_file(ck_ref, ck_seek, "checkpoints after 11 iterations");
 	c = tl_dalic(NULL, "checkpoint show %s", ck_seek);
 	EXPECT_HAS(c.out, "resumes after output 11");
 	tl_cmd_free(&c);
@@ -99,4 +107,42 @@ Test(checkpoint_cli, conditional_pipeline_runs_and_says_why)
 	EXPECT_HAS(c.out, "(a conditional: batch sizes depend on the data)");
 	tl_cmd_free(&c);
 	ckc_expect_same_dumps(ref, seek, 2, 3, 4, 6);
+}
+
+/* `--at N` with another reader of the reader core: readers.numpy with shuffle_after_epoch (7
+ * files, batch 3: iteration 5 is in the third, reshuffled epoch), checkpoint saved after. */
+Test(checkpoint_cli, at_n_numpy_reader)
+{
+	const char *root = tl_tmp_path("npy");
+	cr_assert_eq(mkdir(root, 0755), 0);
+	for (int f = 0; f < 7; f++) {
+		char path[600];
+		snprintf(path, sizeof path, "%s/f%d.npy", root, f);
+		int32_t v[3] = {f, 2 * f, 3 * f};
+		tl_npy_write(path, "<i4", false, 1, (int64_t[]){3}, v, 4);
+	}
+	char script[1024];
+	snprintf(script, sizeof script,
+		 "from nvidia.dali import pipeline_def, fn\n"
+		 "@pipeline_def(batch_size=3, num_threads=1, device_id=None, seed=5)\n"
+		 "def npy_pipe():\n"
+		 "    return fn.readers.numpy(file_root=\"%s\", shuffle_after_epoch=True, "
+		 "name=\"Reader\")\n"
+		 "pipe = npy_pipe(enable_checkpointing=True)\n",
+		 root);
+	char pipe[300];
+	snprintf(pipe, sizeof pipe, "%s", tl_write_temp("ckc_npy", ".py", script));
+	const char *ref = tl_tmp_path("ref4"), *seek = tl_tmp_path("seek4");
+	const char *ck_ref = tl_tmp_path("ref4.ckpt"), *ck_seek = tl_tmp_path("seek4.ckpt");
+	tl_cmd_t c = tl_dalic(NULL, "run %s -n 8 --dump %s --save-checkpoint %s", pipe, ref, ck_ref);
+	cr_assert_eq(c.status, 0, "%s", c.out);
+	tl_cmd_free(&c);
+	c = tl_dalic(NULL, "run %s --at 5 -n 3 --dump %s --save-checkpoint %s", pipe, seek,
+		     ck_seek);
+	cr_assert_eq(c.status, 0, "%s", c.out);
+	cr_expect(!strstr(c.out, "seek ran"), "the seek ran iterations: %s", c.out);
+	tl_cmd_free(&c);
+	unlink(pipe);
+	ckc_expect_same_dumps(ref, seek, 5, 8, 1, 3);
+	ckc_expect_same_file(ck_ref, ck_seek, "checkpoints after 8 iterations");
 }

@@ -381,6 +381,9 @@ static const dalic_kernel_t kernel = {
 	.fini = caffe2_fini,
 	.reader_meta = dalic_rdcore_op_meta,
 	.reset = dalic_rdcore_op_reset,
+	.ckpt_save = dalic_rdcore_op_ckpt_save,
+	.ckpt_restore = dalic_rdcore_op_ckpt_restore,
+	.skip = dalic_rdcore_op_skip,
 };
 
 DALIC_OPERATOR(readers__Caffe2) = {

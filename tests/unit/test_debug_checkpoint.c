@@ -1,0 +1,137 @@
+/*
+ * Debug mode's `checkpoint save FILE` / `checkpoint load FILE` (dalic_debug_checkpoint_save
+ * and _load): between iterations the saved file is DALI 2.4's checkpoint byte for byte (the
+ * golden files of tests/data/checkpoints/, which real DALI wrote), after `next` and after
+ * `goto`; a loaded checkpoint resumes where it says; refusals mid-iteration and without
+ * enable_checkpointing; the commands through `dalic debug`.
+ */
+#include "tests/testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DBC_DIR "tests/data/checkpoints/"
+#define DBC_PIPE DBC_DIR "pipe_rng_reader.py"
+
+TestSuite(debug_checkpoint, .timeout = 60, .fini = tl_tmpdir_remove);
+
+static dalic_pipeline_t *dbc_open(bool checkpointing)
+{
+	dalic_pipeline_override_t o;
+	dalic_pipeline_override_init(&o);
+	o.fields = DALIC_PARAM_CHECKPOINTING;
+	o.params.enable_checkpointing = checkpointing;
+	dalic_pipeline_t *p = NULL;
+	ASSERT_OK(dalic_pipeline_load(DBC_PIPE, NULL, &o, &p));
+	return p;
+}
+
+static void dbc_expect_file_is(const char *path, const char *golden)
+{
+	size_t n, m;
+	void *got = tl_read_file(path, &n), *want = tl_read_file(golden, &m);
+	cr_expect(n == m && !memcmp(got, want, n), "%s differs from DALI's %s (%zu vs %zu bytes)",
+		  path, golden, n, m);
+	free(got);
+	free(want);
+}
+
+Test(debug_checkpoint, save_is_dalis_checkpoint)
+{
+	dalic_pipeline_t *p = dbc_open(true);
+	dalic_debug_t *s = tl_debug_open(p);
+	const char *f0 = tl_tmp_path("at0.ckpt"), *f3 = tl_tmp_path("at3.ckpt"),
+		   *f7 = tl_tmp_path("at7.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f0));
+	dbc_expect_file_is(f0, DBC_DIR "rng_reader_iter0.ckpt");
+	for (int i = 0; i < 3; i++)
+		ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	/* iteration 2 complete: the start of iteration 3 */
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f3));
+	dbc_expect_file_is(f3, DBC_DIR "rng_reader_iter3.ckpt");
+	/* goto from the start (the seek) */
+	ASSERT_DEBUG_OK(s, dalic_debug_goto(s, 7));
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f7));
+	dbc_expect_file_is(f7, DBC_DIR "rng_reader_iter7.ckpt");
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
+
+Test(debug_checkpoint, load_resumes_at_the_checkpoint)
+{
+	dalic_pipeline_t *ref = dbc_open(true);
+	for (int i = 0; i < 8; i++)
+		ASSERT_OK(dalic_pipeline_run(ref));
+	dalic_pipeline_t *p = dbc_open(true);
+	dalic_debug_t *s = tl_debug_open(p);
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s)); /* anywhere: load restarts */
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_load(s, DBC_DIR "rng_reader_iter7.ckpt"));
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.iteration, 7);
+	cr_expect_eq(st.next_op, 0);
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	for (int o = 0; o < dalic_pipeline_num_outputs(ref); o++)
+		tl_expect_same_batch(dalic_debug_output(s, o), dalic_pipeline_output(ref, o),
+				     "iteration 7 after checkpoint load");
+	/* and saved again right away, it is the next golden checkpoint's position */
+	const char *f8 = tl_tmp_path("at8.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f8));
+	uint8_t *want;
+	size_t n;
+	ASSERT_OK(dalic_pipeline_checkpoint(ref, &want, &n));
+	size_t m;
+	void *got = tl_read_file(f8, &m);
+	cr_expect(m == n && !memcmp(got, want, n), "debug checkpoint after 8 differs from the "
+		  "engine's");
+	free(got);
+	free(want);
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+	dalic_pipeline_destroy(ref);
+}
+
+Test(debug_checkpoint, refusals)
+{
+	dalic_pipeline_t *p = dbc_open(true);
+	dalic_debug_t *s = tl_debug_open(p);
+	ASSERT_DEBUG_OK(s, dalic_debug_step(s));
+	cr_expect_eq(dalic_debug_checkpoint_save(s, tl_tmp_path("mid.ckpt")), DALIC_ESTATE);
+	EXPECT_DEBUG_ERROR_HAS(s, "checkpoint save: iteration 0 is under way (1 of its");
+	cr_expect_neq(dalic_debug_checkpoint_load(s, DBC_DIR "old_format.ckpt"), DALIC_OK);
+	EXPECT_DEBUG_ERROR_HAS(s, "old_format.ckpt");
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.iteration, 0, "a failed load leaves the session at the start");
+	cr_expect_neq(dalic_debug_checkpoint_load(s, tl_tmp_path("missing.ckpt")), DALIC_OK);
+	EXPECT_DEBUG_ERROR_HAS(s, "missing.ckpt");
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+
+	p = dbc_open(false);
+	s = tl_debug_open(p);
+	cr_expect_eq(dalic_debug_checkpoint_save(s, tl_tmp_path("off.ckpt")), DALIC_ESTATE);
+	EXPECT_DEBUG_ERROR_HAS(s, "`enable_checkpointing` was not specified");
+	cr_expect_eq(dalic_debug_checkpoint_load(s, DBC_DIR "rng_reader_iter3.ckpt"),
+		     DALIC_ESTATE);
+	EXPECT_DEBUG_ERROR_HAS(s, "Cannot restore checkpoint");
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
+
+/* The commands in `dalic debug`. */
+Test(debug_checkpoint, commands)
+{
+	const char *f = tl_tmp_path("cmd.ckpt");
+	char cmds[512];
+	snprintf(cmds, sizeof cmds,
+		 "next\nnext\nnext\ncheckpoint save %s\ncheckpoint load " DBC_DIR
+		 "rng_reader_iter7.ckpt\niter\ncheckpoint bogus\nquit\n", f);
+	tl_cmd_t c = tl_dalic(cmds, "debug " DBC_PIPE);
+	EXPECT_HAS(c.out, "checkpoint saved to ");
+	EXPECT_HAS(c.out, "restored " DBC_DIR "rng_reader_iter7.ckpt");
+	EXPECT_HAS(c.out, "iteration 7");
+	EXPECT_HAS(c.out, "usage: checkpoint save FILE | checkpoint load FILE");
+	tl_cmd_free(&c);
+	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter3.ckpt");
+}
