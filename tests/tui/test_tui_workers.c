@@ -10,8 +10,9 @@ TestSuite(tui_workers, .timeout = 60);
 
 Test(tui_workers, queues_pane_lists_the_workers)
 {
-	/* @arith has 2 worker threads; 120x40 leaves the QUEUES pane rows for both */
-	tl_tui_t r = tl_tui_run("@arith", "n\nn\nn\ndump\nq\n", "--size 120x40");
+	/* @arith has 2 worker threads; 40 rows leave the QUEUES pane rows for both, 150 columns
+	 * the slowest operator's line room for its cpu share even when its time has 4 digits */
+	tl_tui_t r = tl_tui_run("@arith", "n\nn\nn\ndump\nq\n", "--size 150x40");
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	tl_tui_expect_has(&r, 1, "workers busy ");
 	tl_tui_expect_has(&r, 1, "w0 ");
