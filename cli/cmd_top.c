@@ -5,6 +5,7 @@
  * the text view redraws on every one, --json passes the lines through, --once stops after
  * the first. Nothing here can slow the watched process: the server drops slow readers.
  */
+#include "cli/attach_client.h"
 #include "cli/cli.h"
 #include "dalic_stats.h"
 
@@ -55,66 +56,6 @@ static int top_parse_args(int argc, char **argv, top_args_t *a)
 	if (a->once)
 		a->count = 1;
 	return 0;
-}
-
-static int top_connect(const char *path)
-{
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	if (strlen(path) >= sizeof addr.sun_path)
-		return dalic_cli_fail(DALIC_EINVAL, "socket path '%s' is too long", path), -1;
-	strcpy(addr.sun_path, path);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && !connect(fd, (struct sockaddr *)&addr, sizeof addr))
-		return fd;
-	dalic_cli_fail(DALIC_EIO, "cannot connect to '%s': %s (is a pipeline serving it?)", path,
-		       strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return -1;
-}
-
-/* The next line from fd into *buf (grown as needed, NUL-terminated, without the newline).
- * 1: a line; 0: the server closed; -1: error or timeout (printed). */
-typedef struct top_reader {
-	char *buf;
-	size_t len, cap;
-} top_reader_t;
-
-static int top_read_line(int fd, top_reader_t *r, char **line)
-{
-	for (;;) {
-		char *nl = r->len ? memchr(r->buf, '\n', r->len) : NULL;
-		if (nl) {
-			size_t n = (size_t)(nl - r->buf);
-			*line = malloc(n + 1);
-			if (!*line)
-				return dalic_cli_fail(DALIC_ENOMEM, "out of memory"), -1;
-			memcpy(*line, r->buf, n);
-			(*line)[n] = 0;
-			memmove(r->buf, nl + 1, r->len - n - 1);
-			r->len -= n + 1;
-			return 1;
-		}
-		if (r->cap - r->len < 65536) {
-			char *b = realloc(r->buf, r->cap * 2 + 65536);
-			if (!b)
-				return dalic_cli_fail(DALIC_ENOMEM, "out of memory"), -1;
-			r->buf = b;
-			r->cap = r->cap * 2 + 65536;
-		}
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int ready = poll(&p, 1, TOP_WAIT_MS);
-		if (ready == 0)
-			return dalic_cli_fail(DALIC_EIO, "no snapshot for %d s", TOP_WAIT_MS / 1000), -1;
-		ssize_t got = ready < 0 ? -1 : read(fd, r->buf + r->len, r->cap - r->len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return dalic_cli_fail(DALIC_EIO, "reading the socket: %s", strerror(errno)), -1;
-		if (got == 0)
-			return 0;
-		r->len += (size_t)got;
-	}
 }
 
 static double top_num(const cJSON *o, const char *key)
@@ -196,16 +137,20 @@ static int top_main(int argc, char **argv)
 	top_args_t a;
 	if (top_parse_args(argc, argv, &a))
 		return 2;
-	int fd = top_connect(a.path);
+	int fd = dalic_attach_connect(a.path);
 	if (fd < 0)
 		return 1;
 	bool clear = !a.json && !a.once && isatty(STDOUT_FILENO);
-	top_reader_t r = {0};
+	dalic_attach_reader_t r = {0};
 	int rc = 0;
 	long seen = 0;
 	while (!a.count || seen < a.count) {
 		char *line = NULL;
-		int got = top_read_line(fd, &r, &line);
+		int got = dalic_attach_read_line(fd, &r, TOP_WAIT_MS, &line);
+		if (got == -2) {
+			dalic_cli_fail(DALIC_EIO, "no snapshot for %d s", TOP_WAIT_MS / 1000);
+			got = -1;
+		}
 		if (got <= 0) {
 			if (got == 0 && !seen)
 				rc = dalic_cli_fail(DALIC_EIO, "'%s' closed before any snapshot", a.path);
@@ -231,7 +176,7 @@ static int top_main(int argc, char **argv)
 		fflush(stdout);
 		seen++;
 	}
-	free(r.buf);
+	dalic_attach_reader_free(&r);
 	close(fd);
 	if (!rc && dalic_cli_check_stdout())
 		rc = 1;

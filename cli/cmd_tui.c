@@ -4,6 +4,7 @@
  */
 #include "cli/cli.h"
 #include "cli/feed.h"
+#include "tui/attach_view.h"
 #include "tui/ranks_view.h"
 #include "tui/tui.h"
 
@@ -14,6 +15,16 @@
 
 static int tui_main(int argc, char **argv)
 {
+	/* --attach PATH: a live process's stats socket; taken out first, since PATH would
+	 * otherwise read as the PIPELINE */
+	const char *attach = NULL;
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--attach")) {
+			attach = argv[i + 1];
+			memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 1) * sizeof *argv);
+			argc -= 2;
+			break;
+		}
 	dalic_cli_pipeline_opts_t o;
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
@@ -25,7 +36,7 @@ static int tui_main(int argc, char **argv)
 	                   .override = o.override,
 	                   .feeds = o.feeds,
 	                   .num_feeds = o.num_feeds};
-	const char *ranks = NULL; /* --stats-dir DIR: the ranks view */
+	const char *ranks = NULL;  /* --stats-dir DIR: the ranks view */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
 			t.keys = argv[++i];
@@ -58,6 +69,8 @@ static int tui_main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	if (ranks) /* a merged statistics directory, read-only: no pipeline */
 		return dalic_tui_ranks_view(ranks, t.keys, t.dump, t.width, t.height);
+	if (attach) /* a live process's snapshots, read-only: no pipeline here */
+		return dalic_tui_attach_view(attach, t.keys, t.dump, t.width, t.height);
 	if (!o.path) {
 		fprintf(stderr,
 		        "dalic tui: no PIPELINE given (a .py script, a .pb file or @sample)\n");
@@ -79,6 +92,9 @@ DALIC_COMMAND(tui) = {
              "  --size WxH       headless screen size (default 100x30)\n"
              "       dalic tui --stats-dir DIR [--keys FILE --dump DIR]\n"
              "  --stats-dir DIR  a stats-merge directory, read-only: the ranks side by side\n"
+             "       dalic tui --attach PATH [--keys FILE --dump DIR]\n"
+             "  --attach PATH    a live process serving its stats on the socket PATH\n"
+             "                   (DALIC_STATS_SOCKET), read-only; m marks memory, M since\n"
              "In the workbench, ? shows every key. See docs/tui.md.\n",
     .pipeline_flags = true,
     .main = tui_main,

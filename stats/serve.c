@@ -9,6 +9,7 @@
 #include "stats/tracers.h"
 
 #include "engine/clock.h"
+#include "stats/collector.h"
 #include "engine/error.h"
 
 #include <cjson/cJSON.h>
@@ -59,6 +60,10 @@ static void serve_drop(dalic_stats_server_t *srv, int i, bool slow)
 /* The attach envelope around the stats document, as one line. New string or NULL. */
 static char *serve_make_line(dalic_stats_server_t *srv)
 {
+	/* Nothing before the layout exists: the executor's first hook makes it, after the build.
+	 * Earlier, a snapshot would read the graph while another thread builds it (TSan). */
+	if (!atomic_load_explicit(&srv->stats->layout, memory_order_acquire))
+		return NULL;
 	dalic_stats_snapshot_t *snap = NULL;
 	if (dalic_stats_snapshot(srv->stats, &snap))
 		return NULL;
@@ -115,7 +120,7 @@ static void serve_broadcast(dalic_stats_server_t *srv)
 		return;
 	char *line = serve_make_line(srv);
 	if (!line)
-		return; /* out of memory: try again next interval */
+		return; /* not running yet, or out of memory: try again next interval */
 	size_t len = strlen(line);
 	for (int i = 0; i < srv->num_clients; i++) {
 		serve_client_t *c = &srv->clients[i];

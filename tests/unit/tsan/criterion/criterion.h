@@ -72,6 +72,7 @@ void shim_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretu
 #define cr_expect_geq(a, b, ...) SHIM_CHECK(false, (a) >= (b), #a " >= " #b, ##__VA_ARGS__)
 #define cr_assert_not_null(a, ...) SHIM_CHECK(true, (a) != NULL, #a " != NULL", ##__VA_ARGS__)
 #define cr_expect_null(a, ...) SHIM_CHECK(false, (a) == NULL, #a " == NULL", ##__VA_ARGS__)
+#define cr_expect_not_null(a, ...) SHIM_CHECK(false, (a) != NULL, #a " != NULL", ##__VA_ARGS__)
 #define cr_assert_leq(a, b, ...) SHIM_CHECK(true, (a) <= (b), #a " <= " #b, ##__VA_ARGS__)
 #define cr_assert_str_eq(a, b, ...) SHIM_CHECK(true, !strcmp((a), (b)), #a " == " #b, ##__VA_ARGS__)
 #define cr_expect_str_eq(a, b, ...)                                                                \
