@@ -2,6 +2,7 @@
 #
 #   make                      library (static + shared), the dalic command, samples, tests
 #   make test                 build and run the test suite
+#   make test-gpu             the CUDA kernels on a real GPU against the CPU (docs/gpu.md)
 #   make run                  the main job: dalic on the sample pipeline
 #   make SANITIZE=address,undefined test   (or SANITIZE=thread)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -56,7 +57,7 @@ $(BUILD)/config.mk: tools/deps.sh Makefile
 	if pkg-config --exists $(MPI_PKG) && [ -z "$(SANITIZE)" ]; then mpi=1; fi; \
 	if command -v nvcc >/dev/null 2>&1 && [ -z "$(SANITIZE)" ]; then \
 		cuda=$$(dirname $$(dirname $$(command -v nvcc))); \
-		libs="-L$$cuda/lib64 -Wl,-rpath,$$cuda/lib64 -lcudart"; \
+		libs="-L$$cuda/lib64 -Wl,-rpath,$$cuda/lib64 -lcudart -lstdc++"; \
 	fi; \
 	{ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
 	  echo "PKG_LIBS := $$(pkg-config --libs $(PKGS)) $$libs"; \
@@ -102,7 +103,7 @@ LIB_SO  := $(BUILD)/libdalic.so
 DALIC   := $(BUILD)/dalic
 TESTBIN := $(BUILD)/tests/dalic_tests
 
-.PHONY: all test run install clean distclean compdb bench fuzz check-dali audio-samples
+.PHONY: all test test-gpu run install clean distclean compdb bench fuzz check-dali audio-samples
 all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc $(BUILD)/clips/.made
 
 # Every object depends on the configuration (flags, CUDA switch) and waits for the
@@ -123,10 +124,20 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# CUDA kernels (docs/gpu.md): one small .cu per operator, for Ampere and Hopper plus PTX that
+# later GPUs JIT-compile. WERROR=1 makes every nvcc and host-compiler warning an error.
+# (-lstdc++ is in CUDA_LIBS: nvcc's registration code uses the C++ runtime.)
+CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_90,code=compute_90
+NVCCFLAGS := -O2 -std=c++17 $(CUDA_ARCH) -DDALIC_HAVE_CUDA -Iinclude -I. \
+             -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Wno-unused-parameter \
+             $(if $(WERROR),-Werror all-warnings -Xcompiler -Werror) -MMD -MP
+$(CUDA_OBJ): $(BUILD)/config.mk
+
 $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $<")
-	$(Q)nvcc -O2 -Xcompiler -fPIC -Iinclude -I. -c $< -o $@
+	$(Q)nvcc $(NVCCFLAGS) -c $< -o $@
 
 # The operator table: every `DALIC_OPERATOR(x)` at the start of a line in kernels/cpu/<family>/
 # becomes an entry. The build stops when an operator file declares none, when a helper in
@@ -225,6 +236,19 @@ endif
 RUN_PIPELINE ?= samples/scripts/getting_started.py
 run: all
 	$(Q)if [ -t 1 ]; then $(DALIC) tui $(RUN_PIPELINE); else $(DALIC) run $(RUN_PIPELINE) -n 20; fi
+
+# The kernels on a real GPU against the CPU operators (tests/gpu/; docs/gpu.md). Without CUDA
+# or a GPU the program says so and exits 0; `make test` checks the same kernel bodies on the
+# CPU grid runner (suites cuda_*).
+GPU_CHECK_SRC := $(sort $(wildcard tests/gpu/*.c))
+GPU_CHECK     := $(BUILD)/tests/gpu_check
+$(call obj,$(GPU_CHECK_SRC)): $(BUILD)/config.mk
+$(GPU_CHECK): $(call obj,$(GPU_CHECK_SRC) tests/testlib/cuda_grid.c) $(LIB_A)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+test-gpu: $(GPU_CHECK)
+	$(Q)$(GPU_CHECK)
 
 # Speech-like clips for samples/scripts/speech.py (WAV, FLAC, OGG in build/audio/speech/).
 audio-samples: build/audio/speech/clip_00.wav

@@ -12,16 +12,17 @@
  * operation (arith_ops.c) and every result is cast to the node's dtype after it. An integer
  * division by zero stops the sample with an error instead of trapping.
  */
+/* Conversion loops are the hot path; see the note in arith_ops.c. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
+#include "kernels/common/arith_elem.h"
 #include "kernels/common/arith_expr.h"
 
 #include "engine/dtype.h"
 
 #include <string.h>
-
-/* Conversion loops are the hot path; see the note in arith_ops.c. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
-#endif
 
 /* ---- loading input elements into a lane ---- */
 
@@ -35,9 +36,16 @@
 	break
 
 /* One case per dtype, loading into the lane type `lane_ct` that LOAD_TO declares. */
-#define ARITH_LOAD_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                            \
+/* float16 reads through the rule the CUDA kernel uses (arith_elem.h) */
+#define ARITH_VALUE(CLASS, x) ARITH_VALUE_##CLASS(x)
+#define ARITH_VALUE_UINT(x) DALIC_DTYPE_VALUE_UINT(x)
+#define ARITH_VALUE_SINT(x) DALIC_DTYPE_VALUE_SINT(x)
+#define ARITH_VALUE_FLOAT(x) DALIC_DTYPE_VALUE_FLOAT(x)
+#define ARITH_VALUE_BOOL(x) DALIC_DTYPE_VALUE_BOOL(x)
+#define ARITH_VALUE_HALF(x) dalic_hd_half_to_float(x)
+#define ARITH_LOAD_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                             \
 	case DALIC_##ID:                                                                           \
-		LOAD_AS(CT, lane_ct, DALIC_DTYPE_VALUE(CLASS, src_[k]));
+		LOAD_AS(CT, lane_ct, ARITH_VALUE(CLASS, src_[k]));
 #define LOAD_TO(LT)                                                                                \
 	{                                                                                          \
 		typedef LT lane_ct;                                                                \
@@ -86,7 +94,7 @@ static bool arith_is_lane_native(dalic_dtype_t t)
 void dalic_arith_round_to_half(float *v, int n)
 {
 	for (int k = 0; k < n; k++)
-		v[k] = dalic_dtype_half_to_float(dalic_dtype_float_to_half(v[k]));
+		v[k] = dalic_arith_round_half(v[k]);
 }
 
 /* Values of operand `op` at output elements [start, start + n), converted to dtype `to` —
@@ -213,11 +221,12 @@ static void arith_store(dalic_dtype_t t, const void *src, void *base, int64_t of
 		const float *s_ = src;                                                             \
 		CT *d_ = (CT *)base + off;                                                         \
 		for (int k = 0; k < n; k++)                                                        \
-			d_[k] = dalic_dtype_float_to_half(s_[k]);                                        \
+			d_[k] = dalic_hd_float_to_half(s_[k]);                                     \
 	} while (0);                                                                               \
 	break
-#define STORE_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                 \
-	case DALIC_##ID: STORE_##CLASS(CT);
+#define STORE_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
+	case DALIC_##ID:                                                                           \
+		STORE_##CLASS(CT);
 	switch (t) {
 		DALIC_DTYPES_NUMERIC(STORE_CASE)
 	default:
@@ -230,6 +239,32 @@ static void arith_store(dalic_dtype_t t, const void *src, void *base, int64_t of
 #undef STORE_FLOAT
 #undef STORE_HALF
 #undef STORE
+}
+
+void dalic_arith_operand(const void *data, dalic_dtype_t dtype, int in_ndim,
+                         const int64_t *in_shape, int out_ndim, const int64_t *out_shape,
+                         arith_operand_t *op)
+{
+	int64_t in_elems = 1, out_elems = 1;
+	for (int d = 0; d < in_ndim; d++)
+		in_elems *= in_shape[d];
+	for (int d = 0; d < out_ndim; d++)
+		out_elems *= out_shape[d];
+	op->data = data;
+	op->dtype = dtype;
+	op->mode = in_elems == out_elems ? ARITH_SAME
+	           : in_elems == 1       ? ARITH_SCALAR
+	                                 : ARITH_STRIDED;
+	int64_t stride = 1;
+	for (int d = out_ndim - 1; d >= 0; d--) {
+		int id = d - (out_ndim - in_ndim);
+		if (id < 0) {
+			op->strides[d] = 0;
+			continue;
+		}
+		op->strides[d] = in_shape[id] == 1 && out_shape[d] != 1 ? 0 : stride;
+		stride *= in_shape[id];
+	}
 }
 
 size_t dalic_arith_scratch_tiles(const arith_expr_t *e)

@@ -148,10 +148,14 @@ typedef union arith_tile {
 
 /* Where the values of one tensor input come from for one output sample: the input sample
  * and, per output dim, the input stride (0 where the input is broadcast). */
+/* (A named enum outside the struct: C++, which compiles this through the CUDA kernel, would
+ * scope the constants inside it.) */
+typedef enum { ARITH_SAME, ARITH_SCALAR, ARITH_STRIDED } arith_operand_mode_t;
+
 typedef struct arith_operand {
 	const void *data;
 	dalic_dtype_t dtype;
-	enum { ARITH_SAME, ARITH_SCALAR, ARITH_STRIDED } mode;
+	arith_operand_mode_t mode;
 	int64_t strides[DALIC_MAX_NDIM];
 } arith_operand_t;
 
@@ -162,6 +166,13 @@ typedef struct arith_sample {
 	const arith_operand_t *inputs; /* indexed by tensor input */
 	void *out;
 } arith_sample_t;
+
+/* Operand `op` for an input sample of `in_ndim` dims seen through the output shape (numpy
+ * broadcasting, shapes aligned on the right): strides 0 on broadcast dims. Shared by the CPU
+ * operator and the CUDA kernel's callers. */
+void dalic_arith_operand(const void *data, dalic_dtype_t dtype, int in_ndim,
+                         const int64_t *in_shape, int out_ndim, const int64_t *out_shape,
+                         arith_operand_t *op);
 
 /* Scratch for one thread: (1 + arity) tiles per node. */
 size_t dalic_arith_scratch_tiles(const arith_expr_t *e);

@@ -8,6 +8,7 @@
  * their operands are integral; comparisons give BOOL. Unlike DALI (which runs one function
  * node per operator instance), nested calls are accepted and evaluated node by node.
  */
+#include "kernels/common/arith_elem.h"
 #include "kernels/common/arith_expr.h"
 
 #include "engine/dtype.h"
@@ -85,9 +86,7 @@ const char *dalic_arith_op_name(arith_op_t op)
 
 arith_lane_t dalic_arith_lane(dalic_dtype_t t)
 {
-	if (t == DALIC_FLOAT16 || t == DALIC_FLOAT)
-		return ARITH_LANE_F32;
-	return t == DALIC_FLOAT64 ? ARITH_LANE_F64 : ARITH_LANE_I64;
+	return dalic_arith_lane_of(t);
 }
 
 static dalic_dtype_t arith_signed_of_size(size_t bytes)

@@ -12,6 +12,9 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+/* after the pragma: its inline per-value rules must not be contracted either */
+#include "kernels/common/color_px.h"
+
 int dalic_color_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t out_type,
                       const dalic_dtype_t *types, int ntypes, int nch)
 {
@@ -149,14 +152,14 @@ void dalic_color_twist_matrix(float hue, float saturation, float value, float br
 		OT *d = out;                                                                       \
 		for (int64_t p = 0; p < npix; p++, s += 3, d += 3) {                               \
 			float r = LOAD(s[0]), g = LOAD(s[1]), b = LOAD(s[2]);                      \
-			d[0] = STORE(r * m00 + g * m01 + b * m02 + offset);                        \
-			d[1] = STORE(r * m10 + g * m11 + b * m12 + offset);                        \
-			d[2] = STORE(r * m20 + g * m21 + b * m22 + offset);                        \
+			d[0] = STORE(dalic_color_twist_dot(r, g, b, m00, m01, m02, offset));       \
+			d[1] = STORE(dalic_color_twist_dot(r, g, b, m10, m11, m12, offset));       \
+			d[2] = STORE(dalic_color_twist_dot(r, g, b, m20, m21, m22, offset));       \
 		}                                                                                  \
 	} while (0)
 
 #define COLOR_LOAD_PLAIN(x) ((float)(x))
-#define COLOR_LOAD_HALF(x) dalic_dtype_half_to_float(x)
+#define COLOR_LOAD_HALF(x) dalic_hd_half_to_float(x)
 #define COLOR_STORE_FLOAT(v) (v)
 
 /* The output switch for one input type. */
@@ -213,15 +216,22 @@ int dalic_color_twist_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dty
 	return dalic_color_setup(ctx, ws, out_type, color_twist_types, 5, 3);
 }
 
+void dalic_color_twist_sample(dalic_dtype_t it, float hue, float saturation, float value,
+                              float brightness, float contrast, float m[3][3], float *offset)
+{
+	/* the offset's grey level: 0.5 for floating-point inputs, 128 for every integer type */
+	float half = dalic_dtype_is_float(it) ? 0.5f : 128.0f;
+	dalic_color_twist_matrix(hue, saturation, value, brightness, contrast, half, m, offset);
+}
+
 int dalic_color_twist_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float hue,
                                  float saturation, float value, float brightness, float contrast)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
-	/* the offset's grey level: 0.5 for floating-point inputs, 128 for every integer type */
-	float half = dalic_dtype_is_float(in->dtype) ? 0.5f : 128.0f;
 	float m[3][3], offset;
-	dalic_color_twist_matrix(hue, saturation, value, brightness, contrast, half, m, &offset);
+	dalic_color_twist_sample(in->dtype, hue, saturation, value, brightness, contrast, m,
+	                         &offset);
 	dalic_color_twist_apply(m, offset, in->dtype, in->ptrs[i], out->dtype, out->ptrs[i],
 	                        dalic_batch_sample_elems(in, i) / 3);
 	return DALIC_OK;
@@ -234,7 +244,7 @@ int dalic_color_twist_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int 
 		const IT *s = in;                                                                  \
 		OT *d = out;                                                                       \
 		for (int64_t k = 0; k < n; k++)                                                    \
-			d[k] = STORE((float)s[k] * mul + add);                                     \
+			d[k] = STORE(dalic_color_muladd((float)s[k], mul, add));                   \
 	} while (0)
 
 #define COLOR_MULADD_OUT(IT)                                                                       \
@@ -292,11 +302,10 @@ int dalic_color_bc_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, 
 		if (rc)
 			return rc;
 	}
-	/* DALI's rearrangement: shift * range + brightness * (center - contrast * center) plus
-	 * brightness * contrast * in, each step rounded to float */
-	float add = brightness_shift * dalic_color_full_range(out->dtype) +
-	            brightness * (center - contrast * center);
-	float mul = brightness * contrast;
+	/* DALI's rearrangement, each step rounded to float (color_px.h, shared with the GPU) */
+	float mul, add;
+	dalic_color_bc_coeffs(brightness, brightness_shift, contrast, center,
+	                      dalic_color_full_range(out->dtype), &mul, &add);
 	dalic_color_muladd_apply(mul, add, in->dtype, in->ptrs[i], out->dtype, out->ptrs[i],
 	                         dalic_batch_sample_elems(in, i));
 	return DALIC_OK;

@@ -29,6 +29,12 @@ int dalic_color_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, dalic_dtype_t o
 void dalic_color_twist_matrix(float hue, float saturation, float value, float brightness,
                               float contrast, float half_range, float m[3][3], float *offset);
 
+/* The matrix and offset of one sample of input type `it`: the offset's grey level is 0.5 for
+ * floating-point inputs and 128 for every integer type. Shared with the CUDA kernel's callers
+ * (kernels/cuda/color.cuh). */
+void dalic_color_twist_sample(dalic_dtype_t it, float hue, float saturation, float value,
+                              float brightness, float contrast, float m[3][3], float *offset);
+
 /* out = ConvertSat(m * in + offset) for n RGB pixels (in/out types: uint8, int16, int32,
  * float, float16). */
 void dalic_color_twist_apply(const float m[3][3], float offset, dalic_dtype_t it, const void *in,

@@ -182,24 +182,8 @@ static int arithmetic_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 static void arithmetic_operand_for(const dalic_batch_t *in, int i, const dalic_batch_t *out,
                                    arith_operand_t *op)
 {
-	int nd = out->ndim, ind = in->ndim;
-	const int64_t *osh = dalic_batch_shape(out, i), *ish = dalic_batch_shape(in, i);
-	op->data = in->ptrs[i];
-	op->dtype = in->dtype;
-	int64_t in_elems = dalic_batch_sample_elems(in, i);
-	op->mode = in_elems == dalic_batch_sample_elems(out, i) ? ARITH_SAME
-	           : in_elems == 1                              ? ARITH_SCALAR
-	                                                        : ARITH_STRIDED;
-	int64_t stride = 1;
-	for (int d = nd - 1; d >= 0; d--) {
-		int id = d - (nd - ind);
-		if (id < 0) {
-			op->strides[d] = 0;
-			continue;
-		}
-		op->strides[d] = ish[id] == 1 && osh[d] != 1 ? 0 : stride;
-		stride *= ish[id];
-	}
+	dalic_arith_operand(in->ptrs[i], in->dtype, in->ndim, dalic_batch_shape(in, i), out->ndim,
+	                    dalic_batch_shape(out, i), op);
 }
 
 static int arithmetic_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
