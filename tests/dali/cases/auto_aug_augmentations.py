@@ -11,7 +11,7 @@ from nvidia.dali.auto_aug.core import signed_bin
 def oracle_pipe():
     jpegs, _ = fn.readers.file(file_root="samples/images", random_shuffle=True)
     images = fn.decoders.image(jpegs, output_type=types.RGB)
-    images = fn.resize(images, resize_x=40, resize_y=32)
+    images = fn.crop(images, crop=(32, 40))
     mag = signed_bin(7, seed=5)
     outs = []
     for aug in [a.shear_x, a.shear_y, a.translate_x_no_shape, a.translate_y_no_shape,

@@ -7,7 +7,7 @@ from nvidia.dali.auto_aug import auto_augment
 def oracle_pipe():
     jpegs, labels = fn.readers.file(file_root="samples/images", random_shuffle=True)
     images = fn.decoders.image(jpegs, output_type=types.RGB)
-    images = fn.resize(images, resize_x=64, resize_y=48)
+    images = fn.crop(images, crop=(48, 64))
     
     images = auto_augment.auto_augment_image_net(images, shape=[48, 64])
     return images, labels
