@@ -18,8 +18,13 @@
 #include <string.h>
 
 /* Parameter kinds, as Python's inspect numbers them. */
-enum { PYINSPECT_POS_ONLY, PYINSPECT_POS_OR_KW, PYINSPECT_VAR_POS, PYINSPECT_KW_ONLY,
-       PYINSPECT_VAR_KW };
+enum {
+	PYINSPECT_POS_ONLY,
+	PYINSPECT_POS_OR_KW,
+	PYINSPECT_VAR_POS,
+	PYINSPECT_KW_ONLY,
+	PYINSPECT_VAR_KW
+};
 
 static pyval_t *pyinspect_class(pyinterp_t *I, const char *name)
 {
@@ -56,7 +61,8 @@ static int pyinspect_signature(pyinterp_t *I, const pynode_t *at, pyval_t *self,
 		skip = 1; /* the bound instance */
 	}
 	if (fn->kind != PV_FUNC)
-		return dalic_pyeval_error(I, at, DALIC_EINVAL, "ValueError: no signature found for %s",
+		return dalic_pyeval_error(I, at, DALIC_EINVAL,
+		                          "ValueError: no signature found for %s",
 		                          dalic_pyval_type_name(fn));
 	pyval_t *mod = dalic_pydict_get_str(I->modules, "inspect");
 	pyval_t *pcls = mod ? dalic_pydict_get_str(mod->mod->attrs, "Parameter") : NULL;
@@ -100,7 +106,8 @@ static int pyinspect_open(pyinterp_t *I, const pynode_t *at, const char *name, p
 	                    dalic_pybi_make(I, "signature", pyinspect_signature, NULL, NULL)))
 		return dalic_pyeval_oom(I, at);
 	for (int k = 0; k < 5; k++)
-		if (dalic_pydict_set_str(I->a, param->cls->attrs, kinds[k], dalic_pyval_int(I->a, k)))
+		if (dalic_pydict_set_str(I->a, param->cls->attrs, kinds[k],
+		                         dalic_pyval_int(I->a, k)))
 			return dalic_pyeval_oom(I, at);
 	*out = m;
 	return DALIC_OK;

@@ -13,8 +13,7 @@
 #include <string.h>
 
 /* Python binds an imported submodule in its parent package: a.b.c becomes a.b's `c`. */
-static int pylibmod_bind_in_parent(pyinterp_t *I, const pynode_t *at, const char *name,
-                                   pyval_t *m)
+static int pylibmod_bind_in_parent(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t *m)
 {
 	const char *dot = strrchr(name, '.');
 	if (!dot)
@@ -48,8 +47,8 @@ int dalic_pylibmod_run(pyinterp_t *I, const pynode_t *at, const char *name, cons
 	if (dalic_pydict_set_str(I->a, I->modules, name, m))
 		return dalic_pyeval_oom(I, at);
 	DALIC_TRY(pylibmod_bind_in_parent(I, at, name, m));
-	pylibmod_saved_t s = {.globals = I->globals, .src = I->src, .site = I->lib_site,
-	                      .entered = true};
+	pylibmod_saved_t s = {
+	    .globals = I->globals, .src = I->src, .site = I->lib_site, .entered = true};
 	if (I->src == I->main_src)
 		I->lib_site = at;
 	pyframe_t *frame = I->frame;
@@ -62,8 +61,7 @@ int dalic_pylibmod_run(pyinterp_t *I, const pynode_t *at, const char *name, cons
 	return rc;
 }
 
-void dalic_pylibmod_enter(pyinterp_t *I, const pynode_t *at, const pyfunc_t *f,
-                          pylibmod_saved_t *s)
+void dalic_pylibmod_enter(pyinterp_t *I, const pynode_t *at, const pyfunc_t *f, pylibmod_saved_t *s)
 {
 	s->entered = f->globals && f->globals != I->globals;
 	if (!s->entered)
