@@ -1,4 +1,7 @@
 # oracle: iterations=4
+# nvidia.dali.auto_aug: AutoAugment's ImageNet policy (auto_augment_image_net) with a fixed
+# shape for the translations, on cropped photos: DALI's graph (Constant tables, random
+# draws, select's splits and merges), instance names and outputs, exactly.
 from nvidia.dali import pipeline_def, fn, types
 from nvidia.dali.auto_aug import auto_augment
 

@@ -1,4 +1,6 @@
 # oracle: iterations=4
+# nvidia.dali.auto_aug: RandAugment with n=2, m=9 (the suite twice, signs drawn per
+# stage), on cropped photos, exactly as DALI.
 from nvidia.dali import pipeline_def, fn, types
 from nvidia.dali.auto_aug import rand_augment
 

@@ -1,4 +1,6 @@
 # oracle: iterations=4
+# nvidia.dali.auto_aug: TrivialAugment Wide with its defaults (translations without a
+# shape, sharpness through filter), on cropped photos, exactly as DALI.
 from nvidia.dali import pipeline_def, fn, types
 from nvidia.dali.auto_aug import trivial_augment
 
