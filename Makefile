@@ -79,7 +79,9 @@ OP_SRC     := $(sort $(wildcard kernels/cpu/*/*.c))
 KERNEL_SRC := $(OP_SRC) $(sort $(wildcard kernels/common/*.c))
 LIB_SRC    := $(sort $(wildcard engine/*.c frontend/*.c frontend/*/*.c frontend/*/*/*.c debugmode/*.c stats/*.c)) $(KERNEL_SRC)
 PROTO_SRC  := $(wildcard frontend/proto/*.proto)
-GEN_SRC    := $(BUILD)/gen/ops_table.c $(PROTO_SRC:frontend/proto/%.proto=$(BUILD)/gen/%.pb-c.c)
+PYLIB_SRC  := $(sort $(shell find frontend/script/dali/pylib -name '*.py'))
+GEN_SRC    := $(BUILD)/gen/ops_table.c $(BUILD)/gen/pylib_table.c \
+              $(PROTO_SRC:frontend/proto/%.proto=$(BUILD)/gen/%.pb-c.c)
 CLI_SRC    := $(sort $(wildcard cli/*.c tui/*.c))
 CMD_SRC    := $(sort $(wildcard cli/cmd_*.c))
 TEST_SRC   := $(sort $(wildcard tests/testlib/*.c tests/unit/*.c tests/integration/*.c tests/tui/*.c))
@@ -169,6 +171,12 @@ $(BUILD)/gen/commands_table.c: $(CMD_SRC) Makefile
 	  echo 'const dalic_command_t *const dalic_commands[] = {'; \
 	  sed -n 's/^DALIC_COMMAND(\([A-Za-z0-9_]*\)).*/\t\&dalic_command_\1,/p' $(CMD_SRC); \
 	  echo '\tNULL};'; } > $@.tmp && mv $@.tmp $@
+
+# The embedded Python modules (nvidia.dali.auto_aug): their text as C strings.
+$(BUILD)/gen/pylib_table.c: $(PYLIB_SRC) tools/embed_py.sh Makefile
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sh tools/embed_py.sh frontend/script/dali/pylib $(PYLIB_SRC) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: frontend/proto/%.proto | $(BUILD)/config.mk
 	@mkdir -p $(@D)

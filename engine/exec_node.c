@@ -215,6 +215,9 @@ static int exec_skip(dalic_exec_node_t *x, const dalic_exec_run_t *r, int64_t t0
 	x->work_ns = 0;
 	if (r->obs && r->obs->node_run)
 		r->obs->node_run(r->obs->user, x->node, r->iteration, 0, t0, t1, 0);
+	/* DALI's memory statistics count the empty batches too (stats/hooks.c) */
+	for (int o = 0; r->obs && r->obs->output_memory && o < x->num_outputs; o++)
+		r->obs->output_memory(r->obs->user, x->node, o, x->out[o], r->iteration);
 	return DALIC_OK;
 }
 

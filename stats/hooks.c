@@ -178,6 +178,12 @@ static void hooks_count_allocations(dalic_stats_out_t *o, const dalic_mem_counte
 		dalic_atomic_max(&o->last_alloc_iteration, iteration);
 }
 
+static bool hooks_is_split_merge(const dalic_node_t *node)
+{
+	const char *name = node->schema->name;
+	return !strcmp(name, "_conditional__Split") || !strcmp(name, "_conditional__Merge");
+}
+
 static void hooks_on_output_memory(void *user, const dalic_node_t *node, int output,
                              const dalic_batch_t *b, int64_t iteration)
 {
@@ -202,10 +208,17 @@ static void hooks_on_output_memory(void *user, const dalic_node_t *node, int out
 		dalic_atomic_max(&o->reserved, (int64_t)cap);
 		dalic_atomic_max(&o->max_real, max_real);
 		dalic_atomic_max(&o->max_reserved, max_reserved);
-		/* DALI 2.4 stores every batch contiguously, so it always reports the average */
-		size_t n = b->num_samples > 0 ? (size_t)b->num_samples : 1;
-		dalic_atomic_max(&o->max_real_dali24, (int64_t)((nbytes + n - 1) / n));
-		dalic_atomic_max(&o->max_reserved_dali24, (int64_t)((cap + n - 1) / n));
+		/* DALI 2.4 stores every batch contiguously, so it always reports the average; an
+		 * empty batch (a branch no sample took) divides by zero there and reports 2^63,
+		 * kept here as INT64_MAX (2^63 once written as a JSON number) — except for the
+		 * conditionals' split and merge, whose empty outputs it does not count */
+		size_t n = (size_t)b->num_samples;
+		if (n || !hooks_is_split_merge(node)) {
+			dalic_atomic_max(&o->max_real_dali24,
+			                 n ? (int64_t)((nbytes + n - 1) / n) : INT64_MAX);
+			dalic_atomic_max(&o->max_reserved_dali24,
+			                 n ? (int64_t)((cap + n - 1) / n) : INT64_MAX);
+		}
 	}
 	if (b->owner)
 		hooks_count_allocations(o, b->owner, iteration);

@@ -243,3 +243,71 @@ Test(real_modules, main_guard_module_creates_its_pipeline_and_warns_once)
 	cr_expect_null(strstr(strstr(c.out, "warning:") + 1, "warning:"), "one warning");
 	tl_cmd_free(&c);
 }
+
+/* The graph of auto_augment_training.py with `automatic_augmentation` = policy. */
+static dalic_graphdef_t *real_auto_aug_def(const char *policy)
+{
+	char arg[64];
+	snprintf(arg, sizeof arg, "automatic_augmentation='%s'", policy);
+	const char *args[] = {"data_dir='samples/images'", arg, "batch_size=4", "num_threads=1",
+	                      "device_id=None", "seed=7"};
+	dalic_script_opts_t o = {.pipeline = "training_pipe", .args = args, .num_args = 6};
+	dalic_graphdef_t *g = NULL;
+	ASSERT_OK(dalic_script_load_opts("samples/scripts/real/auto_augment_training.py", &o, &g));
+	return g;
+}
+
+/* Operators of schema `name` in g; each placed at the script's call of the policy (line). */
+static int real_count_ops(const dalic_graphdef_t *g, const char *name, int line)
+{
+	int n = 0;
+	for (int i = 0; i < g->num_ops; i++) {
+		const dalic_opdef_t *op = g->ops[i];
+		if (strcmp(op->schema->name, name))
+			continue;
+		n++;
+		cr_expect_str_eq(op->pos.file, "samples/scripts/real/auto_augment_training.py");
+		cr_expect_eq(op->pos.line, line, "%s placed at line %d", op->inst, op->pos.line);
+	}
+	return n;
+}
+
+Test(real_modules, auto_aug_policies_build_from_dali_operators)
+{
+	/* AutoAugment's ImageNet policy, per stage the distinct augmentations of that stage:
+	 * stage 0 shear_x, shear_y, rotate, equalize...; stage 1 shear_y, translate_y, rotate,
+	 * equalize...; no sharpness */
+	dalic_graphdef_t *g = real_auto_aug_def("autoaugment");
+	cr_expect_eq(real_count_ops(g, "WarpAffine", 35), 4);
+	cr_expect_eq(real_count_ops(g, "Rotate", 35), 2);
+	cr_expect_eq(real_count_ops(g, "Equalize", 35), 2);
+	cr_expect_eq(real_count_ops(g, "Filter", 35), 0);
+	dalic_graphdef_free(g);
+	/* TrivialAugment Wide: one of 14 augmentations per sample, sharpness among them */
+	g = real_auto_aug_def("trivialaugment");
+	cr_expect_eq(real_count_ops(g, "Filter", 37), 1);
+	cr_expect_eq(real_count_ops(g, "WarpAffine", 37), 4);
+	cr_expect_eq(real_count_ops(g, "Saturation", 37), 1);
+	dalic_graphdef_free(g);
+	/* RandAugment n=2: the suite twice */
+	g = real_auto_aug_def("randaugment");
+	cr_expect_eq(real_count_ops(g, "Filter", 39), 2);
+	cr_expect_eq(real_count_ops(g, "Brightness", 39), 2);
+	dalic_graphdef_free(g);
+}
+
+Test(real_modules, auto_aug_module_runs)
+{
+	const char *args[] = {"data_dir='samples/images'", "batch_size=6", "num_threads=2",
+	                      "device_id=None", "seed=42"};
+	dalic_pipeline_t *p = real_load("auto_augment_training.py", "training_pipe", args, 5);
+	for (int it = 0; it < 2; it++) {
+		ASSERT_OK(dalic_pipeline_run(p));
+		const dalic_batch_t *b = dalic_pipeline_output(p, 0);
+		cr_expect_eq(dalic_batch_dtype(b), DALIC_FLOAT);
+		cr_expect_str_eq(dalic_batch_layout(b), "CHW");
+		for (int s = 0; s < 6; s++)
+			real_expect_shape(p, 0, s, 3, (const int64_t[]){3, 64, 64});
+	}
+	dalic_pipeline_destroy(p);
+}

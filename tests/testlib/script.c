@@ -44,7 +44,8 @@ const char *tl_def_ops(const dalic_graphdef_t *g)
 {
 	size_t k = 0;
 	tl_script_text[0] = 0;
-	for (int i = 0; i < g->num_ops; i++)
+	/* a graph longer than the buffer is cut: a test compares its beginning */
+	for (int i = 0; i < g->num_ops && k < sizeof tl_script_text; i++)
 		k += (size_t)snprintf(tl_script_text + k, sizeof tl_script_text - k, "%s%s:%s",
 		                      i ? " " : "", g->ops[i]->schema->name, g->ops[i]->inst);
 	return tl_script_text;

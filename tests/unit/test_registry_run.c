@@ -344,6 +344,8 @@ static const registry_run_case_t registry_run_cases[] = {
     {"CropMirrorNormalize", {REGISTRY_RUN_U8_HWC}, 0, registry_run_cmn},
     {"ElementExtract", {REGISTRY_RUN_F32}, 0, registry_run_element_extract},
     {"Equalize", {REGISTRY_RUN_U8_HWC}, 0, NULL},
+    /* a 2x3 float filter over the image */
+    {"Filter", {REGISTRY_RUN_U8_HWC, REGISTRY_RUN_F32}, 0, NULL},
     {"Erase", {REGISTRY_RUN_U8_HWC}, 0, registry_run_erase},
     {"ExpandDims", {REGISTRY_RUN_F32}, 0, registry_run_expand_dims},
     {"ExternalSource", {0}, 0, NULL},

@@ -7,6 +7,7 @@
 #include "engine/dtype.h"
 #include "frontend/script/dali/sdarith.h"
 #include "frontend/script/dali/sdconst.h"
+#include "frontend/script/dali/sdembed.h"
 #include "frontend/script/dali/sdpipe.h"
 #include "frontend/script/dali/sdtfrec.h"
 #include "frontend/script/py/pybi.h"
@@ -261,5 +262,6 @@ static const pymodreg_t sdlib_modules[] = {
 
 int dalic_sdlib_open(pyinterp_t *I)
 {
+	DALIC_TRY(dalic_sdembed_register(I)); /* nvidia.dali.auto_aug */
 	return dalic_pymod_preload(I, sdlib_modules);
 }

@@ -19,6 +19,7 @@
 #include "frontend/script/dali/sdpipe.h"
 #include "frontend/script/dali/sdtfrec.h"
 #include "frontend/script/dali/sdpyfn.h"
+#include "frontend/script/py/pylibmod.h"
 #include "frontend/script/py/pydict.h"
 
 #include <stdio.h>
@@ -507,7 +508,9 @@ static int sdops_add_operator(pyinterp_t *I, const pynode_t *at, const sdopcall_
 	if (rc)
 		return dalic_pyeval_relocate(I, at, rc);
 	DALIC_TRY(sdops_numpy_arg_inputs(I, at, P, op, k->na, argins));
-	op->pos = (dalic_srcpos_t){.file = I->src->path, .line = at->line, .col = at->col};
+	const char *path;
+	const pynode_t *site = dalic_pylibmod_site(I, at, &path); /* auto_aug: the script's call */
+	op->pos = (dalic_srcpos_t){.file = path, .line = site->line, .col = site->col};
 	if (c->legacy)
 		DALIC_TRY(sdops_legacy_names(I, at, c->legacy, op));
 	if (s->is_input)

@@ -382,6 +382,8 @@ static int pyeval_eval_lambda(pyinterp_t *I, pyframe_t *F, const pynode_t *e, py
 	f->expr = e->lambda.body;
 	f->closure = F;
 	f->node = e;
+	f->globals = I->globals;
+	f->src = I->src;
 	f->defaults = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(f->params->n + 1));
 	if (!f->defaults)
 		return dalic_pyeval_oom(I, e);

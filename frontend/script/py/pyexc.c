@@ -293,3 +293,16 @@ int dalic_pyexc_reraise(pyinterp_t *I, const pynode_t *at)
 	I->exc_hash = pyexc_hash_last();
 	return rc;
 }
+
+int dalic_pyexc_relocate(pyinterp_t *I, const pynode_t *at, int code)
+{
+	pyval_t *exc = dalic_pyexc_pending(I);
+	int rc = dalic_pyeval_relocate(I, at, code);
+	if (exc) {
+		/* the same exception, now told at the caller: `except` still catches it */
+		exc->inst->located = dalic_pyarena_strdup(I->a, dalic_last_error());
+		I->exc = exc;
+		I->exc_hash = pyexc_hash_last();
+	}
+	return rc;
+}

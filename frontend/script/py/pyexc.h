@@ -45,6 +45,9 @@ typedef struct pyexc_saved {
 void dalic_pyexc_save(pyinterp_t *I, pyexc_saved_t *s);
 /* Reports the saved error again with status rc (< 0); returns rc. */
 int dalic_pyexc_restore(pyinterp_t *I, const pyexc_saved_t *s, int rc);
+/* Re-reports the pending error at `at` (the caller of the code that raised it), keeping
+ * its exception object. Returns code. */
+int dalic_pyexc_relocate(pyinterp_t *I, const pynode_t *at, int code);
 /* str() of an exception object. */
 const char *dalic_pyexc_text(const pyval_t *exc);
 

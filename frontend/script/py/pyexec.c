@@ -12,6 +12,7 @@
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexc.h"
 #include "frontend/script/py/pygen.h"
+#include "frontend/script/py/pylibmod.h"
 #include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pymod.h"
 #include "frontend/script/py/pyscope.h"
@@ -119,7 +120,7 @@ int dalic_pyexec_block(pyinterp_t *I, pyframe_t *F, const pynode_list_t *b)
 		/* a failing statement in a loop fails the whole loop, which may then be skipped:
 		 * skipping inside would run a loop that cannot progress to its iteration cap */
 		if (rc < 0 && !I->fatal && !I->keep_error && pyexec_lenient(I) && !I->loops &&
-		    F->kind == FR_MODULE && !I->in_main) {
+		    F->kind == FR_MODULE && !I->in_main && I->src == I->main_src) {
 			/* display code: skip the statement, keep the first reason */
 			DALIC_TRY(pyexec_skip(I, F, b->v[i]));
 			continue;
@@ -267,6 +268,8 @@ int dalic_pyexec_call_function(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, p
 		return dalic_pygen_new(I, at, f, fr, out); /* the body runs at next() */
 	pyframe_t *saved = I->frame;
 	I->frame = fr;
+	pylibmod_saved_t lib;
+	dalic_pylibmod_enter(I, at, f, &lib);
 	int rc;
 	if (f->expr) {
 		rc = dalic_pyeval_expr(I, fr, f->expr, out);
@@ -278,7 +281,7 @@ int dalic_pyexec_call_function(pyinterp_t *I, const pynode_t *at, pyfunc_t *f, p
 			*out = fr->retval->kind == PV_UNDEF ? dalic_pyval_none() : fr->retval;
 	}
 	I->frame = saved;
-	return rc;
+	return dalic_pylibmod_leave(I, at, &lib, rc);
 }
 
 /* ---- classes -------------------------------------------------------------------------- */
@@ -443,6 +446,8 @@ static int pyexec_def_stmt(pyinterp_t *I, pyframe_t *F, const pynode_t *s)
 	f->info = s->def.info;
 	f->closure = F;
 	f->node = s;
+	f->globals = I->globals;
+	f->src = I->src;
 	if (F->kind == FR_CLASS)
 		f->owner = F->cls;
 	f->defaults = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(f->params->n + 1));

@@ -10,6 +10,7 @@
 #include "frontend/script/py/pydict.h"
 #include "frontend/script/py/pyexec.h"
 #include "frontend/script/py/pygen.h"
+#include "frontend/script/py/pyinspect.h"
 #include "frontend/script/py/pylib.h"
 #include "frontend/script/py/pyparse.h"
 #include "frontend/script/py/pystdlib.h"
@@ -21,13 +22,15 @@ int dalic_pystate_open(pyinterp_t *I, const pysrc_t *src, FILE *out)
 {
 	memset(I, 0, sizeof *I);
 	I->src = src;
+	I->main_src = src;
 	I->out = out;
+	I->warn = stderr;
 	I->a = dalic_pyarena_new(PY_ARENA_BUDGET);
 	if (!I->a)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	DALIC_TRY(dalic_pyparse_module(I->a, src, &I->mod));
 	if (dalic_pybi_open(I) || dalic_pymod_open(I) || dalic_pylib_open(I) ||
-	    dalic_pystdlib_open(I) ||
+	    dalic_pystdlib_open(I) || dalic_pyinspect_open(I) ||
 	    !(I->globals = dalic_pyexec_new_frame(I, FR_MODULE, NULL)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	pyval_t *name = dalic_pyval_cstr(I->a, "__main__"),

@@ -68,7 +68,10 @@ typedef struct pygen pygen_t;
 
 struct pyinterp {
 	pyarena_t *a;
-	const pysrc_t *src;
+	const pysrc_t *src;      /* source of the code running now */
+	const pysrc_t *main_src; /* the script's; src differs inside embedded modules */
+	const pynode_t *lib_site; /* the script's call that entered embedded code (pylibmod.h) */
+	FILE *warn;               /* warnings.warn() destination */
 	pyast_t *mod;
 	pyframe_t *globals;
 	pydict_t *builtins;

@@ -75,6 +75,9 @@ typedef struct pyfunc {
 	pyclass_t *owner;          /* class whose body defined it (for super()) */
 	pydict_t *param_index;     /* parameter name -> index, for many parameters */
 	const pynode_t *node;
+	/* the module it was defined in: its globals and source (embedded modules, pylibmod.h) */
+	pyframe_t *globals;
+	const struct pysrc *src;
 } pyfunc_t;
 
 struct pyclass {

@@ -1,0 +1,18 @@
+# oracle: iterations=4
+# nvidia.dali.auto_aug: TrivialAugment Wide with shape-relative translations (the shape a
+# data node) and its own seed.
+from nvidia.dali import pipeline_def, fn, types
+from nvidia.dali.auto_aug import trivial_augment
+
+
+@pipeline_def(batch_size=6, num_threads=2, device_id=None, seed=8, enable_conditionals=True)
+def oracle_pipe():
+    jpegs, labels = fn.readers.file(file_root="samples/images", random_shuffle=True)
+    images = fn.decoders.image(jpegs, output_type=types.RGB)
+    images = fn.crop(images, crop=(48, 64))
+    shape = fn.shapes(images)[:2]
+    images = trivial_augment.trivial_augment_wide(images, shape=shape, seed=3)
+    return images, labels
+
+
+pipe = oracle_pipe()
