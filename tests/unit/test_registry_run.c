@@ -425,6 +425,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"readers__Video", {0}, 0, registry_run_video_reader},
     {"experimental__readers__Video", {0}, 0, registry_run_video_reader},
     {"decoders__Video", {REGISTRY_RUN_VIDEO}, 0, NULL},
+    {"experimental__inputs__Video", {0}, 0, NULL},
     {"readers___TFRecord", {0}, 0, registry_run_tfrecord},
     {"readers__MXNet", {0}, 0, registry_run_mxnet},
     {"readers__Numpy", {0}, 0, registry_run_numpy},
@@ -670,6 +671,17 @@ static dalic_op_t *registry_run_build(dalic_pipeline_t *p, const registry_run_ca
 		registry_run_add_source(p, src, "in0", REGISTRY_RUN_U8_HWC);
 		ASSERT_OK(dalic_pipeline_add_output(p, "in0", NULL));
 		return NULL;
+	}
+	if (!strcmp(c->op, "experimental__inputs__Video")) {
+		/* fed itself (one clip per call, only sample 0 read): 2-frame sequences */
+		dalic_op_t *op = tl_op(p, c->op);
+		ASSERT_OK(dalic_op_set_name(op, "in0"));
+		ASSERT_OK(dalic_op_set_int(op, "sequence_length", 2));
+		src->name[0] = "in0";
+		src->kind[0] = REGISTRY_RUN_VIDEO;
+		src->n = 1;
+		tl_output(p, op);
+		return op;
 	}
 	static const char *const in_names[3] = {"in0", "in1", "in2"};
 	for (int i = 0; i < 3 && c->inputs[i]; i++)
