@@ -16,6 +16,7 @@ extern const char *const registry_run_photos[REGISTRY_RUN_BATCH];
 
 const char *registry_run_clip(int frames);
 void registry_run_video_reader(dalic_op_t *op);
+void registry_run_video_resize(dalic_op_t *op);
 void registry_run_tfrecord(dalic_op_t *op);
 void registry_run_webdataset(dalic_op_t *op);
 void registry_run_caffe(dalic_op_t *op);

@@ -34,6 +34,14 @@ void registry_run_video_reader(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "enable_frame_num", "sequence"));
 }
 
+/* The reader's clips and sequences, each frame resized to 20x12 with cubic filters. */
+void registry_run_video_resize(dalic_op_t *op)
+{
+	registry_run_video_reader(op);
+	ASSERT_OK(dalic_op_set_float(op, "resize_x", 20));
+	ASSERT_OK(dalic_op_set_float(op, "resize_y", 12));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_CUBIC));
+}
 
 /* Five records: the photos' bytes and a label each. */
 void registry_run_tfrecord(dalic_op_t *op)

@@ -162,6 +162,7 @@ static const registry_run_case_t registry_run_cases[] = {
     {"readers__File", {0}, 0, registry_run_reader},
     {"readers__NemoAsr", {0}, 0, registry_run_nemo_asr},
     {"readers__Video", {0}, 0, registry_run_video_reader},
+    {"readers__VideoResize", {0}, 0, registry_run_video_resize},
     {"experimental__readers__Video", {0}, 0, registry_run_video_reader},
     {"decoders__Video", {REGISTRY_RUN_VIDEO}, 0, NULL},
     {"experimental__inputs__Video", {0}, 0, NULL},
