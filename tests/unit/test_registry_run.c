@@ -188,6 +188,8 @@ static const registry_run_skip_t registry_run_skips[] = {
                        "it (checked by every_operator_is_covered)"},
     {"PythonFunction", "runs a function a pipeline script lends (function_id); the script "
                        "tests run it (test_script_pyfn.c)"},
+    {"TorchPythonFunction", "the same, lent by the PyTorch plugin's torch_python_function "
+                            "(test_script_pyfn_torch.c)"},
 };
 #define REGISTRY_RUN_NUM_SKIPS ((int)(sizeof registry_run_skips / sizeof *registry_run_skips))
 
