@@ -105,7 +105,8 @@ LIB_SO  := $(BUILD)/libdalic.so
 DALIC   := $(BUILD)/dalic
 TESTBIN := $(BUILD)/tests/dalic_tests
 
-.PHONY: all test test-gpu run install clean distclean compdb bench fuzz check-dali audio-samples
+.PHONY: all test test-gpu run install clean distclean compdb bench fuzz check-dali audio-samples \
+	video-samples
 all: $(LIB_A) $(LIB_SO) $(DALIC) $(SAMPLES) $(TESTBIN) $(BUILD)/dalic.pc $(BUILD)/clips/.made
 
 # Every object depends on the configuration (flags, CUDA switch) and waits for the
@@ -232,8 +233,9 @@ ifneq ($(filter thread,$(subst $(comma), ,$(SANITIZE))),)
 test: $(LIB_A)
 	$(Q)sh tests/unit/tsan/run.sh 'exec*/*'
 else
-# (the sample scripts run by the tests include speech.py, over build/audio)
-test: all audio-samples
+# (the sample scripts run by the tests include speech.py, over build/audio, and video.py,
+# over build/video)
+test: all audio-samples video-samples
 	$(Q)DALIC_BIN=$(abspath $(DALIC)) DALIC_SAMPLES=$(abspath $(BUILD)/samples) \
 		LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -262,6 +264,11 @@ test-gpu: $(GPU_CHECK)
 audio-samples: build/audio/speech/clip_00.wav
 build/audio/speech/clip_00.wav: | $(BUILD)/samples/make_audio
 	$(Q)mkdir -p build/audio && $(BUILD)/samples/make_audio build/audio/speech
+
+# Video clips for samples/scripts/video.py (tools/mkclips' set in build/video/clips/).
+video-samples: build/video/clips/.made
+build/video/clips/.made: | $(BUILD)/tools/mkclips
+	$(Q)mkdir -p build/video/clips && $(BUILD)/tools/mkclips build/video/clips && touch $@
 
 # The oracle suite against real NVIDIA DALI from PyPI (not part of `test`: it downloads ~200 MB).
 check-dali: all

@@ -8,6 +8,7 @@
  * SIGINT or SIGTERM stops it after the iteration in flight and reports what ran (cli/stop.h).
  */
 #include "cli/cli.h"
+#include "cli/feed.h"
 #include "cli/stop.h"
 #include "dalic_stats.h"
 
@@ -131,9 +132,20 @@ static int stats_body(int argc, char **argv, const dalic_cli_rank_t *mpi, cJSON 
 	}
 	dalic_cli_rank_run_t run = {.path = o.path, .warmup = 0};
 	dalic_stats_t *s = NULL;
+	dalic_cli_feed_t *feeds = NULL;
 	rc = dalic_stats_create(p, &so, &s);
 	if (!rc)
 		rc = dalic_pipeline_build(p);
+	/* --feed, as dalic run (the feed functions print their own errors) */
+	if (!rc && (dalic_cli_feeds_open(o.feeds, o.num_feeds,
+	                                 dalic_pipeline_params(p)->batch_size, &feeds) ||
+	            dalic_cli_feeds_attach(feeds, p))) {
+		dalic_pipeline_destroy(p);
+		dalic_cli_feeds_close(feeds);
+		dalic_stats_pipeline_destroyed(s);
+		dalic_stats_destroy(s);
+		return 1;
+	}
 	dalic_cli_stop_catch(); /* Ctrl-C: the stats of what ran, then exit 130 */
 	long warm = 0, done = 0;
 	run.start_unix_ns = dalic_cli_unix_ns();
@@ -151,6 +163,7 @@ static int stats_body(int argc, char **argv, const dalic_cli_rank_t *mpi, cJSON 
 		dalic_cli_error(rc);
 	/* the pipeline first: it stops the executor threads, so nothing races the export */
 	dalic_pipeline_destroy(p);
+	dalic_cli_feeds_close(feeds);
 	dalic_stats_pipeline_destroyed(s);
 	if (rc) {
 		dalic_stats_destroy(s);

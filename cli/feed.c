@@ -28,6 +28,8 @@ typedef struct feed_one {
 	char **files;
 	int n; /* samples */
 	int batch;
+	bool per_call;  /* a streaming input: one file per call, in order, whatever the iteration */
+	int64_t calls;
 	int64_t *shapes;
 	unsigned char *buf;
 	size_t cap;
@@ -190,11 +192,26 @@ static int feed_open_dir(feed_one_t *f)
 	return rc;
 }
 
+/* A file with a NUL byte in its first 4 KiB is data (an encoded video or image), not a list
+ * of files. */
+static bool feed_is_binary(FILE *in)
+{
+	unsigned char head[4096];
+	size_t n = fread(head, 1, sizeof head, in);
+	rewind(in);
+	return memchr(head, 0, n) != NULL;
+}
+
 static int feed_open_list(feed_one_t *f)
 {
 	FILE *in = fopen(f->path, "r");
 	if (!in)
 		return feed_fail(DALIC_EIO, "--feed %s: cannot read '%s'", f->name, f->path);
+	if (feed_is_binary(in)) { /* the file itself is the one sample */
+		fclose(in);
+		int cap = 0;
+		return feed_add_file(f, "", f->path, &cap);
+	}
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s", f->path);
 	char *slash = strrchr(dir, '/');
@@ -362,8 +379,9 @@ static int feed_next(void *user, int64_t iteration, dalic_feed_t *feed)
 	dalic_dtype_t dtype = f->dtype;
 	int ndim = f->ndim;
 	int rc = feed_reserve(f, f->files ? 1 : f->sample_bytes * (size_t)f->batch + 1);
+	int64_t base = f->per_call ? f->calls++ : iteration;
 	for (int i = 0; !rc && i < f->batch; i++) {
-		int k = (int)((iteration * f->batch + i) % f->n);
+		int k = (int)((base * f->batch + i) % f->n);
 		if (f->files) {
 			rc = feed_pack_file(f, i, k, &used, &dtype, &ndim);
 			continue;
@@ -372,7 +390,13 @@ static int feed_next(void *user, int64_t iteration, dalic_feed_t *feed)
 		memcpy(f->shapes + (size_t)i * ndim, f->shape, sizeof *f->shape * (size_t)ndim);
 		used += f->sample_bytes;
 	}
-	return rc ? rc : dalic_feed_batch(feed, dtype, ndim, f->batch, f->shapes, f->buf, NULL);
+	if (rc)
+		return rc;
+	rc = dalic_feed_batch(feed, dtype, ndim, f->batch, f->shapes, f->buf, NULL);
+	if (rc && f->per_call && f->files) /* name the file the input could not take */
+		feed_fail(rc, "--feed %s: '%s': %s", f->name, f->files[base % f->n],
+		          dalic_last_error());
+	return rc;
 }
 
 /* ---- the set of feeds ----------------------------------------------------------------- */
@@ -400,9 +424,19 @@ int dalic_cli_feeds_open(const char *const *specs, int n, int batch_size,
 	return DALIC_OK;
 }
 
+/* DALI's streaming input takes one video per feed (input_batch_size 1), whatever the
+ * pipeline's batch size: it gives the iteration's sequences itself. */
+static bool feed_one_per_call(const char *schema)
+{
+	return schema && !strcmp(schema, "experimental__inputs__Video");
+}
+
 int dalic_cli_feeds_attach(dalic_cli_feed_t *f, dalic_pipeline_t *p)
 {
 	for (int i = 0; f && i < f->n; i++) {
+		dalic_op_t *op = dalic_pipeline_find_op(p, f->v[i].name);
+		if (op && feed_one_per_call(dalic_op_schema(op)))
+			f->v[i].batch = 1, f->v[i].per_call = true;
 		int rc = dalic_pipeline_set_source(p, f->v[i].name, feed_next, &f->v[i]);
 		if (rc)
 			return feed_fail(rc, "%s", dalic_last_error());
@@ -413,6 +447,10 @@ int dalic_cli_feeds_attach(dalic_cli_feed_t *f, dalic_pipeline_t *p)
 int dalic_cli_feeds_attach_debug(dalic_cli_feed_t *f, dalic_debug_t *s)
 {
 	for (int i = 0; f && i < f->n; i++) {
+		dalic_debug_op_info_t info;
+		int k = dalic_debug_find_op(s, f->v[i].name);
+		if (k >= 0 && !dalic_debug_op_info(s, k, &info) && feed_one_per_call(info.schema))
+			f->v[i].batch = 1, f->v[i].per_call = true;
 		int rc = dalic_debug_set_source(s, f->v[i].name, feed_next, &f->v[i]);
 		if (rc)
 			return feed_fail(rc, "%s", dalic_last_error());

@@ -50,6 +50,7 @@ static int eager_init_node(dalic_eager_t *e, int i, dalic_source_log_t *logs, in
 		int rc = dalic_feed_queue_init(x->feed, n->inst, e->g->params.batch_size);
 		if (rc)
 			return rc;
+		dalic_feed_queue_set_def(x->feed, n->def);
 		for (int l = 0; l < num_logs; l++)
 			if (!strcmp(logs[l].name, n->inst))
 				x->reader.log = &logs[l];

@@ -3,6 +3,8 @@
 
 #include "engine/dtype.h"
 #include "engine/error.h"
+#include "engine/graphdef.h"
+#include "engine/schema.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +21,30 @@ int dalic_feed_queue_init(dalic_feed_queue_t *q, const char *name, int max_batch
 	return DALIC_OK;
 }
 
+void dalic_feed_queue_set_def(dalic_feed_queue_t *q, const dalic_opdef_t *def)
+{
+	if (def && def->schema->feed_split) {
+		q->split_schema = def->schema;
+		q->split_def = def;
+	}
+}
+
+/* Called with mu held. */
+static void feed_blobs_free(dalic_feed_queue_t *q)
+{
+	while (q->blobs) {
+		dalic_feed_blob_t *b = q->blobs;
+		q->blobs = b->next;
+		free(b->data);
+		free(b);
+	}
+}
+
 void dalic_feed_queue_destroy(dalic_feed_queue_t *q)
 {
 	if (!q->name)
 		return;
+	feed_blobs_free(q);
 	for (int i = 0; i < q->cap; i++) {
 		dalic_batch_free(q->ring[i]);
 		free(q->ring[i]);
@@ -62,8 +84,8 @@ static int grow_ring(dalic_feed_queue_t *q)
 	return DALIC_OK;
 }
 
-int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
-			  const int64_t *shapes, const void *data, const char *layout)
+int dalic_feed_queue_push_plain(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
+				const int64_t *shapes, const void *data, const char *layout)
 {
 	if (batch < 0 || batch > q->max_batch)
 		return dalic_fail(DALIC_EINVAL,
@@ -111,12 +133,98 @@ int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, 
 	return DALIC_OK;
 }
 
+/* A streaming input: sample 0 is kept as a blob and split into iterations (DALI's input
+ * operators take one sample per feed: the rest of the batch is not read). */
+static int feed_queue_push_split(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
+				 const int64_t *shapes, const void *data, int *iterations)
+{
+	const char *op = q->split_schema->fn;
+	if (batch < 1)
+		return dalic_fail(DALIC_EINVAL, "%s '%s': fed an empty batch; it takes one sample",
+				  op, q->name);
+	if (dtype != DALIC_UINT8 || ndim != 1)
+		return dalic_fail(DALIC_EINVAL,
+				  "%s '%s': fed %s data with %d dims; it takes encoded bytes (uint8, "
+				  "1 dim)",
+				  op, q->name, dalic_dtype_name(dtype), ndim);
+	dalic_feed_blob_t *b = calloc(1, sizeof *b);
+	size_t n = (size_t)shapes[0];
+	if (!b || !(b->data = malloc(n ? n : 1))) {
+		free(b);
+		return dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	memcpy(b->data, data, n);
+	b->n = n;
+	b->splitting = true;
+	pthread_mutex_lock(&q->mu);
+	b->serial = ++q->next_serial;
+	b->next = q->blobs;
+	q->blobs = b;
+	pthread_mutex_unlock(&q->mu);
+	int k = 0;
+	int rc = q->split_schema->feed_split(q, q->split_def, q->max_batch, b->serial, b->data, n,
+					     &k);
+	pthread_mutex_lock(&q->mu);
+	/* iterations queued stay valid even when the split failed; a stage may have popped
+	 * some of them already */
+	b->left += k;
+	b->splitting = false;
+	if (b->left <= 0) {
+		for (dalic_feed_blob_t **p = &q->blobs; *p; p = &(*p)->next)
+			if (*p == b) {
+				*p = b->next;
+				break;
+			}
+		free(b->data);
+		free(b);
+	}
+	pthread_mutex_unlock(&q->mu);
+	*iterations = k;
+	return rc;
+}
+
+int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
+			  const int64_t *shapes, const void *data, const char *layout,
+			  int *iterations)
+{
+	int k = 0;
+	int rc;
+	if (q->split_schema) {
+		rc = feed_queue_push_split(q, dtype, ndim, batch, shapes, data, &k);
+	} else {
+		rc = dalic_feed_queue_push_plain(q, dtype, ndim, batch, shapes, data, layout);
+		k = !rc;
+	}
+	if (iterations)
+		*iterations = k;
+	return rc;
+}
+
+int dalic_feed_queue_blob(dalic_feed_queue_t *q, uint64_t serial, const uint8_t **data,
+			  size_t *n)
+{
+	pthread_mutex_lock(&q->mu);
+	dalic_feed_blob_t *b = q->blobs;
+	while (b && b->serial != serial)
+		b = b->next;
+	if (b) {
+		*data = b->data;
+		*n = b->n;
+	}
+	pthread_mutex_unlock(&q->mu);
+	return b ? DALIC_OK
+		 : dalic_fail(DALIC_ESTATE, "input '%s': fed sample %llu is no longer queued",
+			      q->name, (unsigned long long)serial);
+}
+
 int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
 		     const int64_t *shapes, const void *data, const char *layout)
 {
-	int rc = dalic_feed_queue_push(f->q, dtype, ndim, batch, shapes, data, layout);
-	if (!rc)
-		f->pushed++;
+	int k = 0;
+	int rc = dalic_feed_queue_push(f->q, dtype, ndim, batch, shapes, data, layout, &k);
+	f->pushed += k;
+	if (rc)
+		f->refused = rc;
 	return rc;
 }
 
@@ -131,6 +239,10 @@ int dalic_feed_queue_front(dalic_feed_queue_t *q, int64_t iteration, bool wait,
 		pthread_mutex_lock(&q->mu);
 		if (rc == DALIC_EEND) {
 			q->ended = true;
+		} else if (rc && f.refused) { /* the queue's own reason (a video it cannot open) */
+			pthread_mutex_unlock(&q->mu);
+			return dalic_fail_wrap(DALIC_EOP, "external_source '%s', iteration %lld",
+					       q->name, (long long)iteration);
 		} else if (rc) {
 			pthread_mutex_unlock(&q->mu);
 			return dalic_fail(DALIC_EOP,
@@ -163,10 +275,29 @@ int dalic_feed_queue_front(dalic_feed_queue_t *q, int64_t iteration, bool wait,
 	return rc;
 }
 
+/* Called with mu held: one iteration of the blob is done. */
+static void feed_blob_release(dalic_feed_queue_t *q, uint64_t serial)
+{
+	for (dalic_feed_blob_t **p = &q->blobs; *p; p = &(*p)->next) {
+		dalic_feed_blob_t *b = *p;
+		if (b->serial != serial)
+			continue;
+		if (--b->left <= 0 && !b->splitting) {
+			*p = b->next;
+			free(b->data);
+			free(b);
+		}
+		return;
+	}
+}
+
 void dalic_feed_queue_pop(dalic_feed_queue_t *q)
 {
 	pthread_mutex_lock(&q->mu);
 	if (q->count > 0) {
+		const dalic_batch_t *b = q->ring[q->head];
+		if (q->split_schema && b->num_samples > 0 && b->dtype == DALIC_INT64)
+			feed_blob_release(q, (uint64_t)((const int64_t *)b->ptrs[0])[0]);
 		q->head = (q->head + 1) % q->cap;
 		q->count--;
 	}
@@ -178,6 +309,7 @@ void dalic_feed_queue_clear(dalic_feed_queue_t *q)
 	pthread_mutex_lock(&q->mu);
 	q->head = 0;
 	q->count = 0;
+	feed_blobs_free(q);
 	q->ended = false;
 	q->stopped = false;
 	pthread_mutex_unlock(&q->mu);

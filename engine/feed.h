@@ -11,6 +11,16 @@
 
 #include <pthread.h>
 
+/* A fed sample a streaming input keeps while its iterations are queued. */
+typedef struct dalic_feed_blob {
+	uint64_t serial;
+	uint8_t *data;
+	size_t n;
+	int left;       /* queued iterations that still read it (less those already popped) */
+	bool splitting; /* its iterations are being queued: not freed yet */
+	struct dalic_feed_blob *next;
+} dalic_feed_blob_t;
+
 typedef struct dalic_feed_queue {
 	char *name;
 	pthread_mutex_t mu;
@@ -22,18 +32,37 @@ typedef struct dalic_feed_queue {
 	bool ended;          /* the callback reported end of data */
 	bool stopped;        /* pipeline shutting down: wake and fail waiters */
 	int max_batch;
+	/* Streaming inputs (schema->feed_split): each fed sample is kept as a blob and split
+	 * into iterations; those entries are INT64 descriptors whose first value is the blob's
+	 * serial, and popping the last one frees the blob. */
+	const struct dalic_schema *split_schema;
+	const struct dalic_opdef *split_def;
+	dalic_feed_blob_t *blobs;
+	uint64_t next_serial;
 } dalic_feed_queue_t;
 
 struct dalic_feed {
 	dalic_feed_queue_t *q;
 	int pushed;
+	int refused; /* status of a batch the queue refused (its message is the current one) */
 };
 
 int dalic_feed_queue_init(dalic_feed_queue_t *q, const char *name, int max_batch);
+/* Makes q a streaming input's queue when def's schema splits fed samples (no-op otherwise). */
+void dalic_feed_queue_set_def(dalic_feed_queue_t *q, const struct dalic_opdef *def);
 void dalic_feed_queue_destroy(dalic_feed_queue_t *q);
-/* Copies one batch in (see dalic_pipeline_feed_input for the layout). */
+/* Copies one batch in (see dalic_pipeline_feed_input for the layout); a streaming input's
+ * queue splits it. *iterations (may be NULL): how many iterations it queued. */
 int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
-			  const int64_t *shapes, const void *data, const char *layout);
+			  const int64_t *shapes, const void *data, const char *layout,
+			  int *iterations);
+/* Queues one iteration's batch as given (the split hooks' way in). */
+int dalic_feed_queue_push_plain(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
+				const int64_t *shapes, const void *data, const char *layout);
+/* The bytes of a streaming input's blob (borrowed until the last of its iterations is
+ * popped), or an error naming the queue. */
+int dalic_feed_queue_blob(dalic_feed_queue_t *q, uint64_t serial, const uint8_t **data,
+			  size_t *n);
 /* The oldest batch, calling the source callback for `iteration` when empty. `wait`: block
  * until fed (async engine) instead of failing. Returns DALIC_EEND at end of data.
  * *out is borrowed until dalic_feed_queue_pop. */

@@ -441,6 +441,7 @@ static int pipeline_make_feeds(dalic_pipeline_t *p)
 					       p->def->params.batch_size);
 		if (rc)
 			return rc;
+		dalic_feed_queue_set_def(&p->feeds[p->num_feeds], op);
 		p->num_feeds++;
 	}
 	return DALIC_OK;
@@ -517,8 +518,11 @@ int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype
 	if (!q)
 		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
 				  name);
-	rc = dalic_feed_queue_push(q, dtype, ndim, batch, shapes, data, layout);
-	if (!rc) /* the executor counts batches to know when callbacks must run */
+	int k = 0;
+	rc = dalic_feed_queue_push(q, dtype, ndim, batch, shapes, data, layout, &k);
+	/* the executor counts batches to know when callbacks must run (a streaming input's
+	 * one video is several) */
+	while (k-- > 0)
 		dalic_exec_note_fed(p->exec, q);
 	return rc;
 }

@@ -47,6 +47,7 @@ enum { DALIC_DEV_CPU = 1, DALIC_DEV_GPU = 2, DALIC_DEV_MIXED = 4 };
 
 typedef struct dalic_opdef dalic_opdef_t;
 typedef struct dalic_kernel dalic_kernel_t;
+struct dalic_feed_queue;
 
 typedef struct dalic_schema {
 	const char *name;        /* DALI schema name: "readers__File", "Resize" */
@@ -67,6 +68,11 @@ typedef struct dalic_schema {
 	bool passthrough;        /* outputs borrow input samples (no copy): the executor keeps
 				    the inputs alive as long as the outputs */
 	bool not_serializable;   /* DALI's !IsSerializable (python_function): serialize refuses */
+	/* Streaming inputs (experimental.inputs.video): splits one fed sample, kept by the queue
+	 * as blob `serial`, into the iterations it yields, pushed with dalic_feed_queue_push_plain;
+	 * *iterations says how many (engine/feed.h). */
+	int (*feed_split)(struct dalic_feed_queue *q, const dalic_opdef_t *def, int max_batch,
+	                  uint64_t serial, const uint8_t *data, size_t n, int *iterations);
 	const dalic_arg_schema_t *args; /* terminated by {0} */
 	const dalic_kernel_t *cpu;  /* implementation; runs every device when emulated */
 	const dalic_kernel_t *cuda; /* CUDA implementation when built */

@@ -95,3 +95,14 @@ void dalic_audio_from_float_norm(dalic_dtype_t to, void *dst, const float *src, 
 		break;
 	}
 }
+
+void dalic_audio_downmix(float *out, const float *in, int64_t frames, int channels)
+{
+	const float w = 1.0f / (float)channels;
+	for (int64_t f = 0; f < frames; f++, in += channels) {
+		float sum = in[0] * w;
+		for (int c = 1; c < channels; c++)
+			sum += in[c] * w;
+		out[f] = sum;
+	}
+}

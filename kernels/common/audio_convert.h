@@ -19,4 +19,8 @@ void dalic_audio_to_float_norm(float *dst, dalic_dtype_t from, const void *src, 
 /* n floats at src into `to` at dst, normalized and saturated (float: copied). */
 void dalic_audio_from_float_norm(dalic_dtype_t to, void *dst, const float *src, int64_t n);
 
+/* Averages `frames` interleaved frames of `channels` into out, as DALI's Downmix (weights
+ * 1/channels in float, summed in channel order). */
+void dalic_audio_downmix(float *out, const float *in, int64_t frames, int channels);
+
 #endif

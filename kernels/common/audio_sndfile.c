@@ -1,4 +1,4 @@
-/* libsndfile over a memory buffer (see audio_sndfile.h). */
+/* libsndfile over a memory buffer or a file (see audio_sndfile.h). */
 #include "kernels/common/audio_sndfile.h"
 
 #include <sndfile.h>
@@ -64,6 +64,28 @@ static const char *audio_sndfile_format(int format)
 	}
 }
 
+/* After sf_open*: checks what libsndfile found and fills info. */
+static dalic_audio_file_t *audio_sndfile_opened(dalic_audio_file_t *f, dalic_audio_info_t *info,
+                                                char *err, size_t errlen)
+{
+	if (!f->sf) {
+		snprintf(err, errlen, "%s", sf_strerror(NULL));
+		free(f);
+		return NULL;
+	}
+	if (f->info.channels < 1 || f->info.samplerate < 1 || f->info.frames < 0) {
+		snprintf(err, errlen, "%d channels at %d Hz is not a recording", f->info.channels,
+		         f->info.samplerate);
+		dalic_audio_close(f);
+		return NULL;
+	}
+	info->frames = f->info.frames;
+	info->sample_rate = f->info.samplerate;
+	info->channels = f->info.channels;
+	info->format = audio_sndfile_format(f->info.format);
+	return f;
+}
+
 dalic_audio_file_t *dalic_audio_open(const void *data, size_t n, dalic_audio_info_t *info,
                                      char *err, size_t errlen)
 {
@@ -82,22 +104,25 @@ dalic_audio_file_t *dalic_audio_open(const void *data, size_t n, dalic_audio_inf
 	SF_VIRTUAL_IO io = {audio_sndfile_length, audio_sndfile_seek, audio_sndfile_read, NULL,
 	                    audio_sndfile_tell};
 	f->sf = sf_open_virtual(&io, SFM_READ, &f->info, f);
-	if (!f->sf) {
-		snprintf(err, errlen, "%s", sf_strerror(NULL));
-		free(f);
+	return audio_sndfile_opened(f, info, err, errlen);
+}
+
+dalic_audio_file_t *dalic_audio_open_path(const char *path, dalic_audio_info_t *info, char *err,
+                                          size_t errlen)
+{
+	memset(info, 0, sizeof *info);
+	dalic_audio_file_t *f = calloc(1, sizeof *f);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (f->info.channels < 1 || f->info.samplerate < 1 || f->info.frames < 0) {
-		snprintf(err, errlen, "%d channels at %d Hz is not a recording", f->info.channels,
-		         f->info.samplerate);
-		dalic_audio_close(f);
-		return NULL;
-	}
-	info->frames = f->info.frames;
-	info->sample_rate = f->info.samplerate;
-	info->channels = f->info.channels;
-	info->format = audio_sndfile_format(f->info.format);
-	return f;
+	f->sf = sf_open(path, SFM_READ, &f->info);
+	return audio_sndfile_opened(f, info, err, errlen);
+}
+
+int dalic_audio_seek(dalic_audio_file_t *f, int64_t frame)
+{
+	return sf_seek(f->sf, (sf_count_t)frame, SEEK_SET) == (sf_count_t)frame ? 0 : -1;
 }
 
 int64_t dalic_audio_read(dalic_audio_file_t *f, dalic_dtype_t dtype, void *out, int64_t frames)

@@ -1,5 +1,5 @@
 /*
- * Encoded audio in memory (WAV, FLAC, OGG Vorbis/Opus and the rest of what libsndfile reads)
+ * Encoded audio in memory or in a file (WAV, FLAC, OGG Vorbis/Opus and the rest of what libsndfile reads)
  * through libsndfile's virtual I/O, as DALI's decoders.audio reads it: frames come from
  * sf_readf_short / sf_readf_int / sf_readf_float with libsndfile's own conversions, so the
  * values are DALI's.
@@ -25,6 +25,11 @@ typedef struct dalic_audio_info {
  * NULL with libsndfile's reason in err. */
 dalic_audio_file_t *dalic_audio_open(const void *data, size_t n, dalic_audio_info_t *info,
                                      char *err, size_t errlen);
+/* Opens the file at `path` (libsndfile reads it itself). NULL with the reason in err. */
+dalic_audio_file_t *dalic_audio_open_path(const char *path, dalic_audio_info_t *info, char *err,
+                                          size_t errlen);
+/* Moves to frame `frame` (from the start); 0, or -1 when libsndfile cannot. */
+int dalic_audio_seek(dalic_audio_file_t *f, int64_t frame);
 /* Reads `frames` frames into out (frames * channels values of `dtype`: INT16, INT32 or
  * FLOAT); returns the frames read (fewer on a truncated or damaged stream). */
 int64_t dalic_audio_read(dalic_audio_file_t *f, dalic_dtype_t dtype, void *out, int64_t frames);

@@ -53,6 +53,11 @@ int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, da
  * defaults to False: IMG_RESAMPLING_ARGS_AA("False")). */
 #define IMG_RESAMPLING_ARGS IMG_RESAMPLING_ARGS_AA("True")
 #define IMG_RESAMPLING_ARGS_AA(antialias_default)                                             \
+	IMG_RESAMPLING_FILTER_ARGS(antialias_default),                                         \
+	{"dtype", DALIC_ARG_DTYPE, "None", "Output type: the input type (default) or FLOAT."},  \
+	IMG_RESAMPLING_BUFFER_ARGS
+/* ... in parts, for operators that have their own `dtype` (readers.video_resize): */
+#define IMG_RESAMPLING_FILTER_ARGS(antialias_default)                                         \
 	{"interp_type", DALIC_ARG_INTERP_TYPE, "INTERP_LINEAR",                                \
 	 "Interpolation for both directions unless min_filter / mag_filter are given.",        \
 	 .tensor = true},                                                                       \
@@ -61,8 +66,8 @@ int dalic_img_resample_dtype(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, da
 	{"mag_filter", DALIC_ARG_INTERP_TYPE, "INTERP_LINEAR", "Filter used when scaling up.",   \
 	 .tensor = true},                                                                       \
 	{"antialias", DALIC_ARG_BOOL, antialias_default,                                      \
-	 "Widen the filter when scaling down (not NN)."},                                       \
-	{"dtype", DALIC_ARG_DTYPE, "None", "Output type: the input type (default) or FLOAT."},  \
+	 "Widen the filter when scaling down (not NN)."}
+#define IMG_RESAMPLING_BUFFER_ARGS                                                            \
 	{"temp_buffer_hint", DALIC_ARG_INT, "0", "Accepted; ignored by the CPU variant."},      \
 	{"minibatch_size", DALIC_ARG_INT, "32", "Accepted; samples are processed one by one."}
 

@@ -252,8 +252,9 @@ int dalic_video_reader_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, video_re
 	dalic_batch_t *label = r->labels_out ? ws->outputs[o++] : NULL;
 	dalic_batch_t *nums = r->nums_out && r->frame_num ? ws->outputs[o++] : NULL;
 	dalic_batch_t *times = r->nums_out && r->timestamps ? ws->outputs[o++] : NULL;
-	dalic_dtype_t t = frames == ws->outputs[0] ? r->dtype : DALIC_UINT8;
-	DALIC_TRY(dalic_batch_set_meta(frames, n, t, 4));
+	/* readers.video_resize resizes the frames as decoded: its output keeps their type (DALI
+	 * 2.4 sizes its output with the decoded batch's type) */
+	DALIC_TRY(dalic_batch_set_meta(frames, n, r->dtype, 4));
 	dalic_batch_set_layout(frames, "FHWC");
 	if (label)
 		DALIC_TRY(video_reader_set_meta(label, n, DALIC_INT32));

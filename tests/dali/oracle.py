@@ -24,6 +24,9 @@ comments configure it:
                                     @pipeline_def function or a Pipeline subclass) ...
     # oracle: args=K=V, K=V         ... with these keyword arguments (Python literals);
                                     dalic gets `--pipeline NAME --arg K=V ...`
+    # oracle: feed=NAME=PATH        a streaming input (experimental.inputs.video) fed whole
+                                    files, one per feed_input, in the order and cycle of
+                                    dalic's `--feed NAME=PATH` (a file, a directory, a list)
 
 The real-style modules of samples/scripts/real/ run as cases too.
 
@@ -98,6 +101,43 @@ def oracle_dalic_args(opts):
     return out
 
 
+def oracle_feed_specs(opts):
+    return [x.strip() for x in opts.get("feed", "").split(",") if x.strip()]
+
+
+def oracle_feed_args(opts):
+    """dalic's `--feed` for the case (run and stats; serialize needs none)."""
+    out = []
+    for spec in oracle_feed_specs(opts):
+        out += ["--feed", spec]
+    return out
+
+
+def oracle_feed_files(path):
+    """The files `--feed NAME=PATH` serves, in its order (cli/feed.c)."""
+    path = os.path.join(ROOT, path)
+    if os.path.isdir(path):
+        return sorted(os.path.join(path, f) for f in os.listdir(path)
+                      if not f.startswith(".") and os.path.isfile(os.path.join(path, f)))
+    with open(path, "rb") as f:
+        if b"\0" in f.read(4096):
+            return [path]
+    base = os.path.dirname(path)
+    with open(path) as f:
+        lines = [ln.strip() for ln in f]
+    return [os.path.join(base, ln) for ln in lines if ln and not ln.startswith("#")]
+
+
+def oracle_feed(pipe, opts, iterations):
+    """Feeds each streaming input enough whole files for `iterations` (each gives at least
+    one), cycling through them as dalic does."""
+    for spec in oracle_feed_specs(opts):
+        name, _, path = spec.partition("=")
+        files = oracle_feed_files(path)
+        for k in range(iterations + 1):
+            pipe.feed_input(name, [np.fromfile(files[k % len(files)], np.uint8)])
+
+
 def oracle_call_taking(fn, args, used):
     """Calls fn with the arguments its signature takes (all of them with **kwargs)."""
     params = inspect.signature(fn).parameters
@@ -164,6 +204,7 @@ def oracle_dali_case(case, opts, work):
         checks = opts.get("checks", "outputs,serialize,stats,names").split(",")
         if "serialize" in checks or "names" in checks:  # (python_function cannot be)
             res["serialized"] = pipe.serialize()
+        oracle_feed(pipe, opts, int(opts["iterations"]))
         oracle_save_outputs(pipe, int(opts["iterations"]), os.path.join(work, "dali"))
         del pipe
     except Exception as e:  # noqa: BLE001 - the message is the result
@@ -206,6 +247,7 @@ def oracle_dali_stats(case, opts):
     try:
         pipe = oracle_load_pipeline(case, opts)
         pipe.build()
+        oracle_feed(pipe, opts, int(opts["iterations"]))
         for _ in range(int(opts["iterations"])):
             pipe.run()
         stats = pipe.executor_statistics()
@@ -215,11 +257,12 @@ def oracle_dali_stats(case, opts):
         Pipeline.__init__ = init
 
 
-def oracle_dali_run_serialized(data, iterations, out_dir):
+def oracle_dali_run_serialized(data, iterations, out_dir, opts):
     from nvidia.dali.pipeline import Pipeline
 
     pipe = Pipeline.deserialize(serialized_pipeline=data, device_id=None)
     pipe.build()
+    oracle_feed(pipe, opts, iterations)
     oracle_save_outputs(pipe, iterations, out_dir)
     del pipe
 
@@ -385,7 +428,7 @@ class Oracle:
         dalic_phrase = opts.get("dalic_error", opts.get("error"))
         res = oracle_dali_case(case, opts, work)
         rc, out, err = oracle_dalic(self.dalic, ["run", case, "-n", opts["iterations"]] +
-                                    oracle_dalic_args(opts))
+                                    oracle_dalic_args(opts) + oracle_feed_args(opts))
         problem = None
         if res["error"] is None:
             problem = "DALI accepted it (the case is wrong)"
@@ -410,7 +453,8 @@ class Oracle:
             d = os.path.join(work, "dalic")
             ran = int(opts.get("ran", "0"))
             rc, out, err = oracle_dalic(self.dalic, ["run", case, "-n", str(iters + ran),
-                                                     "--dump", d] + oracle_dalic_args(opts))
+                                                     "--dump", d] + oracle_dalic_args(opts) +
+                                        oracle_feed_args(opts))
             if not rc:
                 oracle_drop_iterations(d, ran)
             problem = ("dalic failed (%d): %s" % (rc, err.strip()[:400]) if rc
@@ -422,7 +466,8 @@ class Oracle:
                 f.write(res["serialized"])
             d = os.path.join(work, "dalic_from_dali_pb")
             rc, out, err = oracle_dalic(self.dalic, ["run", pb, "-n", str(iters), "--dump", d,
-                                                     "--device-id", "none"])
+                                                     "--device-id", "none"] +
+                                        oracle_feed_args(opts))
             problem = ("dalic cannot run DALI's .pb (%d): %s" % (rc, err.strip()[:400]) if rc
                        else oracle_compare_dirs(dali_dir, d, atol))
             self.report(case, "dali.pb->dalic", problem, xfail)
@@ -435,7 +480,7 @@ class Oracle:
                 d = os.path.join(work, "dali_from_dalic_pb")
                 try:
                     with open(mine, "rb") as f:
-                        oracle_dali_run_serialized(f.read(), iters, d)
+                        oracle_dali_run_serialized(f.read(), iters, d, opts)
                     problem = oracle_compare_dirs(dali_dir, d, atol)
                 except Exception as e:  # noqa: BLE001
                     problem = "DALI cannot run dalic's .pb: %s: %s" % (type(e).__name__,
@@ -450,7 +495,7 @@ class Oracle:
             self.report(case, "stats", "DALI: " + res["stats_error"][:300], xfail)
         elif "stats" in checks:
             rc, out, err = oracle_dalic(self.dalic, ["stats", case, "-n", str(iters), "--json"] +
-                                        oracle_dalic_args(opts))
+                                        oracle_dalic_args(opts) + oracle_feed_args(opts))
             if rc:
                 problem = "dalic stats failed (%d): %s" % (rc, err.strip()[:400])
             else:
@@ -462,7 +507,7 @@ class Oracle:
             rc, out, err = oracle_dalic(self.dalic, ["stats", case, "-n", str(iters), "--json",
                                                      "--exec-pipelined=False",
                                                      "--exec-async=False"] +
-                                        oracle_dalic_args(opts))
+                                        oracle_dalic_args(opts) + oracle_feed_args(opts))
             problem = ("dalic stats failed (%d): %s" % (rc, err.strip()[:400]) if rc
                        else oracle_compare_memory(res["stats"], json.loads(out)))
             self.report(case, "memory", problem, xfail)

@@ -468,3 +468,54 @@ def make_caffe2(root="/tmp/dalic_oracle_caffe2"):
         protos = [c2_proto(2, ints=idx), c2_proto(1, floats=[0.25 * (j + 1) for j in idx])]
         items.append((b"%04d" % k, b"".join(_ld(1, p) for p in protos)))
     lmdb_write(root + "/sparse.lmdb", items)
+
+
+# ---- NeMo ASR manifests ------------------------------------------------------------------
+
+def make_nemo(root="/tmp/dalic_oracle_nemo"):
+    """Speech clips from samples/c/make_audio (WAV, FLAC, OGG at 16 / 22.05 / 44.1 kHz, mono
+    and stereo) and JSON-lines manifests over them: main.json with offsets, durations, texts,
+    an entry without duration or text, a line that is not JSON and one without an
+    audio_filepath (both skipped with a warning); more.json, a second manifest; pcm.json, the
+    WAV and FLAC clips; many.json, 23 short WAV / FLAC entries for the order cases."""
+    import subprocess
+    audio = os.path.join(root, "audio")
+    os.makedirs(root, exist_ok=True)
+    if not os.path.isdir(audio):
+        subprocess.run([os.path.join(ROOT, "build/release/samples/make_audio"), audio, "8"],
+                       check=True)
+    clips = sorted(os.listdir(audio))
+    main = []
+    for i, name in enumerate(clips[:6]):
+        e = {"audio_filepath": os.path.join(audio, name), "duration": 0.6 + 0.15 * i,
+             "text": "utterance number %d" % i}
+        if i == 2:
+            e["offset"] = 0.3
+        if i == 4:
+            del e["duration"], e["text"]
+        main.append(json.dumps(e))
+    main.insert(3, "this line is not json")
+    main.insert(5, json.dumps({"duration": 1.0, "text": "no audio path"}))
+    with open(os.path.join(root, "main.json"), "w") as f:
+        f.write("\n".join(main) + "\n")
+    with open(os.path.join(root, "more.json"), "w") as f:
+        for i, name in enumerate(clips[5:]):
+            f.write(json.dumps({"audio_filepath": os.path.join(audio, name),
+                                "duration": 0.4 + 0.5 * i, "offset": 0.1 * i,
+                                "text": "second manifest %d" % i}) + "\n")
+    # Debian's libvorbis decodes OGG within a float ulp of DALI's bundled one: the exact cases
+    # read WAV and FLAC only
+    pcm = [c for c in clips if not c.endswith(".ogg")]
+    with open(os.path.join(root, "many.json"), "w") as f:
+        for i in range(23):
+            f.write(json.dumps({"audio_filepath": os.path.join(audio, pcm[i % len(pcm)]),
+                                "duration": 0.05 + 0.01 * i, "text": str(i)}) + "\n")
+    with open(os.path.join(root, "pcm.json"), "w") as f:
+        for i, name in enumerate(pcm):
+            f.write(json.dumps({"audio_filepath": os.path.join(audio, name),
+                                "duration": 0.5 + 0.2 * i, "offset": 0.05 * i,
+                                "text": "pcm %s" % name}) + "\n")
+    with open(os.path.join(root, "empty.json"), "w") as f:
+        f.write("not a manifest\n")
+    with open(os.path.join(root, "missing.json"), "w") as f:
+        f.write(json.dumps({"audio_filepath": os.path.join(root, "nowhere.wav")}) + "\n")

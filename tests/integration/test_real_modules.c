@@ -2,6 +2,7 @@
  * NVIDIA DALI by `make check-dali`): loaded the way their headers say, built and run, with
  * the labels and shapes their data gives. Run from the source root (samples/images). */
 #include "tests/testlib.h"
+#include "tests/testlib/video_clip.h"
 
 #include "engine/pipeline.h"
 #include "frontend/script.h"
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 TestSuite(real_modules, .timeout = 60);
 
@@ -310,4 +313,53 @@ Test(real_modules, auto_aug_module_runs)
 			real_expect_shape(p, 0, s, 3, (const int64_t[]){3, 64, 64});
 	}
 	dalic_pipeline_destroy(p);
+}
+
+/* Whether `dir` holds the dump file of iteration it, sample s. */
+static bool real_dumped(const char *dir, int it, int s)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/i%06d_o0_s%03d.npy", dir, it, s);
+	return access(path, F_OK) == 0;
+}
+
+Test(real_modules, triton_video_module_streams_each_fed_video_over_iterations)
+{
+	/* a 7-frame and a 12-frame clip; 5 frames a sequence, batch 2, 'pad': the first gives
+	 * one batch of 2 (5 + 2 padded), the second a batch of 2 then one of 1, then the first
+	 * again */
+	char err[512];
+	tl_clip_t a = {.codec = "mjpeg", .frames = 7, .gop = 1};
+	tl_clip_t b = {.codec = "libvpx-vp9", .frames = 12};
+	tl_clip_defaults(&a);
+	tl_clip_defaults(&b);
+	const char *dir = tl_tmp_path("videos");
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	cr_assert_eq(tl_clip_write(tl_tmp_path("videos/a.avi"), &a, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(tl_clip_write(tl_tmp_path("videos/b.webm"), &b, err, sizeof err), 0, "%s",
+	             err);
+	const char *dump = tl_tmp_path("dump");
+	tl_cmd_t c = tl_dalic(NULL, "run samples/scripts/real/triton_video_input.py -n 4 "
+	                            "--feed video=%s --dump %s",
+	                      dir, dump);
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	EXPECT_HAS(c.out, "output 0: thumbnail dtype=UINT8 layout=\"CHW\" device=cpu samples=2\n"
+	                  "  shapes: [3, 48, 64] x 2");
+	tl_cmd_free(&c);
+	static const int want[4] = {2, 2, 1, 2};
+	for (int it = 0; it < 4; it++) {
+		for (int s = 0; s < want[it]; s++)
+			cr_expect(real_dumped(dump, it, s), "iteration %d sample %d", it, s);
+		cr_expect(!real_dumped(dump, it, want[it]), "iteration %d has %d samples", it,
+		          want[it]);
+	}
+	/* model.dali: the module serializes as Triton's backend would */
+	c = tl_dalic(NULL, "serialize samples/scripts/real/triton_video_input.py -o %s",
+	             tl_tmp_path("model.dali"));
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	tl_cmd_free(&c);
+	c = tl_dalic(NULL, "show %s", tl_tmp_path("model.dali"));
+	EXPECT_HAS(c.out, "experimental__inputs__Video");
+	tl_cmd_free(&c);
+	tl_tmpdir_remove();
 }

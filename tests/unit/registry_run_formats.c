@@ -2,6 +2,7 @@
  * the audio, random-crop and reader operators (see registry_run.h). */
 #include "tests/unit/registry_run.h"
 
+#include "tests/testlib/audio.h"
 #include "tests/testlib/formats.h"
 #include "tests/testlib/video_clip.h"
 
@@ -33,6 +34,14 @@ void registry_run_video_reader(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_string(op, "enable_frame_num", "sequence"));
 }
 
+/* The reader's clips and sequences, each frame resized to 20x12 with cubic filters. */
+void registry_run_video_resize(dalic_op_t *op)
+{
+	registry_run_video_reader(op);
+	ASSERT_OK(dalic_op_set_float(op, "resize_x", 20));
+	ASSERT_OK(dalic_op_set_float(op, "resize_y", 12));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_CUBIC));
+}
 
 /* Five records: the photos' bytes and a label each. */
 void registry_run_tfrecord(dalic_op_t *op)
@@ -200,6 +209,38 @@ void registry_run_audio_decoder(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 12000));
 	ASSERT_OK(dalic_op_set_bool(op, "downmix", true));
+}
+
+/* Four 16-bit WAVs (mono 8 kHz, stereo 11.025 kHz) in a manifest with offsets and texts,
+ * read as int16 without downmixing, resampled to 16 kHz, with shuffling. */
+void registry_run_nemo_asr(dalic_op_t *op)
+{
+	char manifest[2048] = "";
+	for (int k = 0; k < 4; k++) {
+		int channels = 1 + k % 2, rate = k % 2 ? 11025 : 8000, frames = 300 + 50 * k;
+		int16_t v[2 * 450];
+		for (int i = 0; i < frames * channels; i++)
+			v[i] = (int16_t)((i * 37 + k * 1000) % 20000 - 10000);
+		size_t n;
+		void *bytes = tl_audio_wav16(v, frames, channels, rate, &n);
+		char name[32], line[512];
+		snprintf(name, sizeof name, "nemo%d.wav", k);
+		tl_write_file(tl_tmp_path(name), bytes, n);
+		free(bytes);
+		snprintf(line, sizeof line,
+		         "{\"audio_filepath\": \"%s\", \"offset\": %g, \"duration\": 0.02, "
+		         "\"text\": \"sample %d\"}\n",
+		         tl_tmp_path(name), 0.001 * k, k);
+		strcat(manifest, line);
+	}
+	const char *path = tl_tmp_path("nemo.json");
+	tl_write_text(path, manifest);
+	ASSERT_OK(dalic_op_set_strings(op, "manifest_filepaths", 1, &path));
+	ASSERT_OK(dalic_op_set_float(op, "sample_rate", 16000));
+	ASSERT_OK(dalic_op_set_bool(op, "downmix", false));
+	ASSERT_OK(dalic_op_set_bool(op, "read_idxs", true));
+	ASSERT_OK(dalic_op_set_bool(op, "random_shuffle", true));
+	ASSERT_OK(dalic_op_set_int(op, "initial_fill", 3));
 }
 
 void registry_run_nonsilent(dalic_op_t *op)

@@ -641,6 +641,20 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 
 /* ---- fn / ops API --------------------------------------------------------------------- */
 
+/* Set while a plugin module's function builds its operator (dalic_sdops_plugin_call): the
+ * plugins' schemas (TorchPythonFunction) are not in nvidia.dali.fn / nvidia.dali.ops. */
+static _Thread_local bool sdops_in_plugin;
+
+int dalic_sdops_plugin_call(pyinterp_t *I, const pynode_t *at, bool ops_api, const char *path,
+                            const pyargs_t *args, pyval_t **out)
+{
+	sdops_in_plugin = true;
+	int rc = ops_api ? dalic_sdops_construct(I, at, path, args, out)
+	                 : dalic_sdops_call_fn(I, at, path, args, out);
+	sdops_in_plugin = false;
+	return rc;
+}
+
 int dalic_sdops_resolve(pyinterp_t *I, const pynode_t *at, bool ops_api, const char *path,
                         const dalic_schema_t **schema, const sdalias_t **legacy)
 {
@@ -667,9 +681,20 @@ int dalic_sdops_resolve(pyinterp_t *I, const pynode_t *at, bool ops_api, const c
 		const char *full = dalic_pyarena_printf(I->a, "%s.%s", api, path);
 		if (!full)
 			return dalic_pyeval_oom(I, at);
-		if ((*schema = dalic_schema_find(full)))
+		*schema = dalic_schema_find(full);
+		const char *plugin = *schema && (*schema)->module &&
+		                             !strncmp((*schema)->module, "nvidia.dali.plugin.", 19)
+		                         ? (*schema)->module
+		                         : NULL;
+		if (*schema && (!plugin || sdops_in_plugin))
 			return DALIC_OK;
-		rc = dalic_pyeval_error(I, at, DALIC_EUNKNOWN_OP,
+		if (plugin)
+			rc = dalic_pyeval_error(I, at, DALIC_EUNKNOWN_OP,
+			                        "AttributeError: module 'nvidia.dali.%s' has no attribute "
+			                        "'%s' (it is in %s)",
+			                        api, path, plugin);
+		else
+			rc = dalic_pyeval_error(I, at, DALIC_EUNKNOWN_OP,
 		                        "unknown operator %s.%s: not in the dalic operator registry "
 		                        "(see `dalic ops`)",
 		                        api, path);

@@ -40,6 +40,10 @@ int dalic_sdcompose_new(pyinterp_t *I, const pynode_t *at, const pyargs_t *args,
 int dalic_sdops_call_fn(pyinterp_t *I, const pynode_t *at, const char *path, const pyargs_t *args,
                         pyval_t **out);
 /* ops.<path>(kwargs): an operator object. */
+/* dalic_sdops_call_fn / dalic_sdops_construct for a plugin module's function: its schema
+ * (module nvidia.dali.plugin.*) resolves only this way. */
+int dalic_sdops_plugin_call(pyinterp_t *I, const pynode_t *at, bool ops_api, const char *path,
+                            const pyargs_t *args, pyval_t **out);
 int dalic_sdops_construct(pyinterp_t *I, const pynode_t *at, const char *path, const pyargs_t *args,
                           pyval_t **out);
 /* Calls an ops-API operator object with inputs. */

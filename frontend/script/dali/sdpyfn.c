@@ -42,7 +42,7 @@ struct sdpyhost {
 
 bool dalic_sdpyfn_is(const dalic_schema_t *s)
 {
-	return s && !strcmp(s->name, "PythonFunction");
+	return s && (!strcmp(s->name, "PythonFunction") || !strcmp(s->name, "TorchPythonFunction"));
 }
 
 static void sdpyfn_host_free(dalic_keep_t *k)
@@ -425,13 +425,13 @@ static int sdpyfn_call(void *obj, const dalic_op_ctx_t *ctx, const dalic_ws_t *w
 static int sdpyfn_torch_fn(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
                            pyval_t **out)
 {
-	return dalic_sdops_call_fn(I, at, "python_function", args, out);
+	return dalic_sdops_plugin_call(I, at, false, "torch_python_function", args, out);
 }
 
 static int sdpyfn_torch_class(pyinterp_t *I, const pynode_t *at, pyval_t *self,
                               const pyargs_t *args, pyval_t **out)
 {
-	return dalic_sdops_construct(I, at, "PythonFunction", args, out);
+	return dalic_sdops_plugin_call(I, at, true, "TorchPythonFunction", args, out);
 }
 
 static int sdpyfn_numba(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,

@@ -14,9 +14,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
-#include "kernels/common/audio_convert.h"
-#include "kernels/common/audio_resample.h"
-#include "kernels/common/audio_sndfile.h"
+#include "kernels/common/audio_decode.h"
 #include "kernels/common/thread_scratch.h"
 
 #include <stdlib.h>
@@ -152,70 +150,30 @@ static int audio_decoder_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-/* Averages `frames` interleaved frames of `channels` into out, as DALI's Downmix (weights
- * 1/channels in float, summed in channel order). */
-static void audio_decoder_downmix(float *out, const float *in, int64_t frames, int channels)
-{
-	const float w = 1.0f / (float)channels;
-	for (int64_t f = 0; f < frames; f++, in += channels) {
-		float sum = in[0] * w;
-		for (int c = 1; c < channels; c++)
-			sum += in[c] * w;
-		out[f] = sum;
-	}
-}
-
-static int audio_decoder_read(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, audio_decoder_t *d,
-                              int i, dalic_dtype_t t, void *out, int64_t frames)
-{
-	int64_t got = dalic_audio_read(d->files[i], t, out, frames);
-	if (got != frames)
-		return dalic_op_fail(ctx, ws, i,
-		                     "Error decoding %s audio: requested %lld samples but got %lld "
-		                     "samples (%s)",
-		                     d->info[i].format, (long long)frames, (long long)got,
-		                     dalic_audio_error(d->files[i]));
-	return DALIC_OK;
-}
-
 static int audio_decoder_decode(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, audio_decoder_t *d,
                                 int i, int thread)
 {
 	const dalic_audio_info_t *m = &d->info[i];
-	dalic_batch_t *out = ws->outputs[0];
-	const int64_t *shape = dalic_batch_shape(out, i);
-	int64_t out_len = shape[0];
-	bool resample = audio_decoder_resamples(d, i), mix = d->downmix && m->channels > 1;
-	if (out_len == 0 || m->frames == 0)
-		return DALIC_OK;
-	if (!resample && !mix)
-		return audio_decoder_read(ctx, ws, d, i, d->dtype, out->ptrs[i], m->frames);
-	/* scratch: the decoded frames, then the mixed channel, then the float output when the
-	 * output is an integer type (sizes checked in setup and by the output's allocation) */
-	int out_ch = d->downmix ? 1 : m->channels;
-	size_t decoded = (size_t)m->frames * (size_t)m->channels, mixed = mix ? (size_t)m->frames : 0;
-	size_t result = d->dtype == DALIC_FLOAT ? 0 : (size_t)out_len * (size_t)out_ch, bytes;
-	if (!dalic_ck_add_size(decoded + mixed, result, &bytes) ||
-	    !dalic_ck_mul_size(bytes, sizeof(float), &bytes))
+	dalic_audio_job_t job = {
+	    .info = m,
+	    .frames = m->frames,
+	    .dtype = d->dtype,
+	    .downmix = d->downmix,
+	    .window = audio_decoder_resamples(d, i) ? &d->window : NULL,
+	    .target = d->target[i],
+	    .out_len = dalic_batch_shape(ws->outputs[0], i)[0],
+	};
+	int64_t floats = dalic_audio_job_scratch(&job);
+	if (floats < 0)
 		return dalic_op_fail(ctx, ws, i, "decoder scratch memory is too large");
 	int rc = DALIC_OK;
-	float *buf = dalic_thread_scratch_get(ctx, ws, i, &d->scratch, thread, bytes, &rc);
-	if (!buf)
+	float *buf = NULL;
+	if (floats > 0 && !(buf = dalic_thread_scratch_get(ctx, ws, i, &d->scratch, thread,
+	                                                   (size_t)floats * sizeof(float), &rc)))
 		return rc;
-	DALIC_TRY(audio_decoder_read(ctx, ws, d, i, DALIC_FLOAT, buf, m->frames));
-	const float *signal = buf;
-	if (mix) {
-		audio_decoder_downmix(buf + decoded, buf, m->frames, m->channels);
-		signal = buf + decoded;
-	}
-	float *dst = d->dtype == DALIC_FLOAT ? out->ptrs[i] : buf + decoded + mixed;
-	if (resample)
-		dalic_audio_resample(&d->window, dst, out_len, d->target[i], signal, m->frames,
-		                     m->sample_rate, out_ch);
-	else if (dst != signal)
-		memcpy(dst, signal, (size_t)out_len * sizeof *dst);
-	if (d->dtype != DALIC_FLOAT)
-		dalic_audio_from_float_norm(d->dtype, out->ptrs[i], dst, out_len * out_ch);
+	char err[512];
+	if (dalic_audio_job_run(d->files[i], &job, ws->outputs[0]->ptrs[i], buf, err, sizeof err))
+		return dalic_op_fail(ctx, ws, i, "%s", err);
 	return DALIC_OK;
 }
 
