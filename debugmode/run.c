@@ -264,6 +264,9 @@ int dalic_debug_restart(dalic_debug_t *s)
 	for (int i = 0; i < s->e->g->num_edges; i++)
 		s->host_runs[i] = -1;
 	s->iteration = 0;
+	s->epoch_idx = 0;
+	free(s->iterator_data);
+	s->iterator_data = NULL;
 	s->pos = 0;
 	s->begun = s->ended = s->failed = false;
 	s->iterations_done = 0;

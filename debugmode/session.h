@@ -37,6 +37,10 @@ struct dalic_debug {
 	bool ended;  /* end of data reached */
 	bool failed; /* stopped on an operator error in this iteration */
 	int64_t iterations_done;
+	/* DALI's epoch_idx: the loaded checkpoint's, plus each end of data the session went on
+	 * past (DALI's reset after StopIteration); the iterator JSON a loaded checkpoint held */
+	int64_t epoch_idx;
+	char *iterator_data;
 
 	/* the last stop */
 	dalic_debug_stop_t stop;

@@ -125,6 +125,9 @@ typedef struct dalic_debug_status {
 	int stop_sample;          /* sample of a COND / ERROR stop, or -1 if unknown */
 	const char *stop_source;  /* source file of that sample (reader data), or NULL */
 	const char *stop_message; /* the warning of a WARNING stop, else NULL */
+	/* DALI's epoch_idx (a checkpoint's pipeline_data): the loaded checkpoint's, plus each end
+	 * of data the session went on past with more input */
+	int64_t epoch_idx;
 } dalic_debug_status_t;
 
 DALIC_API void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out);

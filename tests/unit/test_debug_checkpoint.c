@@ -135,3 +135,77 @@ Test(debug_checkpoint, commands)
 	tl_cmd_free(&c);
 	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter3.ckpt");
 }
+
+/* The file's pipeline_data and iterator_data (both JSON) in one string, "P | I". */
+static void dbc_expect_context(const char *path, const char *pipeline_data, const char *iter_data)
+{
+	size_t n;
+	uint8_t *buf = tl_read_file(path, &n);
+	cr_expect(memmem(buf, n, pipeline_data, strlen(pipeline_data)) != NULL,
+		  "%s holds %s", path, pipeline_data);
+	if (iter_data)
+		cr_expect(memmem(buf, n, iter_data, strlen(iter_data)) != NULL, "%s holds %s", path,
+			  iter_data);
+	free(buf);
+}
+
+/* A loaded checkpoint's epoch_idx (here 2, edited into DALI's file) and its iterator's JSON
+ * are kept: the next save says the same epoch, not 0. */
+Test(debug_checkpoint, loaded_epoch_and_iterator_data_kept)
+{
+	size_t n;
+	uint8_t *buf = tl_read_file(DBC_DIR "rng_reader_iter3_iterator.ckpt", &n);
+	uint8_t *at = memmem(buf, n, "\"epoch_idx\": 0}", 15);
+	cr_assert(at);
+	at[13] = '2';
+	const char *edited = tl_tmp_path("epoch2.ckpt");
+	tl_write_file(edited, buf, n);
+	free(buf);
+	dalic_pipeline_t *p = dbc_open(true);
+	dalic_debug_t *s = tl_debug_open(p);
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_load(s, edited));
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.epoch_idx, 2);
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	const char *f = tl_tmp_path("after.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_context(f, "{\"iter\": 4, \"epoch_idx\": 2}", "{\"_counter\": 15, ");
+	/* a restart starts over at epoch 0, without the iterator's data */
+	ASSERT_DEBUG_OK(s, dalic_debug_restart(s));
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter0.ckpt");
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
+
+/* An end of data the session goes on past (more input fed) is DALI's reset after
+ * StopIteration: the next epoch. One batch, the end, one more batch: iter 2, epoch 1. */
+Test(debug_checkpoint, end_of_data_starts_the_next_epoch)
+{
+	dalic_pipeline_params_t params;
+	dalic_pipeline_params_init(&params);
+	params.batch_size = 2;
+	params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
+	params.enable_checkpointing = true;
+	dalic_pipeline_t *p = NULL;
+	ASSERT_OK(dalic_pipeline_create(&params, &p));
+	tl_source(p, "a");
+	ASSERT_OK(dalic_pipeline_add_output(p, "a", NULL));
+	dalic_debug_t *s = tl_debug_open(p);
+	int64_t shapes[2] = {1, 1};
+	int32_t v[2] = {1, 2};
+	ASSERT_OK(dalic_debug_feed_input(s, "a", DALIC_INT32, 1, 2, shapes, v, NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	ASSERT_STATUS(dalic_debug_next(s), DALIC_EEND);
+	ASSERT_OK(dalic_debug_feed_input(s, "a", DALIC_INT32, 1, 2, shapes, v, NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.epoch_idx, 1);
+	const char *f = tl_tmp_path("epoch1.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_context(f, "{\"iter\": 2, \"epoch_idx\": 1}", NULL);
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
