@@ -267,6 +267,48 @@ static int debug_cmd_checkpoint(repl_t *r, const char *arg)
 	return DALIC_OK;
 }
 
+/* mark: keep the memory counters; since: what grew after them, per operator */
+static int debug_cmd_mark(repl_t *r, const char *arg)
+{
+	(void)arg;
+	if (dalic_debug_mark(r->s))
+		return debug_failed(r->s);
+	dalic_debug_status_t st;
+	dalic_debug_status(r->s, &st);
+	printf("marked the memory counters at iteration %lld: `since` shows what grew\n",
+	       (long long)st.iteration);
+	return DALIC_OK;
+}
+
+static int debug_cmd_since(repl_t *r, const char *arg)
+{
+	(void)arg;
+	int64_t its;
+	const dalic_debug_growth_t *rows;
+	int n;
+	if (dalic_debug_since(r->s, &its, &rows, &n))
+		return debug_failed(r->s);
+	int w = 8;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(rows[i].op) > w)
+			w = (int)strlen(rows[i].op);
+	printf("since the mark (%lld iterations):\n", (long long)its);
+	printf("  %-*s %12s %8s %8s %12s\n", w, "operator", "bytes live", "growths", "allocs",
+	       "bytes alloc");
+	int grew = 0;
+	for (int i = 0; i < n; i++) {
+		const dalic_debug_growth_t *g = &rows[i];
+		if (!g->bytes_live && !g->growth_events && !g->allocations)
+			continue;
+		grew++;
+		printf("  %-*s %+12lld %8lld %8lld %12lld\n", w, g->op, (long long)g->bytes_live,
+		       (long long)g->growth_events, (long long)g->allocations,
+		       (long long)g->allocated_bytes);
+	}
+	printf("  %d of %d operators changed\n", grew, n);
+	return DALIC_OK;
+}
+
 static int debug_cmd_quit(repl_t *r, const char *arg)
 {
 	(void)arg;
@@ -325,6 +367,12 @@ static const command_t commands[] = {
      "write the operators' states at the start of this iteration as a DALI checkpoint "
      "(needs enable_checkpointing), or restart at a checkpoint's position",
      debug_cmd_checkpoint},
+    {"mark", NULL, "",
+     "keep every operator's memory counters (bytes live, buffer growths, allocations)",
+     debug_cmd_mark},
+    {"since", NULL, "",
+     "what grew since the mark, per operator (GStreamer's leaks-tracer checkpoints)",
+     debug_cmd_since},
     {"help", "h", "[COMMAND]", "this list", debug_cmd_help},
     {"quit", "q", "", "leave", debug_cmd_quit},
 };

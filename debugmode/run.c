@@ -175,7 +175,7 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	if ((rc = dalic_debug_prints_fire(s)))
 		return run_stop_on_print_error(s, rc);
 	if (s->pos == s->e->num_ops)
-		s->iterations_done++;
+		s->iterations_done++, s->iterations_total++;
 	if (conds && s->break_warnings && dalic_warnlog_count(s->warnings) > warned)
 		return run_stop_on_warning(s, ran, warned);
 	const dalic_edge_t *edge;

@@ -139,6 +139,7 @@ void dalic_debug_close(dalic_debug_t *s)
 	free(s->print_after);
 	free(s->stop_source);
 	free(s->iterator_data);
+	dalic_debug_mark_free(s);
 	free(s->stop_message);
 	dalic_warnlog_free(s->warnings);
 	free(s->error);
