@@ -105,6 +105,7 @@ int dalic_debug_open_def(const dalic_graphdef_t *def, dalic_debug_t **out)
 	if (!s)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	s->def = dalic_graphdef_clone(def);
+	s->pristine = true;
 	int rc = s->def ? session_open(s) : dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (rc) {
 		dalic_debug_close(s);

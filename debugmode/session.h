@@ -36,6 +36,7 @@ struct dalic_debug {
 	bool begun;  /* inputs asked for this iteration's batch */
 	bool ended;  /* end of data reached */
 	bool failed; /* stopped on an operator error in this iteration */
+	bool pristine; /* no iteration begun since open, restart or checkpoint load */
 	int64_t iterations_done;
 	/* DALI's epoch_idx: the loaded checkpoint's, plus each end of data the session went on
 	 * past (DALI's reset after StopIteration); the iterator JSON a loaded checkpoint held */

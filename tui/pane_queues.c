@@ -158,6 +158,28 @@ static void pane_queues_tune(const tui_model_t *m, tui_canvas_t c)
 	}
 }
 
+/* The position: each reader's epoch and samples into it (runner_ckpt.c), or why there is
+ * none. Returns the rows used. */
+static int pane_queues_position(const tui_model_t *m, tui_canvas_t c, int y)
+{
+	if (!m->has_position) {
+		if (!m->position_note[0])
+			return 0;
+		dalic_tui_print(c, 0, y, dalic_tui_style(TUI_S_DIM), m->position_note, -1);
+		return 1;
+	}
+	int used = 0;
+	for (int i = 0; i < m->num_readers && used < c.r.h - y; i++, used++) {
+		const tui_reader_pos_t *p = &m->readers[i];
+		char of[32] = "";
+		if (p->epoch_size > 0)
+			snprintf(of, sizeof of, "/%lld", (long long)p->epoch_size);
+		dalic_tui_printf(c, 0, y + used, dalic_tui_style(TUI_S_NORMAL),
+		                 "%s: epoch %d, sample %d%s", p->name, p->epoch, p->age, of);
+	}
+	return used;
+}
+
 static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 {
 	const tui_model_t *m = app->model;
@@ -171,6 +193,7 @@ static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 	/* queue lines above, the before/after table below: neither draws over the other */
 	tui_canvas_t c =
 	    dalic_tui_canvas_sub(all, (tui_rect_t){0, 0, all.r.w, all.r.h - compare_rows});
+	y += pane_queues_position(m, c, y);
 	if (m->engine == TUI_ENGINE_DEBUG) {
 		y = dalic_tui_wrap(
 		    c, 0, y, c.r.h, dalic_tui_style(TUI_S_DIM),

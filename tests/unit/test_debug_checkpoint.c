@@ -209,3 +209,27 @@ Test(debug_checkpoint, end_of_data_starts_the_next_epoch)
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }
+
+/* goto from a loaded checkpoint is the seek too: no iteration runs (iterations_done stays
+ * 0), and the place reached is DALI's after 7 iterations. */
+Test(debug_checkpoint, goto_from_a_loaded_checkpoint_seeks)
+{
+	dalic_pipeline_t *p = dbc_open(true);
+	dalic_debug_t *s = tl_debug_open(p);
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_load(s, DBC_DIR "rng_reader_iter3.ckpt"));
+	ASSERT_DEBUG_OK(s, dalic_debug_goto(s, 7));
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.iteration, 7);
+	cr_expect_eq(st.iterations_done, 0, "the goto ran iterations");
+	const char *f = tl_tmp_path("at7.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter7.ckpt");
+	/* once an iteration ran, a goto runs the iterations (and still lands right) */
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	ASSERT_DEBUG_OK(s, dalic_debug_goto(s, 10));
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.iterations_done, 3);
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
