@@ -9,6 +9,7 @@
  * and the end of data are findings, not failures of the script.
  */
 #include "cli/cmd_debug.h"
+#include "cli/ckpt.h"
 #include "cli/feed.h"
 
 #include <ctype.h>
@@ -483,8 +484,15 @@ static int debug_main(int argc, char **argv)
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
 	const char *commands_file = NULL;
+	dalic_cli_ckpt_opts_t ck = {.at = -1};
 	for (int i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "--commands") || !strcmp(argv[i], "-x")) && i + 1 < argc) {
+		int used = dalic_cli_ckpt_parse(argc, argv, i, &ck);
+		if (used < 0)
+			return 2;
+		if (used) {
+			i += used - 1;
+		} else if ((!strcmp(argv[i], "--commands") || !strcmp(argv[i], "-x")) &&
+		           i + 1 < argc) {
 			commands_file = argv[++i];
 		} else {
 			fprintf(stderr, "dalic debug: unknown option '%s' (see dalic help debug)\n",
@@ -492,6 +500,12 @@ static int debug_main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (ck.save) {
+		fprintf(stderr, "dalic debug: --save-checkpoint is for dalic run; here `checkpoint "
+		                "save FILE` writes one\n");
+		return 2;
+	}
+	dalic_cli_ckpt_override(&ck, &o.override);
 	dalic_pipeline_t *p;
 	int rc = dalic_cli_open(&o, &p);
 	repl_t r = {0};
@@ -507,6 +521,11 @@ static int debug_main(int argc, char **argv)
 			return 1; /* printed */
 		}
 		dalic_pipeline_destroy(p);
+		if (!rc && dalic_cli_ckpt_open_debug(&ck, r.s)) {
+			dalic_debug_close(r.s);
+			dalic_cli_feeds_close(feeds);
+			return 1; /* printed */
+		}
 	}
 	if (rc) {
 		dalic_cli_error(rc);
@@ -543,7 +562,8 @@ static int debug_main(int argc, char **argv)
 DALIC_COMMAND(debug) = {
     .name = "debug",
     .summary = "debug mode: step operators and iterations, break, inspect any node",
-    .usage = "usage: dalic debug PIPELINE [--commands FILE] [pipeline flags]\n"
+    .usage = "usage: dalic debug PIPELINE [--commands FILE] [--checkpoint FILE] [--at N]\n"
+             "                  [pipeline flags]\n"
              "  Runs the pipeline eagerly, one operator at a time, on a gdb-like line\n"
              "  interface. Commands come from the terminal, from stdin when it is not a\n"
              "  terminal, or from FILE first (-x FILE). Type help inside for the commands:\n"

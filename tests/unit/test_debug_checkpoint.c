@@ -233,3 +233,36 @@ Test(debug_checkpoint, goto_from_a_loaded_checkpoint_seeks)
 	dalic_debug_close(s);
 	dalic_pipeline_destroy(p);
 }
+
+/* `dalic debug PIPELINE --checkpoint F --at N` and `dalic run --debug --checkpoint F`: the
+ * session opens at DALI's checkpoint after 3 iterations, goes to 7, and what it saves there
+ * is DALI's checkpoint after 7 iterations. */
+Test(debug_checkpoint, flags_of_debug_and_run_debug)
+{
+	const char *f = tl_tmp_path("flags7.ckpt");
+	char cmds[512], args[512];
+	snprintf(cmds, sizeof cmds, "iter\ncheckpoint save %s\nquit\n", f);
+	tl_cmd_t c = tl_dalic(cmds, "debug " DBC_PIPE " --checkpoint " DBC_DIR
+				    "rng_reader_iter3.ckpt --at 7");
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	EXPECT_HAS(c.out, "iteration 7, next operator 0/");
+	EXPECT_HAS(c.out, "iterations done: 0"); /* the seek: nothing ran */
+	tl_cmd_free(&c);
+	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter7.ckpt");
+
+	const char *g = tl_tmp_path("run7.ckpt");
+	snprintf(args, sizeof args,
+		 "run --debug " DBC_PIPE " --checkpoint " DBC_DIR "rng_reader_iter3.ckpt -n 4 "
+		 "--save-checkpoint %s",
+		 g);
+	c = tl_dalic(NULL, args);
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	tl_cmd_free(&c);
+	dbc_expect_file_is(g, DBC_DIR "rng_reader_iter7.ckpt");
+
+	c = tl_dalic(NULL, "debug " DBC_PIPE " --checkpoint " DBC_DIR "rng_reader_iter7.ckpt "
+			   "--at 3");
+	cr_expect_neq(c.status, 0);
+	EXPECT_HAS(c.out, "--at 3: the checkpoint is already at iteration 7");
+	tl_cmd_free(&c);
+}
