@@ -194,7 +194,7 @@ void dalic_tui_ckpt_position(tui_runner_t *r)
 	if (!r->params.enable_checkpointing) {
 		r->has_position = false;
 		snprintf(r->position_note, sizeof r->position_note,
-		         "readers' positions: checkpointing off (--enable-checkpointing)");
+		         "positions: checkpointing off");
 		return;
 	}
 	uint8_t *buf = NULL;

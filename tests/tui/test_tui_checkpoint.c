@@ -105,7 +105,7 @@ Test(tui_checkpoint, without_checkpointing)
 {
 	tl_tui_t r = tl_tui_run("@coin", "n\nc\n<Enter>\ndump\nq\n", "--size 120x30");
 	cr_assert_eq(r.status, 0, "%s", r.out);
-	tl_tui_expect_has(&r, 1, "readers' positions: checkpointing off");
+	tl_tui_expect_has(&r, 1, "positions: checkpointing off");
 	tl_tui_expect_has(&r, 1, "opened without enable_checkpointing");
 	tl_tui_free(&r);
 }
