@@ -394,7 +394,7 @@ static void *runner_main(void *arg)
 {
 	tui_runner_t *r = arg;
 	/* a seek to --at says what it did instead */
-	if (!runner_load(r) && !runner_open_engine(r) && !r->notice[0])
+	if (!runner_load(r) && !runner_open_engine(r) && !r->seek_noted)
 		dalic_tui_runner_note(
 		    r, "ready: n runs one iteration, Space keeps running, ? lists every key");
 	runner_extract(r);

@@ -68,6 +68,7 @@ int dalic_tui_ckpt_restore_full(tui_runner_t *r, dalic_pipeline_t *p)
 /* The seek's note: which operators made it run the iterations. */
 static void runner_ckpt_seek_note(tui_runner_t *r, int64_t n, char *why)
 {
+	r->seek_noted = why || n > 0;
 	if (why)
 		dalic_tui_runner_note(
 		    r, "at iteration %ld: the seek ran %lld iterations because of %s", r->opts.at,

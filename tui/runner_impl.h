@@ -93,6 +93,7 @@ struct tui_runner {
 	/* position of the engine in use (runner_ckpt.c): the last one read between
 	 * iterations (the debug engine has none in the middle of one) */
 	bool has_position;
+	bool seek_noted; /* the message line says what --at did */
 	int64_t epoch_idx;
 	int num_readers;
 	tui_reader_pos_t readers[TUI_MAX_READERS];
