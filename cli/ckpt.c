@@ -76,6 +76,28 @@ int dalic_cli_ckpt_open(const dalic_cli_ckpt_opts_t *ck, dalic_pipeline_t *p)
 	return DALIC_OK;
 }
 
+int dalic_cli_ckpt_open_debug(const dalic_cli_ckpt_opts_t *ck, dalic_debug_t *s)
+{
+	if (ck->load && dalic_debug_checkpoint_load(s, ck->load)) {
+		fprintf(stderr, "dalic: %s\n", dalic_debug_last_error(s));
+		return DALIC_EINVAL;
+	}
+	if (ck->at < 0)
+		return DALIC_OK;
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	if (ck->at < st.iteration) {
+		fprintf(stderr, "dalic: --at %ld: the checkpoint is already at iteration %lld\n",
+			ck->at, (long long)st.iteration);
+		return DALIC_EINVAL;
+	}
+	if (dalic_debug_goto(s, ck->at)) {
+		fprintf(stderr, "dalic: --at %ld: %s\n", ck->at, dalic_debug_last_error(s));
+		return DALIC_EINVAL;
+	}
+	return DALIC_OK;
+}
+
 int dalic_cli_ckpt_save(dalic_pipeline_t *p, const char *path)
 {
 	uint8_t *buf = NULL;

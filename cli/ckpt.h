@@ -10,6 +10,7 @@
 #define DALIC_CLI_CKPT_H
 
 #include "dalic.h"
+#include "dalic_debug.h"
 
 typedef struct dalic_cli_ckpt_opts {
 	const char *load; /* --checkpoint */
@@ -30,6 +31,9 @@ int dalic_cli_ckpt_parse(int argc, char **argv, int i, dalic_cli_ckpt_opts_t *ck
 void dalic_cli_ckpt_override(const dalic_cli_ckpt_opts_t *ck, dalic_pipeline_override_t *o);
 /* Sets the checkpoint, builds, seeks; says on stderr which operators made a seek run. */
 int dalic_cli_ckpt_open(const dalic_cli_ckpt_opts_t *ck, dalic_pipeline_t *p);
+/* The same for a debug session (opened, inputs attached): `checkpoint load`, then `goto`
+ * (the seek where it can); prints the error. */
+int dalic_cli_ckpt_open_debug(const dalic_cli_ckpt_opts_t *ck, dalic_debug_t *s);
 /* Writes the pipeline's checkpoint to path; prints the error. */
 int dalic_cli_ckpt_save(dalic_pipeline_t *p, const char *path);
 

@@ -9,6 +9,7 @@
  * and the end of data are findings, not failures of the script.
  */
 #include "cli/cmd_debug.h"
+#include "cli/ckpt.h"
 #include "cli/feed.h"
 
 #include <ctype.h>
@@ -267,6 +268,48 @@ static int debug_cmd_checkpoint(repl_t *r, const char *arg)
 	return DALIC_OK;
 }
 
+/* mark: keep the memory counters; since: what grew after them, per operator */
+static int debug_cmd_mark(repl_t *r, const char *arg)
+{
+	(void)arg;
+	if (dalic_debug_mark(r->s))
+		return debug_failed(r->s);
+	dalic_debug_status_t st;
+	dalic_debug_status(r->s, &st);
+	printf("marked the memory counters at iteration %lld: `since` shows what grew\n",
+	       (long long)st.iteration);
+	return DALIC_OK;
+}
+
+static int debug_cmd_since(repl_t *r, const char *arg)
+{
+	(void)arg;
+	int64_t its;
+	const dalic_debug_growth_t *rows;
+	int n;
+	if (dalic_debug_since(r->s, &its, &rows, &n))
+		return debug_failed(r->s);
+	int w = 8;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(rows[i].op) > w)
+			w = (int)strlen(rows[i].op);
+	printf("since the mark (%lld iterations):\n", (long long)its);
+	printf("  %-*s %12s %8s %8s %12s\n", w, "operator", "bytes live", "growths", "allocs",
+	       "bytes alloc");
+	int grew = 0;
+	for (int i = 0; i < n; i++) {
+		const dalic_debug_growth_t *g = &rows[i];
+		if (!g->bytes_live && !g->growth_events && !g->allocations)
+			continue;
+		grew++;
+		printf("  %-*s %+12lld %8lld %8lld %12lld\n", w, g->op, (long long)g->bytes_live,
+		       (long long)g->growth_events, (long long)g->allocations,
+		       (long long)g->allocated_bytes);
+	}
+	printf("  %d of %d operators changed\n", grew, n);
+	return DALIC_OK;
+}
+
 static int debug_cmd_quit(repl_t *r, const char *arg)
 {
 	(void)arg;
@@ -325,6 +368,12 @@ static const command_t commands[] = {
      "write the operators' states at the start of this iteration as a DALI checkpoint "
      "(needs enable_checkpointing), or restart at a checkpoint's position",
      debug_cmd_checkpoint},
+    {"mark", NULL, "",
+     "keep every operator's memory counters (bytes live, buffer growths, allocations)",
+     debug_cmd_mark},
+    {"since", NULL, "",
+     "what grew since the mark, per operator (GStreamer's leaks-tracer checkpoints)",
+     debug_cmd_since},
     {"help", "h", "[COMMAND]", "this list", debug_cmd_help},
     {"quit", "q", "", "leave", debug_cmd_quit},
 };
@@ -435,8 +484,15 @@ static int debug_main(int argc, char **argv)
 	if (dalic_cli_parse_pipeline_opts(&argc, argv, &o))
 		return 2;
 	const char *commands_file = NULL;
+	dalic_cli_ckpt_opts_t ck = {.at = -1};
 	for (int i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "--commands") || !strcmp(argv[i], "-x")) && i + 1 < argc) {
+		int used = dalic_cli_ckpt_parse(argc, argv, i, &ck);
+		if (used < 0)
+			return 2;
+		if (used) {
+			i += used - 1;
+		} else if ((!strcmp(argv[i], "--commands") || !strcmp(argv[i], "-x")) &&
+		           i + 1 < argc) {
 			commands_file = argv[++i];
 		} else {
 			fprintf(stderr, "dalic debug: unknown option '%s' (see dalic help debug)\n",
@@ -444,6 +500,12 @@ static int debug_main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (ck.save) {
+		fprintf(stderr, "dalic debug: --save-checkpoint is for dalic run; here `checkpoint "
+		                "save FILE` writes one\n");
+		return 2;
+	}
+	dalic_cli_ckpt_override(&ck, &o.override);
 	dalic_pipeline_t *p;
 	int rc = dalic_cli_open(&o, &p);
 	repl_t r = {0};
@@ -459,6 +521,11 @@ static int debug_main(int argc, char **argv)
 			return 1; /* printed */
 		}
 		dalic_pipeline_destroy(p);
+		if (!rc && dalic_cli_ckpt_open_debug(&ck, r.s)) {
+			dalic_debug_close(r.s);
+			dalic_cli_feeds_close(feeds);
+			return 1; /* printed */
+		}
 	}
 	if (rc) {
 		dalic_cli_error(rc);
@@ -495,7 +562,8 @@ static int debug_main(int argc, char **argv)
 DALIC_COMMAND(debug) = {
     .name = "debug",
     .summary = "debug mode: step operators and iterations, break, inspect any node",
-    .usage = "usage: dalic debug PIPELINE [--commands FILE] [pipeline flags]\n"
+    .usage = "usage: dalic debug PIPELINE [--commands FILE] [--checkpoint FILE] [--at N]\n"
+             "                  [pipeline flags]\n"
              "  Runs the pipeline eagerly, one operator at a time, on a gdb-like line\n"
              "  interface. Commands come from the terminal, from stdin when it is not a\n"
              "  terminal, or from FILE first (-x FILE). Type help inside for the commands:\n"

@@ -23,7 +23,10 @@ void dalic_cli_debug_show_position(dalic_debug_t *s);
  * built; consumed) eagerly and prints the run summary (text or JSON, as `dalic run`), with
  * the full engine's time on the same pipeline and the slowdown; `dump` writes every output
  * sample as `dalic run --dump` does. Returns the process exit status. */
+/* `dalic run --debug`; ck: --checkpoint / --at / --save-checkpoint (cli/ckpt.h). */
+struct dalic_cli_ckpt_opts;
 int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
-                        long iterations, bool json, const char *dump);
+                        long iterations, bool json, const char *dump,
+                        const struct dalic_cli_ckpt_opts *ck);
 
 #endif

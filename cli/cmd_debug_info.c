@@ -366,15 +366,18 @@ void dalic_cli_debug_show_position(dalic_debug_t *s)
 {
 	dalic_debug_status_t st;
 	dalic_debug_status(s, &st);
+	char epoch[48] = ""; /* DALI's epoch_idx, once past an end of data or from a checkpoint */
+	if (st.epoch_idx)
+		snprintf(epoch, sizeof epoch, " (epoch_idx %lld)", (long long)st.epoch_idx);
 	if (!st.next_op_name) {
-		printf("iteration %lld complete; next: iteration %lld\n", (long long)st.iteration,
-		       (long long)st.iteration + 1);
+		printf("iteration %lld complete; next: iteration %lld%s\n", (long long)st.iteration,
+		       (long long)st.iteration + 1, epoch);
 		return;
 	}
 	dalic_debug_op_info_t o;
 	dalic_debug_op_info(s, st.next_op, &o);
-	printf("iteration %lld, next operator %d/%d: %s (%s)\n", (long long)st.iteration,
-	       st.next_op, st.num_ops, o.name, o.schema);
+	printf("iteration %lld, next operator %d/%d: %s (%s)%s\n", (long long)st.iteration,
+	       st.next_op, st.num_ops, o.name, o.schema, epoch);
 }
 
 static void debug_info_show_error(dalic_debug_t *s, const dalic_debug_status_t *st)

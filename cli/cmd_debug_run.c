@@ -7,6 +7,7 @@
  * replayed to stdout as the iterations run.
  */
 #include "cli/cmd_debug.h"
+#include "cli/ckpt.h"
 #include "cli/feed.h"
 
 #include "cli/summary.h"
@@ -44,7 +45,8 @@ static double debug_run_time_full_engine(const dalic_pipeline_t *def, long itera
 }
 
 int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
-                        long iterations, bool json, const char *dump)
+                        long iterations, bool json, const char *dump,
+                        const dalic_cli_ckpt_opts_t *ck)
 {
 	dalic_debug_t *s = NULL;
 	dalic_cli_feed_t *feeds = NULL;
@@ -53,7 +55,7 @@ int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
 		dalic_cli_error(rc);
 	else if (dalic_cli_feeds_open(o->feeds, o->num_feeds,
 	                              dalic_pipeline_params(p)->batch_size, &feeds) ||
-	         dalic_cli_feeds_attach_debug(feeds, s))
+	         dalic_cli_feeds_attach_debug(feeds, s) || dalic_cli_ckpt_open_debug(ck, s))
 		rc = DALIC_EINVAL;
 	if (rc) {
 		dalic_debug_close(s);
@@ -70,6 +72,9 @@ int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
 	    .ctx = s,
 	};
 	bool dump_failed = false;
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	int64_t first = st.iteration; /* dumps are numbered from the checkpoint or --at */
 	for (; m.iterations < iterations; m.iterations++) {
 		int64_t t0 = dalic_clock_ns();
 		rc = dalic_debug_next(s);
@@ -78,7 +83,7 @@ int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
 			break;
 		if (dalic_debug_num_outputs(s))
 			m.samples += dalic_batch_num_samples(dalic_debug_output(s, 0));
-		if (dump && (rc = dalic_cli_dump_outputs(dump, m.iterations,
+		if (dump && (rc = dalic_cli_dump_outputs(dump, first + m.iterations,
 		                                         dalic_debug_num_outputs(s),
 		                                         debug_run_output, s))) {
 			dump_failed = true; /* the dump printed its error */
@@ -90,6 +95,16 @@ int dalic_cli_debug_run(const dalic_cli_pipeline_opts_t *o, dalic_pipeline_t *p,
 			dalic_cli_debug_show_stop(s, rc);
 		else if (!dump_failed)
 			dalic_cli_error(rc);
+		dalic_debug_close(s);
+		dalic_pipeline_destroy(p);
+		dalic_cli_feeds_close(feeds);
+		return 1;
+	}
+	if (ck->save && dalic_debug_checkpoint_save(s, ck->save)) {
+		fprintf(stderr, "dalic: %s\n", dalic_debug_last_error(s));
+		rc = DALIC_EIO;
+	}
+	if (rc && rc != DALIC_EEND) {
 		dalic_debug_close(s);
 		dalic_pipeline_destroy(p);
 		dalic_cli_feeds_close(feeds);

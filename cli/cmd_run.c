@@ -92,7 +92,7 @@ static int run_main(int argc, char **argv)
 		return dalic_cli_error(rc), 1;
 	/* eager, one operator at a time: debug mode's runner (cli/cmd_debug_run.c) */
 	if (o.debug || dalic_pipeline_debug_requested(p)) /* or @pipeline_def(debug=True) */
-		return dalic_cli_debug_run(&o, p, iters, json, dump);
+		return dalic_cli_debug_run(&o, p, iters, json, dump, &ck);
 	dalic_cli_feed_t *feeds = NULL;
 	if (dalic_cli_feeds_open(o.feeds, o.num_feeds, dalic_pipeline_params(p)->batch_size,
 	                         &feeds) ||

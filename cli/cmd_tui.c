@@ -2,6 +2,7 @@
  * `dalic tui PIPELINE`: the workbench (tui/). With --keys and --dump it runs headless: no
  * terminal, a key script, text screen dumps — what the tests drive.
  */
+#include "cli/ckpt.h"
 #include "cli/cli.h"
 #include "cli/feed.h"
 #include "tui/attach_view.h"
@@ -37,8 +38,14 @@ static int tui_main(int argc, char **argv)
 	                   .feeds = o.feeds,
 	                   .num_feeds = o.num_feeds};
 	const char *ranks = NULL;  /* --stats-dir DIR: the ranks view */
+	dalic_cli_ckpt_opts_t ck = {.at = -1};
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
+		int used = dalic_cli_ckpt_parse(argc, argv, i, &ck);
+		if (used < 0)
+			return 2;
+		if (used) {
+			i += used - 1;
+		} else if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
 			t.keys = argv[++i];
 		} else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
 			t.dump = argv[++i];
@@ -62,6 +69,14 @@ static int tui_main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (ck.save) {
+		fprintf(stderr, "dalic tui: --save-checkpoint is for dalic run; in the workbench c "
+		                "saves the checkpoint of the current iteration\n");
+		return 2;
+	}
+	dalic_cli_ckpt_override(&ck, &t.override);
+	t.checkpoint = ck.load;
+	t.at = ck.at;
 	if (!t.keys != !t.dump) {
 		fprintf(stderr, "dalic tui: headless mode needs both --keys FILE and --dump DIR\n");
 		return 2;
@@ -83,10 +98,14 @@ static int tui_main(int argc, char **argv)
 DALIC_COMMAND(tui) = {
     .name = "tui",
     .summary = "the workbench: graph, operators, queues and batches of a running pipeline",
-    .usage = "usage: dalic tui PIPELINE [--run] [--trace] [pipeline flags]\n"
+    .usage = "usage: dalic tui PIPELINE [--run] [--trace] [--checkpoint FILE] [--at N]\n"
+             "                [pipeline flags]\n"
              "       dalic tui PIPELINE --keys FILE --dump DIR [--size WxH] [pipeline flags]\n"
              "  --run            start running at once\n"
              "  --trace          record trace events from the start (w saves trace.json)\n"
+             "  --checkpoint FILE  open at a DALI checkpoint (either engine)\n"
+             "  --at N           open at iteration N (from the start or the checkpoint),\n"
+             "                   moving readers and generators on without running\n"
              "  --keys FILE      headless: key script, one key or command per line ('-': stdin)\n"
              "  --dump DIR       headless: write screen dumps DIR/screen-NNN.txt\n"
              "  --size WxH       headless screen size (default 100x30)\n"

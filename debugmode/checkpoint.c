@@ -32,7 +32,7 @@ static int dbgckpt_write(const char *path, const uint8_t *buf, size_t len)
 			       strerror(errno));
 }
 
-int dalic_debug_checkpoint_save(dalic_debug_t *s, const char *path)
+int dalic_debug_checkpoint(dalic_debug_t *s, uint8_t **buf, size_t *len)
 {
 	/* a complete iteration i is the start of i + 1 */
 	bool complete = s->pos == s->e->num_ops && !s->failed;
@@ -42,10 +42,16 @@ int dalic_debug_checkpoint_save(dalic_debug_t *s, const char *path)
 						  "of its %d operators ran); a checkpoint is taken "
 						  "between iterations: `next` finishes this one",
 						  (long long)s->iteration, s->pos, s->e->num_ops));
+	int rc = dalic_ckpt_nodes_save(s->e->g, s->e->xnodes, s->iteration + complete,
+				       s->epoch_idx, s->iterator_data, buf, len);
+	return rc ? dbgckpt_fail(s, rc) : DALIC_OK;
+}
+
+int dalic_debug_checkpoint_save(dalic_debug_t *s, const char *path)
+{
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	int rc = dalic_ckpt_nodes_save(s->e->g, s->e->xnodes, s->iteration + complete, &buf,
-				       &len);
+	int rc = dalic_debug_checkpoint(s, &buf, &len);
 	if (!rc)
 		rc = dbgckpt_write(path, buf, len);
 	free(buf);
@@ -61,8 +67,14 @@ int dalic_debug_checkpoint_load(dalic_debug_t *s, const char *path)
 	rc = dalic_debug_restart(s);
 	if (!rc)
 		rc = dalic_ckpt_nodes_restore(s->e->g, s->e->xnodes, c, path);
-	if (!rc)
+	if (!rc) {
 		s->iteration = c->iter;
+		s->epoch_idx = c->epoch_idx;
+		free(s->iterator_data);
+		s->iterator_data = *c->iterator_data ? strdup(c->iterator_data) : NULL;
+		if (*c->iterator_data && !s->iterator_data)
+			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
 	dalic_ckpt_free(c);
 	if (rc) {
 		/* a half-restored session would show a position it is not at */

@@ -117,6 +117,15 @@ static int eager_make_order(dalic_eager_t *e)
 	return DALIC_OK;
 }
 
+/* An output buffer grew: counted for `since` (the only hook the eager engine installs). */
+static void eager_on_growth(void *user, const dalic_node_t *node, int output, int64_t iteration,
+                            int sample, const char *source, size_t old_capacity,
+                            size_t new_capacity)
+{
+	dalic_eager_t *e = user;
+	e->nodes[node->index].growths[output]++;
+}
+
 int dalic_eager_create(const dalic_graphdef_t *def, dalic_source_log_t *logs, int num_logs,
                        dalic_eager_t **out)
 {
@@ -140,6 +149,12 @@ int dalic_eager_create(const dalic_graphdef_t *def, dalic_source_log_t *logs, in
 	}
 	for (int i = 0; !rc && i < e->g->num_nodes; i++)
 		rc = eager_init_node(e, i, logs, num_logs);
+	for (int i = 0; !rc && i < e->g->num_nodes; i++) {
+		e->nodes[i].growths = calloc((size_t)e->xnodes[i].num_outputs + 1, sizeof(int64_t));
+		if (!e->nodes[i].growths)
+			rc = dalic_fail(DALIC_ENOMEM, "out of memory");
+	}
+	e->obs = (dalic_observer_t){.user = e, .buffer_growth = eager_on_growth};
 	if (!rc)
 		rc = eager_make_order(e);
 	if (!rc)
@@ -167,6 +182,7 @@ void dalic_eager_destroy(dalic_eager_t *e)
 		free(x->input_names);
 		free(x->input_args);
 		free(x->output_names);
+		free(x->growths);
 	}
 	free(e->nodes);
 	free(e->xnodes);
@@ -204,8 +220,11 @@ int dalic_eager_run_op(dalic_eager_t *e, int k, int64_t iteration, int *failed_s
 {
 	dalic_eager_node_t *x = &e->nodes[e->order[k]];
 	dalic_exec_node_bind(e->xnodes, x->x, NULL);
-	dalic_exec_run_t r = {
-	    .pool = e->pool, .iteration = iteration, .batch = e->batch, .warnings = e->warnings};
+	dalic_exec_run_t r = {.pool = e->pool,
+	                      .obs = &e->obs,
+	                      .iteration = iteration,
+	                      .batch = e->batch,
+	                      .warnings = e->warnings};
 	int rc = dalic_exec_node_run(x->x, &r, failed_sample);
 	x->total_ns += x->x->last_ns;
 	x->runs++;

@@ -62,6 +62,7 @@ typedef struct dalic_eager_node {
 	/* names for dalic_debug_op_info, borrowed from the graph */
 	const char **input_names, **input_args, **output_names;
 	int64_t last_iteration, total_ns, runs;
+	int64_t *growths; /* per output: buffer growths (debug mode's mark / since) */
 } dalic_eager_node_t;
 
 typedef struct dalic_eager {
@@ -74,6 +75,7 @@ typedef struct dalic_eager {
 	dalic_pool_t *pool; /* num_threads workers, as the full engine's */
 	int batch; /* current iteration's batch size (0: not begun) */
 	dalic_warnlog_t *warnings; /* where the operators' warnings go (borrowed; NULL: dropped) */
+	dalic_observer_t obs;      /* counts buffer growths into nodes[].growths */
 } dalic_eager_t;
 
 /* Builds from `def` (copied) and creates the operators. `logs`/`num_logs`: the source logs

@@ -154,6 +154,7 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	}
 	s->has_resume = false;
 	if (!s->begun) {
+		s->pristine = false;
 		int rc = dalic_eager_begin(s->e, s->iteration);
 		if (rc == DALIC_EEND)
 			return run_stop_at_end(s);
@@ -175,7 +176,7 @@ static int run_one(dalic_debug_t *s, bool breaks, bool conds)
 	if ((rc = dalic_debug_prints_fire(s)))
 		return run_stop_on_print_error(s, rc);
 	if (s->pos == s->e->num_ops)
-		s->iterations_done++;
+		s->iterations_done++, s->iterations_total++;
 	if (conds && s->break_warnings && dalic_warnlog_count(s->warnings) > warned)
 		return run_stop_on_warning(s, ran, warned);
 	const dalic_edge_t *edge;
@@ -264,6 +265,10 @@ int dalic_debug_restart(dalic_debug_t *s)
 	for (int i = 0; i < s->e->g->num_edges; i++)
 		s->host_runs[i] = -1;
 	s->iteration = 0;
+	s->pristine = true;
+	s->epoch_idx = 0;
+	free(s->iterator_data);
+	s->iterator_data = NULL;
 	s->pos = 0;
 	s->begun = s->ended = s->failed = false;
 	s->iterations_done = 0;
@@ -287,11 +292,12 @@ static int run_goto(dalic_debug_t *s, int64_t n)
 		if (rc)
 			return rc;
 	}
-	/* from the start, the operators move on without running where they can (the seek of
-	 * docs/checkpoints.md); else every iteration runs */
-	if (n > 0 && s->iteration == 0 && s->pos == 0 && !s->begun) {
+	/* from the start or a loaded checkpoint, the operators move on without running where
+	 * they can (the seek of docs/checkpoints.md); else every iteration runs */
+	if (n > s->iteration && s->pristine && s->pos == 0 && !s->begun) {
 		char *why = NULL;
-		int rc = dalic_ckpt_move_nodes(s->e->xnodes, s->e->g->num_nodes, n, &why);
+		int rc = dalic_ckpt_move_nodes(s->e->xnodes, s->e->g->num_nodes, n - s->iteration,
+		                               &why);
 		if (rc)
 			return rc;
 		bool moved = why == NULL;

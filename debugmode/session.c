@@ -105,6 +105,7 @@ int dalic_debug_open_def(const dalic_graphdef_t *def, dalic_debug_t **out)
 	if (!s)
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	s->def = dalic_graphdef_clone(def);
+	s->pristine = true;
 	int rc = s->def ? session_open(s) : dalic_fail(DALIC_ENOMEM, "out of memory");
 	if (rc) {
 		dalic_debug_close(s);
@@ -138,6 +139,8 @@ void dalic_debug_close(dalic_debug_t *s)
 	free(s->host_runs);
 	free(s->print_after);
 	free(s->stop_source);
+	free(s->iterator_data);
+	dalic_debug_mark_free(s);
 	free(s->stop_message);
 	dalic_warnlog_free(s->warnings);
 	free(s->error);
@@ -159,6 +162,7 @@ static void session_resume_after_end(dalic_debug_t *s)
 	if (!s->ended)
 		return;
 	s->ended = false;
+	s->epoch_idx++; /* DALI's reset after StopIteration starts the next epoch */
 	dalic_eager_resume_inputs(s->e);
 }
 
@@ -204,6 +208,7 @@ void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out)
 	out->next_op_name =
 	    s->pos < s->e->num_ops ? s->e->g->nodes[s->e->order[s->pos]]->inst : NULL;
 	out->iterations_done = s->iterations_done;
+	out->epoch_idx = s->epoch_idx;
 	out->batch_size = s->begun ? s->e->batch : 0;
 	out->stop = s->stop;
 	out->break_id = s->stop_break;

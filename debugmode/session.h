@@ -36,7 +36,18 @@ struct dalic_debug {
 	bool begun;  /* inputs asked for this iteration's batch */
 	bool ended;  /* end of data reached */
 	bool failed; /* stopped on an operator error in this iteration */
+	bool pristine; /* no iteration begun since open, restart or checkpoint load */
 	int64_t iterations_done;
+	/* DALI's epoch_idx: the loaded checkpoint's, plus each end of data the session went on
+	 * past (DALI's reset after StopIteration); the iterator JSON a loaded checkpoint held */
+	int64_t epoch_idx;
+	char *iterator_data;
+	/* mark / since (mark.c): counters at the mark, the last since's rows; completed
+	 * iterations, never reset */
+	struct dalic_growth *mark;
+	struct dalic_growth *since;
+	struct dalic_debug_growth *since_rows;
+	int64_t iterations_total;
 
 	/* the last stop */
 	dalic_debug_stop_t stop;
@@ -97,6 +108,8 @@ int dalic_debug_prints_init(dalic_debug_t *s);
 /* Replays the records whose values are ready at the current position; fails with the
  * error of a print the script renders. */
 int dalic_debug_prints_fire(dalic_debug_t *s);
+/* Frees the mark and the last since (mark.c). */
+void dalic_debug_mark_free(dalic_debug_t *s);
 
 /* The batch of an edge, readable on the host (copied from device memory when needed). */
 const dalic_batch_t *dalic_debug_edge_batch(dalic_debug_t *s, const dalic_edge_t *edge);

@@ -347,12 +347,12 @@ static int ckrun_need_checkpointing(const dalic_graph_t *g, const char *msg)
 }
 
 int dalic_ckpt_nodes_save(const dalic_graph_t *g, dalic_exec_node_t *nodes, int64_t iter,
-			  uint8_t **bytes, size_t *len)
+			  int64_t epoch_idx, const char *iterator_data, uint8_t **bytes, size_t *len)
 {
 	DALIC_TRY(ckrun_need_checkpointing(g, "Cannot save the checkpoint. The "
 					   "`enable_checkpointing` was not specified when "
 					   "creating the pipeline"));
-	return ckrun_write(g, ckrun_state_now, nodes, iter, 0, NULL, bytes, len);
+	return ckrun_write(g, ckrun_state_now, nodes, iter, epoch_idx, iterator_data, bytes, len);
 }
 
 int dalic_ckpt_nodes_restore(const dalic_graph_t *g, dalic_exec_node_t *nodes,

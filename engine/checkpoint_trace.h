@@ -29,12 +29,14 @@ struct dalic_exec_node;
 int dalic_ckpt_move_nodes(struct dalic_exec_node *nodes, int num, int64_t n, char **why);
 
 /* Debug mode's checkpoints (checkpoint_run.c): the states the nodes (parallel to g->nodes)
- * have now as checkpoint bytes at position `iter`, and a parsed checkpoint restored into them
+ * have now as checkpoint bytes at position `iter` of epoch `epoch_idx` (iterator_data: the
+ * JSON a restored checkpoint carried, or NULL), and a parsed checkpoint restored into them
  * with the checks of a pipeline's restore (`what` names it in errors). Both need the graph's
  * enable_checkpointing, as DALI's do. */
 struct dalic_graph;
 int dalic_ckpt_nodes_save(const struct dalic_graph *g, struct dalic_exec_node *nodes,
-			  int64_t iter, uint8_t **bytes, size_t *len);
+			  int64_t iter, int64_t epoch_idx, const char *iterator_data,
+			  uint8_t **bytes, size_t *len);
 int dalic_ckpt_nodes_restore(const struct dalic_graph *g, struct dalic_exec_node *nodes,
 			     const dalic_ckpt_t *c, const char *what);
 

@@ -95,6 +95,8 @@ DALIC_API void dalic_debug_interrupt(dalic_debug_t *s);
  * session is back at iteration 0). */
 DALIC_API int dalic_debug_checkpoint_save(dalic_debug_t *s, const char *path);
 DALIC_API int dalic_debug_checkpoint_load(dalic_debug_t *s, const char *path);
+/* The checkpoint save would write, as bytes (*buf: free()); the same refusals. */
+DALIC_API int dalic_debug_checkpoint(dalic_debug_t *s, uint8_t **buf, size_t *len);
 
 typedef enum {
 	DALIC_DEBUG_STOP_NONE = 0,   /* nothing ran yet (opened or restarted) */
@@ -125,6 +127,9 @@ typedef struct dalic_debug_status {
 	int stop_sample;          /* sample of a COND / ERROR stop, or -1 if unknown */
 	const char *stop_source;  /* source file of that sample (reader data), or NULL */
 	const char *stop_message; /* the warning of a WARNING stop, else NULL */
+	/* DALI's epoch_idx (a checkpoint's pipeline_data): the loaded checkpoint's, plus each end
+	 * of data the session went on past with more input */
+	int64_t epoch_idx;
 } dalic_debug_status_t;
 
 DALIC_API void dalic_debug_status(const dalic_debug_t *s, dalic_debug_status_t *out);
@@ -245,6 +250,22 @@ typedef struct dalic_debug_perf {
 /* Runs `iterations` iterations of the session's pipeline twice — eagerly and with the full
  * engine — on fresh instances (the session's position is not touched) and times both. */
 DALIC_API int dalic_debug_measure(dalic_debug_t *s, int64_t iterations, dalic_debug_perf_t *out);
+
+/* ---- memory: mark / since (GStreamer's leaks-tracer checkpoints; stats/growth.h) ----------- */
+typedef struct dalic_debug_growth {
+	const char *op; /* operator instance name (borrowed until the next since or close) */
+	int64_t bytes_live;      /* its outputs' buffers now minus at the mark (may be < 0) */
+	int64_t growth_events;   /* output buffers that grew since the mark */
+	int64_t allocations;     /* allocations its outputs made since the mark */
+	int64_t allocated_bytes; /* and their bytes */
+} dalic_debug_growth_t;
+/* Keeps every operator's memory counters now (the eager engine's, summed over its outputs). */
+DALIC_API int dalic_debug_mark(dalic_debug_t *s);
+/* What grew since the mark, one row per operator in graph order, and the iterations completed
+ * since (restarts do not reset either). DALIC_ESTATE without a mark. Rows are borrowed until
+ * the next call of this function or close. */
+DALIC_API int dalic_debug_since(dalic_debug_t *s, int64_t *iterations,
+                                const dalic_debug_growth_t **rows, int *num_rows);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,9 @@
  * 100+k pool worker k's sample chunks. Spans that may overlap on one thread (iterations in
  * flight, stage waits) are async events; queue occupancy is a counter track per queue, and
  * each worker has a "worker k cpu %" counter (thread CPU over its chunks); the trend adds
- * "samples/s", "memory held" and "cpu cores" counters, a point per trend interval.
+ * "samples/s", "memory held", "cpu cores", "reader MB/s" and "reader files/s" counters and
+ * one "op time NAME" (milliseconds of work per second) per operator the user wrote, a point
+ * per trend interval.
  * Events are streamed from the trace ring, so a long trace costs no extra memory to write.
  * Timestamps are microseconds since the collector started (or was reset).
  */
@@ -177,7 +179,26 @@ static void trace_emit(void *user, const dalic_trace_event_t *ev)
 	}
 }
 
-/* The trend's points as counter tracks: samples/s, memory held, CPU cores in use. */
+/* Each operator's work in the interval before point i, in ms per second. */
+static void trace_trend_ops(writer_t *w, dalic_stats_t *s, int i, double dt, double ts)
+{
+	for (int k = 0; w->L && s->trend_ops && k < s->trend_nodes && k < w->L->num_nodes; k++) {
+		if (w->L->nodes[k].internal)
+			continue;
+		int64_t now = s->trend_ops[(size_t)i * s->trend_nodes + k];
+		int64_t before = i ? s->trend_ops[(size_t)(i - 1) * s->trend_nodes + k] : 0;
+		char name[300];
+		snprintf(name, sizeof name, "op time %s", w->L->nodes[k].name);
+		trace_begin(w);
+		fprintf(w->f, "{\"ph\":\"C\",\"pid\":1,\"name\":");
+		trace_json_string(w->f, name);
+		fprintf(w->f, ",\"ts\":%.3f,\"args\":{\"ms/s\":%.3f}}", ts,
+		        dt > 0 ? (double)(now - before) * 1e-6 / dt : 0);
+	}
+}
+
+/* The trend's points as counter tracks: samples/s, memory held, CPU cores in use, the
+ * readers' MB/s and files/s, each operator's time. */
 static void trace_trend(writer_t *w, dalic_stats_t *s)
 {
 	pthread_mutex_lock(&s->trend_lock);
@@ -196,8 +217,17 @@ static void trace_trend(writer_t *w, dalic_stats_t *s)
 		        ts, (long long)p->bytes_live);
 		fprintf(w->f,
 		        "\n{\"ph\":\"C\",\"pid\":1,\"name\":\"cpu cores\",\"ts\":%.3f,\"args\":"
-		        "{\"cores\":%.2f}}",
+		        "{\"cores\":%.2f}},",
 		        ts, dt > 0 ? (p->cpu_s - prev.cpu_s) / dt : 0);
+		fprintf(w->f,
+		        "\n{\"ph\":\"C\",\"pid\":1,\"name\":\"reader MB/s\",\"ts\":%.3f,\"args\":"
+		        "{\"MB/s\":%.3f}},",
+		        ts, dt > 0 ? (double)(p->reader_bytes - prev.reader_bytes) * 1e-6 / dt : 0);
+		fprintf(w->f,
+		        "\n{\"ph\":\"C\",\"pid\":1,\"name\":\"reader files/s\",\"ts\":%.3f,"
+		        "\"args\":{\"files/s\":%.1f}}",
+		        ts, dt > 0 ? (double)(p->reader_files - prev.reader_files) / dt : 0);
+		trace_trend_ops(w, s, i, dt, ts);
 		prev = *p;
 	}
 	pthread_mutex_unlock(&s->trend_lock);

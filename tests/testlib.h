@@ -96,6 +96,7 @@ const char *tl_has_text(const char *what, const char *text, const char *needle, 
 	X(dalic_debug_delete) X(dalic_debug_break_get) X(dalic_debug_op_info)                      \
 	X(dalic_debug_stats) X(dalic_debug_format_sample) X(dalic_debug_format_batch)              \
 	X(dalic_debug_preview) X(dalic_debug_save_image) X(dalic_debug_measure)                    \
+	X(dalic_debug_mark) X(dalic_debug_since) X(dalic_debug_checkpoint)                         \
 	X(dalic_stats_create) X(dalic_stats_snapshot) X(dalic_stats_write_json)                    \
 	X(dalic_stats_write_report) X(dalic_stats_write_trace) X(dalic_stats_save_trace)          \
 	X(dalic_check_module)

@@ -270,6 +270,26 @@ static unsigned cmd_save(tui_app_t *app, int key)
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
+static unsigned cmd_submit_checkpoint(tui_app_t *app, const char *text)
+{
+	tui_cmd_t c = {.kind = TUI_CMD_CHECKPOINT};
+	snprintf(c.text, sizeof c.text, "%s", *text ? text : "dalic.ckpt");
+	dalic_tui_app_post(app, &c);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static unsigned cmd_checkpoint(tui_app_t *app, int key)
+{
+	dalic_tui_app_prompt(app, "save the checkpoint of this iteration to (Enter: dalic.ckpt): ",
+	                     "", cmd_submit_checkpoint);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static unsigned cmd_mark(tui_app_t *app, int key)
+{
+	return cmd_post(app, key == 'M' ? TUI_CMD_SINCE : TUI_CMD_MARK);
+}
+
 #define KEYS(...)                                                                                  \
 	{                                                                                          \
 		__VA_ARGS__                                                                        \
@@ -384,6 +404,17 @@ const tui_command_t tui_commands[] = {
      .bar = "Save",
      .help = "save stats.json, report.txt, trace.json, graph.dot",
      .run = cmd_save},
+    {.name = "checkpoint",
+     .section = "Other",
+     .keys = KEYS('c'),
+     .help = "save a DALI checkpoint of the current iteration (needs enable_checkpointing; "
+             "`dalic tui|run --checkpoint FILE` opens at it)",
+     .run = cmd_checkpoint},
+    {.name = "mark",
+     .section = "Other",
+     .keys = KEYS('m', 'M'),
+     .help = "mark the memory counters (m); show what grew since, per operator (M)",
+     .run = cmd_mark},
     {.name = "trace",
      .section = "Other",
      .keys = KEYS('T'),

@@ -117,6 +117,21 @@ typedef struct tui_error {
 } tui_error_t;
 
 #define TUI_TUNE_TEXT 2048
+#define TUI_MAX_READERS 8
+#define TUI_MAX_SINCE 48
+
+/* A reader's position in the checkpoint of the current iteration (issue 27). */
+typedef struct tui_reader_pos {
+	char name[64];
+	int32_t epoch, age; /* DALI's loader snapshot: epoch, samples returned since its start */
+	int64_t epoch_size; /* samples per epoch of its shard (padded), 0 unknown */
+} tui_reader_pos_t;
+
+/* What an operator's outputs grew and allocated since the mark (issue 26, stats/growth.h). */
+typedef struct tui_since_row {
+	char name[64];
+	int64_t bytes_live, growth_events, allocations, allocated_bytes;
+} tui_since_row_t;
 
 typedef struct tui_model {
 	atomic_int refs;
@@ -147,6 +162,18 @@ typedef struct tui_model {
 	tui_measure_t before;
 	int64_t mem_live[3]; /* dalic_mem_totals bytes_live, host / pinned / device */
 	char tune[TUI_TUNE_TEXT]; /* the tune view's lines, "" when not shown */
+	/* position (tui/runner_ckpt.c): DALI's epoch_idx and each reader's place, from the
+	 * checkpoint of the current iteration; `position_note` says why there is none */
+	bool has_position;
+	int64_t epoch_idx;
+	int num_readers;
+	tui_reader_pos_t readers[TUI_MAX_READERS];
+	char position_note[96];
+	/* mark / since (tui/runner_mark.c): shown in OPERATORS while since_shown */
+	bool marked, since_shown;
+	int64_t mark_iteration, since_iterations;
+	int num_since;
+	tui_since_row_t since[TUI_MAX_SINCE];
 } tui_model_t;
 
 tui_model_t *dalic_tui_model_new(void);

@@ -275,8 +275,35 @@ static int pane_ops_pick_columns(int width, bool *shown)
 	return name_w > NAME_MAX_W ? NAME_MAX_W : name_w;
 }
 
+/* M: what each operator's outputs grew and allocated since the mark (runner_mark.c). */
+static void pane_ops_since(const tui_model_t *m, tui_canvas_t c)
+{
+	char title[120];
+	snprintf(title, sizeof title,
+	         "SINCE MARK at iteration %lld (%lld iterations): M back to the operators",
+	         (long long)m->mark_iteration, (long long)m->since_iterations);
+	dalic_tui_fill(c, (tui_rect_t){0, 0, c.r.w, 1}, ' ', dalic_tui_style(TUI_S_HEADER));
+	dalic_tui_print(c, 0, 0, dalic_tui_style(TUI_S_HEADER), title, c.r.w);
+	int name_w = c.r.w - 44 > 12 ? c.r.w - 44 : 12;
+	dalic_tui_printf(c, 0, 1, dalic_tui_style(TUI_S_DIM), "%-*.*s %11s %7s %7s %11s", name_w,
+	                 name_w, "operator", "bytes live", "growths", "allocs", "bytes alloc");
+	int y = 2;
+	for (int i = 0; i < m->num_since && y < c.r.h; i++, y++) {
+		const tui_since_row_t *r = &m->since[i];
+		bool grew = r->bytes_live > 0 || r->growth_events > 0;
+		dalic_tui_printf(c, 0, y, dalic_tui_style(grew ? TUI_S_WARN : TUI_S_NORMAL),
+		                 "%-*.*s %+11lld %7lld %7lld %11lld", name_w, name_w, r->name,
+		                 (long long)r->bytes_live, (long long)r->growth_events,
+		                 (long long)r->allocations, (long long)r->allocated_bytes);
+	}
+}
+
 static void pane_ops_draw(tui_app_t *app, tui_canvas_t c)
 {
+	if (app->model->since_shown) {
+		pane_ops_since(app->model, c);
+		return;
+	}
 	row_t *rows;
 	int n = pane_ops_sorted_rows(app, &rows);
 	bool shown[NCOLS];

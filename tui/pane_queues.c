@@ -57,29 +57,105 @@ static void pane_queues_queue_line(tui_canvas_t c, int y, const dalic_stats_queu
 	pane_queues_sparkline(c, x, y, c.r.w - x, q);
 }
 
-/* samples/s of the trend's points, newest at the right, one column per point: a slowdown
- * after the first epoch shows as a step down. */
-static void pane_queues_trend(tui_canvas_t c, int y, const dalic_stats_snapshot_t *s)
+/* One value of a trend series between points i and i + 1 (op: an operator, for op time). */
+typedef double (*pane_queues_series_fn)(const dalic_stats_snapshot_t *s, int i, int op);
+
+static double pane_queues_dt(const dalic_stats_snapshot_t *s, int i)
 {
-	int x = dalic_tui_print(c, 0, y, dalic_tui_style(TUI_S_NORMAL), "samples/s ", -1);
-	int w = c.r.w - x - 8, n = s->num_trend - 1; /* rates need two points */
+	return s->trend[i + 1].t_s - s->trend[i].t_s;
+}
+
+static double pane_queues_samples(const dalic_stats_snapshot_t *s, int i, int op)
+{
+	double dt = pane_queues_dt(s, i);
+	return dt > 0 ? (double)(s->trend[i + 1].samples - s->trend[i].samples) / dt : 0;
+}
+
+static double pane_queues_mbs(const dalic_stats_snapshot_t *s, int i, int op)
+{
+	double dt = pane_queues_dt(s, i);
+	return dt > 0 ? (double)(s->trend[i + 1].reader_bytes - s->trend[i].reader_bytes) * 1e-6 / dt
+	              : 0;
+}
+
+static double pane_queues_mib(const dalic_stats_snapshot_t *s, int i, int op)
+{
+	return (double)s->trend[i + 1].bytes_live / (1024.0 * 1024.0);
+}
+
+static double pane_queues_cores(const dalic_stats_snapshot_t *s, int i, int op)
+{
+	double dt = pane_queues_dt(s, i);
+	return dt > 0 ? (s->trend[i + 1].cpu_s - s->trend[i].cpu_s) / dt : 0;
+}
+
+static double pane_queues_op_ms(const dalic_stats_snapshot_t *s, int i, int op)
+{
+	double dt = pane_queues_dt(s, i);
+	int n = s->num_operators;
+	int64_t d = s->trend_operator_ns[(size_t)(i + 1) * n + op] -
+	            s->trend_operator_ns[(size_t)i * n + op];
+	return dt > 0 ? (double)d * 1e-6 / dt : 0;
+}
+
+/* A trend series, newest at the right, one column per interval, scaled to its maximum, then
+ * its last value: a slowdown after the first epoch shows as a step down, a memory ramp as a
+ * slope. */
+static void pane_queues_trend(tui_canvas_t c, int y, const dalic_stats_snapshot_t *s,
+                              const char *label, pane_queues_series_fn fn, int op)
+{
+	int x = dalic_tui_printf(c, 0, y, dalic_tui_style(TUI_S_NORMAL), "%-9s ", label);
+	int w = c.r.w - x - 8 - (fn == pane_queues_op_ms ? 8 : 0), n = s->num_trend - 1;
+	/* values need two points */
 	if (w <= 0 || n < 1)
 		return;
 	int first = n > w ? n - w : 0;
-	double rate[512], top = 0;
+	double v[512], top = 0;
 	int k = 0;
 	for (int i = first; i < n && k < 512; i++, k++) {
-		const dalic_stats_trend_point_t *a = &s->trend[i], *b = &s->trend[i + 1];
-		double dt = b->t_s - a->t_s;
-		rate[k] = dt > 0 ? (double)(b->samples - a->samples) / dt : 0;
-		if (rate[k] > top)
-			top = rate[k];
+		v[k] = fn(s, i, op);
+		if (v[k] > top)
+			top = v[k];
 	}
 	for (int i = 0; i < k; i++) {
-		int l = top > 0 ? (int)(rate[i] / top * 7 + 0.5) : 0;
-		dalic_tui_put(c, x + i, y, levels[l > 7 ? 7 : l], dalic_tui_style(TUI_S_BAR));
+		int l = top > 0 ? (int)(v[i] / top * 7 + 0.5) : 0;
+		dalic_tui_put(c, x + i, y, levels[l < 0 ? 0 : l > 7 ? 7 : l],
+		              dalic_tui_style(TUI_S_BAR));
 	}
-	dalic_tui_printf(c, x + k + 1, y, dalic_tui_style(TUI_S_NORMAL), "%.0f", rate[k - 1]);
+	x += k + 1;
+	x += dalic_tui_printf(c, x, y, dalic_tui_style(TUI_S_NORMAL),
+	                      v[k - 1] >= 100 ? "%.0f" : "%.1f", v[k - 1]);
+	if (fn == pane_queues_op_ms) /* whose time it is */
+		dalic_tui_print(c, x + 1, y, dalic_tui_style(TUI_S_DIM), s->operators[op].name,
+		                c.r.w - x - 1);
+}
+
+/* The trend lines that fit above the workers and the verdict: samples/s first, then the
+ * readers' MB/s, memory held, CPU cores and the selected operator's time (ms per second). */
+static int pane_queues_trends(tui_app_t *app, tui_canvas_t c, int y,
+                              const dalic_stats_snapshot_t *s)
+{
+	if (s->num_trend < 2)
+		return 0;
+	int op = -1;
+	for (int k = 0; k < s->num_operators && s->trend_operator_ns; k++)
+		if (!strcmp(s->operators[k].name, app->sel_op))
+			op = k;
+	const struct {
+		const char *label;
+		pane_queues_series_fn fn;
+	} series[5] = {{"samples/s", pane_queues_samples},
+	               {"MB/s read", pane_queues_mbs},
+	               {"MiB held", pane_queues_mib},
+	               {"cpu cores", pane_queues_cores},
+	               {"op ms/s", pane_queues_op_ms}};
+	int used = 0;
+	for (int k = 0; k < 5 && c.r.h - (y + used) > 4 + 2 * (k > 0); k++) {
+		if (k == 4 && op < 0)
+			break;
+		pane_queues_trend(c, y + used++, s, series[k].label, series[k].fn, op);
+	}
+	return used;
 }
 
 /* The worker pool: a summary line, then one line per worker (busy bar, busy %, the operator
@@ -158,6 +234,28 @@ static void pane_queues_tune(const tui_model_t *m, tui_canvas_t c)
 	}
 }
 
+/* The position: each reader's epoch and samples into it (runner_ckpt.c), or why there is
+ * none. Returns the rows used. */
+static int pane_queues_position(const tui_model_t *m, tui_canvas_t c, int y)
+{
+	if (!m->has_position) {
+		if (!m->position_note[0])
+			return 0;
+		dalic_tui_print(c, 0, y, dalic_tui_style(TUI_S_DIM), m->position_note, -1);
+		return 1;
+	}
+	int used = 0;
+	for (int i = 0; i < m->num_readers && used < c.r.h - y; i++, used++) {
+		const tui_reader_pos_t *p = &m->readers[i];
+		char of[32] = "";
+		if (p->epoch_size > 0)
+			snprintf(of, sizeof of, "/%lld", (long long)p->epoch_size);
+		dalic_tui_printf(c, 0, y + used, dalic_tui_style(TUI_S_NORMAL),
+		                 "%s: epoch %d, sample %d%s", p->name, p->epoch, p->age, of);
+	}
+	return used;
+}
+
 static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 {
 	const tui_model_t *m = app->model;
@@ -171,6 +269,7 @@ static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 	/* queue lines above, the before/after table below: neither draws over the other */
 	tui_canvas_t c =
 	    dalic_tui_canvas_sub(all, (tui_rect_t){0, 0, all.r.w, all.r.h - compare_rows});
+	y += pane_queues_position(m, c, y);
 	if (m->engine == TUI_ENGINE_DEBUG) {
 		y = dalic_tui_wrap(
 		    c, 0, y, c.r.h, dalic_tui_style(TUI_S_DIM),
@@ -199,8 +298,7 @@ static void pane_queues_draw(tui_app_t *app, tui_canvas_t all)
 			    c, 0, y++, dalic_tui_style(TUI_S_NORMAL), "iteration %s, one per %s",
 			    dalic_tui_fmt_ns(s->iteration_time.mean_ns, t1),
 			    dalic_tui_fmt_ns((double)s->iteration_interval.p50_ns, t2));
-		if (s->num_trend > 1 && c.r.h - y > 4)
-			pane_queues_trend(c, y++, s);
+		y += pane_queues_trends(app, c, y, s);
 		/* the workers, leaving the verdict and two lines of its reason below */
 		y += pane_queues_workers(c, y, c.r.h - y - 3, s);
 		tui_style_t vs = s->verdict == DALIC_STATS_VERDICT_INPUT_BOUND

@@ -98,6 +98,8 @@ tui_model_t *dalic_tui_runner_make_model(tui_runner_t *r)
 	snprintf(m->change, sizeof m->change, "%s", r->change);
 	snprintf(m->tune, sizeof m->tune, "%s", r->tune_text);
 	m->before = r->before;
+	dalic_tui_ckpt_fill(r, m);
+	dalic_tui_mark_fill(r, m);
 	for (int k = 0; k < 3; k++) {
 		dalic_mem_totals_t t;
 		dalic_mem_totals(k, &t);
@@ -108,6 +110,7 @@ tui_model_t *dalic_tui_runner_make_model(tui_runner_t *r)
 
 void dalic_tui_runner_publish(tui_runner_t *r)
 {
+	dalic_tui_ckpt_position(r);
 	tui_model_t *m = dalic_tui_runner_make_model(r);
 	if (!m)
 		return;
@@ -165,6 +168,7 @@ int dalic_tui_runner_instantiate(tui_runner_t *r, dalic_pipeline_t **out)
 
 static void runner_close_engines(tui_runner_t *r)
 {
+	dalic_tui_mark_forget(r); /* the counters it kept are gone with the engines */
 	dalic_tui_full_close(r);
 	dalic_tui_debug_close(r);
 	dalic_tui_batch_view_unref(r->batch);
@@ -282,6 +286,7 @@ static void runner_switch_engine(tui_runner_t *r, tui_engine_t to)
 {
 	r->running = false;
 	r->engine = to;
+	dalic_tui_mark_forget(r); /* the mark was of the other engine's counters */
 	if (!runner_open_engine(r))
 		dalic_tui_runner_note(
 		    r, to == TUI_ENGINE_DEBUG
@@ -359,6 +364,15 @@ static void runner_handle(tui_runner_t *r, const tui_cmd_t *c)
 		else
 			r->tune_text[0] = 0;
 		break;
+	case TUI_CMD_CHECKPOINT:
+		dalic_tui_ckpt_save(r, c->text);
+		break;
+	case TUI_CMD_MARK:
+		dalic_tui_mark(r);
+		break;
+	case TUI_CMD_SINCE:
+		dalic_tui_mark_toggle_since(r);
+		break;
 	case TUI_CMD_QUIT:
 		r->quit = true;
 		r->running = false;
@@ -379,7 +393,8 @@ static void runner_extract(tui_runner_t *r)
 static void *runner_main(void *arg)
 {
 	tui_runner_t *r = arg;
-	if (!runner_load(r) && !runner_open_engine(r))
+	/* a seek to --at says what it did instead */
+	if (!runner_load(r) && !runner_open_engine(r) && !r->seek_noted)
 		dalic_tui_runner_note(
 		    r, "ready: n runs one iteration, Space keeps running, ? lists every key");
 	runner_extract(r);

@@ -27,6 +27,9 @@ typedef enum {
 	TUI_CMD_SAVE,  /* text: directory for stats.json, report.txt, trace.json, graph.dot */
 	TUI_CMD_TRACE, /* record trace events, or stop (rebuilds) */
 	TUI_CMD_TUNE,  /* flag: run the tuner (a: budget seconds, 0 auto); else hide its view */
+	TUI_CMD_CHECKPOINT, /* text: file for the checkpoint of the current iteration */
+	TUI_CMD_MARK,       /* keep the memory counters */
+	TUI_CMD_SINCE,      /* show / hide what grew since the mark */
 	TUI_CMD_QUIT,
 } tui_cmd_kind_t;
 

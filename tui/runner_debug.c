@@ -78,6 +78,10 @@ int dalic_tui_debug_open(tui_runner_t *r)
 		return DALIC_EINVAL;
 	}
 	dalic_debug_set_print(s, runner_debug_on_print, r);
+	if (dalic_tui_ckpt_open_debug(r, s)) {
+		dalic_debug_close(s);
+		return DALIC_EINVAL;
+	}
 	r->dbg = s;
 	r->debug_graph = runner_debug_graph_from_debug(s);
 	r->num_hist = dalic_debug_num_ops(s);

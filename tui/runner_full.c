@@ -103,10 +103,17 @@ int dalic_tui_full_open(tui_runner_t *r)
 		              dalic_cli_feeds_attach(r->full_feeds, p);
 		rc = feed_failed ? DALIC_EINVAL : DALIC_OK;
 	}
+	bool ckpt_failed = false;
+	if (!rc && (rc = dalic_tui_ckpt_restore_full(r, p)))
+		ckpt_failed = true; /* its error is on screen */
 	if (!rc)
 		rc = dalic_pipeline_build(p);
+	if (!rc && (rc = dalic_tui_ckpt_seek_full(r, p)))
+		ckpt_failed = true;
 	if (rc) {
-		dalic_tui_runner_fail(r, feed_failed ? dalic_cli_feed_error() : dalic_last_error());
+		if (!ckpt_failed)
+			dalic_tui_runner_fail(r, feed_failed ? dalic_cli_feed_error()
+			                                     : dalic_last_error());
 		dalic_pipeline_destroy(p);
 		if (s) {
 			dalic_stats_pipeline_destroyed(s);

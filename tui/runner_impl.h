@@ -89,6 +89,21 @@ struct tui_runner {
 	tui_measure_t before;
 	char tune_text[TUI_TUNE_TEXT]; /* the tune view, "" when none (runner_tune.c) */
 	volatile int tune_cancel;      /* set when a command arrives during a tune */
+
+	/* position of the engine in use (runner_ckpt.c): the last one read between
+	 * iterations (the debug engine has none in the middle of one) */
+	bool has_position;
+	bool seek_noted; /* the message line says what --at did */
+	int64_t epoch_idx;
+	int num_readers;
+	tui_reader_pos_t readers[TUI_MAX_READERS];
+	char position_note[96];
+	/* mark / since (runner_mark.c): the full engine's counters at the mark (a stats
+	 * document's, stats/growth.h), or the debug session's own mark */
+	struct dalic_growth *mark;
+	tui_engine_t mark_engine;
+	bool marked, since_shown;
+	int64_t mark_iteration;
 };
 
 /* runner.c */
@@ -110,6 +125,21 @@ void dalic_tui_full_extract(tui_runner_t *r);
 int dalic_tui_full_save(tui_runner_t *r, const char *dir);
 /* A new, unbuilt pipeline: the loaded definition with the parameters in effect. */
 int dalic_tui_runner_instantiate(tui_runner_t *r, dalic_pipeline_t **out);
+
+/* runner_ckpt.c: --checkpoint / --at for a new full pipeline (before and after its build) and
+ * a new debug session; the checkpoint key; the position for the model */
+int dalic_tui_ckpt_restore_full(tui_runner_t *r, dalic_pipeline_t *p);
+int dalic_tui_ckpt_seek_full(tui_runner_t *r, dalic_pipeline_t *p);
+int dalic_tui_ckpt_open_debug(tui_runner_t *r, dalic_debug_t *s);
+void dalic_tui_ckpt_save(tui_runner_t *r, const char *path);
+void dalic_tui_ckpt_position(tui_runner_t *r);
+void dalic_tui_ckpt_fill(const tui_runner_t *r, tui_model_t *m);
+
+/* runner_mark.c: m / M */
+void dalic_tui_mark(tui_runner_t *r);
+void dalic_tui_mark_toggle_since(tui_runner_t *r);
+void dalic_tui_mark_fill(tui_runner_t *r, tui_model_t *m);
+void dalic_tui_mark_forget(tui_runner_t *r);
 
 /* runner_tune.c: the tune view; budget_s 0 = sized for the pipeline */
 void dalic_tui_tune_run(tui_runner_t *r, double budget_s);

@@ -57,6 +57,8 @@ void dalic_tui_draw_status(tui_app_t *app, tui_canvas_t row)
 		    m->next_op < 0 ? 0 : m->next_op, m->graph->num_nodes);
 	else
 		SEG(0, TUI_S_STATUS, "it %lld", (long long)m->iteration);
+	/* DALI's epoch_idx (a checkpoint's), else the ends of data this workbench went past */
+	SEG(1, TUI_S_STATUS, "epoch %lld", (long long)(m->has_position ? m->epoch_idx : m->epochs));
 	SEG(1, TUI_S_STATUS, m->rate >= 100 ? "%.0f samples/s" : "%.1f samples/s", m->rate);
 	SEG(2, TUI_S_STATUS, "%s", m->engine == TUI_ENGINE_FULL ? m->executor : "debug (eager)");
 	if (m->params.separated_queues)

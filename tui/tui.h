@@ -24,6 +24,8 @@ typedef struct tui_options {
 	bool trace;        /* record trace events from the start */
 	const char *const *feeds; /* --feed NAME=PATH (cli/feed.h); borrowed */
 	int num_feeds;
+	const char *checkpoint; /* --checkpoint FILE: open at a DALI checkpoint; borrowed */
+	long at;                /* --at N: open at iteration N (-1: not given) */
 } tui_options_t;
 
 /* Interactive workbench; returns the process exit status. */

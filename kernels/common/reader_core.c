@@ -109,8 +109,26 @@ static void rdcore_count_read(dalic_rdcore_t *c)
 	}
 }
 
+/* Loader::ShouldPadBatch: the epoch is depleted and this shard still owes samples, or the
+ * batch is not full yet. */
+static bool rdcore_should_pad(const dalic_rdcore_t *c, bool flag)
+{
+	return c->pad &&
+	       (c->returned_counter < img_shard_max_size(c->num_shards, c->size) || !flag);
+}
+
+/* DALI 2.4's SaveStateSnapshot in ReadOne: once the epoch is depleted and no padding is left
+ * in this batch, the next sample belongs to the next epoch, so the snapshot moves there right
+ * after the sample just returned (a checkpoint taken at an epoch's end says (epoch + 1, 0)). */
+static void rdcore_epoch_snapshot(dalic_rdcore_t *c, bool is_end_of_batch)
+{
+	bool depleted = !c->shard_count || rdcore_front(c)->start == rdcore_front(c)->end;
+	if (depleted && !rdcore_should_pad(c, is_end_of_batch))
+		c->snap = (dalic_ckpt_reader_t){(uint32_t)c->pick_rng.x, c->snap.epoch + 1, 0};
+}
+
 /* Loader::ReadOne. */
-int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch)
+int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch, bool is_end_of_batch)
 {
 	c->reads++;
 	if (!c->filled) {
@@ -123,17 +141,14 @@ int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch)
 		c->filled = true;
 	}
 	if (rdcore_front(c)->start == rdcore_front(c)->end) {
-		bool pad = c->pad && (c->returned_counter < img_shard_max_size(c->num_shards, c->size) ||
-		                      !is_new_batch);
-		if (pad) {
+		if (rdcore_should_pad(c, is_new_batch)) {
 			c->returned_counter++;
 			c->snap.age++;
+			rdcore_epoch_snapshot(c, is_end_of_batch);
 			return c->last;
 		}
 		rdcore_pop_shard(c);
 		c->returned_counter = 0;
-		/* DALI's SaveStateSnapshot: the next sample starts an epoch */
-		c->snap = (dalic_ckpt_reader_t){(uint32_t)c->pick_rng.x, c->snap.epoch + 1, 0};
 	}
 	int64_t span = rdcore_front(c)->end - rdcore_front(c)->start;
 	int64_t offset = c->shuffle ? dalic_img_minstd_uniform(&c->pick_rng, 0, span - 1) : 0;
@@ -152,26 +167,37 @@ int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch)
 	rdcore_front(c)->start++;
 	c->returned_counter++;
 	c->snap.age++;
+	rdcore_epoch_snapshot(c, is_end_of_batch);
 	return picked;
 }
 
-void dalic_rdcore_restart(dalic_rdcore_t *c)
+void dalic_rdcore_restart_epoch(dalic_rdcore_t *c, uint32_t rng, int32_t epoch)
 {
 	if (!c->ready)
 		return;
 	memcpy(c->order, c->base_order, sizeof(int32_t) * (size_t)c->size);
-	c->current_epoch = 0;
-	c->virtual_shard = c->shard_id;
+	/* Reset below counts the epoch on, as at the start (current_epoch is epoch + 1 while
+	 * the entries of `epoch` are read) */
+	c->current_epoch = epoch;
+	c->virtual_shard =
+	    c->stick ? c->shard_id : (int)(((int64_t)c->shard_id + epoch) % c->num_shards);
 	c->read_counter = c->returned_counter = 0;
 	c->filled = false;
 	c->shard_head = c->shard_count = 0;
 	c->last = 0;
 	c->ahead_head = c->ahead_n = 0;
-	dalic_img_minstd_seed_seq(&c->pick_rng, (int64_t)c->seed);
-	c->snap = (dalic_ckpt_reader_t){(uint32_t)c->pick_rng.x, 0, 0};
+	c->pick_rng.x = rng;
+	c->snap = (dalic_ckpt_reader_t){rng, epoch, 0};
 	c->consumed_snap = c->snap;
 	c->reads = 0;
 	rdcore_reset_position(c, true);
+}
+
+void dalic_rdcore_restart(dalic_rdcore_t *c)
+{
+	img_minstd_t g;
+	dalic_img_minstd_seed_seq(&g, (int64_t)c->seed);
+	dalic_rdcore_restart_epoch(c, (uint32_t)g.x, 0);
 }
 
 int dalic_rdcore_init(dalic_rdcore_t *c, dalic_op_ctx_t *ctx, const rdcore_kind_t *kind)
@@ -280,7 +306,7 @@ static void rdcore_fill_ahead(dalic_rdcore_t *c)
 {
 	while (c->ahead_n < c->ahead_cap) {
 		/* the pad decision never reaches here (no look-ahead with pad_last_batch) */
-		int32_t e = dalic_rdcore_read_one(c, false);
+		int32_t e = dalic_rdcore_read_one(c, false, false);
 		c->ahead[(c->ahead_head + c->ahead_n) % c->ahead_cap] = e;
 		c->ahead_snap[(c->ahead_head + c->ahead_n) % c->ahead_cap] = c->snap;
 		c->ahead_n++;
@@ -293,7 +319,7 @@ void dalic_rdcore_next_batch(dalic_rdcore_t *c, int n)
 {
 	if (!c->ahead_cap) {
 		for (int i = 0; i < n; i++)
-			c->selected[i] = dalic_rdcore_read_one(c, i == 0);
+			c->selected[i] = dalic_rdcore_read_one(c, i == 0, i == n - 1);
 		c->consumed_snap = c->snap;
 		return;
 	}

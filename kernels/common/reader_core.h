@@ -133,14 +133,21 @@ int dalic_rdcore_set_files(dalic_rdcore_t *c, dalic_op_ctx_t *ctx, int nfiles,
 void dalic_rdcore_next_batch(dalic_rdcore_t *c, int n);
 /* Back to the state right after set_size (pipeline reset). */
 void dalic_rdcore_restart(dalic_rdcore_t *c);
+/* DALI's RestoreEpochState: the state at the start of `epoch` (its first sample next), with
+ * the pick generator at `rng`: the (virtual) shard and the epoch's order of that epoch, an
+ * empty pick buffer (filled again at the next read, as DALI's restore does). Needs
+ * checkpointing for readers that reshuffle their list every epoch (the order must not depend
+ * on earlier epochs). */
+void dalic_rdcore_restart_epoch(dalic_rdcore_t *c, uint32_t rng, int32_t epoch);
 void dalic_rdcore_meta(const dalic_rdcore_t *c, dalic_reader_meta_t *out);
 /* Kernel functions for readers whose state starts with their dalic_rdcore_t: reader_meta
  * (lists through c->prepare first) and reset. */
 int dalic_rdcore_op_meta(dalic_op_ctx_t *ctx, dalic_reader_meta_t *out);
 int dalic_rdcore_op_reset(dalic_op_ctx_t *ctx);
 void dalic_rdcore_fini(dalic_rdcore_t *c);
-/* Loader::ReadOne (reader_core.c), for the checkpoint replay. */
-int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch);
+/* Loader::ReadOne (reader_core.c), for the checkpoint replay: the flags say whether the
+ * sample is the first or the last of its batch (they decide padding). */
+int32_t dalic_rdcore_read_one(dalic_rdcore_t *c, bool is_new_batch, bool is_end_of_batch);
 /* Kernel functions (ckpt_save, ckpt_restore, skip) for readers whose state starts with their
  * dalic_rdcore_t (reader_ckpt.c). */
 int dalic_rdcore_op_ckpt_save(dalic_op_ctx_t *ctx, dalic_ckpt_reader_t *out);

@@ -27,6 +27,9 @@ comments configure it:
     # oracle: feed=NAME=PATH        a streaming input (experimental.inputs.video) fed whole
                                     files, one per feed_input, in the order and cycle of
                                     dalic's `--feed NAME=PATH` (a file, a directory, a list)
+    # oracle: checkpoint=K          a checkpoint case (oracle_ckpt.py): checkpoints after K
+                                    iterations, both ways, then `iterations` more batches
+    # oracle: ckpt_modes=A,B        its executor modes (default: all of oracle_ckpt.MODES)
 
 The real-style modules of samples/scripts/real/ run as cases too.
 
@@ -38,6 +41,11 @@ Checks per output case:
     memory      each operator's real_memory_size and max_real_memory_size (DALI 2.4's legacy
                 executor) equal dalic's real_memory_size and max_real_memory_size_dali24
     names       the instance names in both serialized graphs agree, in order
+
+Checks per checkpoint case (`checkpoint=K`; oracle_ckpt.py), in each executor mode:
+    ckpt bytes      dalic's checkpoint after K iterations == DALI's, byte for byte
+    ckpt DALI->dalic  dalic restores DALI's checkpoint: DALI's next batches
+    ckpt dalic->DALI  DALI restores dalic's (`Pipeline(checkpoint=...)`): DALI's next batches
 
 Prints one line per case and check, then `N passed, N failed`.
 """
@@ -225,36 +233,39 @@ def oracle_message(e):
     return "%s: %s" % (type(e).__name__, " ".join(str(e).split()))
 
 
-def oracle_dali_stats(case, opts):
-    """executor_statistics: DALI fills them with memory stats on, in its legacy
-    (non-dynamic) executor, so the case runs again with those parameters forced."""
+def oracle_load_forced(case, opts, forced_kwargs):
+    """The case's pipeline, with these Pipeline parameters forced over the script's."""
     from nvidia.dali.pipeline import Pipeline
 
     init = Pipeline.__init__
 
     def forced(self, *args, **kwargs):
-        kwargs["enable_memory_stats"] = True
-        kwargs["exec_dynamic"] = False
-        # not pipelined: the figures then cover exactly the iterations run (a prefetched
-        # iteration would land in them or not, as the threads go)
-        kwargs["exec_pipelined"] = False
-        kwargs["exec_async"] = False
+        kwargs.update(forced_kwargs)
         init(self, *args, **kwargs)
 
     forced.__signature__ = inspect.signature(init)  # pipeline_def reads it
 
     Pipeline.__init__ = forced
     try:
-        pipe = oracle_load_pipeline(case, opts)
-        pipe.build()
-        oracle_feed(pipe, opts, int(opts["iterations"]))
-        for _ in range(int(opts["iterations"])):
-            pipe.run()
-        stats = pipe.executor_statistics()
-        del pipe
-        return stats
+        return oracle_load_pipeline(case, opts)
     finally:
         Pipeline.__init__ = init
+
+
+def oracle_dali_stats(case, opts):
+    """executor_statistics: DALI fills them with memory stats on, in its legacy
+    (non-dynamic) executor, so the case runs again with those parameters forced."""
+    # not pipelined: the figures then cover exactly the iterations run (a prefetched
+    # iteration would land in them or not, as the threads go)
+    pipe = oracle_load_forced(case, opts, {"enable_memory_stats": True, "exec_dynamic": False,
+                                           "exec_pipelined": False, "exec_async": False})
+    pipe.build()
+    oracle_feed(pipe, opts, int(opts["iterations"]))
+    for _ in range(int(opts["iterations"])):
+        pipe.run()
+    stats = pipe.executor_statistics()
+    del pipe
+    return stats
 
 
 def oracle_dali_run_serialized(data, iterations, out_dir, opts):
@@ -417,6 +428,11 @@ class Oracle:
         try:
             if "error" in opts or "dali_error" in opts or "dalic_error" in opts:
                 self.error_case(case, opts, work, xfail)
+            elif "checkpoint" in opts:
+                import oracle_ckpt
+
+                oracle_ckpt.oracle_ckpt_case(self, sys.modules[__name__], case, opts, work,
+                                             xfail)
             else:
                 self.output_case(case, opts, work, xfail)
         finally:

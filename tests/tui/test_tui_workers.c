@@ -42,3 +42,19 @@ Test(tui_workers, running_pipeline_plots_samples_per_second)
 	tl_tui_expect_has(&r, 1, "samples/s \xe2\x96"); /* a block element follows */
 	tl_tui_free(&r);
 }
+
+/* With room, the other trend series follow (issue 26): the readers' MB/s, memory held, CPU
+ * cores, and the selected operator's milliseconds of work per second, named. */
+Test(tui_workers, running_pipeline_plots_every_trend)
+{
+	tl_tui_t r = tl_tui_run("samples/scripts/getting_started.py",
+	                        "]\n<Space>\nwait 2.5s\n<Space>\nwait idle\ndump\nq\n",
+	                        "--size 120x60");
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	tl_tui_expect_has(&r, 1, "samples/s \xe2\x96");
+	tl_tui_expect_has(&r, 1, "MB/s read \xe2\x96");
+	tl_tui_expect_has(&r, 1, "MiB held  \xe2\x96");
+	tl_tui_expect_has(&r, 1, "cpu cores \xe2\x96");
+	tl_tui_expect_has(&r, 1, "op ms/s   \xe2\x96");
+	tl_tui_free(&r);
+}

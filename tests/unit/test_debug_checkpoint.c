@@ -135,3 +135,134 @@ Test(debug_checkpoint, commands)
 	tl_cmd_free(&c);
 	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter3.ckpt");
 }
+
+/* The file's pipeline_data and iterator_data (both JSON) in one string, "P | I". */
+static void dbc_expect_context(const char *path, const char *pipeline_data, const char *iter_data)
+{
+	size_t n;
+	uint8_t *buf = tl_read_file(path, &n);
+	cr_expect(memmem(buf, n, pipeline_data, strlen(pipeline_data)) != NULL,
+		  "%s holds %s", path, pipeline_data);
+	if (iter_data)
+		cr_expect(memmem(buf, n, iter_data, strlen(iter_data)) != NULL, "%s holds %s", path,
+			  iter_data);
+	free(buf);
+}
+
+/* A loaded checkpoint's epoch_idx (here 2, edited into DALI's file) and its iterator's JSON
+ * are kept: the next save says the same epoch, not 0. */
+Test(debug_checkpoint, loaded_epoch_and_iterator_data_kept)
+{
+	size_t n;
+	uint8_t *buf = tl_read_file(DBC_DIR "rng_reader_iter3_iterator.ckpt", &n);
+	uint8_t *at = memmem(buf, n, "\"epoch_idx\": 0}", 15);
+	cr_assert(at);
+	at[13] = '2';
+	const char *edited = tl_tmp_path("epoch2.ckpt");
+	tl_write_file(edited, buf, n);
+	free(buf);
+	dalic_pipeline_t *p = dbc_open(true);
+	dalic_debug_t *s = tl_debug_open(p);
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_load(s, edited));
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.epoch_idx, 2);
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	const char *f = tl_tmp_path("after.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_context(f, "{\"iter\": 4, \"epoch_idx\": 2}", "{\"_counter\": 15, ");
+	/* a restart starts over at epoch 0, without the iterator's data */
+	ASSERT_DEBUG_OK(s, dalic_debug_restart(s));
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter0.ckpt");
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
+
+/* An end of data the session goes on past (more input fed) is DALI's reset after
+ * StopIteration: the next epoch. One batch, the end, one more batch: iter 2, epoch 1. */
+Test(debug_checkpoint, end_of_data_starts_the_next_epoch)
+{
+	dalic_pipeline_params_t params;
+	dalic_pipeline_params_init(&params);
+	params.batch_size = 2;
+	params.device_id = DALIC_CPU_ONLY_DEVICE_ID;
+	params.enable_checkpointing = true;
+	dalic_pipeline_t *p = NULL;
+	ASSERT_OK(dalic_pipeline_create(&params, &p));
+	tl_source(p, "a");
+	ASSERT_OK(dalic_pipeline_add_output(p, "a", NULL));
+	dalic_debug_t *s = tl_debug_open(p);
+	int64_t shapes[2] = {1, 1};
+	int32_t v[2] = {1, 2};
+	ASSERT_OK(dalic_debug_feed_input(s, "a", DALIC_INT32, 1, 2, shapes, v, NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	ASSERT_STATUS(dalic_debug_next(s), DALIC_EEND);
+	ASSERT_OK(dalic_debug_feed_input(s, "a", DALIC_INT32, 1, 2, shapes, v, NULL));
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.epoch_idx, 1);
+	const char *f = tl_tmp_path("epoch1.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_context(f, "{\"iter\": 2, \"epoch_idx\": 1}", NULL);
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
+
+/* goto from a loaded checkpoint is the seek too: no iteration runs (iterations_done stays
+ * 0), and the place reached is DALI's after 7 iterations. */
+Test(debug_checkpoint, goto_from_a_loaded_checkpoint_seeks)
+{
+	dalic_pipeline_t *p = dbc_open(true);
+	dalic_debug_t *s = tl_debug_open(p);
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_load(s, DBC_DIR "rng_reader_iter3.ckpt"));
+	ASSERT_DEBUG_OK(s, dalic_debug_goto(s, 7));
+	dalic_debug_status_t st;
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.iteration, 7);
+	cr_expect_eq(st.iterations_done, 0, "the goto ran iterations");
+	const char *f = tl_tmp_path("at7.ckpt");
+	ASSERT_DEBUG_OK(s, dalic_debug_checkpoint_save(s, f));
+	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter7.ckpt");
+	/* once an iteration ran, a goto runs the iterations (and still lands right) */
+	ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+	ASSERT_DEBUG_OK(s, dalic_debug_goto(s, 10));
+	dalic_debug_status(s, &st);
+	cr_expect_eq(st.iterations_done, 3);
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
+
+/* `dalic debug PIPELINE --checkpoint F --at N` and `dalic run --debug --checkpoint F`: the
+ * session opens at DALI's checkpoint after 3 iterations, goes to 7, and what it saves there
+ * is DALI's checkpoint after 7 iterations. */
+Test(debug_checkpoint, flags_of_debug_and_run_debug)
+{
+	const char *f = tl_tmp_path("flags7.ckpt");
+	char cmds[512], args[512];
+	snprintf(cmds, sizeof cmds, "iter\ncheckpoint save %s\nquit\n", f);
+	tl_cmd_t c = tl_dalic(cmds, "debug " DBC_PIPE " --checkpoint " DBC_DIR
+				    "rng_reader_iter3.ckpt --at 7");
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	EXPECT_HAS(c.out, "iteration 7, next operator 0/");
+	EXPECT_HAS(c.out, "iterations done: 0"); /* the seek: nothing ran */
+	tl_cmd_free(&c);
+	dbc_expect_file_is(f, DBC_DIR "rng_reader_iter7.ckpt");
+
+	const char *g = tl_tmp_path("run7.ckpt");
+	snprintf(args, sizeof args,
+		 "run --debug " DBC_PIPE " --checkpoint " DBC_DIR "rng_reader_iter3.ckpt -n 4 "
+		 "--save-checkpoint %s",
+		 g);
+	c = tl_dalic(NULL, args);
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	tl_cmd_free(&c);
+	dbc_expect_file_is(g, DBC_DIR "rng_reader_iter7.ckpt");
+
+	c = tl_dalic(NULL, "debug " DBC_PIPE " --checkpoint " DBC_DIR "rng_reader_iter7.ckpt "
+			   "--at 3");
+	cr_expect_neq(c.status, 0);
+	EXPECT_HAS(c.out, "--at 3: the checkpoint is already at iteration 7");
+	tl_cmd_free(&c);
+}

@@ -68,7 +68,7 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 		cr_assert(cJSON_IsArray(events));
 		bool cpu_track = false, consumer_track = false, worker_track = false;
 		int coin_runs = 0, wide_runs = 0, chunks = 0, counters = 0, worker_counters = 0,
-		    trend_counters = 0;
+		    trend_counters = 0, op_counters = 0, coin_counters = 0;
 		stats_trace_span_t stages[64];
 		int nstages = 0;
 		stats_trace_span_t ops[128];
@@ -95,8 +95,16 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 					worker_counters++;
 					continue;
 				}
+				if (!strncmp(stats_trace_str(e, "name"), "op time ", 8)) {
+					op_counters++; /* the trend's per-operator time */
+					coin_counters += !strcmp(stats_trace_str(e, "name"),
+					                         "op time coin");
+					cr_expect_geq(stats_trace_num(a, "ms/s"), 0, "%s", mode);
+					continue;
+				}
 				if (strncmp(stats_trace_str(e, "name"), "queue ", 6)) {
-					trend_counters++; /* samples/s, memory held, cpu cores */
+					/* samples/s, memory held, cpu cores, reader MB/s, files/s */
+					trend_counters++;
 					continue;
 				}
 				cr_expect_leq(stats_trace_num(a, "occupancy"), tl_modes[m].cpu,
@@ -134,8 +142,11 @@ Test(stats_trace, trace_parses_back_with_tracks_and_nested_spans)
 		cr_expect_gt(chunks, 0, "%s", mode);
 		cr_expect_gt(counters, 0, "%s", mode);
 		cr_expect_eq(worker_counters, 2 * chunks, "%s: a cpu %% rise and fall per chunk", mode);
-		cr_expect_eq(trend_counters % 3, 0, "%s: three trend counters a point", mode);
-		cr_expect_geq(trend_counters, 3, "%s: the first iteration takes a trend point", mode);
+		cr_expect_eq(trend_counters % 5, 0, "%s: five trend counters a point", mode);
+		cr_expect_geq(trend_counters, 5, "%s: the first iteration takes a trend point", mode);
+		/* coin and wide, not the internal MakeContiguous nodes: two a point */
+		cr_expect_eq(op_counters, 2 * (trend_counters / 5), "%s: op time counters", mode);
+		cr_expect_eq(coin_counters, trend_counters / 5, "%s: coin's time each point", mode);
 		cr_expect_eq(coin_runs, snap->operators[0].time.count, "%s", mode);
 		cr_expect_geq(coin_runs, 6, "%s", mode);
 		cr_expect_eq(wide_runs, tl_stats_find(snap, "wide")->time.count, "%s", mode);
