@@ -68,6 +68,9 @@ static int exec_call_source(dalic_exec_t *e, exec_feed_t *in)
 		return DALIC_EEND;
 	}
 	in->fed += f.pushed; /* even on failure: what it pushed is queued */
+	if (rc == DALIC_EOP) /* a callback of dalic's own (a script's source) said why */
+		return dalic_fail_wrap(DALIC_EOP, "external_source '%s' (iteration %lld)", q->name,
+				       (long long)e->epoch_iteration);
 	if (rc)
 		return dalic_fail(DALIC_EOP,
 				  "external_source '%s': source callback failed at iteration %lld "

@@ -117,6 +117,8 @@ int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
 	int rc = dalic_feed_queue_push(f->q, dtype, ndim, batch, shapes, data, layout);
 	if (!rc)
 		f->pushed++;
+	if (!rc && f->tap)
+		rc = f->tap(f->tap_ctx, dtype, ndim, batch, shapes, data, layout);
 	return rc;
 }
 
@@ -131,6 +133,10 @@ int dalic_feed_queue_front(dalic_feed_queue_t *q, int64_t iteration, bool wait,
 		pthread_mutex_lock(&q->mu);
 		if (rc == DALIC_EEND) {
 			q->ended = true;
+		} else if (rc == DALIC_EOP) { /* a callback of dalic's own said why */
+			pthread_mutex_unlock(&q->mu);
+			return dalic_fail_wrap(DALIC_EOP, "external_source '%s' (iteration %lld)",
+					       q->name, (long long)iteration);
 		} else if (rc) {
 			pthread_mutex_unlock(&q->mu);
 			return dalic_fail(DALIC_EOP,
