@@ -49,7 +49,8 @@ clang $CPPFLAGS $CFLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$TARGET.c "$OUT/libdal
 MAX_LEN=8192
 case $TARGET in
 proto) cp tests/fuzz/corpus_proto/* "$OUT/corpus_proto/" ;;
-script) cp samples/scripts/*.py samples/scripts/real/*.py "$OUT/corpus_script/" ;;
+script) cp samples/scripts/*.py samples/scripts/real/*.py tests/dali/cases/source_*.py \
+	"$OUT/corpus_script/" ;;
 image) cp samples/images/*/*.jpg samples/images/*/*.png "$OUT/corpus_image/"; MAX_LEN=262144 ;;
 esac
 cd "$OUT"

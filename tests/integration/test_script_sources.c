@@ -315,3 +315,31 @@ Test(script_sources, an_endless_generator_runs_in_constant_memory)
 	cr_expect_leq(after, warm + 4096, "arena grew from %zu to %zu bytes", warm, after);
 	dalic_pipeline_destroy(p);
 }
+
+/* debug mode records what a Python source gave: a restart replays the same batches (a
+ * generator cannot be asked again), and the iterations after them poll it further */
+Test(script_sources, debug_restart_replays_a_generators_batches)
+{
+	dalic_pipeline_t *p = src_load(
+	    SRC_HEAD "def gen():\n"
+	             "    i = 0\n"
+	             "    while True:\n"
+	             "        i += 1\n"
+	             "        yield [np.array([i], dtype=np.int32)]\n"
+	             "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+	             "def pipe():\n"
+	             "    return fn.external_source(source=gen)\n"
+	             "p = pipe()\n");
+	dalic_debug_t *s = tl_debug_open(p);
+	const int want[] = {1, 2, 1, 2, 3};
+	for (int k = 0; k < 5; k++) {
+		if (k == 2)
+			ASSERT_DEBUG_OK(s, dalic_debug_restart(s));
+		ASSERT_DEBUG_OK(s, dalic_debug_next(s));
+		const dalic_batch_t *b = dalic_debug_output(s, 0);
+		cr_assert_not_null(b);
+		cr_expect_eq(*(const int32_t *)dalic_batch_data(b, 0), want[k], "step %d", k);
+	}
+	dalic_debug_close(s);
+	dalic_pipeline_destroy(p);
+}
