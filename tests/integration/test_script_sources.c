@@ -320,16 +320,16 @@ Test(script_sources, an_endless_generator_runs_in_constant_memory)
  * generator cannot be asked again), and the iterations after them poll it further */
 Test(script_sources, debug_restart_replays_a_generators_batches)
 {
-	dalic_pipeline_t *p = src_load(
-	    SRC_HEAD "def gen():\n"
-	             "    i = 0\n"
-	             "    while True:\n"
-	             "        i += 1\n"
-	             "        yield [np.array([i], dtype=np.int32)]\n"
-	             "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
-	             "def pipe():\n"
-	             "    return fn.external_source(source=gen)\n"
-	             "p = pipe()\n");
+	dalic_pipeline_t *p =
+	    src_load(SRC_HEAD "def gen():\n"
+	                      "    i = 0\n"
+	                      "    while True:\n"
+	                      "        i += 1\n"
+	                      "        yield [np.array([i], dtype=np.int32)]\n"
+	                      "@pipeline_def(batch_size=1, num_threads=1, device_id=None)\n"
+	                      "def pipe():\n"
+	                      "    return fn.external_source(source=gen)\n"
+	                      "p = pipe()\n");
 	dalic_debug_t *s = tl_debug_open(p);
 	const int want[] = {1, 2, 1, 2, 3};
 	for (int k = 0; k < 5; k++) {
