@@ -37,6 +37,8 @@ typedef struct dalic_source_log {
 	int num_fed, cap_fed;
 	dalic_source_fn fn;
 	void *user;
+	bool record; /* fn's batches join the log (a script's Python source cannot be asked
+	              * twice for one iteration: restart replays what it gave) */
 } dalic_source_log_t;
 
 /* One consumer's position in a log: each queue (eager or full engine) reads the fed batches in

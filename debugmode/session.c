@@ -65,11 +65,27 @@ static int session_make_logs(dalic_debug_t *s)
 	return DALIC_OK;
 }
 
+/* A source the definition's runtime feeds (a script's Python `source=`): recorded. */
+static int session_install_source(void *ctx, const char *name, dalic_source_fn fn, void *user)
+{
+	dalic_debug_t *s = ctx;
+	for (int i = 0; i < s->num_logs; i++)
+		if (!strcmp(s->logs[i].name, name) && !s->logs[i].fn) {
+			s->logs[i].fn = fn;
+			s->logs[i].user = user;
+			s->logs[i].record = true;
+		}
+	return DALIC_OK;
+}
+
 static int session_open(dalic_debug_t *s)
 {
 	int rc = session_preserve_printed(s->def);
 	if (!rc)
 		rc = session_make_logs(s);
+	if (!rc && s->def->runtime && s->def->runtime_cls->sources)
+		rc = s->def->runtime_cls->sources(s->def->runtime, s->def->params.batch_size,
+						  session_install_source, s);
 	if (!rc)
 		rc = dalic_eager_create(s->def, s->logs, s->num_logs, &s->e);
 	if (rc)
@@ -189,6 +205,7 @@ int dalic_debug_set_source(dalic_debug_t *s, const char *name, dalic_source_fn f
 		return DALIC_EINVAL;
 	log->fn = fn;
 	log->user = user;
+	log->record = false;
 	session_resume_after_end(s);
 	return DALIC_OK;
 }

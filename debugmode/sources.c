@@ -74,6 +74,12 @@ void dalic_debug_source_log_free(dalic_source_log_t *log)
 	memset(log, 0, sizeof *log);
 }
 
+static int sources_tap(void *ctx, dalic_dtype_t dtype, int ndim, int batch, const int64_t *shapes,
+                       const void *data, const char *layout)
+{
+	return dalic_debug_source_log_add(ctx, dtype, ndim, batch, shapes, data, layout);
+}
+
 int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed)
 {
 	dalic_source_reader_t *r = user;
@@ -84,6 +90,15 @@ int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t 
 		                          f->layout);
 		if (!rc)
 			r->cursor++;
+		return rc;
+	}
+	if (log->fn && log->record) {
+		feed->tap = sources_tap;
+		feed->tap_ctx = log;
+		int rc = log->fn(log->user, iteration, feed);
+		feed->tap = NULL;
+		if (!rc) /* this reader took it; the others (and a restart) replay it */
+			r->cursor = log->num_fed;
 		return rc;
 	}
 	if (log->fn)

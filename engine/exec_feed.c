@@ -71,6 +71,9 @@ static int exec_call_source(dalic_exec_t *e, exec_feed_t *in)
 	if (rc && f.refused) /* the queue's own reason (a video it cannot open) */
 		return dalic_fail_wrap(DALIC_EOP, "input '%s', iteration %lld", q->name,
 				       (long long)e->epoch_iteration);
+	if (rc == DALIC_EOP) /* a callback of dalic's own (a script's source) said why */
+		return dalic_fail_wrap(DALIC_EOP, "external_source '%s' (iteration %lld)", q->name,
+				       (long long)e->epoch_iteration);
 	if (rc)
 		return dalic_fail(DALIC_EOP,
 				  "external_source '%s': source callback failed at iteration %lld "

@@ -225,6 +225,8 @@ int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
 	f->pushed += k;
 	if (rc)
 		f->refused = rc;
+	if (!rc && f->tap)
+		rc = f->tap(f->tap_ctx, dtype, ndim, batch, shapes, data, layout);
 	return rc;
 }
 
@@ -242,6 +244,10 @@ int dalic_feed_queue_front(dalic_feed_queue_t *q, int64_t iteration, bool wait,
 		} else if (rc && f.refused) { /* the queue's own reason (a video it cannot open) */
 			pthread_mutex_unlock(&q->mu);
 			return dalic_fail_wrap(DALIC_EOP, "external_source '%s', iteration %lld",
+					       q->name, (long long)iteration);
+		} else if (rc == DALIC_EOP) { /* a callback of dalic's own said why */
+			pthread_mutex_unlock(&q->mu);
+			return dalic_fail_wrap(DALIC_EOP, "external_source '%s' (iteration %lld)",
 					       q->name, (long long)iteration);
 		} else if (rc) {
 			pthread_mutex_unlock(&q->mu);

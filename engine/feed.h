@@ -45,6 +45,10 @@ struct dalic_feed {
 	dalic_feed_queue_t *q;
 	int pushed;
 	int refused; /* status of a batch the queue refused (its message is the current one) */
+	/* also given every batch pushed, when set (debug mode records a source's batches) */
+	int (*tap)(void *ctx, dalic_dtype_t dtype, int ndim, int batch, const int64_t *shapes,
+		   const void *data, const char *layout);
+	void *tap_ctx;
 };
 
 int dalic_feed_queue_init(dalic_feed_queue_t *q, const char *name, int max_batch);

@@ -93,6 +93,12 @@ typedef struct dalic_runtime_class {
 	/* The text of print record `index` for this iteration (malloc'd, with its newline). */
 	int (*render_print)(dalic_shared_t *rt, int index, const dalic_print_env_t *env,
 			    char **text);
+	/* The external sources the runtime feeds itself (a script's Python `source=`): calls
+	 * install(ctx, name, fn, user) for each, when a pipeline or a debug session is built from
+	 * the definition. NULL: none. */
+	int (*sources)(dalic_shared_t *rt, int batch_size,
+		       int (*install)(void *ctx, const char *name, dalic_source_fn fn, void *user),
+		       void *ctx);
 } dalic_runtime_class_t;
 
 /* A print() in a debug-mode pipeline function (`@pipeline_def(debug=True)`): debug mode

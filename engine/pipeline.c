@@ -455,6 +455,27 @@ static dalic_feed_queue_t *pipeline_find_feed(dalic_pipeline_t *p, const char *n
 	return NULL;
 }
 
+/* A source the definition's runtime feeds itself (a script's Python `source=`). A source
+ * set through the API later replaces it. */
+static int pipeline_install_source(void *ctx, const char *name, dalic_source_fn fn, void *user)
+{
+	dalic_feed_queue_t *q = pipeline_find_feed(ctx, name);
+	if (q && !q->fn) {
+		q->fn = fn;
+		q->user = user;
+	}
+	return DALIC_OK;
+}
+
+static int pipeline_runtime_sources(dalic_pipeline_t *p)
+{
+	const dalic_graphdef_t *d = p->def;
+	if (!d->runtime || !d->runtime_cls->sources)
+		return DALIC_OK;
+	return d->runtime_cls->sources(d->runtime, d->params.batch_size, pipeline_install_source,
+					 p);
+}
+
 static void pipeline_install_observers(dalic_pipeline_t *p)
 {
 	dalic_observer_t fanout;
@@ -473,6 +494,8 @@ int dalic_pipeline_build(dalic_pipeline_t *p)
 		rc = dalic_graph_build(p->def, &p->graph);
 	if (!rc)
 		rc = pipeline_make_feeds(p);
+	if (!rc)
+		rc = pipeline_runtime_sources(p);
 	if (!rc) {
 		/* the seed actually used is what gets serialized (DALI's original_seed_) */
 		p->def->params.seed = p->graph->params.seed;

@@ -430,7 +430,9 @@ DALIC_API int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, d
 			      const char *layout);
 
 /* A source callback fills one batch per call with dalic_feed_batch(), or returns DALIC_EEND
- * at the end of data (no more iterations are scheduled; those in flight still come out). */
+ * at the end of data (no more iterations are scheduled; those in flight still come out).
+ * Another status fails the iteration; with DALIC_EOP the message dalic_last_error() holds
+ * then is kept (dalic's own callbacks set it), prefixed with the source's name. */
 typedef struct dalic_feed dalic_feed_t;
 typedef int (*dalic_source_fn)(void *user, int64_t iteration, dalic_feed_t *feed);
 /* Registers `fn` as the source of external_source `name`. `user` is borrowed. */

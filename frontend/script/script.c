@@ -9,7 +9,9 @@
 #include "engine/error.h"
 #include "frontend/script/dali/sdali.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdpyfn.h"
 #include "frontend/script/dali/sdruntime.h"
+#include "frontend/script/dali/sdsource.h"
 #include "frontend/script/script_args.h"
 #include "frontend/script_output.h"
 
@@ -132,21 +134,31 @@ static void script_warn_skipped(const load_t *L, bool defined)
 	fflush(f);
 }
 
-/* external_source(source=...): the Python source does not run here; say how to feed it. */
+/* external_source(source=...) whose source reaches code dalic does not model: it does not
+ * run; say why and how to feed it. */
 static void script_warn_sources(const load_t *L, const sdpipe_t *chosen)
 {
 	FILE *f = warning_stream ? warning_stream : stderr;
-	for (int i = 0; i < L->S.nsrcnotes; i++) {
-		const sdsrcnote_t *n = &L->S.srcnotes[i];
-		if (n->pipe != chosen)
+	for (const sdsource_t *s = L->S.sources; s; s = s->next) {
+		if (s->pipe != chosen || !s->refused)
 			continue;
+		const char *n = s->members[0].name;
 		fprintf(f,
 		        "dalic: warning: %s:%d:%d: external_source '%s' takes its data from a "
-		        "Python source, which dalic does not run: give the data with --feed "
-		        "%s=PATH (a .npy, a directory of samples or a file list)\n",
-		        L->src.path, n->line, n->col, n->name, n->name);
+		        "Python source dalic cannot run (%s): give the data with --feed %s=PATH (a "
+		        ".npy, a directory of samples or a file list)\n",
+		        L->src.path, s->at.line, s->at.col, n, s->refused, n);
 	}
 	fflush(f);
+}
+
+/* Whether the chosen pipeline has a source the runtime runs. */
+static bool script_runs_sources(const load_t *L, const sdpipe_t *chosen)
+{
+	for (const sdsource_t *s = L->S.sources; s; s = s->next)
+		if (s->pipe == chosen && !s->refused)
+			return true;
+	return false;
 }
 
 static int script_load_run(load_t *L, const char *path)
@@ -323,23 +335,22 @@ static int script_own_positions(dalic_graphdef_t *def, const char *path, const c
 	return DALIC_OK;
 }
 
-/* Prints the interpreter renders every iteration keep the load alive as def's runtime. */
-static int script_keep_runtime(load_t *L, dalic_graphdef_t *def, bool *kept)
+/* Prints the interpreter renders every iteration and Python sources keep the load alive as
+ * def's runtime; python_function then calls into the same interpreter. */
+static int script_keep_runtime(load_t *L, sdpipe_t *chosen, bool *kept)
 {
+	dalic_graphdef_t *def = chosen->def;
 	*kept = false;
-	bool needed = false;
+	bool needed = script_runs_sources(L, chosen);
 	for (int i = 0; i < def->num_prints; i++)
 		needed |= def->prints[i].eval >= 0;
 	if (!needed)
 		return DALIC_OK;
-	if (def->keep) /* python_function's interpreter is detached from the load (sdpyfn.c) */
-		return dalic_fail(DALIC_EUNSUPPORTED,
-		                  "%s: a debug pipeline whose print() computes with values cannot "
-		                  "also use python_function: dalic keeps one of the two interpreters",
-		                  L->path);
 	sdruntime_t *rt;
 	DALIC_TRY(dalic_sdruntime_new(&L->I, script_load_destroy, L, &rt));
+	rt->pipe = chosen;
 	dalic_graphdef_set_runtime(def, &rt->base, &dalic_sdruntime_class);
+	dalic_sdpyfn_share(&L->S, &rt->base, &rt->mu);
 	dalic_shared_release(&rt->base); /* def holds it now */
 	*kept = true;
 	return DALIC_OK;
@@ -381,7 +392,7 @@ int dalic_script_load_opts(const char *path, const dalic_script_opts_t *o, dalic
 	if (!rc)
 		script_warn_sources(L, chosen);
 	if (!rc)
-		rc = script_keep_runtime(L, chosen->def, &kept);
+		rc = script_keep_runtime(L, chosen, &kept);
 	if (!rc) {
 		*out = chosen->def;
 		chosen->def = NULL;

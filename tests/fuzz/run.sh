@@ -22,20 +22,22 @@ command -v clang >/dev/null || { echo "run.sh: clang is missing (apt-get install
 make -s build/release/config.mk build/release/gen/ops_table.c build/release/gen/dali.pb-c.c
 
 OUT=build/fuzz
-PKGS="libturbojpeg libjpeg ncursesw libprotobuf-c chafa libgvc libpng"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer-no-link"
-CPPFLAGS="-Iinclude -I. -Ibuild/release/gen -D_GNU_SOURCE $(pkg-config --cflags $PKGS)"
+# the libraries the normal build links (lmdb, ffmpeg, fftw, ...), from its config.mk
+PKG_CFLAGS=$(sed -n 's/^PKG_CFLAGS := //p' build/release/config.mk)
+PKG_LIBS=$(sed -n 's/^PKG_LIBS := //p' build/release/config.mk)
+CPPFLAGS="-Iinclude -I. -Ibuild/release/gen -D_GNU_SOURCE $PKG_CFLAGS"
 mkdir -p "$OUT/obj" "$OUT/corpus_$TARGET"
 
-SRCS="$(find engine kernels frontend -name "*.c" | sort) build/release/gen/ops_table.c build/release/gen/dali.pb-c.c"
+SRCS="$(find engine kernels frontend debugmode stats -name "*.c" | sort) build/release/gen/ops_table.c build/release/gen/dali.pb-c.c"
 OBJS=""
 for src in $SRCS; do
 	obj="$OUT/obj/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')"
 	OBJS="$OBJS $obj"
 	# rebuild when the source or any header changed since the object was made
 	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] ||
-		[ -n "$(find engine frontend kernels include build/release/gen -name '*.h' -newer "$obj" | head -1)" ]; then
+		[ -n "$(find engine frontend kernels debugmode stats include build/release/gen -name '*.h' -newer "$obj" | head -1)" ]; then
 		echo "  CC      $src"
 		clang $CPPFLAGS $CFLAGS -c "$src" -o "$obj"
 	fi
@@ -44,12 +46,13 @@ rm -f "$OUT/libdalic_fuzz.a"
 ar rcs "$OUT/libdalic_fuzz.a" $OBJS
 echo "  LD      $OUT/fuzz_$TARGET"
 clang $CPPFLAGS $CFLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$TARGET.c "$OUT/libdalic_fuzz.a" \
-	$(pkg-config --libs $PKGS) -lm -pthread -o "$OUT/fuzz_$TARGET"
+	$PKG_LIBS -lm -pthread -o "$OUT/fuzz_$TARGET"
 
 MAX_LEN=8192
 case $TARGET in
 proto) cp tests/fuzz/corpus_proto/* "$OUT/corpus_proto/" ;;
-script) cp samples/scripts/*.py samples/scripts/real/*.py "$OUT/corpus_script/" ;;
+script) cp samples/scripts/*.py samples/scripts/real/*.py tests/dali/cases/source_*.py \
+	"$OUT/corpus_script/" ;;
 image) cp samples/images/*/*.jpg samples/images/*/*.png "$OUT/corpus_image/"; MAX_LEN=262144 ;;
 esac
 cd "$OUT"

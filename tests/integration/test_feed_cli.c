@@ -167,7 +167,8 @@ Test(feed_cli, bad_feeds_are_errors_naming_the_source_and_the_file)
 	tl_cmd_free(&c);
 }
 
-Test(feed_cli, a_python_source_is_named_with_a_warning_and_fed_from_files)
+/* a source in the supported subset runs (sdsource.h); --feed replaces it with files */
+Test(feed_cli, a_python_source_runs_and_feed_replaces_it)
 {
 	feed_setup();
 	char script[512];
@@ -181,15 +182,38 @@ Test(feed_cli, a_python_source_is_named_with_a_warning_and_fed_from_files)
 	                      "    return fn.external_source(source=sample_source, batch=False,\n"
 	                      "                              name='x', dtype=types.FLOAT)\n"
 	                      "pipe = p()\n");
-	tl_cmd_t c = tl_dalic(NULL, "run %s -n 1", script);
-	cr_expect_neq(c.status, 0);
-	EXPECT_HAS(c.out, "gen.py:7:12: external_source 'x' takes its data from a Python source, "
-	                  "which dalic does not run: give the data with --feed x=PATH");
-	EXPECT_HAS(c.out, "external_source 'x': no data was fed for iteration 0");
+	tl_cmd_t c = tl_dalic(NULL, "run %s -n 2", script);
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	EXPECT_HAS(c.out, "shapes: [2, 3] x 2");
 	tl_cmd_free(&c);
 	c = tl_dalic(NULL, "run %s -n 3 --feed x=%s", script, tl_tmp_path("x.npy"));
 	cr_expect_eq(c.status, 0, "%s", c.out);
 	EXPECT_HAS(c.out, "shapes: [2, 3] x 2");
+	tl_cmd_free(&c);
+}
+
+/* a source reaching code dalic does not model fails naming --feed */
+Test(feed_cli, a_python_source_outside_the_subset_points_to_feed)
+{
+	feed_setup();
+	char script[512];
+	snprintf(script, sizeof script, "%s", tl_tmp_path("torchsrc.py"));
+	tl_write_text(script, "import torch\n"
+	                      "from nvidia.dali import pipeline_def, fn, types\n"
+	                      "def batches():\n"
+	                      "    return [torch.rand(2, 3) for _ in range(2)]\n"
+	                      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	                      "def p():\n"
+	                      "    return fn.external_source(source=batches, name='x',\n"
+	                      "                              dtype=types.FLOAT)\n"
+	                      "pipe = p()\n");
+	tl_cmd_t c = tl_dalic(NULL, "run %s -n 1", script);
+	cr_expect_neq(c.status, 0);
+	EXPECT_HAS(c.out, "external_source 'x' (iteration 0): its Python source (line 7) failed");
+	EXPECT_HAS(c.out, "otherwise give the data with --feed x=PATH");
+	tl_cmd_free(&c);
+	c = tl_dalic(NULL, "run %s -n 3 --feed x=%s", script, tl_tmp_path("x.npy"));
+	cr_expect_eq(c.status, 0, "%s", c.out);
 	tl_cmd_free(&c);
 }
 

@@ -363,3 +363,77 @@ Test(real_modules, triton_video_module_streams_each_fed_video_over_iterations)
 	tl_cmd_free(&c);
 	tl_tmpdir_remove();
 }
+
+/* The uint8 values of output `i`, sample by sample ("a b|c"). */
+static const char *real_u8_or_i32(dalic_pipeline_t *p, int i)
+{
+	static char buf[256];
+	const dalic_batch_t *b = dalic_pipeline_output(p, i);
+	cr_assert_not_null(b);
+	size_t n = 0;
+	buf[0] = 0;
+	for (int s = 0; s < dalic_batch_num_samples(b); s++) {
+		int64_t count = 1;
+		for (int d = 0; d < dalic_batch_ndim(b); d++)
+			count *= dalic_batch_shape(b, s)[d];
+		for (int64_t k = 0; k < count; k++) {
+			int v = dalic_batch_dtype(b) == DALIC_UINT8
+			            ? ((const uint8_t *)dalic_batch_data(b, s))[k]
+			            : ((const int32_t *)dalic_batch_data(b, s))[k];
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%d", k ? " " : s ? "|" : "", v);
+		}
+	}
+	return buf;
+}
+
+/* the tutorial's ExternalInputIterator: data/jpeg_list.txt read in order (labels 0 2 1, then
+ * 0 1 2, then 0 and around again), the JPEG bytes decoded and resized */
+Test(real_modules, external_input_iterator_feeds_the_decoder)
+{
+	dalic_pipeline_t *p = real_load("external_input_iterator.py", NULL, NULL, 0);
+	const char *want[] = {"0|2|1", "0|1|2", "0|0|2"};
+	for (int it = 0; it < 3; it++) {
+		ASSERT_OK(dalic_pipeline_run(p));
+		cr_expect_str_eq(real_u8_or_i32(p, 1), want[it], "iteration %d", it);
+		real_expect_shape(p, 0, 2, 3, (const int64_t[]){64, 96, 3});
+	}
+	dalic_pipeline_destroy(p);
+}
+
+/* batches of x = arange(12).reshape(4, 3) / (b + 1), y = x @ [0.5, -1.25, 2.0]: batch 0's
+ * first target is 0 * 0.5 + 1 * -1.25 + 2 * 2 = 2.75, batch 1's 2.75 / 2; after the four
+ * batches cycle="quiet" starts again */
+Test(real_modules, generator_source_cycles_through_its_batches)
+{
+	dalic_pipeline_t *p = real_load("generator_source.py", NULL, NULL, 0);
+	const float first_y[] = {2.75f, 1.375f, 2.75f / 3, 0.6875f, 2.75f, 1.375f};
+	for (int it = 0; it < 6; it++) {
+		ASSERT_OK(dalic_pipeline_run(p));
+		const dalic_batch_t *y = dalic_pipeline_output(p, 1);
+		cr_assert_eq(dalic_batch_dtype(y), DALIC_FLOAT);
+		cr_expect_float_eq(*(const float *)dalic_batch_data(y, 0), first_y[it], 1e-6,
+		                   "iteration %d", it);
+		/* x * 2: sample 1 of batch 0 is [3, 4, 5] * 2 */
+		if (it == 0)
+			cr_expect_float_eq(((const float *)dalic_batch_data(dalic_pipeline_output(p, 0),
+			                                                    1))[2],
+			                   10.0f, 1e-6);
+	}
+	dalic_pipeline_destroy(p);
+}
+
+/* SampleInfo picks the file: 12 images (cat 6, coffee 3, space 3) make 3 batches of 4, the
+ * info output says [label, idx_in_batch, iteration]; the 4th batch ends the epoch */
+Test(real_modules, sample_callable_reads_by_sample_info)
+{
+	dalic_pipeline_t *p = real_load("sample_callable.py", NULL, NULL, 0);
+	const char *want[] = {"0 0 0|0 1 0|0 2 0|0 3 0", "0 0 1|0 1 1|1 2 1|1 3 1",
+	                      "1 0 2|2 1 2|2 2 2|2 3 2"};
+	for (int it = 0; it < 3; it++) {
+		ASSERT_OK(dalic_pipeline_run(p));
+		cr_expect_str_eq(real_u8_or_i32(p, 1), want[it], "iteration %d", it);
+		real_expect_shape(p, 0, 3, 3, (const int64_t[]){48, 64, 3});
+	}
+	EXPECT_STATUS(dalic_pipeline_run(p), DALIC_EEND);
+	dalic_pipeline_destroy(p);
+}

@@ -185,7 +185,7 @@ Test(script_graph, external_source_drops_python_arguments)
 	dalic_graphdef_t *g =
 	    tl_script_load("from nvidia.dali import pipeline_def, fn, types\n"
 	                   "def gen():\n"
-	                   "    return [1]\n"
+	                   "    yield [1]\n"
 	                   "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
 	                   "def pipe():\n"
 	                   "    a = fn.external_source(source=gen, name='A', dtype=types.UINT8,\n"

@@ -67,28 +67,29 @@ Test(script_pyfn_numpy, a_numpy_function_outside_the_subset_names_operator_sampl
 	unlink(path);
 }
 
-/* a debug pipeline's value-computing print() keeps the load's interpreter, python_function
- * keeps a detached one: both in one definition is refused at load, not run half-way */
-Test(script_pyfn_numpy, a_debug_print_computing_with_values_and_python_function_is_refused)
+/* a debug pipeline's value-computing print() and python_function share the load's
+ * interpreter (sdruntime.h): the print shows the function's result every iteration */
+Test(script_pyfn_numpy, a_debug_print_computing_with_values_and_python_function_both_run)
 {
 	const char *path = tl_write_temp("pyfnnp", ".py",
 	                                 "import nvidia.dali.fn as fn\n"
 	                                 "import numpy as np\n"
 	                                 "from nvidia.dali import pipeline_def\n"
 	                                 "def f(x):\n"
-	                                 "    return x\n"
+	                                 "    return [v * 10 for v in x] + [7]\n"
 	                                 "@pipeline_def(batch_size=2, num_threads=1, "
 	                                 "device_id=None, seed=1, debug=True)\n"
 	                                 "def pipe():\n"
 	                                 "    x = fn.constant(idata=[1, 2, 3], shape=[3])\n"
 	                                 "    y = fn.python_function(x, function=f)\n"
-	                                 "    print(np.array(y.get()[0]).shape)\n"
+	                                 "    print(np.array(y.get()[0]).shape, "
+	                                 "int(np.array(y.get()[1]).sum()))\n"
 	                                 "    return y\n"
 	                                 "p = pipe()\n");
-	dalic_pipeline_t *p = NULL;
-	EXPECT_STATUS(dalic_pipeline_load(path, NULL, NULL, &p), DALIC_EUNSUPPORTED);
-	EXPECT_ERROR_HAS("a debug pipeline whose print() computes with values cannot also use "
-	                 "python_function");
-	cr_expect_null(p);
+	tl_cmd_t c = tl_dalic(NULL, "run %s -n 3 2>&1", path);
+	cr_expect_eq(c.status, 0, "%s", c.out);
+	/* [10, 20, 30, 7]: shape (4,), sum 67, printed in each of the 3 iterations */
+	cr_expect(tl_text_has(c.out, "(4,) 67\n(4,) 67\n(4,) 67\n", false), "%s", c.out);
+	tl_cmd_free(&c);
 	unlink(path);
 }

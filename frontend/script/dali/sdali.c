@@ -10,6 +10,7 @@
 #include "frontend/script/dali/sdpipe.h"
 #include "frontend/script/dali/sdprint.h"
 #include "frontend/script/dali/sdpyfn.h"
+#include "frontend/script/dali/sdsource.h"
 
 #include <stdlib.h>
 
@@ -99,6 +100,7 @@ int dalic_sdali_finish(pyinterp_t *I)
 void dalic_sdali_close(sdstate_t *S)
 {
 	dalic_sdpyfn_detach(S); /* before the definitions that keep it may go */
+	dalic_sdsource_free(S);
 	for (int i = 0; i < S->npipes; i++)
 		dalic_graphdef_free(S->pipes[i]->def);
 	free(S->pipes);

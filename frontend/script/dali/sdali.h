@@ -28,9 +28,8 @@ typedef struct sdstate {
 	struct sdprint *prints;
 	int nprints, capprints;
 	const dalic_print_env_t *replay; /* while one of them is rendered */
-	/* external sources given a Python `source=`, which dalic does not run (script.c warns) */
-	struct sdsrcnote *srcnotes;
-	int nsrcnotes, capsrcnotes;
+	/* external sources given a Python `source=` (sdsource.h), newest first */
+	struct sdsource *sources;
 	/* @autoserialize (sdtriton.c): the first function marked, how many, where */
 	pyval_t *autoserialize;
 	int nautoserialize, autoserialize_line, autoserialize_col;
@@ -64,10 +63,5 @@ static inline sdpipe_t *dalic_sdali_current(pyinterp_t *I)
 	return S->ncurrent ? S->current[S->ncurrent - 1] : NULL;
 }
 
-typedef struct sdsrcnote {
-	struct sdpipe *pipe;
-	const char *name; /* the external_source's data node */
-	int line, col;
-} sdsrcnote_t;
 
 #endif

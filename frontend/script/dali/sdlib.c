@@ -9,6 +9,7 @@
 #include "frontend/script/dali/sdconst.h"
 #include "frontend/script/dali/sdembed.h"
 #include "frontend/script/dali/sdpipe.h"
+#include "frontend/script/dali/sdsource.h"
 #include "frontend/script/dali/sdtfrec.h"
 #include "frontend/script/py/pybi.h"
 #include "frontend/script/py/pymod.h"
@@ -193,7 +194,7 @@ static int sdlib_open_fn(pyinterp_t *I, const pynode_t *at, const char *name, py
 static int sdlib_open_types(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t **out)
 {
 	pyval_t *m = dalic_pymod_new(I, name, false);
-	if (!m || sdlib_make_types(I, m))
+	if (!m || sdlib_make_types(I, m) || dalic_sdsource_types(I, m))
 		return dalic_pyeval_oom(I, at);
 	*out = m;
 	return DALIC_OK;

@@ -20,6 +20,7 @@
 #include "frontend/script/dali/sdtfrec.h"
 #include "frontend/script/dali/sdpyfn.h"
 #include "frontend/script/py/pylibmod.h"
+#include "frontend/script/dali/sdsource.h"
 #include "frontend/script/py/pydict.h"
 
 #include <stdio.h>
@@ -209,27 +210,8 @@ typedef struct kwsplit {
 	bool python_source;  /* external_source(source=...) */
 } kwsplit_t;
 
-/* An external_source whose data would come from a Python `source=` (sdali.h). */
-static int sdops_note_source(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *node)
-{
-	sdstate_t *S = dalic_sdali_state(I);
-	const sdnode_t *n = dalic_sdval_node(node);
-	if (!n)
-		return DALIC_OK;
-	if (S->nsrcnotes == S->capsrcnotes) {
-		int cap = S->capsrcnotes ? 2 * S->capsrcnotes : 4;
-		sdsrcnote_t *v = dalic_pyarena_alloc(I->a, sizeof *v * (size_t)cap);
-		if (!v)
-			return dalic_pyeval_oom(I, at);
-		if (S->nsrcnotes)
-			memcpy(v, S->srcnotes, sizeof *v * (size_t)S->nsrcnotes);
-		S->srcnotes = v;
-		S->capsrcnotes = cap;
-	}
-	S->srcnotes[S->nsrcnotes++] =
-	    (sdsrcnote_t){.pipe = P, .name = n->name, .line = at->line, .col = at->col};
-	return DALIC_OK;
-}
+static int sdops_output_kwargs(pyinterp_t *I, const pynode_t *at, const kwsplit_t *k, int i,
+                               kwsplit_t *out);
 
 static bool sdops_is_python_only(const dalic_schema_t *s, const char *k)
 {
@@ -276,8 +258,8 @@ static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_
 			k->snames[k->ns] = "function_id";
 			k->svals[k->ns++] = id;
 		} else if (sdops_is_python_only(c->schema, name)) {
-			/* Python callbacks and their scheduling: dalic feeds data through its API
-			 * (and --feed); a source= is noted for the load's warning */
+			/* Python callbacks and their scheduling: a source= runs in the script's
+			 * interpreter (sdsource.c) */
 			k->python_source |= !strcmp(name, "source");
 		} else if (dalic_sdval_node(v) ||
 		           (dalic_sdnp_is(v) && !dalic_sdnp_scalar_value(v) && strcmp(name, "ndim"))) {
@@ -624,18 +606,55 @@ int dalic_sdops_invoke(pyinterp_t *I, const pynode_t *at, const sdopcall_t *c, p
 		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, out));
 		if (feature_names)
 			return dalic_sdtfrec_outputs(I, at, feature_names, out);
-		return k.python_source ? sdops_note_source(I, at, P, *out) : DALIC_OK;
+		return k.python_source ? dalic_sdsource_add(I, at, P, c, *out, 0) : DALIC_OK;
 	}
 	/* external_source(num_outputs=N): N ExternalSource operators fed together */
 	pyval_t *t = dalic_pyval_tuple(I->a, (int)k.num_outputs);
 	if (!t)
 		return dalic_pyeval_oom(I, at);
 	for (int i = 0; i < k.num_outputs; i++) {
-		DALIC_TRY(sdops_add_operator(I, at, c, P, &k, device, inputs, &t->tuple.items[i]));
-		if (k.python_source)
-			DALIC_TRY(sdops_note_source(I, at, P, t->tuple.items[i]));
+		kwsplit_t ki;
+		DALIC_TRY(sdops_output_kwargs(I, at, &k, i, &ki));
+		DALIC_TRY(sdops_add_operator(I, at, c, P, &ki, device, inputs, &t->tuple.items[i]));
 	}
 	*out = t;
+	return k.python_source ? dalic_sdsource_add(I, at, P, c, t, (int)k.num_outputs) : DALIC_OK;
+}
+
+/* Output i's arguments of external_source(num_outputs=N): DALI gives each its element of a
+ * dtype / ndim / layout list (past the list's end: no dtype, no ndim, "" layout). */
+static int sdops_output_kwargs(pyinterp_t *I, const pynode_t *at, const kwsplit_t *k, int i,
+                               kwsplit_t *out)
+{
+	*out = *k;
+	out->snames = dalic_pyarena_alloc(I->a, sizeof(char *) * (size_t)(k->ns + 1));
+	out->svals = dalic_pyarena_alloc(I->a, sizeof(pyval_t *) * (size_t)(k->ns + 1));
+	if (!out->snames || !out->svals)
+		return dalic_pyeval_oom(I, at);
+	out->ns = 0;
+	for (int j = 0; j < k->ns; j++) {
+		const char *name = k->snames[j];
+		pyval_t *v = k->svals[j];
+		bool per_output = (v->kind == PV_LIST || v->kind == PV_TUPLE) &&
+		                  (!strcmp(name, "dtype") || !strcmp(name, "ndim") ||
+		                   !strcmp(name, "layout"));
+		if (per_output) {
+			int n = v->kind == PV_LIST ? v->list->n : v->tuple.n;
+			pyval_t **items = v->kind == PV_LIST ? v->list->items : v->tuple.items;
+			if (i < n)
+				v = items[i];
+			else if (name[0] != 'l')
+				continue; /* no ndim; dtype NO_TYPE, the default */
+			else
+				v = dalic_pyval_str(I->a, "", 0);
+			if (!v)
+				return dalic_pyeval_oom(I, at);
+			if (v->kind == PV_NONE)
+				continue;
+		}
+		out->snames[out->ns] = name;
+		out->svals[out->ns++] = v;
+	}
 	return DALIC_OK;
 }
 

@@ -240,7 +240,7 @@ int dalic_sdprint_render(dalic_shared_t *s, int index, const dalic_print_env_t *
 	*text = NULL;
 	if (index < 0 || index >= S->nprints)
 		return dalic_fail(DALIC_EINVAL, "no print record %d", index);
-	sdcall_t c;
+	sdcall_t c = {0};
 	dalic_sdruntime_begin(rt, &c);
 	S->replay = env;
 	pybuf_t b = {0};

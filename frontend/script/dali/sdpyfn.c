@@ -35,6 +35,11 @@ struct sdpyhost {
 	pthread_mutex_t lock; /* one call at a time */
 	pyinterp_t I;
 	bool detached;
+	/* or the load itself is kept as the definition's runtime (sdruntime.h): the calls run in
+	 * its interpreter, under its lock */
+	dalic_shared_t *shared;
+	pyinterp_t *shared_I;
+	pthread_mutex_t *shared_mu;
 	pysrc_t src;
 	char *text, *path;
 	sdpyfn_t *fns;
@@ -55,6 +60,7 @@ static void sdpyfn_host_free(dalic_keep_t *k)
 	}
 	if (h->detached)
 		dalic_pystate_close(&h->I);
+	dalic_shared_release(h->shared);
 	free(h->text);
 	free(h->path);
 	pthread_mutex_destroy(&h->lock);
@@ -312,6 +318,18 @@ void dalic_sdpyfn_detach(sdstate_t *S)
 	dalic_keep_release(&h->keep);
 }
 
+void dalic_sdpyfn_share(sdstate_t *S, dalic_shared_t *rt, pthread_mutex_t *mu)
+{
+	sdpyhost_t *h = S->pyhost;
+	if (!h)
+		return;
+	S->pyhost = NULL; /* not detached when the load closes: it is the runtime's */
+	h->shared = dalic_shared_retain(rt);
+	h->shared_I = S->interp;
+	h->shared_mu = mu;
+	dalic_keep_release(&h->keep); /* the load's own hold */
+}
+
 /* ---- calls while the pipeline runs ----------------------------------------------------- */
 
 typedef struct sdpyfn_io {
@@ -399,9 +417,11 @@ static int sdpyfn_call(void *obj, const dalic_op_ctx_t *ctx, const dalic_ws_t *w
 {
 	sdpyfn_t *f = obj;
 	sdpyhost_t *h = f->host;
-	if (!h->detached)
+	if (!h->detached && !h->shared)
 		return dalic_fail(DALIC_EUNSUPPORTED, "%s: the script's interpreter is not kept",
 		                  f->what);
+	pyinterp_t *I = h->shared ? h->shared_I : &h->I;
+	pthread_mutex_t *mu = h->shared ? h->shared_mu : &h->lock;
 	bool batch = dalic_arg_bool(ctx, "batch_processing");
 	sdpyfn_io_t io = {.f = f, .ws = ws, .num_outputs = num_outputs, .out = out,
 	                  .like = ws->num_inputs ? ws->inputs[0]->dtype : DALIC_NO_TYPE};
@@ -409,14 +429,14 @@ static int sdpyfn_call(void *obj, const dalic_op_ctx_t *ctx, const dalic_ws_t *w
 		if (ws->inputs[k]->dtype != io.like)
 			io.like = DALIC_NO_TYPE;
 	int rc = DALIC_OK;
-	pthread_mutex_lock(&h->lock);
+	pthread_mutex_lock(mu);
 	for (int s = batch ? -1 : 0; !rc && s < (batch ? 0 : ws->batch_size); s++) {
 		io.sample = s;
-		rc = dalic_pycall_run(&h->I, f->func, f->what, sdpyfn_args, sdpyfn_take, &io);
+		rc = dalic_pycall_run(I, f->func, f->what, sdpyfn_args, sdpyfn_take, &io);
 		if (rc && s >= 0)
 			dalic_fail_wrap(rc, "sample %d", s);
 	}
-	pthread_mutex_unlock(&h->lock);
+	pthread_mutex_unlock(mu);
 	return rc;
 }
 

@@ -16,6 +16,8 @@
 #include "engine/callback.h"
 #include "frontend/script/dali/sdali.h"
 
+#include <pthread.h>
+
 typedef struct sdpyhost sdpyhost_t;
 
 /* Whether the operator is PythonFunction. */
@@ -27,6 +29,10 @@ int dalic_sdpyfn_lend(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *v
 int dalic_sdpyfn_check(pyinterp_t *I);
 /* Load end (dalic_sdali_close): the interpreter moves to the definitions that keep it. */
 void dalic_sdpyfn_detach(sdstate_t *S);
+/* ... unless the load itself is kept as the definition's runtime `rt` (debug prints with
+ * values, Python sources: sdruntime.h): the functions then run in its interpreter, under its
+ * lock `mu`, and keep it alive. */
+void dalic_sdpyfn_share(sdstate_t *S, dalic_shared_t *rt, pthread_mutex_t *mu);
 /* Registers the plugin modules (nvidia.dali.plugin.pytorch..., numba). */
 int dalic_sdpyfn_open(pyinterp_t *I);
 

@@ -4,6 +4,8 @@
 #include "frontend/script/dali/sdruntime.h"
 
 #include "frontend/script/dali/sdprint.h"
+#include "frontend/script/dali/sdsource.h"
+#include "frontend/script/py/pygc.h"
 
 #include <stdlib.h>
 
@@ -41,22 +43,25 @@ void dalic_sdruntime_begin(sdruntime_t *rt, sdcall_t *c)
 	I->depth = 0;
 	I->fatal = false;
 	I->frame = I->globals;
-	dalic_sdali_state(I)->running++;
-	dalic_pyarena_mark(I->a, &c->mark);
+	dalic_sdali_state(I)->running += !c->catchable;
+	dalic_pyarena_heap_enter(I->a);
 }
 
 void dalic_sdruntime_end(sdruntime_t *rt, sdcall_t *c)
 {
 	pyinterp_t *I = rt->I;
 	sdstate_t *S = dalic_sdali_state(I);
-	S->running--;
+	S->running -= !c->catchable;
 	I->stack_base = c->stack_base;
-	/* the interpreter and the DALI state live outside the arena and may point in */
-	pyarena_root_t roots[] = {{I, sizeof *I}, {S, sizeof *S}};
-	dalic_pyarena_release_unreferenced(I->a, &c->mark, roots, 2);
+	dalic_pyarena_heap_leave(I->a);
+	/* the DALI state lives outside the arena and may point in (the interpreter is a root
+	 * of every collection) */
+	pyarena_root_t roots[] = {{S, sizeof *S}};
+	dalic_pygc_collect(I, roots, 1);
 	pthread_mutex_unlock(&rt->mu);
 }
 
 const dalic_runtime_class_t dalic_sdruntime_class = {
     .render_print = dalic_sdprint_render,
+    .sources = dalic_sdsource_install,
 };

@@ -62,4 +62,27 @@ void dalic_pyarena_release(pyarena_t *a, const pyarena_mark_t *m);
 bool dalic_pyarena_release_unreferenced(pyarena_t *a, const pyarena_mark_t *m,
                                         const pyarena_root_t *roots, int nroots);
 
+/* The runtime heap: memory for a script that keeps running after its load (sdruntime.h),
+ * where a call's values may outlive it — a generator suspended between iterations, an
+ * iterator's `self.i`, a list the source appends to — and everything else must go, or a
+ * source run every iteration would grow without end. While heap mode is on, each allocation
+ * is logged and its size rounded to a class. A collection (dalic_pygc_collect drives it) marks
+ * conservatively: every word of the memory made before the heap first began (the load's
+ * objects: permanent) and of the roots given is a possible pointer; a heap object reached is
+ * scanned in turn (raw memory never is). Objects not reached go to per-class free lists that
+ * later heap allocations reuse, so a source's steady state runs in constant memory. Objects
+ * never move. Outside heap mode (a sealed call, pycall.h) allocation is the plain bump, and
+ * marks and releases keep their meaning. */
+void dalic_pyarena_heap_enter(pyarena_t *a);
+void dalic_pyarena_heap_leave(pyarena_t *a);
+/* Heap objects alive after the last collection (and made since). */
+size_t dalic_pyarena_heap_live(const pyarena_t *a);
+/* A collection: begin (marks from the load's memory; -1 when out of memory), scan each root
+ * range, ask which objects survived, sweep. */
+int dalic_pyarena_gc_begin(pyarena_t *a);
+void dalic_pyarena_gc_scan(pyarena_t *a, const void *p, size_t n);
+/* p is not a heap object, or one marked so far. */
+bool dalic_pyarena_gc_live(const pyarena_t *a, const void *p);
+void dalic_pyarena_gc_sweep(pyarena_t *a);
+
 #endif

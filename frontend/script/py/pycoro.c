@@ -151,6 +151,27 @@ uintptr_t dalic_pycoro_stack_top(const pycoro_t *co)
 	return (uintptr_t)(pycoro_stack_base(co) + PYCORO_STACK_BYTES);
 }
 
+void dalic_pycoro_scan(const pycoro_t *co, void (*fn)(void *ctx, const void *p, size_t n),
+                       void *ctx)
+{
+	if (co->finished)
+		return;
+	fn(ctx, &co->ctx, sizeof co->ctx);
+	uintptr_t base = (uintptr_t)pycoro_stack_base(co), top = dalic_pycoro_stack_top(co);
+	uintptr_t sp = base;
+#if defined(__x86_64__)
+	sp = (uintptr_t)co->ctx.uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+	sp = (uintptr_t)co->ctx.uc_mcontext.sp;
+#endif
+	/* below the stack pointer: the x86-64 red zone (128 bytes), which a leaf may use */
+	sp = sp >= base + 128 ? sp - 128 : base;
+	if (sp < base || sp >= top) /* not switched out yet: the whole stack */
+		sp = base;
+	sp &= ~(uintptr_t)(sizeof(void *) - 1);
+	fn(ctx, (const void *)sp, top - sp);
+}
+
 void dalic_pycoro_free(pycoro_t *co)
 {
 	if (!co)

@@ -31,6 +31,11 @@ bool dalic_pycoro_resume(pycoro_t *co);
 void dalic_pycoro_yield(pycoro_t *co);
 /* Highest address of co's stack (where its evaluator's stack budget counts from). */
 uintptr_t dalic_pycoro_stack_top(const pycoro_t *co);
+/* The memory of a suspended coroutine that may hold pointers (a conservative collector's
+ * roots, pyarena.h): its saved registers, then its stack from the saved stack pointer up.
+ * Calls fn(ctx, p, n) for each range; nothing for one not started or finished. */
+void dalic_pycoro_scan(const pycoro_t *co, void (*fn)(void *ctx, const void *p, size_t n),
+                       void *ctx);
 /* Frees a coroutine that is not running (finished or suspended). NULL is ignored. */
 void dalic_pycoro_free(pycoro_t *co);
 

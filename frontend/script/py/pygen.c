@@ -209,6 +209,60 @@ void dalic_pygen_close_new(pyinterp_t *I, const pyarena_mark_t *m)
 	}
 }
 
+/* ---- the collector's part (pygc.c) ---------------------------------------------------- */
+
+int dalic_pygen_gc_take(pyinterp_t *I, pygen_t **gens)
+{
+	int n = 0;
+	for (pygen_t *g = I->live_gens, *next; g; g = next) {
+		next = g->next_live;
+		g->next_live = g->prev_live = NULL;
+		gens[n++] = g;
+	}
+	I->live_gens = NULL;
+	I->nlive_gens = 0;
+	return n;
+}
+
+static void pygen_gc_scan(void *a, const void *p, size_t n)
+{
+	dalic_pyarena_gc_scan(a, p, n);
+}
+
+void dalic_pygen_gc_mark(pyinterp_t *I, pygen_t **gens, bool *done, int n)
+{
+	/* a suspended body's stack is part of its generator: scanned once the generator is
+	 * reached, which may reach other generators in turn */
+	for (bool more = true; more;) {
+		more = false;
+		for (int i = 0; i < n; i++) {
+			if (done[i] || !dalic_pyarena_gc_live(I->a, gens[i]))
+				continue;
+			done[i] = more = true;
+			if (gens[i]->co)
+				dalic_pycoro_scan(gens[i]->co, pygen_gc_scan, I->a);
+		}
+	}
+}
+
+void dalic_pygen_gc_give_back(pyinterp_t *I, pygen_t **gens, const bool *live, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		pygen_t *g = gens[i];
+		if (!live[i]) {
+			/* nothing reaches it any more: its body never resumes (dropped unfinished) */
+			dalic_pycoro_free(g->co);
+			g->co = NULL;
+			continue;
+		}
+		g->next_live = I->live_gens;
+		if (I->live_gens)
+			I->live_gens->prev_live = g;
+		I->live_gens = g;
+		I->nlive_gens++;
+	}
+}
+
 void dalic_pygen_close_all(pyinterp_t *I)
 {
 	while (I->live_gens) {

@@ -41,4 +41,13 @@ void dalic_pygen_close_all(pyinterp_t *I);
 /* The same for those made after mark m (a sealed call's, pycall.h). */
 void dalic_pygen_close_new(pyinterp_t *I, const pyarena_mark_t *m);
 
+/* The collector (pygc.c): takes the unfinished generators off the interpreter's list into
+ * gens (room for I->nlive_gens) so the list does not keep them alive, returns how many;
+ * marks from the stacks of those reached, to a fixpoint (done[i], zeroed by the caller:
+ * generator i was reached); then frees the coroutines of those not live and puts the others
+ * back. */
+int dalic_pygen_gc_take(pyinterp_t *I, pygen_t **gens);
+void dalic_pygen_gc_mark(pyinterp_t *I, pygen_t **gens, bool *done, int n);
+void dalic_pygen_gc_give_back(pyinterp_t *I, pygen_t **gens, const bool *live, int n);
+
 #endif

@@ -131,6 +131,7 @@ static int pyiter_next_lazy(pyinterp_t *I, const pynode_t *at, pyiter_t *it, pyv
 {
 	pyval_t *v = it->lazy;
 	*done = false;
+	*out = NULL; /* a method's StopIteration leaves no value (next() reads *out after it) */
 	pyiter_items_t *items = pyiter_items(v);
 	if (items) {
 		*done = items->i >= items->n;

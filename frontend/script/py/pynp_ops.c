@@ -9,6 +9,7 @@
 #include "frontend/script/py/pynp.h"
 
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pydict.h"
 
 #include <math.h>
 #include <string.h>
@@ -294,9 +295,46 @@ static int pynp_check_fits(pyinterp_t *I, const pynode_t *at, pyval_t *v, dalic_
 	return DALIC_OK;
 }
 
+/* Strings in v parsed as a numeric dtype t asks (numpy: int(s) for integer types, float(s)
+ * for floating ones; np.array(['3'], dtype=np.uint8), the labels read from a file list):
+ * *out is v itself when it holds none. */
+static int pynp_parse_strings(pyinterp_t *I, const pynode_t *at, pyval_t *v, dalic_dtype_t t,
+                              pyval_t **out)
+{
+	pyval_t **items = NULL;
+	int n = 0;
+	*out = v;
+	if (v->kind == PV_STR && t != DALIC_BOOL) {
+		pyval_t *conv = dalic_pydict_get_str(I->builtins,
+		                                     dalic_dtype_is_float(t) ? "float" : "int");
+		return conv ? dalic_pyeval_call1(I, at, conv, v, out) : DALIC_OK;
+	}
+	if (!pynp_seq(v, &items, &n))
+		return DALIC_OK;
+	pyval_t *copy = NULL;
+	for (int i = 0; i < n; i++) {
+		pyval_t *x;
+		DALIC_TRY(pynp_parse_strings(I, at, items[i], t, &x));
+		if (x != items[i] && !copy) {
+			if (!(copy = dalic_pyval_list(I->a, n)))
+				return dalic_pyeval_oom(I, at);
+			for (int k = 0; k < n; k++)
+				if (dalic_pyval_list_append(I->a, copy, items[k]))
+					return dalic_pyeval_oom(I, at);
+		}
+		if (copy)
+			copy->list->items[i] = x;
+	}
+	if (copy)
+		*out = copy;
+	return DALIC_OK;
+}
+
 int dalic_pynp_asarray(pyinterp_t *I, const pynode_t *at, pyval_t *v, dalic_dtype_t dtype,
                        pyval_t **out)
 {
+	if (dtype != DALIC_NO_TYPE && !dalic_pynp_array(v))
+		DALIC_TRY(pynp_parse_strings(I, at, v, dtype, &v));
 	if (v->kind == PV_HOST && v->host.type->array) { /* __array__ */
 		DALIC_TRY(v->host.type->array(I, at, v, &v));
 		if (!dalic_pynp_array(v))
