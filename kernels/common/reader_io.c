@@ -283,6 +283,14 @@ int dalic_rdio_read(const dalic_rdio_t *io, int k, int64_t off, int64_t len, uin
  * page cache is most of what the call costs (the kernel walks the cache for every page). */
 #define RDIO_HINT_CHUNK ((int64_t)4 << 20)
 
+/* Whether the page holding byte `at` of mapped file f is in memory (mincore). */
+static bool rdio_page_resident(const rdio_file_t *f, int64_t at, long page)
+{
+	unsigned char v = 0;
+	int64_t start = at - at % page;
+	return mincore((void *)(f->data + start), 1, &v) == 0 && (v & 1);
+}
+
 void dalic_rdio_will_need(dalic_rdio_t *io, int k, int64_t off, int64_t len)
 {
 	rdio_file_t *f = &io->files[k];
@@ -301,7 +309,11 @@ void dalic_rdio_will_need(dalic_rdio_t *io, int k, int64_t off, int64_t len)
 	if (f->mapped) {
 		long page = sysconf(_SC_PAGESIZE);
 		int64_t start = lo - lo % page;
-		madvise((void *)(f->data + start), (size_t)(hi - start), MADV_WILLNEED);
+		/* WILLNEED walks the page cache page by page even when all of it is there (a
+		 * warm cache, the usual case after the first epoch): two one-page residency checks
+		 * at the range's ends skip that */
+		if (!rdio_page_resident(f, start, page) || !rdio_page_resident(f, hi - 1, page))
+			madvise((void *)(f->data + start), (size_t)(hi - start), MADV_WILLNEED);
 	} else if (f->fd >= 0) {
 		posix_fadvise(f->fd, (off_t)lo, (off_t)(hi - lo), POSIX_FADV_WILLNEED);
 	}
