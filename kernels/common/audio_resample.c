@@ -129,19 +129,6 @@ static inline float audio_resample_taps4(const dalic_audio_window_t *w, int *ip,
 #endif
 }
 
-/* One output position's input range [i0, i1), relative to the block's first input. */
-static inline void audio_resample_range(const dalic_audio_window_t *w, float in_pos,
-                                        int64_t in_block, int64_t n_in, int *i0, int *i1)
-{
-	int xc = (int)ceilf(in_pos);
-	*i0 = xc - w->lobes;
-	*i1 = xc + w->lobes;
-	if (*i0 + in_block < 0)
-		*i0 = (int)-in_block;
-	if (*i1 + in_block > n_in)
-		*i1 = (int)(n_in - in_block);
-}
-
 /* One mono output: DALI's four-lane loop, then the remaining taps. */
 static inline float audio_resample_mono(const dalic_audio_window_t *w, const float *src,
                                         float in_pos, int i0, int i1)
@@ -151,25 +138,19 @@ static inline float audio_resample_mono(const dalic_audio_window_t *w, const flo
 	return dalic_audio_resample_tail(w, src, in_pos, i, i1, f);
 }
 
-/* Mono outputs [o, end) of one block, two at a time where their tap counts agree. */
+/* Mono outputs [o, end) of one block, two at a time where their tap counts agree (the AVX2
+ * loop), one at a time where they do not. */
 static void audio_resample_mono_block(const dalic_audio_window_t *w, float *out, int64_t o,
                                       int64_t end, const float *src, float in_pos, float fscale,
                                       int64_t in_block, int64_t n_in, bool simd)
 {
 	while (o < end) {
-		int i0[2], i1[2];
-		audio_resample_range(w, in_pos, in_block, n_in, &i0[0], &i1[0]);
-		if (simd && end - o >= 2) {
-			float pos[2] = {in_pos, in_pos + fscale};
-			audio_resample_range(w, pos[1], in_block, n_in, &i0[1], &i1[1]);
-			if (i1[1] - i0[1] == i1[0] - i0[0]) {
-				dalic_audio_resample_avx2_2(w, src, pos, i0, i1[0] - i0[0], out + o);
-				o += 2;
-				in_pos = pos[1] + fscale;
-				continue;
-			}
-		}
-		out[o++] = audio_resample_mono(w, src, in_pos, i0[0], i1[0]);
+		if (simd && (o = dalic_audio_resample_avx2_pairs(w, out, o, end, src, &in_pos, fscale,
+		                                                 in_block, n_in)) >= end)
+			break;
+		int i0, i1;
+		dalic_audio_resample_range(w, in_pos, in_block, n_in, &i0, &i1);
+		out[o++] = audio_resample_mono(w, src, in_pos, i0, i1);
 		in_pos += fscale;
 	}
 }
@@ -207,7 +188,7 @@ void dalic_audio_resample_using(const dalic_audio_window_t *w, float *out, int64
 		}
 		for (int64_t o = out_block; o < block_end; o++, in_pos += fscale) {
 			int i0, i1;
-			audio_resample_range(w, in_pos, in_block, n_in, &i0, &i1);
+			dalic_audio_resample_range(w, in_pos, in_block, n_in, &i0, &i1);
 			/* DALI keeps up to 16 channels on the stack, more elsewhere: the sums are the
 			 * same; dalic resamples 64 at a time */
 			for (int c0 = 0; c0 < channels; c0 += 64) {

@@ -13,7 +13,9 @@
  * tap (the delta is the same float subtraction DALI does per tap), and with AVX2 two mono
  * outputs share each vector (audio_resample_avx2.c). On the 2-core EPYC here, 1 s of 44.1 kHz
  * to 16 kHz: 0.70 ms before, 0.51 ms with pairs, 0.45 ms with AVX2 (an eight-output AVX2
- * version with gathers was slower than the scalar loop: gathers are slow on this CPU).
+ * version with gathers was slower than the scalar loop: gathers are slow on this CPU), 0.42
+ * ms with the table offsets taken from 64-bit halves, 0.36 ms with the block's loop in the
+ * AVX2 file (a per-output store of the offsets instead was slower: 0.46-0.60 ms).
  */
 #ifndef DALIC_KERNELS_AUDIO_RESAMPLE_H
 #define DALIC_KERNELS_AUDIO_RESAMPLE_H
@@ -43,9 +45,8 @@ int64_t dalic_audio_resampled_length(int64_t n, double in_rate, double out_rate)
 
 /* Resamples `n_in` frames of `channels` interleaved float channels at `in_rate` into
  * `n_out` frames at `out_rate` (rates > 0). */
-void dalic_audio_resample(const dalic_audio_window_t *w, float *out, int64_t n_out,
-                          double out_rate, const float *in, int64_t n_in, double in_rate,
-                          int channels);
+void dalic_audio_resample(const dalic_audio_window_t *w, float *out, int64_t n_out, double out_rate,
+                          const float *in, int64_t n_in, double in_rate, int channels);
 /* The same with the implementation chosen: simd = true takes mono signals two output
  * positions at a time where the CPU has AVX2 (bit-identical to simd = false, which keeps to
  * one output at a time; dalic_audio_resample picks the vector path when it can). */
@@ -73,10 +74,26 @@ static inline float dalic_audio_resample_tail(const dalic_audio_window_t *w, con
 	return f;
 }
 
-/* audio_resample_avx2.c: whether this CPU has AVX2, and two mono outputs at positions pos[j]
- * (relative to src) whose taps are src[i0[j] ..], n taps each. */
+/* One output position's input range [i0, i1), relative to the block's first input. */
+static inline void dalic_audio_resample_range(const dalic_audio_window_t *w, float in_pos,
+                                              int64_t in_block, int64_t n_in, int *i0, int *i1)
+{
+	int xc = (int)ceilf(in_pos);
+	*i0 = xc - w->lobes;
+	*i1 = xc + w->lobes;
+	if (*i0 + in_block < 0)
+		*i0 = (int)-in_block;
+	if (*i1 + in_block > n_in)
+		*i1 = (int)(n_in - in_block);
+}
+
+/* audio_resample_avx2.c: whether this CPU has AVX2, and mono outputs [o, end) of a block two
+ * at a time from position *in_pos (relative to src, stepping by fscale) while a pair's tap
+ * counts agree; returns the first output not written (end, or one for the one-at-a-time
+ * path) and leaves *in_pos at its position. */
 bool dalic_audio_resample_has_avx2(void);
-void dalic_audio_resample_avx2_2(const dalic_audio_window_t *w, const float *src, const float *pos,
-                                 const int *i0, int n, float *out);
+int64_t dalic_audio_resample_avx2_pairs(const dalic_audio_window_t *w, float *out, int64_t o,
+                                        int64_t end, const float *src, float *in_pos, float fscale,
+                                        int64_t in_block, int64_t n_in);
 
 #endif

@@ -49,6 +49,7 @@ typedef struct rdio_file {
 	int64_t size;        /* -1 until opened */
 	const uint8_t *data; /* the whole file: mapped, or read for read_ahead; NULL otherwise */
 	bool mapped;
+	int64_t hint_lo, hint_hi; /* the range last advised (dalic_rdio_will_need) */
 } rdio_file_t;
 
 typedef struct dalic_rdio {
@@ -70,8 +71,10 @@ const uint8_t *dalic_rdio_at(const dalic_rdio_t *io, int k, int64_t off);
 /* Copies [off, off + len) of open file k into dst (memcpy or pread). */
 int dalic_rdio_read(const dalic_rdio_t *io, int k, int64_t off, int64_t len, uint8_t *dst,
                     char *err, size_t n);
-/* Tells the system the range will be read soon (madvise / posix_fadvise WILLNEED). */
-void dalic_rdio_will_need(const dalic_rdio_t *io, int k, int64_t off, int64_t len);
+/* Tells the system the range will be read soon (madvise / posix_fadvise WILLNEED); a range
+ * that continues the last one advises the next 4 MiB at once, and ranges inside what was
+ * just advised make no call. Stage thread only (it keeps the advised range per file). */
+void dalic_rdio_will_need(dalic_rdio_t *io, int k, int64_t off, int64_t len);
 void dalic_rdio_free(dalic_rdio_t *io);
 
 #endif

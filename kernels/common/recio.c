@@ -196,6 +196,7 @@ int dalic_recio_parse(const uint8_t *rec, int64_t len, recio_view_t *v, uint8_t 
 		         flag, (long long)label_size, (long long)data_size);
 		return -1;
 	}
+	v->joined = cflag != 0;
 	v->labels = flag ? data : NULL;
 	v->image = data + label_size;
 	v->image_size = data_size - label_size;

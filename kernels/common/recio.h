@@ -13,6 +13,7 @@
 
 #include "kernels/common/tfrec_index.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,7 @@ typedef struct recio_view {
 	const uint8_t *labels; /* flag floats (flag > 0), unaligned */
 	const uint8_t *image;
 	int64_t image_size;
+	bool joined; /* image and labels lie in the join buffer, not in the record */
 } recio_view_t;
 
 /* Parses one record of `len` bytes. Multi-part records are joined into *buf (grown, *cap

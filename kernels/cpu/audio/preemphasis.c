@@ -11,6 +11,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <xmmintrin.h>
+#endif
 
 typedef enum { PREEMPH_ZERO, PREEMPH_CLAMP, PREEMPH_REFLECT } preemph_border_t;
 
@@ -88,6 +91,25 @@ static void preemph_run_f64(const preemph_op_t *p, const double *x, void *out, i
 	}
 }
 
+/* y[k] = x[k + 1] - coeff * x[k] over a chunk (x[0] is the element before it), four at a
+ * time with SSE: the same product and difference per element as the scalar tail. */
+static void preemph_chunk(const float *x, float *y, int64_t m, float coeff)
+{
+	int64_t k = 0;
+	if (coeff == 0.0f) {
+		memcpy(y, x + 1, sizeof(float) * (size_t)m);
+		return;
+	}
+#ifdef __SSE2__
+	const __m128 c = _mm_set1_ps(coeff);
+	for (; k + 3 < m; k += 4)
+		_mm_storeu_ps(y + k, _mm_sub_ps(_mm_loadu_ps(x + k + 1),
+		                                _mm_mul_ps(c, _mm_loadu_ps(x + k))));
+#endif
+	for (; k < m; k++)
+		y[k] = x[k + 1] - coeff * x[k];
+}
+
 static int preemph_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	preemph_op_t *p = ctx->state;
@@ -108,8 +130,7 @@ static int preemph_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, 
 	for (int64_t at = 0; at < n; at += CHUNK) {
 		int64_t m = n - at < CHUNK ? n - at : CHUNK;
 		dalic_sat_load_n(in->dtype, in->ptrs[i], at, m, x + 1);
-		for (int64_t k = 0; k < m; k++)
-			y[k] = coeff == 0.0f ? x[k + 1] : x[k + 1] - coeff * x[k];
+		preemph_chunk(x, y, m, coeff);
 		if (!at && p->border == PREEMPH_ZERO)
 			y[0] = x[1];
 		dalic_sat_store_n(p->dtype, out, at, y, m);

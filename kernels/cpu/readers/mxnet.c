@@ -4,7 +4,8 @@
  * labels (float, [1] or [flag]). Entries are the records in offset order; shuffle_after_epoch
  * reshuffles the order of the files, as DALI's IndexedFileLoader. A record the index lets run
  * past its file continues in the next one, as DALI reads it. Sources: "<path> at index
- * <offset>", DALI's source_info. Damaged records are errors naming the file and offset.
+ * <offset>", DALI's source_info. Images of one-part records held in memory borrow the
+ * record's bytes (no copy). Damaged records are errors naming the file and offset.
  */
 #include "engine/error.h"
 #include "engine/kernel.h"
@@ -177,6 +178,12 @@ static int mxnet_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			                     (long long)rec->off, path);
 		dalic_batch_shape_mut(img, i)[0] = s->view.image_size;
 		dalic_batch_shape_mut(lab, i)[0] = s->view.nlabels;
+		/* a one-part record held in memory until fini (mapped, or read whole for
+		 * read_ahead): the image borrows its bytes, no copy; slot buffers are reused */
+		if (s->rec != s->buf && !s->view.joined) {
+			img->ptrs[i] = (void *)s->view.image;
+			img->borrowed[i] = true;
+		}
 	}
 	return DALIC_OK;
 }
@@ -185,7 +192,8 @@ static int mxnet_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 {
 	mxnet_reader_t *r = ctx->state;
 	const recio_view_t *v = &r->slots[i].view;
-	memcpy(ws->outputs[0]->ptrs[i], v->image, (size_t)v->image_size);
+	if (!ws->outputs[0]->borrowed[i]) /* else the record's own bytes (mxnet_setup) */
+		memcpy(ws->outputs[0]->ptrs[i], v->image, (size_t)v->image_size);
 	if (v->labels)
 		memcpy(ws->outputs[1]->ptrs[i], v->labels, 4 * (size_t)v->nlabels);
 	else

@@ -15,6 +15,7 @@
  * - a feature missing from a record gives its default: the fixed shape filled with it, or one
  *   row of it for VarLenFeature (DALI returns an uninitialised scalar), the default's bytes
  *   for strings.
+ * String samples borrow the record's bytes where the file is held in memory (no copy).
  * Entries are records in file order; shuffle_after_epoch reshuffles the order of the files
  * (DALI's IndexedFileLoader). Sources: "<path> at index <offset>", as DALI's source_info.
  */
@@ -302,6 +303,21 @@ static int tfrecord_shape(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, tfrecord_t 
 	return DALIC_OK;
 }
 
+/* A string feature's bytes stay where they are when the record is held in memory (mapped,
+ * or read whole for read_ahead) until fini: sample i of output k borrows them, and
+ * run_sample writes nothing there (no copy per record). Records read into the slot's buffer,
+ * which the next batch reuses, are copied. */
+static void tfrecord_borrow(tfrecord_t *r, dalic_batch_t *out, int i, int k)
+{
+	const tfrecord_slot_t *s = &r->slots[i];
+	const tfrec_span_t *sp = &s->spans[k];
+	if (r->feat[k].type != TFREC_STRING || s->rec == s->buf || !sp->present ||
+	    sp->kind != TFREC_KIND_BYTES || !sp->count)
+		return;
+	out->ptrs[i] = (void *)sp->first;
+	out->borrowed[i] = true;
+}
+
 static int tfrecord_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	tfrecord_t *r = ctx->state;
@@ -335,8 +351,10 @@ static int tfrecord_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 			return dalic_op_fail(ctx, ws, i, "%s (offset %lld of '%s')", err,
 			                     (long long)rec->off, r->io.files[rec->file].path);
 		}
-		for (int k = 0; k < r->nfeat; k++)
+		for (int k = 0; k < r->nfeat; k++) {
 			DALIC_TRY(tfrecord_shape(ctx, ws, r, i, k, dalic_batch_shape_mut(ws->outputs[k], i)));
+			tfrecord_borrow(r, ws->outputs[k], i, k);
+		}
 	}
 	return DALIC_OK;
 }
@@ -362,6 +380,8 @@ static int tfrecord_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 		const dalic_tfrec_feature_t *f = &r->feat[k];
 		const tfrec_span_t *sp = &r->slots[i].spans[k];
 		void *dst = ws->outputs[k]->ptrs[i];
+		if (ws->outputs[k]->borrowed[i]) /* the record's own bytes (tfrecord_borrow) */
+			continue;
 		bool missing = !sp->present || sp->kind == TFREC_KIND_NONE;
 		if (missing || (f->type == TFREC_STRING && !sp->count))
 			tfrecord_fill_default(f, dst, dalic_batch_sample_elems(ws->outputs[k], i));
