@@ -201,6 +201,7 @@ int main(void)
 		printf("test-gpu: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
 	int bad = 0;
 	bad += gpu_check_flip();
+	bad += gpu_check_copy();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif
