@@ -202,6 +202,7 @@ int main(void)
 	int bad = 0;
 	bad += gpu_check_flip();
 	bad += gpu_check_copy();
+	bad += gpu_check_cast();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

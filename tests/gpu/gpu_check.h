@@ -52,5 +52,6 @@ int gpu_check_compare(const char *what, const dalic_batch_t *cpu, gpu_check_batc
 /* The kernels' checks (tests/gpu/gpu_<op>.c): each returns its number of mismatches. */
 int gpu_check_flip(void);
 int gpu_check_copy(void);
+int gpu_check_cast(void);
 
 #endif
