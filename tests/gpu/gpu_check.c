@@ -203,6 +203,7 @@ int main(void)
 	bad += gpu_check_flip();
 	bad += gpu_check_copy();
 	bad += gpu_check_cast();
+	bad += gpu_check_transpose();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif
