@@ -144,27 +144,7 @@ bool dalic_dtype_is_signed(dalic_dtype_t t)
 
 float dalic_dtype_half_to_float(uint16_t h)
 {
-	uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
-	if (exp == 0) {
-		if (man == 0) {
-			bits = sign;
-		} else { /* subnormal: normalise */
-			exp = 127 - 15 + 1;
-			while (!(man & 0x400)) {
-				man <<= 1;
-				exp--;
-			}
-			man &= 0x3ff;
-			bits = sign | exp << 23 | man << 13;
-		}
-	} else if (exp == 31) {
-		bits = sign | 0x7f800000 | man << 13;
-	} else {
-		bits = sign | (exp + 127 - 15) << 23 | man << 13;
-	}
-	float f;
-	memcpy(&f, &bits, 4);
-	return f;
+	return dalic_half_to_f32(h);
 }
 
 double dalic_dtype_load_f64(dalic_dtype_t t, const void *base, int64_t i)

@@ -13,6 +13,7 @@
 #define DALIC_ENGINE_DTYPE_H
 
 #include "dalic.h"
+#include "kernels/common/half.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -58,7 +59,7 @@
 #define DALIC_DTYPE_VALUE_UINT(x) (x)
 #define DALIC_DTYPE_VALUE_SINT(x) (x)
 #define DALIC_DTYPE_VALUE_FLOAT(x) (x)
-#define DALIC_DTYPE_VALUE_HALF(x) dalic_dtype_half_to_float(x)
+#define DALIC_DTYPE_VALUE_HALF(x) dalic_half_to_f32(x)
 #define DALIC_DTYPE_VALUE_BOOL(x) ((x) != 0)
 
 /* Class predicates, 0 or 1: DALIC_DTYPE_IS(FLOAT, CLASS). */
@@ -118,28 +119,11 @@ float dalic_dtype_half_to_float(uint16_t h);
 
 /* float32 -> IEEE half as DALI's float16 conversion does it: to nearest, ties away from zero
  * (not IEEE's ties to even: 2049 gives 2050, measured on DALI 2.4); 65520 and up become
- * infinity, NaN stays NaN. Inline so the per-pixel loops that call it vectorise. */
+ * infinity, NaN stays NaN. Inline so the per-pixel loops that call it vectorise; the code is
+ * kernels/common/half.h's, shared with the CUDA kernels. */
 static inline uint16_t dalic_dtype_float_to_half(float f)
 {
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	uint32_t sign = (x >> 16) & 0x8000, man = x & 0x7fffff;
-	int32_t exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
-	if (((x >> 23) & 0xff) == 0xff)
-		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
-	if (exp >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (exp <= 0) {
-		if (exp < -10)
-			return (uint16_t)sign;
-		man |= 0x800000;
-		uint32_t shift = (uint32_t)(14 - exp);
-		uint32_t half = man >> shift, rem = man & ((1u << shift) - 1);
-		return (uint16_t)(sign | (half + (rem >= 1u << (shift - 1))));
-	}
-	uint32_t half = (uint32_t)exp << 10 | man >> 13;
-	half += (man & 0x1fff) >= 0x1000; /* a carry into the exponent is still right */
-	return (uint16_t)(sign | (half > 0x7c00 ? 0x7c00 : half));
+	return dalic_half_from_f32(f);
 }
 
 #endif

@@ -6,6 +6,7 @@
 #include "kernels/common/convert.h"
 
 #include "engine/dtype.h"
+#include "kernels/common/convert_elem.h"
 
 #include <math.h>
 #include <string.h>
@@ -67,15 +68,12 @@ static void convert_widen(dalic_dtype_t t, const void *src, int n, convert_wide_
 	}                                                                                          \
 	break
 
-/* From double: NaN as DALI's build (DALIC_NAN_TO_INT), else round half away from zero, then
- * clamp. */
-#define CONVERT_SAT_F(CT, LO, HI)                                                                  \
-	(isnan(v) ? DALIC_NAN_TO_INT(CT, LO) : (v = round(v), DALIC_SAT_FROM_F64(CT, LO, HI, v)))
-#define CONVERT_F64_UINT(CT, LO, HI) CONVERT_SAT_F(CT, LO, HI)
-#define CONVERT_F64_SINT(CT, LO, HI) CONVERT_SAT_F(CT, LO, HI)
-#define CONVERT_F64_BOOL(CT, LO, HI) (isnan(v) || round(v) != 0) /* static_cast<bool>(round) */
-#define CONVERT_F64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
-#define CONVERT_F64_FLOAT(CT, LO, HI) v
+/* The per-value rules are kernels/common/convert_elem.h's (shared with the CUDA cast). */
+#define CONVERT_F64_UINT(CT, LO, HI) DALIC_CVT_F64_UINT(CT, LO, HI, v)
+#define CONVERT_F64_SINT(CT, LO, HI) DALIC_CVT_F64_SINT(CT, LO, HI, v)
+#define CONVERT_F64_BOOL(CT, LO, HI) DALIC_CVT_F64_BOOL(CT, LO, HI, v)
+#define CONVERT_F64_HALF(CT, LO, HI) DALIC_CVT_F64_HALF(CT, LO, HI, v)
+#define CONVERT_F64_FLOAT(CT, LO, HI) DALIC_CVT_F64_FLOAT(CT, LO, HI, v)
 
 static void convert_narrow_f64(dalic_dtype_t t, const double *w, int n, void *dst)
 {
@@ -91,11 +89,11 @@ static void convert_narrow_f64(dalic_dtype_t t, const double *w, int n, void *ds
 	}
 }
 
-#define CONVERT_I64_UINT(CT, LO, HI) DALIC_SAT_FROM_I64(CT, LO, HI, v)
-#define CONVERT_I64_SINT(CT, LO, HI) DALIC_SAT_FROM_I64(CT, LO, HI, v)
-#define CONVERT_I64_BOOL(CT, LO, HI) v != 0
-#define CONVERT_I64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
-#define CONVERT_I64_FLOAT(CT, LO, HI) v
+#define CONVERT_I64_UINT(CT, LO, HI) DALIC_CVT_I64_UINT(CT, LO, HI, v)
+#define CONVERT_I64_SINT(CT, LO, HI) DALIC_CVT_I64_SINT(CT, LO, HI, v)
+#define CONVERT_I64_BOOL(CT, LO, HI) DALIC_CVT_I64_BOOL(CT, LO, HI, v)
+#define CONVERT_I64_HALF(CT, LO, HI) DALIC_CVT_I64_HALF(CT, LO, HI, v)
+#define CONVERT_I64_FLOAT(CT, LO, HI) DALIC_CVT_I64_FLOAT(CT, LO, HI, v)
 
 static void convert_narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *dst)
 {
@@ -112,11 +110,11 @@ static void convert_narrow_i64(dalic_dtype_t t, const int64_t *w, int n, void *d
 }
 
 /* From uint64 (above INT64_MAX included): only HI can bind. */
-#define CONVERT_U64_UINT(CT, LO, HI) (v > (uint64_t)(HI) ? (CT)(HI) : (CT)v)
-#define CONVERT_U64_SINT(CT, LO, HI) CONVERT_U64_UINT(CT, LO, HI)
-#define CONVERT_U64_BOOL(CT, LO, HI) v != 0
-#define CONVERT_U64_HALF(CT, LO, HI) dalic_dtype_float_to_half((float)v)
-#define CONVERT_U64_FLOAT(CT, LO, HI) v
+#define CONVERT_U64_UINT(CT, LO, HI) DALIC_CVT_U64_UINT(CT, LO, HI, v)
+#define CONVERT_U64_SINT(CT, LO, HI) DALIC_CVT_U64_SINT(CT, LO, HI, v)
+#define CONVERT_U64_BOOL(CT, LO, HI) DALIC_CVT_U64_BOOL(CT, LO, HI, v)
+#define CONVERT_U64_HALF(CT, LO, HI) DALIC_CVT_U64_HALF(CT, LO, HI, v)
+#define CONVERT_U64_FLOAT(CT, LO, HI) DALIC_CVT_U64_FLOAT(CT, LO, HI, v)
 
 static void convert_narrow_u64(dalic_dtype_t t, const uint64_t *w, int n, void *dst)
 {

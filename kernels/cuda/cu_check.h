@@ -10,6 +10,8 @@
 #ifndef DALIC_KERNELS_CUDA_CU_CHECK_H
 #define DALIC_KERNELS_CUDA_CU_CHECK_H
 
+#include "kernels/cuda/cu_defs.h"
+
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -48,5 +50,32 @@ static inline void dalic_cu_scratch_free(void *dev, cudaStream_t stream)
 
 /* Checks the launch just queued (configuration errors surface here, not at the launch). */
 #define DALIC_CU_LAUNCHED() DALIC_CU_OK(cudaGetLastError())
+
+/*
+ * The launcher of a batch kernel whose params struct has the usual fields (samples, blocks,
+ * nsamples, nblocks; the two arrays in host memory): uploads both arrays, launches `kernel`
+ * with a copy of the params pointing at the uploads, one block per block-map entry of
+ * `threads` threads, and frees the scratch after it on the stream. Evaluates to 0 or -1.
+ */
+template <typename P, typename S>
+static inline int dalic_cu_launch_batch(void (*kernel)(P), const P *p, const S *samples,
+                                        unsigned threads, cudaStream_t stream)
+{
+	if (p->nblocks == 0)
+		return 0;
+	P dev = *p;
+	dev.samples =
+	    (const S *)dalic_cu_upload(samples, sizeof *samples * (size_t)p->nsamples, stream);
+	dev.blocks = (const dalic_cu_block_t *)dalic_cu_upload(
+	    p->blocks, sizeof *p->blocks * (size_t)p->nblocks, stream);
+	bool ok = dev.samples && dev.blocks;
+	if (ok) {
+		kernel<<<(unsigned)p->nblocks, threads, 0, stream>>>(dev);
+		ok = DALIC_CU_LAUNCHED();
+	}
+	dalic_cu_scratch_free((void *)dev.samples, stream);
+	dalic_cu_scratch_free((void *)dev.blocks, stream);
+	return ok ? 0 : -1;
+}
 
 #endif

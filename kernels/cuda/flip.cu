@@ -14,20 +14,6 @@ __global__ void dalic_cu_flip_kernel(dalic_cu_flip_params_t p)
 
 extern "C" int dalic_cu_flip_launch(const dalic_cu_flip_params_t *p, cudaStream_t stream)
 {
-	if (p->nblocks == 0)
-		return 0;
-	dalic_cu_flip_params_t dev = *p;
-	dev.samples = (const dalic_cu_flip_sample_t *)dalic_cu_upload(
-	    p->samples, sizeof *p->samples * (size_t)p->nsamples, stream);
-	dev.blocks = (const dalic_cu_block_t *)dalic_cu_upload(
-	    p->blocks, sizeof *p->blocks * (size_t)p->nblocks, stream);
-	bool ok = dev.samples && dev.blocks;
-	if (ok) {
-		dalic_cu_flip_kernel<<<(unsigned)p->nblocks, DALIC_CU_BLOCK_THREADS, 0, stream>>>(
-		    dev);
-		ok = DALIC_CU_LAUNCHED();
-	}
-	dalic_cu_scratch_free((void *)dev.samples, stream);
-	dalic_cu_scratch_free((void *)dev.blocks, stream);
-	return ok ? 0 : -1;
+	return dalic_cu_launch_batch(dalic_cu_flip_kernel, p, p->samples, DALIC_CU_BLOCK_THREADS,
+	                             stream);
 }

@@ -203,6 +203,9 @@ int main(void)
 	bad += gpu_check_flip();
 	bad += gpu_check_arith();
 	bad += gpu_check_color();
+	bad += gpu_check_copy();
+	bad += gpu_check_cast();
+	bad += gpu_check_transpose();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

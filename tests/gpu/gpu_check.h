@@ -53,5 +53,8 @@ int gpu_check_compare(const char *what, const dalic_batch_t *cpu, gpu_check_batc
 int gpu_check_flip(void);
 int gpu_check_arith(void);
 int gpu_check_color(void);
+int gpu_check_copy(void);
+int gpu_check_cast(void);
+int gpu_check_transpose(void);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef DALIC_HAVE_CUDA
 #include "kernels/cuda/flip.cuh"
@@ -14,6 +15,7 @@ static int gpu_flip_case(const char *what, dalic_dtype_t dtype, const char *layo
 	gpu_check_batch_t in, out;
 	dalic_pipeline_t *p = NULL;
 	int bad = 1;
+	memset(&out, 0, sizeof out);
 	if (!gpu_check_batch_random(&in, dtype, ndim, n, shapes, 1000, 7u + (uint32_t)n))
 		goto done;
 	gpu_check_op_t op = {"flip", layout, names, flags, NULL, NULL};
@@ -34,8 +36,8 @@ static int gpu_flip_case(const char *what, dalic_dtype_t dtype, const char *layo
 	dalic_cu_flip_grid(&prm, blocks, prm.nblocks);
 	bad = dalic_cu_flip_launch(&prm, 0) ? n : gpu_check_compare(what, cpu, &out);
 	free(blocks);
-	gpu_check_batch_free(&out);
 done:
+	gpu_check_batch_free(&out);
 	gpu_check_batch_free(&in);
 	dalic_pipeline_destroy(p);
 	return bad;

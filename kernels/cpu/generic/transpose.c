@@ -6,11 +6,13 @@
  *
  * The copy walks the output in order. Output dims that stay adjacent in the input (H and W
  * in HWC -> CHW) are merged first and extent-1 dims dropped, so the inner loop is as long as
- * possible; the element copy is done by size (1, 2, 4 or 8 bytes), not by dtype.
+ * possible (the plan of kernels/common/transpose_index.h, shared with the CUDA kernel); the
+ * element copy is done by size (1, 2, 4 or 8 bytes), not by dtype.
  */
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "kernels/common/transpose_index.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -106,35 +108,12 @@ static int transpose_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i
 	dalic_batch_t *out = ws->outputs[0];
 	int nd = in->ndim, perm[DALIC_MAX_NDIM];
 	transpose_permutation(ctx->state, nd, perm);
-	const int64_t *ish = dalic_batch_shape(in, i), *osh = dalic_batch_shape(out, i);
-	int64_t in_strides[DALIC_MAX_NDIM], stride = 1;
-	for (int d = nd - 1; d >= 0; d--) {
-		in_strides[d] = stride;
-		stride *= ish[d];
-	}
-	/* output dims with their input strides; merge neighbours that are adjacent in memory */
-	int64_t ext[DALIC_MAX_NDIM], str[DALIC_MAX_NDIM];
-	int m = 0;
-	for (int d = 0; d < nd; d++) {
-		if (osh[d] == 1)
-			continue;
-		int64_t s = in_strides[perm[d]];
-		if (m > 0 && str[m - 1] == s * osh[d]) {
-			ext[m - 1] *= osh[d];
-			str[m - 1] = s;
-		} else {
-			ext[m] = osh[d];
-			str[m++] = s;
-		}
-	}
-	int64_t total = dalic_batch_sample_elems(out, i);
-	if (total == 0)
+	dalic_transpose_plan_t pl;
+	dalic_transpose_plan_make(&pl, nd, dalic_batch_shape(in, i), perm);
+	if (pl.total == 0)
 		return DALIC_OK;
-	if (m == 0) { /* every extent is 1 */
-		ext[0] = 1;
-		str[0] = 1;
-		m = 1;
-	}
+	const int m = pl.m;
+	const int64_t *ext = pl.ext, *str = pl.str, total = pl.total;
 	const void *src = in->ptrs[i];
 	void *dst = out->ptrs[i];
 	size_t es = dalic_dtype_size(in->dtype);
