@@ -2,16 +2,32 @@
  * MakeContiguous: copies a batch into one contiguous buffer. The graph build inserts it for
  * every pipeline output (`__MakeContiguous_*`) and for cpu->gpu transfers
  * (`__Copy_CpuToGpu_*`, device "mixed"), as DALI does; it shows up in executor_statistics.
+ * On the CPU, an input whose samples already lie back to back in one buffer (every CPU
+ * operator's output, engine/exec_node.c, and a reshape of one) is passed through instead of
+ * copied, as DALI's MakeContiguousCPU does: the output borrows it (the executor keeps one
+ * producer buffer per output slot for that, engine/executor.c) and executor_statistics
+ * report the producer's figures for it.
  */
 #include "engine/kernel.h"
 
+/* Pass-through only cpu -> cpu: a transfer always copies. */
+static bool make_contiguous_passes(const dalic_ws_t *ws)
+{
+	const dalic_batch_t *in = ws->inputs[0], *out = ws->outputs[0];
+	return !in->gpu && !out->gpu && dalic_batch_can_share_all(out, in);
+}
+
 static int make_contiguous_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
+	if (make_contiguous_passes(ws))
+		return dalic_batch_share_all(ws->outputs[0], ws->inputs[0]);
 	return dalic_batch_copy_meta(ws->outputs[0], ws->inputs[0]);
 }
 
 static int make_contiguous_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
+	if (ws->outputs[0]->shares == ws->inputs[0])
+		return DALIC_OK;
 	return dalic_batch_copy(ws->outputs[0], ws->inputs[0]);
 }
 
