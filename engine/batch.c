@@ -252,8 +252,11 @@ static int batch_alloc_contiguous(dalic_batch_t *b)
 	int rc = dalic_buffer_resize(&b->whole, total);
 	if (rc) {
 		char what[512] = "no samples";
-		if (biggest >= 0)
+		if (biggest >= 0) {
 			batch_describe_sample(b, biggest, what, sizeof what);
+			size_t k = strlen(what);
+			snprintf(what + k, sizeof what - k, ", %zu bytes", largest);
+		}
 		return dalic_fail_wrap(rc, "output of %d samples, %zu bytes (largest: %s)",
 				       b->num_samples, total, what);
 	}
