@@ -96,6 +96,7 @@ int dalic_batch_set_meta(dalic_batch_t *b, int num_samples, dalic_dtype_t dtype,
 	b->num_samples = num_samples;
 	b->dtype = dtype;
 	b->ndim = ndim;
+	b->shares = NULL;
 	if (num_samples > 0)
 		memset(b->shapes, 0, sizeof(int64_t) * DALIC_MAX_NDIM * (size_t)num_samples);
 	for (int i = 0; i < num_samples; i++) {
@@ -213,9 +214,14 @@ static int batch_checked_bytes(const dalic_batch_t *b, int i, size_t *out)
 	return dalic_fail(DALIC_EINVAL, "%s: too large, its size in bytes overflows 63 bits", what);
 }
 
-/* Sample storage starts on 64-byte boundaries in contiguous batches. */
-static bool batch_padded(size_t bytes, size_t *out)
+/* Sample storage starts on 64-byte boundaries in contiguous batches, unless packed (a packed
+ * sample still starts aligned for its dtype: sizes are whole elements, the buffer 64-aligned). */
+static bool batch_padded(const dalic_batch_t *b, size_t bytes, size_t *out)
 {
+	if (b->packed) {
+		*out = bytes;
+		return true;
+	}
 	if (!dalic_ck_add_size(bytes, 63, out))
 		return false;
 	*out &= ~(size_t)63;
@@ -235,7 +241,7 @@ static int batch_alloc_contiguous(dalic_batch_t *b)
 		DALIC_TRY(batch_checked_bytes(b, i, &bytes));
 		if (b->borrowed[i])
 			continue;
-		if (!batch_padded(bytes, &padded) || !dalic_ck_add_size(total, padded, &total))
+		if (!batch_padded(b, bytes, &padded) || !dalic_ck_add_size(total, padded, &total))
 			return dalic_fail(DALIC_EINVAL, "%d samples: their total size overflows",
 					  b->num_samples);
 		if (biggest < 0 || bytes > largest) {
@@ -246,8 +252,11 @@ static int batch_alloc_contiguous(dalic_batch_t *b)
 	int rc = dalic_buffer_resize(&b->whole, total);
 	if (rc) {
 		char what[512] = "no samples";
-		if (biggest >= 0)
+		if (biggest >= 0) {
 			batch_describe_sample(b, biggest, what, sizeof what);
+			size_t k = strlen(what);
+			snprintf(what + k, sizeof what - k, ", %zu bytes", largest);
+		}
 		return dalic_fail_wrap(rc, "output of %d samples, %zu bytes (largest: %s)",
 				       b->num_samples, total, what);
 	}
@@ -257,7 +266,7 @@ static int batch_alloc_contiguous(dalic_batch_t *b)
 		if (b->borrowed[i])
 			continue;
 		size_t padded;
-		batch_padded(dalic_batch_sample_bytes(b, i), &padded);
+		batch_padded(b, dalic_batch_sample_bytes(b, i), &padded);
 		b->ptrs[i] = base + off;
 		off += padded;
 	}
@@ -300,6 +309,35 @@ int dalic_batch_reserve(dalic_batch_t *b, size_t bytes_per_sample, int max_sampl
 	if (rc)
 		return dalic_fail_wrap(rc, "presizing %d samples of %zu bytes (bytes_per_sample)",
 				       max_samples, bytes_per_sample);
+	return DALIC_OK;
+}
+
+/* Samples back to back in memory: a packed batch's own, or borrowed ones that lie that way
+ * in the batch they come from (a reshape of a packed batch). Two allocations are never
+ * adjacent (the allocator keeps a header between them), so this means one buffer. */
+bool dalic_batch_can_share_all(const dalic_batch_t *b, const dalic_batch_t *src)
+{
+	if (src->mem != b->mem)
+		return false;
+	const char *next = NULL;
+	for (int i = 0; i < src->num_samples; i++) {
+		size_t n = dalic_batch_sample_bytes(src, i);
+		if (!n)
+			continue;
+		if (next && (const char *)src->ptrs[i] != next)
+			return false;
+		next = (const char *)src->ptrs[i] + n;
+	}
+	return true;
+}
+
+int dalic_batch_share_all(dalic_batch_t *b, const dalic_batch_t *src)
+{
+	DALIC_TRY(dalic_batch_copy_meta(b, src));
+	dalic_buffer_free(&b->whole);
+	for (int i = 0; i < src->num_samples; i++)
+		dalic_batch_share_sample(b, i, src, i);
+	b->shares = src;
 	return DALIC_OK;
 }
 

@@ -1,8 +1,15 @@
 /*
  * Batches (DALI's TensorList): N samples of one dtype, ndim, layout and memory kind, each
  * with its own shape. Storage is contiguous (one buffer, samples back to back) or per sample
- * (one buffer each). A sample may also borrow another batch's data (pass-through operators
- * such as conditional split/merge and reshape); borrowed samples are never freed here.
+ * (one buffer each). Contiguous storage either places each sample at a 64-byte boundary
+ * (MakeContiguous, gpu and mixed outputs) or is packed: samples exactly back to back, as
+ * DALI 2.4 stores a CPU operator's batch. One buffer per batch means the grow/shrink rule
+ * sees the batch's total, which varies little between iterations even when each sample's size
+ * varies a lot (random crops, files): per-sample buffers would be reallocated every iteration.
+ * A sample may also borrow another batch's data (pass-through operators such as conditional
+ * split/merge and reshape); borrowed samples are never freed here. A batch whose every sample
+ * borrows one contiguous batch (MakeContiguous passing its input through) records it in
+ * `shares`, so statistics can report the memory it stands for.
  *
  * Invariants: shapes and pointers arrays hold `cap_samples` entries; after dalic_batch_alloc
  * every sample i in [0, num_samples) has ptrs[i] pointing at sample_bytes(i) valid bytes.
@@ -22,6 +29,7 @@ struct dalic_batch {
 	dalic_mem_kind_t mem;
 	bool gpu;        /* the data node's device tag ("gpu" even when emulated) */
 	bool contiguous; /* storage mode */
+	bool packed;     /* contiguous without the 64-byte sample alignment */
 	int num_samples, cap_samples;
 	int64_t *shapes;     /* cap_samples * DALIC_MAX_NDIM */
 	void **ptrs;         /* sample data */
@@ -31,6 +39,7 @@ struct dalic_batch {
 	dalic_buffer_t *samples; /* per-sample storage, cap_samples entries */
 	dalic_mem_counter_t *owner;
 	size_t hint_bytes_per_sample; /* bytes_per_sample_hint, 0 = none */
+	const dalic_batch_t *shares;  /* every sample borrows this batch (set by share_all) */
 };
 
 void dalic_batch_init(dalic_batch_t *b, dalic_mem_kind_t mem, bool contiguous,
@@ -66,6 +75,13 @@ static inline void *dalic_batch_mut(dalic_batch_t *b, int i)
 {
 	return b->ptrs[i];
 }
+/* True when src's samples lie back to back in one buffer (a packed batch, or samples borrowed
+ * from one in order) of memory of b's kind: b may then pass them on with
+ * dalic_batch_share_all instead of copying. */
+bool dalic_batch_can_share_all(const dalic_batch_t *b, const dalic_batch_t *src);
+/* b takes src's meta and every sample borrows src's (b's own storage is released, as DALI's
+ * ShareData does); b->shares = src until the next set_meta. */
+int dalic_batch_share_all(dalic_batch_t *b, const dalic_batch_t *src);
 /* Sample i of b borrows sample j of src (data pointer and shape; dtype must match). */
 void dalic_batch_share_sample(dalic_batch_t *b, int i, const dalic_batch_t *src, int j);
 /* Deep copy of src's samples into b's own storage (b keeps its memory kind and mode). */

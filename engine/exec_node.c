@@ -66,9 +66,12 @@ int dalic_exec_node_alloc(dalic_exec_node_t *x, const dalic_graph_t *g, int max_
 		if (!x->bufs[o])
 			return dalic_fail(DALIC_ENOMEM, "out of memory");
 		dalic_mem_kind_t mem = exec_output_mem(g, n, edge);
-		bool contiguous = n->device != DALIC_DEV_CPU || n->internal;
+		/* Every batch is one buffer, as DALI 2.4 stores them; a CPU operator's samples are
+		 * packed back to back (batch.h says why) */
+		bool packed = n->device == DALIC_DEV_CPU && !n->internal;
 		for (int b = 0; b < x->nbuf[o]; b++) {
-			dalic_batch_init(&x->bufs[o][b], mem, contiguous, &x->mem[o]);
+			dalic_batch_init(&x->bufs[o][b], mem, true, &x->mem[o]);
+			x->bufs[o][b].packed = packed;
 			x->bufs[o][b].gpu = edge->gpu;
 			/* DALI reserves only device and pinned buffers from the hint */
 			if (n->hints[o] > 0 && mem != DALIC_MEM_HOST) {

@@ -23,26 +23,34 @@ static bool exec_crosses_stage(const dalic_node_t *n, const dalic_edge_t *e)
 	return false;
 }
 
+/* Consumers whose outputs borrow the edge's samples: pass-through operators, and a cpu
+ * MakeContiguous, which passes a batch lying in one buffer through
+ * (kernels/cpu/generic/make_contiguous.c). */
+static bool exec_passes_through(const dalic_node_t *cn, const dalic_edge_t *edge)
+{
+	if (cn->schema->passthrough)
+		return true;
+	return cn->internal && cn->device == DALIC_DEV_CPU && !edge->gpu &&
+	       !strcmp(cn->schema->name, "MakeContiguous");
+}
+
 /* An edge needs one buffer per slot when it is a pipeline output, when (pipelined) a later
  * stage reads it, or when a pass-through consumer's output needs that — its samples are
- * then read through the borrowed pointers for as long. */
+ * then read through the borrowed pointers for as long. Outputs have one buffer per slot in
+ * every mode, so what they borrow does too. */
 static bool exec_needs_slots(const dalic_exec_t *e, const dalic_edge_t *edge)
 {
 	if (edge->is_output)
 		return true;
-	if (!e->pipelined)
-		return false;
-	if (exec_crosses_stage(edge->producer, edge))
-		return true;
 	for (int c = 0; c < edge->num_consumers; c++) {
 		const dalic_node_t *cn = edge->consumers[c];
-		if (!cn->schema->passthrough)
+		if (!exec_passes_through(cn, edge))
 			continue;
 		for (int o = 0; o < cn->num_outputs; o++)
 			if (exec_needs_slots(e, cn->outputs[o]))
 				return true;
 	}
-	return false;
+	return e->pipelined && exec_crosses_stage(edge->producer, edge);
 }
 
 /* The shared node creation (exec_node.c), with this executor's buffer count per output. */

@@ -98,13 +98,14 @@ typedef struct dalic_stats_output {
 	bool contiguous; /* storage mode of the last batch seen */
 	/* executor_statistics (DALI semantics, running maxima; 0 unless memory_stats) */
 	int64_t real_memory_size;         /* bytes of the whole batch */
-	int64_t max_real_memory_size;     /* per sample: ceil(nbytes/n) if contiguous, else the
-	                                     largest sample */
+	int64_t max_real_memory_size;     /* per sample: the largest sample for a CPU
+	                                     operator's output (packed) or per-sample
+	                                     storage, else ceil(nbytes/n) */
 	int64_t reserved_memory_size;     /* bytes allocated for the batch (capacity) */
 	int64_t max_reserved_memory_size; /* per sample, as max_real but from capacity */
 	/* What DALI 2.4's legacy executor reports instead (exec_dynamic=False): it stores every
 	 * batch contiguously, so its per-sample figures are always ceil(bytes / samples) and
-	 * ceil(capacity / samples), also for cpu outputs dalic keeps per sample */
+	 * ceil(capacity / samples), also for cpu outputs dalic reports per sample */
 	int64_t max_real_memory_size_dali24;
 	int64_t max_reserved_memory_size_dali24;
 	int64_t hint;                     /* bytes_per_sample_hint in effect (0 = none) */

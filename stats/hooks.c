@@ -137,7 +137,9 @@ static void hooks_on_iteration_ready(void *user, int64_t iteration, int64_t t_sc
 }
 
 /* DALI's GetMaxSizes: contiguous batches report ceil(bytes / samples), per-sample batches
- * their largest sample (for capacity: the largest sample buffer). */
+ * their largest sample (for capacity: the largest sample buffer). A CPU operator's packed
+ * batch keeps the per-sample meaning (the largest tensor, docs/stats.md): its largest sample,
+ * and for capacity that or the average capacity when larger. */
 static void hooks_per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t cap, int64_t *real,
                            int64_t *reserved)
 {
@@ -148,6 +150,11 @@ static void hooks_per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t c
 	if (b->contiguous) {
 		*real = (int64_t)((nbytes + (size_t)n - 1) / (size_t)n);
 		*reserved = (int64_t)((cap + (size_t)n - 1) / (size_t)n);
+		if (b->packed) {
+			*real = (int64_t)dalic_batch_max_sample_bytes(b);
+			if (*real > *reserved)
+				*reserved = *real;
+		}
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -159,6 +166,23 @@ static void hooks_per_sample_max(const dalic_batch_t *b, size_t nbytes, size_t c
 		if ((int64_t)c > *reserved)
 			*reserved = (int64_t)c;
 	}
+}
+
+/* Reserved bytes of an output: its capacity, and what its borrowed samples hold (they have
+ * no buffer here; as for per-sample storage, their size is what they reserve). A
+ * MakeContiguous passing its input through stands for the producer's buffer, and DALI
+ * reports the producer's figures for it. */
+static size_t hooks_reserved(const dalic_batch_t *b)
+{
+	if (b->shares)
+		b = b->shares;
+	size_t cap = dalic_batch_capacity(b);
+	if (!b->contiguous)
+		return cap;
+	for (int i = 0; i < b->num_samples; i++)
+		if (b->borrowed[i])
+			cap += dalic_batch_sample_bytes(b, i);
+	return cap;
 }
 
 static void hooks_count_allocations(dalic_stats_out_t *o, const dalic_mem_counter_t *c, int64_t iteration)
@@ -201,7 +225,7 @@ static void hooks_on_output_memory(void *user, const dalic_node_t *node, int out
 	atomic_store_explicit(&o->contiguous, b->contiguous, memory_order_relaxed);
 	dalic_stats_layout_t *L = atomic_load_explicit(&s->layout, memory_order_relaxed);
 	if (L->memory_stats) {
-		size_t nbytes = dalic_batch_nbytes(b), cap = dalic_batch_capacity(b);
+		size_t nbytes = dalic_batch_nbytes(b), cap = hooks_reserved(b);
 		int64_t max_real, max_reserved;
 		hooks_per_sample_max(b, nbytes, cap, &max_real, &max_reserved);
 		dalic_atomic_max(&o->real, (int64_t)nbytes);

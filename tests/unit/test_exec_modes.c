@@ -95,14 +95,14 @@ Test(exec_modes, first_run_fills_the_queue)
 }
 
 /* Shared outputs stay valid — and unchanged — while the pipeline runs ahead, until released. */
-Test(exec_modes, buffers_valid_until_released)
+static void exec_modes_buffers_held(const char *device)
 {
 	TL_FOR_EACH_MODE(m)
 	{
 		tl_seq_source_t src;
 		tl_seq_source_init(&src, 4);
 		dalic_pipeline_params_t params = tl_mode_params(m, 4, 2);
-		dalic_pipeline_t *p = tl_sleep_pipeline(&params, "gpu", &src, NULL);
+		dalic_pipeline_t *p = tl_sleep_pipeline(&params, device, &src, NULL);
 		ASSERT_OK(dalic_pipeline_schedule_run(p));
 		ASSERT_OK(dalic_pipeline_share_outputs(p));
 		const dalic_batch_t *b0 = dalic_pipeline_output(p, 0);
@@ -133,6 +133,18 @@ Test(exec_modes, buffers_valid_until_released)
 		cr_expect_null(dalic_pipeline_output(p, 0), "%s: nothing shared", m->name);
 		dalic_pipeline_destroy(p);
 	}
+}
+
+Test(exec_modes, buffers_valid_until_released)
+{
+	exec_modes_buffers_held("gpu");
+}
+
+/* On the cpu the output's MakeContiguous passes the operator's batch through: the operator
+ * keeps one buffer per output slot, so a held output is not overwritten either. */
+Test(exec_modes, passed_through_cpu_buffers_valid_until_released)
+{
+	exec_modes_buffers_held("cpu");
 }
 
 Test(exec_modes, schedule_share_release_in_order)

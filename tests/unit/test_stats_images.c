@@ -1,9 +1,9 @@
 /*
  * executor_statistics of the image pipeline DALI's own test uses for its expectations:
  * readers.file -> decoders.image -> resize 256x256 -> crop_mirror_normalize 224x224 float at
- * batch 10, whose output is 224*224*3*10*4 bytes. Once on the cpu (per-sample storage: the
- * largest sample) and once through mixed/gpu stages (contiguous: ceil of the average; the
- * stages are emulated on the cpu without a GPU), in every executor mode.
+ * batch 10, whose output is 224*224*3*10*4 bytes. Once on the cpu (a packed batch reported
+ * per sample: the largest sample) and once through mixed/gpu stages (contiguous: ceil of the
+ * average; the stages are emulated on the cpu without a GPU), in every executor mode.
  */
 #include "tests/testlib.h"
 
@@ -58,7 +58,8 @@ static void stats_images_check(bool gpu)
 		/* uniform samples: the largest sample and ceil(average) agree */
 		cr_expect_eq(o->max_real_memory_size, CMN_SAMPLE, "%s: %lld", mode,
 		             (long long)o->max_real_memory_size);
-		cr_expect_eq(o->contiguous, gpu, "%s", mode);
+		/* one buffer either way: packed on the cpu, 64-byte aligned samples on the gpu */
+		cr_expect(o->contiguous, "%s", mode);
 		cr_expect_geq(o->reserved_memory_size, o->real_memory_size);
 		cr_expect_eq(o->suggested_hint, CMN_SAMPLE);
 		/* resize: 256x256x3 uint8 per sample */

@@ -1,8 +1,11 @@
 /*
  * executor_statistics against sizes computed by hand, in every executor mode: DALI's keys
  * ("<STAGE>_<instance>", internal MakeContiguous included), one integer per output, running
- * maxima, and the per-sample rule (contiguous: ceil(bytes / samples); per-sample storage:
- * the largest sample). Also: nothing is collected without enable_memory_stats, the hint
+ * maxima, and the per-sample rule (contiguous: ceil(bytes / samples); a CPU operator's packed
+ * batch: the largest sample). A MakeContiguous that passes its producer's batch through
+ * reports the producer's figures, as DALI 2.4 does (recorded with real DALI 2.4, CPU,
+ * exec_dynamic=False, enable_memory_stats: every `CPU___MakeContiguous_CpuToCpu_X` entry
+ * equals `CPU_X`'s). Also: nothing is collected without enable_memory_stats, the hint
  * suggestion, allocation counts reaching a steady state, and buffer growth events.
  */
 #include "tests/testlib.h"
@@ -44,12 +47,14 @@ Test(stats_memory, coin_flip_batch_10_is_40_bytes_in_every_mode)
 		/* INT32 per sample, per-sample storage on the cpu: the largest sample is 4 */
 		stats_memory_expect_sizes(&op->outputs[0], 40, 4, 40, 4, tl_modes[m].name);
 		cr_expect_eq(op->outputs[0].suggested_hint, 4);
-		/* the output's MakeContiguous: contiguous, ceil(40 / 10); its storage puts each
-		 * sample at a 64-byte boundary (engine/batch.c), so 10 x 64 bytes are reserved */
+		/* the output's MakeContiguous passes coin_flip's packed 40 bytes through: ceil(40 /
+		 * 10), and the producer's 40 reserved bytes, which it holds none of itself */
 		const dalic_stats_operator_t *mc = tl_stats_find_prefix(snap, "__MakeContiguous");
 		cr_expect(mc->internal);
 		cr_expect(!strncmp(mc->key, "CPU___MakeContiguous", 20), "%s", mc->key);
-		stats_memory_expect_sizes(&mc->outputs[0], 40, 4, 640, 64, tl_modes[m].name);
+		stats_memory_expect_sizes(&mc->outputs[0], 40, 4, 40, 4, tl_modes[m].name);
+		cr_expect_eq(mc->outputs[0].allocations, 0, "%s", tl_modes[m].name);
+		cr_expect_eq(mc->outputs[0].bytes_live, 0, "%s", tl_modes[m].name);
 		/* DALI's dict: exactly these two operators, one integer per output */
 		char *js = dalic_stats_executor_statistics_json(snap);
 		cJSON *es = cJSON_Parse(js);
@@ -113,7 +118,8 @@ Test(stats_memory, contiguous_and_per_sample_rules_with_running_maxima)
 		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
 		const dalic_stats_operator_t *src = tl_stats_find(snap, "src");
 		const dalic_stats_output_t *o = &src->outputs[0];
-		cr_expect(!o->contiguous, "%s", tl_modes[m].name);
+		/* one packed buffer, reported per sample: the largest tensor */
+		cr_expect(o->contiguous, "%s", tl_modes[m].name);
 		cr_expect_eq(o->real_memory_size, 60, "%s", tl_modes[m].name);
 		cr_expect_eq(o->max_real_memory_size, 30, "%s", tl_modes[m].name);
 		cr_expect_geq(o->reserved_memory_size, 60, "%s", tl_modes[m].name);
@@ -123,14 +129,15 @@ Test(stats_memory, contiguous_and_per_sample_rules_with_running_maxima)
 		/* contiguous: ceil(60 / 3) = 20, not the largest sample */
 		cr_expect_eq(mc->outputs[0].real_memory_size, 60, "%s", tl_modes[m].name);
 		cr_expect_eq(mc->outputs[0].max_real_memory_size, 20, "%s", tl_modes[m].name);
-		/* three samples at 64-byte boundaries: 192 reserved, ceil(192 / 3) per sample */
-		cr_expect_eq(mc->outputs[0].reserved_memory_size, 192, "%s", tl_modes[m].name);
-		cr_expect_eq(mc->outputs[0].max_reserved_memory_size, 64, "%s", tl_modes[m].name);
+		/* passed through: src's buffer, 60 bytes exactly in iteration 0 (then 15 < 60 / 2
+		 * shrinks it and 60 grows it back), ceil(60 / 3) per sample */
+		cr_expect_eq(mc->outputs[0].reserved_memory_size, 60, "%s", tl_modes[m].name);
+		cr_expect_eq(mc->outputs[0].max_reserved_memory_size, 20, "%s", tl_modes[m].name);
 		cr_expect_eq(mc->outputs[0].suggested_hint, 20);
-		/* DALI 2.4 reports the average for the per-sample batch too: ceil(60 / 3) */
+		/* DALI 2.4 reports the average for the packed batch too: ceil(60 / 3) */
 		cr_expect_eq(o->max_real_memory_size_dali24, 20, "%s", tl_modes[m].name);
 		cr_expect_eq(mc->outputs[0].max_real_memory_size_dali24, 20, "%s", tl_modes[m].name);
-		cr_expect_eq(mc->outputs[0].max_reserved_memory_size_dali24, 64, "%s",
+		cr_expect_eq(mc->outputs[0].max_reserved_memory_size_dali24, 20, "%s",
 		             tl_modes[m].name);
 		dalic_stats_snapshot_free(snap);
 		dalic_stats_destroy(s);
@@ -344,4 +351,66 @@ Test(stats_memory, suggested_hint_removes_buffer_growth)
 	cr_expect_eq(o->reserved_memory_size, 3 * 512);
 	dalic_stats_snapshot_free(snap);
 	dalic_stats_destroy(s);
+}
+
+Test(stats_memory, sizes_that_move_between_samples_stop_allocating)
+{
+	/* every sample's size changes each iteration, the batch's total (60) does not: the
+	 * packed batch is one buffer sized for the total, so each queue slot allocates once.
+	 * One buffer per sample would grow and shrink (30 -> 10 is below half) every time. */
+	static const int64_t sizes[] = {10, 30, 20, 30, 20, 10, 20, 10, 30};
+	for (int m = 0; m < TL_NUM_MODES; m++) {
+		stats_memory_sized_feed_t f = {.rows = 3, .batch = 3, .sizes = sizes};
+		char name[16];
+		dalic_pipeline_t *p = stats_memory_sized_pipeline(&tl_modes[m], &f, true, name);
+		dalic_stats_t *s = tl_stats_attach(p, false);
+		tl_stats_run(p, 12);
+		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
+		const dalic_stats_output_t *o = &tl_stats_find(snap, "src")->outputs[0];
+		cr_expect_eq(o->last_allocations, 0, "%s", tl_modes[m].name);
+		cr_expect_leq(o->allocations, tl_modes[m].cpu, "%s: %lld allocations",
+		              tl_modes[m].name, (long long)o->allocations);
+		cr_expect_lt(o->last_allocation_iteration, tl_modes[m].cpu, "%s: %lld",
+		             tl_modes[m].name, (long long)o->last_allocation_iteration);
+		dalic_stats_snapshot_free(snap);
+		dalic_stats_destroy(s);
+	}
+}
+
+/* Three 2-frame sequences of 4 bytes per frame. */
+static int stats_memory_frames_source(void *user, int64_t iteration, dalic_feed_t *feed)
+{
+	(void)user;
+	(void)iteration;
+	static const uint8_t data[24] = {0};
+	const int64_t shapes[] = {2, 4, 2, 4, 2, 4};
+	return dalic_feed_batch(feed, DALIC_UINT8, 2, 3, shapes, data, "FW");
+}
+
+Test(stats_memory, make_contiguous_copies_borrowed_samples)
+{
+	/* element_extract's frames borrow src's samples 8 bytes apart: not one buffer, so the
+	 * output's MakeContiguous copies them into its own (at 64-byte boundaries); a reshape of
+	 * src would lie back to back and pass through */
+	for (int m = 0; m < TL_NUM_MODES; m++) {
+		dalic_pipeline_t *p = tl_stats_pipeline(&tl_modes[m], 3, true);
+		dalic_op_t *src = tl_stats_op(p, "external_source", NULL), *ex;
+		ASSERT_OK(dalic_op_set_name(src, "src"));
+		ASSERT_OK(dalic_op_set_int(src, "dtype", DALIC_UINT8));
+		ASSERT_OK(dalic_pipeline_add_op(p, "element_extract", "cpu", &ex));
+		ASSERT_OK(dalic_op_set_name(ex, "ex"));
+		ASSERT_OK(dalic_op_add_input(ex, "src", NULL));
+		ASSERT_OK(dalic_op_set_ints(ex, "element_map", 1, (int64_t[]){1}));
+		ASSERT_OK(dalic_pipeline_add_output(p, "ex", NULL));
+		ASSERT_OK(dalic_pipeline_set_source(p, "src", stats_memory_frames_source, NULL));
+		dalic_stats_t *s = tl_stats_attach(p, false);
+		tl_stats_run(p, 3);
+		dalic_stats_snapshot_t *snap = tl_stats_finish(s, p);
+		const dalic_stats_operator_t *mc = tl_stats_find_prefix(snap, "__MakeContiguous");
+		cr_expect_gt(mc->outputs[0].allocations, 0, "%s", tl_modes[m].name);
+		cr_expect_gt(mc->outputs[0].bytes_live, 0, "%s", tl_modes[m].name);
+		stats_memory_expect_sizes(&mc->outputs[0], 12, 4, 192, 64, tl_modes[m].name);
+		dalic_stats_snapshot_free(snap);
+		dalic_stats_destroy(s);
+	}
 }
