@@ -17,7 +17,7 @@
 #define DALIC_KERNELS_COMMON_ARITH_ELEM_H
 
 #include "kernels/common/arith_expr.h"
-#include "kernels/common/half_hd.h"
+#include "kernels/common/half.h"
 #include "kernels/cuda/cu_defs.h"
 
 #include <math.h>
@@ -60,7 +60,7 @@ DALIC_ARITH_HD bool dalic_arith_is_cmp(arith_op_t op)
 
 DALIC_ARITH_HD float dalic_arith_round_half(float x)
 {
-	return dalic_hd_half_to_float(dalic_hd_float_to_half(x));
+	return dalic_half_to_f32(dalic_half_from_f32(x));
 }
 
 /* ---- floating-point operations ---- */
@@ -399,7 +399,7 @@ DALIC_ARITH_HD dalic_arith_val_t dalic_arith_load(dalic_dtype_t t, const void *b
 		v.i = ((const uint8_t *)base)[i] != 0;
 		break;
 	case DALIC_FLOAT16:
-		v.f = dalic_hd_half_to_float(((const uint16_t *)base)[i]);
+		v.f = dalic_half_to_f32(((const uint16_t *)base)[i]);
 		break;
 	case DALIC_FLOAT:
 		v.f = ((const float *)base)[i];
@@ -466,7 +466,7 @@ DALIC_ARITH_HD void dalic_arith_store(dalic_dtype_t t, void *base, int64_t i, da
 		((int64_t *)base)[i] = v.i;
 		break;
 	case DALIC_FLOAT16:
-		((uint16_t *)base)[i] = dalic_hd_float_to_half(v.f);
+		((uint16_t *)base)[i] = dalic_half_from_f32(v.f);
 		break;
 	case DALIC_FLOAT:
 		((float *)base)[i] = v.f;

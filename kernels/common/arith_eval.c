@@ -42,7 +42,7 @@
 #define ARITH_VALUE_SINT(x) DALIC_DTYPE_VALUE_SINT(x)
 #define ARITH_VALUE_FLOAT(x) DALIC_DTYPE_VALUE_FLOAT(x)
 #define ARITH_VALUE_BOOL(x) DALIC_DTYPE_VALUE_BOOL(x)
-#define ARITH_VALUE_HALF(x) dalic_hd_half_to_float(x)
+#define ARITH_VALUE_HALF(x) dalic_half_to_f32(x)
 #define ARITH_LOAD_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                             \
 	case DALIC_##ID:                                                                           \
 		LOAD_AS(CT, lane_ct, ARITH_VALUE(CLASS, src_[k]));
@@ -221,7 +221,7 @@ static void arith_store(dalic_dtype_t t, const void *src, void *base, int64_t of
 		const float *s_ = src;                                                             \
 		CT *d_ = (CT *)base + off;                                                         \
 		for (int k = 0; k < n; k++)                                                        \
-			d_[k] = dalic_hd_float_to_half(s_[k]);                                     \
+			d_[k] = dalic_half_from_f32(s_[k]);                                     \
 	} while (0);                                                                               \
 	break
 #define STORE_CASE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \

@@ -159,7 +159,7 @@ void dalic_color_twist_matrix(float hue, float saturation, float value, float br
 	} while (0)
 
 #define COLOR_LOAD_PLAIN(x) ((float)(x))
-#define COLOR_LOAD_HALF(x) dalic_hd_half_to_float(x)
+#define COLOR_LOAD_HALF(x) dalic_half_to_f32(x)
 #define COLOR_STORE_FLOAT(v) (v)
 
 /* The output switch for one input type. */

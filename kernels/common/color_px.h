@@ -16,7 +16,7 @@
 #define DALIC_KERNELS_COMMON_COLOR_PX_H
 
 #include "dalic.h"
-#include "kernels/common/half_hd.h"
+#include "kernels/common/half.h"
 #include "kernels/cuda/cu_defs.h"
 
 #include <math.h>
@@ -67,7 +67,7 @@ DALIC_HD float dalic_color_px_load(dalic_dtype_t t, const void *base, int64_t i)
 	case DALIC_INT32:
 		return (float)((const int32_t *)base)[i];
 	case DALIC_FLOAT16:
-		return dalic_hd_half_to_float(((const uint16_t *)base)[i]);
+		return dalic_half_to_f32(((const uint16_t *)base)[i]);
 	default:
 		return ((const float *)base)[i];
 	}
@@ -105,7 +105,7 @@ DALIC_HD void dalic_color_px_store(dalic_dtype_t t, void *base, int64_t i, float
 		((int32_t *)base)[i] = dalic_color_px_f2i32(v);
 		break;
 	case DALIC_FLOAT16:
-		((uint16_t *)base)[i] = dalic_hd_float_to_half(v);
+		((uint16_t *)base)[i] = dalic_half_from_f32(v);
 		break;
 	default:
 		((float *)base)[i] = v;

@@ -320,21 +320,3 @@ Test(cuda_arith, integer_division_by_zero_is_flagged)
 	tl_cu_batch_free(&in[0]);
 	tl_cu_batch_free(&in[1]);
 }
-
-Test(cuda_arith, float16_rules_are_the_engines)
-{
-	for (uint32_t h = 0; h < 65536; h++) {
-		float a = dalic_hd_half_to_float((uint16_t)h),
-		      b = dalic_dtype_half_to_float((uint16_t)h);
-		if (memcmp(&a, &b, 4))
-			cr_assert_fail("half %04x: kernel %a, engine %a", h, (double)a, (double)b);
-	}
-	/* every float exponent, with mantissas around the rounding points */
-	for (uint32_t x = 0; x < 0xffffffffu - 4093; x += 4093) {
-		float f;
-		memcpy(&f, &x, 4);
-		if (dalic_hd_float_to_half(f) != dalic_dtype_float_to_half(f))
-			cr_assert_fail("float %08x: kernel %04x, engine %04x", x,
-			               dalic_hd_float_to_half(f), dalic_dtype_float_to_half(f));
-	}
-}

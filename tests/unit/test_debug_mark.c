@@ -93,6 +93,8 @@ Test(debug_mark, commands)
 	EXPECT_HAS(c.out, "marked the memory counters at iteration 0");
 	EXPECT_HAS(c.out, "since the mark (1 iterations):");
 	EXPECT_HAS(c.out, "__Image_1");
-	EXPECT_HAS(c.out, "6 of 6 operators changed");
+	/* the labels' MakeContiguous passes the reader's packed buffer through: it holds and
+	 * allocates nothing of its own */
+	EXPECT_HAS(c.out, "5 of 6 operators changed");
 	tl_cmd_free(&c);
 }

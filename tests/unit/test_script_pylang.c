@@ -51,10 +51,10 @@ Test(script_pylang, an_unknown_ops_x_is_an_error_at_its_own_line)
 	          "%s", msg);
 	/* a deprecated name of an operator dalic does not have says which */
 	msg = tl_script_error("import nvidia.dali.ops as ops\n"
-	                      "filt = ops.experimental.Filter(device='cpu')\n",
+	                      "deb = ops.experimental.Debayer(device='cpu')\n",
 	                      DALIC_EUNKNOWN_OP);
-	cr_expect(strstr(msg, "SCRIPT:2:8: ops.experimental.Filter is DALI's deprecated name of "
-	                      "operator Filter, which dalic does not implement yet") == msg,
+	cr_expect(strstr(msg, "SCRIPT:2:7: ops.experimental.Debayer is DALI's deprecated name of "
+	                      "operator Debayer, which dalic does not implement yet") == msg,
 	          "%s", msg);
 	/* SSDRandomCrop is an operator of its own, not random_bbox_crop under another name */
 	msg = tl_script_error("import nvidia.dali.ops as ops\n"
