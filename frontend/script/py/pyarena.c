@@ -434,7 +434,8 @@ int dalic_pyarena_gc_begin(pyarena_t *a)
 	h->nwork = 0;
 	if (!(h->work = malloc(sizeof *h->work * (h->n + 1))))
 		return -1;
-	qsort(h->v, h->n, sizeof *h->v, pyarena_heap_cmp);
+	if (h->n) /* qsort(NULL, 0) is undefined */
+		qsort(h->v, h->n, sizeof *h->v, pyarena_heap_cmp);
 	h->min = h->n ? h->v[0].lo : 0;
 	h->max = 0;
 	for (size_t i = 0; i < h->n; i++) {
