@@ -13,8 +13,9 @@ int dalic_pyfn_outputs(const dalic_opdef_t *def)
 	return v && v->kind == DALIC_V_INT && v->n ? (int)v->i[0] : 1;
 }
 
-int dalic_pyfn_init(dalic_op_ctx_t *ctx, const char *api)
+static int dalic_pyfn_init(dalic_op_ctx_t *ctx)
 {
+	const char *api = ctx->schema->fn;
 	dalic_pyfn_state_t *st = ctx->state;
 	int64_t id = dalic_arg_int(ctx, "function_id");
 	if (!dalic_callback_get(id, &st->call, &st->obj))
@@ -27,8 +28,9 @@ int dalic_pyfn_init(dalic_op_ctx_t *ctx, const char *api)
 	return DALIC_OK;
 }
 
-int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *api)
+static int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
+	const char *api = ctx->schema->fn;
 	dalic_pyfn_state_t *st = ctx->state;
 	int nout = ws->num_outputs, n = ws->batch_size;
 	dalic_cb_samples_free(st->res, st->nres);
@@ -63,7 +65,7 @@ int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *api)
 	return DALIC_OK;
 }
 
-int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+static int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	dalic_pyfn_state_t *st = ctx->state;
 	int n = ws->batch_size;
@@ -77,9 +79,17 @@ int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-void dalic_pyfn_fini(dalic_op_ctx_t *ctx)
+static void dalic_pyfn_fini(dalic_op_ctx_t *ctx)
 {
 	dalic_pyfn_state_t *st = ctx->state;
 	dalic_cb_samples_free(st->res, st->nres);
 	free(st->res);
 }
+
+const dalic_kernel_t dalic_pyfn_kernel = {
+    .state_size = sizeof(dalic_pyfn_state_t),
+    .init = dalic_pyfn_init,
+    .setup = dalic_pyfn_setup,
+    .run = dalic_pyfn_run,
+    .fini = dalic_pyfn_fini,
+};

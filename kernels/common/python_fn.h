@@ -22,12 +22,10 @@ typedef struct dalic_pyfn_state {
 
 /* num_outputs of the definition (1 by default). */
 int dalic_pyfn_outputs(const dalic_opdef_t *def);
-/* Finds the lent callable; `api` names the operator in the error ("python_function"). */
-int dalic_pyfn_init(dalic_op_ctx_t *ctx, const char *api);
-/* Calls the function on the batch and sets the outputs' types, shapes and layouts. */
-int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const char *api);
-int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws);
-void dalic_pyfn_fini(dalic_op_ctx_t *ctx);
+/* The kernel both operators run: init finds the lent callable, setup calls the function on
+ * the batch and sets the outputs' types, shapes and layouts, run copies the results out.
+ * Errors name the operator by its fn API name (the schema's: "python_function"). */
+extern const dalic_kernel_t dalic_pyfn_kernel;
 
 /* The arguments both operators have; batch_processing's default differs (DALI: False for
  * python_function, True for torch_python_function). */

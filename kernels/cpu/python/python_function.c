@@ -5,34 +5,6 @@
  */
 #include "kernels/common/python_fn.h"
 
-static int python_function_init(dalic_op_ctx_t *ctx)
-{
-	return dalic_pyfn_init(ctx, "python_function");
-}
-
-static int python_function_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
-{
-	return dalic_pyfn_setup(ctx, ws, "python_function");
-}
-
-static int python_function_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
-{
-	return dalic_pyfn_run(ctx, ws);
-}
-
-static void python_function_fini(dalic_op_ctx_t *ctx)
-{
-	dalic_pyfn_fini(ctx);
-}
-
-static const dalic_kernel_t pyfn_kernel = {
-    .state_size = sizeof(dalic_pyfn_state_t),
-    .init = python_function_init,
-    .setup = python_function_setup,
-    .run = python_function_run,
-    .fini = python_function_fini,
-};
-
 static const dalic_arg_schema_t pyfn_args[] = {
     DALIC_PYFN_ARGS("False"),
     {0},
@@ -51,5 +23,5 @@ DALIC_OPERATOR(PythonFunction) = {
     .no_prune = false,
     .not_serializable = true,
     .args = pyfn_args,
-    .cpu = &pyfn_kernel,
+    .cpu = &dalic_pyfn_kernel,
 };

@@ -7,34 +7,6 @@
  */
 #include "kernels/common/python_fn.h"
 
-static int torch_python_function_init(dalic_op_ctx_t *ctx)
-{
-	return dalic_pyfn_init(ctx, "torch_python_function");
-}
-
-static int torch_python_function_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
-{
-	return dalic_pyfn_setup(ctx, ws, "torch_python_function");
-}
-
-static int torch_python_function_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
-{
-	return dalic_pyfn_run(ctx, ws);
-}
-
-static void torch_python_function_fini(dalic_op_ctx_t *ctx)
-{
-	dalic_pyfn_fini(ctx);
-}
-
-static const dalic_kernel_t torch_pyfn_kernel = {
-    .state_size = sizeof(dalic_pyfn_state_t),
-    .init = torch_python_function_init,
-    .setup = torch_python_function_setup,
-    .run = torch_python_function_run,
-    .fini = torch_python_function_fini,
-};
-
 static const dalic_arg_schema_t torch_pyfn_args[] = {
     DALIC_PYFN_ARGS("True"),
     {0},
@@ -54,5 +26,5 @@ DALIC_OPERATOR(TorchPythonFunction) = {
     .no_prune = false,
     .not_serializable = true,
     .args = torch_pyfn_args,
-    .cpu = &torch_pyfn_kernel,
+    .cpu = &dalic_pyfn_kernel,
 };

@@ -140,7 +140,8 @@ def _sub_policy_to_probability_map(policy):
 
 
 def _sub_policy_to_magnitude_bin_map(policy):
-    # stages without a magnitude get a placeholder their augmentation never reads
+    # a stage whose augmentation takes no magnitude holds bin -999, as DALI's table does
+    # (the serialized constant matches); that augmentation never reads it
     return types.Constant(
         _policy_table(policy, lambda stage: -999 if stage[2] is None else stage[2], 0, np.int32)
     )
