@@ -31,6 +31,7 @@ typedef struct feed_one {
 	bool per_call;  /* a streaming input: one file per call, in order, whatever the iteration */
 	int64_t calls;
 	int64_t *shapes;
+	const char **sources; /* each sample's file (the .npy for its samples) */
 	unsigned char *buf;
 	size_t cap;
 } feed_one_t;
@@ -321,7 +322,8 @@ static int feed_open_one(feed_one_t *f, const char *spec, int batch)
 	if (f->n <= 0)
 		return feed_fail(DALIC_EINVAL, "--feed %s: '%s' holds no samples", f->name,
 		                      f->path);
-	if (!(f->shapes = calloc((size_t)batch * DALIC_MAX_NDIM, sizeof *f->shapes)))
+	if (!(f->shapes = calloc((size_t)batch * DALIC_MAX_NDIM, sizeof *f->shapes)) ||
+	    !(f->sources = calloc((size_t)batch, sizeof *f->sources)))
 		return feed_fail(DALIC_ENOMEM, "out of memory");
 	return DALIC_OK;
 }
@@ -383,16 +385,19 @@ static int feed_next(void *user, int64_t iteration, dalic_feed_t *feed)
 	for (int i = 0; !rc && i < f->batch; i++) {
 		int k = (int)((base * f->batch + i) % f->n);
 		if (f->files) {
+			f->sources[i] = f->files[k];
 			rc = feed_pack_file(f, i, k, &used, &dtype, &ndim);
 			continue;
 		}
+		f->sources[i] = f->path;
 		memcpy(f->buf + used, f->array + f->sample_bytes * (size_t)k, f->sample_bytes);
 		memcpy(f->shapes + (size_t)i * ndim, f->shape, sizeof *f->shape * (size_t)ndim);
 		used += f->sample_bytes;
 	}
 	if (rc)
 		return rc;
-	rc = dalic_feed_batch(feed, dtype, ndim, f->batch, f->shapes, f->buf, NULL);
+	rc = dalic_feed_batch_sources(feed, dtype, ndim, f->batch, f->shapes, f->buf, NULL,
+	                              f->sources);
 	if (rc && f->per_call && f->files) /* name the file the input could not take */
 		feed_fail(rc, "--feed %s: '%s': %s", f->name, f->files[base % f->n],
 		          dalic_last_error());
@@ -469,6 +474,7 @@ void dalic_cli_feeds_close(dalic_cli_feed_t *f)
 		free(o->files);
 		free(o->all);
 		free(o->shapes);
+		free(o->sources);
 		free(o->buf);
 		free(o->name);
 		free(o->path);

@@ -27,6 +27,7 @@ typedef struct dalic_fed_batch {
 	void *data;
 	size_t bytes;
 	char *layout;
+	char **sources; /* batch names (entries may be NULL), or NULL */
 } dalic_fed_batch_t;
 
 /* What an external source produces, shared by the eager executors and the full engine that
@@ -52,7 +53,8 @@ typedef struct dalic_source_reader {
  * else end of data. `user` is a dalic_source_reader_t. */
 int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed);
 int dalic_debug_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
-                         const int64_t *shapes, const void *data, const char *layout);
+                         const int64_t *shapes, const void *data, const char *layout,
+                         const char *const *sources);
 void dalic_debug_source_log_free(dalic_source_log_t *log);
 
 typedef struct dalic_eager_node {

@@ -185,6 +185,14 @@ static void session_resume_after_end(dalic_debug_t *s)
 int dalic_debug_feed_input(dalic_debug_t *s, const char *name, dalic_dtype_t dtype, int ndim,
                            int batch, const int64_t *shapes, const void *data, const char *layout)
 {
+	return dalic_debug_feed_input_sources(s, name, dtype, ndim, batch, shapes, data, layout,
+	                                      NULL);
+}
+
+int dalic_debug_feed_input_sources(dalic_debug_t *s, const char *name, dalic_dtype_t dtype,
+                                   int ndim, int batch, const int64_t *shapes, const void *data,
+                                   const char *layout, const char *const *sources)
+{
 	dalic_source_log_t *log = session_find_log(s, name);
 	if (!log)
 		return DALIC_EINVAL;
@@ -192,7 +200,7 @@ int dalic_debug_feed_input(dalic_debug_t *s, const char *name, dalic_dtype_t dty
 		return dalic_fail(DALIC_EINVAL,
 		                  "external_source '%s': batch of %d samples, max batch size is %d",
 		                  name, batch, s->e->g->params.batch_size);
-	int rc = dalic_debug_source_log_add(log, dtype, ndim, batch, shapes, data, layout);
+	int rc = dalic_debug_source_log_add(log, dtype, ndim, batch, shapes, data, layout, sources);
 	if (!rc)
 		session_resume_after_end(s);
 	return rc;

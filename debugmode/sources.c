@@ -11,8 +11,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A copy of batch source names (NULL for NULL), freed with sources_names_free. */
+static char **sources_names_dup(int batch, const char *const *names, bool *oom)
+{
+	*oom = false;
+	if (!names || batch <= 0)
+		return NULL;
+	char **v = calloc((size_t)batch, sizeof *v);
+	for (int i = 0; v && i < batch; i++)
+		if (names[i] && !(v[i] = strdup(names[i]))) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			v = NULL;
+		}
+	*oom = !v;
+	return v;
+}
+
+static void sources_names_free(char **v, int batch)
+{
+	for (int i = 0; v && i < batch; i++)
+		free(v[i]);
+	free(v);
+}
+
 int dalic_debug_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int ndim, int batch,
-                         const int64_t *shapes, const void *data, const char *layout)
+                         const int64_t *shapes, const void *data, const char *layout,
+                         const char *const *sources)
 {
 	size_t elem = dalic_dtype_size(dtype);
 	if (!elem || ndim < 0 || ndim > DALIC_MAX_NDIM || batch < 0)
@@ -48,10 +74,13 @@ int dalic_debug_source_log_add(dalic_source_log_t *log, dalic_dtype_t dtype, int
 	f->shapes = malloc(sizeof(int64_t) * ((size_t)batch * ndim + 1));
 	f->data = malloc(bytes + 1);
 	f->layout = layout ? strdup(layout) : NULL;
-	if (!f->shapes || !f->data || (layout && !f->layout)) {
+	bool oom;
+	f->sources = sources_names_dup(batch, sources, &oom);
+	if (!f->shapes || !f->data || (layout && !f->layout) || oom) {
 		free(f->shapes);
 		free(f->data);
 		free(f->layout);
+		sources_names_free(f->sources, batch);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
 	if (batch > 0 && ndim > 0)
@@ -68,6 +97,7 @@ void dalic_debug_source_log_free(dalic_source_log_t *log)
 		free(log->fed[i].shapes);
 		free(log->fed[i].data);
 		free(log->fed[i].layout);
+		sources_names_free(log->fed[i].sources, log->fed[i].batch);
 	}
 	free(log->fed);
 	free(log->name);
@@ -75,9 +105,9 @@ void dalic_debug_source_log_free(dalic_source_log_t *log)
 }
 
 static int sources_tap(void *ctx, dalic_dtype_t dtype, int ndim, int batch, const int64_t *shapes,
-                       const void *data, const char *layout)
+                       const void *data, const char *layout, const char *const *sources)
 {
-	return dalic_debug_source_log_add(ctx, dtype, ndim, batch, shapes, data, layout);
+	return dalic_debug_source_log_add(ctx, dtype, ndim, batch, shapes, data, layout, sources);
 }
 
 int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t *feed)
@@ -86,8 +116,9 @@ int dalic_debug_source_log_callback(void *user, int64_t iteration, dalic_feed_t 
 	dalic_source_log_t *log = r->log;
 	if (r->cursor < log->num_fed) {
 		const dalic_fed_batch_t *f = &log->fed[r->cursor];
-		int rc = dalic_feed_batch(feed, f->dtype, f->ndim, f->batch, f->shapes, f->data,
-		                          f->layout);
+		int rc = dalic_feed_batch_sources(feed, f->dtype, f->ndim, f->batch, f->shapes,
+		                                  f->data, f->layout,
+		                                  (const char *const *)f->sources);
 		if (!rc)
 			r->cursor++;
 		return rc;

@@ -45,6 +45,9 @@ void dalic_feed_queue_destroy(dalic_feed_queue_t *q)
 	if (!q->name)
 		return;
 	feed_blobs_free(q);
+	for (size_t i = 0; i < q->names.cap; i++)
+		free((char *)q->names.slots[i].key);
+	dalic_strmap_clear(&q->names);
 	for (int i = 0; i < q->cap; i++) {
 		dalic_batch_free(q->ring[i]);
 		free(q->ring[i]);
@@ -84,8 +87,32 @@ static int grow_ring(dalic_feed_queue_t *q)
 	return DALIC_OK;
 }
 
+/* The queue's copy of source name s (NULL for NULL), kept until the queue is destroyed. The
+ * set grows with the distinct names fed, as a reader's file list does. */
+static int feed_intern(dalic_feed_queue_t *q, const char *s, const char **out)
+{
+	*out = NULL;
+	if (!s)
+		return DALIC_OK;
+	pthread_mutex_lock(&q->mu);
+	const char *k = dalic_strmap_get(&q->names, s);
+	int rc = DALIC_OK;
+	if (!k) {
+		char *c = strdup(s);
+		rc = c ? dalic_strmap_put(&q->names, c, c) : dalic_fail(DALIC_ENOMEM, "out of memory");
+		if (rc)
+			free(c);
+		k = c;
+	}
+	pthread_mutex_unlock(&q->mu);
+	if (!rc)
+		*out = k;
+	return rc;
+}
+
 int dalic_feed_queue_push_plain(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
-				const int64_t *shapes, const void *data, const char *layout)
+				const int64_t *shapes, const void *data, const char *layout,
+				const char *const *sources)
 {
 	if (batch < 0 || batch > q->max_batch)
 		return dalic_fail(DALIC_EINVAL,
@@ -115,6 +142,8 @@ int dalic_feed_queue_push_plain(dalic_feed_queue_t *q, dalic_dtype_t dtype, int 
 	for (int i = 0; !rc && i < batch; i++)
 		dalic_batch_set_shape(b, i, shapes + (size_t)i * ndim);
 	dalic_batch_set_layout(b, layout);
+	for (int i = 0; !rc && sources && i < batch; i++)
+		rc = feed_intern(q, sources[i], &b->sources[i]);
 	if (!rc)
 		rc = dalic_batch_alloc(b);
 	const char *src = data;
@@ -136,7 +165,8 @@ int dalic_feed_queue_push_plain(dalic_feed_queue_t *q, dalic_dtype_t dtype, int 
 /* A streaming input: sample 0 is kept as a blob and split into iterations (DALI's input
  * operators take one sample per feed: the rest of the batch is not read). */
 static int feed_queue_push_split(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
-				 const int64_t *shapes, const void *data, int *iterations)
+				 const int64_t *shapes, const void *data, const char *source,
+				 int *iterations)
 {
 	const char *op = q->split_schema->fn;
 	if (batch < 1)
@@ -147,12 +177,17 @@ static int feed_queue_push_split(dalic_feed_queue_t *q, dalic_dtype_t dtype, int
 				  "%s '%s': fed %s data with %d dims; it takes encoded bytes (uint8, "
 				  "1 dim)",
 				  op, q->name, dalic_dtype_name(dtype), ndim);
+	const char *name;
+	int rc = feed_intern(q, source, &name);
+	if (rc)
+		return rc;
 	dalic_feed_blob_t *b = calloc(1, sizeof *b);
 	size_t n = (size_t)shapes[0];
 	if (!b || !(b->data = malloc(n ? n : 1))) {
 		free(b);
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	}
+	b->source = name;
 	memcpy(b->data, data, n);
 	b->n = n;
 	b->splitting = true;
@@ -162,7 +197,7 @@ static int feed_queue_push_split(dalic_feed_queue_t *q, dalic_dtype_t dtype, int
 	q->blobs = b;
 	pthread_mutex_unlock(&q->mu);
 	int k = 0;
-	int rc = q->split_schema->feed_split(q, q->split_def, q->max_batch, b->serial, b->data, n,
+	rc = q->split_schema->feed_split(q, q->split_def, q->max_batch, b->serial, b->data, n,
 					     &k);
 	pthread_mutex_lock(&q->mu);
 	/* iterations queued stay valid even when the split failed; a stage may have popped
@@ -185,14 +220,16 @@ static int feed_queue_push_split(dalic_feed_queue_t *q, dalic_dtype_t dtype, int
 
 int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
 			  const int64_t *shapes, const void *data, const char *layout,
-			  int *iterations)
+			  const char *const *sources, int *iterations)
 {
 	int k = 0;
 	int rc;
 	if (q->split_schema) {
-		rc = feed_queue_push_split(q, dtype, ndim, batch, shapes, data, &k);
+		rc = feed_queue_push_split(q, dtype, ndim, batch, shapes, data,
+					   sources && batch > 0 ? sources[0] : NULL, &k);
 	} else {
-		rc = dalic_feed_queue_push_plain(q, dtype, ndim, batch, shapes, data, layout);
+		rc = dalic_feed_queue_push_plain(q, dtype, ndim, batch, shapes, data, layout,
+						 sources);
 		k = !rc;
 	}
 	if (iterations)
@@ -201,7 +238,7 @@ int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, 
 }
 
 int dalic_feed_queue_blob(dalic_feed_queue_t *q, uint64_t serial, const uint8_t **data,
-			  size_t *n)
+			  size_t *n, const char **source)
 {
 	pthread_mutex_lock(&q->mu);
 	dalic_feed_blob_t *b = q->blobs;
@@ -210,6 +247,8 @@ int dalic_feed_queue_blob(dalic_feed_queue_t *q, uint64_t serial, const uint8_t 
 	if (b) {
 		*data = b->data;
 		*n = b->n;
+		if (source)
+			*source = b->source;
 	}
 	pthread_mutex_unlock(&q->mu);
 	return b ? DALIC_OK
@@ -217,17 +256,25 @@ int dalic_feed_queue_blob(dalic_feed_queue_t *q, uint64_t serial, const uint8_t 
 			      q->name, (unsigned long long)serial);
 }
 
-int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
-		     const int64_t *shapes, const void *data, const char *layout)
+int dalic_feed_batch_sources(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
+			     const int64_t *shapes, const void *data, const char *layout,
+			     const char *const *sources)
 {
 	int k = 0;
-	int rc = dalic_feed_queue_push(f->q, dtype, ndim, batch, shapes, data, layout, &k);
+	int rc = dalic_feed_queue_push(f->q, dtype, ndim, batch, shapes, data, layout, sources,
+				       &k);
 	f->pushed += k;
 	if (rc)
 		f->refused = rc;
 	if (!rc && f->tap)
-		rc = f->tap(f->tap_ctx, dtype, ndim, batch, shapes, data, layout);
+		rc = f->tap(f->tap_ctx, dtype, ndim, batch, shapes, data, layout, sources);
 	return rc;
+}
+
+int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
+		     const int64_t *shapes, const void *data, const char *layout)
+{
+	return dalic_feed_batch_sources(f, dtype, ndim, batch, shapes, data, layout, NULL);
 }
 
 int dalic_feed_queue_front(dalic_feed_queue_t *q, int64_t iteration, bool wait,

@@ -8,6 +8,7 @@
 #define DALIC_ENGINE_FEED_H
 
 #include "engine/batch.h"
+#include "engine/strmap.h"
 
 #include <pthread.h>
 
@@ -18,6 +19,7 @@ typedef struct dalic_feed_blob {
 	size_t n;
 	int left;       /* queued iterations that still read it (less those already popped) */
 	bool splitting; /* its iterations are being queued: not freed yet */
+	const char *source; /* where it came from (interned in the queue), or NULL */
 	struct dalic_feed_blob *next;
 } dalic_feed_blob_t;
 
@@ -39,6 +41,9 @@ typedef struct dalic_feed_queue {
 	const struct dalic_opdef *split_def;
 	dalic_feed_blob_t *blobs;
 	uint64_t next_serial;
+	/* Fed samples' source names, each kept once for the queue's life: batches borrow them
+	 * (outputs outlive the ring slot they came from), as readers' file names. */
+	dalic_strmap_t names;
 } dalic_feed_queue_t;
 
 struct dalic_feed {
@@ -47,7 +52,7 @@ struct dalic_feed {
 	int refused; /* status of a batch the queue refused (its message is the current one) */
 	/* also given every batch pushed, when set (debug mode records a source's batches) */
 	int (*tap)(void *ctx, dalic_dtype_t dtype, int ndim, int batch, const int64_t *shapes,
-		   const void *data, const char *layout);
+		   const void *data, const char *layout, const char *const *sources);
 	void *tap_ctx;
 };
 
@@ -56,17 +61,20 @@ int dalic_feed_queue_init(dalic_feed_queue_t *q, const char *name, int max_batch
 void dalic_feed_queue_set_def(dalic_feed_queue_t *q, const struct dalic_opdef *def);
 void dalic_feed_queue_destroy(dalic_feed_queue_t *q);
 /* Copies one batch in (see dalic_pipeline_feed_input for the layout); a streaming input's
- * queue splits it. *iterations (may be NULL): how many iterations it queued. */
+ * queue splits it. `sources`: `batch` names or NULL (see dalic_pipeline_feed_input_sources).
+ * *iterations (may be NULL): how many iterations it queued. */
 int dalic_feed_queue_push(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
 			  const int64_t *shapes, const void *data, const char *layout,
-			  int *iterations);
+			  const char *const *sources, int *iterations);
 /* Queues one iteration's batch as given (the split hooks' way in). */
 int dalic_feed_queue_push_plain(dalic_feed_queue_t *q, dalic_dtype_t dtype, int ndim, int batch,
-				const int64_t *shapes, const void *data, const char *layout);
+				const int64_t *shapes, const void *data, const char *layout,
+				const char *const *sources);
 /* The bytes of a streaming input's blob (borrowed until the last of its iterations is
- * popped), or an error naming the queue. */
+ * popped) and its source name (NULL when none was given; may be NULL), or an error naming
+ * the queue. */
 int dalic_feed_queue_blob(dalic_feed_queue_t *q, uint64_t serial, const uint8_t **data,
-			  size_t *n);
+			  size_t *n, const char **source);
 /* The oldest batch, calling the source callback for `iteration` when empty. `wait`: block
  * until fed (async engine) instead of failing. Returns DALIC_EEND at end of data.
  * *out is borrowed until dalic_feed_queue_pop. */

@@ -532,6 +532,15 @@ int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype
 			      int ndim, int batch, const int64_t *shapes, const void *data,
 			      const char *layout)
 {
+	return dalic_pipeline_feed_input_sources(p, name, dtype, ndim, batch, shapes, data, layout,
+						 NULL);
+}
+
+int dalic_pipeline_feed_input_sources(dalic_pipeline_t *p, const char *name, dalic_dtype_t dtype,
+				      int ndim, int batch, const int64_t *shapes,
+				      const void *data, const char *layout,
+				      const char *const *sources)
+{
 	int rc = dalic_pipeline_build(p);
 	if (rc)
 		return rc;
@@ -542,7 +551,7 @@ int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype
 		return dalic_fail(DALIC_EINVAL, "no external_source named '%s' in the pipeline",
 				  name);
 	int k = 0;
-	rc = dalic_feed_queue_push(q, dtype, ndim, batch, shapes, data, layout, &k);
+	rc = dalic_feed_queue_push(q, dtype, ndim, batch, shapes, data, layout, sources, &k);
 	/* the executor counts batches to know when callbacks must run (a streaming input's
 	 * one video is several) */
 	while (k-- > 0)

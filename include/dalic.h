@@ -428,6 +428,14 @@ DALIC_API const char *dalic_op_schema_doc_url(int i);
 DALIC_API int dalic_pipeline_feed_input(dalic_pipeline_t *p, const char *name, dalic_dtype_t dtype,
 			      int ndim, int batch, const int64_t *shapes, const void *data,
 			      const char *layout);
+/* As dalic_pipeline_feed_input, naming where each sample came from: `sources` holds `batch`
+ * strings (a file name, a URL; NULL entries for none), or is NULL. The names travel with the
+ * samples as a reader's file names do: errors name them and the workbench shows them. Copied;
+ * each distinct name is kept once until the pipeline is destroyed. */
+DALIC_API int dalic_pipeline_feed_input_sources(dalic_pipeline_t *p, const char *name,
+					      dalic_dtype_t dtype, int ndim, int batch,
+					      const int64_t *shapes, const void *data,
+					      const char *layout, const char *const *sources);
 
 /* A source callback fills one batch per call with dalic_feed_batch(), or returns DALIC_EEND
  * at the end of data (no more iterations are scheduled; those in flight still come out).
@@ -441,6 +449,10 @@ DALIC_API int dalic_pipeline_set_source(dalic_pipeline_t *p, const char *name, d
 /* Used inside a source callback; same layout as dalic_pipeline_feed_input. Copies. */
 DALIC_API int dalic_feed_batch(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
 		     const int64_t *shapes, const void *data, const char *layout);
+/* dalic_feed_batch with the samples' source names (see dalic_pipeline_feed_input_sources). */
+DALIC_API int dalic_feed_batch_sources(dalic_feed_t *f, dalic_dtype_t dtype, int ndim, int batch,
+				     const int64_t *shapes, const void *data, const char *layout,
+				     const char *const *sources);
 
 /* ---- running ----------------------------------------------------------------------------- */
 /* run = schedule_run + outputs. The first call fills the prefetch queues. */

@@ -63,6 +63,11 @@ DALIC_API void dalic_debug_close(dalic_debug_t *s);
  * data. A callback (dalic_source_fn, see dalic.h) is asked for every iteration not fed. */
 DALIC_API int dalic_debug_feed_input(dalic_debug_t *s, const char *name, dalic_dtype_t dtype, int ndim,
                            int batch, const int64_t *shapes, const void *data, const char *layout);
+/* With the samples' source names, as dalic_pipeline_feed_input_sources. */
+DALIC_API int dalic_debug_feed_input_sources(dalic_debug_t *s, const char *name,
+                                             dalic_dtype_t dtype, int ndim, int batch,
+                                             const int64_t *shapes, const void *data,
+                                             const char *layout, const char *const *sources);
 DALIC_API int dalic_debug_set_source(dalic_debug_t *s, const char *name, dalic_source_fn fn, void *user);
 
 /* Where print() records of a debug=True script go (replayed every iteration in DALI's

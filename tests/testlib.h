@@ -86,6 +86,8 @@ const char *tl_has_text(const char *what, const char *text, const char *needle, 
 	X(dalic_op_set_floats) X(dalic_op_set_strings) X(dalic_pipeline_add_output)                \
 	X(dalic_pipeline_set_output_desc) X(dalic_pipeline_build) X(dalic_pipeline_feed_input)     \
 	X(dalic_pipeline_set_source) X(dalic_feed_batch) X(dalic_pipeline_run)                     \
+	X(dalic_pipeline_feed_input_sources) X(dalic_feed_batch_sources)                          \
+	X(dalic_debug_feed_input_sources)                                                         \
 	X(dalic_pipeline_schedule_run) X(dalic_pipeline_share_outputs)                             \
 	X(dalic_pipeline_release_outputs) X(dalic_pipeline_outputs) X(dalic_pipeline_reset)        \
 	X(dalic_pipeline_reader_meta) X(dalic_debug_open)                                          \

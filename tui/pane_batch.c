@@ -17,6 +17,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A source wider than the pane keeps its end, the file's name ("…/cat/chelsea.jpg"): fed
+ * files carry whole paths. Cut at a UTF-8 character start. */
+static void pane_batch_draw_source(tui_canvas_t c, int y, const char *src)
+{
+	size_t n = strlen(src);
+	tui_style_t st = dalic_tui_style(TUI_S_DIM);
+	if (c.r.w < 2 || n <= (size_t)c.r.w) {
+		dalic_tui_print(c, 0, y, st, src, -1);
+		return;
+	}
+	const char *tail = src + n - (size_t)(c.r.w - 1);
+	while (((unsigned char)*tail & 0xc0) == 0x80)
+		tail++;
+	int x = dalic_tui_print(c, 0, y, st, "\xe2\x80\xa6", -1);
+	dalic_tui_print(c, x, y, st, tail, -1);
+}
+
 static int pane_batch_draw_error(const tui_model_t *m, tui_canvas_t c, int y, int y_end)
 {
 	const tui_error_t *e = &m->error;
@@ -108,8 +125,7 @@ static void pane_batch_draw_images(tui_app_t *app, const tui_batch_view_t *v, tu
 				continue;
 			}
 			if (v->samples[k].source)
-				dalic_tui_print(c, 0, c.r.h - 1, dalic_tui_style(TUI_S_DIM),
-				                v->samples[k].source, -1);
+				pane_batch_draw_source(c, c.r.h - 1, v->samples[k].source);
 		}
 }
 

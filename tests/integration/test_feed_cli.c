@@ -234,3 +234,28 @@ Test(feed_cli, the_workbench_runs_fed_sources_in_both_engines)
 	tl_tui_expect_has(&r, 1, "--feed x: no file or directory");
 	tl_tui_free(&r);
 }
+
+/* fed files are named in BATCH as a reader's are, in both engines (#12) */
+Test(feed_cli, the_workbench_shows_each_fed_samples_file)
+{
+	feed_setup();
+	const char *script = tl_tmp_path("images.py");
+	tl_write_text(script, "from nvidia.dali import pipeline_def\n"
+	                      "import nvidia.dali.fn as fn\n"
+	                      "@pipeline_def(batch_size=2, num_threads=1, device_id=None)\n"
+	                      "def p():\n"
+	                      "    j = fn.external_source(name='jpegs')\n"
+	                      "    return fn.decoders.image(j, device='cpu')\n"
+	                      "pipe = p()\n");
+	char args[2048];
+	snprintf(args, sizeof args, "--feed jpegs=%s", tl_tmp_path("list.txt"));
+	tl_tui_t r = tl_tui_run(script, "n\ndump\n<Tab>\n<Tab>\n<Tab>\n<Right>\ndump\ne\nn\ndump\nq\n",
+	                        args);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	/* the whole path is wider than the pane: its end is shown */
+	tl_tui_expect_has(&r, 1, "images/cat/chelsea.jpg");
+	tl_tui_expect_has(&r, 2, "images/space/rocket.jpg");
+	tl_tui_expect_has(&r, 3, "debug (eager)");
+	tl_tui_expect_has(&r, 3, "images/space/rocket.jpg"); /* sample #1 stays selected */
+	tl_tui_free(&r);
+}

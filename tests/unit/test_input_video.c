@@ -38,10 +38,27 @@ static dalic_pipeline_t *input_video_pipe(const dalic_pipeline_params_t *prm, in
 	return p;
 }
 
-static void input_video_feed(dalic_pipeline_t *p, const uint8_t *data, size_t n)
+static void input_video_feed_named(dalic_pipeline_t *p, const uint8_t *data, size_t n,
+                                   const char *name)
 {
 	int64_t shape = (int64_t)n;
-	ASSERT_OK(dalic_pipeline_feed_input(p, "vin", DALIC_UINT8, 1, 1, &shape, data, NULL));
+	ASSERT_OK(dalic_pipeline_feed_input_sources(p, "vin", DALIC_UINT8, 1, 1, &shape, data,
+	                                            NULL, name ? &name : NULL));
+}
+
+static void input_video_feed(dalic_pipeline_t *p, const uint8_t *data, size_t n)
+{
+	input_video_feed_named(p, data, n, NULL);
+}
+
+/* Every sequence of b names the video it came from (NULL: none was given). */
+static void input_video_expect_source(const dalic_batch_t *b, const char *name)
+{
+	for (int i = 0; i < dalic_batch_num_samples(b); i++)
+		if (name)
+			cr_expect_str_eq(dalic_batch_source(b, i), name, "sample %d", i);
+		else
+			cr_expect_null(dalic_batch_source(b, i), "sample %d", i);
 }
 
 /* Frame number shown by frame f of sample i (FHWC uint8). */
@@ -83,14 +100,17 @@ Test(input_video, partial_outline_then_the_next_video)
 	dalic_pipeline_params_t prm = tl_mode_params(&tl_modes[0], 3, 2);
 	dalic_pipeline_t *p = input_video_pipe(&prm, 4, NULL);
 	ASSERT_OK(dalic_pipeline_build(p));
-	input_video_feed(p, va, na);
+	input_video_feed_named(p, va, na, "clips/a.webm"); /* its sequences name it */
 	input_video_feed(p, vb, nb);
 	int next = 0;
 	input_video_expect(tl_run(p, 0), 3, (int[]){4, 4, 4}, (int[]){4, 4, 4}, &next);
+	input_video_expect_source(dalic_pipeline_output(p, 0), "clips/a.webm");
 	input_video_expect(tl_run(p, 0), 3, (int[]){4, 4, 3}, (int[]){4, 4, 3}, &next);
+	input_video_expect_source(dalic_pipeline_output(p, 0), "clips/a.webm");
 	cr_expect_eq(next, 23);
 	next = 0;
 	input_video_expect(tl_run(p, 0), 3, (int[]){4, 4, 1}, (int[]){4, 4, 1}, &next);
+	input_video_expect_source(dalic_pipeline_output(p, 0), NULL);
 	cr_expect_eq(next, 9);
 	/* nothing more fed: DALI's words */
 	const char *err = tl_run_fails(p, DALIC_ESTATE);

@@ -33,7 +33,8 @@ typedef struct input_video {
 	video_dec_t dec;
 	video_index_t ix;
 	bool open;
-	uint64_t serial; /* the video dec reads */
+	uint64_t serial;    /* the video dec reads */
+	const char *source; /* its name when fed with one (the queue keeps it) */
 } input_video_t;
 
 /* "partial" -> false, "pad" -> true; -1 otherwise. */
@@ -144,7 +145,8 @@ static int input_video_split(dalic_feed_queue_t *q, const dalic_opdef_t *def, in
 			shapes[s] = INPUT_VIDEO_DESC;
 			first += decoded;
 		}
-		int rc = dalic_feed_queue_push_plain(q, DALIC_INT64, 1, count, shapes, desc, NULL);
+		int rc = dalic_feed_queue_push_plain(q, DALIC_INT64, 1, count, shapes, desc, NULL,
+		                                     NULL);
 		if (rc)
 			return rc;
 		++*iterations;
@@ -176,7 +178,8 @@ static int input_video_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		const uint8_t *data;
 		size_t n;
 		char err[1024];
-		DALIC_TRY(dalic_feed_queue_blob(ctx->engine, (uint64_t)e0[0], &data, &n));
+		DALIC_TRY(dalic_feed_queue_blob(ctx->engine, (uint64_t)e0[0], &data, &n,
+		                                &v->source));
 		if (input_video_open(&v->dec, &v->ix, data, n, err, sizeof err))
 			return dalic_op_fail(ctx, ws, -1, "%s", err);
 		v->open = true;
@@ -191,6 +194,7 @@ static int input_video_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		shape[1] = v->ix.height;
 		shape[2] = v->ix.width;
 		shape[3] = 3;
+		out->sources[i] = v->source;
 	}
 	return DALIC_OK;
 }
