@@ -2,7 +2,6 @@
 #include "kernels/common/displace.h"
 
 #include "engine/dtype.h"
-#include "kernels/common/sat_cast.h"
 
 #include <math.h>
 #include <string.h>
@@ -40,46 +39,40 @@ int dalic_displace_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return rc;
 }
 
-/* Pixel (x, y) channel c, or the fill value outside. */
-#define DISPLACE_AT(T, x, y, c)                                                                    \
-	((x) < 0 || (x) >= W || (y) < 0 || (y) >= H ? fill : src[((y)*W + (x)) * C + (c)])
+float dalic_displace_fill(dalic_dtype_t t, double fill_value)
+{
+	float f = (float)fill_value;
+	if (t != DALIC_UINT8)
+		return f;
+	/* DALI keeps the fill value in the element type: a plain (truncating) conversion */
+	return f != f || f <= 0 ? 0 : f >= 255 ? 255 : (float)(uint8_t)f;
+}
 
-/* NN and LINEAR sampling of one row for element type T; CONVERT stores a float result. */
-#define DISPLACE_ROW(T, CONVERT)                                                                   \
-	do {                                                                                       \
-		const T *src = in;                                                                 \
-		T *dst = (T *)out + y * W * C;                                                     \
-		const T fill = fill_t;                                                             \
-		for (int64_t x = 0; x < W; x++) {                                                  \
-			if (!linear) {                                                             \
-				float fx = floorf(px[x]), fy = floorf(py[x]);                      \
-				bool inside =                                                      \
-				    fx >= 0 && fx < (float)W && fy >= 0 && fy < (float)H;          \
-				int64_t ix = inside ? (int64_t)fx : 0,                             \
-				        iy = inside ? (int64_t)fy : 0;                             \
-				for (int64_t c = 0; c < C; c++)                                    \
-					dst[x * C + c] =                                           \
-					    inside ? src[(iy * W + ix) * C + c] : fill;            \
-				continue;                                                          \
-			}                                                                          \
-			float sx = px[x] - 0.5f, sy = py[x] - 0.5f;                                \
-			float fx = floorf(sx), fy = floorf(sy);                                    \
-			/* far outside (or NaN), all four neighbours are fill as in DALI; clamping \
-			 * the index keeps that and the conversion defined */                      \
-			int64_t x0 = fx >= -2 ? (fx <= (float)W ? (int64_t)fx : W) : -2;           \
-			int64_t y0 = fy >= -2 ? (fy <= (float)H ? (int64_t)fy : H) : -2;           \
-			float qx = sx - fx, rx = 1 - qx, qy = sy - fy;                             \
-			for (int64_t c = 0; c < C; c++) {                                          \
-				float s0 = DISPLACE_AT(T, x0, y0, c) * rx +                        \
-				           DISPLACE_AT(T, x0 + 1, y0, c) * qx;                     \
-				float s1 = DISPLACE_AT(T, x0, y0 + 1, c) * rx +                    \
-				           DISPLACE_AT(T, x0 + 1, y0 + 1, c) * qx;                 \
-				dst[x * C + c] = CONVERT(s0 + (s1 - s0) * qy);                     \
-			}                                                                          \
-		}                                                                                  \
-	} while (0)
+float dalic_displace_water_dx(const dalic_displace_water_t *w, int64_t y)
+{
+	return w->ax * sinf(w->fx * (float)y + w->phx);
+}
 
-#define DISPLACE_FLOAT(v) (v)
+float dalic_displace_water_dy(const dalic_displace_water_t *w, int64_t x)
+{
+	return w->ay * cosf(w->fy * (float)x + w->phy);
+}
+
+/* The rows of one image: the points from `row`, then the shared per-pixel sampling with the
+ * element type as a constant, so its loads and stores fold. */
+static void displace_image(const dalic_displace_img_t *g, dalic_displace_row_fn row,
+                           const void *params, float *px, float *py)
+{
+	for (int64_t y = 0; y < g->h; y++) {
+		row(params, y, g->h, g->w, px, py);
+		if (g->dtype == DALIC_UINT8)
+			for (int64_t x = 0; x < g->w; x++)
+				dalic_displace_pixel(g, DALIC_UINT8, x, y, px[x], py[x]);
+		else
+			for (int64_t x = 0; x < g->w; x++)
+				dalic_displace_pixel(g, DALIC_FLOAT, x, y, px[x], py[x]);
+	}
+}
 
 int dalic_displace_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
                               dalic_displace_row_fn row, const void *params, float *scratch)
@@ -95,25 +88,15 @@ int dalic_displace_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 		return DALIC_OK;
 	}
 	const int64_t *shape = dalic_batch_shape(in_b, i);
-	const int64_t H = shape[0], W = shape[1], C = shape[2];
-	const void *in = in_b->ptrs[i];
-	void *out = out_b->ptrs[i];
-	bool linear = dalic_arg_int(ctx, "interp_type") == DALIC_INTERP_LINEAR;
-	float fill_f = (float)dalic_arg_float(ctx, "fill_value");
-	/* DALI keeps the fill value in the element type: a plain (truncating) conversion */
-	uint8_t fill_u8 = fill_f != fill_f || fill_f <= 0 ? 0
-	                  : fill_f >= 255                 ? 255
-	                                                  : (uint8_t)fill_f;
-	float *px = scratch, *py = scratch + W;
-	for (int64_t y = 0; y < H; y++) {
-		row(params, y, H, W, px, py);
-		if (in_b->dtype == DALIC_UINT8) {
-			const uint8_t fill_t = fill_u8;
-			DISPLACE_ROW(uint8_t, dalic_sat_f2u8);
-		} else {
-			const float fill_t = fill_f;
-			DISPLACE_ROW(float, DISPLACE_FLOAT);
-		}
-	}
+	dalic_displace_img_t g;
+	g.in = in_b->ptrs[i];
+	g.out = out_b->ptrs[i];
+	g.dtype = in_b->dtype;
+	g.h = shape[0];
+	g.w = shape[1];
+	g.c = shape[2];
+	g.linear = dalic_arg_int(ctx, "interp_type") == DALIC_INTERP_LINEAR;
+	g.fill = dalic_displace_fill(in_b->dtype, dalic_arg_float(ctx, "fill_value"));
+	displace_image(&g, row, params, scratch, scratch + g.w);
 	return DALIC_OK;
 }

@@ -206,6 +206,8 @@ int main(void)
 	bad += gpu_check_copy();
 	bad += gpu_check_cast();
 	bad += gpu_check_transpose();
+	bad += gpu_check_warp();
+	bad += gpu_check_displace();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

@@ -56,5 +56,7 @@ int gpu_check_color(void);
 int gpu_check_copy(void);
 int gpu_check_cast(void);
 int gpu_check_transpose(void);
+int gpu_check_warp(void);
+int gpu_check_displace(void);
 
 #endif

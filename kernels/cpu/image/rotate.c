@@ -17,7 +17,6 @@
 #include "engine/kernel.h"
 #include "kernels/common/arg_check.h"
 #include "kernels/common/img_warp.h"
-#include "kernels/common/xform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -115,7 +114,7 @@ static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		/* DALI fails on a NaN angle too (its canvas size comes out negative) */
 		if ((rc = dalic_argck_finite(ctx, ws, i, "angle", &deg, 1)))
 			return rc;
-		s->angle = (float)deg * (float)(M_PI / 180);
+		s->angle = dalic_img_warp_radians(deg);
 		if (has_size) {
 			double v[2];
 			int n;
@@ -146,24 +145,6 @@ static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-/* DALI's destination-to-source matrix, in float: T(in/2)·R(−a)·T(−out/2) with a the negated
- * angle (DALI turns counter-clockwise on screen by rotating the other way in y-down axes). */
-static void rotate_matrix(const rot_sample_t *s, int64_t in_w, int64_t in_h, float m[6])
-{
-	float c = cosf(s->angle), sn = sinf(s->angle);
-	float t_in[9], r[9] = {c, -sn, 0, sn, c, 0, 0, 0, 1}, t_out[9], tr[9], all[9];
-	dalic_xform_identity(2, t_in);
-	dalic_xform_identity(2, t_out);
-	t_in[2] = (float)in_w * 0.5f;
-	t_in[5] = (float)in_h * 0.5f;
-	t_out[2] = -((float)s->ow * 0.5f);
-	t_out[5] = -((float)s->oh * 0.5f);
-	dalic_xform_mul(2, t_in, r, tr);
-	dalic_xform_mul(2, tr, t_out, all);
-	for (int k = 0; k < 6; k++)
-		m[k] = all[k];
-}
-
 static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	(void)thread;
@@ -185,7 +166,7 @@ static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 		.clamp = !r->has_fill,
 		.fill = r->fill,
 	};
-	rotate_matrix(s, shape[1], shape[0], job.m);
+	dalic_img_warp_rotation(s->angle, shape[1], shape[0], s->ow, s->oh, job.m);
 	if ((int64_t)s->ow * s->oh > 0)
 		dalic_img_warp(&job);
 	return DALIC_OK;

@@ -31,15 +31,8 @@ static int sphere_init(dalic_op_ctx_t *ctx)
 
 static void sphere_row(const void *params, int64_t y, int64_t h, int64_t w, float *px, float *py)
 {
-	const float mid_x = (float)w * 0.5f, mid_y = (float)h * 0.5f;
-	const float d = (float)(int64_t)(mid_x > mid_y ? mid_x : mid_y);
-	const float ty = (float)y + 0.5f - mid_y;
-	for (int64_t x = 0; x < w; x++) {
-		float tx = (float)x + 0.5f - mid_x;
-		float rad = sqrtf(tx * tx + ty * ty) / d;
-		px[x] = mid_x + rad * tx;
-		py[x] = mid_y + rad * ty;
-	}
+	for (int64_t x = 0; x < w; x++)
+		dalic_displace_sphere_point(x, y, w, h, &px[x], &py[x]);
 }
 
 static int sphere_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)

@@ -97,22 +97,8 @@ static int warp_affine_types(warp_affine_t *w, const dalic_op_ctx_t *ctx, const 
 		                     "Unsupported input/output types for the operator: %s -> %s.",
 		                     dalic_dtype_cname(in), dalic_dtype_cname(out));
 	w->out_type = out;
-	if (!w->clamp) { /* DALI's border: ConvertSat<Out>(fill_value) */
-		double f = dalic_arg_float(ctx, "fill_value");
-		if (out != DALIC_FLOAT) {
-			f = isnan(f) ? 0 : round(f);
-			double lo = out == DALIC_UINT8   ? 0
-			            : out == DALIC_INT16 ? INT16_MIN
-			                                 : INT32_MIN;
-			double hi = out == DALIC_UINT8   ? UINT8_MAX
-			            : out == DALIC_INT16 ? INT16_MAX
-			                                 : INT32_MAX;
-			f = f < lo ? lo : f > hi ? hi : f;
-		} else {
-			f = (float)f;
-		}
-		w->fill = f;
-	}
+	if (!w->clamp) /* DALI's border: ConvertSat<Out>(fill_value) */
+		w->fill = dalic_img_warp_fill(out, dalic_arg_float(ctx, "fill_value"));
 	return DALIC_OK;
 }
 

@@ -18,7 +18,7 @@
 #endif
 
 typedef struct water {
-	float ax, ay, fx, fy, phx, phy;
+	dalic_displace_water_t a;
 	dalic_thread_scratch_t scratch;
 } water_t;
 
@@ -34,12 +34,12 @@ static int water_init(dalic_op_ctx_t *ctx)
 	int rc = dalic_displace_init(ctx);
 	if (rc)
 		return rc;
-	s->ax = (float)dalic_arg_float(ctx, "ampl_x");
-	s->ay = (float)dalic_arg_float(ctx, "ampl_y");
-	s->fx = (float)dalic_arg_float(ctx, "freq_x");
-	s->fy = (float)dalic_arg_float(ctx, "freq_y");
-	s->phx = (float)dalic_arg_float(ctx, "phase_x");
-	s->phy = (float)dalic_arg_float(ctx, "phase_y");
+	s->a.ax = (float)dalic_arg_float(ctx, "ampl_x");
+	s->a.ay = (float)dalic_arg_float(ctx, "ampl_y");
+	s->a.fx = (float)dalic_arg_float(ctx, "freq_x");
+	s->a.fy = (float)dalic_arg_float(ctx, "freq_y");
+	s->a.phx = (float)dalic_arg_float(ctx, "phase_x");
+	s->a.phy = (float)dalic_arg_float(ctx, "phase_y");
 	return dalic_thread_scratch_init(ctx, &s->scratch);
 }
 
@@ -47,11 +47,9 @@ static void water_row(const void *params, int64_t y, int64_t h, int64_t w, float
 {
 	const water_sample_t *ws = params;
 	const water_t *s = ws->s;
-	float fy = (float)y, dx = s->ax * sinf(s->fx * fy + s->phx);
-	for (int64_t x = 0; x < w; x++) {
-		px[x] = (float)x + dx;
-		py[x] = fy + ws->dy[x];
-	}
+	float dx = dalic_displace_water_dx(&s->a, y);
+	for (int64_t x = 0; x < w; x++)
+		dalic_displace_water_point(x, y, dx, ws->dy[x], &px[x], &py[x]);
 }
 
 static int water_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
@@ -65,7 +63,7 @@ static int water_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 		return rc;
 	float *dy = buf + 2 * w;
 	for (int64_t x = 0; x < w; x++)
-		dy[x] = s->ay * cosf(s->fy * (float)x + s->phy);
+		dy[x] = dalic_displace_water_dy(&s->a, x);
 	water_sample_t p = {s, dy};
 	return dalic_displace_run_sample(ctx, ws, i, water_row, &p, buf);
 }
