@@ -206,6 +206,7 @@ int main(void)
 	bad += gpu_check_copy();
 	bad += gpu_check_cast();
 	bad += gpu_check_transpose();
+	bad += gpu_check_resize();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

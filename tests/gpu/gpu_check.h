@@ -56,5 +56,6 @@ int gpu_check_color(void);
 int gpu_check_copy(void);
 int gpu_check_cast(void);
 int gpu_check_transpose(void);
+int gpu_check_resize(void);
 
 #endif
