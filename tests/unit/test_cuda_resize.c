@@ -217,6 +217,8 @@ Test(cuda_resize, roi_flips_and_subpixel_scale)
 	                                       {outside_start, outside_end},
 	                                       {rel_start, rel_end}};
 	static const int64_t shapes[] = {40, 70, 3, 33, 65, 3, 9, 60, 4};
+	static const int roi_filters[] = {DALIC_INTERP_NN, DALIC_INTERP_LANCZOS3,
+	                                  DALIC_INTERP_LINEAR, DALIC_INTERP_CUBIC};
 	static const float rx[] = {-20, 31, 13.7f}, ry[] = {17, -9, 8.2f};
 	for (int r = 0; r < 4; r++)
 		for (int sub = 0; sub < 2; sub++) {
@@ -228,7 +230,7 @@ Test(cuda_resize, roi_flips_and_subpixel_scale)
 			c.shapes = shapes;
 			c.rx = rx;
 			c.ry = ry;
-			c.interp = r % 2 ? DALIC_INTERP_LANCZOS3 : DALIC_INTERP_LINEAR;
+			c.interp = roi_filters[r];
 			c.roi_start = roi[r][0];
 			c.roi_end = roi[r][1];
 			c.roi_relative = r == 3;
