@@ -5,6 +5,7 @@
  * pass has AVX2 forms (img_resample_avx2.c, same bits) chosen at run time.
  */
 #include "kernels/common/img_resample.h"
+#include "kernels/common/img_resample_px.h"
 #include "kernels/common/img_resample_simd.h"
 
 #include "engine/dtype.h"
@@ -349,12 +350,8 @@ static void resample_hsum(const float *restrict in, int C, const axis_t *a, floa
 	const int32_t *idx = a->idx;
 	const float *w = a->w;
 	for (int x = 0; x < a->out; x++, idx += taps, w += taps)
-		for (int c = 0; c < C; c++) {
-			float s = 0;
-			for (int k = 0; k < taps; k++)
-				s += w[k] * in[idx[k] + c];
-			out[C * x + c] = s;
-		}
+		for (int c = 0; c < C; c++)
+			out[C * x + c] = dalic_resample_px_taps(DALIC_FLOAT, in, c, 1, idx, w, taps);
 }
 
 #ifndef __SSE2__
@@ -393,22 +390,16 @@ static void resample_store_row(dalic_dtype_t t, void *dst, const float *src, int
 			memcpy((uint8_t *)dst + j, &b, sizeof b);
 		}
 #endif
-		for (; j < n; j++) {
-			float v = src[j] + 0.5f;
-			((uint8_t *)dst)[j] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
-		}
+		for (; j < n; j++)
+			dalic_resample_px_store(DALIC_UINT8, dst, j, src[j]);
 		break;
 	case DALIC_INT16:
-		for (; j < n; j++) {
-			float v = src[j] + 0.5f;
-			((int16_t *)dst)[j] = v <= -32768 ? -32768 : v >= 32767 ? 32767 : (int16_t)v;
-		}
+		for (; j < n; j++)
+			dalic_resample_px_store(DALIC_INT16, dst, j, src[j]);
 		break;
 	case DALIC_UINT16:
-		for (; j < n; j++) {
-			float v = src[j] + 0.5f;
-			((uint16_t *)dst)[j] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
-		}
+		for (; j < n; j++)
+			dalic_resample_px_store(DALIC_UINT16, dst, j, src[j]);
 		break;
 	default:
 		memcpy(dst, src, sizeof(float) * (size_t)n);
@@ -455,11 +446,13 @@ static void resample_nn_setup(const img_resample_job_t *j, bool pure, resample_n
 	}
 }
 
-/* ---- the two pass orders ----------------------------------------------------------------- */
-int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
+/* ---- the plan and the two pass orders ------------------------------------------------------- */
+/* The filter tables of both axes (in ws->taps, horizontal indices premultiplied by the
+ * channel count), room for ay->taps row pointers, and the cheaper pass order. */
+static int resample_prepare(img_resample_ws_t *ws, const img_resample_job_t *j, axis_t *pay,
+                            axis_t *pax, const void ***prows, bool *vert_first_out)
 {
 	const int C = j->channels;
-	const size_t in_es = dalic_dtype_size(j->in_type), out_es = dalic_dtype_size(j->out_type);
 	img_filter_t ty, tx;
 	double sy, sx;
 	/* Source coordinates, tap positions and counts are ints: a window past +-2**30 or a
@@ -503,14 +496,51 @@ int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
 	}
 
 	const int xw = ax.hi - ax.lo, yh = ay.hi - ay.lo;
-	const size_t in_stride = (size_t)j->in_w * C, out_row = (size_t)j->out_w * C;
-	const uint8_t *in = j->in;
-	uint8_t *out = j->out;
 	/* Multiplications of each order; the intermediate is float either way, so the order
 	 * changes rounding only at float precision. */
 	double vert_first = (double)ay.out * xw * ay.taps + (double)ay.out * ax.out * ax.taps;
 	double horz_first = (double)yh * ax.out * ax.taps + (double)ay.out * ax.out * ay.taps;
-	if (vert_first <= horz_first) {
+	*vert_first_out = vert_first <= horz_first;
+	*pay = ay;
+	*pax = ax;
+	*prows = rows;
+	return 0;
+}
+
+int dalic_img_resample_plan(img_resample_ws_t *ws, const img_resample_job_t *job,
+                            img_resample_plan_t *plan)
+{
+	axis_t ay, ax;
+	const void **rows;
+	if (resample_prepare(ws, job, &ay, &ax, &rows, &plan->vert_first))
+		return -1;
+	const axis_t *src[2] = {&ay, &ax};
+	img_resample_table_t *dst[2] = {&plan->y, &plan->x};
+	for (int d = 0; d < 2; d++) {
+		dst[d]->out = src[d]->out;
+		dst[d]->taps = src[d]->taps;
+		dst[d]->lo = src[d]->lo;
+		dst[d]->hi = src[d]->hi;
+		dst[d]->idx = src[d]->idx;
+		dst[d]->w = src[d]->w;
+	}
+	return 0;
+}
+
+int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *j)
+{
+	const int C = j->channels;
+	const size_t in_es = dalic_dtype_size(j->in_type), out_es = dalic_dtype_size(j->out_type);
+	axis_t ay, ax;
+	const void **rows;
+	bool vert_first;
+	if (resample_prepare(ws, j, &ay, &ax, &rows, &vert_first))
+		return -1;
+	const int xw = ax.hi - ax.lo, yh = ay.hi - ay.lo;
+	const size_t in_stride = (size_t)j->in_w * C, out_row = (size_t)j->out_w * C;
+	const uint8_t *in = j->in;
+	uint8_t *out = j->out;
+	if (vert_first) {
 		float *buf = dalic_img_scratch_get(
 		    &ws->row, sizeof(float) * ((size_t)xw * C + out_row + 2 * HSUM_SLACK));
 		if (!buf)

@@ -69,4 +69,27 @@ int dalic_img_resample_fits(int64_t in_h, int64_t in_w, int64_t channels, int64_
  * source window too far outside the image (beyond +-2**30) for its filter tables. */
 int dalic_img_resample(img_resample_ws_t *ws, const img_resample_job_t *job);
 
+/* One axis of a plan: `taps` source indices and weights per output position, the indices
+ * relative to lo (the first source index the axis reads; hi is one past the last) and, on the
+ * horizontal axis, premultiplied by the channel count. */
+typedef struct img_resample_table {
+	int out, taps, lo, hi;
+	const int32_t *idx; /* out * taps */
+	const float *w;     /* out * taps */
+} img_resample_table_t;
+
+/* What dalic_img_resample computes before its passes, for the CUDA kernel
+ * (kernels/cuda/resize.cuh), which runs the same passes in the same order. */
+typedef struct img_resample_plan {
+	img_resample_table_t y, x;
+	/* vertical pass first (into an intermediate of out_h x (x.hi - x.lo) x channels
+	 * floats), else horizontal first ((y.hi - y.lo) x out_w x channels) */
+	bool vert_first;
+} img_resample_plan_t;
+
+/* The tables (in ws, valid until its next use) and pass order of job; 0, or -1 with
+ * dalic_last_error() set as dalic_img_resample. */
+int dalic_img_resample_plan(img_resample_ws_t *ws, const img_resample_job_t *job,
+                            img_resample_plan_t *plan);
+
 #endif

@@ -58,5 +58,6 @@ int gpu_check_cast(void);
 int gpu_check_transpose(void);
 int gpu_check_warp(void);
 int gpu_check_displace(void);
+int gpu_check_resize(void);
 
 #endif
