@@ -25,8 +25,18 @@ static void registry_info_make_urls(void)
 		/* internal and private (_conditional.*) operators have no page */
 		if (!s->fn || s->internal || s->fn[0] == '_' || strstr(s->fn, "._"))
 			continue;
-		size_t len = sizeof REGISTRY_INFO_DOC_BASE + strlen(s->fn) + 32;
-		if ((registry_info_urls[i] = malloc(len)))
+		/* a plugin's operator is documented under its module
+		 * (nvidia.dali.plugin.pytorch.fn.torch_python_function) */
+		bool plugin = s->module && !strncmp(s->module, "nvidia.dali.plugin.", 19);
+		const char *dot = strrchr(s->fn, '.');
+		size_t len = sizeof REGISTRY_INFO_DOC_BASE + strlen(s->fn) +
+			     (plugin ? strlen(s->module) : 0) + 32;
+		if (!(registry_info_urls[i] = malloc(len)))
+			continue;
+		if (plugin)
+			snprintf(registry_info_urls[i], len, "%s%s.%s.html", REGISTRY_INFO_DOC_BASE,
+				 s->module, dot ? dot + 1 : s->fn);
+		else
 			snprintf(registry_info_urls[i], len, "%snvidia.dali.fn.%s.html",
 				 REGISTRY_INFO_DOC_BASE, s->fn);
 	}

@@ -13,6 +13,8 @@ shift
 mkdir -p "$out"
 for clone in "$@"; do
 	repo=$(basename "$(cd "$clone" && pwd)" .git)
+	# a fetched mirror (/work/.mirror/OWNER+NAME/repo): name it after OWNER+NAME
+	[ "$repo" = repo ] && repo=$(basename "$(dirname "$(cd "$clone" && pwd)")" | sed 's/.*+//')
 	git -C "$clone" grep -l -E "nvidia\.dali" HEAD -- '*.py' | sed 's/^HEAD://' |
 	while read -r p; do
 		case "$p" in *client*|*test*) continue ;; esac

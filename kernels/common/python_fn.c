@@ -13,7 +13,7 @@ int dalic_pyfn_outputs(const dalic_opdef_t *def)
 	return v && v->kind == DALIC_V_INT && v->n ? (int)v->i[0] : 1;
 }
 
-static int dalic_pyfn_init(dalic_op_ctx_t *ctx)
+int dalic_pyfn_init(dalic_op_ctx_t *ctx)
 {
 	const char *api = ctx->schema->fn;
 	dalic_pyfn_state_t *st = ctx->state;
@@ -28,7 +28,7 @@ static int dalic_pyfn_init(dalic_op_ctx_t *ctx)
 	return DALIC_OK;
 }
 
-static int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const char *api = ctx->schema->fn;
 	dalic_pyfn_state_t *st = ctx->state;
@@ -42,7 +42,10 @@ static int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	int rc = st->call(st->obj, ctx, ws, nout, st->res);
 	if (rc)
 		return dalic_fail_wrap(rc, "operator '%s' (%s)", ctx->inst, api);
-	const dalic_value_t *layouts = dalic_arg(ctx, "output_layouts");
+	/* numba_function has no output_layouts */
+	const dalic_value_t *layouts = dalic_schema_arg(ctx->schema, "output_layouts")
+	                                   ? dalic_arg(ctx, "output_layouts")
+	                                   : NULL;
 	for (int o = 0; o < nout; o++) {
 		const dalic_cb_sample_t *first = &st->res[o * n];
 		for (int s = 1; s < n; s++) {
@@ -65,7 +68,7 @@ static int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
+int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	dalic_pyfn_state_t *st = ctx->state;
 	int n = ws->batch_size;
@@ -79,7 +82,7 @@ static int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static void dalic_pyfn_fini(dalic_op_ctx_t *ctx)
+void dalic_pyfn_fini(dalic_op_ctx_t *ctx)
 {
 	dalic_pyfn_state_t *st = ctx->state;
 	dalic_cb_samples_free(st->res, st->nres);

@@ -1,6 +1,6 @@
 /*
  * The body of the operators that call a function of the pipeline script (python_function,
- * the PyTorch plugin's torch_python_function): the script's front end lends the callable
+ * the PyTorch plugin's torch_python_function, the numba plugin's numba_function): the script's front end lends the callable
  * under the id `function_id` (engine/callback.h) and runs it in its interpreter, one call at a
  * time; the results are held between setup, which needs their shapes, and run, which copies
  * them out. A definition read back from bytes has no callable: DALI cannot serialize these
@@ -26,6 +26,11 @@ int dalic_pyfn_outputs(const dalic_opdef_t *def);
  * the batch and sets the outputs' types, shapes and layouts, run copies the results out.
  * Errors name the operator by its fn API name (the schema's: "python_function"). */
 extern const dalic_kernel_t dalic_pyfn_kernel;
+/* Its parts, for an operator that checks its arguments at build first (numba_function). */
+int dalic_pyfn_init(dalic_op_ctx_t *ctx);
+int dalic_pyfn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws);
+int dalic_pyfn_run(dalic_op_ctx_t *ctx, const dalic_ws_t *ws);
+void dalic_pyfn_fini(dalic_op_ctx_t *ctx);
 
 /* The arguments both operators have; batch_processing's default differs (DALI: False for
  * python_function, True for torch_python_function). */

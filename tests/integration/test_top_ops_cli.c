@@ -55,6 +55,11 @@ Test(top_ops_cli, ops_says_which_variants_are_emulated)
 	EXPECT_HAS(c.out, "DALI documentation: https://docs.nvidia.com/deeplearning/dali/"
 			  "user-guide/docs/operations/nvidia.dali.fn.cast.html");
 	tl_cmd_free(&c);
+	/* a plugin's operator is documented under its module */
+	c = tl_dalic(NULL, "ops numba_function");
+	cr_expect_eq(c.status, 0);
+	EXPECT_HAS(c.out, "user-guide/docs/operations/nvidia.dali.plugin.numba.fn.numba_function.html");
+	tl_cmd_free(&c);
 	c = tl_dalic(NULL, "ops --json");
 	cr_expect_eq(c.status, 0);
 	cJSON *doc = cJSON_Parse(c.out);

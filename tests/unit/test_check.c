@@ -148,9 +148,9 @@ Test(check, the_pattern_modules_load)
 	tl_cmd_t c = tl_dalic(NULL, "check samples/scripts/real");
 	cr_expect_eq(c.status, 0, "%s", c.out);
 	static const char *const loads[] = {"helpers_and_exceptions", "legacy_subclass",
-	                                    "methods_factories_compose", "python_function_aug",
-	                                    "sharded_by_rank"};
-	for (int i = 0; i < 5; i++) {
+	                                    "methods_factories_compose", "numba_downscale",
+	                                    "python_function_aug", "sharded_by_rank"};
+	for (int i = 0; i < 6; i++) {
 		char want[160];
 		snprintf(want, sizeof want, "samples/scripts/real/%s.py: loads (1 pipeline)\n",
 		         loads[i]);
@@ -160,6 +160,12 @@ Test(check, the_pattern_modules_load)
 	                      "samples/scripts/real/python_function_aug.py:22:15: warning: pipeline "
 	                      "'pipe': operator '__PythonFunction_3' (PythonFunction) cannot be "
 	                      "serialized",
+	                      false),
+	          "%s", c.out);
+	cr_expect(tl_text_has(c.out,
+	                      "samples/scripts/real/numba_downscale.py:47:13: warning: pipeline "
+	                      "'pipe': operator '__NumbaFunction_3' (NumbaFunction) cannot "
+	                      "be serialized",
 	                      false),
 	          "%s", c.out);
 	/* a module that only defines its pipelines is checked on each; one whose arguments have
@@ -174,7 +180,7 @@ Test(check, the_pattern_modules_load)
 	cr_expect(tl_text_has(c.out, "samples/scripts/real/pipelines.py: loads (2 pipelines)\n",
 	                      false),
 	          "%s", c.out);
-	cr_expect(tl_text_has(c.out, "\n21 of 21 load\n", false), "%s", c.out);
+	cr_expect(tl_text_has(c.out, "\n22 of 22 load\n", false), "%s", c.out);
 	tl_cmd_free(&c);
 }
 

@@ -192,6 +192,8 @@ static const registry_run_skip_t registry_run_skips[] = {
                        "tests run it (test_script_pyfn.c)"},
     {"TorchPythonFunction", "the same, lent by the PyTorch plugin's torch_python_function "
                             "(test_script_pyfn_torch.c)"},
+    {"NumbaFunction", "the same, lent by the numba plugin's numba_function "
+                      "(test_script_numba.c)"},
 };
 #define REGISTRY_RUN_NUM_SKIPS ((int)(sizeof registry_run_skips / sizeof *registry_run_skips))
 

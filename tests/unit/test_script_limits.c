@@ -73,9 +73,6 @@ Test(script_limits, other_limits_stop_module_level_code_too)
 	               DALIC_EUNSUPPORTED);
 	cr_expect(strstr(msg, "the script runs too long (more than 5000000 evaluation steps)"),
 	          "%s", msg);
-	msg = tl_script_error("s = {1, 2}\n" TAIL("2"), DALIC_EUNSUPPORTED);
-	cr_expect(strstr(msg, "SCRIPT:1:5: sets are not supported in pipeline scripts") == msg,
-	          "%s", msg);
 	msg = tl_script_error("s = 'ab' * (2 ** 40)\n" TAIL("2"), DALIC_EUNSUPPORTED);
 	cr_expect(strstr(msg, "SCRIPT:1:5: string repetition too large") == msg, "%s", msg);
 }

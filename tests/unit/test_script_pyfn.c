@@ -155,12 +155,6 @@ Test(script_pyfn, bodies_outside_the_subset_are_refused_naming_the_construct)
 	                         "'int'",
 	                      false),
 	          "%s", m);
-	m = pyfn_load_error("from nvidia.dali.plugin.numba.fn.experimental import numba_function\n"
-	                    "f = numba_function\n"
-	                    "y = numba_function(1)\n",
-	                    DALIC_EUNSUPPORTED);
-	cr_expect(tl_text_has(m, "numba_function: dalic does not run numba kernels", false), "%s",
-	          m);
 }
 
 Test(script_pyfn, errors_at_run_time_name_the_function_and_sample)

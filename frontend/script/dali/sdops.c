@@ -257,6 +257,22 @@ static int sdops_split_kwargs(pyinterp_t *I, const pynode_t *at, const sdopcall_
 			DALIC_TRY(dalic_sdpyfn_lend(I, at, dalic_sdali_current(I), v, &id));
 			k->snames[k->ns] = "function_id";
 			k->svals[k->ns++] = id;
+		} else if (dalic_sdnumba_is(c->schema) &&
+		           (!strcmp(name, "run_fn") || !strcmp(name, "setup_fn"))) {
+			/* run_fn and setup_fn are lent together; the definition says whether a
+			 * setup_fn shapes the outputs */
+			if (!strcmp(name, "setup_fn")) {
+				k->snames[k->ns] = "setup_fn";
+				k->svals[k->ns++] = dalic_pyval_true();
+				continue;
+			}
+			pyval_t *setup = NULL, *id;
+			for (int j = 0; j < c->nkw; j++)
+				if (!strcmp(c->kwnames[j], "setup_fn") && c->kwvals[j]->kind != PV_NONE)
+					setup = c->kwvals[j];
+			DALIC_TRY(dalic_sdnumba_lend(I, at, dalic_sdali_current(I), v, setup, &id));
+			k->snames[k->ns] = "function_id";
+			k->svals[k->ns++] = id;
 		} else if (sdops_is_python_only(c->schema, name)) {
 			/* Python callbacks and their scheduling: a source= runs in the script's
 			 * interpreter (sdsource.c) */

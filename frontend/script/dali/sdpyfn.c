@@ -20,31 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sdpyfn {
-	sdpyhost_t *host;
-	pyval_t *func;
-	char what[160]; /* "python_function 'flip'" */
-	int line, col;  /* where it was lent */
-	int64_t id;
-	struct sdpyfn *next;
-} sdpyfn_t;
-
-/* What the definitions keep: the interpreter the functions live in, once the load ended. */
-struct sdpyhost {
-	dalic_keep_t keep;
-	pthread_mutex_t lock; /* one call at a time */
-	pyinterp_t I;
-	bool detached;
-	/* or the load itself is kept as the definition's runtime (sdruntime.h): the calls run in
-	 * its interpreter, under its lock */
-	dalic_shared_t *shared;
-	pyinterp_t *shared_I;
-	pthread_mutex_t *shared_mu;
-	pysrc_t src;
-	char *text, *path;
-	sdpyfn_t *fns;
-};
-
 bool dalic_sdpyfn_is(const dalic_schema_t *s)
 {
 	return s && (!strcmp(s->name, "PythonFunction") || !strcmp(s->name, "TorchPythonFunction"));
@@ -89,8 +64,9 @@ static pyval_t *sdpyfn_underlying(pyinterp_t *I, pyval_t *v, int depth)
 static int sdpyfn_call(void *obj, const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
                        int num_outputs, dalic_cb_sample_t *out);
 
-int dalic_sdpyfn_lend(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *v,
-                      pyval_t **out)
+/* A function lent to operator `op` ("python_function") under a new id called by `call`. */
+static int sdpyfn_new(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *v,
+                      const char *op, dalic_cb_call_fn call, sdpyfn_t **out)
 {
 	bool callable = v->kind == PV_FUNC || v->kind == PV_BOUND || v->kind == PV_BUILTIN ||
 	                (v->kind == PV_HOST && v->host.type->call) ||
@@ -98,8 +74,8 @@ int dalic_sdpyfn_lend(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *v
 	                 dalic_pyexec_class_lookup(v->inst->cls, "__call__", NULL));
 	if (!callable)
 		return dalic_pyeval_error(I, at, DALIC_EINVAL,
-		                          "TypeError: python_function: `function` must be callable, "
-		                          "not '%s'",
+		                          "TypeError: %s: `%s` must be callable, not '%s'", op,
+		                          call == sdpyfn_call ? "function" : "run_fn",
 		                          dalic_pyval_type_name(v));
 	sdstate_t *S = dalic_sdali_state(I);
 	sdpyhost_t *h = S->pyhost;
@@ -118,19 +94,53 @@ int dalic_sdpyfn_lend(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *v
 	h->fns = f;
 	f->host = h;
 	f->func = v;
+	f->op = op;
 	f->line = at->line;
 	f->col = at->col;
 	pyval_t *u = sdpyfn_underlying(I, v, 0);
-	snprintf(f->what, sizeof f->what, "python_function '%s'",
+	snprintf(f->what, sizeof f->what, "%s '%s'", op,
 	         u ? u->func->name : dalic_pyval_type_name(v));
-	if (!(f->id = dalic_callback_add(sdpyfn_call, f)))
+	if (!(f->id = dalic_callback_add(call, f)))
 		return dalic_pyeval_oom(I, at);
 	if (P->def->keep != &h->keep) {
 		dalic_keep_release(P->def->keep);
 		P->def->keep = &h->keep;
 		dalic_keep_retain(&h->keep);
 	}
+	*out = f;
+	return DALIC_OK;
+}
+
+int dalic_sdpyfn_lend(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *v,
+                      pyval_t **out)
+{
+	sdpyfn_t *f;
+	DALIC_TRY(sdpyfn_new(I, at, P, v, "python_function", sdpyfn_call, &f));
 	PYEVAL_RET(dalic_pyval_int(I->a, f->id));
+}
+
+int dalic_sdnumba_lend(pyinterp_t *I, const pynode_t *at, sdpipe_t *P, pyval_t *run,
+                       pyval_t *setup, pyval_t **out)
+{
+	sdpyfn_t *f;
+	DALIC_TRY(sdpyfn_new(I, at, P, run, "numba_function", dalic_sdnumba_call, &f));
+	f->setup = setup;
+	PYEVAL_RET(dalic_pyval_int(I->a, f->id));
+}
+
+pyinterp_t *dalic_sdpyfn_enter(const sdpyfn_t *f)
+{
+	sdpyhost_t *h = f->host;
+	if (!h->detached && !h->shared)
+		return NULL;
+	pthread_mutex_lock(h->shared ? h->shared_mu : (pthread_mutex_t *)&h->lock);
+	return h->shared ? h->shared_I : (pyinterp_t *)&h->I;
+}
+
+void dalic_sdpyfn_leave(const sdpyfn_t *f)
+{
+	sdpyhost_t *h = f->host;
+	pthread_mutex_unlock(h->shared ? h->shared_mu : (pthread_mutex_t *)&h->lock);
 }
 
 /* ---- checking the bodies ---------------------------------------------------------------- */
@@ -149,10 +159,11 @@ static int sdpyfn_refuse(sdpyfn_check_t *c, const pyfunc_t *fn, const char *fmt,
 	snprintf(detail, sizeof detail, fmt, a, b);
 	pynode_t at = {.line = c->f->line, .col = c->f->col};
 	return dalic_pyeval_error(c->I, &at, DALIC_EUNSUPPORTED,
-	                          "%s: %s (in '%s', line %d); dalic runs python_function bodies "
+	                          "%s: %s (in '%s', line %d); dalic runs %s bodies "
 	                          "written in the Python subset of pipeline scripts, on data "
-	                          "given as nested lists (docs/scripts-modules.md, python_function)",
-	                          c->f->what, detail, fn->name, fn->node ? fn->node->line : 0);
+	                          "given as numpy arrays (docs/scripts-modules.md, %s)",
+	                          c->f->what, detail, fn->name, fn->node ? fn->node->line : 0,
+	                          c->f->op, c->f->op);
 }
 
 /* Statements that would change or load module state. */
@@ -209,7 +220,7 @@ static int sdpyfn_check_value(sdpyfn_check_t *c, const pyfunc_t *fn, const char 
 	if (v->kind == PV_OPAQUE)
 		return sdpyfn_refuse(c, fn, "it uses '%s' (%s), which dalic does not evaluate", name,
 		                     v->opaque.what);
-	if (v->kind == PV_MODULE && v->mod->opaque)
+	if (v->kind == PV_MODULE && v->mod->opaque && strcmp(v->mod->name, "numba"))
 		return sdpyfn_refuse(c, fn, "it uses '%s' (the module %s, which dalic does not model)",
 		                     name, v->mod->name);
 	if (dalic_sdfw_is_module(v))
@@ -286,6 +297,8 @@ int dalic_sdpyfn_check(pyinterp_t *I)
 	for (const sdpyfn_t *f = h ? h->fns : NULL; f; f = f->next) {
 		sdpyfn_check_t c = {.I = I, .f = f};
 		DALIC_TRY(sdpyfn_check_func(&c, f->func, 0));
+		if (f->setup)
+			DALIC_TRY(sdpyfn_check_func(&c, f->setup, 0));
 	}
 	return DALIC_OK;
 }
@@ -454,17 +467,6 @@ static int sdpyfn_torch_class(pyinterp_t *I, const pynode_t *at, pyval_t *self,
 	return dalic_sdops_plugin_call(I, at, true, "TorchPythonFunction", args, out);
 }
 
-static int sdpyfn_numba(pyinterp_t *I, const pynode_t *at, pyval_t *self, const pyargs_t *args,
-                        pyval_t **out)
-{
-	int rc = dalic_pyeval_error(I, at, DALIC_EUNSUPPORTED,
-	                            "numba_function: dalic does not run numba kernels (run_fn "
-	                            "writing into output arrays); fn.python_function with a body in "
-	                            "the supported Python subset runs");
-	I->keep_error = true;
-	return rc;
-}
-
 static int sdpyfn_open_module(pyinterp_t *I, const pynode_t *at, const char *name, pyval_t **out)
 {
 	/* opaque: the iterators and everything else of the plugin stay stand-ins */
@@ -483,10 +485,7 @@ static int sdpyfn_open_module(pyinterp_t *I, const pynode_t *at, const char *nam
 		                     dalic_pybi_make(I, "torch_python_function", sdpyfn_torch_fn, NULL,
 		                                     NULL));
 	} else {
-		rc = dalic_pymod_set(I, m, !strcmp(name, "nvidia.dali.plugin.numba.experimental")
-		                               ? "NumbaFunction"
-		                               : "numba_function",
-		                     dalic_pybi_make(I, "numba_function", sdpyfn_numba, NULL, NULL));
+		rc = dalic_sdnumba_module(I, at, name, m);
 	}
 	if (rc)
 		return rc < 0 && rc != DALIC_ENOMEM ? rc : dalic_pyeval_oom(I, at);
@@ -497,7 +496,10 @@ static int sdpyfn_open_module(pyinterp_t *I, const pynode_t *at, const char *nam
 static const pymodreg_t sdpyfn_modules[] = {
     {"nvidia.dali.plugin.pytorch", sdpyfn_open_module},
     {"nvidia.dali.plugin.pytorch.fn", sdpyfn_open_module},
+    {"nvidia.dali.plugin.numba", sdpyfn_open_module},
+    {"nvidia.dali.plugin.numba.fn", sdpyfn_open_module},
     {"nvidia.dali.plugin.numba.fn.experimental", sdpyfn_open_module},
+    {"numba", sdpyfn_open_module},
     {"nvidia.dali.plugin.numba.experimental", sdpyfn_open_module},
     {NULL, NULL},
 };

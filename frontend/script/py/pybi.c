@@ -7,6 +7,7 @@
  * and lets the host take the others first (DALI's debug pipelines record them).
  */
 #include "frontend/script/py/pybi.h"
+#include "frontend/script/py/pyset.h"
 
 #include "frontend/script/py/pyclass.h"
 #include "frontend/script/py/pydict.h"
@@ -588,5 +589,6 @@ int dalic_pybi_open(pyinterp_t *I)
 	if (!I->builtins)
 		return DALIC_ENOMEM;
 	DALIC_TRY(dalic_pybi_register(I, I->builtins, fns, false));
+	DALIC_TRY(dalic_pyset_open(I));
 	return dalic_pybi_open_types(I);
 }

@@ -15,6 +15,12 @@ typedef struct pyreg {
 	pycfn_t fn;
 } pyreg_t;
 
+/* obj.__len__ / __iter__ / __contains__ / __getitem__ of a built-in container (str, list,
+ * tuple, dict, set; __getitem__ where it subscripts): bound methods doing what len(), iter(),
+ * `in` and obj[i] do, so hasattr(x, "__len__") answers as Python does. *out NULL for other
+ * names. */
+int dalic_pybi_dunder_attr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const char *name,
+                           pyval_t **out);
 /* Installs the built-in functions, types and exceptions in I->builtins. */
 int dalic_pybi_open(pyinterp_t *I);
 int dalic_pybi_open_types(pyinterp_t *I);

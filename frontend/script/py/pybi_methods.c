@@ -488,6 +488,65 @@ static int pybi_meth_update(pyinterp_t *I, const pynode_t *at, pyval_t *self, co
 	PYEVAL_RET(dalic_pyval_none());
 }
 
+/* ---- the protocol methods of built-in containers ----------------------------------------- */
+
+/* len(self) and the like through the built-ins, so every container answers as it does. */
+static int pybi_dunder_builtin(pyinterp_t *I, const pynode_t *at, const char *m, const char *fn,
+                               pyval_t *self, const pyargs_t *args, pyval_t **out)
+{
+	DALIC_TRY(pybi_want(I, at, m, args, 0, 0));
+	pyval_t *f = dalic_pydict_get_str(I->builtins, fn);
+	return f ? dalic_pyeval_call1(I, at, f, self, out) : dalic_pyeval_oom(I, at);
+}
+
+static int pybi_meth_dunder_len(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                const pyargs_t *args, pyval_t **out)
+{
+	return pybi_dunder_builtin(I, at, "__len__", "len", self, args, out);
+}
+
+static int pybi_meth_dunder_iter(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                 const pyargs_t *args, pyval_t **out)
+{
+	return pybi_dunder_builtin(I, at, "__iter__", "iter", self, args, out);
+}
+
+static int pybi_meth_dunder_contains(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                     const pyargs_t *args, pyval_t **out)
+{
+	DALIC_TRY(pybi_want(I, at, "__contains__", args, 1, 1));
+	return dalic_pyeval_compare(I, at, CMP_IN, args->pos[0], self, out);
+}
+
+static int pybi_meth_dunder_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *self,
+                                    const pyargs_t *args, pyval_t **out)
+{
+	DALIC_TRY(pybi_want(I, at, "__getitem__", args, 1, 1));
+	return dalic_pyeval_getitem(I, at, self, args->pos[0], out);
+}
+
+int dalic_pybi_dunder_attr(pyinterp_t *I, const pynode_t *at, pyval_t *self, const char *name,
+                           pyval_t **out)
+{
+	static const struct {
+		const char *name;
+		pycfn_t fn;
+	} dunders[] = {
+	    {"__len__", pybi_meth_dunder_len},
+	    {"__iter__", pybi_meth_dunder_iter},
+	    {"__contains__", pybi_meth_dunder_contains},
+	    {"__getitem__", pybi_meth_dunder_getitem},
+	};
+	*out = NULL;
+	bool subscriptable = self->kind != PV_HOST || self->host.type->getitem;
+	for (size_t i = 0; i < sizeof dunders / sizeof *dunders; i++)
+		if (!strcmp(dunders[i].name, name) && (i < 3 || subscriptable)) {
+			*out = dalic_pybi_make(I, name, dunders[i].fn, self, NULL);
+			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
+		}
+	return DALIC_OK;
+}
+
 /* ---- lookup --------------------------------------------------------------------------- */
 
 typedef struct method {
@@ -549,5 +608,5 @@ int dalic_pybi_method(pyinterp_t *I, const pynode_t *at, pyval_t *self, const ch
 			*out = dalic_pybi_make(I, m->name, m->fn, self, NULL);
 			return *out ? DALIC_OK : dalic_pyeval_oom(I, at);
 		}
-	return DALIC_OK;
+	return table ? dalic_pybi_dunder_attr(I, at, self, name, out) : DALIC_OK;
 }

@@ -18,6 +18,7 @@
 #include "frontend/script/py/pygen.h"
 #include "frontend/script/py/pyiter.h"
 #include "frontend/script/py/pyscope.h"
+#include "frontend/script/py/pyset.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -395,6 +396,17 @@ static int pyeval_eval_lambda(pyinterp_t *I, pyframe_t *F, const pynode_t *e, py
 	return DALIC_OK;
 }
 
+/* {a, b} and {x for ...}: a set of the values in order. */
+static int pyeval_to_set(pyinterp_t *I, const pynode_t *e, pyval_t **items, int n,
+                         pyval_t **out)
+{
+	if (!(*out = dalic_pyset_new(I)))
+		return dalic_pyeval_oom(I, e);
+	for (int i = 0; i < n; i++)
+		DALIC_TRY(dalic_pyset_add(I, e, *out, items[i]));
+	return DALIC_OK;
+}
+
 /* One `for` level of a comprehension; at the innermost level the element goes into acc,
  * or is yielded when acc is NULL (a lazy generator expression). Iteration is lazy, so a
  * comprehension over an endless generator stops where its consumer stops. */
@@ -460,8 +472,6 @@ int dalic_pyeval_comprehension(pyinterp_t *I, pyframe_t *C, const pynode_t *e, p
 
 static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **out)
 {
-	if (e->kind == N_SETCOMP)
-		return dalic_pyeval_limit(I, e, "sets are not supported in pipeline scripts");
 	/* the first iterable is evaluated in the enclosing scope, the rest in the new one */
 	pyval_t *first;
 	DALIC_TRY(dalic_pyeval_expr(I, F, e->comp.gens[0].iter, &first));
@@ -485,6 +495,8 @@ static int pyeval_eval_comprehension(pyinterp_t *I, pyframe_t *F, const pynode_t
 	DALIC_TRY(pyeval_comp_level(I, C, e, 0, acc, first));
 	if (e->kind == N_GENEXP) /* computed at once, handed out one value at a time */
 		acc = dalic_pyiter_over(I, acc->list->items, acc->list->n, "generator");
+	if (e->kind == N_SETCOMP)
+		return pyeval_to_set(I, e, acc->list->items, acc->list->n, out);
 	if (!(*out = acc))
 		return dalic_pyeval_oom(I, e);
 	return DALIC_OK;
@@ -704,7 +716,11 @@ int dalic_pyeval_expr(pyinterp_t *I, pyframe_t *F, const pynode_t *e, pyval_t **
 		*out = w;
 		return DALIC_OK;
 	case N_SET:
-		return dalic_pyeval_limit(I, e, "sets are not supported in pipeline scripts");
+		v = dalic_pyval_list(I->a, e->elts.n);
+		if (!v)
+			return dalic_pyeval_oom(I, e);
+		DALIC_TRY(pyeval_eval_elts(I, F, &e->elts, v));
+		return pyeval_to_set(I, e, v->list->items, v->list->n, out);
 	case N_DICT:
 		return pyeval_eval_dict(I, F, e, out);
 	case N_BINOP:

@@ -6,6 +6,7 @@
  * values dalic does not model. Attribute / item access and calls are in pyeval_access.c.
  */
 #include "frontend/script/py/pyeval.h"
+#include "frontend/script/py/pyset.h"
 
 #include "frontend/script/py/pyclass.h"
 
@@ -501,6 +502,8 @@ int dalic_pyeval_compare(pyinterp_t *I, const pynode_t *at, pycmp_t op, pyval_t 
 			                        memmem(r->str.s, r->str.len, l->str.s, l->str.len));
 		} else if (r->kind == PV_DICT) {
 			found = dalic_pydict_get(r->dict, l) != NULL;
+		} else if (dalic_pyval_is(r, &dalic_pyset_type)) {
+			DALIC_TRY(dalic_pyset_has(I, at, r, l, &found));
 		} else if (r->kind == PV_LIST || r->kind == PV_TUPLE) {
 			pyval_t **items = r->kind == PV_LIST ? r->list->items : r->tuple.items;
 			int n = r->kind == PV_LIST ? r->list->n : r->tuple.n;

@@ -407,6 +407,8 @@ static int pynp_getitem(pyinterp_t *I, const pynode_t *at, pyval_t *v, pyval_t *
 	if (!offs)
 		return dalic_pyeval_oom(I, at);
 	pynp_sel_offsets(a, &s, offs);
+	if (I->numba && s.out_ndim == 0) /* numba: an element is a number of the function */
+		PYEVAL_RET(dalic_pynp_item(I, a, offs[0]));
 	DALIC_TRY(dalic_pynp_new(I, at, a->dtype, s.out_ndim, s.out_shape, out));
 	pynp_array_t *r = dalic_pynp_array(*out);
 	size_t isz = dalic_dtype_size(a->dtype);

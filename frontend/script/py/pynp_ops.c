@@ -423,6 +423,11 @@ static int pynp_weak_result(pyinterp_t *I, const pynode_t *at, const operand_t *
                             const operand_t *w, dalic_dtype_t *out)
 {
 	pynp_kind_t k = pynp_kind(s->a->dtype);
+	if (I->numba && w->weak != W_BOOL) { /* numba types literals as int64 / float64 */
+		*out = dalic_pynp_promote(s->a->dtype,
+		                          w->weak == W_INT ? DALIC_INT64 : DALIC_FLOAT64);
+		return DALIC_OK;
+	}
 	switch (w->weak) {
 	case W_BOOL:
 		*out = s->a->dtype;

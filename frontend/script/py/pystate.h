@@ -108,6 +108,9 @@ struct pyinterp {
 	/* sealed calls from outside the run (pycall.h): whether one runs, the arena as it was
 	 * when it began, what it calls (messages), and the coroutine it runs on */
 	bool sealed;
+	/* numba's typing for the call (numba_function): an array's element reads as a Python
+	 * number and Python scalars next to arrays are int64 / float64, not NEP 50's weak ones */
+	bool numba;
 	pyarena_mark_t seal;
 	const char *sealed_what;
 	struct pycall *call;

@@ -181,6 +181,8 @@ static bool pyval_hashable_d(const pyval_t *v, int depth)
 	case PV_DICT:
 	case PV_SLICE:
 		return false;
+	case PV_HOST:
+		return !v->host.type->unhashable;
 	case PV_TUPLE:
 		if (depth > MAX_VALUE_DEPTH)
 			return false;

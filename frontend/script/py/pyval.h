@@ -174,6 +174,7 @@ struct pytype {
 	bool (*equal)(const pyval_t *x, const pyval_t *y); /* both of this type */
 	uint64_t (*hash)(const pyval_t *v);                /* consistent with equal */
 	bool is_by_value;                                  /* `is` means equal (enum members) */
+	bool unhashable;                                   /* a mutable container (set) */
 	/* The Python scalar the value stands for in conversions and formatting
 	 * (types.Constant(3) -> 3), or NULL. */
 	pyval_t *(*scalar)(const pyval_t *v);
