@@ -44,6 +44,10 @@ typedef struct dalic_exec_node {
 	/* last run's timing (ns), for stats: the whole node, and its per-sample work */
 	int64_t last_ns;
 	int64_t work_ns;
+	/* the order samples are handed out in, largest first (exec_node.c); grown as needed */
+	int *order;
+	int64_t *order_bytes;
+	int order_cap;
 	dalic_warn_sink_t sink; /* where the operator's warnings go (ctx->warn points here) */
 } dalic_exec_node_t;
 

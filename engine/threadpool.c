@@ -101,7 +101,7 @@ static void pool_finish_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int count,
 		job->failed_item = item;
 		snprintf(job->error, sizeof job->error, "%s", error);
 	}
-	if (status && job->next < job->count) {
+	if (status && job->next < job->count && !job->order) {
 		count += job->count - job->next;
 		job->next = job->count;
 		pool_unlink_job(p, job);
@@ -120,6 +120,8 @@ static void pool_run_chunk(dalic_pool_t *p, dalic_pool_job_t *job, int first, in
 	int64_t t0 = dalic_clock_ns();
 	/* the thread's CPU clock is a system call: read only for an observer */
 	int64_t c0 = job->chunk_done ? dalic_thread_cpu_ns() : 0;
+	if (job->order) /* chunks of one: the item is the order's */
+		first = item = job->order[first];
 	for (; item < first + n; item++)
 		if ((status = job->fn(job->arg, item, thread)))
 			break;
@@ -247,7 +249,7 @@ int dalic_pool_run(dalic_pool_t *p, dalic_pool_job_t *job)
 		return DALIC_OK;
 	/* Chunks of ~1/4 of a worker's share: small enough to balance samples of uneven cost,
 	 * large enough that taking work stays cheap next to doing it. */
-	int chunk = job->single ? 1 : job->count / (p->num_threads * 4);
+	int chunk = job->single || job->order ? 1 : job->count / (p->num_threads * 4);
 	job->chunk = chunk > 0 ? chunk : 1;
 	job->next = job->done = 0;
 	job->status = DALIC_OK;

@@ -43,6 +43,11 @@ typedef struct dalic_pool_job {
 	 * chunks of one, so the threads finish together (8-item chunks of millisecond items
 	 * leave one thread idle at the end for up to a chunk's time). */
 	bool single;
+	/* Optional: the order to run the items in, a permutation of [0, count) (item order[k] is
+	 * handed out k-th, one at a time; fn, chunk_done and failures see the item itself). The
+	 * executor puts the largest samples first so no core idles at the batch's end. A failure
+	 * then cancels nothing, so the lowest failing item is still the one reported. */
+	const int *order;
 	/* private to the pool */
 	int next, done, chunk;
 	int status, failed_item;

@@ -2,7 +2,7 @@
  * Separable resampling (see img_resample.h). Each axis gets a table of `taps` clamped source
  * indices and normalised weights per output position. The hot loops are plain weighted sums
  * over float rows written in blocks of 8 so the compiler vectorises them at -O2; the vertical
- * pass has AVX2 forms (img_resample_avx2.c, same bits) chosen at run time.
+ * and horizontal passes have AVX2 forms (img_resample_avx2.c, same bits) chosen at run time.
  */
 #include "kernels/common/img_resample.h"
 #include "kernels/common/img_resample_px.h"
@@ -62,7 +62,7 @@ typedef struct axis {
 	int lo, hi;      /* source indices used: [lo, hi) */
 	int32_t *idx;    /* out * taps, clamped, relative to lo */
 	float *w;        /* out * taps */
-	float *w4;       /* horizontal, 3-4 channels: each weight 4 times (one vector load) */
+	float *w4;       /* horizontal, 3-4 channels: each weight 4 times, see HSUM_W4_AT */
 } axis_t;
 
 static double resample_sinc(double x)
@@ -315,14 +315,15 @@ static vsum_fn resample_vsum_for(dalic_dtype_t t)
 	{                                                                                        \
 		const int taps = TAPS > 0 ? TAPS : a->taps;                                      \
 		const int32_t *idx = a->idx;                                                     \
-		const v4f *w = (const v4f *)a->w4;                                               \
-		for (int x = 0; x < a->out; x++, idx += taps, w += taps) {                       \
+		for (int x = 0; x < a->out; x++, idx += taps) {                                  \
+			const float *w = a->w4 + HSUM_W4_AT(x, 0, taps);                         \
 			v4f s = {0, 0, 0, 0};                                                    \
 			_Pragma("GCC unroll 4") for (int k = 0; k < taps; k++)                   \
 			{                                                                        \
-				v4f p;                                                           \
+				v4f p, wk;                                                       \
 				memcpy(&p, in + idx[k], sizeof p);                               \
-				s += w[k] * p;                                                   \
+				memcpy(&wk, w + 8 * k, sizeof wk);                               \
+				s += wk * p;                                                     \
 			}                                                                        \
 			memcpy(out + C * x, &s, sizeof s);                                       \
 		}                                                                                \
@@ -338,6 +339,10 @@ DEFINE_HSUM4(resample_hsum4_n, 0)
 static void resample_hsum(const float *restrict in, int C, const axis_t *a, float *restrict out)
 {
 	if (C == 3 || C == 4) {
+		if (resample_avx2_on()) {
+			dalic_img_resample_hsum4_avx2(in, C, a->out, a->taps, a->idx, a->w4, out);
+			return;
+		}
 		switch (a->taps) {
 		case 1: resample_hsum4_1(in, C, a, out); return;
 		case 2: resample_hsum4_2(in, C, a, out); return;
@@ -473,14 +478,15 @@ static int resample_prepare(img_resample_ws_t *ws, const img_resample_job_t *j, 
 	axis_t ay = {.out = j->out_h, .taps = resample_axis_taps(ty, sy)};
 	axis_t ax = {.out = j->out_w, .taps = resample_axis_taps(tx, sx)};
 	size_t ny = (size_t)ay.out * ay.taps, nx = (size_t)ax.out * ax.taps;
+	size_t nw4 = HSUM_W4_FLOATS(ax.out, ax.taps);
 	/* one block: w4 (16-byte aligned at the start), weights, indices, row pointers */
-	uint8_t *t = dalic_img_scratch_get(&ws->taps, nx * 4 * sizeof(float) +
+	uint8_t *t = dalic_img_scratch_get(&ws->taps, nw4 * sizeof(float) +
 							 (ny + nx) * (sizeof(int32_t) + sizeof(float)) +
 							 sizeof(void *) * (size_t)ay.taps);
 	if (!t)
 		return -1;
 	ax.w4 = (float *)t;
-	ay.w = ax.w4 + nx * 4;
+	ay.w = ax.w4 + nw4;
 	ax.w = ay.w + ny;
 	ay.idx = (int32_t *)(ax.w + nx);
 	ax.idx = ay.idx + ny;
@@ -489,11 +495,14 @@ static int resample_prepare(img_resample_ws_t *ws, const img_resample_job_t *j, 
 	resample_nn_setup(j, ty == IMG_FILTER_NN && tx == IMG_FILTER_NN, &ny_, &nx_);
 	resample_axis_build(j->in_h, j->out_h, j->y0, j->y1, ty, sy, &ny_, &ay);
 	resample_axis_build(j->in_w, j->out_w, j->x0, j->x1, tx, sx, &nx_, &ax);
-	for (size_t k = 0; k < nx; k++) {
+	for (size_t k = 0; k < nx; k++)
 		ax.idx[k] *= C;
-		for (int l = 0; l < 4; l++)
-			ax.w4[4 * k + l] = ax.w[k];
-	}
+	if (ax.out % 2) /* the last output has no partner: its half of the pair weighs 0 */
+		memset(ax.w4 + HSUM_W4_AT(ax.out - 1, 0, ax.taps), 0, sizeof(float) * 8 * ax.taps);
+	for (int x = 0; x < ax.out; x++)
+		for (int k = 0; k < ax.taps; k++)
+			for (int l = 0; l < 4; l++)
+				ax.w4[HSUM_W4_AT(x, k, ax.taps) + l] = ax.w[(size_t)x * ax.taps + k];
 
 	const int xw = ax.hi - ax.lo, yh = ay.hi - ay.lo;
 	/* Multiplications of each order; the intermediate is float either way, so the order

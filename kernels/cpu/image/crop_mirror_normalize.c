@@ -10,12 +10,13 @@
  * input's layout. Every layout is walked as F x D x H x W x C with per-dimension strides.
  *
  * The normalisation is one multiply-add per value (in * scale / std + shift - mean * scale /
- * std). uint8 channel-last frames inside the input go straight to float output in one pass; every
- * other case builds each output row in float, pixel-interleaved, then stores it in the output
- * layout and type.
+ * std). uint8 channel-last frames inside the input go straight to float output in one pass (RGB
+ * to planes with AVX2 or SSE2 rows, img_cmn_simd.h); every other case builds each output row in
+ * float, pixel-interleaved, then stores it in the output layout and type.
  */
 #include "engine/dtype.h"
 #include "engine/kernel.h"
+#include "kernels/common/img_cmn_simd.h"
 #include "kernels/common/img_scratch.h"
 #include "kernels/common/img_window.h"
 
@@ -280,6 +281,7 @@ static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax
                             int64_t ow, int64_t oh, bool mirror, bool out_hwc, int64_t plane,
                             const float *mul, const float *add, float *dst)
 {
+	const int simd = dalic_img_cmn_simd();
 	const int64_t step = mirror ? -C : C;
 	for (int64_t y = 0; y < oh; y++) {
 		const uint8_t *p = src + ((ay + y) * W + ax + (mirror ? ow - 1 : 0)) * C;
@@ -292,12 +294,15 @@ static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax
 			float *o0 = dst + y * ow, *o1 = o0 + plane, *o2 = o1 + plane;
 			const float m0 = mul[0], m1 = mul[1], m2 = mul[2];
 			const float a0 = add[0], a1 = add[1], a2 = add[2];
+			const uint8_t *row = src + ((ay + y) * W + ax) * C;
 			int64_t x = 0;
+			if (simd == IMG_CMN_AVX2)
+				x = dalic_img_cmn_rgb_row_avx2(row, ow, mirror, mul, add, o0, o1, o2);
 #ifdef __SSE2__
-			x = cmn_rgb_row_sse2(src + ((ay + y) * W + ax) * C, ow, mirror, mul, add,
-			                     o0, o1, o2);
-			p += x * step;
+			else if (simd == IMG_CMN_SSE2)
+				x = cmn_rgb_row_sse2(row, ow, mirror, mul, add, o0, o1, o2);
 #endif
+			p += x * step;
 			for (; x < ow; x++, p += step) {
 				o0[x] = p[0] * m0 + a0;
 				o1[x] = p[1] * m1 + a1;
