@@ -2,15 +2,18 @@
  *
  * Four paths, the best the CPU has chosen once (cpuid): folding by carry-less multiplication
  * on 32-byte AVX2 lanes (VPCLMULQDQ) or 16-byte lanes (PCLMULQDQ), crc32c_fold.c; three
- * chains of the SSE4.2 crc32 instruction; slicing-by-8 tables. A fifth, the 32-byte fold with
- * crc32 chains beside it, runs only when chosen (DALIC_CRC32C_PATH=mix): measured on an EPYC
- * it is 17% faster on data in cache and 20% slower streaming from memory, which is where
- * a reader's records come from (docs/readers.md). The SSE4.2 path runs three
- * independent crc32 chains over three equal blocks (the instruction's latency is three times its
- * throughput, so one chain leaves the unit two thirds idle) and joins them: the register is linear,
- * crc(c, A B C) = c_A x^(16L) + c_B x^(8L) + c_C mod P, where c_B and c_C start from 0. The
- * products by the fixed powers of x are four table lookups each (crc32c_shift). Blocks of 8 KiB,
- * then 256 bytes, then one chain for the tail. */
+ * chains of the SSE4.2 crc32 instruction; slicing-by-8 tables. A fifth, the 32-byte fold
+ * with crc32 chains beside it, runs only when chosen (DALIC_CRC32C_PATH=mix): on the EPYC
+ * measured it is faster than the others on data in cache (28 against 24 GB/s) but slower
+ * streaming from memory (12 against 15), which is where a reader's records come from
+ * (bench/README.md, readers.sh).
+ *
+ * The SSE4.2 path runs three independent crc32 chains over three equal blocks (the
+ * instruction's latency is three times its throughput, so one chain leaves the unit two
+ * thirds idle) and joins them: the register is linear, crc(c, A B C) = c_A x^(16L) + c_B
+ * x^(8L) + c_C mod P, where c_B and c_C start from 0. The products by the fixed powers of x
+ * are four table lookups each (crc32c_shift). Blocks of 8 KiB, then 256 bytes, then one
+ * chain for the tail. */
 #include "kernels/common/crc32c.h"
 #include "kernels/common/crc32c_fold.h"
 
