@@ -1,11 +1,11 @@
 /*
  * CRC-32C (Castagnoli), as TFRecord files store it: masked_crc = ((crc >> 15) | (crc << 17))
  * + 0xa282ead8 over the 8 length bytes and over the payload. The CPU is checked once at run
- * time (cpuid) and the fastest path it has is used (crc32c.c): carry-less multiplication
- * folding 32-byte (VPCLMULQDQ) or 16-byte (PCLMULQDQ) lanes, three chains of the SSE4.2 crc32
- * instruction, or a table (or the 32-byte fold with crc32 chains beside it, which only a
- * choice selects: see crc32c.c). The environment can choose: DALIC_CRC32C_PATH=table, sse4.2,
- * pclmul, vpclmul or mix (where the CPU has it), DALIC_CRC32C_SOFTWARE=1 the table.
+ * time (cpuid) and a path chosen (crc32c.c): carry-less multiplication folding 32-byte lanes
+ * (VPCLMULQDQ with AVX2), else three chains of the SSE4.2 crc32 instruction, else a table. Two more
+ * run only when chosen: folding 16-byte lanes (PCLMULQDQ), and the 32-byte fold with crc32 chains
+ * beside it. The environment can choose: DALIC_CRC32C_PATH=table, sse4.2, pclmul, vpclmul or mix
+ * (where the CPU has it); DALIC_CRC32C_SOFTWARE=1 the table.
  */
 #ifndef DALIC_KERNELS_CRC32C_H
 #define DALIC_KERNELS_CRC32C_H
