@@ -2,8 +2,8 @@
  * readers.tfrecord through the public API, on TFRecord files the tests write
  * (tests/testlib/formats.h): feature types, shapes, defaults, sources, the orders of the
  * buffer shuffle and of shuffle_after_epoch (taken from real DALI 2.4 on the same records),
- * reader_meta, read modes, CRC checks and the errors for corrupt, truncated and mis-indexed
- * files, and `dalic tfrecord-index`.
+ * reader_meta, read modes, CRC checks (the payload's once per record and reader) and the
+ * errors for corrupt, truncated and mis-indexed files, and `dalic tfrecord-index`.
  */
 #include "tests/testlib.h"
 #include "tests/testlib/formats.h"
@@ -268,6 +268,36 @@ Test(readers_tfrecord, corrupt_records_name_the_file_and_offset)
 	tfrecord_labels(path, NULL, 0, 3);
 	tl_write_text(idx, "0 34\n34 40\n");
 	EXPECT_HAS(tfrecord_first_error(path, idx, false), "index does not belong to this file");
+}
+
+/* The payload CRC is checked on a record's first delivery by a reader (DALI checks none):
+ * corruption that appears later, while the reader runs, is caught where it breaks the
+ * Example (as DALI's parse catches it) and by the next reader, not by a second CRC. Each
+ * record: 12 header + 18 payload + 4 CRC bytes; payload byte 6 is the "l" of "label",
+ * byte 1 the length of the Example's features. read() each time (dont_use_mmap). */
+Test(readers_tfrecord, payload_crc_checked_on_first_delivery)
+{
+	const char *path = tl_tmp_path("v.tfrecord"), *idx = tl_tmp_path("v.idx");
+	tfrecord_labels(path, idx, 0, 3);
+	dalic_pipeline_t *p = tl_pipeline(3);
+	dalic_op_t *op = tfrecord_label_reader(p, 1, &path, &idx);
+	ASSERT_OK(dalic_op_set_bool(op, "dont_use_mmap", true));
+	const int first[3] = {0, 1, 2};
+	tfrecord_expect_labels(p, 3, 1, first);
+	/* the key "label" becomes ",abel": a valid Example without the feature, whose CRC
+	 * this reader checked in the first epoch; the default -1 comes out */
+	tfrecord_flip(path, 34 + 12 + 6);
+	const int second[3] = {0, -1, 2};
+	tfrecord_expect_labels(p, 3, 1, second);
+	/* a new reader checks every record again */
+	EXPECT_HAS(tfrecord_first_error(path, idx, true), "data CRC does not match");
+	/* the Example broken: the parse fails, and the failure reports the CRC */
+	tfrecord_flip(path, 34 + 12 + 6);
+	tfrecord_flip(path, 34 + 12 + 1);
+	const char *e = tl_run_fails(p, DALIC_EOP);
+	EXPECT_HAS(e, "data CRC does not match in the record at offset 34");
+	EXPECT_HAS(e, path);
+	dalic_pipeline_destroy(p);
 }
 
 Test(readers_tfrecord, bad_index_files_and_arguments)
