@@ -6,28 +6,12 @@
 #include <math.h>
 #include <string.h>
 
-/* n elements from src (in_type) to dst (out_type): clamp, then truncate. */
+/* n elements from src (in_type) to dst (out_type): clamp, then truncate (slice_elem.h). */
 static void slice_copy_convert(dalic_dtype_t out_type, void *dst, dalic_dtype_t in_type,
                                const void *src, int64_t n)
 {
-	switch (out_type) {
-#define SLICE_CONVERT(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                               \
-	case DALIC_##ID:                                                                           \
-		for (int64_t k = 0; k < n; k++) {                                                  \
-			double v = dalic_dtype_load_f64(in_type, src, k);                          \
-			if (DALIC_DTYPE_IS(FLOAT, CLASS) || DALIC_##ID == DALIC_BOOL) {            \
-				dalic_dtype_store_sat(out_type, dst, k, v);                        \
-				continue;                                                          \
-			}                                                                          \
-			v = isnan(v) ? 0 : trunc(v);                                               \
-			((CT *)dst)[k] = DALIC_SAT_FROM_F64(CT, LO, HI, v);                        \
-		}                                                                                  \
-		break;
-		DALIC_DTYPES_NUMERIC(SLICE_CONVERT)
-#undef SLICE_CONVERT
-	default:
-		break;
-	}
+	for (int64_t k = 0; k < n; k++)
+		dalic_slice_elem_convert(out_type, dst, k, in_type, src, k);
 }
 
 void dalic_slice_fill_cast(dalic_dtype_t t, void *base, int64_t i, double v)
@@ -67,33 +51,6 @@ void dalic_slice_fill_cast(dalic_dtype_t t, void *base, int64_t i, double v)
 	default:
 		dalic_dtype_store_sat(t, base, i, f);
 		break; /* floating point and bool */
-	}
-}
-
-/* Coordinate x of an extent n > 0 mapped inside by a border mode (not CONSTANT). */
-static int64_t slice_copy_border(slice_border_t border, int64_t x, int64_t n)
-{
-	if (x >= 0 && x < n)
-		return x;
-	switch (border) {
-	case SLICE_BORDER_CLAMP:
-		return x < 0 ? 0 : n - 1;
-	case SLICE_BORDER_REFLECT_1001: {
-		int64_t m = x % (2 * n);
-		m = m < 0 ? m + 2 * n : m;
-		return m < n ? m : 2 * n - 1 - m;
-	}
-	case SLICE_BORDER_REFLECT_101: {
-		if (n == 1)
-			return 0;
-		int64_t m = x % (2 * n - 2);
-		m = m < 0 ? m + 2 * n - 2 : m;
-		return m < n ? m : 2 * n - 2 - m;
-	}
-	default: { /* wrap */
-		int64_t m = x % n;
-		return m < 0 ? m + n : m;
-	}
 	}
 }
 
@@ -167,7 +124,7 @@ void dalic_slice_copy(const void *in, dalic_dtype_t in_type, const int64_t *in_s
 		for (int d = 0; d < last; d++) {
 			int64_t s = w->anchor[d] + pos[d];
 			if (border != SLICE_BORDER_CONSTANT)
-				s = slice_copy_border(border, s, in_shape[d]);
+				s = dalic_slice_elem_border(border, s, in_shape[d]);
 			inside &= s >= 0 && s < in_shape[d];
 			off += s * in_stride[d];
 		}
@@ -182,16 +139,15 @@ void dalic_slice_copy(const void *in, dalic_dtype_t in_type, const int64_t *in_s
 				continue;
 			}
 			if (inside && border != SLICE_BORDER_CONSTANT) {
-				int64_t x = slice_copy_border(border, a + k, in_n);
+				int64_t x = dalic_slice_elem_border(border, a + k, in_n);
 				slice_copy_run(o + (size_t)k * oes, out_type, row + (size_t)x * ies,
 				               in_type, 1);
 				continue;
 			}
-			/* channels are never padded into, so the output coordinate is the channel
-			 */
-			int c = nfill <= 1 || channel_dim < 0 ? 0
-			        : channel_dim == last         ? (int)(k % nfill)
-			                                      : (int)(pos[channel_dim] % nfill);
+			int c = dalic_slice_elem_fill_index(nfill, channel_dim,
+			                                    channel_dim < 0      ? 0
+			                                    : channel_dim == last ? k
+			                                                          : pos[channel_dim]);
 			memcpy(o + (size_t)k * oes, (const uint8_t *)fill + (size_t)c * oes, oes);
 		}
 		for (int d = last - 1; d >= 0; d--) {

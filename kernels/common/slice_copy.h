@@ -16,16 +16,11 @@
 #define DALIC_KERNELS_SLICE_COPY_H
 
 #include "kernels/common/img_window.h"
+#include "kernels/common/slice_elem.h"
 
 #include <stdint.h>
 
-typedef enum {
-	SLICE_BORDER_CONSTANT,
-	SLICE_BORDER_CLAMP,
-	SLICE_BORDER_REFLECT_1001,
-	SLICE_BORDER_REFLECT_101,
-	SLICE_BORDER_WRAP,
-} slice_border_t;
+/* slice_border_t and the per-element rules: slice_elem.h (shared with the CUDA kernel). */
 
 /* With a border other than CONSTANT every extent of the input must be > 0.
  * fill: nfill values of out_type; the value for an element outside the input is

@@ -154,6 +154,8 @@ const dalic_batch_t *gpu_check_cpu(const gpu_check_op_t *o, const gpu_check_batc
 	for (int k = 0; ok && o->int_args && o->int_args[k]; k++)
 		ok =
 		    gpu_check_status(dalic_op_set_int(op, o->int_args[k], o->int_values[k]), o->op);
+	if (ok && o->set_args)
+		ok = gpu_check_status(o->set_args(op, o->set_args_ctx), o->op);
 	ok = ok &&
 	     gpu_check_status(dalic_pipeline_add_output(p, dalic_op_output(op, 0), NULL), o->op);
 	size_t total = 0;
@@ -209,6 +211,8 @@ int main(void)
 	bad += gpu_check_warp();
 	bad += gpu_check_displace();
 	bad += gpu_check_resize();
+	bad += gpu_check_slice();
+	bad += gpu_check_cmn();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

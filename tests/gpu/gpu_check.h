@@ -35,6 +35,9 @@ typedef struct gpu_check_op {
 	const int32_t (*arg_values)[GPU_CHECK_MAX_SAMPLES];
 	const char *const *int_args; /* scalar int arguments, NULL-terminated */
 	const int64_t *int_values;
+	/* other arguments: called on the operator when set (DALIC_OK or an error) */
+	int (*set_args)(dalic_op_t *op, const void *ctx);
+	const void *set_args_ctx;
 } gpu_check_op_t;
 
 /* Random input (tl_cu_random_fill) with device copies; false after a message on failure. */
@@ -59,5 +62,7 @@ int gpu_check_transpose(void);
 int gpu_check_warp(void);
 int gpu_check_displace(void);
 int gpu_check_resize(void);
+int gpu_check_slice(void);
+int gpu_check_cmn(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/img_scratch.h"
 #include "kernels/common/img_window.h"
+#include "kernels/common/slice_elem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,8 +111,8 @@ static int crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 				     dalic_last_error());
 	dalic_img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i], es, tmp,
 			c->fill, c->nfill, channel_dim);
-	for (int64_t k = 0; k < n; k++)
-		dalic_dtype_store_sat(out->dtype, out->ptrs[i], k, dalic_dtype_load_f64(in->dtype, tmp, k));
+	for (int64_t k = 0; k < n; k++) /* ConvertSat from double (slice_elem.h, as the kernel) */
+		dalic_slice_elem_convert_sat(out->dtype, out->ptrs[i], k, in->dtype, tmp, k);
 	return DALIC_OK;
 }
 

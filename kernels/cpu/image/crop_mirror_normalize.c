@@ -16,6 +16,7 @@
  */
 #include "engine/dtype.h"
 #include "engine/kernel.h"
+#include "kernels/common/cmn_px.h"
 #include "kernels/common/img_cmn_simd.h"
 #include "kernels/common/img_scratch.h"
 #include "kernels/common/img_window.h"
@@ -27,7 +28,7 @@
 #include <emmintrin.h>
 #endif
 
-#define MAX_CH 64
+#define MAX_CH DALIC_CMN_MAX_CH
 
 typedef struct cmn {
 	img_oob_t oob;
@@ -76,13 +77,12 @@ static int cmn_init(dalic_op_ctx_t *ctx)
 	return rc;
 }
 
-/* The roles of the dimensions, outermost first in the walk. */
-enum { CMN_F, CMN_D, CMN_H, CMN_W, CMN_C, CMN_ROLES };
-static const char cmn_role_char[CMN_ROLES] = {'F', 'D', 'H', 'W', 'C'};
+/* The roles of the dimensions, outermost first in the walk (cmn_px.h). */
+static const char cmn_role_char[DALIC_CMN_ROLES] = {'F', 'D', 'H', 'W', 'C'};
 
 typedef struct geom {
 	int ndim;
-	int dim[CMN_ROLES];   /* input dimension of each role; -1 when absent */
+	int dim[DALIC_CMN_ROLES];   /* input dimension of each role; -1 when absent */
 	int out_of[DALIC_MAX_NDIM]; /* output dimension k is input dimension out_of[k] */
 	char out_layout[DALIC_MAX_NDIM + 1];
 } geom_t;
@@ -107,12 +107,12 @@ static int cmn_geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const d
 	if ((int)strlen(l) != in->ndim)
 		return dalic_op_fail(ctx, ws, -1, "layout %s does not fit %d-D data", l, in->ndim);
 	g->ndim = in->ndim;
-	for (int r = 0; r < CMN_ROLES; r++) {
+	for (int r = 0; r < DALIC_CMN_ROLES; r++) {
 		const char *p = strchr(l, cmn_role_char[r]);
 		g->dim[r] = p ? (int)(p - l) : -1;
 	}
 	const char *ol = dalic_arg_string(ctx, "output_layout");
-	if (g->dim[CMN_C] < 0 || !ol || !ol[0])
+	if (g->dim[DALIC_CMN_C] < 0 || !ol || !ol[0])
 		ol = l; /* HW keeps its layout; an empty output_layout keeps the input's */
 	bool perm = strlen(ol) == strlen(l);
 	for (int k = 0; perm && ol[k]; k++) {
@@ -131,10 +131,8 @@ static int cmn_geometry(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, const d
 /* Output channels: C, or the next power of two with pad_output. */
 static int64_t cmn_out_channels(const cmn_t *s, const geom_t *g, const int64_t *shape)
 {
-	int64_t oc = g->dim[CMN_C] < 0 ? 1 : shape[g->dim[CMN_C]];
-	while (s->pad_output && (oc & (oc - 1)))
-		oc++;
-	return oc;
+	return dalic_cmn_px_out_channels(g->dim[DALIC_CMN_C] < 0 ? 1 : shape[g->dim[DALIC_CMN_C]],
+	                                 s->pad_output);
 }
 
 static int cmn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
@@ -158,13 +156,13 @@ static int cmn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		if ((rc = dalic_img_window_for_sample(ctx, ws, i, layout, in->ndim, shape, s->oob,
 						&s->win[i])))
 			return rc;
-		if (g.dim[CMN_C] >= 0 && shape[g.dim[CMN_C]] > MAX_CH)
+		if (g.dim[DALIC_CMN_C] >= 0 && shape[g.dim[DALIC_CMN_C]] > MAX_CH)
 			return dalic_op_fail(ctx, ws, i, "%lld channels; at most %d supported",
-					     (long long)shape[g.dim[CMN_C]], MAX_CH);
+					     (long long)shape[g.dim[DALIC_CMN_C]], MAX_CH);
 		int64_t oc = cmn_out_channels(s, &g, shape);
 		int64_t *os = dalic_batch_shape_mut(out, i);
 		for (int k = 0; k < g.ndim; k++)
-			os[k] = g.out_of[k] == g.dim[CMN_C] ? oc : s->win[i].shape[g.out_of[k]];
+			os[k] = g.out_of[k] == g.dim[DALIC_CMN_C] ? oc : s->win[i].shape[g.out_of[k]];
 		out->sources[i] = in->sources[i];
 	}
 	return DALIC_OK;
@@ -187,47 +185,30 @@ static int cmn_per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, con
 	return DALIC_OK;
 }
 
-static inline float cmn_load_elem(dalic_dtype_t t, const void *p, int64_t k)
-{
-	switch (t) {
-#define CMN_LOAD(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                   \
-	case DALIC_##ID: return (float)(double)DALIC_DTYPE_VALUE(CLASS, ((const CT *)p)[k]);
-		DALIC_DTYPES_NUMERIC(CMN_LOAD)
-#undef CMN_LOAD
-	default: return 0; /* not numeric: refused at setup */
-	}
-}
-
-/* Per output class: integers round half away from zero and saturate. */
-#define CMN_STORE_INT(CT, LO, HI)                                                                  \
-	for (int64_t k = 0; k < n; k++) {                                                          \
-		float v = roundf(src[k * step]); /* NaN (a NaN mean or std) gives 0 */             \
-		((CT *)dst)[k * dstep] = v != v              ? (CT)0                                       \
-		                 : v <= (float)(LO) ? (CT)(LO)                                     \
-		                 : v >= (float)(HI) ? (CT)(HI)                                     \
-		                                    : (CT)v;                                       \
-	}
-#define CMN_STORE_UINT CMN_STORE_INT
-#define CMN_STORE_SINT CMN_STORE_INT
-#define CMN_STORE_BOOL CMN_STORE_INT
-#define CMN_STORE_FLOAT(CT, LO, HI)                                                                \
-	for (int64_t k = 0; k < n; k++)                                                            \
-		((CT *)dst)[k * dstep] = (CT)src[k * step];
-#define CMN_STORE_HALF(CT, LO, HI)                                                                 \
-	for (int64_t k = 0; k < n; k++)                                                            \
-		((CT *)dst)[k * dstep] = dalic_dtype_float_to_half(src[k * step]);
-
 /* Stores n floats read `step` apart into elements of type t `dstep` apart (setup allows FLOAT,
- * FLOAT16, INT8 and UINT8). */
+ * FLOAT16, INT8 and UINT8), by cmn_px.h's rules; a loop per type so each vectorises. */
 static void cmn_store_run(dalic_dtype_t t, void *dst, int64_t dstep, const float *src, int64_t step,
                           int64_t n)
 {
 	switch (t) {
-#define CMN_STORE(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                  \
-	case DALIC_##ID: CMN_STORE_##CLASS(CT, LO, HI) break;
-		DALIC_DTYPES_NUMERIC(CMN_STORE)
-#undef CMN_STORE
-	default: break;
+	case DALIC_FLOAT:
+		for (int64_t k = 0; k < n; k++)
+			((float *)dst)[k * dstep] = src[k * step];
+		break;
+	case DALIC_FLOAT16:
+		for (int64_t k = 0; k < n; k++)
+			((uint16_t *)dst)[k * dstep] = dalic_half_from_f32(src[k * step]);
+		break;
+	case DALIC_UINT8:
+		for (int64_t k = 0; k < n; k++)
+			((uint8_t *)dst)[k * dstep] = dalic_cmn_px_u8(src[k * step]);
+		break;
+	case DALIC_INT8:
+		for (int64_t k = 0; k < n; k++)
+			((int8_t *)dst)[k * dstep] = dalic_cmn_px_i8(src[k * step]);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -289,7 +270,7 @@ static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax
 			float *o = dst + y * ow * C;
 			for (int64_t x = 0; x < ow; x++, p += step, o += C)
 				for (int64_t c = 0; c < C; c++)
-					o[c] = p[c] * mul[c] + add[c];
+					o[c] = dalic_cmn_px_norm((float)p[c], mul[c], add[c]);
 		} else if (C == 3) {
 			float *o0 = dst + y * ow, *o1 = o0 + plane, *o2 = o1 + plane;
 			const float m0 = mul[0], m1 = mul[1], m2 = mul[2];
@@ -304,71 +285,46 @@ static void cmn_fast_u8_hwc(const uint8_t *src, int64_t W, int64_t C, int64_t ax
 #endif
 			p += x * step;
 			for (; x < ow; x++, p += step) {
-				o0[x] = p[0] * m0 + a0;
-				o1[x] = p[1] * m1 + a1;
-				o2[x] = p[2] * m2 + a2;
+				o0[x] = dalic_cmn_px_norm((float)p[0], m0, a0);
+				o1[x] = dalic_cmn_px_norm((float)p[1], m1, a1);
+				o2[x] = dalic_cmn_px_norm((float)p[2], m2, a2);
 			}
 		} else {
 			for (int64_t x = 0; x < ow; x++, p += step)
 				for (int64_t c = 0; c < C; c++)
-					dst[c * plane + y * ow + x] = p[c] * mul[c] + add[c];
+					dst[c * plane + y * ow + x] =
+					    dalic_cmn_px_norm((float)p[c], mul[c], add[c]);
 		}
 	}
-}
-
-/* Contiguous strides of a shape, per role (0 for absent roles). */
-static void cmn_role_strides(const geom_t *g, const int *dim_of_role_k, const int64_t *shape,
-                             int64_t *stride)
-{
-	int64_t st[DALIC_MAX_NDIM], acc = 1;
-	for (int k = g->ndim - 1; k >= 0; k--) {
-		st[k] = acc;
-		acc *= shape[k];
-	}
-	for (int r = 0; r < CMN_ROLES; r++)
-		stride[r] = dim_of_role_k[r] < 0 ? 0 : st[dim_of_role_k[r]];
 }
 
 /* One output row (frame f, depth d, row y) built in float, pixel-interleaved, then stored. */
 typedef struct cmn_rows {
 	const void *src;
-	dalic_dtype_t it;
-	int64_t in_ext[CMN_ROLES], anchor[CMN_ROLES], ist[CMN_ROLES], ost[CMN_ROLES];
-	int64_t ow, C, oc;
-	bool mirror;
+	const dalic_cmn_px_plan_t *pl;
 	const float *mul, *add, *fill;
 	float *row;
 } cmn_rows_t;
 
-static void cmn_row(const cmn_rows_t *r, int64_t f, int64_t d, int64_t y, dalic_dtype_t ot,
-                    size_t es, uint8_t *dst)
+static void cmn_row(const cmn_rows_t *r, int64_t f, int64_t d, int64_t y, size_t es, uint8_t *dst)
 {
-	const int64_t sf = r->anchor[CMN_F] + f, sd = r->anchor[CMN_D] + d;
-	const int64_t sy = r->anchor[CMN_H] + y, ow = r->ow, oc = r->oc;
-	const bool row_in = sf >= 0 && sf < r->in_ext[CMN_F] && sd >= 0 &&
-	                    sd < r->in_ext[CMN_D] && sy >= 0 && sy < r->in_ext[CMN_H];
-	const int64_t base = sf * r->ist[CMN_F] + sd * r->ist[CMN_D] + sy * r->ist[CMN_H];
+	const dalic_cmn_px_plan_t *pl = r->pl;
+	const int64_t ow = pl->ext[DALIC_CMN_W], oc = pl->oc;
 	for (int64_t x = 0; x < ow; x++) {
-		int64_t sx = r->anchor[CMN_W] + (r->mirror ? ow - 1 - x : x);
+		int64_t at = dalic_cmn_px_src(pl, f, d, y, x);
 		float *o = r->row + x * oc;
-		if (!row_in || sx < 0 || sx >= r->in_ext[CMN_W]) {
-			memcpy(o, r->fill, sizeof(float) * (size_t)oc);
-			continue;
-		}
-		int64_t at = base + sx * r->ist[CMN_W];
-		for (int64_t c = 0; c < r->C; c++)
-			o[c] = cmn_load_elem(r->it, r->src, at + c * r->ist[CMN_C]) * r->mul[c] +
-			       r->add[c];
-		for (int64_t c = r->C; c < oc; c++)
-			o[c] = r->fill[c];
+		for (int64_t c = 0; c < oc; c++)
+			o[c] = dalic_cmn_px_value(pl, r->src, at, c, r->mul, r->add, r->fill);
 	}
-	uint8_t *o = dst + (size_t)(f * r->ost[CMN_F] + d * r->ost[CMN_D] + y * r->ost[CMN_H]) * es;
-	if (r->ost[CMN_C] <= 1 && r->ost[CMN_W] == oc) /* channels innermost, W next */
-		cmn_store_run(ot, o, 1, r->row, 1, ow * oc);
+	const int64_t *ost = pl->ost;
+	uint8_t *o = dst + (size_t)(f * ost[DALIC_CMN_F] + d * ost[DALIC_CMN_D] +
+	                            y * ost[DALIC_CMN_H]) * es;
+	if (ost[DALIC_CMN_C] <= 1 && ost[DALIC_CMN_W] == oc) /* channels innermost, W next */
+		cmn_store_run(pl->out_type, o, 1, r->row, 1, ow * oc);
 	else
 		for (int64_t c = 0; c < oc; c++)
-			cmn_store_run(ot, o + (size_t)(c * r->ost[CMN_C]) * es, r->ost[CMN_W],
-			              r->row + c, oc, ow);
+			cmn_store_run(pl->out_type, o + (size_t)(c * ost[DALIC_CMN_C]) * es,
+			              ost[DALIC_CMN_W], r->row + c, oc, ow);
 }
 
 static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
@@ -383,20 +339,17 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 		return rc;
 	const int64_t *shape = dalic_batch_shape(in, i);
 	const img_window_t *w = &s->win[i];
-	const int64_t C = g.dim[CMN_C] < 0 ? 1 : shape[g.dim[CMN_C]];
+	const int64_t C = g.dim[DALIC_CMN_C] < 0 ? 1 : shape[g.dim[DALIC_CMN_C]];
 	const int64_t oc = cmn_out_channels(s, &g, shape);
-	float mean[MAX_CH], mul[MAX_CH], fill[MAX_CH];
+	float mean[MAX_CH], std[MAX_CH], mul[MAX_CH], add[MAX_CH], fill[MAX_CH];
 	double mirror;
 	if ((rc = cmn_per_channel(ctx, ws, i, "mean", C, mean)) ||
-	    (rc = cmn_per_channel(ctx, ws, i, "std", C, mul)) ||
+	    (rc = cmn_per_channel(ctx, ws, i, "std", C, std)) ||
 	    (rc = dalic_arg_float_at(ctx, ws, "mirror", i, &mirror)))
 		return rc;
 	/* (in - mean) * scale / std + shift as one multiply-add: in * mul + add */
-	float add[MAX_CH];
-	for (int64_t c = 0; c < C; c++) {
-		mul[c] = s->scale / mul[c];
-		add[c] = s->shift - mean[c] * mul[c];
-	}
+	for (int64_t c = 0; c < C; c++)
+		dalic_cmn_px_coeffs(s->scale, s->shift, mean[c], std[c], &mul[c], &add[c]);
 	const dalic_value_t *fv = dalic_arg(ctx, "fill_values");
 	for (int64_t c = 0; c < oc; c++)
 		fill[c] = fv->n <= 1 ? (float)dalic_value_get_f(fv, 0)
@@ -404,53 +357,42 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 	if (thread < 0 || thread >= s->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     s->num_threads);
-	cmn_rows_t r = {.src = in->ptrs[i], .it = in->dtype, .C = C, .oc = oc,
-	                .mirror = mirror != 0, .mul = mul, .add = add, .fill = fill};
-	int64_t ext[CMN_ROLES]; /* output extents per role */
-	const int64_t *oshape = dalic_batch_shape(out, i);
-	int out_dim[CMN_ROLES];
+	dalic_cmn_px_plan_t pl;
+	dalic_cmn_px_plan(&pl, layout, g.out_layout, g.ndim, shape, w->anchor, w->shape,
+	                  s->pad_output, in->dtype, out->dtype, mirror != 0);
 	bool inside = true;
-	for (int q = 0; q < CMN_ROLES; q++) {
-		int dm = g.dim[q];
-		r.in_ext[q] = dm < 0 ? 1 : shape[dm];
-		r.anchor[q] = dm < 0 || q == CMN_C ? 0 : w->anchor[dm];
-		ext[q] = dm < 0 ? 1 : q == CMN_C ? oc : w->shape[dm];
-		inside &= r.anchor[q] >= 0 && r.anchor[q] + (q == CMN_C ? C : ext[q]) <= r.in_ext[q];
-		out_dim[q] = -1;
-		for (int k = 0; k < g.ndim; k++)
-			if (g.out_of[k] == dm && dm >= 0)
-				out_dim[q] = k;
-	}
-	cmn_role_strides(&g, g.dim, shape, r.ist);
-	cmn_role_strides(&g, out_dim, oshape, r.ost);
-	r.ow = ext[CMN_W];
-	r.row = dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(r.ow * oc) + 1);
+	for (int q = 0; q < DALIC_CMN_ROLES; q++)
+		inside &= pl.anchor[q] >= 0 &&
+		          pl.anchor[q] + (q == DALIC_CMN_C ? C : pl.ext[q]) <= pl.in_ext[q];
+	const int64_t oh = pl.ext[DALIC_CMN_H], ow = pl.ext[DALIC_CMN_W];
+	cmn_rows_t r = {.src = in->ptrs[i], .pl = &pl, .mul = mul, .add = add, .fill = fill};
+	r.row = dalic_img_scratch_get(&s->threads[thread], sizeof(float) * (size_t)(ow * oc) + 1);
 	if (!r.row)
-		return dalic_op_fail(ctx, ws, i, "a %lld-pixel row: %s", (long long)r.ow,
+		return dalic_op_fail(ctx, ws, i, "a %lld-pixel row: %s", (long long)ow,
 				     dalic_last_error());
 	const size_t es = dalic_dtype_size(out->dtype);
 	uint8_t *dst = out->ptrs[i];
-	const int64_t oh = ext[CMN_H], ow = r.ow;
-	bool out_hwc = r.ost[CMN_C] == 1 && r.ost[CMN_W] == C && r.ost[CMN_H] == ow * C;
-	bool out_planar = r.ost[CMN_W] == 1 && r.ost[CMN_H] == ow;
+	const int64_t *ist = pl.ist, *ost = pl.ost;
+	bool out_hwc = ost[DALIC_CMN_C] == 1 && ost[DALIC_CMN_W] == C && ost[DALIC_CMN_H] == ow * C;
+	bool out_planar = ost[DALIC_CMN_W] == 1 && ost[DALIC_CMN_H] == ow;
 	if (inside && in->dtype == DALIC_UINT8 && out->dtype == DALIC_FLOAT &&
-	    g.dim[CMN_C] == g.ndim - 1 && oc == C && (out_hwc || out_planar)) {
-		for (int64_t f = 0; f < ext[CMN_F]; f++)
-			for (int64_t d = 0; d < ext[CMN_D]; d++) {
-				const uint8_t *frame =
-				    (const uint8_t *)r.src + (r.anchor[CMN_F] + f) * r.ist[CMN_F] +
-				    (r.anchor[CMN_D] + d) * r.ist[CMN_D];
-				float *o = (float *)dst + f * r.ost[CMN_F] + d * r.ost[CMN_D];
-				cmn_fast_u8_hwc(frame, r.in_ext[CMN_W], C, r.anchor[CMN_W],
-				                r.anchor[CMN_H], ow, oh, r.mirror, out_hwc,
-				                r.ost[CMN_C], mul, add, o);
+	    g.dim[DALIC_CMN_C] == g.ndim - 1 && oc == C && (out_hwc || out_planar)) {
+		for (int64_t f = 0; f < pl.ext[DALIC_CMN_F]; f++)
+			for (int64_t d = 0; d < pl.ext[DALIC_CMN_D]; d++) {
+				const uint8_t *frame = (const uint8_t *)r.src +
+				                       (pl.anchor[DALIC_CMN_F] + f) * ist[DALIC_CMN_F] +
+				                       (pl.anchor[DALIC_CMN_D] + d) * ist[DALIC_CMN_D];
+				float *o = (float *)dst + f * ost[DALIC_CMN_F] + d * ost[DALIC_CMN_D];
+				cmn_fast_u8_hwc(frame, pl.in_ext[DALIC_CMN_W], C, pl.anchor[DALIC_CMN_W],
+				                pl.anchor[DALIC_CMN_H], ow, oh, pl.mirror, out_hwc,
+				                ost[DALIC_CMN_C], mul, add, o);
 			}
 		return DALIC_OK;
 	}
-	for (int64_t f = 0; f < ext[CMN_F]; f++)
-		for (int64_t d = 0; d < ext[CMN_D]; d++)
+	for (int64_t f = 0; f < pl.ext[DALIC_CMN_F]; f++)
+		for (int64_t d = 0; d < pl.ext[DALIC_CMN_D]; d++)
 			for (int64_t y = 0; y < oh; y++)
-				cmn_row(&r, f, d, y, out->dtype, es, dst);
+				cmn_row(&r, f, d, y, es, dst);
 	return DALIC_OK;
 }
 
