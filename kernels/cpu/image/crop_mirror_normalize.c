@@ -10,9 +10,11 @@
  * input's layout. Every layout is walked as F x D x H x W x C with per-dimension strides.
  *
  * The normalisation is one multiply-add per value (in * scale / std + shift - mean * scale /
- * std). uint8 channel-last frames inside the input go straight to float output in one pass (RGB
- * to planes with AVX2 or SSE2 rows, img_cmn_simd.h); every other case builds each output row in
- * float, pixel-interleaved, then stores it in the output layout and type.
+ * std); the per-value functions (plan, source pixel, value, stores) are kernels/common/cmn_px.h's,
+ * which the CUDA kernel runs too. uint8 channel-last frames inside the input go straight to float
+ * output in one pass (RGB to planes with AVX2 or SSE2 rows, img_cmn_simd.h); every other case
+ * builds each output row in float, pixel-interleaved, then stores it in the output layout and
+ * type.
  */
 #include "engine/dtype.h"
 #include "engine/kernel.h"
