@@ -23,7 +23,7 @@ static int gpu_slice_set_args(dalic_op_t *op, const void *ctx)
 
 static int gpu_slice_case(const tl_cu_slice_case_t *c)
 {
-	static uint8_t fill[GPU_CHECK_MAX_SAMPLES][TL_CU_SLICE_MAX_FILL * 8];
+	static _Alignas(8) uint8_t fill[GPU_CHECK_MAX_SAMPLES][TL_CU_SLICE_MAX_FILL * 8];
 	void *dev_fill[GPU_CHECK_MAX_SAMPLES] = {NULL};
 	gpu_check_batch_t in, out;
 	dalic_pipeline_t *p = NULL;

@@ -168,9 +168,10 @@ static inline const char *tl_cu_slice_layout(const tl_cu_slice_case_t *c)
 }
 
 /*
- * The plan of sample i and its fill values (`fill`, TL_CU_SLICE_MAX_FILL * 8 bytes): slice's
- * fill is in the output type (dalic_slice_fill_cast) and converts by truncation, crop's is in
- * the input type (ConvertSat) and converts with ConvertSat.
+ * The plan of sample i and its fill values (`fill`: TL_CU_SLICE_MAX_FILL * 8 bytes, 8-byte
+ * aligned; a case has at most TL_CU_SLICE_MAX_FILL fill values): slice's fill is in the output
+ * type (dalic_slice_fill_cast) and converts by truncation, crop's is in the input type
+ * (ConvertSat) and converts with ConvertSat.
  */
 static inline void tl_cu_slice_plan(const tl_cu_slice_case_t *c, int i,
                                     dalic_slice_elem_plan_t *pl, uint8_t *fill)

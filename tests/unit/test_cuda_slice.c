@@ -25,7 +25,7 @@ static void cuda_slice_body(const dalic_cu_idx_t *ix, const void *p)
 static void cuda_slice_kernel(const tl_cu_slice_case_t *c, const tl_cu_batch_t *in,
                               const dalic_batch_t *cpu, uint8_t canary, tl_cu_batch_t *out)
 {
-	static uint8_t fill[TL_CU_MAX_SAMPLES][TL_CU_SLICE_MAX_FILL * 8];
+	static _Alignas(8) uint8_t fill[TL_CU_MAX_SAMPLES][TL_CU_SLICE_MAX_FILL * 8];
 	tl_cu_batch_like(out, cpu, canary);
 	dalic_cu_slice_sample_t samples[TL_CU_MAX_SAMPLES];
 	for (int i = 0; i < in->n; i++) {

@@ -19,7 +19,7 @@ typedef struct crop {
 	img_oob_t oob;
 	img_window_t *win;      /* per sample */
 	char layout[DALIC_MAX_NDIM + 1];
-	uint8_t fill[64 * 8];   /* fill values in the input type, per channel */
+	_Alignas(8) uint8_t fill[64 * 8]; /* fill values in the input type, per channel */
 	int nfill;
 	img_scratch_t *threads; /* window before conversion, when dtype differs */
 	int num_threads;
