@@ -379,3 +379,58 @@ Test(cuda_normalize, long_rows_and_deep_trees)
 	c.ddof = 1;
 	cuda_norm_case(&c);
 }
+
+#ifdef __SSE__
+#include <xmmintrin.h>
+
+/* DALI's ScaleRSqrtKeepZero as its CPU kernel writes it (and normalize.c did before the
+ * arithmetic moved to normalize_px.h): four values at a time with SSE, the tail scalar. */
+static void cuda_norm_sse_fold(float *data, int64_t n, float eps, float rdiv, float mul)
+{
+	int64_t i = 0;
+	const __m128 r4 = _mm_set1_ps(rdiv), m4 = _mm_set1_ps(mul * 0.5f), three = _mm_set1_ps(3);
+	const __m128 e4 = _mm_set1_ps(eps), zero = _mm_setzero_ps();
+	for (; i + 4 <= n; i += 4) {
+		__m128 x = _mm_mul_ps(_mm_loadu_ps(data + i), r4), y;
+		if (eps) {
+			x = _mm_add_ps(x, e4);
+			y = _mm_rsqrt_ps(x);
+		} else {
+			y = _mm_and_ps(_mm_rsqrt_ps(x), _mm_cmpneq_ps(x, zero));
+		}
+		y = _mm_mul_ps(y, _mm_sub_ps(three, _mm_mul_ps(x, _mm_mul_ps(y, y))));
+		_mm_storeu_ps(data + i, _mm_mul_ps(y, m4));
+	}
+	for (; i < n; i++) {
+		volatile float x = eps ? data[i] * rdiv + eps : data[i] * rdiv;
+		float y = _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x)));
+		volatile float h = x * 0.5f * y;
+		volatile float r = y * (1.5f - h * y);
+		data[i] = eps || x != 0 ? r * mul : 0;
+	}
+}
+
+/* The shared fold, element by element, gives the SSE loop's bytes for every position of
+ * arrays of 0 to 11 values, zeros and negative scales included. */
+Test(cuda_normalize, fold_matches_the_sse_loop)
+{
+	uint32_t seed = 5;
+	const float eps[] = {0, 0.5f, 1e-6f}, mul[] = {1, -2.5f, 64};
+	for (int n = 0; n < 12; n++)
+		for (int e = 0; e < 3; e++)
+			for (int m = 0; m < 3; m++) {
+				float v[12], want[12];
+				tl_cu_random_fill(v, DALIC_FLOAT, 12, 1000, &seed);
+				for (int k = 0; k < 12; k++)
+					v[k] = k % 5 == 2 ? 0.0f : fabsf(v[k]);
+				memcpy(want, v, sizeof v);
+				cuda_norm_sse_fold(want, n, eps[e], 0.37f, mul[m]);
+				for (int k = 0; k < n; k++) {
+					float got = dalic_norm_fold(v[k], k, n, eps[e], 0.37f, mul[m]);
+					cr_expect(!memcmp(&got, &want[k], sizeof got),
+					          "n %d eps %g mul %g: element %d: %a, SSE %a", n,
+					          eps[e], mul[m], k, got, want[k]);
+				}
+			}
+}
+#endif
