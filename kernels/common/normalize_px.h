@@ -109,8 +109,8 @@ DALIC_HD float dalic_norm_rsqrt(float x)
 DALIC_HD float dalic_norm_inv_given(float sd, float epsilon, float scale)
 {
 	if (epsilon != 0)
-		return DALIC_NORM_MUL(scale,
-		                      dalic_norm_rsqrt(DALIC_NORM_ADD(DALIC_NORM_MUL(sd, sd), epsilon)));
+		return DALIC_NORM_MUL(
+		    scale, dalic_norm_rsqrt(DALIC_NORM_ADD(DALIC_NORM_MUL(sd, sd), epsilon)));
 	return sd != 0 ? DALIC_NORM_DIV(scale, sd) : 0.0f;
 }
 
@@ -136,8 +136,7 @@ DALIC_HD void dalic_norm_fold_coeffs(int64_t v, int ddof, float epsilon, float s
  * differently (and the SSE lanes give -0 for a zero with a negative scale), so the position
  * picks the formula. Without SSE every element takes the scalar one.
  */
-DALIC_HD float dalic_norm_fold(float sq, int64_t k, int64_t n, float epsilon, float rdiv,
-                               float mul)
+DALIC_HD float dalic_norm_fold(float sq, int64_t k, int64_t n, float epsilon, float rdiv, float mul)
 {
 	float x = DALIC_NORM_MUL(sq, rdiv);
 #if defined(__CUDA_ARCH__) || (defined(__SSE__) && !defined(__CUDACC__))
@@ -149,7 +148,8 @@ DALIC_HD float dalic_norm_fold(float sq, int64_t k, int64_t n, float epsilon, fl
 		} else {
 			y = x != 0 ? dalic_norm_rsqrt_estimate(x) : 0.0f; /* NaN != 0 too */
 		}
-		y = DALIC_NORM_MUL(y, DALIC_NORM_SUB(3.0f, DALIC_NORM_MUL(x, DALIC_NORM_MUL(y, y))));
+		y = DALIC_NORM_MUL(y,
+		                   DALIC_NORM_SUB(3.0f, DALIC_NORM_MUL(x, DALIC_NORM_MUL(y, y))));
 		return DALIC_NORM_MUL(y, DALIC_NORM_MUL(mul, 0.5f));
 	}
 #else
@@ -328,12 +328,14 @@ DALIC_HD float dalic_norm_tree_eval(const dalic_norm_tree_t *t, dalic_norm_node_
 			}
 			if (n->axis == t->dims - 1 && n->extent <= DALIC_NORM_TREE_RUN) {
 				/* (an empty reduction has extents of 0: no offset to take) */
-				int64_t off = n->extent ? base + dalic_norm_tree_offset(t, n->at) : 0;
+				int64_t off =
+				    n->extent ? base + dalic_norm_tree_offset(t, n->at) : 0;
 				int64_t step = t->stride[t->dims - 1];
 				v = 0;
 				for (int64_t i = 0; i < n->extent; i++)
-					v = DALIC_NORM_ADD(
-					    v, dalic_norm_elem(kind, type, data, off + i * step, mean));
+					v = DALIC_NORM_ADD(v,
+					                   dalic_norm_elem(kind, type, data,
+					                                   off + i * step, mean));
 				goto up;
 			}
 			/* halves (the innermost dim, or an outer range of more than 32 elements

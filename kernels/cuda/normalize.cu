@@ -12,8 +12,7 @@ __global__ void dalic_cu_normalize_kernel(dalic_cu_normalize_params_t p)
 	dalic_cu_normalize_body(&ix, &p);
 }
 
-extern "C" int dalic_cu_normalize_launch(const dalic_cu_normalize_params_t *p,
-                                         cudaStream_t stream)
+extern "C" int dalic_cu_normalize_launch(const dalic_cu_normalize_params_t *p, cudaStream_t stream)
 {
 	return dalic_cu_launch_batch(dalic_cu_normalize_kernel, p, p->samples,
 	                             DALIC_CU_BLOCK_THREADS, stream);

@@ -40,10 +40,10 @@ enum {
 	DALIC_CU_NORM_APPLY = 3,
 };
 enum { /* what STAT and BATCH write */
-	DALIC_CU_NORM_MEAN = 0,
-	DALIC_CU_NORM_INV = 1,
-	DALIC_CU_NORM_RAW = 2,
-	DALIC_CU_NORM_GIVEN = 3,
+       DALIC_CU_NORM_MEAN = 0,
+       DALIC_CU_NORM_INV = 1,
+       DALIC_CU_NORM_RAW = 2,
+       DALIC_CU_NORM_GIVEN = 3,
 };
 
 /* Element index -> parameter index: the sample's dims merged into runs of reduced / kept
@@ -61,11 +61,11 @@ typedef struct dalic_cu_normalize_sample {
 	dalic_cu_norm_map_t map;
 	const dalic_norm_node_t *chunks; /* the tree's chunks, in order */
 	int64_t nchunks;
-	float *parts;  /* tree.nout * nchunks */
-	float *sums;   /* tree.nout: the raw sums (batch mode) */
+	float *parts;            /* tree.nout * nchunks */
+	float *sums;             /* tree.nout: the raw sums (batch mode) */
 	const float *mean, *inv; /* per parameter, or NULL: mean_value / inv_value */
 	float mean_value, inv_value;
-	const float *stddev;      /* GIVEN: the per-sample stddev tensor */
+	const float *stddev;       /* GIVEN: the per-sample stddev tensor */
 	float *mean_out, *inv_out; /* where STAT and BATCH write */
 	float factor, rdiv, mul;   /* 1 / volume; the fold's factors */
 } dalic_cu_normalize_sample_t;
@@ -134,14 +134,12 @@ DALIC_HD int64_t dalic_cu_normalize_param(const dalic_cu_norm_map_t *m, int64_t 
  * dev_nodes on the device (the same array under the grid runner). Call first with NULL
  * scratch, host_nodes and dev_nodes to get *nfloats and *nnodes, allocate, then again.
  */
-DALIC_HOST void dalic_cu_normalize_prepare(const dalic_cu_normalize_args_t *a,
-                                           dalic_cu_normalize_sample_t *s, int64_t n,
-                                           const int64_t *shapes, const void *const *in,
-                                           void *const *out, const float *const *tmean,
-                                           const float *const *tstddev, float *scratch,
-                                           dalic_norm_node_t *host_nodes,
-                                           const dalic_norm_node_t *dev_nodes, int64_t *nfloats,
-                                           int64_t *nnodes)
+DALIC_HOST void
+dalic_cu_normalize_prepare(const dalic_cu_normalize_args_t *a, dalic_cu_normalize_sample_t *s,
+                           int64_t n, const int64_t *shapes, const void *const *in,
+                           void *const *out, const float *const *tmean, const float *const *tstddev,
+                           float *scratch, dalic_norm_node_t *host_nodes,
+                           const dalic_norm_node_t *dev_nodes, int64_t *nfloats, int64_t *nnodes)
 {
 	int64_t fl = 0, nodes = 0;
 	float inv_value = dalic_norm_inv_given(a->stddev, a->epsilon, a->scale);
@@ -161,8 +159,8 @@ DALIC_HOST void dalic_cu_normalize_prepare(const dalic_cu_normalize_args_t *a,
 		dalic_norm_node_t root = dalic_norm_tree_root(&x->tree);
 		if (x->tree.nout && x->tree.dims &&
 		    dalic_norm_node_count(&x->tree, &root) > DALIC_CU_NORM_CHUNK)
-			dalic_norm_tree_eval(&x->tree, root, DALIC_NORM_SUM,
-			                     a->in_type, NULL, 0, 0, DALIC_CU_NORM_CHUNK, NULL,
+			dalic_norm_tree_eval(&x->tree, root, DALIC_NORM_SUM, a->in_type, NULL, 0, 0,
+			                     DALIC_CU_NORM_CHUNK, NULL,
 			                     host_nodes ? host_nodes + nodes : NULL, &nc);
 		x->chunks = dev_nodes ? dev_nodes + nodes : NULL;
 		x->nchunks = nc;
@@ -342,9 +340,9 @@ DALIC_HD void dalic_cu_normalize_item(const dalic_cu_normalize_params_t *p,
 	case DALIC_CU_NORM_PART: {
 		int64_t k = o / s->nchunks, j = o - k * s->nchunks;
 		float mean = p->kind == DALIC_NORM_VAR ? dalic_cu_normalize_mean(s, k) : 0.0f;
-		s->parts[o] = dalic_norm_tree_eval(t, s->chunks[j], p->kind, p->in_type, s->in,
-		                                   dalic_norm_tree_base(t, k), mean, -1, NULL, NULL,
-		                                   &next);
+		s->parts[o] =
+		    dalic_norm_tree_eval(t, s->chunks[j], p->kind, p->in_type, s->in,
+		                         dalic_norm_tree_base(t, k), mean, -1, NULL, NULL, &next);
 		break;
 	}
 	case DALIC_CU_NORM_STAT:
@@ -353,15 +351,16 @@ DALIC_HD void dalic_cu_normalize_item(const dalic_cu_normalize_params_t *p,
 			break;
 		}
 		if (t->dims) {
-			float mean = p->kind == DALIC_NORM_VAR ? dalic_cu_normalize_mean(s, o) : 0.0f;
-			v = dalic_norm_tree_eval(t, dalic_norm_tree_root(t), p->kind, p->in_type, s->in,
-			                         dalic_norm_tree_base(t, o), mean,
+			float mean =
+			    p->kind == DALIC_NORM_VAR ? dalic_cu_normalize_mean(s, o) : 0.0f;
+			v = dalic_norm_tree_eval(t, dalic_norm_tree_root(t), p->kind, p->in_type,
+			                         s->in, dalic_norm_tree_base(t, o), mean,
 			                         s->nchunks ? DALIC_CU_NORM_CHUNK : -1,
 			                         s->parts + o * s->nchunks, NULL, &next);
 		} else { /* nothing reduced: the element itself, as reduce.c's `one` */
-			v = dalic_norm_elem(p->kind, p->in_type, s->in, o,
-			                    p->kind == DALIC_NORM_VAR ? dalic_cu_normalize_mean(s, o)
-			                                              : 0.0f);
+			v = dalic_norm_elem(
+			    p->kind, p->in_type, s->in, o,
+			    p->kind == DALIC_NORM_VAR ? dalic_cu_normalize_mean(s, o) : 0.0f);
 		}
 		if (p->mode == DALIC_CU_NORM_MEAN)
 			s->mean_out[o] = DALIC_NORM_MUL(v, s->factor);

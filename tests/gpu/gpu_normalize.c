@@ -122,7 +122,8 @@ static int gpu_norm_compare_near(const tl_cu_norm_case_t *c, const dalic_batch_t
 			}
 			if (!(fabs(w - g) <= tol)) {
 				fprintf(stderr,
-				        "test-gpu: %s: sample %d differs first at element %zu: CPU %.9g, "
+				        "test-gpu: %s: sample %d differs first at element %zu: CPU "
+				        "%.9g, "
 				        "GPU %.9g\n",
 				        c->what, i, k, w, g);
 				bad++;
@@ -157,9 +158,9 @@ static int gpu_norm_case(const tl_cu_norm_case_t *c)
 		goto done;
 	for (int i = 0; has_s && i < c->n; i++) {
 		tl_cu_norm_fix_stddev((float *)ts.host[i], ts.bytes[i] / sizeof(float));
-		if (!gpu_norm_ok(cudaMemcpy(ts.dev[i], ts.host[i], ts.bytes[i],
-		                            cudaMemcpyHostToDevice),
-		                 "stddev upload"))
+		if (!gpu_norm_ok(
+		        cudaMemcpy(ts.dev[i], ts.host[i], ts.bytes[i], cudaMemcpyHostToDevice),
+		        "stddev upload"))
 			goto done;
 	}
 	const dalic_batch_t *cpu = gpu_norm_cpu(c, &in, has_m ? &tm : NULL, has_s ? &ts : NULL, &p);
@@ -205,9 +206,9 @@ static int gpu_norm_case(const tl_cu_norm_case_t *c)
 		rc = rc || !gpu_norm_ok(cudaStreamSynchronize(0), "stage");
 		free(blocks);
 	}
-	bad = rc                              ? c->n
+	bad = rc                           ? c->n
 	      : tl_cu_norm_exact_on_gpu(c) ? gpu_check_compare(c->what, cpu, &out)
-	                                      : gpu_norm_compare_near(c, cpu, &out);
+	                                   : gpu_norm_compare_near(c, cpu, &out);
 done:
 	free(nodes);
 	if (scratch)

@@ -35,11 +35,12 @@ typedef struct tl_cu_norm_case {
 } tl_cu_norm_case_t;
 
 /* HWC images of odd sizes (several blocks and chunks per sample, an empty one). */
-static const int64_t tl_cu_norm_hwc[] = {1, 1, 3, 7, 13, 3, 33, 65, 3, 0, 5, 3, 17, 300, 1, 64, 64, 4};
+static const int64_t tl_cu_norm_hwc[] = {1, 1, 3, 7,  13,  3, 33, 65, 3,
+                                         0, 5, 3, 17, 300, 1, 64, 64, 4};
 static const int64_t tl_cu_norm_hwc3[] = {7, 13, 3, 33, 65, 3, 1, 1, 3, 120, 97, 3, 0, 4, 3};
 /* batch mode: the non-reduced extents agree across the batch, the reduced ones differ */
-static const int64_t tl_cu_norm_hw_c[] = {7, 13, 3, 33, 65, 3, 1, 1, 3, 120, 97, 3,
-                                          5, 3,  3, 2,  9,  3, 4, 4, 3};
+static const int64_t tl_cu_norm_hw_c[] = {7, 13, 3, 33, 65, 3, 1, 1, 3, 120, 97,
+                                          3, 5,  3, 3,  2,  9, 3, 4, 4, 3};
 static const int64_t tl_cu_norm_same_w[] = {4, 33, 2, 9, 33, 2, 1, 33, 2, 17, 33, 2, 3, 33, 2};
 /* long reductions (several levels of chunks), 1-D and 4-D */
 static const int64_t tl_cu_norm_long1[] = {70001, 1, 4097, 0};
@@ -53,7 +54,8 @@ static const int64_t tl_cu_norm_all[] = {0, 1, 2, -1}, tl_cu_norm_ax_hw[] = {0, 
 	.group = G, .what = W, .in = I, .out = O, .ndim = 3, .n = N, .shapes = S, .layout = "HWC"
 
 static const tl_cu_norm_case_t tl_cu_norm_cases[] = {
-    {TL_CU_NORM_HWC("all_axes", "u8 all axes", DALIC_UINT8, DALIC_FLOAT, 6, tl_cu_norm_hwc), .scale = 1},
+    {TL_CU_NORM_HWC("all_axes", "u8 all axes", DALIC_UINT8, DALIC_FLOAT, 6, tl_cu_norm_hwc),
+     .scale = 1},
     {TL_CU_NORM_HWC("all_axes", "float all axes, eps ddof", DALIC_FLOAT, DALIC_FLOAT, 6,
                     tl_cu_norm_hwc),
      .epsilon = 0.5f, .ddof = 1, .scale = -3.5f, .shift = 1.25f},
@@ -79,7 +81,8 @@ static const tl_cu_norm_case_t tl_cu_norm_cases[] = {
      .axes = tl_cu_norm_ax_hc, .batch = true, .scale = 30},
     {TL_CU_NORM_HWC("batch", "batch u32 HW, given stddev", DALIC_UINT32, DALIC_FLOAT, 7,
                     tl_cu_norm_hw_c),
-     .axes = tl_cu_norm_ax_hw, .batch = true, .stddev = TL_CU_NORM_SCALAR, .stddev_value = 1e6f, .scale = 1},
+     .axes = tl_cu_norm_ax_hw, .batch = true, .stddev = TL_CU_NORM_SCALAR, .stddev_value = 1e6f,
+     .scale = 1},
     {TL_CU_NORM_HWC("batch", "batch float HW, given mean -> u16", DALIC_FLOAT, DALIC_UINT16, 7,
                     tl_cu_norm_hw_c),
      .axes = tl_cu_norm_ax_hw, .batch = true, .mean = TL_CU_NORM_SCALAR, .mean_value = -20,
@@ -87,10 +90,9 @@ static const tl_cu_norm_case_t tl_cu_norm_cases[] = {
     {TL_CU_NORM_HWC("given", "u8 given -> i16", DALIC_UINT8, DALIC_INT16, 6, tl_cu_norm_hwc),
      .mean = TL_CU_NORM_SCALAR, .stddev = TL_CU_NORM_SCALAR, .mean_value = 127.5f,
      .stddev_value = 0.3f, .scale = 1},
-    {TL_CU_NORM_HWC("given", "float given, eps -> u8", DALIC_FLOAT, DALIC_UINT8, 6,
-                    tl_cu_norm_hwc),
-     .mean = TL_CU_NORM_SCALAR, .stddev = TL_CU_NORM_SCALAR, .mean_value = -3,
-     .stddev_value = 2, .epsilon = 0.75f, .shift = 128, .scale = 16},
+    {TL_CU_NORM_HWC("given", "float given, eps -> u8", DALIC_FLOAT, DALIC_UINT8, 6, tl_cu_norm_hwc),
+     .mean = TL_CU_NORM_SCALAR, .stddev = TL_CU_NORM_SCALAR, .mean_value = -3, .stddev_value = 2,
+     .epsilon = 0.75f, .shift = 128, .scale = 16},
     {TL_CU_NORM_HWC("given", "u8 given mean, computed stddev", DALIC_UINT8, DALIC_FLOAT, 6,
                     tl_cu_norm_hwc),
      .axes = tl_cu_norm_all, .mean = TL_CU_NORM_SCALAR, .mean_value = 100, .scale = 1},
@@ -100,19 +102,42 @@ static const tl_cu_norm_case_t tl_cu_norm_cases[] = {
     {TL_CU_NORM_HWC("tensors", "u8 tensor mean+stddev per channel", DALIC_UINT8, DALIC_FLOAT, 5,
                     tl_cu_norm_hwc3),
      .mean = TL_CU_NORM_TENSOR, .stddev = TL_CU_NORM_TENSOR, .scale = 1},
-    {TL_CU_NORM_HWC("tensors", "float tensor mean, computed stddev, W", DALIC_FLOAT, DALIC_FLOAT,
-                    5, tl_cu_norm_hwc3),
+    {TL_CU_NORM_HWC("tensors", "float tensor mean, computed stddev, W", DALIC_FLOAT, DALIC_FLOAT, 5,
+                    tl_cu_norm_hwc3),
      .axes = tl_cu_norm_ax_w, .mean = TL_CU_NORM_TENSOR, .scale = 1},
     {TL_CU_NORM_HWC("tensors", "u8 computed mean, tensor stddev, eps -> i16", DALIC_UINT8,
                     DALIC_INT16, 5, tl_cu_norm_hwc3),
      .axes = tl_cu_norm_ax_hc, .stddev = TL_CU_NORM_TENSOR, .epsilon = 0.01f, .scale = 100},
-    {.group = "long", .what = "float 1-D long", .in = DALIC_FLOAT, .out = DALIC_FLOAT, .ndim = 1,
-     .n = 4, .shapes = tl_cu_norm_long1, .scale = 1},
-    {.group = "long", .what = "u8 4-D axes 1,3", .in = DALIC_UINT8, .out = DALIC_FLOAT, .ndim = 4,
-     .n = 3, .shapes = tl_cu_norm_fhwc, .layout = "FHWC", .axes = tl_cu_norm_ax13, .scale = 1},
-    {.group = "long", .what = "i16 4-D axes 0,2 eps ddof", .in = DALIC_INT16, .out = DALIC_FLOAT,
-     .ndim = 4, .n = 3, .shapes = tl_cu_norm_fhwc, .layout = "FHWC", .axes = tl_cu_norm_ax02,
-     .epsilon = 2, .ddof = 1, .scale = 1},
+    {.group = "long",
+     .what = "float 1-D long",
+     .in = DALIC_FLOAT,
+     .out = DALIC_FLOAT,
+     .ndim = 1,
+     .n = 4,
+     .shapes = tl_cu_norm_long1,
+     .scale = 1},
+    {.group = "long",
+     .what = "u8 4-D axes 1,3",
+     .in = DALIC_UINT8,
+     .out = DALIC_FLOAT,
+     .ndim = 4,
+     .n = 3,
+     .shapes = tl_cu_norm_fhwc,
+     .layout = "FHWC",
+     .axes = tl_cu_norm_ax13,
+     .scale = 1},
+    {.group = "long",
+     .what = "i16 4-D axes 0,2 eps ddof",
+     .in = DALIC_INT16,
+     .out = DALIC_FLOAT,
+     .ndim = 4,
+     .n = 3,
+     .shapes = tl_cu_norm_fhwc,
+     .layout = "FHWC",
+     .axes = tl_cu_norm_ax02,
+     .epsilon = 2,
+     .ddof = 1,
+     .scale = 1},
 };
 #define TL_CU_NORM_NCASES ((int)(sizeof tl_cu_norm_cases / sizeof tl_cu_norm_cases[0]))
 

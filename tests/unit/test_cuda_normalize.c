@@ -98,8 +98,8 @@ static void cuda_norm_case(const tl_cu_norm_case_t *c)
 		tl_cu_batch_feed(t.p, "stddev", &tsd, NULL);
 	const dalic_batch_t *cpu = tl_run(t.p, 0);
 	for (int k = 0; k < 2; k++) {
-		cuda_norm_kernel(c, &in, tm ? &tmean : NULL, ts ? &tsd : NULL, cpu,
-		                 k ? 0xff : 0x00, &out);
+		cuda_norm_kernel(c, &in, tm ? &tmean : NULL, ts ? &tsd : NULL, cpu, k ? 0xff : 0x00,
+		                 &out);
 		tl_cu_expect_equal(cpu, &out, c->what);
 		tl_cu_batch_free(&out);
 	}
@@ -209,7 +209,8 @@ Test(cuda_normalize, fold_matches_the_sse_loop)
 				memcpy(want, v, sizeof v);
 				cuda_norm_sse_fold(want, n, eps[e], 0.37f, mul[m]);
 				for (int k = 0; k < n; k++) {
-					float got = dalic_norm_fold(v[k], k, n, eps[e], 0.37f, mul[m]);
+					float got =
+					    dalic_norm_fold(v[k], k, n, eps[e], 0.37f, mul[m]);
 					cr_expect(!memcmp(&got, &want[k], sizeof got),
 					          "n %d eps %g mul %g: element %d: %a, SSE %a", n,
 					          eps[e], mul[m], k, got, want[k]);
