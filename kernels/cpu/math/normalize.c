@@ -11,7 +11,8 @@
  * formula for the rest, so results match DALI's bit for bit on the same x86 CPU (the estimate
  * differs between CPU vendors; elsewhere 1 / sqrt is used). A zero variance without epsilon
  * gives a factor of 0, so the output is `shift`. Batch statistics add the per-sample sums
- * pairwise across samples, as DALI does.
+ * pairwise across samples, as DALI does. The per-element value and the inverse deviation are
+ * kernels/common/normalize_px.h's, shared with the CUDA kernel (kernels/cuda/normalize.cuh).
  *
  * Inputs and outputs: int8, uint8, int16, uint16, int32, uint32 or float.
  */
