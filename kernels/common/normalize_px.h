@@ -184,8 +184,9 @@ typedef struct dalic_norm_node {
 	int64_t axis, at, extent;
 } dalic_norm_node_t;
 
-/* The stack: every level at least halves the count or descends a dim. */
-#define DALIC_NORM_STACK (64 + DALIC_MAX_NDIM + 2)
+/* The stack: below the root, each level halves an extent (ceil(log2) levels a dim) or
+ * descends a dim: at most log2(volume) + 2 * dims + 1 levels. */
+#define DALIC_NORM_STACK (64 + 2 * DALIC_MAX_NDIM + 2)
 
 /* The reduction applied to each element: x (sum) or (x - mean)^2 (variance). */
 enum { DALIC_NORM_SUM = 0, DALIC_NORM_VAR = 1 };

@@ -29,6 +29,7 @@ typedef struct tl_cu_norm_case {
 	const int64_t *axes;   /* -1 ends; NULL: not given */
 	const char *axis_names;
 	bool batch;
+	bool per_element; /* tensors shaped as the samples: nothing reduced */
 	int mean, stddev; /* TL_CU_NORM_CALC / _SCALAR / _TENSOR */
 	float mean_value, stddev_value, epsilon, scale, shift;
 	int ddof;
@@ -108,6 +109,9 @@ static const tl_cu_norm_case_t tl_cu_norm_cases[] = {
     {TL_CU_NORM_HWC("tensors", "u8 computed mean, tensor stddev, eps -> i16", DALIC_UINT8,
                     DALIC_INT16, 5, tl_cu_norm_hwc3),
      .axes = tl_cu_norm_ax_hc, .stddev = TL_CU_NORM_TENSOR, .epsilon = 0.01f, .scale = 100},
+    {TL_CU_NORM_HWC("tensors", "float per-element tensor mean, computed stddev, eps", DALIC_FLOAT,
+                    DALIC_FLOAT, 5, tl_cu_norm_hwc3),
+     .per_element = true, .mean = TL_CU_NORM_TENSOR, .epsilon = 0.5f, .scale = 1},
     {.group = "long",
      .what = "float 1-D long",
      .in = DALIC_FLOAT,
@@ -142,7 +146,7 @@ static const tl_cu_norm_case_t tl_cu_norm_cases[] = {
 #define TL_CU_NORM_NCASES ((int)(sizeof tl_cu_norm_cases / sizeof tl_cu_norm_cases[0]))
 
 /* The axes named by `axes` / `axis_names`; with neither, every axis but the last (the shape
- * of the case's tensors: per-channel statistics). */
+ * of the case's tensors: per-channel statistics), or none with per_element. */
 static inline uint64_t tl_cu_norm_named_mask(const tl_cu_norm_case_t *c)
 {
 	uint64_t m = 0;
@@ -152,7 +156,7 @@ static inline uint64_t tl_cu_norm_named_mask(const tl_cu_norm_case_t *c)
 	} else if (c->axis_names) {
 		for (const char *a = c->axis_names; *a; a++)
 			m |= 1ull << (strchr(c->layout, *a) - c->layout);
-	} else {
+	} else if (!c->per_element) {
 		m = (1ull << (c->ndim - 1)) - 1;
 	}
 	return m;
