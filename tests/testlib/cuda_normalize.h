@@ -259,11 +259,13 @@ static inline void tl_cu_norm_args(const tl_cu_norm_case_t *c, dalic_cu_normaliz
 	a->ddof = c->ddof;
 }
 
-/* Whether a GPU must match the CPU byte for byte: no reciprocal square root is involved (the
- * deviation is given and epsilon is 0); otherwise within a tolerance (docs/gpu.md). */
+/* Whether a GPU must match the CPU byte for byte: no reciprocal square root runs on the
+ * device (a scalar deviation's inverse is made on the host; a tensor's is scale / stddev
+ * without epsilon); otherwise within a tolerance (docs/gpu.md). */
 static inline bool tl_cu_norm_exact_on_gpu(const tl_cu_norm_case_t *c)
 {
-	return c->stddev != TL_CU_NORM_CALC && c->epsilon == 0;
+	return c->stddev == TL_CU_NORM_SCALAR ||
+	       (c->stddev == TL_CU_NORM_TENSOR && c->epsilon == 0);
 }
 
 #endif
