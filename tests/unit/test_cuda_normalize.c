@@ -11,6 +11,7 @@
 #include "tests/testlib/cuda_normalize.h"
 #include "tests/testlib/oneop.h"
 
+#include "kernels/common/reduce.h"
 #include "kernels/cuda/normalize.cuh"
 
 #include <math.h>
@@ -161,6 +162,86 @@ Test(cuda_normalize, per_sample_tensors)
 Test(cuda_normalize, long_rows_and_deep_trees)
 {
 	cuda_norm_group("long");
+}
+
+static uint32_t cuda_norm_rand(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+/* The walk (chunks listed, each walked, the top read back) gives reduce.c's sums bit for bit,
+ * for random shapes of 1 to 5 dims (extents 0 to 70, many 1s), random masks, chunk limits of
+ * 33 to 512, sums and variances of float and uint8 inputs. */
+Test(cuda_normalize, tree_walk_is_reduce_c_order)
+{
+	uint32_t seed = 17;
+	for (int trial = 0; trial < 300; trial++) {
+		int64_t shape[5] = {0};
+		int nd = 1 + (int)(cuda_norm_rand(&seed) % 5);
+		int64_t vol = 1;
+		for (int d = 0; d < nd; d++) {
+			uint32_t r = cuda_norm_rand(&seed) % 10;
+			shape[d] = r < 3   ? 1
+			           : r < 4 ? (int64_t)(cuda_norm_rand(&seed) % 3)
+			                   : 1 + cuda_norm_rand(&seed) % 70;
+			if (vol * shape[d] > 300000)
+				shape[d] = 1;
+			vol *= shape[d];
+		}
+		uint64_t mask = 1 + cuda_norm_rand(&seed) % ((1u << nd) - 1);
+		int type = trial % 3 ? DALIC_FLOAT : DALIC_UINT8, kind = trial % 2;
+		int64_t chunk =
+		    trial % 4 == 0 ? DALIC_CU_NORM_CHUNK : 33 + cuda_norm_rand(&seed) % 200;
+		void *data = malloc((size_t)(vol ? vol : 1) * 4);
+		tl_cu_random_fill(data, type, (size_t)vol, 1e4, &seed);
+		dalic_norm_tree_t t;
+		dalic_norm_tree_make(&t, shape, nd, mask);
+		float *mean = malloc(sizeof(float) * (size_t)(t.nout + 1));
+		float *want = malloc(sizeof(float) * (size_t)(t.nout + 1));
+		tl_cu_random_fill(mean, DALIC_FLOAT, (size_t)t.nout, 100, &seed);
+		dalic_reduce_run(kind ? DALIC_REDUCE_VARIANCE : DALIC_REDUCE_SUM, type, data, shape,
+		                 nd, mask, DALIC_FLOAT, want, mean);
+		dalic_norm_node_t root = dalic_norm_tree_root(&t);
+		int64_t nc = 0;
+		bool cut = dalic_norm_node_count(&t, &root) > chunk;
+		if (cut)
+			dalic_norm_tree_eval(&t, root, kind, type, NULL, 0, 0, chunk, NULL, NULL,
+			                     &nc);
+		dalic_norm_node_t *nodes = calloc((size_t)nc + 1, sizeof *nodes);
+		float *parts = malloc(sizeof(float) * (size_t)(nc + 1));
+		int64_t nc2 = 0;
+		if (cut)
+			dalic_norm_tree_eval(&t, root, kind, type, NULL, 0, 0, chunk, NULL, nodes,
+			                     &nc2);
+		cr_expect_eq(nc2, nc);
+		for (int64_t k = 0; k < t.nout; k++) {
+			int64_t base = dalic_norm_tree_base(&t, k), next = 0;
+			for (int64_t j = 0; j < nc; j++) {
+				int64_t n2 = 0;
+				parts[j] = dalic_norm_tree_eval(&t, nodes[j], kind, type, data,
+				                                base, mean[k], -1, NULL, NULL, &n2);
+			}
+			float got = dalic_norm_tree_eval(&t, root, kind, type, data, base, mean[k],
+			                                 cut ? chunk : -1, parts, NULL, &next);
+			cr_expect_eq(next, nc);
+			if (memcmp(&got, &want[k], sizeof got)) {
+				cr_expect(0,
+				          "trial %d: %dD shape %lld %lld %lld %lld %lld mask %llx, "
+				          "output %lld: %a, reduce.c %a",
+				          trial, nd, (long long)shape[0], (long long)shape[1],
+				          (long long)shape[2], (long long)shape[3],
+				          (long long)shape[4], (unsigned long long)mask,
+				          (long long)k, got, want[k]);
+				break;
+			}
+		}
+		free(parts);
+		free(nodes);
+		free(want);
+		free(mean);
+		free(data);
+	}
 }
 
 #ifdef __SSE__
