@@ -213,6 +213,7 @@ int main(void)
 	bad += gpu_check_resize();
 	bad += gpu_check_slice();
 	bad += gpu_check_cmn();
+	bad += gpu_check_normalize();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

@@ -64,5 +64,6 @@ int gpu_check_displace(void);
 int gpu_check_resize(void);
 int gpu_check_slice(void);
 int gpu_check_cmn(void);
+int gpu_check_normalize(void);
 
 #endif

@@ -11,7 +11,8 @@
  * formula for the rest, so results match DALI's bit for bit on the same x86 CPU (the estimate
  * differs between CPU vendors; elsewhere 1 / sqrt is used). A zero variance without epsilon
  * gives a factor of 0, so the output is `shift`. Batch statistics add the per-sample sums
- * pairwise across samples, as DALI does.
+ * pairwise across samples, as DALI does. The per-element value and the inverse deviation are
+ * kernels/common/normalize_px.h's, shared with the CUDA kernel (kernels/cuda/normalize.cuh).
  *
  * Inputs and outputs: int8, uint8, int16, uint16, int32, uint32 or float.
  */
@@ -19,6 +20,7 @@
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 #include "kernels/common/img_scratch.h"
+#include "kernels/common/normalize_px.h"
 #include "kernels/common/thread_scratch.h"
 #include "kernels/common/reduce.h"
 #include "kernels/common/sat_cast.h"
@@ -26,9 +28,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE__
-#include <xmmintrin.h>
-#endif
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=off")
@@ -180,69 +179,22 @@ static int normalize_check_params(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-/* ---- the inverse deviation, as DALI computes it -------------------------------------------- */
-
-/* DALI's rsqrt(): the SSE estimate refined once, y * (1.5 - x * 0.5 * y * y). */
-static float normalize_rsqrt(float x)
-{
-#ifdef __SSE__
-	float y = _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x)));
-	return y * (1.5f - x * 0.5f * y * y);
-#else
-	return 1.0f / sqrtf(x);
-#endif
-}
-
-/* DALI's ScaleRSqrtKeepZero: data[i] = mul / sqrt(data[i] * rdiv + eps), a zero kept as zero
- * when eps is 0; four at a time with SSE, the rest with normalize_rsqrt. */
-static void normalize_rsqrt_keep_zero(float *data, int64_t n, float eps, float rdiv, float mul)
-{
-	int64_t i = 0;
-#ifdef __SSE__
-	const __m128 r4 = _mm_set1_ps(rdiv), m4 = _mm_set1_ps(mul * 0.5f), three = _mm_set1_ps(3);
-	const __m128 e4 = _mm_set1_ps(eps), zero = _mm_setzero_ps();
-	for (; i + 4 <= n; i += 4) {
-		__m128 x = _mm_mul_ps(_mm_loadu_ps(data + i), r4), y;
-		if (eps) {
-			x = _mm_add_ps(x, e4);
-			y = _mm_rsqrt_ps(x);
-		} else {
-			y = _mm_and_ps(_mm_rsqrt_ps(x), _mm_cmpneq_ps(x, zero));
-		}
-		y = _mm_mul_ps(y, _mm_sub_ps(three, _mm_mul_ps(x, _mm_mul_ps(y, y))));
-		_mm_storeu_ps(data + i, _mm_mul_ps(y, m4));
-	}
-#endif
-	for (; i < n; i++) {
-		if (eps) {
-			data[i] = normalize_rsqrt(data[i] * rdiv + eps) * mul;
-		} else {
-			float x = data[i] * rdiv;
-			data[i] = x != 0 ? normalize_rsqrt(x) * mul : 0;
-		}
-	}
-}
+/* ---- the inverse deviation, as DALI computes it (kernels/common/normalize_px.h) ---------- */
 
 /* Sums of squared deviations over v values -> inverse deviations (DALI's
  * SumSquare2InvStdDev / FoldStdDev). */
 static void normalize_fold_stddev(const normalize_t *s, float *sq, int64_t n, int64_t v)
 {
-	float rdiv = 0, mul = s->scale;
-	if (v > s->ddof)
-		rdiv = (float)(1.0 / (double)(v - s->ddof));
-	else if (s->epsilon == 0) {
-		rdiv = 1;
-		mul = 0;
-	}
-	normalize_rsqrt_keep_zero(sq, n, s->epsilon, rdiv, mul);
+	float rdiv, mul;
+	dalic_norm_fold_coeffs(v, s->ddof, s->epsilon, s->scale, &rdiv, &mul);
+	for (int64_t k = 0; k < n; k++)
+		sq[k] = dalic_norm_fold(sq[k], k, n, s->epsilon, rdiv, mul);
 }
 
 /* A given standard deviation -> its inverse times scale (DALI's CalcInvStdDev). */
 static float normalize_inv_given(const normalize_t *s, float sd)
 {
-	if (s->epsilon)
-		return s->scale * normalize_rsqrt(sd * sd + s->epsilon);
-	return sd != 0 ? s->scale / sd : 0;
+	return dalic_norm_inv_given(sd, s->epsilon, s->scale);
 }
 
 /* ---- per-sample parameters ---------------------------------------------------------------- */
@@ -439,10 +391,10 @@ static void normalize_span(const normalize_t *s, dalic_dtype_t it, const void *i
 		}
 		if (period)
 			for (int k = 0; k < len; k++)
-				buf[k] = (buf[k] - m[k]) * d[k] + s->shift;
+				buf[k] = dalic_norm_value(buf[k], m[k], d[k], s->shift);
 		else
 			for (int k = 0; k < len; k++)
-				buf[k] = (buf[k] - mean[0]) * inv[0] + s->shift;
+				buf[k] = dalic_norm_value(buf[k], mean[0], inv[0], s->shift);
 		dalic_sat_store_n(s->out_type, out, at + c0, buf, len);
 		if (len < step && c0 + len < n) /* a long row ended inside the chunk */
 			c0 -= step - len;
