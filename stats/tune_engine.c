@@ -147,7 +147,7 @@ static void tune_widths(const dalic_tune_t *t, const dalic_tune_setting_t *s, do
                         double *ratio_mean, double *ratio_half)
 {
 	int n = s->num_trials;
-	double *x = malloc((size_t)(n ? n : 1) * sizeof *x);
+	double *x = calloc((size_t)(n ? n : 1), sizeof *x);
 	*sps_rel = *ratio_half = INFINITY;
 	*ratio_mean = 0;
 	if (!x)
