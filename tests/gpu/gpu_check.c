@@ -209,6 +209,7 @@ int main(void)
 	bad += gpu_check_warp();
 	bad += gpu_check_displace();
 	bad += gpu_check_resize();
+	bad += gpu_check_random();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

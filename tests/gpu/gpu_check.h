@@ -59,5 +59,6 @@ int gpu_check_transpose(void);
 int gpu_check_warp(void);
 int gpu_check_displace(void);
 int gpu_check_resize(void);
+int gpu_check_random(void);
 
 #endif
