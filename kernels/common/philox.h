@@ -57,34 +57,42 @@ DALIC_HD void dalic_philox_init(dalic_philox_t *g, uint64_t key, uint64_t ctr_hi
 		g->out[k] = 0;
 }
 
-/* One round on the counter words c[0..3] with the key words k0, k1. */
-DALIC_HD void dalic_philox_round(uint32_t c[4], uint32_t k0, uint32_t k1)
+/* One round on the counter words (x, y, z, w) with the key words (k0, k1), then the key
+ * bump for the next round. */
+DALIC_HD void dalic_philox_round(uint32_t *x, uint32_t *y, uint32_t *z, uint32_t *w, uint32_t *k0,
+                                 uint32_t *k1)
 {
-	uint64_t m0 = (uint64_t)DALIC_PHILOX_M0 * c[0], m1 = (uint64_t)DALIC_PHILOX_M1 * c[2];
-	uint32_t x = (uint32_t)(m1 >> 32) ^ c[1] ^ k0, z = (uint32_t)(m0 >> 32) ^ c[3] ^ k1;
-	c[1] = (uint32_t)m1;
-	c[3] = (uint32_t)m0;
-	c[0] = x;
-	c[2] = z;
+	uint64_t m0 = (uint64_t)DALIC_PHILOX_M0 * *x, m1 = (uint64_t)DALIC_PHILOX_M1 * *z;
+	uint32_t nx = (uint32_t)(m1 >> 32) ^ *y ^ *k0, nz = (uint32_t)(m0 >> 32) ^ *w ^ *k1;
+	*y = (uint32_t)m1;
+	*w = (uint32_t)m0;
+	*x = nx;
+	*z = nz;
+	*k0 += DALIC_PHILOX_W0;
+	*k1 += DALIC_PHILOX_W1;
 }
 
-/* Ten rounds on the current (key, counter): fills out[]. */
+/* Ten rounds on the current (key, counter): fills out[]. Written out: random operators compute
+ * one block per element, and the unrolled rounds keep everything in registers. */
 DALIC_HD void dalic_philox_compute(dalic_philox_t *g)
 {
-	uint32_t c[4];
-	c[0] = (uint32_t)g->ctr[0];
-	c[1] = (uint32_t)(g->ctr[0] >> 32);
-	c[2] = (uint32_t)g->ctr[1];
-	c[3] = (uint32_t)(g->ctr[1] >> 32);
+	uint32_t x = (uint32_t)g->ctr[0], y = (uint32_t)(g->ctr[0] >> 32);
+	uint32_t z = (uint32_t)g->ctr[1], w = (uint32_t)(g->ctr[1] >> 32);
 	uint32_t k0 = (uint32_t)g->key, k1 = (uint32_t)(g->key >> 32);
-	for (int r = 0; r < 9; r++) {
-		dalic_philox_round(c, k0, k1);
-		k0 += DALIC_PHILOX_W0;
-		k1 += DALIC_PHILOX_W1;
-	}
-	dalic_philox_round(c, k0, k1);
-	for (int k = 0; k < 4; k++)
-		g->out[k] = c[k];
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1); /* 1 */
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1);
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1);
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1);
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1); /* 5 */
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1);
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1);
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1);
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1);
+	dalic_philox_round(&x, &y, &z, &w, &k0, &k1); /* 10 (its key bump is unused) */
+	g->out[0] = x;
+	g->out[1] = y;
+	g->out[2] = z;
+	g->out[3] = w;
 	g->ready = true;
 }
 
