@@ -398,3 +398,40 @@ Test(cuda_random, streams_follow_the_sample_and_element_strides)
 		dalic_philox_next(&walk);
 	cr_expect_eq(dalic_philox_next(&b), dalic_philox_next(&walk));
 }
+
+/* A Poisson mean of 2^32 or more (DALI never finishes drawing it; the CPU operator fails):
+ * the kernel raises its flag and writes 0 there, and only there. */
+Test(cuda_random, shot_mean_past_2_32_sets_the_flag)
+{
+	const float in[3] = {5.0f, 1e12f, 7.0f};
+	float out[3] = {-1, -1, -1};
+	dalic_cu_random_sample_t s;
+	memset(&s, 0, sizeof s);
+	dalic_philox_t master;
+	dalic_philox_init(&master, 9, 0, 0, 0);
+	s.in = in;
+	s.out = out;
+	s.rng = dalic_rng_for_sample(&master, 0);
+	s.items = 3;
+	s.channels = s.p_stride = s.c_stride = 1;
+	s.factor = 1.0f;
+	s.inv_factor = 1.0f;
+	int bad = 0;
+	dalic_cu_random_params_t p = {&s, NULL, 1, 0, DALIC_CU_RANDOM_SHOT, DALIC_FLOAT, 4, &bad};
+	dalic_cu_block_t blocks[1];
+	dalic_cu_launch_t l = dalic_cu_random_grid(&p, blocks, 1);
+	tl_cu_run_grid(l, cu_rand_body, &p);
+	cr_expect_eq(bad, 1);
+	cr_expect_eq(out[1], 0.0f);
+	for (int k = 0; k < 3; k += 2) {
+		dalic_philox_t e = dalic_rng_for_element(&s.rng, k);
+		cr_expect_eq(out[k], (float)dalic_rng_poisson_draw(in[k], &e), "element %d", k);
+	}
+	/* the CPU operator refuses the same input */
+	tl_oneop_t t = tl_oneop("noise.shot", 1, 1, NULL);
+	ASSERT_OK(dalic_op_set_float(t.op, "factor", 1.0));
+	int64_t shape = 3;
+	tl_feed(t.p, "in", DALIC_FLOAT, 1, 1, &shape, in, NULL);
+	cr_expect_not_null(strstr(tl_run_fails(t.p, DALIC_EOP), "never finishes"));
+	dalic_pipeline_destroy(t.p);
+}
