@@ -206,10 +206,13 @@ $(BUILD)/samples/%: samples/c/%.c $(LIB_A) | $(BUILD)/config.mk
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 $(TEST_OBJ): CPPFLAGS += $(TEST_CFLAGS)
+# With CUDA the tests check dalic's Philox against libcurand's host generator
+# (tests/unit/test_curand_philox.c; it runs on the CPU).
+TEST_CUDA_LIBS := $(if $(HAVE_CUDA),-lcurand)
 $(TESTBIN): $(TEST_OBJ) $(LIB_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(TEST_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(TEST_LIBS) $(TEST_CUDA_LIBS) $(LDLIBS)
 
 # Sample video clips (the test pattern of tests/testlib/video_clip.h) for bench/video_reader.sh
 # and the oracle cases.

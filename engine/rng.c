@@ -2,66 +2,11 @@
 #include "engine/rng.h"
 
 #include "engine/error.h"
+#include "kernels/common/rng_poisson.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---- the generator ---- */
-
-#define PHILOX_W0 0x9E3779B9u
-#define PHILOX_W1 0xBB67AE85u
-#define PHILOX_M0 0xD2511F53u
-#define PHILOX_M1 0xCD9E8D57u
-
-/* One round on the counter words (x, y, z, w) with key words (kx, ky). */
-#define PHILOX_ROUND(x, y, z, w, kx, ky)                                                           \
-	do {                                                                                       \
-		uint64_t m0_ = (uint64_t)PHILOX_M0 * x, m1_ = (uint64_t)PHILOX_M1 * z;             \
-		uint32_t x_ = (uint32_t)(m1_ >> 32) ^ y ^ kx, z_ = (uint32_t)(m0_ >> 32) ^ w ^ ky; \
-		y = (uint32_t)m1_;                                                                 \
-		w = (uint32_t)m0_;                                                                 \
-		x = x_;                                                                            \
-		z = z_;                                                                            \
-	} while (0)
-#define PHILOX_ROUND_BUMP(x, y, z, w, kx, ky)                                                      \
-	do {                                                                                       \
-		PHILOX_ROUND(x, y, z, w, kx, ky);                                                  \
-		kx += PHILOX_W0;                                                                   \
-		ky += PHILOX_W1;                                                                   \
-	} while (0)
-
-void dalic_philox_compute(dalic_philox_t *g)
-{
-	uint32_t x = (uint32_t)g->ctr[0], y = (uint32_t)(g->ctr[0] >> 32);
-	uint32_t z = (uint32_t)g->ctr[1], w = (uint32_t)(g->ctr[1] >> 32);
-	uint32_t kx = (uint32_t)g->key, ky = (uint32_t)(g->key >> 32);
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky); /* 1 */
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky); /* 5 */
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
-	PHILOX_ROUND_BUMP(x, y, z, w, kx, ky);
-	PHILOX_ROUND(x, y, z, w, kx, ky); /* 10 */
-	g->out[0] = x;
-	g->out[1] = y;
-	g->out[2] = z;
-	g->out[3] = w;
-	g->ready = true;
-}
-
-void dalic_philox_init(dalic_philox_t *g, uint64_t key, uint64_t ctr_hi, uint64_t ctr_lo,
-		       int phase)
-{
-	g->key = key;
-	g->ctr[0] = ctr_lo;
-	g->ctr[1] = ctr_hi;
-	g->phase = phase & 3;
-	g->ready = false;
-}
 
 void dalic_philox_format(const dalic_philox_t *g, char out[DALIC_PHILOX_STRING_LEN + 1])
 {
@@ -112,109 +57,7 @@ int dalic_philox_parse(dalic_philox_t *g, const char *s)
 	return DALIC_OK;
 }
 
-/* ---- DALI's distributions ---- */
-
-static uint64_t rng_next_u64(dalic_philox_t *g)
-{
-	uint64_t lo = dalic_philox_next(g);
-	uint64_t hi = dalic_philox_next(g);
-	return lo | hi << 32;
-}
-
-double dalic_rng_unit_f64(dalic_philox_t *g)
-{
-	return (double)rng_next_u64(g) * 0x1p-64;
-}
-
-void dalic_rng_uniform_f32_init(dalic_rng_uniform_f32_t *d, float start, float end)
-{
-	d->min = start;
-	d->max = nextafterf(end, start);
-	if (d->min > d->max) {
-		float t = d->min;
-		d->min = d->max;
-		d->max = t;
-	}
-	d->factor = (d->max - d->min) * 0x1p-32f;
-}
-
-void dalic_rng_uniform_f64_init(dalic_rng_uniform_f64_t *d, double start, double end)
-{
-	d->min = start;
-	d->max = nextafter(end, start);
-	if (d->min > d->max) {
-		double t = d->min;
-		d->min = d->max;
-		d->max = t;
-	}
-	d->factor = (d->max - d->min) * 0x1p-64;
-}
-
-double dalic_rng_uniform_f64(const dalic_rng_uniform_f64_t *d, dalic_philox_t *g)
-{
-	double v = fma((double)rng_next_u64(g), d->factor, d->min);
-	return v < d->max ? v : d->max;
-}
-
-/* Box-Muller's two unit draws. A zero first draw would make log() infinite: DALI swaps the
- * two draws instead of drawing again (keeping generators in step), and uses 1e-30 when both
- * are zero. */
-static void rng_box_muller_draws_f32(dalic_philox_t *g, float *u1, float *u2)
-{
-	*u1 = dalic_rng_unit_f32(g);
-	*u2 = dalic_rng_unit_f32(g);
-	if (*u1 == 0) {
-		*u1 = *u2 == 0 ? 1e-30f : *u2;
-		*u2 = 0;
-	}
-}
-
-static void rng_box_muller_draws_f64(dalic_philox_t *g, double *u1, double *u2)
-{
-	*u1 = dalic_rng_unit_f64(g);
-	*u2 = dalic_rng_unit_f64(g);
-	if (*u1 == 0) {
-		*u1 = *u2 == 0 ? (double)1e-30f : *u2;
-		*u2 = 0;
-	}
-}
-
-void dalic_rng_box_muller_f32(dalic_philox_t *g, float *x, float *y)
-{
-	float u1, u2;
-	rng_box_muller_draws_f32(g, &u1, &u2);
-	float r = sqrtf(-2 * logf(u1));
-	float theta = (float)(M_PI * 2) * u2;
-	*x = r * cosf(theta);
-	*y = r * sinf(theta);
-}
-
-void dalic_rng_box_muller_f64(dalic_philox_t *g, double *x, double *y)
-{
-	double u1, u2;
-	rng_box_muller_draws_f64(g, &u1, &u2);
-	double r = sqrt(-2 * log(u1));
-	double theta = M_PI * 2 * u2;
-	*x = r * cos(theta);
-	*y = r * sin(theta);
-}
-
-/* Only x: DALI computes y too and drops it, which changes nothing. */
-float dalic_rng_normal_f32(dalic_philox_t *g, float mean, float stddev)
-{
-	float u1, u2;
-	rng_box_muller_draws_f32(g, &u1, &u2);
-	float x = sqrtf(-2 * logf(u1)) * cosf((float)(M_PI * 2) * u2);
-	return fmaf(x, stddev, mean);
-}
-
-double dalic_rng_normal_f64(dalic_philox_t *g, double mean, double stddev)
-{
-	double u1, u2;
-	rng_box_muller_draws_f64(g, &u1, &u2);
-	double x = sqrt(-2 * log(u1)) * cos(M_PI * 2 * u2);
-	return fma(x, stddev, mean);
-}
+/* ---- DALI's distributions (the rest are in kernels/common/philox.h) ---- */
 
 void dalic_rng_uniform_int_init(dalic_rng_uniform_int_t *d, int64_t start, int64_t end,
 				bool exclusive)
@@ -229,12 +72,6 @@ int64_t dalic_rng_uniform_int(const dalic_rng_uniform_int_t *d, dalic_philox_t *
 	if ((d->range & (d->range - 1)) == 0) /* a power of two, or 2^32 (range 0) */
 		return d->start + (int64_t)(u & (d->range - 1));
 	return d->start + (int64_t)(((uint64_t)u * d->range) >> 32);
-}
-
-int64_t dalic_rng_pick(dalic_philox_t *g, int64_t n)
-{
-	uint64_t u = dalic_philox_next(g);
-	return (int64_t)(uint32_t)((u * (uint64_t)n) >> 32);
 }
 
 int32_t dalic_rng_cvt_i32(float v)
@@ -270,10 +107,7 @@ float dalic_rng_std_canonical_f32(dalic_philox_t *g)
 
 double dalic_rng_std_canonical_f64(dalic_philox_t *g)
 {
-	double sum = (double)dalic_philox_next(g);
-	sum += (double)dalic_philox_next(g) * 0x1p32;
-	double r = sum / 0x1p64;
-	return r >= 1.0 ? nextafter(1.0, 0.0) : r;
+	return dalic_rng_poisson_canonical(g);
 }
 
 float dalic_rng_std_uniform_real_f32(dalic_philox_t *g, float a, float b)

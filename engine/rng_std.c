@@ -85,24 +85,7 @@ float dalic_rng_std_normal_f32(dalic_rng_std_normal_f32_t *d, dalic_philox_t *g,
 double dalic_rng_std_normal_f64(dalic_rng_std_normal_f64_t *d, dalic_philox_t *g, double mean,
 				double stddev)
 {
-	double ret;
-	if (d->saved_available) {
-		d->saved_available = false;
-		ret = d->saved;
-	} else {
-		double x, y, r2;
-		do {
-			x = 2.0 * dalic_rng_std_canonical_f64(g) - 1.0;
-			y = 2.0 * dalic_rng_std_canonical_f64(g) - 1.0;
-			r2 = x * x + y * y;
-		} while (r2 > 1.0 || r2 == 0.0);
-		const double mult = sqrt(-2 * log(r2) / r2);
-		d->saved = x * mult;
-		d->saved_available = true;
-		ret = y * mult;
-	}
-	ret = ret * stddev;
-	return ret + mean;
+	return dalic_rng_poisson_normal(d, g, mean, stddev);
 }
 
 /* ---- gamma: Marsaglia and Tsang ---- */
@@ -220,79 +203,5 @@ int64_t dalic_rng_std_discrete(const double *cp, int64_t n, dalic_philox_t *g)
 
 uint32_t dalic_rng_std_poisson(double mean, dalic_philox_t *g)
 {
-	if (!(mean >= 12)) {
-		const double lm_thr = exp(-mean);
-		uint32_t x = 0;
-		double prod = 1.0;
-		do {
-			prod *= dalic_rng_std_canonical_f64(g);
-			x += 1;
-		} while (prod > lm_thr);
-		return x - 1;
-	}
-	/* the parameters (param_type::_M_initialize) */
-	const double m = floor(mean);
-	const double lm_thr = log(mean);
-	int sign;
-	const double lfm = lgamma_r(m + 1, &sign); /* lgamma without its global */
-	const double sm = sqrt(m);
-	const double pi_4 = 0.7853981633974483096156608458198757;
-	const double dx = sqrt(2 * m * log(32 * m / pi_4));
-	const double dd = round(fmax(6.0, fmin(m, dx)));
-	const double cx = 2 * m + dd;
-	const double scx = sqrt(cx / 2);
-	const double r1cx = 1 / cx;
-	const double c2b = sqrt(pi_4 * cx) * exp(r1cx);
-	const double cb = 2 * cx * exp(-dd * r1cx * (1 + dd / 2)) / dd;
-	/* the draw */
-	const double naf = (1 - 0x1p-52) / 2;
-	const double thr = 4294967295.0 + naf;
-	const double spi_2 = 1.2533141373155002512078826424055226;
-	const double c1 = sm * spi_2;
-	const double c2 = c2b + c1;
-	const double c3 = c2 + 1;
-	const double c4 = c3 + 1;
-	const double r178 = 0.0128205128205128205128205128205128;
-	const double e178 = 1.0129030479320018583185514777512983;
-	const double c5 = c4 + e178;
-	const double c = cb + c5;
-	const double twocx = 2 * (2 * m + dd);
-	dalic_rng_std_normal_f64_t nd = {0};
-	double x;
-	bool reject = true;
-	do {
-		const double u = c * dalic_rng_std_canonical_f64(g);
-		const double e = -log(1.0 - dalic_rng_std_canonical_f64(g));
-		double w = 0.0;
-		if (u <= c1) {
-			const double n = dalic_rng_std_normal_f64(&nd, g, 0.0, 1.0);
-			const double y = -fabs(n) * sm - 1;
-			x = floor(y);
-			w = -n * n / 2;
-			if (x < -m)
-				continue;
-		} else if (u <= c2) {
-			const double n = dalic_rng_std_normal_f64(&nd, g, 0.0, 1.0);
-			const double y = 1 + fabs(n) * scx;
-			x = ceil(y);
-			w = y * (2 - y) * r1cx;
-			if (x > dd)
-				continue;
-		} else if (u <= c3) {
-			x = -1;
-		} else if (u <= c4) {
-			x = 0;
-		} else if (u <= c5) {
-			x = 1;
-			w = r178;
-		} else {
-			const double v = -log(1.0 - dalic_rng_std_canonical_f64(g));
-			const double y = dd + v * twocx / dd;
-			x = ceil(y);
-			w = -dd * r1cx * (1 + y / 2);
-		}
-		reject = (w - e - x * lm_thr > lfm - lgamma_r(x + m + 1, &sign));
-		reject |= x + m >= thr;
-	} while (reject);
-	return (uint32_t)(x + m + naf);
+	return dalic_rng_poisson_draw(mean, g);
 }

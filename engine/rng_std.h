@@ -13,6 +13,7 @@
 #define DALIC_ENGINE_RNG_STD_H
 
 #include "engine/rng.h"
+#include "kernels/common/rng_poisson.h"
 
 #include <stddef.h>
 
@@ -36,10 +37,7 @@ typedef struct dalic_rng_std_normal_f32 {
 	bool saved_available;
 	float saved;
 } dalic_rng_std_normal_f32_t;
-typedef struct dalic_rng_std_normal_f64 {
-	bool saved_available;
-	double saved;
-} dalic_rng_std_normal_f64_t;
+/* dalic_rng_std_normal_f64_t: kernels/common/rng_poisson.h (the double one is DALIC_HD). */
 float dalic_rng_std_normal_f32(dalic_rng_std_normal_f32_t *d, dalic_philox_t *g, float mean,
 			       float stddev);
 double dalic_rng_std_normal_f64(dalic_rng_std_normal_f64_t *d, dalic_philox_t *g, double mean,
@@ -71,7 +69,8 @@ int64_t dalic_rng_std_discrete(const double *cp, int64_t n, dalic_philox_t *g);
 
 /* poisson_distribution<uint32_t>(mean), a fresh distribution per draw (as DALI's shot noise
  * constructs one per element): the product of uniforms below a mean of 12, Devroye's rejection
- * method (with its own normal) from 12 on. */
+ * method (with its own normal) from 12 on: dalic_rng_poisson_draw (kernels/common/
+ * rng_poisson.h). */
 uint32_t dalic_rng_std_poisson(double mean, dalic_philox_t *g);
 
 #endif

@@ -26,6 +26,12 @@ typedef struct dalic_rng_noise_geom {
 	int64_t p_stride, c_stride;
 } dalic_rng_noise_geom_t;
 
+/* The geometry of a sample of `ndim` extents `shape` in `layout` (pure: the CPU operator and
+ * the GPU launch share it). Returns 0, -1 for a scalar sample without per_channel, -2 when
+ * 'C' is neither first nor last. */
+int dalic_rng_noise_geom_of(const char *layout, int ndim, const int64_t *shape,
+			    bool per_channel, dalic_rng_noise_geom_t *geo);
+
 /* The geometry of sample i: one draw per element when per_channel, else one per pixel (fails
  * with DALI's message when 'C' is neither first nor last). */
 int dalic_rng_noise_geometry(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, bool per_channel,

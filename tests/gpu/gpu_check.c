@@ -214,6 +214,7 @@ int main(void)
 	bad += gpu_check_slice();
 	bad += gpu_check_cmn();
 	bad += gpu_check_normalize();
+	bad += gpu_check_random();
 	printf("test-gpu: %s\n", bad ? "FAILED" : "every kernel matches the CPU operators");
 	return bad ? 1 : 0;
 #endif

@@ -65,5 +65,6 @@ int gpu_check_resize(void);
 int gpu_check_slice(void);
 int gpu_check_cmn(void);
 int gpu_check_normalize(void);
+int gpu_check_random(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "kernels/common/rng_elem.h"
 #include "kernels/common/rng_noise.h"
 #include "kernels/common/rng_shape.h"
 
@@ -37,7 +38,7 @@ static int gaussian_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 	float mean, stddev;
 	DALIC_TRY(gaussian_params(ctx, ws, i, &mean, &stddev));
 	dalic_dtype_t t = in->dtype;
-	bool wide = t == DALIC_INT32 || t == DALIC_UINT32 || t == DALIC_INT64 || t == DALIC_UINT64;
+	bool wide = dalic_rng_gaussian_wide(t);
 	int64_t n = dalic_batch_sample_elems(in, i);
 	dalic_philox_t g = dalic_op_rng(ctx, i);
 	double v[GAUSSIAN_BLOCK];
@@ -45,11 +46,8 @@ static int gaussian_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 		int64_t k = n - p0 < GAUSSIAN_BLOCK ? n - p0 : GAUSSIAN_BLOCK;
 		for (int64_t j = 0; j < k; j++) {
 			dalic_philox_t e = dalic_rng_for_element(&g, p0 + j);
-			double x = dalic_dtype_load_f64(t, in->ptrs[i], p0 + j);
-			if (wide)
-				v[j] = x + dalic_rng_normal_f64(&e, mean, stddev);
-			else /* x is exact as a float for these types */
-				v[j] = (float)x + dalic_rng_normal_f32(&e, mean, stddev);
+			double x = dalic_rng_load_f64(t, in->ptrs[i], p0 + j);
+			v[j] = dalic_rng_gaussian_value(x, wide, mean, stddev, &e);
 		}
 		dalic_rng_store(t, out->ptrs[i], p0, v, k);
 	}

@@ -10,6 +10,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "kernels/common/rng_elem.h"
 #include "kernels/common/rng_noise.h"
 #include "kernels/common/rng_shape.h"
 
@@ -20,19 +21,6 @@ typedef struct salt_and_pepper_params {
 	double salt, pepper; /* the values of the type, exactly */
 } salt_and_pepper_params_t;
 
-/* The type's default salt (max) or pepper (min); 1 and -1 for float. */
-static double salt_and_pepper_default(dalic_dtype_t t, bool salt)
-{
-	switch (t) {
-#define SP_DEFAULT(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                   \
-	case DALIC_##ID: return DALIC_DTYPE_IS(FLOAT, CLASS) ? (salt ? 1.0 : -1.0) : salt ? (double)HI \
-											  : (double)LO;
-		DALIC_DTYPES_NUMERIC(SP_DEFAULT)
-#undef SP_DEFAULT
-	default: return 0;
-	}
-}
-
 static int salt_and_pepper_params(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
 				  salt_and_pepper_params_t *sp)
 {
@@ -40,8 +28,8 @@ static int salt_and_pepper_params(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int
 	float prob, svp, v;
 	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "prob", i, &prob));
 	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "salt_vs_pepper", i, &svp));
-	sp->salt = salt_and_pepper_default(t, true);
-	sp->pepper = salt_and_pepper_default(t, false);
+	sp->salt = dalic_rng_salt_and_pepper_default(t, true);
+	sp->pepper = dalic_rng_salt_and_pepper_default(t, false);
 	if (dalic_arg_given(ctx, "salt_val")) {
 		DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "salt_val", i, &v));
 		sp->salt = dalic_rng_cvt_to(t, v);
@@ -94,10 +82,10 @@ static int salt_and_pepper_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 	dalic_philox_t g = dalic_op_rng(ctx, i);
 	for (int64_t p = 0; p < geo.pixels; p++) {
 		dalic_philox_t e = dalic_rng_for_element(&g, p);
-		float u = dalic_rng_unit_f32(&e);
-		if (!(u < sp.prob))
+		int draw = dalic_rng_salt_and_pepper_draw(sp.prob, sp.salt_prob, &e);
+		if (!draw)
 			continue;
-		const double *v = u < sp.salt_prob ? &sp.salt : &sp.pepper;
+		const double *v = draw == 1 ? &sp.salt : &sp.pepper;
 		for (int64_t c = 0; c < geo.channels; c++)
 			dalic_rng_store(in->dtype, out->ptrs[i], p * geo.p_stride + c * geo.c_stride, v,
 					1);

@@ -11,7 +11,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
-#include "engine/rng_std.h"
+#include "kernels/common/rng_elem.h"
 #include "kernels/common/rng_noise.h"
 #include "kernels/common/rng_shape.h"
 
@@ -37,18 +37,6 @@ static int shot_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-/* Element k as float, converted from its type as C++ converts it (int64 straight to float). */
-static float shot_load_f32(dalic_dtype_t t, const void *base, int64_t k)
-{
-	switch (t) {
-#define SHOT_LOAD(ID, NUM, SHORT, CT, CLASS, LO, HI, NPY, CNAME)                                   \
-	case DALIC_##ID: return (float)((const CT *)base)[k];
-		DALIC_DTYPES_NUMERIC(SHOT_LOAD)
-#undef SHOT_LOAD
-	default: return 0;
-	}
-}
-
 static int shot_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	const dalic_batch_t *in = ws->inputs[0];
@@ -62,20 +50,15 @@ static int shot_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 	for (int64_t p0 = 0; p0 < n; p0 += SHOT_BLOCK) {
 		int64_t k = n - p0 < SHOT_BLOCK ? n - p0 : SHOT_BLOCK;
 		for (int64_t j = 0; j < k; j++) {
-			if (factor == 0.0f) {
-				v[j] = 0;
-				continue;
-			}
-			float x = shot_load_f32(in->dtype, in->ptrs[i], p0 + j) * inv_factor;
-			float mean = x > 0.0f ? x : 0.0f;
-			if (mean >= 0x1p32f)
+			float x = dalic_rng_load_f32(in->dtype, in->ptrs[i], p0 + j);
+			dalic_philox_t e = dalic_rng_for_element(&g, p0 + j);
+			bool bad = false;
+			v[j] = dalic_rng_shot_value(x, factor, inv_factor, &e, &bad);
+			if (bad)
 				return dalic_op_fail(ctx, ws, i,
 						     "element %lld: input / factor = %g, a Poisson mean "
 						     "DALI never finishes drawing (at most 2^32)",
-						     (long long)(p0 + j), mean);
-			dalic_philox_t e = dalic_rng_for_element(&g, p0 + j);
-			uint32_t draw = dalic_rng_std_poisson(mean, &e);
-			v[j] = (float)draw * factor;
+						     (long long)(p0 + j), x * inv_factor);
 		}
 		dalic_rng_store(in->dtype, out->ptrs[i], p0, v, k);
 	}
