@@ -5,8 +5,8 @@
  * Windows are given in oriented coordinates; the codec decodes the matching raw rectangle and
  * one pass maps it through the orientation and colour conversion into the output. The common
  * case (orientation 1, codec already producing the output layout) decodes straight into the
- * output buffer with no extra pass. An EXIF-rotated JPEG is decoded whole, as OpenCV (DALI's
- * decoder for those) does, and the window cut from it.
+ * output buffer with no extra pass. An EXIF-rotated JPEG is read to its end, as OpenCV (DALI's
+ * decoder for those) reads it, but only the raw window's pixels are made (img_jpeg.c).
  */
 #include "kernels/common/img_codec_impl.h"
 
@@ -285,8 +285,10 @@ uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const 
 	if (info->format == IMG_FMT_PNG) /* the whole image, then its row pointers */
 		return w * h * (uint64_t)codec_png_bytes(info, output_type) + h * sizeof(void *);
 	img_px_t px = codec_jpeg_layout(info, output_type);
-	if (info->orientation != 1) /* decoded whole */
-		rw = w, rh = h;
+	if (roi && info->orientation >= 5) { /* the raw window is the oriented one transposed */
+		uint64_t t = rw;
+		rw = rh, rh = t;
+	}
 	uint64_t ch = (uint64_t)img_px_bytes(px), bytes = (rw + 64) * ch * 16; /* row buffers */
 	if (info->orientation != 1 || (int)ch != dalic_img_output_channels(info, output_type))
 		bytes += rw * rh * ch; /* decoded before orientation / conversion */
@@ -317,11 +319,7 @@ static uint8_t *codec_decode_raw(img_decoder_t *d, const uint8_t *data, size_t n
 		return full;
 	}
 	*px = codec_jpeg_layout(info, output_type);
-	if (info->orientation != 1) {
-		*raw = (img_rect_t){0, 0, info->width, info->height};
-	} else {
-		*raw = *rect;
-	}
+	*raw = *rect;
 	int ch = img_px_bytes(*px);
 	bool direct = out && info->orientation == 1 && ch == out_ch;
 	uint8_t *region =
