@@ -39,7 +39,7 @@
 /* jpeglib.h wants FILE and size_t first. */
 #include <jerror.h>
 #include <jpeglib.h>
-/* struct jpeg_entropy_decoder, whose decode_mcu jpgd_skip_mcu wraps */
+/* struct jpeg_entropy_decoder, whose decode_mcu jpgd_progress replaces */
 #include <jpegint.h>
 
 /* nvImageCodec's default NVIMGCODEC_MAX_JPEG_SCANS. */
@@ -66,15 +66,13 @@ struct img_jpeg {
 	struct jpeg_progress_mgr progress;
 	bool ready;
 	/* Skipping the entropy data below the window (multi-scan files): iMCU rows from
-	 * skip_from on are not decoded (0: everything is); decode_mcu is the scan's own method,
-	 * scan_end/scan_marker where the scan's terminating marker ends and its code (NULL: the
-	 * scan is read whole), scan_skipped whether the reader jumped there, skipped whether any
-	 * scan was cut. */
+	 * skip_from on are not decoded (0: everything is); whole_scan is a scan (number) read
+	 * whole, cut_scan the last one cut and decode_mcu its decoder's method, skipped whether
+	 * any scan was cut. */
 	JDIMENSION skip_from;
+	int whole_scan, cut_scan;
 	boolean (*decode_mcu)(j_decompress_ptr c, JBLOCKROW *blocks);
-	const uint8_t *scan_end;
-	int scan_marker;
-	bool scan_skipped, skipped;
+	bool skipped;
 };
 
 static void jpgd_error_exit(j_common_ptr c)
@@ -99,7 +97,7 @@ static void jpgd_emit(j_common_ptr c, int level)
 		dalic_img_warn(e->warnings, msg);
 }
 
-/* Where the scan whose entropy data starts at p ends: after the first 0xFF (0xFF...) xx with
+/* Where the scan whose entropy data goes on at p ends: after the first 0xFF (0xFF...) xx with
  * xx neither a stuffed 0 nor RSTn, where libjpeg's bit reader stops and its marker reader takes
  * over; *marker gets xx. NULL when there is none (truncated: the whole read fails there) or a
  * code below 0xC0 comes first (libjpeg discards those at restarts, elsewhere fails on them):
@@ -122,26 +120,20 @@ static const uint8_t *jpgd_skip_scan_end(const uint8_t *p, const uint8_t *e, int
 	return NULL;
 }
 
-/* The scan's decode_mcu while skipping: MCUs of iMCU rows from skip_from on are not decoded;
- * at the first of them the reader jumps past the scan's terminating marker and leaves it
- * pending, as the bit reader does when it meets one (the next scan's start_pass resets the
- * bit buffer and restart state). */
+/* A scan's decode_mcu once the reader has jumped past the scan's end: its remaining MCUs are
+ * left as they are (never output). */
 static boolean jpgd_skip_mcu(j_decompress_ptr c, JBLOCKROW *blocks)
 {
-	img_jpeg_t *j = (img_jpeg_t *)(void *)c;
-	if (c->input_iMCU_row < j->skip_from || !j->scan_end)
-		return j->decode_mcu(c, blocks);
-	if (!j->scan_skipped) {
-		c->src->bytes_in_buffer -= (size_t)(j->scan_end - c->src->next_input_byte);
-		c->src->next_input_byte = j->scan_end;
-		c->unread_marker = j->scan_marker;
-		j->scan_skipped = j->skipped = true;
-	}
+	(void)c, (void)blocks;
 	return TRUE;
 }
 
-/* libjpeg calls this before each step of reading the scans: after a scan's start (its
- * start_pass sets decode_mcu) it is where the skipping wrapper goes in. */
+/* libjpeg calls this before each step of jpeg_start_decompress's reading of the scans: a marker
+ * segment, or one iMCU row of a scan. At the scan's first row from skip_from on, the reader
+ * jumps past the marker ending the scan and leaves it pending, as the bit reader does when it
+ * meets one (the next scan's start_pass resets the bit buffer and the restart state), and the
+ * scan's remaining MCUs are not decoded. A scan is read whole when the bit reader has met a
+ * marker already, or its end is not found as the bit reader would find it. */
 static void jpgd_progress(j_common_ptr c)
 {
 	j_decompress_ptr d = (j_decompress_ptr)c;
@@ -152,15 +144,32 @@ static void jpgd_progress(j_common_ptr c)
 		longjmp(e->jump, 1);
 	}
 	img_jpeg_t *j = (img_jpeg_t *)(void *)d;
-	if (!j->skip_from || d->global_state != DSTATE_PRELOAD ||
-	    d->entropy->decode_mcu == jpgd_skip_mcu)
+	if (!j->skip_from || d->global_state != DSTATE_PRELOAD)
 		return;
+	/* The progressive decoder's start_pass sets decode_mcu for each scan, the sequential
+	 * one's keeps it: put it back at the next scan. */
+	if (d->entropy->decode_mcu == jpgd_skip_mcu && j->cut_scan != d->input_scan_number)
+		d->entropy->decode_mcu = j->decode_mcu;
+	if (d->input_iMCU_row < j->skip_from || d->input_iMCU_row >= d->total_iMCU_rows ||
+	    d->entropy->decode_mcu == jpgd_skip_mcu || j->whole_scan == d->input_scan_number)
+		return;
+	int marker = 0;
+	const uint8_t *end = d->unread_marker ? NULL
+	                                      : jpgd_skip_scan_end(d->src->next_input_byte,
+	                                                           d->src->next_input_byte +
+	                                                               d->src->bytes_in_buffer,
+	                                                           &marker);
+	if (!end) {
+		j->whole_scan = d->input_scan_number;
+		return;
+	}
+	d->src->bytes_in_buffer -= (size_t)(end - d->src->next_input_byte);
+	d->src->next_input_byte = end;
+	d->unread_marker = marker;
 	j->decode_mcu = d->entropy->decode_mcu;
 	d->entropy->decode_mcu = jpgd_skip_mcu;
-	j->scan_skipped = false;
-	j->scan_end = jpgd_skip_scan_end(d->src->next_input_byte,
-	                                 d->src->next_input_byte + d->src->bytes_in_buffer,
-	                                 &j->scan_marker);
+	j->cut_scan = d->input_scan_number;
+	j->skipped = true;
 }
 
 /* Whether libjpeg may smooth blocks (progressive files whose first AC coefficients are not
@@ -310,6 +319,7 @@ static int jpgd_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t
 	img_jpeg_t *j = d->jpeg;
 	struct jpeg_decompress_struct *c = &j->cinfo;
 	j->skip_from = 0;
+	j->whole_scan = j->cut_scan = 0;
 	j->skipped = false;
 	j->jerr.warnings = &d->warnings;
 	j->jerr.msg[0] = 0;

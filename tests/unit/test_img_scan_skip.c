@@ -2,18 +2,20 @@
  * Multi-scan (progressive) JPEGs decoded to a window read each scan's entropy data only down to
  * one iMCU row below the window (kernels/common/img_jpeg.c). Through decoders.image_slice:
  * windows ending on, before and after iMCU row edges equal djpeg's whole decode cut to them,
- * on 4:2:0, 4:4:4 and gray progressive photos and on incomplete progressive files (block
- * smoothing, which looks further down: decoded again unskipped; full-width windows); damaged progressive files
- * (cut short, a marker or an end marker inside a scan) decode to a window exactly when
- * decoders.image decodes the whole file, into the same pixels.
+ * on 4:2:0, 4:4:4 and gray progressive photos, on sequential files in several scans and on
+ * incomplete progressive files (block smoothing, which looks further down: decoded again
+ * unskipped; full-width windows); damaged progressive files (cut short, a marker or an end
+ * marker inside a scan) decode to a window exactly when decoders.image decodes the whole
+ * file, into the same pixels.
  */
 #include "tests/testlib/image.h"
 
 TestSuite(img_scan_skip, .timeout = 120, .fini = tl_tmpdir_remove);
 
-/* decoders.image_slice over root/file with window (x, y, w, h); the pipeline's status. */
-static int img_scan_skip_window(const char *root, const char *file, int x, int y, int w, int h,
-                                tl_image_t *got)
+/* decoders.image_slice over root/file with window (x, y, w, h); the pipeline's status.
+ * *warnings (may be NULL) gets the number of warnings the decode gave. */
+static int img_scan_skip_window_w(const char *root, const char *file, int x, int y, int w,
+                                  int h, tl_image_t *got, int64_t *warnings)
 {
 	dalic_op_t *dec;
 	dalic_pipeline_t *p = tl_decode_pipeline(root, 1, (const char *[]){file},
@@ -25,8 +27,16 @@ static int img_scan_skip_window(const char *root, const char *file, int x, int y
 		tl_image_t s = tl_image_sample(dalic_pipeline_output(p, 0), 0);
 		*got = tl_image_cut(&s, 0, 0, s.w, s.h);
 	}
+	if (warnings)
+		*warnings = dalic_pipeline_num_warnings(p);
 	dalic_pipeline_destroy(p);
 	return rc;
+}
+
+static int img_scan_skip_window(const char *root, const char *file, int x, int y, int w, int h,
+                                tl_image_t *got)
+{
+	return img_scan_skip_window_w(root, file, x, y, w, h, got, NULL);
 }
 
 /* Windows whose last row lies on every side of the iMCU row edges, at several columns (or the
@@ -44,8 +54,13 @@ static void img_scan_skip_check(const char *root, const char *file, const tl_ima
 		int w = full_width ? W : W / 3 + (int)k;
 		h = h < b ? h : b;
 		tl_image_t win;
-		cr_assert_eq(img_scan_skip_window(root, file, x, b - h, w, h, &win), DALIC_OK,
-		             "%s window %dx%d+%d+%d: %s", file, w, h, x, b - h, dalic_last_error());
+		int64_t warnings = 0;
+		cr_assert_eq(img_scan_skip_window_w(root, file, x, b - h, w, h, &win, &warnings),
+		             DALIC_OK, "%s window %dx%d+%d+%d: %s", file, w, h, x, b - h,
+		             dalic_last_error());
+		/* a clean file: the jumps leave libjpeg nothing to warn about */
+		cr_expect_eq(warnings, 0, "%s window %dx%d+%d+%d: %lld warnings", file, w, h, x,
+		             b - h, (long long)warnings);
 		tl_image_t ref = tl_image_cut(full, x, b - h, w, h);
 		cr_expect_eq(tl_image_max_diff(&win, &ref, 0, NULL), 0,
 		             "%s window %dx%d+%d+%d (rows to %d of %d) differs from the whole decode",
@@ -113,6 +128,26 @@ Test(img_scan_skip, incomplete_progressive_is_smoothed_as_whole)
 		const char *name = img_scan_skip_jpegtran(files[f].sample, script, files[f].name);
 		tl_image_t full = tl_djpeg("-rgb", tl_tmp_path(name));
 		img_scan_skip_check(tl_tmpdir(), name, &full, files[f].imcu, true);
+		free(full.px);
+	}
+}
+
+/* A sequential file in one scan per component (libjpeg's sequential decoder keeps one
+ * decode_mcu for all scans). */
+Test(img_scan_skip, multiscan_sequential_windows)
+{
+	if (!tl_have_djpeg() || system("jpegtran -version </dev/null >/dev/null 2>&1") != 0)
+		cr_skip_test("djpeg/jpegtran (libjpeg-turbo-progs) are not installed");
+	const struct {
+		const char *sample, *name;
+		int imcu;
+	} files[] = {{"cat/chelsea.jpg", "seq_420.jpg", 16},
+	             {"coffee/coffee_444.jpg", "seq_444.jpg", 8}};
+	for (int f = 0; f < 2; f++) {
+		const char *name =
+		    img_scan_skip_jpegtran(files[f].sample, "0;\n1;\n2;\n", files[f].name);
+		tl_image_t full = tl_djpeg("-rgb", tl_tmp_path(name));
+		img_scan_skip_check(tl_tmpdir(), name, &full, files[f].imcu, false);
 		free(full.px);
 	}
 }
