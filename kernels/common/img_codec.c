@@ -213,8 +213,12 @@ static void codec_convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, i
 	if ((output_type == DALIC_ANY_DATA && !cmyk) || (output_type == DALIC_GRAY && !cmyk) ||
 	    (output_type == DALIC_RGB && px == IMG_PX_RGB) ||
 	    (output_type == DALIC_BGR && px == IMG_PX_BGR)) {
-		for (int i = 0; i < n; i++, src += sstep, dst += out_ch)
-			memcpy(dst, src, (size_t)out_ch);
+		if (out_ch == 3) /* a fixed-size copy, not a memcpy call per pixel */
+			for (int i = 0; i < n; i++, src += sstep, dst += 3)
+				dst[0] = src[0], dst[1] = src[1], dst[2] = src[2];
+		else
+			for (int i = 0; i < n; i++, src += sstep, dst += out_ch)
+				memcpy(dst, src, (size_t)out_ch);
 		return;
 	}
 	float cy[3], cb[3], cr[3];
@@ -371,16 +375,23 @@ int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_
 	const int o = info->orientation, out_ch = dalic_img_output_channels(info, output_type);
 	ptrdiff_t step = dx[o] + (ptrdiff_t)dy[o] * raw.w;
 	const int in_ch = img_px_bytes(px);
-	for (int y = 0; y < rect.h; y++) {
-		int rx, ry;
-		codec_to_raw(o, info->width, info->height, rect.x, rect.y + y, &rx, &ry);
-		const uint8_t *src = region + ((size_t)(ry - raw.y) * raw.w + (rx - raw.x)) * in_ch;
-		uint8_t *dst = out + (size_t)y * rect.w * out_ch;
-		/* Decoded straight into the output: only YCbCr still needs converting (in place,
-		 * pixel by pixel). */
-		if (src == dst && output_type != DALIC_YCbCr)
-			continue;
-		codec_convert_run(src, step, px, output_type, out_ch, dst, rect.w);
+	/* A transposing orientation walks raw columns: strips of 32 output columns keep the
+	 * raw rows it reads in cache across output rows. */
+	const int strip = o >= 5 ? 32 : rect.w;
+	for (int x0 = 0; x0 < rect.w; x0 += strip) {
+		const int n = rect.w - x0 < strip ? rect.w - x0 : strip;
+		for (int y = 0; y < rect.h; y++) {
+			int rx, ry;
+			codec_to_raw(o, info->width, info->height, rect.x + x0, rect.y + y, &rx, &ry);
+			const uint8_t *src =
+			    region + ((size_t)(ry - raw.y) * raw.w + (rx - raw.x)) * in_ch;
+			uint8_t *dst = out + ((size_t)y * rect.w + x0) * out_ch;
+			/* Decoded straight into the output: only YCbCr still needs converting (in
+			 * place, pixel by pixel). */
+			if (src == dst && output_type != DALIC_YCbCr)
+				continue;
+			codec_convert_run(src, step, px, output_type, out_ch, dst, n);
+		}
 	}
 	return 0;
 }
