@@ -2,11 +2,11 @@
  * Multi-scan (progressive) JPEGs decoded to a window read each scan's entropy data only down to
  * one iMCU row below the window (kernels/common/img_jpeg.c). Through decoders.image_slice:
  * windows ending on, before and after iMCU row edges equal djpeg's whole decode cut to them,
- * on 4:2:0, 4:4:4 and gray progressive photos, on sequential files in several scans and on
- * incomplete progressive files (block smoothing, which looks further down: decoded again
- * unskipped; full-width windows); damaged progressive files (cut short, a marker or an end
- * marker inside a scan) decode to a window exactly when decoders.image decodes the whole
- * file, into the same pixels.
+ * with no warnings, on 4:2:0, 4:4:4 and gray progressive photos, on sequential files in
+ * several scans and on incomplete progressive files (block smoothing, which looks further
+ * down: decoded again unskipped; full-width windows); damaged progressive files (cut short, a
+ * marker or an end marker inside a scan, random bytes) decode to a window exactly when
+ * decoders.image decodes the whole file, into the same pixels.
  */
 #include "tests/testlib/image.h"
 
@@ -213,19 +213,25 @@ Test(img_scan_skip, damaged_progressive_like_whole_decode)
 		int scans = img_scan_skip_scans(orig, n, at, ends, 64);
 		cr_assert_gt(scans, 3, "%s: %d scans", srcs[s], scans);
 		uint8_t *buf = malloc(n + 16);
-		for (int v = 0; v < 3 * scans; v++) {
-			int sc = v / 3;
+		uint32_t lcg = 12345;
+		for (int v = 0; v < 4 * scans; v++) {
+			int sc = v / 4;
 			/* three quarters into the scan's data: below the window */
 			size_t end = at[sc] + (ends[sc] - at[sc]) * 3 / 4;
 			cr_assert(ends[sc] > at[sc] + 8, "%s scan %d: %zu..%zu", srcs[s], sc, at[sc],
 			          ends[sc]);
 			size_t m = n;
 			memcpy(buf, orig, n);
-			if (v % 3 == 0) { /* cut short inside the scan */
+			if (v % 4 == 0) { /* cut short inside the scan */
 				m = end;
-			} else { /* a marker code below 0xC0, or an end marker, inside the scan */
+			} else if (v % 4 < 3) { /* a code below 0xC0, or an end marker, in the scan */
 				buf[end] = 0xFF;
-				buf[end + 1] = v % 3 == 1 ? 0x05 : 0xD9;
+				buf[end + 1] = v % 4 == 1 ? 0x05 : 0xD9;
+			} else { /* bit rot: 6 random bytes anywhere in the scan's data */
+				for (int k = 0; k < 6; k++) {
+					lcg = lcg * 1664525u + 1013904223u;
+					buf[at[sc] + (lcg >> 8) % (ends[sc] - at[sc])] = (uint8_t)(lcg >> 24);
+				}
 			}
 			char name[64];
 			snprintf(name, sizeof name, "damaged_%d_%d.jpg", s, v);
