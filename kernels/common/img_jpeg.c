@@ -60,7 +60,7 @@ typedef struct jpgd_source {
 } jpgd_source_t;
 
 struct img_jpeg {
-	struct jpeg_decompress_struct cinfo;
+	struct jpeg_decompress_struct cinfo; /* first: jpgd_progress gets from it to the rest */
 	jpgd_error_t jerr;
 	jpgd_source_t src;
 	struct jpeg_progress_mgr progress;
@@ -143,7 +143,7 @@ static void jpgd_progress(j_common_ptr c)
 		         JPGD_MAX_SCANS);
 		longjmp(e->jump, 1);
 	}
-	img_jpeg_t *j = (img_jpeg_t *)(void *)d;
+	img_jpeg_t *j = (img_jpeg_t *)(void *)d; /* cinfo is its first member */
 	if (!j->skip_from || d->global_state != DSTATE_PRELOAD)
 		return;
 	/* The progressive decoder's start_pass sets decode_mcu for each scan, the sequential
