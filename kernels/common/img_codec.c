@@ -5,8 +5,8 @@
  * Windows are given in oriented coordinates; the codec decodes the matching raw rectangle and
  * one pass maps it through the orientation and colour conversion into the output. The common
  * case (orientation 1, codec already producing the output layout) decodes straight into the
- * output buffer with no extra pass. An EXIF-rotated JPEG is decoded whole, as OpenCV (DALI's
- * decoder for those) does, and the window cut from it.
+ * output buffer with no extra pass. An EXIF-rotated JPEG is read to its end, as OpenCV (DALI's
+ * decoder for those) reads it, but only the raw window's pixels are made (img_jpeg.c).
  */
 #include "kernels/common/img_codec_impl.h"
 
@@ -213,8 +213,12 @@ static void codec_convert_run(const uint8_t *src, ptrdiff_t step, img_px_t px, i
 	if ((output_type == DALIC_ANY_DATA && !cmyk) || (output_type == DALIC_GRAY && !cmyk) ||
 	    (output_type == DALIC_RGB && px == IMG_PX_RGB) ||
 	    (output_type == DALIC_BGR && px == IMG_PX_BGR)) {
-		for (int i = 0; i < n; i++, src += sstep, dst += out_ch)
-			memcpy(dst, src, (size_t)out_ch);
+		if (out_ch == 3) /* a fixed-size copy, not a memcpy call per pixel */
+			for (int i = 0; i < n; i++, src += sstep, dst += 3)
+				dst[0] = src[0], dst[1] = src[1], dst[2] = src[2];
+		else
+			for (int i = 0; i < n; i++, src += sstep, dst += out_ch)
+				memcpy(dst, src, (size_t)out_ch);
 		return;
 	}
 	float cy[3], cb[3], cr[3];
@@ -285,8 +289,10 @@ uint64_t dalic_img_decode_memory(const img_info_t *info, int output_type, const 
 	if (info->format == IMG_FMT_PNG) /* the whole image, then its row pointers */
 		return w * h * (uint64_t)codec_png_bytes(info, output_type) + h * sizeof(void *);
 	img_px_t px = codec_jpeg_layout(info, output_type);
-	if (info->orientation != 1) /* decoded whole */
-		rw = w, rh = h;
+	if (roi && info->orientation >= 5) { /* the raw window is the oriented one transposed */
+		uint64_t t = rw;
+		rw = rh, rh = t;
+	}
 	uint64_t ch = (uint64_t)img_px_bytes(px), bytes = (rw + 64) * ch * 16; /* row buffers */
 	if (info->orientation != 1 || (int)ch != dalic_img_output_channels(info, output_type))
 		bytes += rw * rh * ch; /* decoded before orientation / conversion */
@@ -317,11 +323,7 @@ static uint8_t *codec_decode_raw(img_decoder_t *d, const uint8_t *data, size_t n
 		return full;
 	}
 	*px = codec_jpeg_layout(info, output_type);
-	if (info->orientation != 1) {
-		*raw = (img_rect_t){0, 0, info->width, info->height};
-	} else {
-		*raw = *rect;
-	}
+	*raw = *rect;
 	int ch = img_px_bytes(*px);
 	bool direct = out && info->orientation == 1 && ch == out_ch;
 	uint8_t *region =
@@ -373,16 +375,23 @@ int dalic_img_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_
 	const int o = info->orientation, out_ch = dalic_img_output_channels(info, output_type);
 	ptrdiff_t step = dx[o] + (ptrdiff_t)dy[o] * raw.w;
 	const int in_ch = img_px_bytes(px);
-	for (int y = 0; y < rect.h; y++) {
-		int rx, ry;
-		codec_to_raw(o, info->width, info->height, rect.x, rect.y + y, &rx, &ry);
-		const uint8_t *src = region + ((size_t)(ry - raw.y) * raw.w + (rx - raw.x)) * in_ch;
-		uint8_t *dst = out + (size_t)y * rect.w * out_ch;
-		/* Decoded straight into the output: only YCbCr still needs converting (in place,
-		 * pixel by pixel). */
-		if (src == dst && output_type != DALIC_YCbCr)
-			continue;
-		codec_convert_run(src, step, px, output_type, out_ch, dst, rect.w);
+	/* A transposing orientation walks raw columns: strips of 32 output columns keep the
+	 * raw rows it reads in cache across output rows. */
+	const int strip = o >= 5 ? 32 : rect.w;
+	for (int x0 = 0; x0 < rect.w; x0 += strip) {
+		const int n = rect.w - x0 < strip ? rect.w - x0 : strip;
+		for (int y = 0; y < rect.h; y++) {
+			int rx, ry;
+			codec_to_raw(o, info->width, info->height, rect.x + x0, rect.y + y, &rx, &ry);
+			const uint8_t *src =
+			    region + ((size_t)(ry - raw.y) * raw.w + (rx - raw.x)) * in_ch;
+			uint8_t *dst = out + ((size_t)y * rect.w + x0) * out_ch;
+			/* Decoded straight into the output: only YCbCr still needs converting (in
+			 * place, pixel by pixel). */
+			if (src == dst && output_type != DALIC_YCbCr)
+				continue;
+			codec_convert_run(src, step, px, output_type, out_ch, dst, n);
+		}
 	}
 	return 0;
 }

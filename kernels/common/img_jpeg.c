@@ -15,6 +15,18 @@
  *   jpeg_finish_decompress: exactly DALI's sequence, so what lies below the window is never
  *   read and a file truncated there decodes, in both. Window rows are decoded straight into
  *   the output (jpgd_read_rows), not into a row buffer and copied.
+ * - An EXIF-rotated file is read to its end as OpenCV (DALI's decoder for those) reads it:
+ *   the rows below the window are entropy-decoded (damage there fails or warns as in a whole
+ *   decode) but not output; the window's pixels are those of the whole decode.
+ * - A multi-scan (progressive) file is read whole by jpeg_start_decompress before any row
+ *   comes out. Blocks below the iMCU row holding the row under the window are never output
+ *   (the upsampler takes one chroma row down at most), so each scan's entropy data is decoded
+ *   only down to there and the reader then jumps to the marker ending the scan (jpgd_skip_*):
+ *   the window's coefficients, and so its pixels, are those of a whole read. A scan is read
+ *   whole when its end cannot be found the way libjpeg's bit reader finds it (no marker, or a
+ *   marker code below 0xC0 first), and the file is decoded again unskipped when block
+ *   smoothing (incomplete progressive files) would look at blocks further down. What is not
+ *   decoded gives no warnings (docs/dali-differences.md).
  */
 #include "kernels/common/img_codec_impl.h"
 
@@ -27,6 +39,8 @@
 /* jpeglib.h wants FILE and size_t first. */
 #include <jerror.h>
 #include <jpeglib.h>
+/* struct jpeg_entropy_decoder, whose decode_mcu jpgd_progress replaces */
+#include <jpegint.h>
 
 /* nvImageCodec's default NVIMGCODEC_MAX_JPEG_SCANS. */
 #define JPGD_MAX_SCANS 256
@@ -46,11 +60,19 @@ typedef struct jpgd_source {
 } jpgd_source_t;
 
 struct img_jpeg {
-	struct jpeg_decompress_struct cinfo;
+	struct jpeg_decompress_struct cinfo; /* first: jpgd_progress gets from it to the rest */
 	jpgd_error_t jerr;
 	jpgd_source_t src;
 	struct jpeg_progress_mgr progress;
 	bool ready;
+	/* Skipping the entropy data below the window (multi-scan files): iMCU rows from
+	 * skip_from on are not decoded (0: everything is); whole_scan is a scan (number) read
+	 * whole, cut_scan the last one cut and decode_mcu its decoder's method, skipped whether
+	 * any scan was cut. */
+	JDIMENSION skip_from;
+	int whole_scan, cut_scan;
+	boolean (*decode_mcu)(j_decompress_ptr c, JBLOCKROW *blocks);
+	bool skipped;
 };
 
 static void jpgd_error_exit(j_common_ptr c)
@@ -75,6 +97,43 @@ static void jpgd_emit(j_common_ptr c, int level)
 		dalic_img_warn(e->warnings, msg);
 }
 
+/* Where the scan whose entropy data goes on at p ends: after the first 0xFF (0xFF...) xx with
+ * xx neither a stuffed 0 nor RSTn, where libjpeg's bit reader stops and its marker reader takes
+ * over; *marker gets xx. NULL when there is none (truncated: the whole read fails there) or a
+ * code below 0xC0 comes first (libjpeg discards those at restarts, elsewhere fails on them):
+ * such a scan is read whole. */
+static const uint8_t *jpgd_skip_scan_end(const uint8_t *p, const uint8_t *e, int *marker)
+{
+	while (p < e && (p = memchr(p, 0xFF, (size_t)(e - p)))) {
+		const uint8_t *q = p + 1;
+		while (q < e && *q == 0xFF)
+			q++;
+		if (q >= e || (*q > 0 && *q < 0xC0))
+			return NULL;
+		if (*q == 0 || (*q >= 0xD0 && *q <= 0xD7)) {
+			p = q + 1;
+			continue;
+		}
+		*marker = *q;
+		return q + 1;
+	}
+	return NULL;
+}
+
+/* A scan's decode_mcu once the reader has jumped past the scan's end: its remaining MCUs are
+ * left as they are (never output). */
+static boolean jpgd_skip_mcu(j_decompress_ptr c, JBLOCKROW *blocks)
+{
+	(void)c, (void)blocks;
+	return TRUE;
+}
+
+/* libjpeg calls this before each step of jpeg_start_decompress's reading of the scans: a marker
+ * segment, or one iMCU row of a scan. At the scan's first row from skip_from on, the reader
+ * jumps past the marker ending the scan and leaves it pending, as the bit reader does when it
+ * meets one (the next scan's start_pass resets the bit buffer and the restart state), and the
+ * scan's remaining MCUs are not decoded. A scan is read whole when the bit reader has met a
+ * marker already, or its end is not found as the bit reader would find it. */
 static void jpgd_progress(j_common_ptr c)
 {
 	j_decompress_ptr d = (j_decompress_ptr)c;
@@ -84,6 +143,46 @@ static void jpgd_progress(j_common_ptr c)
 		         JPGD_MAX_SCANS);
 		longjmp(e->jump, 1);
 	}
+	img_jpeg_t *j = (img_jpeg_t *)(void *)d; /* cinfo is its first member */
+	if (!j->skip_from || d->global_state != DSTATE_PRELOAD)
+		return;
+	/* The progressive decoder's start_pass sets decode_mcu for each scan, the sequential
+	 * one's keeps it: put it back at the next scan. */
+	if (d->entropy->decode_mcu == jpgd_skip_mcu && j->cut_scan != d->input_scan_number)
+		d->entropy->decode_mcu = j->decode_mcu;
+	if (d->input_iMCU_row < j->skip_from || d->input_iMCU_row >= d->total_iMCU_rows ||
+	    d->entropy->decode_mcu == jpgd_skip_mcu || j->whole_scan == d->input_scan_number)
+		return;
+	int marker = 0;
+	const uint8_t *end = d->unread_marker ? NULL
+	                                      : jpgd_skip_scan_end(d->src->next_input_byte,
+	                                                           d->src->next_input_byte +
+	                                                               d->src->bytes_in_buffer,
+	                                                           &marker);
+	if (!end) {
+		j->whole_scan = d->input_scan_number;
+		return;
+	}
+	d->src->bytes_in_buffer -= (size_t)(end - d->src->next_input_byte);
+	d->src->next_input_byte = end;
+	d->unread_marker = marker;
+	j->decode_mcu = d->entropy->decode_mcu;
+	d->entropy->decode_mcu = jpgd_skip_mcu;
+	j->cut_scan = d->input_scan_number;
+	j->skipped = true;
+}
+
+/* Whether libjpeg may smooth blocks (progressive files whose first AC coefficients are not
+ * all known exactly at the end); smoothing reads blocks two rows down, beyond skip_from. */
+static bool jpgd_skip_may_smooth(j_decompress_ptr c)
+{
+	if (!c->progressive_mode || !c->do_block_smoothing || !c->coef_bits)
+		return false;
+	for (int ci = 0; ci < c->num_components; ci++)
+		for (int k = 1; k < 10; k++)
+			if (c->coef_bits[ci][k] != 0)
+				return true;
+	return false;
 }
 
 static void jpgd_src_init(j_decompress_ptr c)
@@ -211,12 +310,17 @@ static int jpgd_read_rows(struct jpeg_decompress_struct *c, int y0, int y, int h
 	return 0;
 }
 
-int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
-                          img_px_t *px, const img_rect_t *r, uint8_t *out, char *err, size_t errn)
+/* One decode; with `skip`, scans are cut below the window, and *redo is set (and -1 returned)
+ * when that turns out not to be safe. */
+static int jpgd_decode(img_decoder_t *d, const uint8_t *data, size_t n, img_px_t *px,
+                       const img_rect_t *r, uint8_t *out, bool all_rows, bool skip, bool *redo,
+                       char *err, size_t errn)
 {
 	img_jpeg_t *j = d->jpeg;
 	struct jpeg_decompress_struct *c = &j->cinfo;
-	(void)info;
+	j->skip_from = 0;
+	j->whole_scan = j->cut_scan = 0;
+	j->skipped = false;
 	j->jerr.warnings = &d->warnings;
 	j->jerr.msg[0] = 0;
 	if (setjmp(j->jerr.jump)) {
@@ -238,8 +342,23 @@ int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const
 	c->do_fancy_upsampling = TRUE;
 	if (*px == IMG_PX_CMYK && !c->saw_Adobe_marker)
 		*px = IMG_PX_CMYK_PLAIN;
+	if (skip && !all_rows && jpeg_has_multiple_scans(c)) {
+		/* up to the iMCU row of the row below the window: the fancy upsampler's chroma
+		 * rows for the window's last row (one chroma row down at most) lie there */
+		JDIMENSION last = (JDIMENSION)(r->y + r->h);
+		JDIMENSION rows = (JDIMENSION)c->max_v_samp_factor * DCTSIZE;
+		if (last >= c->image_height)
+			last = c->image_height - 1;
+		if (last / rows + 1 < c->total_iMCU_rows)
+			j->skip_from = last / rows + 1;
+	}
 	if (!jpeg_start_decompress(c))
 		return jpgd_truncated(j, "before the first row", err, errn);
+	if (j->skipped && jpgd_skip_may_smooth(c)) {
+		jpeg_abort_decompress(c);
+		*redo = true;
+		return -1;
+	}
 	int ch = c->output_components;
 	int W = (int)c->output_width, H = (int)c->output_height;
 	if (r->x + r->w > W || r->y + r->h > H) { /* the header said otherwise (fuzzing) */
@@ -259,7 +378,7 @@ int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const
 	size_t row_bytes = (size_t)r->w * (size_t)ch, lead = (size_t)(r->x - (int)x0) * (size_t)ch;
 	size_t wide = (size_t)w * (size_t)ch;
 	bool direct = lead == 0 && w == (JDIMENSION)r->w;
-	bool need_tmp = !direct || ey0 < r->y; /* rows decoded but not kept go there */
+	bool need_tmp = !direct || ey0 < r->y || all_rows; /* rows decoded but not kept */
 	uint8_t *tmp = need_tmp ? dalic_img_scratch_get(&d->rows, wide * JPGD_ROWS) : NULL;
 	if (need_tmp && !tmp) {
 		jpeg_abort_decompress(c);
@@ -271,11 +390,37 @@ int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const
 		snprintf(where, sizeof where, "at row %u of %d", (unsigned)c->output_scanline, H);
 		return jpgd_truncated(j, where, err, errn);
 	}
-	/* DALI's end: skip what is left (libjpeg skips to the end without reading), finish */
+	/* DALI's end: skip what is left (libjpeg skips to the end without reading), finish.
+	 * With all_rows the rows below are read as OpenCV reads them, short of their pixels:
+	 * libjpeg skips rows short of the end by decoding their entropy data; the last row is
+	 * decoded into tmp. */
 	JDIMENSION left = c->output_height - c->output_scanline;
-	if (left && jpeg_skip_scanlines(c, left) != left)
+	if (all_rows && left) {
+		JSAMPROW last[1] = {tmp};
+		if ((left > 1 && jpeg_skip_scanlines(c, left - 1) != left - 1) ||
+		    jpeg_read_scanlines(c, last, 1) != 1) {
+			char where[64];
+			snprintf(where, sizeof where, "at row %u of %d", (unsigned)c->output_scanline,
+			         H);
+			return jpgd_truncated(j, where, err, errn);
+		}
+	} else if (left && jpeg_skip_scanlines(c, left) != left)
 		return jpgd_truncated(j, "below the window", err, errn);
 	if (!jpeg_finish_decompress(c))
 		return jpgd_truncated(j, "before its end marker", err, errn);
 	return 0;
+}
+
+int dalic_img_jpeg_decode(img_decoder_t *d, const uint8_t *data, size_t n, const img_info_t *info,
+                          img_px_t *px, const img_rect_t *r, uint8_t *out, char *err, size_t errn)
+{
+	/* OpenCV, DALI's decoder for EXIF-rotated files, reads every row */
+	bool all_rows = info->orientation != 1, redo = false;
+	img_px_t want = *px;
+	int rc = jpgd_decode(d, data, n, px, r, out, all_rows, true, &redo, err, errn);
+	if (!redo)
+		return rc;
+	memset(&d->warnings, 0, sizeof d->warnings); /* the second read gives them again */
+	*px = want;
+	return jpgd_decode(d, data, n, px, r, out, all_rows, false, &redo, err, errn);
 }

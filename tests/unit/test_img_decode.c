@@ -223,6 +223,46 @@ Test(img_decode, exif_orientations)
 	free(raw.px);
 }
 
+/* A window of an EXIF-rotated file decodes only the raw window (the whole file is still read):
+ * for every orientation, windows at the corners, edges and middle of the displayed image
+ * equal djpeg's whole decode, oriented, cut to them. */
+Test(img_decode, exif_windows)
+{
+	if (!tl_have_djpeg())
+		cr_skip_test("djpeg (libjpeg-turbo-progs) is not installed");
+	const char *dir = tl_tmpdir();
+	tl_image_t raw = tl_djpeg("", "samples/images/cat/chelsea.jpg");
+	for (int o = 1; o <= 8; o++) {
+		img_decode_write_with_orientation(dir, o, false);
+		char name[16];
+		snprintf(name, sizeof name, "o%d.jpg", o);
+		int W = o >= 5 ? raw.h : raw.w, H = o >= 5 ? raw.w : raw.h;
+		const int win[][4] = {{0, 0, 50, 33},          {W - 61, 0, 61, 17},
+		                      {0, H - 9, 100, 9},      {W - 45, H - 77, 45, 77},
+		                      {31, 17, W - 62, H - 40}, {W / 3, H / 2, 1, 1}};
+		for (int k = 0; k < 6; k++) {
+			const int *r = win[k];
+			dalic_op_t *dec;
+			dalic_pipeline_t *p = tl_decode_pipeline(dir, 1, (const char *[]){name},
+			                                         "decoders.image_slice", DALIC_RGB, &dec);
+			ASSERT_OK(dalic_op_set_ints(dec, "start", 2, (int64_t[]){r[0], r[1]}));
+			ASSERT_OK(dalic_op_set_ints(dec, "shape", 2, (int64_t[]){r[2], r[3]}));
+			tl_image_t got = tl_image_sample(tl_run(p, 0), 0);
+			cr_assert(got.w == r[2] && got.h == r[3], "orientation %d window %d", o, k);
+			long bad = 0;
+			for (int y = 0; y < got.h; y++)
+				for (int x = 0; x < got.w; x++)
+					bad += memcmp(got.px + ((size_t)y * got.w + x) * 3,
+					              img_decode_oriented_px(&raw, o, r[0] + x, r[1] + y),
+					              3) != 0;
+			cr_expect_eq(bad, 0, "orientation %d window %dx%d+%d+%d: %ld pixels differ", o,
+			             r[2], r[3], r[0], r[1], bad);
+			dalic_pipeline_destroy(p);
+		}
+	}
+	free(raw.px);
+}
+
 Test(img_decode, sample_with_exif_is_shown_upright)
 {
 	const char *files[] = {"cat/chelsea_exif6.jpg", "cat/chelsea.jpg"};
