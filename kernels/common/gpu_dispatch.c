@@ -1,0 +1,70 @@
+/*
+ * The dispatch table: gpu/mixed operators whose CUDA kernel is wired to the executor. Adding
+ * one is one line X(<op>) below, naming `dalic_gpu_op_<op>` (a dalic_gpu_op_t defined in
+ * kernels/common/gpu_<op>.c); everything not listed keeps the CPU-emulated path. Also the scratch and
+ * launch helpers every entry uses (gpu_op.h).
+ */
+#include "kernels/common/gpu_op.h"
+
+#include "engine/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DALIC_GPU_OPS(X)                                                                       \
+	X(flip)                                                                                \
+	X(cast)                                                                                \
+	X(copy)                                                                                \
+	X(transpose)
+
+#define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
+DALIC_GPU_OPS(DALIC_GPU_DECLARE)
+#define DALIC_GPU_ENTRY(op) &dalic_gpu_op_##op,
+static const dalic_gpu_op_t *const dalic_gpu_ops[] = {DALIC_GPU_OPS(DALIC_GPU_ENTRY) NULL};
+
+const dalic_gpu_op_t *dalic_gpu_op_find(const char *schema)
+{
+	for (int i = 0; schema && dalic_gpu_ops[i]; i++)
+		if (!strcmp(dalic_gpu_ops[i]->schema, schema))
+			return dalic_gpu_ops[i];
+	return NULL;
+}
+
+void *dalic_gpu_scratch(dalic_gpu_run_t *r, int slot, size_t bytes)
+{
+	dalic_gpu_scratch_t *s = r->scratch;
+	if (bytes < 1)
+		bytes = 1;
+	if (s->cap[slot] < bytes) {
+		/* grown by half again, so batches of slowly growing size do not realloc each time */
+		size_t cap = bytes + bytes / 2;
+		void *p = realloc(s->p[slot], cap);
+		if (!p) {
+			dalic_fail(DALIC_ENOMEM, "out of memory (%zu bytes of kernel descriptors)",
+				   cap);
+			return NULL;
+		}
+		s->p[slot] = p;
+		s->cap[slot] = cap;
+	}
+	return s->p[slot];
+}
+
+void dalic_gpu_scratch_free(dalic_gpu_scratch_t *s)
+{
+	for (int i = 0; i < DALIC_GPU_SCRATCH_SLOTS; i++)
+		free(s->p[i]);
+	memset(s, 0, sizeof *s);
+}
+
+int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void *params,
+		     dalic_cu_launch_t cfg)
+{
+	if (cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0)
+		return DALIC_OK; /* an empty batch: nothing to launch */
+	if (!r->dev->launch || r->dev->launch(k, params, &cfg, r->stream))
+		return dalic_fail(DALIC_EOP, "kernel '%s' failed to launch on the %s backend "
+				  "(the CUDA error is on stderr)", k->name, r->dev->name);
+	r->launches++;
+	return DALIC_OK;
+}
