@@ -28,7 +28,7 @@ static int exec_gpu_device(const dalic_device_backend_t *dev, int device)
 {
 	if (device < 0 || !dev->set_device || !dev->set_device(device))
 		return DALIC_OK;
-	return dalic_fail(DALIC_EOP, "cannot use device %d on the %s backend (the CUDA error is "
+	return dalic_fail(DALIC_EDEVICE, "cannot use device %d on the %s backend (the CUDA error is "
 			  "on stderr)", device, dev->name);
 }
 
@@ -48,7 +48,7 @@ int dalic_exec_streams_init(dalic_exec_t *e)
 		if (rc)
 			return rc;
 		if (dev->stream_create(&st->stream))
-			return dalic_fail(DALIC_EOP, "cannot create a stream for the %s stage (the "
+			return dalic_fail(DALIC_EDEVICE, "cannot create a stream for the %s stage (the "
 					  "CUDA error is on stderr)", dalic_graph_stage_name(st->stage));
 	}
 	return DALIC_OK;
@@ -68,7 +68,7 @@ static int exec_gpu_events(dalic_exec_node_t *x, const dalic_device_backend_t *d
 {
 	for (int k = 0; k < 2; k++)
 		if (!x->gpu_events[k] && dev->event_create(&x->gpu_events[k]))
-			return dalic_fail(DALIC_EOP, "operator '%s': cannot create an event (the "
+			return dalic_fail(DALIC_EDEVICE, "operator '%s': cannot create an event (the "
 					  "CUDA error is on stderr)", x->node->inst);
 	if (!x->gpu_scratch && !(x->gpu_scratch = calloc(1, sizeof *x->gpu_scratch)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
@@ -86,7 +86,7 @@ int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 	if (rc)
 		return rc;
 	if (dev->event_record(x->gpu_events[0], r->stream))
-		return dalic_fail(DALIC_EOP, "operator '%s': cannot record an event (the CUDA "
+		return dalic_fail(DALIC_EDEVICE, "operator '%s': cannot record an event (the CUDA "
 				  "error is on stderr)", x->node->inst);
 	dalic_gpu_run_t g = {dev, r->stream, x->gpu_scratch, 0};
 	rc = x->gpu->run(&g, x->ctx, ws);
@@ -97,7 +97,7 @@ int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 	if (rc)
 		return rc;
 	if (!timed)
-		return dalic_fail(DALIC_EOP, "operator '%s': its kernels failed (the CUDA error "
+		return dalic_fail(DALIC_EDEVICE, "operator '%s': its kernels failed (the CUDA error "
 				  "is on stderr)", x->node->inst);
 	*gpu_ns = ns;
 	return DALIC_OK;

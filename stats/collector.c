@@ -299,6 +299,8 @@ void dalic_stats_reset(dalic_stats_t *s)
 		atomic_store(&L->nodes[i].warnings, 0);
 		atomic_store(&L->nodes[i].cpu_ns, 0);
 		atomic_store(&L->nodes[i].work_ns, 0);
+		atomic_store(&L->nodes[i].gpu_ns, 0);
+		atomic_store(&L->nodes[i].gpu_runs, 0);
 		atomic_store(&L->nodes[i].out_bytes, 0);
 		atomic_store(&L->nodes[i].out_files, 0);
 		for (int o = 0; o < L->nodes[i].num_outputs; o++)

@@ -15,6 +15,7 @@
 	X(flip)                                                                                \
 	X(cast)                                                                                \
 	X(copy)                                                                                \
+	X(make_contiguous)                                                                     \
 	X(transpose)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
@@ -63,7 +64,7 @@ int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void
 	if (cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0)
 		return DALIC_OK; /* an empty batch: nothing to launch */
 	if (!r->dev->launch || r->dev->launch(k, params, &cfg, r->stream))
-		return dalic_fail(DALIC_EOP, "kernel '%s' failed to launch on the %s backend "
+		return dalic_fail(DALIC_EDEVICE, "kernel '%s' failed to launch on the %s backend "
 				  "(the CUDA error is on stderr)", k->name, r->dev->name);
 	r->launches++;
 	return DALIC_OK;
