@@ -16,7 +16,10 @@
 	X(cast)                                                                                \
 	X(copy)                                                                                \
 	X(make_contiguous)                                                                     \
-	X(transpose)
+	X(transpose)                                                                           \
+	X(brightness_contrast)                                                                 \
+	X(hsv)                                                                                 \
+	X(color_twist)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)

@@ -60,29 +60,30 @@ int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void
 		     dalic_cu_launch_t cfg);
 
 /*
- * Describes kernel `op` of kernels/cuda/<op>.cuh (its params type dalic_cu_<op>_params_t, its
- * body dalic_cu_<op>_body, its launcher dalic_cu_<op>_launch) as dalic_gpu_<op>_kernel.
+ * Describes kernel `op` of a kernels/cuda header (its params type `params_t`, its body
+ * dalic_cu_<op>_body, its launcher dalic_cu_<op>_launch) as dalic_gpu_<op>_kernel;
+ * DALIC_GPU_KERNEL(op) when the params type is dalic_cu_<op>_params_t.
  */
 #ifdef DALIC_HAVE_CUDA
-#define DALIC_GPU_LAUNCHER(op)                                                                 \
+#define DALIC_GPU_LAUNCHER(op, params_t)                                                       \
 	static int dalic_gpu_##op##_launch_any(const void *p, void *stream)                    \
 	{                                                                                      \
-		return dalic_cu_##op##_launch((const dalic_cu_##op##_params_t *)p,             \
-					      (cudaStream_t)stream);                           \
+		return dalic_cu_##op##_launch((const params_t *)p, (cudaStream_t)stream);      \
 	}
 #define DALIC_GPU_LAUNCH_FN(op) dalic_gpu_##op##_launch_any
 #else
-#define DALIC_GPU_LAUNCHER(op)
+#define DALIC_GPU_LAUNCHER(op, params_t)
 #define DALIC_GPU_LAUNCH_FN(op) NULL
 #endif
 
-#define DALIC_GPU_KERNEL(op)                                                                   \
+#define DALIC_GPU_KERNEL_OF(op, params_t)                                                      \
 	static void dalic_gpu_##op##_body_any(const dalic_cu_idx_t *ix, const void *p)         \
 	{                                                                                      \
-		dalic_cu_##op##_body(ix, (const dalic_cu_##op##_params_t *)p);                 \
+		dalic_cu_##op##_body(ix, (const params_t *)p);                                 \
 	}                                                                                      \
-	DALIC_GPU_LAUNCHER(op)                                                                 \
+	DALIC_GPU_LAUNCHER(op, params_t)                                                       \
 	static const dalic_gpu_kernel_t dalic_gpu_##op##_kernel = {                            \
 	    #op, DALIC_GPU_LAUNCH_FN(op), dalic_gpu_##op##_body_any, 0, NULL}
+#define DALIC_GPU_KERNEL(op) DALIC_GPU_KERNEL_OF(op, dalic_cu_##op##_params_t)
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * The executor's device path on the host-grid backend (tests/testlib/cuda_hostgrid.h): a
- * pipeline of gpu operators with kernels in the dispatch table (flip, cast, transpose, copy)
- * around one without (brightness_contrast, which keeps the CPU path), run through the public
+ * pipeline of gpu operators with kernels in the dispatch table (flip, hsv, cast,
+ * brightness_contrast, transpose, copy) around one without (brightness, which keeps the CPU
+ * path), run through the public
  * API in every executor mode and compared byte for byte with the same pipeline on the
  * emulated backend. Also: the stream per stage and the events per operator, the fake-clock
  * GPU time in the stats (exactly the threads the kernels ran), which outputs live in device
@@ -14,8 +15,10 @@
 
 #include "engine/device.h"
 #include "engine/memory.h"
+#include "engine/pipeline.h"
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 TestSuite(gpu_backend, .timeout = 120);
@@ -35,11 +38,12 @@ static const int32_t gb_h[GB_ITERS][GB_N] = {{1, 0, 1, 1}, {0, 1, 1, 0}, {1, 1, 
 static const int32_t gb_v[GB_ITERS][GB_N] = {{0, 1, 1, 0}, {1, 1, 0, 0}, {0, 1, 0, 1}};
 
 typedef struct gb_names {
-	char flip[64], cast[64], bc[64], transpose[64], copy[64];
+	char flip[64], hsv[64], cast[64], br[64], bc[64], transpose[64], copy[64];
 } gb_names_t;
 
-/* in(cpu) -> flip(gpu) -> cast(gpu, float) -> brightness_contrast(gpu, no kernel) ->
- * transpose(gpu, HWC -> CHW) -> copy(gpu); outputs: copy and (when `flip_out`) flip. */
+/* in(cpu) -> flip(gpu) -> hsv(gpu) -> cast(gpu, float) -> brightness(gpu, no kernel) ->
+ * brightness_contrast(gpu) -> transpose(gpu, HWC -> CHW) -> copy(gpu); outputs: copy and
+ * (when `flip_out`) flip. */
 static dalic_pipeline_t *gb_pipeline(const tl_mode_t *m, int device_id, bool flip_out,
                                      gb_names_t *names)
 {
@@ -51,17 +55,27 @@ static dalic_pipeline_t *gb_pipeline(const tl_mode_t *m, int device_id, bool fli
 	tl_source(p, "in");
 	tl_source(p, "h");
 	tl_source(p, "v");
-	dalic_op_t *flip = NULL, *cast = NULL, *bc = NULL, *tr = NULL, *copy = NULL;
+	dalic_op_t *flip = NULL, *hsv = NULL, *cast = NULL, *br = NULL, *bc = NULL, *tr = NULL,
+		   *copy = NULL;
 	ASSERT_OK(dalic_pipeline_add_op(p, "flip", "gpu", &flip));
 	ASSERT_OK(dalic_op_add_input(flip, "in", "gpu"));
 	ASSERT_OK(dalic_op_set_arg_input(flip, "horizontal", "h"));
 	ASSERT_OK(dalic_op_set_arg_input(flip, "vertical", "v"));
+	ASSERT_OK(dalic_pipeline_add_op(p, "hsv", "gpu", &hsv));
+	ASSERT_OK(dalic_op_add_input(hsv, dalic_op_output(flip, 0), NULL));
+	ASSERT_OK(dalic_op_set_float(hsv, "hue", 30));
+	ASSERT_OK(dalic_op_set_float(hsv, "saturation", 1.25));
+	ASSERT_OK(dalic_op_set_float(hsv, "value", 0.9));
 	ASSERT_OK(dalic_pipeline_add_op(p, "cast", "gpu", &cast));
-	ASSERT_OK(dalic_op_add_input(cast, dalic_op_output(flip, 0), NULL));
+	ASSERT_OK(dalic_op_add_input(cast, dalic_op_output(hsv, 0), NULL));
 	ASSERT_OK(dalic_op_set_int(cast, "dtype", DALIC_FLOAT));
+	ASSERT_OK(dalic_pipeline_add_op(p, "brightness", "gpu", &br));
+	ASSERT_OK(dalic_op_add_input(br, dalic_op_output(cast, 0), NULL));
+	ASSERT_OK(dalic_op_set_float(br, "brightness", 1.5));
 	ASSERT_OK(dalic_pipeline_add_op(p, "brightness_contrast", "gpu", &bc));
-	ASSERT_OK(dalic_op_add_input(bc, dalic_op_output(cast, 0), NULL));
-	ASSERT_OK(dalic_op_set_float(bc, "brightness", 1.5));
+	ASSERT_OK(dalic_op_add_input(bc, dalic_op_output(br, 0), NULL));
+	ASSERT_OK(dalic_op_set_float(bc, "brightness", 0.8));
+	ASSERT_OK(dalic_op_set_float(bc, "brightness_shift", 0.125));
 	ASSERT_OK(dalic_op_set_float(bc, "contrast", 0.75));
 	ASSERT_OK(dalic_pipeline_add_op(p, "transpose", "gpu", &tr));
 	ASSERT_OK(dalic_op_add_input(tr, dalic_op_output(bc, 0), NULL));
@@ -74,7 +88,9 @@ static dalic_pipeline_t *gb_pipeline(const tl_mode_t *m, int device_id, bool fli
 		ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(flip, 0), NULL));
 	if (names) {
 		snprintf(names->flip, sizeof names->flip, "%s", dalic_op_name(flip));
+		snprintf(names->hsv, sizeof names->hsv, "%s", dalic_op_name(hsv));
 		snprintf(names->cast, sizeof names->cast, "%s", dalic_op_name(cast));
+		snprintf(names->br, sizeof names->br, "%s", dalic_op_name(br));
 		snprintf(names->bc, sizeof names->bc, "%s", dalic_op_name(bc));
 		snprintf(names->transpose, sizeof names->transpose, "%s", dalic_op_name(tr));
 		snprintf(names->copy, sizeof names->copy, "%s", dalic_op_name(copy));
@@ -112,6 +128,7 @@ static void gb_feed_all(dalic_pipeline_t *p, const int64_t (*shapes)[GB_N * 3])
 
 /* The outputs of GB_ITERS iterations, copied out of the pipeline. */
 typedef struct gb_result {
+	int nouts;
 	int64_t shape[GB_ITERS][GB_OUTS][GB_N][3];
 	dalic_dtype_t dtype[GB_ITERS][GB_OUTS];
 	size_t bytes[GB_ITERS][GB_OUTS][GB_N];
@@ -120,7 +137,7 @@ typedef struct gb_result {
 
 static void gb_collect(dalic_pipeline_t *p, int it, gb_result_t *r)
 {
-	for (int o = 0; o < GB_OUTS; o++) {
+	for (int o = 0; o < r->nouts; o++) {
 		const dalic_batch_t *b = dalic_pipeline_output(p, o);
 		cr_assert_not_null(b);
 		cr_assert_eq(dalic_batch_num_samples(b), GB_N);
@@ -138,7 +155,7 @@ static void gb_collect(dalic_pipeline_t *p, int it, gb_result_t *r)
 static void gb_result_free(gb_result_t *r)
 {
 	for (int it = 0; it < GB_ITERS; it++)
-		for (int o = 0; o < GB_OUTS; o++)
+		for (int o = 0; o < r->nouts; o++)
 			for (int i = 0; i < GB_N; i++)
 				free(r->data[it][o][i]);
 }
@@ -165,8 +182,9 @@ static void gb_run(const tl_mode_t *m, const int64_t (*shapes)[GB_N * 3], gb_res
 
 static void gb_expect_same(const gb_result_t *a, const gb_result_t *b, const char *what)
 {
+	cr_assert_eq(a->nouts, b->nouts);
 	for (int it = 0; it < GB_ITERS; it++)
-		for (int o = 0; o < GB_OUTS; o++) {
+		for (int o = 0; o < a->nouts; o++) {
 			cr_expect_eq(a->dtype[it][o], b->dtype[it][o], "%s: dtype", what);
 			for (int i = 0; i < GB_N; i++) {
 				cr_expect_arr_eq(a->shape[it][o][i], b->shape[it][o][i],
@@ -196,26 +214,34 @@ static int64_t gb_threads(const int64_t *items, int n)
 }
 
 /* The GPU time the host-grid clock gives each dispatched operator over the iterations. */
-static void gb_expected_gpu_ns(const int64_t (*shapes)[GB_N * 3], int64_t *flip, int64_t *cast,
-                               int64_t *transpose, int64_t *copy)
+typedef struct gb_gpu_ns {
+	int64_t bytes;  /* flip, the transfer, flip's output copy: the uint8 bytes */
+	int64_t pixels; /* hsv: one item per pixel */
+	int64_t elems;  /* cast, brightness_contrast, transpose: one item per value */
+	int64_t fbytes; /* copy and its output copy: the float bytes */
+} gb_gpu_ns_t;
+
+static gb_gpu_ns_t gb_expected_gpu_ns(const int64_t (*shapes)[GB_N * 3])
 {
-	*flip = *cast = *transpose = *copy = 0;
+	gb_gpu_ns_t t = {0};
 	for (int it = 0; it < GB_ITERS; it++) {
-		int64_t elems[GB_N], fbytes[GB_N];
+		int64_t elems[GB_N], pixels[GB_N], fbytes[GB_N];
 		for (int i = 0; i < GB_N; i++) {
 			elems[i] = shapes[it][3 * i] * shapes[it][3 * i + 1] * shapes[it][3 * i + 2];
+			pixels[i] = elems[i] / 3;
 			fbytes[i] = elems[i] * 4;
 		}
-		*flip += gb_threads(elems, GB_N);      /* bytes of uint8 */
-		*cast += gb_threads(elems, GB_N);      /* elements */
-		*transpose += gb_threads(elems, GB_N); /* elements */
-		*copy += gb_threads(fbytes, GB_N);     /* bytes of float */
+		t.bytes += gb_threads(elems, GB_N);
+		t.pixels += gb_threads(pixels, GB_N);
+		t.elems += gb_threads(elems, GB_N);
+		t.fbytes += gb_threads(fbytes, GB_N);
 	}
+	return t;
 }
 
 Test(gpu_backend, kernels_match_the_emulated_path_in_every_mode)
 {
-	gb_result_t ref = {0};
+	gb_result_t ref = {.nouts = GB_OUTS};
 	dalic_device_use(&dalic_device_emulated);
 	dalic_stats_snapshot_t *snap = NULL;
 	gb_run(&tl_modes[0], gb_odd_shapes, &ref, NULL, &snap);
@@ -227,13 +253,14 @@ Test(gpu_backend, kernels_match_the_emulated_path_in_every_mode)
 
 	tl_cu_hostgrid_use();
 	for (int m = 0; m < TL_NUM_MODES; m++) {
-		gb_result_t got = {0};
+		gb_result_t got = {.nouts = GB_OUTS};
 		int64_t launches = atomic_load(&tl_cu_hostgrid_counts()->launches);
 		gb_run(&tl_modes[m], gb_odd_shapes, &got, NULL, NULL);
 		gb_expect_same(&ref, &got, tl_modes[m].name);
-		/* four kernels a batch, at least for the iterations compared */
+		/* nine kernels a batch (see the stats test), at least for the iterations
+		 * compared */
 		cr_expect_geq(atomic_load(&tl_cu_hostgrid_counts()->launches) - launches,
-		              4 * GB_ITERS, "%s", tl_modes[m].name);
+		              9 * GB_ITERS, "%s", tl_modes[m].name);
 		gb_result_free(&got);
 	}
 	gb_result_free(&ref);
@@ -243,34 +270,34 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 {
 	tl_cu_hostgrid_use();
 	const tl_cu_hostgrid_counts_t *c = tl_cu_hostgrid_counts();
-	gb_result_t got = {0};
+	gb_result_t got = {.nouts = GB_OUTS};
 	gb_names_t nm;
 	dalic_stats_snapshot_t *snap = NULL;
 	gb_run(&tl_modes[0], gb_odd_shapes, &got, &nm, &snap);
 	gb_result_free(&got);
 	/* a stream for the mixed stage (the transfer) and one for the gpu stage; two events per
-	 * operator with a kernel: the four, the transfer and the two outputs' MakeContiguous;
+	 * operator with a kernel: the six, the transfer and the two outputs' MakeContiguous;
 	 * all gone with the pipeline */
 	cr_expect_eq(atomic_load(&c->streams_created), 2);
 	cr_expect_eq(atomic_load(&c->streams_live), 0);
-	cr_expect_eq(atomic_load(&c->events_created), 2 * 7);
+	cr_expect_eq(atomic_load(&c->events_created), 2 * 9);
 	cr_expect_eq(atomic_load(&c->events_live), 0);
 	cr_expect_eq(atomic_load(&c->last_device), 0);
 	cr_expect(!snap->emulated_device);
 
-	int64_t flip, cast, transpose, copy;
-	gb_expected_gpu_ns(gb_odd_shapes, &flip, &cast, &transpose, &copy);
+	gb_gpu_ns_t t = gb_expected_gpu_ns(gb_odd_shapes);
 	char mc_copy[96], mc_flip[96], transfer[] = "__Copy_CpuToGpu_in";
 	snprintf(mc_copy, sizeof mc_copy, "__MakeContiguous_GpuToGpu_%s", nm.copy);
 	snprintf(mc_flip, sizeof mc_flip, "__MakeContiguous_GpuToGpu_%s", nm.flip);
 	const struct {
 		const char *name, *stage;
 		int64_t ns;
-	} want[] = {{transfer, "MIXED", flip},   {nm.flip, "GPU", flip},
-	            {nm.cast, "GPU", cast},      {nm.transpose, "GPU", transpose},
-	            {nm.copy, "GPU", copy},      {mc_copy, "GPU", copy},
-	            {mc_flip, "GPU", flip}};
-	for (int k = 0; k < 7; k++) {
+	} want[] = {{transfer, "MIXED", t.bytes}, {nm.flip, "GPU", t.bytes},
+	            {nm.hsv, "GPU", t.pixels},    {nm.cast, "GPU", t.elems},
+	            {nm.bc, "GPU", t.elems},      {nm.transpose, "GPU", t.elems},
+	            {nm.copy, "GPU", t.fbytes},   {mc_copy, "GPU", t.fbytes},
+	            {mc_flip, "GPU", t.bytes}};
+	for (int k = 0; k < 9; k++) {
 		const dalic_stats_operator_t *op = tl_stats_find(snap, want[k].name);
 		cr_assert_not_null(op, "%s", want[k].name);
 		cr_expect_eq(op->gpu_runs, GB_ITERS, "%s", op->name);
@@ -280,9 +307,9 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 		snprintf(key, sizeof key, "%s_%s", want[k].stage, want[k].name);
 		cr_expect_str_eq(op->key, key);
 	}
-	const dalic_stats_operator_t *bc = tl_stats_find(snap, nm.bc);
-	cr_expect_eq(bc->gpu_runs, 0, "brightness_contrast has no kernel: the CPU path");
-	cr_expect_eq(bc->gpu_ns, 0);
+	const dalic_stats_operator_t *br = tl_stats_find(snap, nm.br);
+	cr_expect_eq(br->gpu_runs, 0, "brightness has no kernel: the CPU path");
+	cr_expect_eq(br->gpu_ns, 0);
 
 	/* device memory between operators that both run kernels and for outputs; pinned where
 	 * the CPU path reads or writes */
@@ -290,7 +317,9 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	cr_expect_eq(tl_stats_find(snap, transfer)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
 	cr_expect_eq(tl_stats_find(snap, nm.flip)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
 	cr_expect_eq(tl_stats_find(snap, nm.cast)->outputs[0].memory_kind, DALIC_MEM_PINNED);
-	cr_expect_eq(bc->outputs[0].memory_kind, DALIC_MEM_PINNED);
+	cr_expect_eq(tl_stats_find(snap, nm.hsv)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
+	cr_expect_eq(br->outputs[0].memory_kind, DALIC_MEM_PINNED);
+	cr_expect_eq(tl_stats_find(snap, nm.bc)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
 	cr_expect_eq(tl_stats_find(snap, nm.transpose)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
 	cr_expect_eq(tl_stats_find(snap, nm.copy)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
 	cr_expect_eq(tl_stats_find(snap, mc_copy)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
@@ -311,7 +340,7 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 		const char *name = cJSON_GetObjectItem(o, "name")->valuestring;
 		cr_expect_eq((int64_t)g->valuedouble, tl_stats_find(snap, name)->gpu_ns, "%s", name);
 	}
-	cr_expect_eq(with_gpu, 7);
+	cr_expect_eq(with_gpu, 9);
 	char key[80];
 	snprintf(key, sizeof key, "GPU_%s", nm.flip);
 	const cJSON *es = cJSON_GetObjectItem(root, "executor_statistics");
@@ -325,12 +354,87 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	dalic_stats_snapshot_free(snap);
 }
 
+/* One gpu operator `op` on "in" (uint8 HWC), configured by `set`, run GB_ITERS times. */
+static void gb_single_run(const char *op, void (*set)(dalic_op_t *), gb_result_t *r)
+{
+	dalic_pipeline_params_t params = tl_mode_params(&tl_modes[0], GB_N, 2);
+	params.device_id = 0;
+	dalic_pipeline_t *p = NULL;
+	ASSERT_OK(dalic_pipeline_create(&params, &p));
+	tl_source(p, "in");
+	tl_source(p, "h");
+	tl_source(p, "v");
+	dalic_op_t *x = NULL;
+	ASSERT_OK(dalic_pipeline_add_op(p, op, "gpu", &x));
+	ASSERT_OK(dalic_op_add_input(x, "in", "gpu"));
+	set(x);
+	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(x, 0), NULL));
+	for (int it = 0; it < GB_ITERS; it++) {
+		gb_feed(p, gb_odd_shapes, it);
+		ASSERT_OK(dalic_pipeline_run(p), "%s: iteration %d", op, it);
+		gb_collect(p, it, r);
+	}
+	dalic_pipeline_destroy(p);
+}
+
+/* The operator on the host-grid backend equals it on the emulated backend, and ran its
+ * kernel once per iteration. */
+static void gb_single(const char *op, void (*set)(dalic_op_t *))
+{
+	gb_result_t ref = {.nouts = 1}, got = {.nouts = 1};
+	dalic_device_use(&dalic_device_emulated);
+	gb_single_run(op, set, &ref);
+	tl_cu_hostgrid_use();
+	gb_single_run(op, set, &got);
+	gb_expect_same(&ref, &got, op);
+	/* the transfer's copy, the operator's kernel, the output's copy */
+	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->launches), 3 * GB_ITERS, "%s", op);
+	gb_result_free(&ref);
+	gb_result_free(&got);
+}
+
+static void gb_set_twist(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "hue", -45));
+	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.7));
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 1.3));
+	ASSERT_OK(dalic_op_set_float(op, "brightness", 1.1));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+}
+
+static void gb_set_bc_int16(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "brightness", 2.5));
+	ASSERT_OK(dalic_op_set_float(op, "contrast", 1.7));
+	ASSERT_OK(dalic_op_set_float(op, "contrast_center", 100));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT16));
+}
+
+static void gb_set_transpose_default(dalic_op_t *op)
+{
+	(void)op; /* the dims reversed */
+}
+
+static void gb_set_flip_flags(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_arg_input(op, "horizontal", "h"));
+	ASSERT_OK(dalic_op_set_arg_input(op, "vertical", "v"));
+}
+
+Test(gpu_backend, each_dispatched_operator_alone_matches_the_emulated_path)
+{
+	gb_single("color_twist", gb_set_twist);
+	gb_single("brightness_contrast", gb_set_bc_int16);
+	gb_single("transpose", gb_set_transpose_default);
+	gb_single("flip", gb_set_flip_flags);
+}
+
 /* Samples whose sizes are multiples of 64 bytes (the batch's sample alignment), so the
  * buffer sizes are the byte counts. */
 static const int64_t gb_round_shapes[GB_ITERS][GB_N * 3] = {
     {16, 8, 3, 16, 8, 3, 16, 8, 3, 16, 8, 3},   /* 4 x 384 = 1536 bytes */
     {16, 8, 3, 16, 8, 3, 16, 12, 3, 16, 12, 3}, /* 2 x 384 + 2 x 576 = 1920 */
-    {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},       /* 4 x 64 = 256 */
+    {4, 16, 3, 4, 16, 3, 4, 16, 3, 4, 16, 3},   /* 4 x 192 = 768 */
 };
 
 Test(gpu_backend, device_and_pinned_buffers_grow_by_dali_rules)
@@ -388,4 +492,60 @@ Test(gpu_backend, device_id_picks_the_device)
 	cr_expect_eq(rc, DALIC_EDEVICE);
 	cr_expect(strstr(dalic_last_error(), "device 5"), "%s", dalic_last_error());
 	dalic_pipeline_destroy(p);
+}
+
+/* NVTX (engine/observer_nvtx.c) draws its operator ranges from node_begin / node_end: every
+ * kernel run must fall inside its operator's range, on the thread that opened it. */
+typedef struct gb_spans {
+	atomic_int begins, ends, gpu_runs, gpu_outside;
+} gb_spans_t;
+
+static __thread const dalic_node_t *gb_open_node;
+
+static void gb_on_begin(void *u, const dalic_node_t *n, int64_t it)
+{
+	atomic_fetch_add(&((gb_spans_t *)u)->begins, 1);
+	gb_open_node = n;
+}
+
+static void gb_on_end(void *u, const dalic_node_t *n, int64_t it, int status)
+{
+	atomic_fetch_add(&((gb_spans_t *)u)->ends, 1);
+	gb_open_node = NULL;
+}
+
+static void gb_on_gpu(void *u, const dalic_node_t *n, int64_t it, int64_t ns)
+{
+	atomic_fetch_add(&((gb_spans_t *)u)->gpu_runs, 1);
+	if (gb_open_node != n)
+		atomic_fetch_add(&((gb_spans_t *)u)->gpu_outside, 1);
+}
+
+Test(gpu_backend, kernel_runs_fall_inside_the_operator_ranges)
+{
+	tl_cu_hostgrid_use();
+	TL_FOR_EACH_MODE(m)
+	{
+		dalic_pipeline_t *p = gb_pipeline(m, 0, true, NULL);
+		gb_spans_t c = {0};
+		dalic_observer_t o = {.user = &c,
+		                      .node_begin = gb_on_begin,
+		                      .node_end = gb_on_end,
+		                      .node_gpu = gb_on_gpu};
+		ASSERT_OK(dalic_pipeline_add_observer(p, &o));
+		/* the NVTX tracer beside it where the CUDA toolkit was found */
+		int rc = dalic_tracers_attach(p, "nvtx");
+		cr_expect(rc == DALIC_OK || rc == DALIC_EUNSUPPORTED, "%s", dalic_last_error());
+		ASSERT_OK(dalic_pipeline_build(p));
+		gb_feed_all(p, gb_odd_shapes);
+		for (int it = 0; it < GB_ITERS; it++)
+			ASSERT_OK(dalic_pipeline_run(p), "%s", m->name);
+		dalic_pipeline_destroy(p);
+		/* nine operators run kernels (see the stats test); prefetching modes may run
+		 * more iterations than were taken, the last cut short at destroy */
+		int runs = atomic_load(&c.gpu_runs);
+		cr_expect(runs >= 9 * GB_ITERS, "%s: %d kernel runs", m->name, runs);
+		cr_expect_eq(atomic_load(&c.gpu_outside), 0, "%s", m->name);
+		cr_expect_eq(atomic_load(&c.begins), atomic_load(&c.ends), "%s", m->name);
+	}
 }
