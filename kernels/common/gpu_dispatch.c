@@ -7,6 +7,7 @@
 #include "kernels/common/gpu_op.h"
 
 #include "engine/error.h"
+#include "engine/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,9 @@
 	X(transpose)                                                                           \
 	X(brightness_contrast)                                                                 \
 	X(hsv)                                                                                 \
-	X(color_twist)
+	X(color_twist)                                                                         \
+	X(water)                                                                               \
+	X(sphere)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)
@@ -58,7 +61,28 @@ void dalic_gpu_scratch_free(dalic_gpu_scratch_t *s)
 {
 	for (int i = 0; i < DALIC_GPU_SCRATCH_SLOTS; i++)
 		free(s->p[i]);
+	dalic_mem_free(DALIC_MEM_DEVICE, s->dev, s->dev_cap, NULL);
 	memset(s, 0, sizeof *s);
+}
+
+void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes)
+{
+	dalic_gpu_scratch_t *s = r->scratch;
+	if (s->dev_cap < bytes || !s->dev) {
+		size_t cap = bytes + bytes / 2 + 256;
+		void *p = dalic_mem_alloc(DALIC_MEM_DEVICE, cap, NULL);
+		if (!p)
+			return NULL;
+		dalic_mem_free(DALIC_MEM_DEVICE, s->dev, s->dev_cap, NULL);
+		s->dev = p;
+		s->dev_cap = cap;
+	}
+	if (bytes && r->dev->copy(s->dev, host, bytes)) {
+		dalic_fail(DALIC_EDEVICE, "uploading %zu bytes of kernel tables failed (the CUDA "
+			   "error is on stderr)", bytes);
+		return NULL;
+	}
+	return s->dev;
 }
 
 int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void *params,

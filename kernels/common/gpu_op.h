@@ -32,6 +32,8 @@ typedef struct dalic_gpu_kernel {
 typedef struct dalic_gpu_scratch {
 	void *p[DALIC_GPU_SCRATCH_SLOTS];
 	size_t cap[DALIC_GPU_SCRATCH_SLOTS];
+	void *dev; /* device memory for tables a kernel reads (dalic_gpu_upload) */
+	size_t dev_cap;
 } dalic_gpu_scratch_t;
 
 /* What an entry's run gets besides the operator: where to launch and its scratch. */
@@ -55,6 +57,11 @@ const dalic_gpu_op_t *dalic_gpu_op_find(const char *schema);
  * dalic_last_error() set when out of memory. Contents are not kept across calls. */
 void *dalic_gpu_scratch(dalic_gpu_run_t *r, int slot, size_t bytes);
 void dalic_gpu_scratch_free(dalic_gpu_scratch_t *s);
+/* Copies `bytes` of host memory into the node's device scratch (grown as needed, kept) and
+ * returns its device address; NULL with dalic_last_error() set on failure. The copy is
+ * synchronous, and the previous run's kernels have finished (the executor waits for each
+ * node's kernels), so reusing the scratch is safe. One table per run. */
+void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes);
 /* Queues kernel k through the backend; a failure names the kernel. */
 int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void *params,
 		     dalic_cu_launch_t cfg);

@@ -421,8 +421,27 @@ static void gb_set_flip_flags(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_arg_input(op, "vertical", "v"));
 }
 
+/* water's shifts go through the node's device scratch; mask 0 copies a sample */
+static void gb_set_water(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "ampl_x", 3.5));
+	ASSERT_OK(dalic_op_set_float(op, "ampl_y", 2.25));
+	ASSERT_OK(dalic_op_set_float(op, "freq_x", 0.3));
+	ASSERT_OK(dalic_op_set_float(op, "phase_y", 0.7));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_LINEAR));
+	ASSERT_OK(dalic_op_set_float(op, "fill_value", 42));
+	ASSERT_OK(dalic_op_set_arg_input(op, "mask", "h"));
+}
+
+static void gb_set_sphere(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_arg_input(op, "mask", "v"));
+}
+
 Test(gpu_backend, each_dispatched_operator_alone_matches_the_emulated_path)
 {
+	gb_single("water", gb_set_water);
+	gb_single("sphere", gb_set_sphere);
 	gb_single("color_twist", gb_set_twist);
 	gb_single("brightness_contrast", gb_set_bc_int16);
 	gb_single("transpose", gb_set_transpose_default);
