@@ -22,7 +22,9 @@
 	X(hsv)                                                                                 \
 	X(color_twist)                                                                         \
 	X(water)                                                                               \
-	X(sphere)
+	X(sphere)                                                                              \
+	X(warp_affine)                                                                         \
+	X(rotate)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)

@@ -438,8 +438,26 @@ static void gb_set_sphere(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_arg_input(op, "mask", "v"));
 }
 
+/* the phased tile kernel (tl_cu_run_grid_phased on the host-grid backend) */
+static void gb_set_warp(dalic_op_t *op)
+{
+	const double m[6] = {0.9, -0.35, 4.5, 0.3, 1.1, -2.25};
+	ASSERT_OK(dalic_op_set_floats(op, "matrix", 6, m));
+	ASSERT_OK(dalic_op_set_float(op, "fill_value", 7));
+}
+
+static void gb_set_rotate(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "angle", 33));
+	ASSERT_OK(dalic_op_set_float(op, "fill_value", 0.5)); /* the empty sample */
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_LINEAR));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+}
+
 Test(gpu_backend, each_dispatched_operator_alone_matches_the_emulated_path)
 {
+	gb_single("warp_affine", gb_set_warp);
+	gb_single("rotate", gb_set_rotate);
 	gb_single("water", gb_set_water);
 	gb_single("sphere", gb_set_sphere);
 	gb_single("color_twist", gb_set_twist);
