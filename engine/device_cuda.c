@@ -124,7 +124,7 @@ static int cuda_launch(const dalic_gpu_kernel_t *k, const void *params,
 		fprintf(stderr, "[dalic] kernel '%s' has no CUDA launcher in this build\n", k->name);
 		return -1;
 	}
-	/* the .cu launcher derives the same configuration from params (dalic_cu_launch_batch) */
+	/* the .cu launcher derives the same configurations from params */
 	(void)cfg;
 	return k->launch(params, stream);
 }

@@ -49,7 +49,7 @@ static int dalic_gpu_color_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *
 	if (!b)
 		return DALIC_ENOMEM;
 	dalic_cu_launch_t l = dalic_cu_color_grid(&p, b, p.nblocks);
-	return dalic_gpu_launch(r, k, &p, l);
+	return dalic_gpu_launch(r, k, &p, &l);
 }
 
 static int dalic_gpu_color_bc_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws)

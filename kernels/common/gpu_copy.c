@@ -39,7 +39,7 @@ static int dalic_gpu_copy_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dal
 	if (!b)
 		return DALIC_ENOMEM;
 	dalic_cu_launch_t l = dalic_cu_copy_grid(&p, b, p.nblocks);
-	return dalic_gpu_launch(r, &dalic_gpu_copy_kernel, &p, l);
+	return dalic_gpu_launch(r, &dalic_gpu_copy_kernel, &p, &l);
 }
 
 const dalic_gpu_op_t dalic_gpu_op_copy = {"Copy", dalic_gpu_copy_run};

@@ -24,7 +24,8 @@
 	X(water)                                                                               \
 	X(sphere)                                                                              \
 	X(warp_affine)                                                                         \
-	X(rotate)
+	X(rotate)                                                                              \
+	X(resize)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)
@@ -67,7 +68,7 @@ void dalic_gpu_scratch_free(dalic_gpu_scratch_t *s)
 	memset(s, 0, sizeof *s);
 }
 
-void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes)
+void *dalic_gpu_device_scratch(dalic_gpu_run_t *r, size_t bytes)
 {
 	dalic_gpu_scratch_t *s = r->scratch;
 	if (s->dev_cap < bytes || !s->dev) {
@@ -79,6 +80,14 @@ void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes)
 		s->dev = p;
 		s->dev_cap = cap;
 	}
+	return s->dev;
+}
+
+void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes)
+{
+	dalic_gpu_scratch_t *s = r->scratch;
+	if (!dalic_gpu_device_scratch(r, bytes))
+		return NULL;
 	if (bytes && r->dev->copy(s->dev, host, bytes)) {
 		dalic_fail(DALIC_EDEVICE, "uploading %zu bytes of kernel tables failed (the CUDA "
 			   "error is on stderr)", bytes);
@@ -88,11 +97,14 @@ void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes)
 }
 
 int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void *params,
-		     dalic_cu_launch_t cfg)
+		     const dalic_cu_launch_t *cfg)
 {
-	if (cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0)
+	bool work = false;
+	for (int i = 0; i < k->passes; i++)
+		work |= cfg[i].grid.x > 0 && cfg[i].grid.y > 0 && cfg[i].grid.z > 0;
+	if (!work)
 		return DALIC_OK; /* an empty batch: nothing to launch */
-	if (!r->dev->launch || r->dev->launch(k, params, &cfg, r->stream))
+	if (!r->dev->launch || r->dev->launch(k, params, cfg, r->stream))
 		return dalic_fail(DALIC_EDEVICE, "kernel '%s' failed to launch on the %s backend "
 				  "(the CUDA error is on stderr)", k->name, r->dev->name);
 	r->launches++;

@@ -87,7 +87,7 @@ static int dalic_gpu_displace_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const
 	if (!b)
 		return DALIC_ENOMEM;
 	dalic_cu_launch_t l = dalic_cu_displace_grid(&p, b, p.nblocks);
-	return dalic_gpu_launch(r, &dalic_gpu_displace_kernel, &p, l);
+	return dalic_gpu_launch(r, &dalic_gpu_displace_kernel, &p, &l);
 }
 
 static int dalic_gpu_displace_water_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,

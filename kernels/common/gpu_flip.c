@@ -46,7 +46,7 @@ static int dalic_gpu_flip_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dal
 	if (!b)
 		return DALIC_ENOMEM;
 	dalic_cu_launch_t l = dalic_cu_flip_grid(&p, b, p.nblocks);
-	return dalic_gpu_launch(r, &dalic_gpu_flip_kernel, &p, l);
+	return dalic_gpu_launch(r, &dalic_gpu_flip_kernel, &p, &l);
 }
 
 const dalic_gpu_op_t dalic_gpu_op_flip = {"Flip", dalic_gpu_flip_run};

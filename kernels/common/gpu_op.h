@@ -25,6 +25,10 @@ typedef struct dalic_gpu_kernel {
 	void (*body)(const dalic_cu_idx_t *ix, const void *params);
 	int phases;
 	void (*phase)(const dalic_cu_idx_t *ix, int phase, void *shared, const void *params);
+	/* Launches in a row (resize: two passes): params is an array of `passes` structs of
+	 * params_size bytes, and a launch gets one configuration per pass. */
+	int passes;
+	size_t params_size;
 } dalic_gpu_kernel_t;
 
 /* Host scratch of one node (descriptors, block maps), grown as needed and kept. */
@@ -62,9 +66,12 @@ void dalic_gpu_scratch_free(dalic_gpu_scratch_t *s);
  * synchronous, and the previous run's kernels have finished (the executor waits for each
  * node's kernels), so reusing the scratch is safe. One table per run. */
 void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes);
-/* Queues kernel k through the backend; a failure names the kernel. */
+/* Queues kernel k through the backend (cfg: one configuration per pass); a failure names the
+ * kernel. Nothing is launched when every grid is empty. */
 int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void *params,
-		     dalic_cu_launch_t cfg);
+		     const dalic_cu_launch_t *cfg);
+/* `bytes` of the node's device scratch, contents undefined (kept, grown as needed). */
+void *dalic_gpu_device_scratch(dalic_gpu_run_t *r, size_t bytes);
 
 /*
  * Describes kernel `op` of a kernels/cuda header (its params type `params_t`, its body
@@ -90,7 +97,8 @@ int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void
 	}                                                                                      \
 	DALIC_GPU_LAUNCHER(op, params_t)                                                       \
 	static const dalic_gpu_kernel_t dalic_gpu_##op##_kernel = {                            \
-	    #op, DALIC_GPU_LAUNCH_FN(op), dalic_gpu_##op##_body_any, 0, NULL}
+	    #op, DALIC_GPU_LAUNCH_FN(op), dalic_gpu_##op##_body_any, 0, NULL, 1,               \
+	    sizeof(params_t)}
 #define DALIC_GPU_KERNEL(op) DALIC_GPU_KERNEL_OF(op, dalic_cu_##op##_params_t)
 
 #endif

@@ -37,7 +37,7 @@ static int dalic_gpu_transpose_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
 	if (!b)
 		return DALIC_ENOMEM;
 	dalic_cu_launch_t l = dalic_cu_transpose_grid(&p, b, p.nblocks);
-	return dalic_gpu_launch(r, &dalic_gpu_transpose_kernel, &p, l);
+	return dalic_gpu_launch(r, &dalic_gpu_transpose_kernel, &p, &l);
 }
 
 const dalic_gpu_op_t dalic_gpu_op_transpose = {"Transpose", dalic_gpu_transpose_run};

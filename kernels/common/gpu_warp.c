@@ -19,7 +19,8 @@ static void dalic_gpu_warp_phase_any(const dalic_cu_idx_t *ix, int phase, void *
 DALIC_GPU_LAUNCHER(warp, dalic_cu_warp_params_t)
 
 static const dalic_gpu_kernel_t dalic_gpu_warp_kernel = {
-    "warp", DALIC_GPU_LAUNCH_FN(warp), NULL, DALIC_CU_WARP_PHASES, dalic_gpu_warp_phase_any};
+    "warp",      DALIC_GPU_LAUNCH_FN(warp), NULL, DALIC_CU_WARP_PHASES, dalic_gpu_warp_phase_any,
+    1,           sizeof(dalic_cu_warp_params_t)};
 
 static int dalic_gpu_warp_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 			      bool rotate)
@@ -51,7 +52,7 @@ static int dalic_gpu_warp_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dal
 	if (!b)
 		return DALIC_ENOMEM;
 	dalic_cu_launch_t l = dalic_cu_warp_grid(&p, b, p.nblocks);
-	return dalic_gpu_launch(r, &dalic_gpu_warp_kernel, &p, l);
+	return dalic_gpu_launch(r, &dalic_gpu_warp_kernel, &p, &l);
 }
 
 static int dalic_gpu_warp_affine_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,

@@ -119,8 +119,14 @@ static int tl_cu_hostgrid_event_elapsed_ns(void *start, void *end, int64_t *ns)
 static int tl_cu_hostgrid_launch(const dalic_gpu_kernel_t *k, const void *params,
                                  const dalic_cu_launch_t *cfg, void *stream)
 {
-	int64_t calls = k->phases > 0 ? tl_cu_run_grid_phased(*cfg, k->phases, k->phase, params)
-	                              : tl_cu_run_grid(*cfg, k->body, params);
+	int64_t calls = 0;
+	for (int i = 0; i < k->passes; i++) {
+		const void *p = (const char *)params + (size_t)i * k->params_size;
+		if (cfg[i].grid.x == 0)
+			continue; /* a pass with nothing to do: CUDA refuses an empty grid */
+		calls += k->phases > 0 ? tl_cu_run_grid_phased(cfg[i], k->phases, k->phase, p)
+		                       : tl_cu_run_grid(cfg[i], k->body, p);
+	}
 	tl_cu_hostgrid_stream_of(stream)->clock += calls;
 	atomic_fetch_add(&tl_cu_hostgrid_n.launches, 1);
 	atomic_fetch_add(&tl_cu_hostgrid_n.body_calls, calls);

@@ -454,8 +454,24 @@ static void gb_set_rotate(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
 }
 
+/* the two-pass kernel: a float intermediate in the node's device scratch */
+static void gb_set_resize(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "resize_x", 19));
+	ASSERT_OK(dalic_op_set_float(op, "resize_y", 11));
+}
+
+static void gb_set_resize_nn_float(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_float(op, "resize_x", 70));
+	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_NN));
+	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
+}
+
 Test(gpu_backend, each_dispatched_operator_alone_matches_the_emulated_path)
 {
+	gb_single("resize", gb_set_resize);
+	gb_single("resize", gb_set_resize_nn_float);
 	gb_single("warp_affine", gb_set_warp);
 	gb_single("rotate", gb_set_rotate);
 	gb_single("water", gb_set_water);
