@@ -100,7 +100,7 @@ int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 		return dalic_fail(DALIC_EDEVICE, "operator '%s': its kernels failed (the CUDA error "
 				  "is on stderr)", x->node->inst);
 	*gpu_ns = ns;
-	return DALIC_OK;
+	return x->gpu->finish ? x->gpu->finish(&g, x->ctx, ws) : DALIC_OK;
 }
 
 void dalic_exec_node_gpu_free(dalic_exec_node_t *x)

@@ -25,7 +25,8 @@
 	X(sphere)                                                                              \
 	X(warp_affine)                                                                         \
 	X(rotate)                                                                              \
-	X(resize)
+	X(resize)                                                                              \
+	X(arith)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)

@@ -53,6 +53,9 @@ typedef struct dalic_gpu_op {
 	/* Launches the operator's kernels for the batch: the outputs are allocated and their
 	 * metadata set by the CPU kernel's setup. */
 	int (*run)(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws);
+	/* Optional: after the kernels finished (the executor waited for them), e.g. to read a
+	 * flag the kernels set; only called when run succeeded. */
+	int (*finish)(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws);
 } dalic_gpu_op_t;
 
 /* The dispatch entry of a schema name, or NULL (the operator keeps the CPU path). */

@@ -468,8 +468,19 @@ static void gb_set_resize_nn_float(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
 }
 
+/* uint8 x int32 constant -> int32, minus a float constant -> float */
+static void gb_set_arith(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "expression_desc", "sub(mul(&0 $0:int32) $0:float32)"));
+	const int64_t ints[] = {-3};
+	const double reals[] = {0.3};
+	ASSERT_OK(dalic_op_set_ints(op, "integer_constants", 1, ints));
+	ASSERT_OK(dalic_op_set_floats(op, "real_constants", 1, reals));
+}
+
 Test(gpu_backend, each_dispatched_operator_alone_matches_the_emulated_path)
 {
+	gb_single("arithmetic_generic_op", gb_set_arith);
 	gb_single("resize", gb_set_resize);
 	gb_single("resize", gb_set_resize_nn_float);
 	gb_single("warp_affine", gb_set_warp);
@@ -601,4 +612,38 @@ Test(gpu_backend, kernel_runs_fall_inside_the_operator_ranges)
 		cr_expect_eq(atomic_load(&c.gpu_outside), 0, "%s", m->name);
 		cr_expect_eq(atomic_load(&c.begins), atomic_load(&c.ends), "%s", m->name);
 	}
+}
+
+/* The kernel's division flag, read after the kernels, fails the run as the CPU does. */
+static void gb_set_div_zero(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "expression_desc", "div(&0 $0:uint8)"));
+	const int64_t ints[] = {0};
+	ASSERT_OK(dalic_op_set_ints(op, "integer_constants", 1, ints));
+}
+
+Test(gpu_backend, integer_division_by_zero_fails_on_both_paths)
+{
+	for (int k = 0; k < 2; k++) {
+		if (k)
+			tl_cu_hostgrid_use();
+		else
+			dalic_device_use(&dalic_device_emulated);
+		dalic_pipeline_params_t params = tl_mode_params(&tl_modes[0], GB_N, 2);
+		params.device_id = 0;
+		dalic_pipeline_t *p = NULL;
+		ASSERT_OK(dalic_pipeline_create(&params, &p));
+		tl_source(p, "in");
+		tl_source(p, "h");
+		tl_source(p, "v");
+		dalic_op_t *x = NULL;
+		ASSERT_OK(dalic_pipeline_add_op(p, "arithmetic_generic_op", "gpu", &x));
+		ASSERT_OK(dalic_op_add_input(x, "in", "gpu"));
+		gb_set_div_zero(x);
+		ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(x, 0), NULL));
+		gb_feed(p, gb_odd_shapes, 0);
+		EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "integer division by zero in `div`");
+		dalic_pipeline_destroy(p);
+	}
+	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->launches), 2, "transfer, arith");
 }
