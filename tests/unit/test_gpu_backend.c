@@ -13,6 +13,8 @@
 #include "tests/testlib.h"
 #include "tests/testlib/cuda_hostgrid.h"
 
+#include "dalic_debug.h"
+
 #include "engine/device.h"
 #include "engine/memory.h"
 #include "engine/pipeline.h"
@@ -646,4 +648,61 @@ Test(gpu_backend, integer_division_by_zero_fails_on_both_paths)
 		dalic_pipeline_destroy(p);
 	}
 	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->launches), 2, "transfer, arith");
+}
+
+/* Debug mode runs the same node path eagerly, on the default stream: the same bytes. */
+Test(gpu_backend, debug_mode_runs_the_kernels_too)
+{
+	gb_result_t ref = {.nouts = GB_OUTS};
+	dalic_device_use(&dalic_device_emulated);
+	gb_run(&tl_modes[0], gb_odd_shapes, &ref, NULL, NULL);
+	tl_cu_hostgrid_use();
+	dalic_pipeline_t *p = gb_pipeline(&tl_modes[0], 0, true, NULL);
+	dalic_debug_t *d = NULL;
+	cr_assert_eq(dalic_debug_open(p, &d), DALIC_OK, "%s", dalic_last_error());
+	for (int it = 0; it < GB_ITERS; it++) {
+		int64_t sh[GB_N * 3], one[GB_N];
+		size_t total = 0;
+		memcpy(sh, gb_odd_shapes[it], sizeof sh);
+		for (int i = 0; i < GB_N; i++) {
+			one[i] = 1;
+			total += (size_t)(sh[3 * i] * sh[3 * i + 1] * sh[3 * i + 2]);
+		}
+		/* the same bytes gb_feed gives iteration it */
+		uint8_t *data = malloc(total + 1);
+		uint32_t x = 2463534242u + (uint32_t)it * 7919u;
+		for (size_t k = 0; k < total; k++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			data[k] = (uint8_t)(x >> 24);
+		}
+		ASSERT_OK(dalic_debug_feed_input(d, "in", DALIC_UINT8, 3, GB_N, sh, data, "HWC"));
+		ASSERT_OK(dalic_debug_feed_input(d, "h", DALIC_INT32, 1, GB_N, one, gb_h[it], NULL));
+		ASSERT_OK(dalic_debug_feed_input(d, "v", DALIC_INT32, 1, GB_N, one, gb_v[it], NULL));
+		free(data);
+	}
+	gb_result_t got = {.nouts = GB_OUTS};
+	for (int it = 0; it < GB_ITERS; it++) {
+		cr_assert_eq(dalic_debug_next(d), DALIC_OK, "%s", dalic_debug_last_error(d));
+		for (int o = 0; o < GB_OUTS; o++) {
+			const dalic_batch_t *b = dalic_debug_output(d, o);
+			cr_assert_not_null(b);
+			got.dtype[it][o] = dalic_batch_dtype(b);
+			for (int i = 0; i < GB_N; i++) {
+				memcpy(got.shape[it][o][i], dalic_batch_shape(b, i),
+				       sizeof got.shape[it][o][i]);
+				size_t n = dalic_batch_sample_bytes(b, i);
+				got.bytes[it][o][i] = n;
+				got.data[it][o][i] = malloc(n + 1);
+				memcpy(got.data[it][o][i], dalic_batch_data(b, i), n);
+			}
+		}
+	}
+	gb_expect_same(&ref, &got, "debug mode");
+	cr_expect_geq(atomic_load(&tl_cu_hostgrid_counts()->launches), 9 * GB_ITERS);
+	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->streams_created), 0,
+	             "eager runs use the default stream");
+	dalic_debug_close(d);
+	dalic_pipeline_destroy(p);
+	gb_result_free(&ref);
+	gb_result_free(&got);
 }
