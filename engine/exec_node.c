@@ -44,12 +44,13 @@ int dalic_exec_node_init(dalic_exec_node_t *x, dalic_graph_t *g, dalic_node_t *n
 }
 
 /* A gpu/mixed node's output on a real device: device memory when the node runs its kernel and
- * every consumer does too (or it is a pipeline output); pinned memory otherwise, which the
- * CPU path can read and a kernel can too (cudaHostAlloc memory is mapped into the device's
- * address space under unified addressing). */
+ * every consumer does too; pinned memory otherwise, which the CPU path can read and a kernel
+ * can too (cudaHostAlloc memory is mapped into the device's address space under unified
+ * addressing). Pipeline outputs stay pinned: the CLI's dumps, the workbench and C API users
+ * read dalic_batch_data on the host (DALI would hand out device memory). */
 static dalic_mem_kind_t exec_device_output_mem(const dalic_node_t *n, const dalic_edge_t *e)
 {
-	if (!dalic_exec_gpu_op(n))
+	if (!dalic_exec_gpu_op(n) || e->is_output)
 		return DALIC_MEM_PINNED;
 	for (int c = 0; c < e->num_consumers; c++)
 		if (!dalic_exec_gpu_op(e->consumers[c]))

@@ -324,7 +324,9 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	cr_expect_eq(tl_stats_find(snap, nm.bc)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
 	cr_expect_eq(tl_stats_find(snap, nm.transpose)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
 	cr_expect_eq(tl_stats_find(snap, nm.copy)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
-	cr_expect_eq(tl_stats_find(snap, mc_copy)->outputs[0].memory_kind, DALIC_MEM_DEVICE);
+	/* pipeline outputs stay host-readable */
+	cr_expect_eq(tl_stats_find(snap, mc_copy)->outputs[0].memory_kind, DALIC_MEM_PINNED);
+	cr_expect_eq(tl_stats_find(snap, mc_flip)->outputs[0].memory_kind, DALIC_MEM_PINNED);
 
 	/* the JSON: gpu time on the operators that ran kernels, DALI's dict with GPU_ keys */
 	char *js = dalic_stats_json(snap);
