@@ -28,8 +28,10 @@ static int exec_gpu_device(const dalic_device_backend_t *dev, int device)
 {
 	if (device < 0 || !dev->set_device || !dev->set_device(device))
 		return DALIC_OK;
-	return dalic_fail(DALIC_EDEVICE, "cannot use device %d on the %s backend (the CUDA error is "
-			  "on stderr)", device, dev->name);
+	return dalic_fail(DALIC_EDEVICE,
+	                  "cannot use device %d on the %s backend (the CUDA error is "
+	                  "on stderr)",
+	                  device, dev->name);
 }
 
 int dalic_exec_streams_init(dalic_exec_t *e)
@@ -48,8 +50,10 @@ int dalic_exec_streams_init(dalic_exec_t *e)
 		if (rc)
 			return rc;
 		if (dev->stream_create(&st->stream))
-			return dalic_fail(DALIC_EDEVICE, "cannot create a stream for the %s stage (the "
-					  "CUDA error is on stderr)", dalic_graph_stage_name(st->stage));
+			return dalic_fail(DALIC_EDEVICE,
+			                  "cannot create a stream for the %s stage (the "
+			                  "CUDA error is on stderr)",
+			                  dalic_graph_stage_name(st->stage));
 	}
 	return DALIC_OK;
 }
@@ -68,15 +72,17 @@ static int exec_gpu_events(dalic_exec_node_t *x, const dalic_device_backend_t *d
 {
 	for (int k = 0; k < 2; k++)
 		if (!x->gpu_events[k] && dev->event_create(&x->gpu_events[k]))
-			return dalic_fail(DALIC_EDEVICE, "operator '%s': cannot create an event (the "
-					  "CUDA error is on stderr)", x->node->inst);
+			return dalic_fail(DALIC_EDEVICE,
+			                  "operator '%s': cannot create an event (the "
+			                  "CUDA error is on stderr)",
+			                  x->node->inst);
 	if (!x->gpu_scratch && !(x->gpu_scratch = calloc(1, sizeof *x->gpu_scratch)))
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	return DALIC_OK;
 }
 
-int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r,
-			    const dalic_ws_t *ws, int64_t *gpu_ns)
+int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r, const dalic_ws_t *ws,
+                            int64_t *gpu_ns)
 {
 	const dalic_device_backend_t *dev = dalic_device_backend();
 	*gpu_ns = -1;
@@ -86,19 +92,23 @@ int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 	if (rc)
 		return rc;
 	if (dev->event_record(x->gpu_events[0], r->stream))
-		return dalic_fail(DALIC_EDEVICE, "operator '%s': cannot record an event (the CUDA "
-				  "error is on stderr)", x->node->inst);
+		return dalic_fail(DALIC_EDEVICE,
+		                  "operator '%s': cannot record an event (the CUDA "
+		                  "error is on stderr)",
+		                  x->node->inst);
 	dalic_gpu_run_t g = {dev, r->stream, x->gpu_scratch, 0};
 	rc = x->gpu->run(&g, x->ctx, ws);
 	/* recorded and waited for after a failure too: no kernel may still write the outputs */
 	int64_t ns = 0;
 	bool timed = !dev->event_record(x->gpu_events[1], r->stream) &&
-		     !dev->event_elapsed_ns(x->gpu_events[0], x->gpu_events[1], &ns);
+	             !dev->event_elapsed_ns(x->gpu_events[0], x->gpu_events[1], &ns);
 	if (rc)
 		return rc;
 	if (!timed)
-		return dalic_fail(DALIC_EDEVICE, "operator '%s': its kernels failed (the CUDA error "
-				  "is on stderr)", x->node->inst);
+		return dalic_fail(DALIC_EDEVICE,
+		                  "operator '%s': its kernels failed (the CUDA error "
+		                  "is on stderr)",
+		                  x->node->inst);
 	*gpu_ns = ns;
 	return x->gpu->finish ? x->gpu->finish(&g, x->ctx, ws) : DALIC_OK;
 }

@@ -41,9 +41,9 @@ static int dalic_gpu_arith_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const da
 			if (nd->kind != ARITH_INPUT)
 				continue;
 			const dalic_batch_t *in = ws->inputs[nd->index];
-			dalic_arith_operand(in->ptrs[i], in->dtype, in->ndim, dalic_batch_shape(in, i),
-					    out->ndim, dalic_batch_shape(out, i),
-					    &ops[i * nin + nd->index]);
+			dalic_arith_operand(in->ptrs[i], in->dtype, in->ndim,
+			                    dalic_batch_shape(in, i), out->ndim,
+			                    dalic_batch_shape(out, i), &ops[i * nin + nd->index]);
 		}
 	}
 	const int zero = 0;
@@ -63,16 +63,18 @@ static int dalic_gpu_arith_finish(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const
 {
 	int zero = 0;
 	if (r->dev->copy(&zero, r->scratch->dev, sizeof zero))
-		return dalic_fail(DALIC_EDEVICE, "operator '%s': reading the division flag failed "
-				  "(the CUDA error is on stderr)", ctx->inst);
+		return dalic_fail(DALIC_EDEVICE,
+		                  "operator '%s': reading the division flag failed "
+		                  "(the CUDA error is on stderr)",
+		                  ctx->inst);
 	if (!zero)
 		return DALIC_OK;
 	const arith_tile_t *tiles;
 	const arith_node_t *nd = &dalic_arith_op_expr(ctx, &tiles)->nodes[zero - 1];
-	return dalic_op_fail(ctx, ws, -1, "integer division by zero in `%s` (position %d of \"%s\")",
-			     dalic_arith_op_name(nd->op), nd->pos,
-			     dalic_arg_string(ctx, "expression_desc"));
+	return dalic_op_fail(
+	    ctx, ws, -1, "integer division by zero in `%s` (position %d of \"%s\")",
+	    dalic_arith_op_name(nd->op), nd->pos, dalic_arg_string(ctx, "expression_desc"));
 }
 
 const dalic_gpu_op_t dalic_gpu_op_arith = {"_ArithmeticGenericOp", dalic_gpu_arith_run,
-					   dalic_gpu_arith_finish};
+                                           dalic_gpu_arith_finish};

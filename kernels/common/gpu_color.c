@@ -20,7 +20,7 @@ DALIC_GPU_KERNEL_OF(color_twist, dalic_cu_color_params_t);
 /* Descriptors with the data pointers, types and item counts (values, or pixels for the
  * twist); the coefficients are filled by the caller. */
 static dalic_cu_color_sample_t *dalic_gpu_color_samples(dalic_gpu_run_t *r, const dalic_ws_t *ws,
-							 bool twist)
+                                                        bool twist)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -41,7 +41,7 @@ static dalic_cu_color_sample_t *dalic_gpu_color_samples(dalic_gpu_run_t *r, cons
 }
 
 static int dalic_gpu_color_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k,
-				  dalic_cu_color_sample_t *s, int n)
+                                  dalic_cu_color_sample_t *s, int n)
 {
 	dalic_cu_color_params_t p = {s, NULL, n, 0};
 	dalic_cu_color_grid(&p, NULL, 0);
@@ -68,7 +68,7 @@ static int dalic_gpu_color_bc_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const
 		    (has_center && (rc = dalic_color_arg(ctx, ws, "contrast_center", i, &center))))
 			return rc;
 		dalic_color_bc_coeffs(brightness, shift, contrast, center,
-				      dalic_color_full_range(s[i].ot), &s[i].mul, &s[i].add);
+		                      dalic_color_full_range(s[i].ot), &s[i].mul, &s[i].add);
 	}
 	return dalic_gpu_color_launch(r, &dalic_gpu_color_muladd_kernel, s, ws->batch_size);
 }
@@ -86,13 +86,12 @@ static int dalic_gpu_color_hsv_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, cons
 		    (rc = dalic_color_arg(ctx, ws, "value", i, &value)))
 			return rc;
 		dalic_color_twist_sample(s[i].it, hue, saturation, value, 1, 1, s[i].m,
-					 &s[i].offset);
+		                         &s[i].offset);
 	}
 	return dalic_gpu_color_launch(r, &dalic_gpu_color_twist_kernel, s, ws->batch_size);
 }
 
-static int dalic_gpu_color_twist_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
-				     const dalic_ws_t *ws)
+static int dalic_gpu_color_twist_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	dalic_cu_color_sample_t *s = dalic_gpu_color_samples(r, ws, true);
 	if (!s)
@@ -106,12 +105,12 @@ static int dalic_gpu_color_twist_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
 		    (rc = dalic_color_arg(ctx, ws, "brightness", i, &brightness)))
 			return rc;
 		dalic_color_twist_sample(s[i].it, hue, saturation, 1, brightness, contrast, s[i].m,
-					 &s[i].offset);
+		                         &s[i].offset);
 	}
 	return dalic_gpu_color_launch(r, &dalic_gpu_color_twist_kernel, s, ws->batch_size);
 }
 
 const dalic_gpu_op_t dalic_gpu_op_brightness_contrast = {"BrightnessContrast",
-							 dalic_gpu_color_bc_run};
+                                                         dalic_gpu_color_bc_run};
 const dalic_gpu_op_t dalic_gpu_op_hsv = {"Hsv", dalic_gpu_color_hsv_run};
 const dalic_gpu_op_t dalic_gpu_op_color_twist = {"ColorTwist", dalic_gpu_color_twist_run};

@@ -20,9 +20,12 @@ static int dalic_gpu_copy_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dal
 	int n = ws->batch_size;
 	if (in->mem == DALIC_MEM_HOST) {
 		for (int i = 0; i < n; i++)
-			if (r->dev->copy(out->ptrs[i], in->ptrs[i], dalic_batch_sample_bytes(in, i)))
-				return dalic_fail(DALIC_EDEVICE, "copying sample %d to the device "
-						  "failed (the CUDA error is on stderr)", i);
+			if (r->dev->copy(out->ptrs[i], in->ptrs[i],
+			                 dalic_batch_sample_bytes(in, i)))
+				return dalic_fail(DALIC_EDEVICE,
+				                  "copying sample %d to the device "
+				                  "failed (the CUDA error is on stderr)",
+				                  i);
 		return DALIC_OK;
 	}
 	dalic_cu_copy_sample_t *s = dalic_gpu_scratch(r, 0, sizeof *s * (size_t)n);

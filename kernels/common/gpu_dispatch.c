@@ -1,8 +1,8 @@
 /*
  * The dispatch table: gpu/mixed operators whose CUDA kernel is wired to the executor. Adding
  * one is one line X(<op>) below, naming `dalic_gpu_op_<op>` (a dalic_gpu_op_t defined in
- * kernels/common/gpu_<op>.c); everything not listed keeps the CPU-emulated path. Also the scratch and
- * launch helpers every entry uses (gpu_op.h).
+ * kernels/common/gpu_<op>.c); everything not listed keeps the CPU-emulated path. Also the scratch
+ * and launch helpers every entry uses (gpu_op.h).
  */
 #include "kernels/common/gpu_op.h"
 
@@ -12,20 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DALIC_GPU_OPS(X)                                                                       \
-	X(flip)                                                                                \
-	X(cast)                                                                                \
-	X(copy)                                                                                \
-	X(make_contiguous)                                                                     \
-	X(transpose)                                                                           \
-	X(brightness_contrast)                                                                 \
-	X(hsv)                                                                                 \
-	X(color_twist)                                                                         \
-	X(water)                                                                               \
-	X(sphere)                                                                              \
-	X(warp_affine)                                                                         \
-	X(rotate)                                                                              \
-	X(resize)                                                                              \
+#define DALIC_GPU_OPS(X)                                                                           \
+	X(flip)                                                                                    \
+	X(cast)                                                                                    \
+	X(copy)                                                                                    \
+	X(make_contiguous)                                                                         \
+	X(transpose)                                                                               \
+	X(brightness_contrast)                                                                     \
+	X(hsv)                                                                                     \
+	X(color_twist)                                                                             \
+	X(water)                                                                                   \
+	X(sphere)                                                                                  \
+	X(warp_affine)                                                                             \
+	X(rotate)                                                                                  \
+	X(resize)                                                                                  \
 	X(arith)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
@@ -47,12 +47,13 @@ void *dalic_gpu_scratch(dalic_gpu_run_t *r, int slot, size_t bytes)
 	if (bytes < 1)
 		bytes = 1;
 	if (s->cap[slot] < bytes) {
-		/* grown by half again, so batches of slowly growing size do not realloc each time */
+		/* grown by half again, so batches of slowly growing size do not realloc each time
+		 */
 		size_t cap = bytes + bytes / 2;
 		void *p = realloc(s->p[slot], cap);
 		if (!p) {
 			dalic_fail(DALIC_ENOMEM, "out of memory (%zu bytes of kernel descriptors)",
-				   cap);
+			           cap);
 			return NULL;
 		}
 		s->p[slot] = p;
@@ -90,15 +91,17 @@ void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes)
 	if (!dalic_gpu_device_scratch(r, bytes))
 		return NULL;
 	if (bytes && r->dev->copy(s->dev, host, bytes)) {
-		dalic_fail(DALIC_EDEVICE, "uploading %zu bytes of kernel tables failed (the CUDA "
-			   "error is on stderr)", bytes);
+		dalic_fail(DALIC_EDEVICE,
+		           "uploading %zu bytes of kernel tables failed (the CUDA "
+		           "error is on stderr)",
+		           bytes);
 		return NULL;
 	}
 	return s->dev;
 }
 
 int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void *params,
-		     const dalic_cu_launch_t *cfg)
+                     const dalic_cu_launch_t *cfg)
 {
 	bool work = false;
 	for (int i = 0; i < k->passes; i++)
@@ -106,8 +109,10 @@ int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void
 	if (!work)
 		return DALIC_OK; /* an empty batch: nothing to launch */
 	if (!r->dev->launch || r->dev->launch(k, params, cfg, r->stream))
-		return dalic_fail(DALIC_EDEVICE, "kernel '%s' failed to launch on the %s backend "
-				  "(the CUDA error is on stderr)", k->name, r->dev->name);
+		return dalic_fail(DALIC_EDEVICE,
+		                  "kernel '%s' failed to launch on the %s backend "
+		                  "(the CUDA error is on stderr)",
+		                  k->name, r->dev->name);
 	r->launches++;
 	return DALIC_OK;
 }

@@ -14,7 +14,7 @@
 DALIC_GPU_KERNEL(displace);
 
 static int dalic_gpu_displace_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
-				  bool water)
+                                  bool water)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -48,9 +48,9 @@ static int dalic_gpu_displace_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const
 		g->c = sh[2];
 		g->linear = dalic_arg_int(ctx, "interp_type") == DALIC_INTERP_LINEAR;
 		g->fill = dalic_displace_fill(in->dtype, dalic_arg_float(ctx, "fill_value"));
-		s[i].kind = !mask ? DALIC_CU_DISPLACE_COPY
-			    : water ? DALIC_CU_DISPLACE_WATER
-				    : DALIC_CU_DISPLACE_SPHERE;
+		s[i].kind = !mask   ? DALIC_CU_DISPLACE_COPY
+		            : water ? DALIC_CU_DISPLACE_WATER
+		                    : DALIC_CU_DISPLACE_SPHERE;
 		s[i].dx = s[i].dy = NULL;
 		if (s[i].kind == DALIC_CU_DISPLACE_WATER)
 			shifts += (size_t)(g->h + g->w);
@@ -91,13 +91,13 @@ static int dalic_gpu_displace_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const
 }
 
 static int dalic_gpu_displace_water_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
-					const dalic_ws_t *ws)
+                                        const dalic_ws_t *ws)
 {
 	return dalic_gpu_displace_run(r, ctx, ws, true);
 }
 
 static int dalic_gpu_displace_sphere_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
-					 const dalic_ws_t *ws)
+                                         const dalic_ws_t *ws)
 {
 	return dalic_gpu_displace_run(r, ctx, ws, false);
 }

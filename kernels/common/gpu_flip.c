@@ -37,8 +37,8 @@ static int dalic_gpu_flip_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dal
 		s[i].in = in->ptrs[i];
 		s[i].out = out->ptrs[i];
 		dalic_flip_plan_make(&s[i].plan, dalic_gpu_flip_layout(in), in->ndim,
-				     dalic_batch_shape(in, i), (int64_t)dalic_dtype_size(in->dtype),
-				     flags);
+		                     dalic_batch_shape(in, i), (int64_t)dalic_dtype_size(in->dtype),
+		                     flags);
 	}
 	dalic_cu_flip_params_t p = {s, NULL, n, 0};
 	dalic_cu_flip_grid(&p, NULL, 0);

@@ -72,7 +72,7 @@ void *dalic_gpu_upload(dalic_gpu_run_t *r, const void *host, size_t bytes);
 /* Queues kernel k through the backend (cfg: one configuration per pass); a failure names the
  * kernel. Nothing is launched when every grid is empty. */
 int dalic_gpu_launch(dalic_gpu_run_t *r, const dalic_gpu_kernel_t *k, const void *params,
-		     const dalic_cu_launch_t *cfg);
+                     const dalic_cu_launch_t *cfg);
 /* `bytes` of the node's device scratch, contents undefined (kept, grown as needed). */
 void *dalic_gpu_device_scratch(dalic_gpu_run_t *r, size_t bytes);
 
@@ -82,10 +82,10 @@ void *dalic_gpu_device_scratch(dalic_gpu_run_t *r, size_t bytes);
  * DALIC_GPU_KERNEL(op) when the params type is dalic_cu_<op>_params_t.
  */
 #ifdef DALIC_HAVE_CUDA
-#define DALIC_GPU_LAUNCHER(op, params_t)                                                       \
-	static int dalic_gpu_##op##_launch_any(const void *p, void *stream)                    \
-	{                                                                                      \
-		return dalic_cu_##op##_launch((const params_t *)p, (cudaStream_t)stream);      \
+#define DALIC_GPU_LAUNCHER(op, params_t)                                                           \
+	static int dalic_gpu_##op##_launch_any(const void *p, void *stream)                        \
+	{                                                                                          \
+		return dalic_cu_##op##_launch((const params_t *)p, (cudaStream_t)stream);          \
 	}
 #define DALIC_GPU_LAUNCH_FN(op) dalic_gpu_##op##_launch_any
 #else
@@ -93,15 +93,14 @@ void *dalic_gpu_device_scratch(dalic_gpu_run_t *r, size_t bytes);
 #define DALIC_GPU_LAUNCH_FN(op) NULL
 #endif
 
-#define DALIC_GPU_KERNEL_OF(op, params_t)                                                      \
-	static void dalic_gpu_##op##_body_any(const dalic_cu_idx_t *ix, const void *p)         \
-	{                                                                                      \
-		dalic_cu_##op##_body(ix, (const params_t *)p);                                 \
-	}                                                                                      \
-	DALIC_GPU_LAUNCHER(op, params_t)                                                       \
-	static const dalic_gpu_kernel_t dalic_gpu_##op##_kernel = {                            \
-	    #op, DALIC_GPU_LAUNCH_FN(op), dalic_gpu_##op##_body_any, 0, NULL, 1,               \
-	    sizeof(params_t)}
+#define DALIC_GPU_KERNEL_OF(op, params_t)                                                          \
+	static void dalic_gpu_##op##_body_any(const dalic_cu_idx_t *ix, const void *p)             \
+	{                                                                                          \
+		dalic_cu_##op##_body(ix, (const params_t *)p);                                     \
+	}                                                                                          \
+	DALIC_GPU_LAUNCHER(op, params_t)                                                           \
+	static const dalic_gpu_kernel_t dalic_gpu_##op##_kernel = {                                \
+	    #op, DALIC_GPU_LAUNCH_FN(op), dalic_gpu_##op##_body_any, 0, NULL, 1, sizeof(params_t)}
 #define DALIC_GPU_KERNEL(op) DALIC_GPU_KERNEL_OF(op, dalic_cu_##op##_params_t)
 
 #endif

@@ -23,12 +23,12 @@ DALIC_GPU_LAUNCHER(resize, dalic_cu_resize_params_t)
 
 /* two passes: source -> intermediate, intermediate -> output */
 static const dalic_gpu_kernel_t dalic_gpu_resize_kernel = {
-    "resize", DALIC_GPU_LAUNCH_FN(resize), dalic_gpu_resize_body_any, 0, NULL, 2,
-    sizeof(dalic_cu_resize_params_t)};
+    "resize", DALIC_GPU_LAUNCH_FN(resize),     dalic_gpu_resize_body_any, 0, NULL,
+    2,        sizeof(dalic_cu_resize_params_t)};
 
 /* Appends sample i's planes to b, as dalic_img_resize_op_run_sample resamples them. */
 static int dalic_gpu_resize_add(dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
-				const img_resize_op_t *rs, int i, img_resample_cu_batch_t *b)
+                                const img_resize_op_t *rs, int i, img_resample_cu_batch_t *b)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -60,8 +60,8 @@ static int dalic_gpu_resize_add(dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
 	};
 	if (dalic_img_resample_cu_add(b, &job, planes))
 		return dalic_op_fail(ctx, ws, i, "resampling %lldx%lld to %dx%d: %s",
-				     (long long)in_h, (long long)in_w, pl->out[0], pl->out[1],
-				     dalic_last_error());
+		                     (long long)in_h, (long long)in_w, pl->out[0], pl->out[1],
+		                     dalic_last_error());
 	return DALIC_OK;
 }
 
@@ -76,8 +76,7 @@ static int dalic_gpu_resize_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const d
 	dalic_cu_resize_params_t pass[2];
 	dalic_cu_launch_t cfg[2];
 	float *tmp = NULL;
-	if (!rc && b.ntmp > 0 &&
-	    !(tmp = dalic_gpu_device_scratch(r, sizeof *tmp * (size_t)b.ntmp)))
+	if (!rc && b.ntmp > 0 && !(tmp = dalic_gpu_device_scratch(r, sizeof *tmp * (size_t)b.ntmp)))
 		rc = DALIC_ENOMEM;
 	for (int k = 0; !rc && k < 2; k++) {
 		pass[k] = dalic_img_resample_cu_params(&b, k);

@@ -10,8 +10,7 @@
 
 DALIC_GPU_KERNEL(transpose);
 
-static int dalic_gpu_transpose_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
-				   const dalic_ws_t *ws)
+static int dalic_gpu_transpose_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -20,7 +19,7 @@ static int dalic_gpu_transpose_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
 	int perm[DALIC_TRANSPOSE_MAX_NDIM];
 	if (nd > DALIC_TRANSPOSE_MAX_NDIM || (pv->kind != DALIC_V_NONE && pv->n != nd))
 		return dalic_op_fail(ctx, ws, -1, "transpose: %d dims not supported by the kernel",
-				     nd);
+		                     nd);
 	for (int d = 0; d < nd; d++)
 		perm[d] = pv->kind != DALIC_V_NONE ? (int)pv->i[d] : nd - 1 - d;
 	dalic_cu_transpose_sample_t *s = dalic_gpu_scratch(r, 0, sizeof *s * (size_t)n);

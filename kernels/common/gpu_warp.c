@@ -11,7 +11,7 @@
 #include "engine/error.h"
 
 static void dalic_gpu_warp_phase_any(const dalic_cu_idx_t *ix, int phase, void *shared,
-				     const void *p)
+                                     const void *p)
 {
 	dalic_cu_warp_body(ix, phase, (float *)shared, (const dalic_cu_warp_params_t *)p);
 }
@@ -19,11 +19,11 @@ static void dalic_gpu_warp_phase_any(const dalic_cu_idx_t *ix, int phase, void *
 DALIC_GPU_LAUNCHER(warp, dalic_cu_warp_params_t)
 
 static const dalic_gpu_kernel_t dalic_gpu_warp_kernel = {
-    "warp",      DALIC_GPU_LAUNCH_FN(warp), NULL, DALIC_CU_WARP_PHASES, dalic_gpu_warp_phase_any,
-    1,           sizeof(dalic_cu_warp_params_t)};
+    "warp", DALIC_GPU_LAUNCH_FN(warp),     NULL, DALIC_CU_WARP_PHASES, dalic_gpu_warp_phase_any,
+    1,      sizeof(dalic_cu_warp_params_t)};
 
 static int dalic_gpu_warp_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
-			      bool rotate)
+                              bool rotate)
 {
 	int n = ws->batch_size;
 	dalic_cu_warp_sample_t *s = dalic_gpu_scratch(r, 0, sizeof *s * (size_t)n);
@@ -38,7 +38,7 @@ static int dalic_gpu_warp_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dal
 			s[i].out_frame = (int64_t)dalic_batch_sample_bytes(ws->outputs[0], i);
 		} else {
 			rc = dalic_warp_affine_job(ctx, ws, i, &s[i].job, &s[i].frames,
-						   &s[i].in_frame, &s[i].out_frame);
+			                           &s[i].in_frame, &s[i].out_frame);
 		}
 		if (rc)
 			return rc;
@@ -55,14 +55,12 @@ static int dalic_gpu_warp_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dal
 	return dalic_gpu_launch(r, &dalic_gpu_warp_kernel, &p, &l);
 }
 
-static int dalic_gpu_warp_affine_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
-				     const dalic_ws_t *ws)
+static int dalic_gpu_warp_affine_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return dalic_gpu_warp_run(r, ctx, ws, false);
 }
 
-static int dalic_gpu_warp_rotate_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx,
-				     const dalic_ws_t *ws)
+static int dalic_gpu_warp_rotate_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 {
 	return dalic_gpu_warp_run(r, ctx, ws, true);
 }

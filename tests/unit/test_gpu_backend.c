@@ -25,31 +25,33 @@
 
 TestSuite(gpu_backend, .timeout = 120);
 
-#define GB_N 4     /* samples a batch */
-#define GB_ITERS 3 /* iterations compared */
-#define GB_OUTS 2  /* outputs: copy (the chain's end), flip */
+#define GPU_BACKEND_N 4     /* samples a batch */
+#define GPU_BACKEND_ITERS 3 /* iterations compared */
+#define GPU_BACKEND_OUTS 2  /* outputs: copy (the chain's end), flip */
 
 /* Shapes (HWC, uint8) per iteration: not multiples of the 2048-item block, several blocks a
  * sample, one empty sample, sizes changing between iterations. */
-static const int64_t gb_odd_shapes[GB_ITERS][GB_N * 3] = {
+static const int64_t gpu_backend_odd_shapes[GPU_BACKEND_ITERS][GPU_BACKEND_N * 3] = {
     {7, 13, 3, 33, 65, 3, 0, 5, 3, 40, 41, 3},
     {64, 64, 3, 1, 1, 3, 17, 300, 3, 9, 2, 3},
     {5, 5, 3, 6, 6, 3, 7, 7, 3, 8, 8, 3},
 };
-static const int32_t gb_h[GB_ITERS][GB_N] = {{1, 0, 1, 1}, {0, 1, 1, 0}, {1, 1, 0, 0}};
-static const int32_t gb_v[GB_ITERS][GB_N] = {{0, 1, 1, 0}, {1, 1, 0, 0}, {0, 1, 0, 1}};
+static const int32_t gpu_backend_h[GPU_BACKEND_ITERS][GPU_BACKEND_N] = {
+    {1, 0, 1, 1}, {0, 1, 1, 0}, {1, 1, 0, 0}};
+static const int32_t gpu_backend_v[GPU_BACKEND_ITERS][GPU_BACKEND_N] = {
+    {0, 1, 1, 0}, {1, 1, 0, 0}, {0, 1, 0, 1}};
 
-typedef struct gb_names {
+typedef struct gpu_backend_names {
 	char flip[64], hsv[64], cast[64], br[64], bc[64], transpose[64], copy[64];
-} gb_names_t;
+} gpu_backend_names_t;
 
 /* in(cpu) -> flip(gpu) -> hsv(gpu) -> cast(gpu, float) -> brightness(gpu, no kernel) ->
  * brightness_contrast(gpu) -> transpose(gpu, HWC -> CHW) -> copy(gpu); outputs: copy and
  * (when `flip_out`) flip. */
-static dalic_pipeline_t *gb_pipeline(const tl_mode_t *m, int device_id, bool flip_out,
-                                     gb_names_t *names)
+static dalic_pipeline_t *gpu_backend_pipeline(const tl_mode_t *m, int device_id, bool flip_out,
+                                              gpu_backend_names_t *names)
 {
-	dalic_pipeline_params_t params = tl_mode_params(m, GB_N, 2);
+	dalic_pipeline_params_t params = tl_mode_params(m, GPU_BACKEND_N, 2);
 	params.device_id = device_id;
 	params.enable_memory_stats = true;
 	dalic_pipeline_t *p = NULL;
@@ -58,7 +60,7 @@ static dalic_pipeline_t *gb_pipeline(const tl_mode_t *m, int device_id, bool fli
 	tl_source(p, "h");
 	tl_source(p, "v");
 	dalic_op_t *flip = NULL, *hsv = NULL, *cast = NULL, *br = NULL, *bc = NULL, *tr = NULL,
-		   *copy = NULL;
+	           *copy = NULL;
 	ASSERT_OK(dalic_pipeline_add_op(p, "flip", "gpu", &flip));
 	ASSERT_OK(dalic_op_add_input(flip, "in", "gpu"));
 	ASSERT_OK(dalic_op_set_arg_input(flip, "horizontal", "h"));
@@ -101,51 +103,54 @@ static dalic_pipeline_t *gb_pipeline(const tl_mode_t *m, int device_id, bool fli
 }
 
 /* Random uint8 samples of iteration `it`'s shapes (seeded by it), fed with the flags. */
-static void gb_feed(dalic_pipeline_t *p, const int64_t (*shapes)[GB_N * 3], int it)
+static void gpu_backend_feed(dalic_pipeline_t *p, const int64_t (*shapes)[GPU_BACKEND_N * 3],
+                             int it)
 {
 	size_t total = 0;
-	for (int i = 0; i < GB_N; i++)
-		total += (size_t)(shapes[it][3 * i] * shapes[it][3 * i + 1] * shapes[it][3 * i + 2]);
+	for (int i = 0; i < GPU_BACKEND_N; i++)
+		total +=
+		    (size_t)(shapes[it][3 * i] * shapes[it][3 * i + 1] * shapes[it][3 * i + 2]);
 	uint8_t *data = malloc(total + 1);
 	uint32_t x = 2463534242u + (uint32_t)it * 7919u;
 	for (size_t k = 0; k < total; k++) {
 		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
 		data[k] = (uint8_t)(x >> 24);
 	}
-	tl_feed(p, "in", DALIC_UINT8, 3, GB_N, shapes[it], data, "HWC");
+	tl_feed(p, "in", DALIC_UINT8, 3, GPU_BACKEND_N, shapes[it], data, "HWC");
 	free(data);
-	int64_t one[GB_N];
-	for (int i = 0; i < GB_N; i++)
+	int64_t one[GPU_BACKEND_N];
+	for (int i = 0; i < GPU_BACKEND_N; i++)
 		one[i] = 1;
-	tl_feed(p, "h", DALIC_INT32, 1, GB_N, one, gb_h[it], NULL);
-	tl_feed(p, "v", DALIC_INT32, 1, GB_N, one, gb_v[it], NULL);
+	tl_feed(p, "h", DALIC_INT32, 1, GPU_BACKEND_N, one, gpu_backend_h[it], NULL);
+	tl_feed(p, "v", DALIC_INT32, 1, GPU_BACKEND_N, one, gpu_backend_v[it], NULL);
 }
 
 /* Feeds every iteration, and a few more for the prefetching modes to take. */
-static void gb_feed_all(dalic_pipeline_t *p, const int64_t (*shapes)[GB_N * 3])
+static void gpu_backend_feed_all(dalic_pipeline_t *p, const int64_t (*shapes)[GPU_BACKEND_N * 3])
 {
-	for (int it = 0; it < GB_ITERS + 3; it++)
-		gb_feed(p, shapes, it < GB_ITERS ? it : GB_ITERS - 1);
+	for (int it = 0; it < GPU_BACKEND_ITERS + 3; it++)
+		gpu_backend_feed(p, shapes, it < GPU_BACKEND_ITERS ? it : GPU_BACKEND_ITERS - 1);
 }
 
-/* The outputs of GB_ITERS iterations, copied out of the pipeline. */
-typedef struct gb_result {
+/* The outputs of GPU_BACKEND_ITERS iterations, copied out of the pipeline. */
+typedef struct gpu_backend_result {
 	int nouts;
-	int64_t shape[GB_ITERS][GB_OUTS][GB_N][3];
-	dalic_dtype_t dtype[GB_ITERS][GB_OUTS];
-	size_t bytes[GB_ITERS][GB_OUTS][GB_N];
-	uint8_t *data[GB_ITERS][GB_OUTS][GB_N];
-} gb_result_t;
+	int64_t shape[GPU_BACKEND_ITERS][GPU_BACKEND_OUTS][GPU_BACKEND_N][3];
+	dalic_dtype_t dtype[GPU_BACKEND_ITERS][GPU_BACKEND_OUTS];
+	size_t bytes[GPU_BACKEND_ITERS][GPU_BACKEND_OUTS][GPU_BACKEND_N];
+	uint8_t *data[GPU_BACKEND_ITERS][GPU_BACKEND_OUTS][GPU_BACKEND_N];
+} gpu_backend_result_t;
 
-static void gb_collect(dalic_pipeline_t *p, int it, gb_result_t *r)
+static void gpu_backend_collect(dalic_pipeline_t *p, int it, gpu_backend_result_t *r)
 {
 	for (int o = 0; o < r->nouts; o++) {
 		const dalic_batch_t *b = dalic_pipeline_output(p, o);
 		cr_assert_not_null(b);
-		cr_assert_eq(dalic_batch_num_samples(b), GB_N);
+		cr_assert_eq(dalic_batch_num_samples(b), GPU_BACKEND_N);
 		r->dtype[it][o] = dalic_batch_dtype(b);
-		for (int i = 0; i < GB_N; i++) {
-			memcpy(r->shape[it][o][i], dalic_batch_shape(b, i), sizeof r->shape[it][o][i]);
+		for (int i = 0; i < GPU_BACKEND_N; i++) {
+			memcpy(r->shape[it][o][i], dalic_batch_shape(b, i),
+			       sizeof r->shape[it][o][i]);
 			size_t n = dalic_batch_sample_bytes(b, i);
 			r->bytes[it][o][i] = n;
 			r->data[it][o][i] = malloc(n + 1);
@@ -154,25 +159,26 @@ static void gb_collect(dalic_pipeline_t *p, int it, gb_result_t *r)
 	}
 }
 
-static void gb_result_free(gb_result_t *r)
+static void gpu_backend_result_free(gpu_backend_result_t *r)
 {
-	for (int it = 0; it < GB_ITERS; it++)
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++)
 		for (int o = 0; o < r->nouts; o++)
-			for (int i = 0; i < GB_N; i++)
+			for (int i = 0; i < GPU_BACKEND_N; i++)
 				free(r->data[it][o][i]);
 }
 
-/* Runs the pipeline GB_ITERS times into r; stats attached when s is given. */
-static void gb_run(const tl_mode_t *m, const int64_t (*shapes)[GB_N * 3], gb_result_t *r,
-                   gb_names_t *names, dalic_stats_snapshot_t **snap)
+/* Runs the pipeline GPU_BACKEND_ITERS times into r; stats attached when s is given. */
+static void gpu_backend_run(const tl_mode_t *m, const int64_t (*shapes)[GPU_BACKEND_N * 3],
+                            gpu_backend_result_t *r, gpu_backend_names_t *names,
+                            dalic_stats_snapshot_t **snap)
 {
-	dalic_pipeline_t *p = gb_pipeline(m, 0, true, names);
+	dalic_pipeline_t *p = gpu_backend_pipeline(m, 0, true, names);
 	ASSERT_OK(dalic_pipeline_build(p));
 	dalic_stats_t *s = snap ? tl_stats_attach(p, false) : NULL;
-	gb_feed_all(p, shapes);
-	for (int it = 0; it < GB_ITERS; it++) {
+	gpu_backend_feed_all(p, shapes);
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++) {
 		ASSERT_OK(dalic_pipeline_run(p), "%s: iteration %d", m->name, it);
-		gb_collect(p, it, r);
+		gpu_backend_collect(p, it, r);
 	}
 	if (snap)
 		*snap = tl_stats_finish(s, p);
@@ -182,13 +188,14 @@ static void gb_run(const tl_mode_t *m, const int64_t (*shapes)[GB_N * 3], gb_res
 		dalic_stats_destroy(s);
 }
 
-static void gb_expect_same(const gb_result_t *a, const gb_result_t *b, const char *what)
+static void gpu_backend_expect_same(const gpu_backend_result_t *a, const gpu_backend_result_t *b,
+                                    const char *what)
 {
 	cr_assert_eq(a->nouts, b->nouts);
-	for (int it = 0; it < GB_ITERS; it++)
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++)
 		for (int o = 0; o < a->nouts; o++) {
 			cr_expect_eq(a->dtype[it][o], b->dtype[it][o], "%s: dtype", what);
-			for (int i = 0; i < GB_N; i++) {
+			for (int i = 0; i < GPU_BACKEND_N; i++) {
 				cr_expect_arr_eq(a->shape[it][o][i], b->shape[it][o][i],
 				                 sizeof a->shape[it][o][i],
 				                 "%s: iteration %d output %d sample %d shape", what,
@@ -197,9 +204,10 @@ static void gb_expect_same(const gb_result_t *a, const gb_result_t *b, const cha
 				const uint8_t *x = a->data[it][o][i], *y = b->data[it][o][i];
 				for (size_t k = 0; k < a->bytes[it][o][i]; k++)
 					if (x[k] != y[k]) {
-						cr_expect_fail("%s: iteration %d output %d sample %d "
-						               "differs first at byte %zu: %02x vs %02x",
-						               what, it, o, i, k, x[k], y[k]);
+						cr_expect_fail(
+						    "%s: iteration %d output %d sample %d "
+						    "differs first at byte %zu: %02x vs %02x",
+						    what, it, o, i, k, x[k], y[k]);
 						break;
 					}
 			}
@@ -207,7 +215,7 @@ static void gb_expect_same(const gb_result_t *a, const gb_result_t *b, const cha
 }
 
 /* Threads a batch kernel of 256-thread blocks of 2048 items runs over `items` per sample. */
-static int64_t gb_threads(const int64_t *items, int n)
+static int64_t gpu_backend_threads(const int64_t *items, int n)
 {
 	int64_t blocks = 0;
 	for (int i = 0; i < n; i++)
@@ -216,37 +224,38 @@ static int64_t gb_threads(const int64_t *items, int n)
 }
 
 /* The GPU time the host-grid clock gives each dispatched operator over the iterations. */
-typedef struct gb_gpu_ns {
+typedef struct gpu_backend_gpu_ns {
 	int64_t bytes;  /* flip, the transfer, flip's output copy: the uint8 bytes */
 	int64_t pixels; /* hsv: one item per pixel */
 	int64_t elems;  /* cast, brightness_contrast, transpose: one item per value */
 	int64_t fbytes; /* copy and its output copy: the float bytes */
-} gb_gpu_ns_t;
+} gpu_backend_gpu_ns_t;
 
-static gb_gpu_ns_t gb_expected_gpu_ns(const int64_t (*shapes)[GB_N * 3])
+static gpu_backend_gpu_ns_t gpu_backend_expected_gpu_ns(const int64_t (*shapes)[GPU_BACKEND_N * 3])
 {
-	gb_gpu_ns_t t = {0};
-	for (int it = 0; it < GB_ITERS; it++) {
-		int64_t elems[GB_N], pixels[GB_N], fbytes[GB_N];
-		for (int i = 0; i < GB_N; i++) {
-			elems[i] = shapes[it][3 * i] * shapes[it][3 * i + 1] * shapes[it][3 * i + 2];
+	gpu_backend_gpu_ns_t t = {0};
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++) {
+		int64_t elems[GPU_BACKEND_N], pixels[GPU_BACKEND_N], fbytes[GPU_BACKEND_N];
+		for (int i = 0; i < GPU_BACKEND_N; i++) {
+			elems[i] =
+			    shapes[it][3 * i] * shapes[it][3 * i + 1] * shapes[it][3 * i + 2];
 			pixels[i] = elems[i] / 3;
 			fbytes[i] = elems[i] * 4;
 		}
-		t.bytes += gb_threads(elems, GB_N);
-		t.pixels += gb_threads(pixels, GB_N);
-		t.elems += gb_threads(elems, GB_N);
-		t.fbytes += gb_threads(fbytes, GB_N);
+		t.bytes += gpu_backend_threads(elems, GPU_BACKEND_N);
+		t.pixels += gpu_backend_threads(pixels, GPU_BACKEND_N);
+		t.elems += gpu_backend_threads(elems, GPU_BACKEND_N);
+		t.fbytes += gpu_backend_threads(fbytes, GPU_BACKEND_N);
 	}
 	return t;
 }
 
 Test(gpu_backend, kernels_match_the_emulated_path_in_every_mode)
 {
-	gb_result_t ref = {.nouts = GB_OUTS};
+	gpu_backend_result_t ref = {.nouts = GPU_BACKEND_OUTS};
 	dalic_device_use(&dalic_device_emulated);
 	dalic_stats_snapshot_t *snap = NULL;
-	gb_run(&tl_modes[0], gb_odd_shapes, &ref, NULL, &snap);
+	gpu_backend_run(&tl_modes[0], gpu_backend_odd_shapes, &ref, NULL, &snap);
 	/* no GPU: the stats say so, and nothing ran on a device */
 	cr_expect(snap->emulated_device);
 	for (int i = 0; i < snap->num_operators; i++)
@@ -255,28 +264,28 @@ Test(gpu_backend, kernels_match_the_emulated_path_in_every_mode)
 
 	tl_cu_hostgrid_use();
 	for (int m = 0; m < TL_NUM_MODES; m++) {
-		gb_result_t got = {.nouts = GB_OUTS};
+		gpu_backend_result_t got = {.nouts = GPU_BACKEND_OUTS};
 		int64_t launches = atomic_load(&tl_cu_hostgrid_counts()->launches);
-		gb_run(&tl_modes[m], gb_odd_shapes, &got, NULL, NULL);
-		gb_expect_same(&ref, &got, tl_modes[m].name);
+		gpu_backend_run(&tl_modes[m], gpu_backend_odd_shapes, &got, NULL, NULL);
+		gpu_backend_expect_same(&ref, &got, tl_modes[m].name);
 		/* nine kernels a batch (see the stats test), at least for the iterations
 		 * compared */
 		cr_expect_geq(atomic_load(&tl_cu_hostgrid_counts()->launches) - launches,
-		              9 * GB_ITERS, "%s", tl_modes[m].name);
-		gb_result_free(&got);
+		              9 * GPU_BACKEND_ITERS, "%s", tl_modes[m].name);
+		gpu_backend_result_free(&got);
 	}
-	gb_result_free(&ref);
+	gpu_backend_result_free(&ref);
 }
 
 Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 {
 	tl_cu_hostgrid_use();
 	const tl_cu_hostgrid_counts_t *c = tl_cu_hostgrid_counts();
-	gb_result_t got = {.nouts = GB_OUTS};
-	gb_names_t nm;
+	gpu_backend_result_t got = {.nouts = GPU_BACKEND_OUTS};
+	gpu_backend_names_t nm;
 	dalic_stats_snapshot_t *snap = NULL;
-	gb_run(&tl_modes[0], gb_odd_shapes, &got, &nm, &snap);
-	gb_result_free(&got);
+	gpu_backend_run(&tl_modes[0], gpu_backend_odd_shapes, &got, &nm, &snap);
+	gpu_backend_result_free(&got);
 	/* a stream for the mixed stage (the transfer) and one for the gpu stage; two events per
 	 * operator with a kernel: the six, the transfer and the two outputs' MakeContiguous;
 	 * all gone with the pipeline */
@@ -287,7 +296,7 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	cr_expect_eq(atomic_load(&c->last_device), 0);
 	cr_expect(!snap->emulated_device);
 
-	gb_gpu_ns_t t = gb_expected_gpu_ns(gb_odd_shapes);
+	gpu_backend_gpu_ns_t t = gpu_backend_expected_gpu_ns(gpu_backend_odd_shapes);
 	char mc_copy[96], mc_flip[96], transfer[] = "__Copy_CpuToGpu_in";
 	snprintf(mc_copy, sizeof mc_copy, "__MakeContiguous_GpuToGpu_%s", nm.copy);
 	snprintf(mc_flip, sizeof mc_flip, "__MakeContiguous_GpuToGpu_%s", nm.flip);
@@ -302,7 +311,7 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	for (int k = 0; k < 9; k++) {
 		const dalic_stats_operator_t *op = tl_stats_find(snap, want[k].name);
 		cr_assert_not_null(op, "%s", want[k].name);
-		cr_expect_eq(op->gpu_runs, GB_ITERS, "%s", op->name);
+		cr_expect_eq(op->gpu_runs, GPU_BACKEND_ITERS, "%s", op->name);
 		cr_expect_eq(op->gpu_ns, want[k].ns, "%s: gpu_ns %lld, want %lld", op->name,
 		             (long long)op->gpu_ns, (long long)want[k].ns);
 		char key[128];
@@ -342,7 +351,8 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 			continue;
 		with_gpu++;
 		const char *name = cJSON_GetObjectItem(o, "name")->valuestring;
-		cr_expect_eq((int64_t)g->valuedouble, tl_stats_find(snap, name)->gpu_ns, "%s", name);
+		cr_expect_eq((int64_t)g->valuedouble, tl_stats_find(snap, name)->gpu_ns, "%s",
+		             name);
 	}
 	cr_expect_eq(with_gpu, 9);
 	char key[80];
@@ -358,10 +368,11 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	dalic_stats_snapshot_free(snap);
 }
 
-/* One gpu operator `op` on "in" (uint8 HWC), configured by `set`, run GB_ITERS times. */
-static void gb_single_run(const char *op, void (*set)(dalic_op_t *), gb_result_t *r)
+/* One gpu operator `op` on "in" (uint8 HWC), configured by `set`, run GPU_BACKEND_ITERS times. */
+static void gpu_backend_single_run(const char *op, void (*set)(dalic_op_t *),
+                                   gpu_backend_result_t *r)
 {
-	dalic_pipeline_params_t params = tl_mode_params(&tl_modes[0], GB_N, 2);
+	dalic_pipeline_params_t params = tl_mode_params(&tl_modes[0], GPU_BACKEND_N, 2);
 	params.device_id = 0;
 	dalic_pipeline_t *p = NULL;
 	ASSERT_OK(dalic_pipeline_create(&params, &p));
@@ -373,31 +384,32 @@ static void gb_single_run(const char *op, void (*set)(dalic_op_t *), gb_result_t
 	ASSERT_OK(dalic_op_add_input(x, "in", "gpu"));
 	set(x);
 	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(x, 0), NULL));
-	for (int it = 0; it < GB_ITERS; it++) {
-		gb_feed(p, gb_odd_shapes, it);
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++) {
+		gpu_backend_feed(p, gpu_backend_odd_shapes, it);
 		ASSERT_OK(dalic_pipeline_run(p), "%s: iteration %d", op, it);
-		gb_collect(p, it, r);
+		gpu_backend_collect(p, it, r);
 	}
 	dalic_pipeline_destroy(p);
 }
 
 /* The operator on the host-grid backend equals it on the emulated backend, and ran its
  * kernel once per iteration. */
-static void gb_single(const char *op, void (*set)(dalic_op_t *))
+static void gpu_backend_single(const char *op, void (*set)(dalic_op_t *))
 {
-	gb_result_t ref = {.nouts = 1}, got = {.nouts = 1};
+	gpu_backend_result_t ref = {.nouts = 1}, got = {.nouts = 1};
 	dalic_device_use(&dalic_device_emulated);
-	gb_single_run(op, set, &ref);
+	gpu_backend_single_run(op, set, &ref);
 	tl_cu_hostgrid_use();
-	gb_single_run(op, set, &got);
-	gb_expect_same(&ref, &got, op);
+	gpu_backend_single_run(op, set, &got);
+	gpu_backend_expect_same(&ref, &got, op);
 	/* the transfer's copy, the operator's kernel, the output's copy */
-	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->launches), 3 * GB_ITERS, "%s", op);
-	gb_result_free(&ref);
-	gb_result_free(&got);
+	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->launches), 3 * GPU_BACKEND_ITERS, "%s",
+	             op);
+	gpu_backend_result_free(&ref);
+	gpu_backend_result_free(&got);
 }
 
-static void gb_set_twist(dalic_op_t *op)
+static void gpu_backend_set_twist(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "hue", -45));
 	ASSERT_OK(dalic_op_set_float(op, "saturation", 0.7));
@@ -406,7 +418,7 @@ static void gb_set_twist(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_FLOAT));
 }
 
-static void gb_set_bc_int16(dalic_op_t *op)
+static void gpu_backend_set_bc_int16(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "brightness", 2.5));
 	ASSERT_OK(dalic_op_set_float(op, "contrast", 1.7));
@@ -414,19 +426,19 @@ static void gb_set_bc_int16(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_int(op, "dtype", DALIC_INT16));
 }
 
-static void gb_set_transpose_default(dalic_op_t *op)
+static void gpu_backend_set_transpose_default(dalic_op_t *op)
 {
 	(void)op; /* the dims reversed */
 }
 
-static void gb_set_flip_flags(dalic_op_t *op)
+static void gpu_backend_set_flip_flags(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_arg_input(op, "horizontal", "h"));
 	ASSERT_OK(dalic_op_set_arg_input(op, "vertical", "v"));
 }
 
 /* water's shifts go through the node's device scratch; mask 0 copies a sample */
-static void gb_set_water(dalic_op_t *op)
+static void gpu_backend_set_water(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "ampl_x", 3.5));
 	ASSERT_OK(dalic_op_set_float(op, "ampl_y", 2.25));
@@ -437,20 +449,20 @@ static void gb_set_water(dalic_op_t *op)
 	ASSERT_OK(dalic_op_set_arg_input(op, "mask", "h"));
 }
 
-static void gb_set_sphere(dalic_op_t *op)
+static void gpu_backend_set_sphere(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_arg_input(op, "mask", "v"));
 }
 
 /* the phased tile kernel (tl_cu_run_grid_phased on the host-grid backend) */
-static void gb_set_warp(dalic_op_t *op)
+static void gpu_backend_set_warp(dalic_op_t *op)
 {
 	const double m[6] = {0.9, -0.35, 4.5, 0.3, 1.1, -2.25};
 	ASSERT_OK(dalic_op_set_floats(op, "matrix", 6, m));
 	ASSERT_OK(dalic_op_set_float(op, "fill_value", 7));
 }
 
-static void gb_set_rotate(dalic_op_t *op)
+static void gpu_backend_set_rotate(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "angle", 33));
 	ASSERT_OK(dalic_op_set_float(op, "fill_value", 0.5)); /* the empty sample */
@@ -459,13 +471,13 @@ static void gb_set_rotate(dalic_op_t *op)
 }
 
 /* the two-pass kernel: a float intermediate in the node's device scratch */
-static void gb_set_resize(dalic_op_t *op)
+static void gpu_backend_set_resize(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "resize_x", 19));
 	ASSERT_OK(dalic_op_set_float(op, "resize_y", 11));
 }
 
-static void gb_set_resize_nn_float(dalic_op_t *op)
+static void gpu_backend_set_resize_nn_float(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_float(op, "resize_x", 70));
 	ASSERT_OK(dalic_op_set_int(op, "interp_type", DALIC_INTERP_NN));
@@ -473,7 +485,7 @@ static void gb_set_resize_nn_float(dalic_op_t *op)
 }
 
 /* uint8 x int32 constant -> int32, minus a float constant -> float */
-static void gb_set_arith(dalic_op_t *op)
+static void gpu_backend_set_arith(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "expression_desc", "sub(mul(&0 $0:int32) $0:float32)"));
 	const int64_t ints[] = {-3};
@@ -484,22 +496,22 @@ static void gb_set_arith(dalic_op_t *op)
 
 Test(gpu_backend, each_dispatched_operator_alone_matches_the_emulated_path)
 {
-	gb_single("arithmetic_generic_op", gb_set_arith);
-	gb_single("resize", gb_set_resize);
-	gb_single("resize", gb_set_resize_nn_float);
-	gb_single("warp_affine", gb_set_warp);
-	gb_single("rotate", gb_set_rotate);
-	gb_single("water", gb_set_water);
-	gb_single("sphere", gb_set_sphere);
-	gb_single("color_twist", gb_set_twist);
-	gb_single("brightness_contrast", gb_set_bc_int16);
-	gb_single("transpose", gb_set_transpose_default);
-	gb_single("flip", gb_set_flip_flags);
+	gpu_backend_single("arithmetic_generic_op", gpu_backend_set_arith);
+	gpu_backend_single("resize", gpu_backend_set_resize);
+	gpu_backend_single("resize", gpu_backend_set_resize_nn_float);
+	gpu_backend_single("warp_affine", gpu_backend_set_warp);
+	gpu_backend_single("rotate", gpu_backend_set_rotate);
+	gpu_backend_single("water", gpu_backend_set_water);
+	gpu_backend_single("sphere", gpu_backend_set_sphere);
+	gpu_backend_single("color_twist", gpu_backend_set_twist);
+	gpu_backend_single("brightness_contrast", gpu_backend_set_bc_int16);
+	gpu_backend_single("transpose", gpu_backend_set_transpose_default);
+	gpu_backend_single("flip", gpu_backend_set_flip_flags);
 }
 
 /* Samples whose sizes are multiples of 64 bytes (the batch's sample alignment), so the
  * buffer sizes are the byte counts. */
-static const int64_t gb_round_shapes[GB_ITERS][GB_N * 3] = {
+static const int64_t gpu_backend_round_shapes[GPU_BACKEND_ITERS][GPU_BACKEND_N * 3] = {
     {16, 8, 3, 16, 8, 3, 16, 8, 3, 16, 8, 3},   /* 4 x 384 = 1536 bytes */
     {16, 8, 3, 16, 8, 3, 16, 12, 3, 16, 12, 3}, /* 2 x 384 + 2 x 576 = 1920 */
     {4, 16, 3, 4, 16, 3, 4, 16, 3, 4, 16, 3},   /* 4 x 192 = 768 */
@@ -511,13 +523,13 @@ Test(gpu_backend, device_and_pinned_buffers_grow_by_dali_rules)
 	setenv("DALI_HOST_BUFFER_GROWTH_FACTOR", "1.5", 1);
 	dalic_mem_config_reload();
 	tl_cu_hostgrid_use();
-	gb_names_t nm;
+	gpu_backend_names_t nm;
 	/* one buffer per intermediate output (simple mode), flip not an output */
-	dalic_pipeline_t *p = gb_pipeline(&tl_modes[0], 0, false, &nm);
+	dalic_pipeline_t *p = gpu_backend_pipeline(&tl_modes[0], 0, false, &nm);
 	ASSERT_OK(dalic_pipeline_build(p));
 	dalic_stats_t *s = tl_stats_attach(p, false);
-	for (int it = 0; it < GB_ITERS; it++) {
-		gb_feed(p, gb_round_shapes, it);
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++) {
+		gpu_backend_feed(p, gpu_backend_round_shapes, it);
 		ASSERT_OK(dalic_pipeline_run(p), "iteration %d", it);
 	}
 	dalic_stats_snapshot_t *snap = NULL;
@@ -526,7 +538,7 @@ Test(gpu_backend, device_and_pinned_buffers_grow_by_dali_rules)
 	const dalic_stats_output_t *f = &tl_stats_find(snap, nm.flip)->outputs[0];
 	cr_expect_eq(f->reserved_memory_size, 3072);
 	cr_expect_eq(f->bytes_live, 3072, "device buffers do not shrink");
-	cr_expect_eq(f->growth_events, 2); /* the first allocation, then the growth */
+	cr_expect_eq(f->growth_events, 2);              /* the first allocation, then the growth */
 	cr_expect_eq(f->max_reserved_memory_size, 768); /* ceil(3072 / 4) */
 	cr_expect_eq(f->real_memory_size, 1920);
 	/* cast's pinned buffer (float): 6144, then max(7680, 1.5 x 6144 = 9216); never shrinks */
@@ -546,16 +558,16 @@ Test(gpu_backend, device_id_picks_the_device)
 {
 	tl_cu_hostgrid_use();
 	const tl_cu_hostgrid_counts_t *c = tl_cu_hostgrid_counts();
-	dalic_pipeline_t *p = gb_pipeline(&tl_modes[2], 1, true, NULL);
+	dalic_pipeline_t *p = gpu_backend_pipeline(&tl_modes[2], 1, true, NULL);
 	ASSERT_OK(dalic_pipeline_build(p));
-	gb_feed_all(p, gb_odd_shapes);
+	gpu_backend_feed_all(p, gpu_backend_odd_shapes);
 	ASSERT_OK(dalic_pipeline_run(p));
 	cr_expect_eq(atomic_load(&c->last_device), 1);
 	dalic_pipeline_destroy(p);
 	cr_expect_eq(dalic_device_count(), TL_CU_HOSTGRID_DEVICES);
 
 	/* a device the backend does not have: the build fails and says which */
-	p = gb_pipeline(&tl_modes[0], 5, true, NULL);
+	p = gpu_backend_pipeline(&tl_modes[0], 5, true, NULL);
 	int rc = dalic_pipeline_build(p);
 	cr_expect_eq(rc, DALIC_EDEVICE);
 	cr_expect(strstr(dalic_last_error(), "device 5"), "%s", dalic_last_error());
@@ -564,29 +576,29 @@ Test(gpu_backend, device_id_picks_the_device)
 
 /* NVTX (engine/observer_nvtx.c) draws its operator ranges from node_begin / node_end: every
  * kernel run must fall inside its operator's range, on the thread that opened it. */
-typedef struct gb_spans {
+typedef struct gpu_backend_spans {
 	atomic_int begins, ends, gpu_runs, gpu_outside;
-} gb_spans_t;
+} gpu_backend_spans_t;
 
-static __thread const dalic_node_t *gb_open_node;
+static __thread const dalic_node_t *gpu_backend_open_node;
 
-static void gb_on_begin(void *u, const dalic_node_t *n, int64_t it)
+static void gpu_backend_on_begin(void *u, const dalic_node_t *n, int64_t it)
 {
-	atomic_fetch_add(&((gb_spans_t *)u)->begins, 1);
-	gb_open_node = n;
+	atomic_fetch_add(&((gpu_backend_spans_t *)u)->begins, 1);
+	gpu_backend_open_node = n;
 }
 
-static void gb_on_end(void *u, const dalic_node_t *n, int64_t it, int status)
+static void gpu_backend_on_end(void *u, const dalic_node_t *n, int64_t it, int status)
 {
-	atomic_fetch_add(&((gb_spans_t *)u)->ends, 1);
-	gb_open_node = NULL;
+	atomic_fetch_add(&((gpu_backend_spans_t *)u)->ends, 1);
+	gpu_backend_open_node = NULL;
 }
 
-static void gb_on_gpu(void *u, const dalic_node_t *n, int64_t it, int64_t ns)
+static void gpu_backend_on_gpu(void *u, const dalic_node_t *n, int64_t it, int64_t ns)
 {
-	atomic_fetch_add(&((gb_spans_t *)u)->gpu_runs, 1);
-	if (gb_open_node != n)
-		atomic_fetch_add(&((gb_spans_t *)u)->gpu_outside, 1);
+	atomic_fetch_add(&((gpu_backend_spans_t *)u)->gpu_runs, 1);
+	if (gpu_backend_open_node != n)
+		atomic_fetch_add(&((gpu_backend_spans_t *)u)->gpu_outside, 1);
 }
 
 Test(gpu_backend, kernel_runs_fall_inside_the_operator_ranges)
@@ -594,32 +606,32 @@ Test(gpu_backend, kernel_runs_fall_inside_the_operator_ranges)
 	tl_cu_hostgrid_use();
 	TL_FOR_EACH_MODE(m)
 	{
-		dalic_pipeline_t *p = gb_pipeline(m, 0, true, NULL);
-		gb_spans_t c = {0};
+		dalic_pipeline_t *p = gpu_backend_pipeline(m, 0, true, NULL);
+		gpu_backend_spans_t c = {0};
 		dalic_observer_t o = {.user = &c,
-		                      .node_begin = gb_on_begin,
-		                      .node_end = gb_on_end,
-		                      .node_gpu = gb_on_gpu};
+		                      .node_begin = gpu_backend_on_begin,
+		                      .node_end = gpu_backend_on_end,
+		                      .node_gpu = gpu_backend_on_gpu};
 		ASSERT_OK(dalic_pipeline_add_observer(p, &o));
 		/* the NVTX tracer beside it where the CUDA toolkit was found */
 		int rc = dalic_tracers_attach(p, "nvtx");
 		cr_expect(rc == DALIC_OK || rc == DALIC_EUNSUPPORTED, "%s", dalic_last_error());
 		ASSERT_OK(dalic_pipeline_build(p));
-		gb_feed_all(p, gb_odd_shapes);
-		for (int it = 0; it < GB_ITERS; it++)
+		gpu_backend_feed_all(p, gpu_backend_odd_shapes);
+		for (int it = 0; it < GPU_BACKEND_ITERS; it++)
 			ASSERT_OK(dalic_pipeline_run(p), "%s", m->name);
 		dalic_pipeline_destroy(p);
 		/* nine operators run kernels (see the stats test); prefetching modes may run
 		 * more iterations than were taken, the last cut short at destroy */
 		int runs = atomic_load(&c.gpu_runs);
-		cr_expect(runs >= 9 * GB_ITERS, "%s: %d kernel runs", m->name, runs);
+		cr_expect(runs >= 9 * GPU_BACKEND_ITERS, "%s: %d kernel runs", m->name, runs);
 		cr_expect_eq(atomic_load(&c.gpu_outside), 0, "%s", m->name);
 		cr_expect_eq(atomic_load(&c.begins), atomic_load(&c.ends), "%s", m->name);
 	}
 }
 
 /* The kernel's division flag, read after the kernels, fails the run as the CPU does. */
-static void gb_set_div_zero(dalic_op_t *op)
+static void gpu_backend_set_div_zero(dalic_op_t *op)
 {
 	ASSERT_OK(dalic_op_set_string(op, "expression_desc", "div(&0 $0:uint8)"));
 	const int64_t ints[] = {0};
@@ -633,7 +645,7 @@ Test(gpu_backend, integer_division_by_zero_fails_on_both_paths)
 			tl_cu_hostgrid_use();
 		else
 			dalic_device_use(&dalic_device_emulated);
-		dalic_pipeline_params_t params = tl_mode_params(&tl_modes[0], GB_N, 2);
+		dalic_pipeline_params_t params = tl_mode_params(&tl_modes[0], GPU_BACKEND_N, 2);
 		params.device_id = 0;
 		dalic_pipeline_t *p = NULL;
 		ASSERT_OK(dalic_pipeline_create(&params, &p));
@@ -643,9 +655,9 @@ Test(gpu_backend, integer_division_by_zero_fails_on_both_paths)
 		dalic_op_t *x = NULL;
 		ASSERT_OK(dalic_pipeline_add_op(p, "arithmetic_generic_op", "gpu", &x));
 		ASSERT_OK(dalic_op_add_input(x, "in", "gpu"));
-		gb_set_div_zero(x);
+		gpu_backend_set_div_zero(x);
 		ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(x, 0), NULL));
-		gb_feed(p, gb_odd_shapes, 0);
+		gpu_backend_feed(p, gpu_backend_odd_shapes, 0);
 		EXPECT_HAS(tl_run_fails(p, DALIC_EOP), "integer division by zero in `div`");
 		dalic_pipeline_destroy(p);
 	}
@@ -655,41 +667,44 @@ Test(gpu_backend, integer_division_by_zero_fails_on_both_paths)
 /* Debug mode runs the same node path eagerly, on the default stream: the same bytes. */
 Test(gpu_backend, debug_mode_runs_the_kernels_too)
 {
-	gb_result_t ref = {.nouts = GB_OUTS};
+	gpu_backend_result_t ref = {.nouts = GPU_BACKEND_OUTS};
 	dalic_device_use(&dalic_device_emulated);
-	gb_run(&tl_modes[0], gb_odd_shapes, &ref, NULL, NULL);
+	gpu_backend_run(&tl_modes[0], gpu_backend_odd_shapes, &ref, NULL, NULL);
 	tl_cu_hostgrid_use();
-	dalic_pipeline_t *p = gb_pipeline(&tl_modes[0], 0, true, NULL);
+	dalic_pipeline_t *p = gpu_backend_pipeline(&tl_modes[0], 0, true, NULL);
 	dalic_debug_t *d = NULL;
 	cr_assert_eq(dalic_debug_open(p, &d), DALIC_OK, "%s", dalic_last_error());
-	for (int it = 0; it < GB_ITERS; it++) {
-		int64_t sh[GB_N * 3], one[GB_N];
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++) {
+		int64_t sh[GPU_BACKEND_N * 3], one[GPU_BACKEND_N];
 		size_t total = 0;
-		memcpy(sh, gb_odd_shapes[it], sizeof sh);
-		for (int i = 0; i < GB_N; i++) {
+		memcpy(sh, gpu_backend_odd_shapes[it], sizeof sh);
+		for (int i = 0; i < GPU_BACKEND_N; i++) {
 			one[i] = 1;
 			total += (size_t)(sh[3 * i] * sh[3 * i + 1] * sh[3 * i + 2]);
 		}
-		/* the same bytes gb_feed gives iteration it */
+		/* the same bytes gpu_backend_feed gives iteration it */
 		uint8_t *data = malloc(total + 1);
 		uint32_t x = 2463534242u + (uint32_t)it * 7919u;
 		for (size_t k = 0; k < total; k++) {
 			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
 			data[k] = (uint8_t)(x >> 24);
 		}
-		ASSERT_OK(dalic_debug_feed_input(d, "in", DALIC_UINT8, 3, GB_N, sh, data, "HWC"));
-		ASSERT_OK(dalic_debug_feed_input(d, "h", DALIC_INT32, 1, GB_N, one, gb_h[it], NULL));
-		ASSERT_OK(dalic_debug_feed_input(d, "v", DALIC_INT32, 1, GB_N, one, gb_v[it], NULL));
+		ASSERT_OK(dalic_debug_feed_input(d, "in", DALIC_UINT8, 3, GPU_BACKEND_N, sh, data,
+		                                 "HWC"));
+		ASSERT_OK(dalic_debug_feed_input(d, "h", DALIC_INT32, 1, GPU_BACKEND_N, one,
+		                                 gpu_backend_h[it], NULL));
+		ASSERT_OK(dalic_debug_feed_input(d, "v", DALIC_INT32, 1, GPU_BACKEND_N, one,
+		                                 gpu_backend_v[it], NULL));
 		free(data);
 	}
-	gb_result_t got = {.nouts = GB_OUTS};
-	for (int it = 0; it < GB_ITERS; it++) {
+	gpu_backend_result_t got = {.nouts = GPU_BACKEND_OUTS};
+	for (int it = 0; it < GPU_BACKEND_ITERS; it++) {
 		cr_assert_eq(dalic_debug_next(d), DALIC_OK, "%s", dalic_debug_last_error(d));
-		for (int o = 0; o < GB_OUTS; o++) {
+		for (int o = 0; o < GPU_BACKEND_OUTS; o++) {
 			const dalic_batch_t *b = dalic_debug_output(d, o);
 			cr_assert_not_null(b);
 			got.dtype[it][o] = dalic_batch_dtype(b);
-			for (int i = 0; i < GB_N; i++) {
+			for (int i = 0; i < GPU_BACKEND_N; i++) {
 				memcpy(got.shape[it][o][i], dalic_batch_shape(b, i),
 				       sizeof got.shape[it][o][i]);
 				size_t n = dalic_batch_sample_bytes(b, i);
@@ -699,12 +714,12 @@ Test(gpu_backend, debug_mode_runs_the_kernels_too)
 			}
 		}
 	}
-	gb_expect_same(&ref, &got, "debug mode");
-	cr_expect_geq(atomic_load(&tl_cu_hostgrid_counts()->launches), 9 * GB_ITERS);
+	gpu_backend_expect_same(&ref, &got, "debug mode");
+	cr_expect_geq(atomic_load(&tl_cu_hostgrid_counts()->launches), 9 * GPU_BACKEND_ITERS);
 	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->streams_created), 0,
 	             "eager runs use the default stream");
 	dalic_debug_close(d);
 	dalic_pipeline_destroy(p);
-	gb_result_free(&ref);
-	gb_result_free(&got);
+	gpu_backend_result_free(&ref);
+	gpu_backend_result_free(&got);
 }
