@@ -365,6 +365,31 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	             tl_stats_find(snap, nm.flip)->outputs[0].real_memory_size);
 	cJSON_Delete(root);
 	free(js);
+
+	/* the text report: gpu_ms and gpu_runs on the operators whose kernels ran, only there */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ASSERT_OK(dalic_stats_write_report(snap, f));
+	fclose(f);
+	char want_line[256];
+	snprintf(want_line, sizeof want_line, ",gpu_ms=%.3f,gpu_runs=%d\n", (double)t.bytes * 1e-6,
+	         GPU_BACKEND_ITERS);
+	char head[128];
+	snprintf(head, sizeof head, "\n%s: op=Flip,stage=GPU,", nm.flip);
+	const char *line = strstr(text, head);
+	cr_assert_not_null(line, "%s", text);
+	const char *eol = strchr(line + 1, '\n');
+	const char *gpu = strstr(line, want_line);
+	cr_expect(gpu && gpu + strlen(want_line) - 1 == eol, "%s lacks %s", line, want_line);
+	snprintf(head, sizeof head, "\n%s: op=Brightness,", nm.br);
+	line = strstr(text, head);
+	cr_assert_not_null(line, "%s", text);
+	eol = strchr(line + 1, '\n');
+	cr_expect(!memmem(line, (size_t)(eol - line), "gpu_ms", 6), "%.*s", (int)(eol - line),
+	          line);
+	cr_expect(strstr(text, "emulated_device: no"), "%s", text);
+	free(text);
 	dalic_stats_snapshot_free(snap);
 }
 
