@@ -24,6 +24,11 @@ const dalic_gpu_op_t *dalic_exec_gpu_op(const dalic_node_t *n)
 	return dalic_gpu_op_find(n->schema->name);
 }
 
+bool dalic_exec_node_emulated(const dalic_node_t *n)
+{
+	return n->device != DALIC_DEV_CPU && !dalic_exec_gpu_op(n);
+}
+
 static int exec_gpu_device(const dalic_device_backend_t *dev, int device)
 {
 	if (device < 0 || !dev->set_device || !dev->set_device(device))

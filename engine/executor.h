@@ -104,6 +104,8 @@ int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *fa
 /* The dispatch entry node n runs on the device (exec_gpu.c): a gpu/mixed node with a kernel
  * in the dispatch table, on a backend that is not emulated; NULL for the CPU path. */
 const struct dalic_gpu_op *dalic_exec_gpu_op(const dalic_node_t *n);
+/* A gpu/mixed node that runs its CPU kernel: no GPU, or no kernel in the dispatch table. */
+bool dalic_exec_node_emulated(const dalic_node_t *n);
 /* Runs the bound node's kernels on r->stream between its two events and waits for them:
  * the outputs are complete on return and *gpu_ns holds the GPU time. */
 int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r,

@@ -142,6 +142,9 @@ typedef struct dalic_stats_operator {
 	 * stream, summed over those runs */
 	int64_t gpu_runs;
 	int64_t gpu_ns;
+	/* A gpu/mixed operator that runs its CPU kernel: every one when no GPU is present
+	 * (emulated_device), and those without a CUDA kernel in the dispatch table when one is */
+	bool emulated;
 } dalic_stats_operator_t;
 
 /* One thread-pool worker. Busy: running chunks of samples (a stage thread that helps with

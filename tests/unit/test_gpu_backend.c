@@ -258,8 +258,11 @@ Test(gpu_backend, kernels_match_the_emulated_path_in_every_mode)
 	gpu_backend_run(&tl_modes[0], gpu_backend_odd_shapes, &ref, NULL, &snap);
 	/* no GPU: the stats say so, and nothing ran on a device */
 	cr_expect(snap->emulated_device);
-	for (int i = 0; i < snap->num_operators; i++)
-		cr_expect_eq(snap->operators[i].gpu_runs, 0, "%s", snap->operators[i].name);
+	for (int i = 0; i < snap->num_operators; i++) {
+		const dalic_stats_operator_t *op = &snap->operators[i];
+		cr_expect_eq(op->gpu_runs, 0, "%s", op->name);
+		cr_expect_eq(op->emulated, op->stage != DALIC_STAGE_CPU, "%s", op->name);
+	}
 	dalic_stats_snapshot_free(snap);
 
 	tl_cu_hostgrid_use();
@@ -344,8 +347,15 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	const cJSON *ops = cJSON_GetObjectItem(root, "operators");
 	int with_gpu = 0;
 	const cJSON *o;
+	int emulated = 0;
 	cJSON_ArrayForEach(o, ops)
 	{
+		const cJSON *em = cJSON_GetObjectItem(o, "emulated");
+		if (em) { /* only brightness: a gpu operator without a kernel, on a GPU */
+			emulated++;
+			cr_expect(cJSON_IsTrue(em));
+			cr_expect_str_eq(cJSON_GetObjectItem(o, "name")->valuestring, nm.br);
+		}
 		const cJSON *g = cJSON_GetObjectItem(o, "gpu_ns");
 		if (!g)
 			continue;
@@ -355,6 +365,7 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 		             name);
 	}
 	cr_expect_eq(with_gpu, 9);
+	cr_expect_eq(emulated, 1);
 	char key[80];
 	snprintf(key, sizeof key, "GPU_%s", nm.flip);
 	const cJSON *es = cJSON_GetObjectItem(root, "executor_statistics");
@@ -388,6 +399,8 @@ Test(gpu_backend, streams_events_and_gpu_time_in_the_stats)
 	eol = strchr(line + 1, '\n');
 	cr_expect(!memmem(line, (size_t)(eol - line), "gpu_ms", 6), "%.*s", (int)(eol - line),
 	          line);
+	cr_expect(memmem(line, (size_t)(eol - line), ",emulated=yes", 13), "%.*s",
+	          (int)(eol - line), line);
 	cr_expect(strstr(text, "emulated_device: no"), "%s", text);
 	free(text);
 	dalic_stats_snapshot_free(snap);
