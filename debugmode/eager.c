@@ -224,7 +224,8 @@ int dalic_eager_run_op(dalic_eager_t *e, int k, int64_t iteration, int *failed_s
 	                      .obs = &e->obs,
 	                      .iteration = iteration,
 	                      .batch = e->batch,
-	                      .warnings = e->warnings};
+	                      .warnings = e->warnings,
+	                      .device = e->g->params.device_id};
 	int rc = dalic_exec_node_run(x->x, &r, failed_sample);
 	x->total_ns += x->x->last_ns;
 	x->runs++;

@@ -33,15 +33,19 @@ const dalic_device_backend_t dalic_device_emulated = {
 
 #ifdef DALIC_HAVE_CUDA
 const dalic_device_backend_t *dalic_device_cuda(void);
-int dalic_device_cuda_count(void);
 #endif
 
 static const dalic_device_backend_t *chosen;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const dalic_device_backend_t *device_forced;
 
 static void choose(void)
 {
 	chosen = &dalic_device_emulated;
+	if (device_forced) {
+		chosen = device_forced;
+		return;
+	}
 #ifdef DALIC_HAVE_CUDA
 	const dalic_device_backend_t *cuda = dalic_device_cuda();
 	if (cuda)
@@ -57,11 +61,13 @@ const dalic_device_backend_t *dalic_device_backend(void)
 
 int dalic_device_count(void)
 {
-	if (dalic_device_backend()->emulated)
-		return 0;
-#ifdef DALIC_HAVE_CUDA
-	return dalic_device_cuda_count();
-#else
-	return 0;
-#endif
+	const dalic_device_backend_t *b = dalic_device_backend();
+	return b->emulated || !b->count ? 0 : b->count();
+}
+
+void dalic_device_use(const dalic_device_backend_t *backend)
+{
+	device_forced = backend;
+	pthread_once(&once, choose); /* a no-op when it already ran */
+	chosen = backend;
 }

@@ -7,6 +7,7 @@
  *                 failure bookkeeping, schedule / share / release / reset
  *   exec_async.c  the stage threads of the async modes
  *   exec_feed.c   external-source inputs: callbacks at schedule time, batch sizes
+ *   exec_gpu.c    the device path: stage streams, kernel launches between events
  *
  * Locking: `mu` guards everything under "queue state" below. Stage threads and the caller
  * take it only to pick or hand over work; nodes run unlocked. Node buffers are owned by the
@@ -55,6 +56,7 @@ typedef struct exec_stage {
 	bool running;      /* working on an iteration now (async) */
 	pthread_t tid;
 	bool thread_started;
+	void *stream;      /* mixed/gpu stages with kernels: their own device stream */
 } exec_stage_t;
 
 typedef struct exec_queue {
@@ -138,6 +140,10 @@ void dalic_exec_drop(dalic_exec_t *e, exec_rec_t *rec);
 /* Accounts for stage `k` having run `rec` with status `rc`; hands the record to the next
  * stage's FIFO or to `ready` (or drops it after a failure). Signals whoever waits. */
 void dalic_exec_finish_stage(dalic_exec_t *e, int k, exec_rec_t *rec, int rc);
+
+/* exec_gpu.c: a stream for every mixed and gpu stage that has a node on the device */
+int dalic_exec_streams_init(dalic_exec_t *e);
+void dalic_exec_streams_free(dalic_exec_t *e);
 
 /* exec_async.c */
 int dalic_exec_async_start(dalic_exec_t *e);

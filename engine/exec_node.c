@@ -38,7 +38,24 @@ int dalic_exec_node_init(dalic_exec_node_t *x, dalic_graph_t *g, dalic_node_t *n
 		return dalic_fail(DALIC_ENOMEM, "out of memory");
 	for (int o = 0; o < no; o++)
 		x->nbuf[o] = 1;
+	x->gpu = dalic_exec_gpu_op(n);
+	x->last_gpu_ns = -1;
 	return DALIC_OK;
+}
+
+/* A gpu/mixed node's output on a real device: device memory when the node runs its kernel and
+ * every consumer does too; pinned memory otherwise, which the CPU path can read and a kernel
+ * can too (cudaHostAlloc memory is mapped into the device's address space under unified
+ * addressing). Pipeline outputs stay pinned: the CLI's dumps, the workbench and C API users
+ * read dalic_batch_data on the host (DALI would hand out device memory). */
+static dalic_mem_kind_t exec_device_output_mem(const dalic_node_t *n, const dalic_edge_t *e)
+{
+	if (!dalic_exec_gpu_op(n) || e->is_output)
+		return DALIC_MEM_PINNED;
+	for (int c = 0; c < e->num_consumers; c++)
+		if (!dalic_exec_gpu_op(e->consumers[c]))
+			return DALIC_MEM_PINNED;
+	return DALIC_MEM_DEVICE;
 }
 
 /* Pinned when a cpu buffer feeds a mixed/gpu node (DALI's policy), unless restricted or the
@@ -46,9 +63,9 @@ int dalic_exec_node_init(dalic_exec_node_t *x, dalic_graph_t *g, dalic_node_t *n
 static dalic_mem_kind_t exec_output_mem(const dalic_graph_t *g, const dalic_node_t *n,
 					const dalic_edge_t *e)
 {
-	if (n->device != DALIC_DEV_CPU) /* an emulated op on a real GPU writes host memory */
-		return dalic_device_backend()->emulated || n->schema->cuda ? DALIC_MEM_DEVICE
-									  : DALIC_MEM_PINNED;
+	if (n->device != DALIC_DEV_CPU)
+		return dalic_device_backend()->emulated ? DALIC_MEM_DEVICE
+							: exec_device_output_mem(n, e);
 	if (g->params.device_id == DALIC_CPU_ONLY_DEVICE_ID || dalic_mem_config()->restrict_pinned)
 		return DALIC_MEM_HOST;
 	for (int c = 0; c < e->num_consumers; c++)
@@ -87,6 +104,7 @@ int dalic_exec_node_alloc(dalic_exec_node_t *x, const dalic_graph_t *g, int max_
 
 void dalic_exec_node_free(dalic_exec_node_t *x)
 {
+	dalic_exec_node_gpu_free(x);
 	dalic_op_ctx_destroy(x->ctx);
 	for (int o = 0; o < x->num_outputs && x->bufs; o++) {
 		for (int b = 0; x->bufs[o] && b < x->nbuf[o]; b++)
@@ -349,12 +367,18 @@ static int exec_node_run_body(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 	if (!rc)
 		rc = exec_allocate_outputs(x, r);
 	bool per_sample = false;
-	if (!rc && k->run_sample && batch > 0) {
-		rc = exec_run_samples(x, r, k, &ws, &failed, &own_chunk_cpu);
-		per_sample = rc != DALIC_OK;
+	x->last_gpu_ns = -1;
+	if (x->gpu) {
+		if (!rc && batch > 0)
+			rc = dalic_exec_node_run_gpu(x, r, &ws, &x->last_gpu_ns);
+	} else {
+		if (!rc && k->run_sample && batch > 0) {
+			rc = exec_run_samples(x, r, k, &ws, &failed, &own_chunk_cpu);
+			per_sample = rc != DALIC_OK;
+		}
+		if (!rc && k->run)
+			rc = k->run(x->ctx, &ws);
 	}
-	if (!rc && k->run)
-		rc = k->run(x->ctx, &ws);
 	int64_t t1 = dalic_clock_ns();
 	int64_t cpu = cpu_clock ? dalic_thread_cpu_ns() - c0 - own_chunk_cpu : 0;
 	x->last_ns = t1 - t0;
@@ -364,6 +388,8 @@ static int exec_node_run_body(dalic_exec_node_t *x, const dalic_exec_run_t *r,
 		if (cpu_clock)
 			r->obs->node_run(r->obs->user, n, r->iteration, batch, t0, t1,
 					 cpu > 0 ? cpu : 0);
+		if (x->last_gpu_ns >= 0 && r->obs && r->obs->node_gpu)
+			r->obs->node_gpu(r->obs->user, n, r->iteration, x->last_gpu_ns);
 		for (int o = 0; r->obs && r->obs->output_memory && o < x->num_outputs; o++)
 			r->obs->output_memory(r->obs->user, n, o, x->out[o], r->iteration);
 		return DALIC_OK;
@@ -408,6 +434,8 @@ int dalic_exec_run_stage(dalic_exec_t *e, exec_stage_t *st, exec_rec_t *rec)
 		.batch = rec->batch >= 0 ? rec->batch : e->max_batch,
 		.warnings = e->warnings,
 		.scan = e->scan,
+		.stream = st->stream,
+		.device = e->g->params.device_id,
 	};
 	if (e->obs.stage_begin)
 		e->obs.stage_begin(e->obs.user, st->stage, rec->iteration);

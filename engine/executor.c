@@ -131,6 +131,8 @@ int dalic_exec_create(dalic_graph_t *g, dalic_feed_queue_t **feeds, dalic_exec_t
 		rc = exec_init_node(e, i);
 	}
 	if (!rc)
+		rc = dalic_exec_streams_init(e);
+	if (!rc)
 		rc = dalic_exec_queues_init(e);
 	if (!rc)
 		rc = dalic_exec_feeds_init(e);
@@ -154,6 +156,7 @@ void dalic_exec_destroy(dalic_exec_t *e)
 	dalic_pool_destroy(e->pool);
 	for (int i = 0; e->nodes && i < e->num_nodes; i++)
 		dalic_exec_node_free(&e->nodes[i]);
+	dalic_exec_streams_free(e);
 	dalic_exec_feeds_free(e);
 	dalic_exec_queues_free(e);
 	for (int s = 0; s < DALIC_NUM_STAGES; s++)

@@ -49,6 +49,13 @@ typedef struct dalic_exec_node {
 	int64_t *order_bytes;
 	int order_cap;
 	dalic_warn_sink_t sink; /* where the operator's warnings go (ctx->warn points here) */
+	/* The GPU path (exec_gpu.c): the dispatch entry when this gpu/mixed node launches its
+	 * CUDA kernel (NULL: CPU path), the events around its kernels, its descriptor scratch,
+	 * and the last run's GPU time (ns, -1 when it ran no kernel). */
+	const struct dalic_gpu_op *gpu;
+	void *gpu_events[2];
+	struct dalic_gpu_scratch *gpu_scratch;
+	int64_t last_gpu_ns;
 } dalic_exec_node_t;
 
 /*
@@ -66,6 +73,8 @@ typedef struct dalic_exec_run {
 	int batch;
 	dalic_warnlog_t *warnings; /* the operators' warnings log (NULL: dropped) */
 	bool scan;                 /* sample errors are recorded, not failures */
+	void *stream;              /* the stage's device stream (NULL: the default stream) */
+	int device;                /* the pipeline's device_id (kernels run there) */
 } dalic_exec_run_t;
 
 /* Creates node n's operator context (`feed`: its input queue, NULL for non-input nodes) and
@@ -92,6 +101,16 @@ void dalic_exec_node_bind(dalic_exec_node_t *nodes, dalic_exec_node_t *x,
  * iteration; *failed_sample (may be NULL) gets the failing sample, or -1 when the failure
  * is not tied to one. DALIC_EEND (end of data) is returned as is. */
 int dalic_exec_node_run(dalic_exec_node_t *x, const dalic_exec_run_t *r, int *failed_sample);
+/* The dispatch entry node n runs on the device (exec_gpu.c): a gpu/mixed node with a kernel
+ * in the dispatch table, on a backend that is not emulated; NULL for the CPU path. */
+const struct dalic_gpu_op *dalic_exec_gpu_op(const dalic_node_t *n);
+/* A gpu/mixed node that runs its CPU kernel: no GPU, or no kernel in the dispatch table. */
+bool dalic_exec_node_emulated(const dalic_node_t *n);
+/* Runs the bound node's kernels on r->stream between its two events and waits for them:
+ * the outputs are complete on return and *gpu_ns holds the GPU time. */
+int dalic_exec_node_run_gpu(dalic_exec_node_t *x, const dalic_exec_run_t *r,
+			    const dalic_ws_t *ws, int64_t *gpu_ns);
+void dalic_exec_node_gpu_free(dalic_exec_node_t *x);
 
 /* Creates the executor: operator contexts, buffers (presized by hints), slot queues, the
  * worker pool (pinned per set_affinity / DALI_AFFINITY_MASK) and, in async modes, the stage

@@ -26,6 +26,9 @@ typedef struct dalic_observer {
 	 * reports those), so a node's CPU time is cpu_ns plus its chunks' cpu_ns. */
 	void (*node_run)(void *user, const dalic_node_t *node, int64_t iteration, int batch,
 			 int64_t t_start, int64_t t_end, int64_t cpu_ns);
+	/* A node ran its kernels on the device (exec_gpu.c): gpu_ns is the time between the
+	 * events recorded before and after them on its stage's stream. After node_run. */
+	void (*node_gpu)(void *user, const dalic_node_t *node, int64_t iteration, int64_t gpu_ns);
 	/* A pool worker ran samples [first, first+count) of a node; cpu_ns: the CPU time of the
 	 * thread that ran them (CLOCK_THREAD_CPUTIME_ID around the chunk). */
 	void (*work_chunk)(void *user, const dalic_node_t *node, int64_t iteration, int thread,

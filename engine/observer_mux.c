@@ -16,6 +16,11 @@
 				mux_->members[i_].hook(mux_->members[i_].user, __VA_ARGS__);       \
 	} while (0)
 
+static void mux_node_gpu(void *u, const dalic_node_t *node, int64_t iteration, int64_t gpu_ns)
+{
+	MUX_EACH(u, node_gpu, node, iteration, gpu_ns);
+}
+
 static void mux_node_run(void *u, const dalic_node_t *node, int64_t iteration, int batch,
 			 int64_t t0, int64_t t1, int64_t cpu_ns)
 {
@@ -133,6 +138,7 @@ const dalic_observer_t *dalic_observer_mux_view(const dalic_observer_mux_t *m,
 	*out = (dalic_observer_t){
 		.user = (void *)m,
 		.node_run = MUX_HOOK(m, node_run, mux_node_run),
+		.node_gpu = MUX_HOOK(m, node_gpu, mux_node_gpu),
 		.work_chunk = MUX_HOOK(m, work_chunk, mux_work_chunk),
 		.stage_run = MUX_HOOK(m, stage_run, mux_stage_run),
 		.iteration_ready = MUX_HOOK(m, iteration_ready, mux_iteration_ready),

@@ -6,6 +6,7 @@
 
 #include "engine/device.h"
 #include "engine/error.h"
+#include "kernels/common/gpu_op.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +85,10 @@ int dalic_op_ctx_create(const dalic_node_t *node, const dalic_graph_t *g, void *
 	ctx->def = node->def;
 	ctx->inst = node->inst;
 	ctx->device = node->device;
-	/* emulated: a gpu/mixed op without a CUDA kernel, or no GPU at all */
+	/* emulated: a gpu/mixed op without a kernel in the dispatch table
+	 * (kernels/common/gpu_dispatch.c), or no GPU at all */
 	ctx->emulated = node->device != DALIC_DEV_CPU &&
-			(dalic_device_backend()->emulated || !node->schema->cuda);
+			(dalic_device_backend()->emulated || !dalic_gpu_op_find(node->schema->name));
 	ctx->max_batch_size = g->params.batch_size;
 	ctx->num_threads = g->params.num_threads > 0 ? g->params.num_threads : 1;
 	ctx->seed = node->seed;

@@ -137,6 +137,14 @@ typedef struct dalic_stats_operator {
 	 * I/O, a device) */
 	int64_t cpu_ns;
 	int64_t work_ns; /* wall time of its per-sample chunks, all workers together */
+	/* Runs of its CUDA kernels on a device (0 on the CPU path, emulated included) and their
+	 * GPU time: the elapsed time between the events recorded around them on the stage's
+	 * stream, summed over those runs */
+	int64_t gpu_runs;
+	int64_t gpu_ns;
+	/* A gpu/mixed operator that runs its CPU kernel: every one when no GPU is present
+	 * (emulated_device), and those without a CUDA kernel in the dispatch table when one is */
+	bool emulated;
 } dalic_stats_operator_t;
 
 /* One thread-pool worker. Busy: running chunks of samples (a stage thread that helps with

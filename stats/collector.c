@@ -8,6 +8,7 @@
 #include "engine/clock.h"
 #include "engine/device.h"
 #include "engine/error.h"
+#include "engine/executor.h"
 #include "engine/pipeline.h"
 
 #include <stdio.h>
@@ -78,6 +79,7 @@ static int collector_init_node(dalic_stats_node_t *sn, const dalic_node_t *n)
 	sn->node = n;
 	sn->stage = n->stage;
 	sn->internal = n->internal;
+	sn->emulated = dalic_exec_node_emulated(n);
 	sn->reader = n->schema->is_reader;
 	sn->name = strdup(n->inst);
 	sn->op = strdup(n->schema->name);
@@ -299,6 +301,8 @@ void dalic_stats_reset(dalic_stats_t *s)
 		atomic_store(&L->nodes[i].warnings, 0);
 		atomic_store(&L->nodes[i].cpu_ns, 0);
 		atomic_store(&L->nodes[i].work_ns, 0);
+		atomic_store(&L->nodes[i].gpu_ns, 0);
+		atomic_store(&L->nodes[i].gpu_runs, 0);
 		atomic_store(&L->nodes[i].out_bytes, 0);
 		atomic_store(&L->nodes[i].out_files, 0);
 		for (int o = 0; o < L->nodes[i].num_outputs; o++)

@@ -50,6 +50,8 @@ typedef struct dalic_stats_node {
 	_Atomic int64_t warnings; /* data-quality warnings it reported (issue 20) */
 	_Atomic int64_t cpu_ns;   /* stage thread (node_run) + every chunk's thread CPU */
 	_Atomic int64_t work_ns;  /* wall time of its chunks, all workers together */
+	_Atomic int64_t gpu_ns, gpu_runs; /* kernels on a device (observer node_gpu) */
+	bool emulated;                    /* gpu/mixed on the CPU path */
 	bool reader;
 	_Atomic int64_t out_bytes, out_files; /* readers: output 0's bytes and samples */
 } dalic_stats_node_t;

@@ -120,6 +120,13 @@ static cJSON *json_operators(const dalic_stats_snapshot_t *snap)
 		cJSON_AddItemToObject(o, "time", json_timing(&op->time));
 		cJSON_AddNumberToObject(o, "cpu_ns", (double)op->cpu_ns);
 		cJSON_AddNumberToObject(o, "work_ns", (double)op->work_ns);
+		/* on a GPU, the operators still on the CPU path (all are, when emulated_device) */
+		if (op->emulated && !snap->emulated_device)
+			cJSON_AddBoolToObject(o, "emulated", true);
+		if (op->gpu_runs > 0) { /* only when its kernels ran on a device */
+			cJSON_AddNumberToObject(o, "gpu_ns", (double)op->gpu_ns);
+			cJSON_AddNumberToObject(o, "gpu_runs", (double)op->gpu_runs);
+		}
 		cJSON_AddNumberToObject(o, "share", op->share);
 		cJSON_AddNumberToObject(o, "warnings", (double)op->warnings);
 		cJSON *outs = cJSON_AddArrayToObject(o, "outputs");

@@ -76,8 +76,14 @@ static void report_section_time(FILE *f, const dalic_stats_snapshot_t *s)
 		fprintf(f, "%s: op=%s,stage=%s,internal=%s,", op->name, op->op,
 		        s->stages[op->stage].name, report_yes(op->internal));
 		report_timing(f, &op->time);
-		fprintf(f, ",share=%.1f%%,cpu_ms=%.3f,work_ms=%.3f\n", 100 * op->share,
+		fprintf(f, ",share=%.1f%%,cpu_ms=%.3f,work_ms=%.3f", 100 * op->share,
 		        (double)op->cpu_ns * 1e-6, (double)op->work_ns * 1e-6);
+		if (op->emulated && !s->emulated_device)
+			fprintf(f, ",emulated=yes");
+		if (op->gpu_runs > 0)
+			fprintf(f, ",gpu_ms=%.3f,gpu_runs=%lld", (double)op->gpu_ns * 1e-6,
+			        (long long)op->gpu_runs);
+		fprintf(f, "\n");
 	}
 	fprintf(f, "\n# Bottleneck\n");
 	if (s->bottleneck_operator >= 0) {

@@ -60,6 +60,16 @@ static void hooks_on_node_run(void *user, const dalic_node_t *node, int64_t iter
 	                cpu_ns);
 }
 
+static void hooks_on_node_gpu(void *user, const dalic_node_t *node, int64_t iteration,
+                              int64_t gpu_ns)
+{
+	dalic_stats_node_t *sn = dalic_stats_node_of(user, node);
+	if (!sn)
+		return;
+	atomic_fetch_add_explicit(&sn->gpu_ns, gpu_ns, memory_order_relaxed);
+	atomic_fetch_add_explicit(&sn->gpu_runs, 1, memory_order_relaxed);
+}
+
 static void hooks_on_work_chunk(void *user, const dalic_node_t *node, int64_t iteration, int thread,
                           int first, int count, int64_t t_start, int64_t t_end, int64_t cpu_ns)
 {
@@ -342,6 +352,7 @@ void dalic_stats_observer(dalic_stats_t *s, dalic_observer_t *obs)
 	*obs = (dalic_observer_t){
 	    .user = s,
 	    .node_run = hooks_on_node_run,
+	    .node_gpu = hooks_on_node_gpu,
 	    .work_chunk = hooks_on_work_chunk,
 	    .stage_run = hooks_on_stage_run,
 	    .iteration_ready = hooks_on_iteration_ready,

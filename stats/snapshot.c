@@ -70,6 +70,9 @@ static int snapshot_copy_operators(dalic_stats_snapshot_t *snap, const dalic_sta
 		op->num_outputs = n->num_outputs;
 		op->warnings = atomic_load(&n->warnings);
 		dalic_hist_summary(&n->time, &op->time);
+		op->emulated = n->emulated;
+		op->gpu_ns = atomic_load(&n->gpu_ns);
+		op->gpu_runs = atomic_load(&n->gpu_runs);
 		for (int o = 0; o < n->num_outputs; o++)
 			if (snapshot_copy_output(&op->outputs[o], &n->outputs[o]))
 				return DALIC_ENOMEM;

@@ -27,6 +27,7 @@ typedef struct row {
 	int64_t p99_ns, real, reserved, hint, allocs;
 	int64_t warnings; /* data-quality warnings (issue 20); -1 unknown */
 	double cpu_ns;    /* CPU time per run (stage thread + workers); -1 unknown */
+	double gpu_ns;    /* GPU time per run of its kernels on a device; -1 none ran */
 } row_t;
 
 typedef struct column {
@@ -59,10 +60,15 @@ static void pane_ops_c_p99(const row_t *r, char b[32])
 	char t[16];
 	snprintf(b, 32, "%s", dalic_tui_fmt_ns((double)r->p99_ns, t));
 }
+/* An operator whose kernels ran on a device shows their GPU time, marked "g" (its CPU time
+ * is only the launch and the wait). */
 static void pane_ops_c_cpu(const row_t *r, char b[32])
 {
 	char t[16];
-	snprintf(b, 32, "%s", r->cpu_ns >= 0 ? dalic_tui_fmt_ns(r->cpu_ns, t) : "-");
+	if (r->gpu_ns >= 0)
+		snprintf(b, 32, "g%s", dalic_tui_fmt_ns(r->gpu_ns, t));
+	else
+		snprintf(b, 32, "%s", r->cpu_ns >= 0 ? dalic_tui_fmt_ns(r->cpu_ns, t) : "-");
 }
 static void pane_ops_c_share(const row_t *r, char b[32])
 {
@@ -157,6 +163,9 @@ static int pane_ops_rows_full(const tui_app_t *app, row_t *rows)
 		             .warnings = op->warnings,
 		             .cpu_ns = op->time.count > 0
 		                           ? (double)op->cpu_ns / (double)op->time.count
+		                           : -1,
+		             .gpu_ns = op->gpu_runs > 0
+		                           ? (double)op->gpu_ns / (double)op->gpu_runs
 		                           : -1};
 		for (int o = 0; o < op->num_outputs; o++) {
 			const dalic_stats_output_t *out = &op->outputs[o];
@@ -195,7 +204,8 @@ static int pane_ops_rows_debug(const tui_app_t *app, row_t *rows)
 		                    .hint = -1,
 		                    .allocs = -1,
 		                    .warnings = -1,
-		                    .cpu_ns = -1};
+		                    .cpu_ns = -1,
+		                    .gpu_ns = -1};
 	}
 	return n;
 }

@@ -186,4 +186,10 @@ void dalic_arith_fill_constants(const arith_expr_t *e, const int64_t *ints, cons
 int dalic_arith_eval_sample(const arith_expr_t *e, const arith_sample_t *s, arith_tile_t *scratch,
                             const arith_tile_t *const_tiles);
 
+/* The typed expression and constant tiles of an ArithmeticGenericOp instance after its setup
+ * (defined in kernels/cpu/math/arithmetic.c), for its GPU path (gpu_arith.c). */
+struct dalic_op_ctx;
+const arith_expr_t *dalic_arith_op_expr(const struct dalic_op_ctx *ctx,
+                                        const arith_tile_t **const_tiles);
+
 #endif

@@ -45,4 +45,16 @@ float dalic_img_warp_radians(double degrees);
 void dalic_img_warp_rotation(float radians, int64_t in_w, int64_t in_h, int64_t out_w,
                              int64_t out_h, float m[6]);
 
+/* The warp of sample i as warp_affine and rotate run it (defined in kernels/cpu/image/
+ * warp_affine.c and rotate.c, after their setup), so their GPU path (gpu_warp.c) launches
+ * the same jobs: in and out point at the sample's frame 0; warp_affine's frames follow one
+ * another at the byte strides given. */
+struct dalic_op_ctx;
+struct dalic_ws;
+int dalic_warp_affine_job(const struct dalic_op_ctx *ctx, const struct dalic_ws *ws, int i,
+                          img_warp_job_t *job, int64_t *frames, int64_t *in_frame_bytes,
+                          int64_t *out_frame_bytes);
+int dalic_rotate_job(const struct dalic_op_ctx *ctx, const struct dalic_ws *ws, int i,
+                     img_warp_job_t *job);
+
 #endif

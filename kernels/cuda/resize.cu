@@ -25,11 +25,14 @@ extern "C" int dalic_cu_resize_launch(const dalic_cu_resize_params_t pass[2], cu
 	    (const int32_t *)dalic_cu_upload(p->idx, sizeof *p->idx * (size_t)p->ntab, stream);
 	const float *w =
 	    (const float *)dalic_cu_upload(p->w, sizeof *p->w * (size_t)p->ntab, stream);
-	float *tmp = NULL;
+	/* the caller's intermediates, else stream-ordered scratch */
+	float *tmp = p->tmp, *own_tmp = NULL;
 	bool ok = samples && (p->ntab == 0 || (idx && w));
-	if (ok && p->ntmp > 0)
+	if (ok && p->ntmp > 0 && !tmp) {
 		ok = DALIC_CU_OK(
-		    cudaMallocAsync((void **)&tmp, sizeof *tmp * (size_t)p->ntmp, stream));
+		    cudaMallocAsync((void **)&own_tmp, sizeof *tmp * (size_t)p->ntmp, stream));
+		tmp = own_tmp;
+	}
 	for (int k = 0; k < 2; k++) {
 		dev[k].samples = samples;
 		dev[k].idx = idx;
@@ -51,6 +54,6 @@ extern "C" int dalic_cu_resize_launch(const dalic_cu_resize_params_t pass[2], cu
 	dalic_cu_scratch_free((void *)samples, stream);
 	dalic_cu_scratch_free((void *)idx, stream);
 	dalic_cu_scratch_free((void *)w, stream);
-	dalic_cu_scratch_free(tmp, stream);
+	dalic_cu_scratch_free(own_tmp, stream);
 	return ok ? 0 : -1;
 }

@@ -136,7 +136,8 @@ DALIC_HD void dalic_cu_resize_body(const dalic_cu_idx_t *ix, const dalic_cu_resi
 extern "C" {
 #endif
 /* Launches both passes on `stream`: pass[0] and pass[1] describe the same batch (samples and
- * tables in host memory, tmp unused: the intermediates are stream-ordered scratch) with each
+ * tables in host memory; tmp: device memory for the intermediates, or NULL to take
+ * stream-ordered scratch) with each
  * pass's block map; the sample data is in device memory. 0, or -1 after a message on
  * stderr. */
 int dalic_cu_resize_launch(const dalic_cu_resize_params_t pass[2], cudaStream_t stream);

@@ -145,10 +145,10 @@ static int rotate_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+int dalic_rotate_job(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                     img_warp_job_t *out_job)
 {
-	(void)thread;
-	rotate_t *r = ctx->state;
+	const rotate_t *r = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
 	const rot_sample_t *s = &r->s[i];
@@ -167,9 +167,18 @@ static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, i
 		.fill = r->fill,
 	};
 	dalic_img_warp_rotation(s->angle, shape[1], shape[0], s->ow, s->oh, job.m);
-	if ((int64_t)s->ow * s->oh > 0)
-		dalic_img_warp(&job);
+	*out_job = job;
 	return DALIC_OK;
+}
+
+static int rotate_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	(void)thread;
+	img_warp_job_t job;
+	int rc = dalic_rotate_job(ctx, ws, i, &job);
+	if (!rc && job.out_size[0] * job.out_size[1] > 0)
+		dalic_img_warp(&job);
+	return rc;
 }
 
 static void rotate_fini(dalic_op_ctx_t *ctx)

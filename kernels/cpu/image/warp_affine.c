@@ -246,9 +246,10 @@ static int warp_affine_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
-static int warp_affine_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+int dalic_warp_affine_job(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                          img_warp_job_t *out_job, int64_t *out_frames, int64_t *in_frame_bytes,
+                          int64_t *out_frame_bytes)
 {
-	(void)thread;
 	const warp_affine_t *w = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
@@ -276,10 +277,28 @@ static int warp_affine_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int
 		return dalic_op_fail(ctx, ws, i,
 		                     "cannot fill a non-empty output from an empty image without "
 		                     "fill_value");
-	size_t isz = dalic_dtype_size(in->dtype), osz = dalic_dtype_size(out->dtype);
-	for (int64_t f = 0; f < frames && out_frame > 0; f++) {
-		job.in = (const uint8_t *)in->ptrs[i] + (size_t)(f * in_frame) * isz;
-		job.out = (uint8_t *)out->ptrs[i] + (size_t)(f * out_frame) * osz;
+	job.in = in->ptrs[i];
+	job.out = out->ptrs[i];
+	*out_job = job;
+	*out_frames = frames;
+	*in_frame_bytes = in_frame * (int64_t)dalic_dtype_size(in->dtype);
+	*out_frame_bytes = out_frame * (int64_t)dalic_dtype_size(out->dtype);
+	return DALIC_OK;
+}
+
+static int warp_affine_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	(void)thread;
+	img_warp_job_t job;
+	int64_t frames, ib, ob;
+	int rc = dalic_warp_affine_job(ctx, ws, i, &job, &frames, &ib, &ob);
+	if (rc)
+		return rc;
+	const uint8_t *in = job.in;
+	uint8_t *out = job.out;
+	for (int64_t f = 0; f < frames && ob > 0; f++) {
+		job.in = in + f * ib;
+		job.out = out + f * ob;
 		dalic_img_warp(&job);
 	}
 	return DALIC_OK;

@@ -217,6 +217,14 @@ static int arithmetic_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int 
 	return DALIC_OK;
 }
 
+const arith_expr_t *dalic_arith_op_expr(const dalic_op_ctx_t *ctx,
+                                       const arith_tile_t **const_tiles)
+{
+	const arith_state_t *st = ctx->state;
+	*const_tiles = st->const_tiles;
+	return &st->expr;
+}
+
 static const dalic_arg_schema_t args[] = {
     {"expression_desc", DALIC_ARG_STRING, NULL,
      "Expression in Polish notation with parentheses: functions by name, \"&k\" = k-th tensor "
