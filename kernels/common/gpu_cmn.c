@@ -21,8 +21,8 @@ static int dalic_gpu_cmn_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dali
 	if (!s)
 		return DALIC_ENOMEM;
 	for (int i = 0; i < n; i++) {
-		int rc = dalic_cmn_sample_plan(ctx, ws, i, &s[i].plan, s[i].mul, s[i].add,
-		                               s[i].fill);
+		int rc =
+		    dalic_cmn_sample_plan(ctx, ws, i, &s[i].plan, s[i].mul, s[i].add, s[i].fill);
 		if (rc)
 			return rc;
 		s[i].in = in->ptrs[i];
