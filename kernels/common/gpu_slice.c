@@ -59,5 +59,6 @@ static int dalic_gpu_slice_crop_run(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, con
 	return dalic_gpu_slice_launch_with(r, ctx, ws, dalic_crop_sample_plan);
 }
 
-const dalic_gpu_op_t dalic_gpu_op_slice = {"Slice", dalic_gpu_slice_run};
+/* slice's anchor and shape inputs (1 and 2) are read by its setup, on the host */
+const dalic_gpu_op_t dalic_gpu_op_slice = {"Slice", dalic_gpu_slice_run, NULL, 1u << 1 | 1u << 2};
 const dalic_gpu_op_t dalic_gpu_op_crop = {"Crop", dalic_gpu_slice_crop_run};
