@@ -45,6 +45,7 @@ typedef struct gbw_case {
 	void (*set)(dalic_op_t *op);
 	const char *args[4]; /* argument inputs, fed by feed_args from sources of that name */
 	void (*feed_args)(dalic_pipeline_t *p, int it);
+	const char *inputs[2]; /* cpu inputs after the data (slice's anchor and shape), fed there */
 } gbw_case_t;
 
 typedef struct gbw_result {
@@ -60,8 +61,9 @@ static void gbw_random(dalic_dtype_t t, void *data, size_t elems, uint32_t x)
 	for (size_t k = 0; k < elems; k++) {
 		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
 		if (t == DALIC_FLOAT)
-			((float *)data)[k] = (x & 7) == 0 ? (float)(x >> 24) + 0.5f
-			                                  : (float)(x >> 8) / 16777216.0f * 350 - 50;
+			((float *)data)[k] = (x & 7) == 0
+			                         ? (float)(x >> 24) + 0.5f
+			                         : (float)(x >> 8) / 16777216.0f * 350 - 50;
 		else if (t == DALIC_INT16)
 			((int16_t *)data)[k] = (int16_t)(x >> 16);
 		else
@@ -107,60 +109,82 @@ static void gbw_result_free(gbw_result_t *r)
 			free(r->data[it][i]);
 }
 
-/* The case's operator on the gpu, alone, GBW_ITERS iterations into r. */
-static void gbw_run(const gbw_case_t *c, gbw_result_t *r)
+/* The case's operator on the gpu, alone, GBW_ITERS iterations into r; with `snap`, the
+ * statistics (memory kinds) too. */
+static void gbw_run(const gbw_case_t *c, gbw_result_t *r, dalic_stats_snapshot_t **snap)
 {
 	dalic_pipeline_params_t params = tl_mode_params(&tl_modes[0], GBW_N, 2);
 	params.device_id = 0;
+	params.enable_memory_stats = true;
 	dalic_pipeline_t *p = NULL;
 	ASSERT_OK(dalic_pipeline_create(&params, &p));
 	tl_source(p, "in");
 	for (int k = 0; k < 4 && c->args[k]; k++) /* the sources before their consumer */
 		tl_source(p, c->args[k]);
+	for (int k = 0; k < 2 && c->inputs[k]; k++)
+		tl_source(p, c->inputs[k]);
 	dalic_op_t *x = NULL;
 	ASSERT_OK(dalic_pipeline_add_op(p, c->op, "gpu", &x));
 	ASSERT_OK(dalic_op_add_input(x, "in", "gpu"));
+	for (int k = 0; k < 2 && c->inputs[k]; k++)
+		ASSERT_OK(dalic_op_add_input(x, c->inputs[k], "cpu"));
 	for (int k = 0; k < 4 && c->args[k]; k++)
 		ASSERT_OK(dalic_op_set_arg_input(x, c->args[k], c->args[k]));
 	c->set(x);
 	ASSERT_OK(dalic_pipeline_add_output(p, dalic_op_output(x, 0), NULL));
+	dalic_stats_t *s = snap ? tl_stats_attach(p, false) : NULL;
 	for (int it = 0; it < GBW_ITERS; it++) {
 		gbw_feed(p, c, it);
 		ASSERT_OK(dalic_pipeline_run(p), "%s: iteration %d", c->what, it);
 		gbw_collect(p, it, r);
 	}
-	dalic_pipeline_destroy(p);
+	if (snap) {
+		*snap = tl_stats_finish(s, p);
+		dalic_stats_destroy(s);
+	} else {
+		dalic_pipeline_destroy(p);
+	}
 }
 
 /* The case on the host-grid backend equals it on the emulated one, byte for byte, and ran
- * its kernel every iteration. */
-static void gbw_check(const gbw_case_t *c)
+ * its kernel every iteration (besides the transfers of its inputs and the output's copy);
+ * returns the host-grid run's statistics when `snap` is given. */
+static void gbw_check_stats(const gbw_case_t *c, dalic_stats_snapshot_t **snap)
 {
 	gbw_result_t ref = {0}, got = {0};
 	dalic_device_use(&dalic_device_emulated);
-	gbw_run(c, &ref);
+	gbw_run(c, &ref, NULL);
 	tl_cu_hostgrid_use();
-	gbw_run(c, &got);
-	cr_expect_eq(atomic_load(&tl_cu_hostgrid_counts()->launches), 3 * GBW_ITERS, "%s",
-	             c->what);
+	gbw_run(c, &got, snap);
+	int64_t launches = atomic_load(&tl_cu_hostgrid_counts()->launches);
+	int transfers = 1 + (c->inputs[0] != NULL) + (c->inputs[1] != NULL);
+	cr_expect_eq(launches, (transfers + 2) * GBW_ITERS, "%s: %lld launches", c->what,
+	             (long long)launches);
 	for (int it = 0; it < GBW_ITERS; it++) {
 		cr_expect_eq(ref.dtype[it], got.dtype[it], "%s: dtype", c->what);
 		for (int i = 0; i < GBW_N; i++) {
-			cr_expect_arr_eq(ref.shape[it][i], got.shape[it][i], sizeof ref.shape[it][i],
+			cr_expect_arr_eq(ref.shape[it][i], got.shape[it][i],
+			                 sizeof ref.shape[it][i],
 			                 "%s: iteration %d sample %d shape", c->what, it, i);
 			cr_assert_eq(ref.bytes[it][i], got.bytes[it][i]);
 			const uint8_t *a = ref.data[it][i], *b = got.data[it][i];
 			for (size_t k = 0; k < ref.bytes[it][i]; k++)
 				if (a[k] != b[k]) {
-					cr_expect_fail("%s: iteration %d sample %d differs first at "
-					               "byte %zu of %zu: %02x vs %02x",
-					               c->what, it, i, k, ref.bytes[it][i], a[k], b[k]);
+					cr_expect_fail(
+					    "%s: iteration %d sample %d differs first at "
+					    "byte %zu of %zu: %02x vs %02x",
+					    c->what, it, i, k, ref.bytes[it][i], a[k], b[k]);
 					break;
 				}
 		}
 	}
 	gbw_result_free(&ref);
 	gbw_result_free(&got);
+}
+
+static void gbw_check(const gbw_case_t *c)
+{
+	gbw_check_stats(c, NULL);
 }
 
 /* Per-sample scalars of type t (INT32 or FLOAT) for source `name`. */
@@ -202,7 +226,9 @@ static void gbw_feed_positions_mirror(dalic_pipeline_t *p, int it)
 static void gbw_feed_slice_start(dalic_pipeline_t *p, int it)
 {
 	static const int32_t start[GBW_ITERS][GBW_N * 2] = {
-	    {-2, -3, 20, 50, 0, 0, 35, 38}, {30, 60, -4, 0, 10, 290, 3, -1}, {1, 1, 0, 3, -6, -6, 7, 7}};
+	    {-2, -3, 20, 50, 0, 0, 35, 38},
+	    {30, 60, -4, 0, 10, 290, 3, -1},
+	    {1, 1, 0, 3, -6, -6, 7, 7}};
 	const int64_t two[GBW_N] = {2, 2, 2, 2};
 	tl_feed(p, "start", DALIC_INT32, 1, GBW_N, two, start[it], NULL);
 }
@@ -260,6 +286,49 @@ Test(gpu_backend_windows, slice_trim_to_shape_with_per_sample_start)
 {
 	gbw_check(&(gbw_case_t){"slice trim_to_shape, int16 -> float", "slice", DALIC_INT16,
 	                        &gbw_odd, gbw_set_slice_trim, {"start"}, gbw_feed_slice_start});
+}
+
+/* slice's anchor and shape as cpu inputs, float fractions of (W, H) (axis_names "WH"). */
+static void gbw_feed_slice_anchor_shape(dalic_pipeline_t *p, int it)
+{
+	static const float anchor[GBW_ITERS][GBW_N * 2] = {
+	    {0.1f, 0.2f, -0.25f, 0, 0.5f, 0.5f, 0.9f, 0.3f},
+	    {0, 0, 0.75f, 0.6f, 0.33f, -0.1f, 0.2f, 0.4f},
+	    {0.4f, 0.4f, 0, 0, 1, 1, 0.25f, 0.75f}};
+	static const float shape[GBW_ITERS][GBW_N * 2] = {
+	    {0.5f, 0.5f, 1, 0.75f, 0.25f, 1.5f, 0.3f, 0.9f},
+	    {1, 1, 0.5f, 0.7f, 0.6f, 0.35f, 1.2f, 0.5f},
+	    {0.6f, 0.6f, 1, 1, 0.2f, 0.2f, 0.5f, 0.5f}};
+	const int64_t two[GBW_N] = {2, 2, 2, 2};
+	tl_feed(p, "anchor", DALIC_FLOAT, 1, GBW_N, two, anchor[it], NULL);
+	tl_feed(p, "shape", DALIC_FLOAT, 1, GBW_N, two, shape[it], NULL);
+}
+
+static void gbw_set_slice_inputs(dalic_op_t *op)
+{
+	ASSERT_OK(dalic_op_set_string(op, "out_of_bounds_policy", "pad"));
+	ASSERT_OK(dalic_op_set_floats(op, "fill_values", 1, (const double[]){42}));
+}
+
+/* slice's setup reads its anchor and shape on the host: their transfers write pinned memory,
+ * the data's device memory. */
+Test(gpu_backend_windows, slice_anchor_and_shape_inputs_stay_on_the_host)
+{
+	dalic_stats_snapshot_t *snap = NULL;
+	gbw_check_stats(&(gbw_case_t){"slice, relative anchor and shape inputs, pad", "slice",
+	                              DALIC_UINT8, &gbw_odd, gbw_set_slice_inputs, {NULL},
+	                              gbw_feed_slice_anchor_shape, {"anchor", "shape"}},
+	                &snap);
+	cr_assert_not_null(snap);
+	static const char *const names[3] = {"__Copy_CpuToGpu_in", "__Copy_CpuToGpu_anchor",
+	                                     "__Copy_CpuToGpu_shape"};
+	for (int k = 0; k < 3; k++) {
+		const dalic_stats_operator_t *o = tl_stats_find(snap, names[k]);
+		cr_assert_not_null(o, "%s", names[k]);
+		cr_expect_eq(o->outputs[0].memory_kind, k ? DALIC_MEM_PINNED : DALIC_MEM_DEVICE,
+		             "%s", names[k]);
+	}
+	dalic_stats_snapshot_free(snap);
 }
 
 /* ---- crop --------------------------------------------------------------------------------- */
