@@ -234,7 +234,7 @@ Test(img_decode, exif_windows)
 	tl_image_t raw = tl_djpeg("", "samples/images/cat/chelsea.jpg");
 	for (int o = 1; o <= 8; o++) {
 		img_decode_write_with_orientation(dir, o, false);
-		char name[16];
+		char name[24]; /* room for any int: gcc checks the format at -O1 */
 		snprintf(name, sizeof name, "o%d.jpg", o);
 		int W = o >= 5 ? raw.h : raw.w, H = o >= 5 ? raw.w : raw.h;
 		const int win[][4] = {{0, 0, 50, 33},          {W - 61, 0, 61, 17},
