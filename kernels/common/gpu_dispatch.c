@@ -26,7 +26,8 @@
 	X(warp_affine)                                                                             \
 	X(rotate)                                                                                  \
 	X(resize)                                                                                  \
-	X(arith)
+	X(arith)                                                                                   \
+	X(normalize)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)
