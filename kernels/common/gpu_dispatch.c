@@ -27,7 +27,13 @@
 	X(rotate)                                                                                  \
 	X(resize)                                                                                  \
 	X(arith)                                                                                   \
-	X(normalize)
+	X(normalize)                                                                               \
+	X(random_uniform)                                                                          \
+	X(random_normal)                                                                           \
+	X(random_coin_flip)                                                                        \
+	X(noise_gaussian)                                                                          \
+	X(noise_salt_and_pepper)                                                                   \
+	X(noise_shot)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)
