@@ -1,8 +1,9 @@
 /*
  * One gpu operator in a pipeline, run on the emulated backend and on the host-grid backend
  * (tests/testlib/cuda_hostgrid.h: the executor's device path, the kernels' bodies on the CPU
- * grid runner), TL_GPU_ITERS iterations each, the outputs compared byte for byte: for suites
- * that check a dispatch entry (kernels/common/gpu_<op>.c) against the CPU path.
+ * grid runner, in every executor mode), TL_GPU_ITERS iterations each, the outputs compared
+ * byte for byte: for suites that check a dispatch entry (kernels/common/gpu_<op>.c) against
+ * the CPU path.
  */
 #ifndef DALIC_TESTS_TESTLIB_GPU_COMPARE_H
 #define DALIC_TESTS_TESTLIB_GPU_COMPARE_H
@@ -23,8 +24,9 @@ typedef struct tl_gpu_case {
 	int copies;
 } tl_gpu_case_t;
 
-/* Runs c on both backends and expects the same outputs, and at least one kernel of the
- * operator an iteration on the host-grid backend. */
+/* Runs c on the emulated backend (simple executor mode) and on the host-grid backend in
+ * every executor mode, and expects the same outputs, and at least one kernel of the operator
+ * an iteration on the host-grid backend. */
 void tl_gpu_compare(const tl_gpu_case_t *c);
 
 /* Runs one iteration of c on each backend and expects both to fail with `status` and a
