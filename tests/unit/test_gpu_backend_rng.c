@@ -1,11 +1,11 @@
 /*
  * The random operators' dispatch entries (kernels/common/gpu_random.c) on the host-grid
  * backend: random.uniform (range, values, per-sample lists), random.normal, random.coin_flip,
- * noise.gaussian, noise.salt_and_pepper and noise.shot, each alone on the gpu, compared byte
- * for byte with the emulated path (the CPU operators) over three iterations, so the master
- * generator's move between iterations is checked too; odd shapes (an empty sample, a 1x1 one,
- * samples over several blocks), per-sample argument inputs, float and integer types. noise.shot's
- * device flag fails the run as the CPU operator does.
+ * noise.gaussian, noise.salt_and_pepper and noise.shot, each alone on the gpu (in every
+ * executor mode), compared byte for byte with the emulated path (the CPU operators) over three
+ * iterations, so the master generator's move between iterations is checked too; odd shapes (an
+ * empty sample, a 1x1 one, samples over several blocks), per-sample argument inputs, float and
+ * integer types. noise.shot's device flag fails the run as the CPU operator does.
  */
 #include "tests/testlib.h"
 #include "tests/testlib/cuda_batch.h"

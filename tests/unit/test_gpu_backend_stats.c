@@ -1,10 +1,11 @@
 /*
  * normalize's dispatch entry (kernels/common/gpu_normalize.c) on the host-grid backend: the
- * executor's device path with the kernel's stages run on the CPU grid runner, compared byte
- * for byte with the emulated path (the CPU operator) over three iterations of changing odd
- * shapes (an empty sample, a 1x1 one, one long enough to be cut into chunks): computed
- * statistics per sample and with batch=True, axes by index and by name, scalar and per-sample
- * tensor statistics (argument inputs), epsilon, ddof, integer inputs and outputs.
+ * executor's device path (in every executor mode) with the kernel's stages on the grid
+ * runner, compared byte for byte with the emulated path (the CPU operator) over three
+ * iterations of changing odd shapes (an empty sample, a 1x1 one, one long enough to be cut
+ * into chunks): computed statistics per sample and with batch=True, axes by index and by
+ * name, scalar and per-sample tensor statistics (argument inputs), epsilon, ddof, integer
+ * inputs and outputs.
  */
 #include "tests/testlib.h"
 #include "tests/testlib/cuda_batch.h"
