@@ -12,6 +12,7 @@
 #include "engine/clock.h"
 #include "engine/device.h"
 #include "engine/opctx.h"
+#include "kernels/common/gpu_op.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ int dalic_exec_node_init(dalic_exec_node_t *x, dalic_graph_t *g, dalic_node_t *n
 }
 
 /* A gpu/mixed node's output on a real device: device memory when the node runs its kernel and
- * every consumer does too; pinned memory otherwise, which the CPU path can read and a kernel
+ * every consumer does too (and none reads it on the host in its setup, as slice's anchor and
+ * shape inputs); pinned memory otherwise, which the CPU path can read and a kernel
  * can too (cudaHostAlloc memory is mapped into the device's address space under unified
  * addressing). Pipeline outputs stay pinned: the CLI's dumps, the workbench and C API users
  * read dalic_batch_data on the host (DALI would hand out device memory). */
@@ -52,9 +54,15 @@ static dalic_mem_kind_t exec_device_output_mem(const dalic_node_t *n, const dali
 {
 	if (!dalic_exec_gpu_op(n) || e->is_output)
 		return DALIC_MEM_PINNED;
-	for (int c = 0; c < e->num_consumers; c++)
-		if (!dalic_exec_gpu_op(e->consumers[c]))
+	for (int c = 0; c < e->num_consumers; c++) {
+		const dalic_node_t *u = e->consumers[c];
+		const dalic_gpu_op_t *op = dalic_exec_gpu_op(u);
+		if (!op)
 			return DALIC_MEM_PINNED;
+		for (int k = 0; k < u->num_inputs && k < 32; k++) /* read by its setup on the host */
+			if (u->inputs[k] == e && (op->host_inputs >> k & 1u))
+				return DALIC_MEM_PINNED;
+	}
 	return DALIC_MEM_DEVICE;
 }
 

@@ -27,6 +27,9 @@
 	X(rotate)                                                                                  \
 	X(resize)                                                                                  \
 	X(arith)                                                                                   \
+	X(slice)                                                                                   \
+	X(crop)                                                                                    \
+	X(crop_mirror_normalize)                                                                   \
 	X(normalize)                                                                               \
 	X(random_uniform)                                                                          \
 	X(random_normal)                                                                           \

@@ -56,6 +56,9 @@ typedef struct dalic_gpu_op {
 	/* Optional: after the kernels finished (the executor waited for them), e.g. to read a
 	 * flag the kernels set; only called when run succeeded. */
 	int (*finish)(dalic_gpu_run_t *r, dalic_op_ctx_t *ctx, const dalic_ws_t *ws);
+	/* Bit k: the CPU kernel's setup reads regular input k on the host (slice's anchor and
+	 * shape), so its producer writes pinned memory rather than device memory. */
+	unsigned host_inputs;
 } dalic_gpu_op_t;
 
 /* The dispatch entry of a schema name, or NULL (the operator keeps the CPU path). */

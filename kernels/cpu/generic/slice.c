@@ -12,6 +12,7 @@
 #include "engine/kernel.h"
 #include "kernels/common/slice_attr.h"
 #include "kernels/common/slice_copy.h"
+#include "kernels/common/window_plans.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,33 @@ static int slice_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, in
 	dalic_slice_copy(in->ptrs[i], in->dtype, dalic_batch_shape(in, i), in->ndim, &st->win[i],
 	                 out->ptrs[i], out->dtype, dalic_slice_oob_border(st->oob), st->fill,
 	                 st->nfill, st->channel_dim);
+	return DALIC_OK;
+}
+
+/* The copy slice_run_sample makes, as one plan per sample (window_plans.h). */
+int dalic_slice_sample_plan(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                            dalic_slice_elem_plan_t *pl, const void **fill, size_t *fill_bytes)
+{
+	const slice_state_t *st = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	const dalic_batch_t *out = ws->outputs[0];
+	const int64_t *shape = dalic_batch_shape(in, i);
+	memset(pl, 0, sizeof *pl);
+	pl->ndim = in->ndim; /* 1 to 4 (setup) */
+	pl->border = (int)dalic_slice_oob_border(st->oob);
+	pl->channel_dim = st->channel_dim;
+	pl->nfill = st->nfill;
+	pl->in_type = in->dtype;
+	pl->out_type = out->dtype;
+	pl->fill_type = out->dtype;
+	pl->cvt = DALIC_SLICE_CVT_TRUNC;
+	for (int d = 0; d < in->ndim; d++) {
+		pl->in_shape[d] = shape[d];
+		pl->anchor[d] = st->win[i].anchor[d];
+		pl->out_shape[d] = st->win[i].shape[d];
+	}
+	*fill = st->fill;
+	*fill_bytes = (size_t)st->nfill * dalic_dtype_size(out->dtype);
 	return DALIC_OK;
 }
 

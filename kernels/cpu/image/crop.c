@@ -10,6 +10,7 @@
 #include "kernels/common/img_scratch.h"
 #include "kernels/common/img_window.h"
 #include "kernels/common/slice_elem.h"
+#include "kernels/common/window_plans.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,13 +89,19 @@ static int crop_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	return DALIC_OK;
 }
 
+/* The dim fill values are chosen along: the layout's C, or none. */
+static int crop_channel_dim(const crop_t *c)
+{
+	const char *cpos = strchr(c->layout, 'C');
+	return cpos ? (int)(cpos - c->layout) : -1;
+}
+
 static int crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
 	crop_t *c = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
-	const char *cpos = strchr(c->layout, 'C');
-	int channel_dim = cpos ? (int)(cpos - c->layout) : -1;
+	int channel_dim = crop_channel_dim(c);
 	size_t es = dalic_dtype_size(in->dtype);
 	if (out->dtype == in->dtype) {
 		dalic_img_window_copy(in->ptrs[i], dalic_batch_shape(in, i), in->ndim, &c->win[i],
@@ -113,6 +120,36 @@ static int crop_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 			c->fill, c->nfill, channel_dim);
 	for (int64_t k = 0; k < n; k++) /* ConvertSat from double (slice_elem.h, as the kernel) */
 		dalic_slice_elem_convert_sat(out->dtype, out->ptrs[i], k, in->dtype, tmp, k);
+	return DALIC_OK;
+}
+
+_Static_assert(DALIC_MAX_NDIM <= DALIC_SLICE_ELEM_MAX_NDIM, "a plan holds every rank");
+
+/* The copy crop_run_sample makes, as one plan per sample (window_plans.h): the window
+ * copied with fill values in the input type, then converted with ConvertSat. */
+int dalic_crop_sample_plan(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                           dalic_slice_elem_plan_t *pl, const void **fill, size_t *fill_bytes)
+{
+	const crop_t *c = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	const dalic_batch_t *out = ws->outputs[0];
+	const int64_t *shape = dalic_batch_shape(in, i);
+	memset(pl, 0, sizeof *pl);
+	pl->ndim = in->ndim;
+	pl->border = SLICE_BORDER_CONSTANT;
+	pl->channel_dim = crop_channel_dim(c);
+	pl->nfill = c->nfill;
+	pl->in_type = in->dtype;
+	pl->out_type = out->dtype;
+	pl->fill_type = in->dtype;
+	pl->cvt = DALIC_SLICE_CVT_SAT;
+	for (int d = 0; d < in->ndim; d++) {
+		pl->in_shape[d] = shape[d];
+		pl->anchor[d] = c->win[i].anchor[d];
+		pl->out_shape[d] = c->win[i].shape[d];
+	}
+	*fill = c->fill;
+	*fill_bytes = (size_t)c->nfill * dalic_dtype_size(in->dtype);
 	return DALIC_OK;
 }
 

@@ -22,6 +22,7 @@
 #include "kernels/common/img_cmn_simd.h"
 #include "kernels/common/img_scratch.h"
 #include "kernels/common/img_window.h"
+#include "kernels/common/window_plans.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -171,8 +172,8 @@ static int cmn_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 }
 
 /* mean / std for C channels: one value (broadcast) or one per channel. */
-static int cmn_per_channel(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, const char *name,
-                           int64_t C, float *out)
+static int cmn_per_channel(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                           const char *name, int64_t C, float *out)
 {
 	double v[MAX_CH];
 	int n;
@@ -329,21 +330,23 @@ static void cmn_row(const cmn_rows_t *r, int64_t f, int64_t d, int64_t y, size_t
 			              ost[DALIC_CMN_W], r->row + c, oc, ow);
 }
 
-static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+/* The plan of sample i, its coefficients and fill values, and its geometry g: what both the
+ * CPU run and the GPU path (dalic_cmn_sample_plan) compute with. */
+static int cmn_sample_plan(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, geom_t *g,
+                           dalic_cmn_px_plan_t *pl, float *mul, float *add, float *fill)
 {
-	cmn_t *s = ctx->state;
+	const cmn_t *s = ctx->state;
 	const dalic_batch_t *in = ws->inputs[0];
-	dalic_batch_t *out = ws->outputs[0];
-	geom_t g;
+	const dalic_batch_t *out = ws->outputs[0];
 	const char *layout;
-	int rc = cmn_geometry(ctx, ws, in, &g, &layout);
+	int rc = cmn_geometry(ctx, ws, in, g, &layout);
 	if (rc)
 		return rc;
 	const int64_t *shape = dalic_batch_shape(in, i);
 	const img_window_t *w = &s->win[i];
-	const int64_t C = g.dim[DALIC_CMN_C] < 0 ? 1 : shape[g.dim[DALIC_CMN_C]];
-	const int64_t oc = cmn_out_channels(s, &g, shape);
-	float mean[MAX_CH], std[MAX_CH], mul[MAX_CH], add[MAX_CH], fill[MAX_CH];
+	const int64_t C = g->dim[DALIC_CMN_C] < 0 ? 1 : shape[g->dim[DALIC_CMN_C]];
+	const int64_t oc = cmn_out_channels(s, g, shape);
+	float mean[MAX_CH], std[MAX_CH];
 	double mirror;
 	if ((rc = cmn_per_channel(ctx, ws, i, "mean", C, mean)) ||
 	    (rc = cmn_per_channel(ctx, ws, i, "std", C, std)) ||
@@ -356,12 +359,33 @@ static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int 
 	for (int64_t c = 0; c < oc; c++)
 		fill[c] = fv->n <= 1 ? (float)dalic_value_get_f(fv, 0)
 				     : c < fv->n ? (float)dalic_value_get_f(fv, (int)c) : 0;
+	dalic_cmn_px_plan(pl, layout, g->out_layout, g->ndim, shape, w->anchor, w->shape,
+	                  s->pad_output, in->dtype, out->dtype, mirror != 0);
+	return DALIC_OK;
+}
+
+int dalic_cmn_sample_plan(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+                          dalic_cmn_px_plan_t *pl, float *mul, float *add, float *fill)
+{
+	geom_t g;
+	return cmn_sample_plan(ctx, ws, i, &g, pl, mul, add, fill);
+}
+
+static int cmn_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	cmn_t *s = ctx->state;
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	geom_t g;
+	dalic_cmn_px_plan_t pl;
+	float mul[MAX_CH], add[MAX_CH], fill[MAX_CH];
+	int rc = cmn_sample_plan(ctx, ws, i, &g, &pl, mul, add, fill);
+	if (rc)
+		return rc;
 	if (thread < 0 || thread >= s->num_threads)
 		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
 				     s->num_threads);
-	dalic_cmn_px_plan_t pl;
-	dalic_cmn_px_plan(&pl, layout, g.out_layout, g.ndim, shape, w->anchor, w->shape,
-	                  s->pad_output, in->dtype, out->dtype, mirror != 0);
+	const int64_t C = pl.C, oc = pl.oc;
 	bool inside = true;
 	for (int q = 0; q < DALIC_CMN_ROLES; q++)
 		inside &= pl.anchor[q] >= 0 &&
