@@ -29,7 +29,14 @@
 	X(arith)                                                                                   \
 	X(slice)                                                                                   \
 	X(crop)                                                                                    \
-	X(crop_mirror_normalize)
+	X(crop_mirror_normalize)                                                                   \
+	X(normalize)                                                                               \
+	X(random_uniform)                                                                          \
+	X(random_normal)                                                                           \
+	X(random_coin_flip)                                                                        \
+	X(noise_gaussian)                                                                          \
+	X(noise_salt_and_pepper)                                                                   \
+	X(noise_shot)
 
 #define DALIC_GPU_DECLARE(op) extern const dalic_gpu_op_t dalic_gpu_op_##op;
 DALIC_GPU_OPS(DALIC_GPU_DECLARE)

@@ -20,6 +20,7 @@
 #include "engine/dtype.h"
 #include "engine/kernel.h"
 #include "kernels/common/img_scratch.h"
+#include "kernels/common/normalize_op.h"
 #include "kernels/common/normalize_px.h"
 #include "kernels/common/thread_scratch.h"
 #include "kernels/common/reduce.h"
@@ -357,7 +358,35 @@ static int normalize_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 	normalize_param_shape(s, s0, in->ndim, ps);
 	if (!dalic_ck_volume(ps, in->ndim, &s->nparams))
 		return dalic_op_fail(ctx, ws, -1, "parameter shape too large");
-	return s->calc_mean || s->calc_stddev ? normalize_batch_stats(ctx, ws) : DALIC_OK;
+	/* a dispatched node computes the batch statistics in its kernels (gpu_normalize.c): the
+	 * input is in device memory there */
+	bool on_device = ctx->device != DALIC_DEV_CPU && !ctx->emulated;
+	return (s->calc_mean || s->calc_stddev) && !on_device ? normalize_batch_stats(ctx, ws)
+	                                                      : DALIC_OK;
+}
+
+void dalic_normalize_op_args(const dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
+                             dalic_cu_normalize_args_t *a)
+{
+	const normalize_t *s = ctx->state;
+	memset(a, 0, sizeof *a);
+	a->in_type = ws->inputs[0]->dtype;
+	a->out_type = s->out_type;
+	a->ndim = ws->inputs[0]->ndim;
+	a->mask = s->mask;
+	a->batch = s->batch;
+	a->tensor_mean = s->tensor_mean;
+	a->tensor_stddev = s->tensor_stddev;
+	a->calc_mean = s->calc_mean;
+	a->calc_stddev = s->calc_stddev;
+	if (!s->tensor_mean && !s->calc_mean)
+		a->mean = (float)dalic_arg_float(ctx, "mean");
+	if (!s->tensor_stddev && !s->calc_stddev)
+		a->stddev = (float)dalic_arg_float(ctx, "stddev");
+	a->scale = s->scale;
+	a->shift = s->shift;
+	a->epsilon = s->epsilon;
+	a->ddof = s->ddof;
 }
 
 /* ---- applying the parameters ---------------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include "engine/error.h"
 #include "engine/kernel.h"
 #include "kernels/common/rng_elem.h"
+#include "kernels/common/rng_gpu.h"
 #include "kernels/common/rng_noise.h"
 #include "kernels/common/rng_shape.h"
 
@@ -29,6 +30,13 @@ static int gaussian_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
 		DALIC_TRY(gaussian_params(ctx, ws, i, &mean, &stddev));
 	}
 	return DALIC_OK;
+}
+
+int dalic_noise_gaussian_cu_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+				   dalic_cu_random_sample_t *s, int *kind)
+{
+	*kind = DALIC_CU_RANDOM_GAUSSIAN;
+	return gaussian_params(ctx, ws, i, &s->mean, &s->stddev);
 }
 
 static int gaussian_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)

@@ -11,6 +11,7 @@
 #include "engine/error.h"
 #include "engine/kernel.h"
 #include "kernels/common/rng_elem.h"
+#include "kernels/common/rng_gpu.h"
 #include "kernels/common/rng_noise.h"
 #include "kernels/common/rng_shape.h"
 
@@ -49,6 +50,19 @@ static int salt_and_pepper_params(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int
 				     svp);
 	sp->prob = prob;
 	sp->salt_prob = prob * svp;
+	return DALIC_OK;
+}
+
+int dalic_noise_salt_and_pepper_cu_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+					  dalic_cu_random_sample_t *s, int *kind)
+{
+	salt_and_pepper_params_t sp;
+	DALIC_TRY(salt_and_pepper_params(ctx, ws, i, &sp));
+	s->prob = sp.prob;
+	s->salt_prob = sp.salt_prob;
+	s->salt = sp.salt;
+	s->pepper = sp.pepper;
+	*kind = DALIC_CU_RANDOM_SALT_AND_PEPPER;
 	return DALIC_OK;
 }
 

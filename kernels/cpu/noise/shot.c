@@ -12,6 +12,7 @@
 #include "engine/error.h"
 #include "engine/kernel.h"
 #include "kernels/common/rng_elem.h"
+#include "kernels/common/rng_gpu.h"
 #include "kernels/common/rng_noise.h"
 #include "kernels/common/rng_shape.h"
 
@@ -25,6 +26,15 @@ static int shot_factor(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, float *
 		return DALIC_OK;
 	}
 	return dalic_rng_arg_scalar(ctx, ws, "factor", i, factor);
+}
+
+int dalic_noise_shot_cu_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+			       dalic_cu_random_sample_t *s, int *kind)
+{
+	DALIC_TRY(shot_factor(ctx, ws, i, &s->factor));
+	s->inv_factor = 1.0f / s->factor;
+	*kind = DALIC_CU_RANDOM_SHOT;
+	return DALIC_OK;
 }
 
 static int shot_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws)
@@ -41,9 +51,10 @@ static int shot_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 {
 	const dalic_batch_t *in = ws->inputs[0];
 	dalic_batch_t *out = ws->outputs[0];
-	float factor;
-	DALIC_TRY(shot_factor(ctx, ws, i, &factor));
-	const float inv_factor = 1.0f / factor;
+	dalic_cu_random_sample_t s;
+	int kind;
+	DALIC_TRY(dalic_noise_shot_cu_sample(ctx, ws, i, &s, &kind));
+	const float factor = s.factor, inv_factor = s.inv_factor;
 	int64_t n = dalic_batch_sample_elems(in, i);
 	dalic_philox_t g = dalic_op_rng(ctx, i);
 	double v[SHOT_BLOCK];
@@ -56,8 +67,8 @@ static int shot_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int
 			v[j] = dalic_rng_shot_value(x, factor, inv_factor, &e, &bad);
 			if (bad)
 				return dalic_op_fail(ctx, ws, i,
-						     "element %lld: input / factor = %g, a Poisson mean "
-						     "DALI never finishes drawing (at most 2^32)",
+						     "element %lld: input / factor = %g, "
+						     DALIC_NOISE_SHOT_BAD_MEAN,
 						     (long long)(p0 + j), x * inv_factor);
 		}
 		dalic_rng_store(in->dtype, out->ptrs[i], p0, v, k);

@@ -9,6 +9,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "kernels/common/rng_gpu.h"
 #include "kernels/common/rng_shape.h"
 
 static const dalic_dtype_t coin_flip_types[] = {DALIC_BOOL, DALIC_UINT8, DALIC_INT32};
@@ -30,12 +31,22 @@ static double coin_flip_element(const void *dist, dalic_philox_t *g)
 	return dalic_rng_bernoulli(*(const uint32_t *)dist, g);
 }
 
-static int coin_flip_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+int dalic_random_coin_flip_cu_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+				     dalic_cu_random_sample_t *s, int *kind)
 {
 	float p;
 	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "probability", i, &p));
-	uint32_t threshold = dalic_rng_bernoulli_threshold(p);
-	dalic_rng_generate(ctx, ws, i, coin_flip_element, &threshold);
+	s->threshold = dalic_rng_bernoulli_threshold(p);
+	*kind = DALIC_CU_RANDOM_COIN_FLIP;
+	return DALIC_OK;
+}
+
+static int coin_flip_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	dalic_cu_random_sample_t s;
+	int kind;
+	DALIC_TRY(dalic_random_coin_flip_cu_sample(ctx, ws, i, &s, &kind));
+	dalic_rng_generate(ctx, ws, i, coin_flip_element, &s.threshold);
 	return DALIC_OK;
 }
 

@@ -9,6 +9,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "kernels/common/rng_gpu.h"
 #include "kernels/common/rng_shape.h"
 
 static const dalic_dtype_t normal_types[] = {
@@ -51,12 +52,23 @@ static double normal_element_f64(const void *dist, dalic_philox_t *g)
 	return dalic_rng_normal_f64(g, d->mean, d->stddev);
 }
 
+int dalic_random_normal_cu_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+				  dalic_cu_random_sample_t *s, int *kind)
+{
+	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "mean", i, &s->mean));
+	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "stddev", i, &s->stddev));
+	*kind = normal_in_double(ws->outputs[0]->dtype) ? DALIC_CU_RANDOM_NORMAL_F64
+							 : DALIC_CU_RANDOM_NORMAL_F32;
+	return DALIC_OK;
+}
+
 static int normal_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
 {
-	normal_dist_t d;
-	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "mean", i, &d.mean));
-	DALIC_TRY(dalic_rng_arg_scalar(ctx, ws, "stddev", i, &d.stddev));
-	bool dbl = normal_in_double(ws->outputs[0]->dtype);
+	dalic_cu_random_sample_t s;
+	int kind;
+	DALIC_TRY(dalic_random_normal_cu_sample(ctx, ws, i, &s, &kind));
+	normal_dist_t d = {s.mean, s.stddev};
+	bool dbl = kind == DALIC_CU_RANDOM_NORMAL_F64;
 	dalic_rng_generate(ctx, ws, i, dbl ? normal_element_f64 : normal_element_f32, &d);
 	return DALIC_OK;
 }

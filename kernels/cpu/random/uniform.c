@@ -12,6 +12,7 @@
 #include "engine/dtype.h"
 #include "engine/error.h"
 #include "engine/kernel.h"
+#include "kernels/common/rng_gpu.h"
 #include "kernels/common/rng_shape.h"
 
 #include <stdlib.h>
@@ -123,13 +124,16 @@ static double uniform_element_pick(const void *dist, dalic_philox_t *g)
 	return d->values[dalic_rng_pick(g, d->count)];
 }
 
-static int uniform_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+int dalic_random_uniform_cu_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i,
+				   dalic_cu_random_sample_t *s, int *kind)
 {
 	dalic_dtype_t t = ws->outputs[0]->dtype;
 	if (dalic_arg_given(ctx, "values")) {
 		uniform_discrete_t d;
 		DALIC_TRY(uniform_values(ctx, ws, i, &d));
-		dalic_rng_generate(ctx, ws, i, uniform_element_pick, &d);
+		s->values = d.values;
+		s->num_values = d.count;
+		*kind = DALIC_CU_RANDOM_PICK;
 		return DALIC_OK;
 	}
 	float r[2];
@@ -137,13 +141,27 @@ static int uniform_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, 
 	double lo = dalic_rng_cvt_to(t, r[0]), hi = dalic_rng_cvt_to(t, r[1]);
 	if (t == DALIC_INT32 || t == DALIC_UINT32 || t == DALIC_INT64 || t == DALIC_UINT64 ||
 	    t == DALIC_FLOAT64) {
-		dalic_rng_uniform_f64_t d;
-		dalic_rng_uniform_f64_init(&d, lo, hi);
-		dalic_rng_generate(ctx, ws, i, uniform_element_f64, &d);
+		dalic_rng_uniform_f64_init(&s->uniform_f64, lo, hi);
+		*kind = DALIC_CU_RANDOM_UNIFORM_F64;
 	} else {
-		dalic_rng_uniform_f32_t d;
-		dalic_rng_uniform_f32_init(&d, (float)lo, (float)hi);
-		dalic_rng_generate(ctx, ws, i, uniform_element_f32, &d);
+		dalic_rng_uniform_f32_init(&s->uniform_f32, (float)lo, (float)hi);
+		*kind = DALIC_CU_RANDOM_UNIFORM_F32;
+	}
+	return DALIC_OK;
+}
+
+static int uniform_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, int i, int thread)
+{
+	dalic_cu_random_sample_t s;
+	int kind;
+	DALIC_TRY(dalic_random_uniform_cu_sample(ctx, ws, i, &s, &kind));
+	if (kind == DALIC_CU_RANDOM_PICK) {
+		uniform_discrete_t d = {s.values, s.num_values};
+		dalic_rng_generate(ctx, ws, i, uniform_element_pick, &d);
+	} else if (kind == DALIC_CU_RANDOM_UNIFORM_F64) {
+		dalic_rng_generate(ctx, ws, i, uniform_element_f64, &s.uniform_f64);
+	} else {
+		dalic_rng_generate(ctx, ws, i, uniform_element_f32, &s.uniform_f32);
 	}
 	return DALIC_OK;
 }
