@@ -30,38 +30,11 @@ static const dalic_gpu_kernel_t dalic_gpu_resize_kernel = {
 static int dalic_gpu_resize_add(dalic_op_ctx_t *ctx, const dalic_ws_t *ws,
                                 const img_resize_op_t *rs, int i, img_resample_cu_batch_t *b)
 {
-	const dalic_batch_t *in = ws->inputs[0];
-	dalic_batch_t *out = ws->outputs[0];
-	const int64_t *shape = dalic_batch_shape(in, i);
-	int64_t planes = 1, channels = 1;
-	for (int d = 0; d < rs->h_dim; d++)
-		planes *= shape[d];
-	for (int d = rs->h_dim + 2; d < in->ndim; d++)
-		channels *= shape[d];
-	int64_t in_h = shape[rs->h_dim], in_w = shape[rs->h_dim + 1];
-	const img_resize_plan_t *pl = &rs->plan[i];
-	if (planes * channels * in_h * in_w == 0)
-		planes = 0; /* the CPU writes nothing either */
-	img_resample_job_t job = {
-	    .in = in->ptrs[i],
-	    .in_type = in->dtype,
-	    .in_h = (int)in_h,
-	    .in_w = (int)in_w,
-	    .channels = (int)channels,
-	    .out = out->ptrs[i],
-	    .out_type = out->dtype,
-	    .out_h = pl->out[0],
-	    .out_w = pl->out[1],
-	    .y0 = pl->lo[0],
-	    .y1 = pl->hi[0],
-	    .x0 = pl->lo[1],
-	    .x1 = pl->hi[1],
-	    .filters = rs->filters[i],
-	};
+	img_resample_job_t job;
+	int64_t planes = dalic_img_resize_op_job(rs, ws->inputs[0], ws->outputs[0], i, &job);
 	if (dalic_img_resample_cu_add(b, &job, planes))
-		return dalic_op_fail(ctx, ws, i, "resampling %lldx%lld to %dx%d: %s",
-		                     (long long)in_h, (long long)in_w, pl->out[0], pl->out[1],
-		                     dalic_last_error());
+		return dalic_op_fail(ctx, ws, i, "resampling %dx%d to %dx%d: %s", job.in_h, job.in_w,
+		                     job.out_h, job.out_w, dalic_last_error());
 	return DALIC_OK;
 }
 

@@ -229,15 +229,10 @@ int dalic_img_resize_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_res
 	return DALIC_OK;
 }
 
-int dalic_img_resize_op_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_resize_op_t *r,
-                                   int i, int thread)
+int64_t dalic_img_resize_op_job(const img_resize_op_t *r, const dalic_batch_t *in,
+                                const dalic_batch_t *out, int i, img_resample_job_t *job)
 {
-	const dalic_batch_t *in = ws->inputs[0];
-	dalic_batch_t *out = ws->outputs[0];
 	const int64_t *shape = dalic_batch_shape(in, i);
-	if (thread < 0 || thread >= r->num_threads)
-		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
-		                     r->num_threads);
 	/* Dims before H are independent planes (frames, planar channels); dims after W are
 	 * interleaved channels. */
 	int64_t planes = 1, channels = 1;
@@ -247,32 +242,46 @@ int dalic_img_resize_op_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, im
 		channels *= shape[d];
 	int64_t in_h = shape[r->h_dim], in_w = shape[r->h_dim + 1];
 	const img_resize_plan_t *pl = &r->plan[i];
-	if (planes * channels * in_h * in_w == 0)
-		return DALIC_OK;
-	size_t in_plane = (size_t)(in_h * in_w * channels) * dalic_dtype_size(in->dtype);
-	size_t out_plane =
-	    (size_t)pl->out[0] * pl->out[1] * channels * dalic_dtype_size(out->dtype);
+	*job = (img_resample_job_t){
+	    .in = in->ptrs[i],
+	    .in_type = in->dtype,
+	    .in_h = (int)in_h,
+	    .in_w = (int)in_w,
+	    .channels = (int)channels,
+	    .out = out->ptrs[i],
+	    .out_type = out->dtype,
+	    .out_h = pl->out[0],
+	    .out_w = pl->out[1],
+	    .y0 = pl->lo[0],
+	    .y1 = pl->hi[0],
+	    .x0 = pl->lo[1],
+	    .x1 = pl->hi[1],
+	    .filters = r->filters[i],
+	};
+	return planes * channels * in_h * in_w == 0 ? 0 : planes;
+}
+
+int dalic_img_resize_op_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_resize_op_t *r,
+                                   int i, int thread)
+{
+	const dalic_batch_t *in = ws->inputs[0];
+	dalic_batch_t *out = ws->outputs[0];
+	if (thread < 0 || thread >= r->num_threads)
+		return dalic_op_fail(ctx, ws, i, "worker thread %d outside the %d expected", thread,
+		                     r->num_threads);
+	img_resample_job_t job0;
+	int64_t planes = dalic_img_resize_op_job(r, in, out, i, &job0);
+	size_t in_plane = (size_t)job0.in_h * (size_t)job0.in_w * (size_t)job0.channels *
+	                  dalic_dtype_size(in->dtype);
+	size_t out_plane = (size_t)job0.out_h * (size_t)job0.out_w * (size_t)job0.channels *
+	                   dalic_dtype_size(out->dtype);
 	for (int64_t p = 0; p < planes; p++) {
-		img_resample_job_t job = {
-		    .in = (const uint8_t *)in->ptrs[i] + p * in_plane,
-		    .in_type = in->dtype,
-		    .in_h = (int)in_h,
-		    .in_w = (int)in_w,
-		    .channels = (int)channels,
-		    .out = (uint8_t *)out->ptrs[i] + p * out_plane,
-		    .out_type = out->dtype,
-		    .out_h = pl->out[0],
-		    .out_w = pl->out[1],
-		    .y0 = pl->lo[0],
-		    .y1 = pl->hi[0],
-		    .x0 = pl->lo[1],
-		    .x1 = pl->hi[1],
-		    .filters = r->filters[i],
-		};
+		img_resample_job_t job = job0;
+		job.in = (const uint8_t *)job0.in + p * in_plane;
+		job.out = (uint8_t *)job0.out + p * out_plane;
 		if (dalic_img_resample(&r->threads[thread], &job))
-			return dalic_op_fail(ctx, ws, i, "resampling %lldx%lld to %dx%d: %s",
-			                     (long long)in_h, (long long)in_w, pl->out[0],
-			                     pl->out[1], dalic_last_error());
+			return dalic_op_fail(ctx, ws, i, "resampling %dx%d to %dx%d: %s", job.in_h,
+			                     job.in_w, job.out_h, job.out_w, dalic_last_error());
 	}
 	return DALIC_OK;
 }

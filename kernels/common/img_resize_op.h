@@ -39,6 +39,11 @@ typedef int (*dalic_img_resize_adjust_fn)(dalic_op_ctx_t *ctx, const dalic_ws_t 
 /* Plans every sample (adjust may be NULL) and sets output 0's type, layout and shapes. */
 int dalic_img_resize_op_setup(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_resize_op_t *r,
                               dalic_img_resize_adjust_fn adjust);
+/* Sample i's resampling job for its first plane (the others follow at the plane's size in
+ * both buffers); returns the number of planes, 0 when the sample is empty. The CPU run and
+ * the GPU entry (gpu_resize.c) both start from it. */
+int64_t dalic_img_resize_op_job(const img_resize_op_t *r, const dalic_batch_t *in,
+                                const dalic_batch_t *out, int i, img_resample_job_t *job);
 int dalic_img_resize_op_run_sample(dalic_op_ctx_t *ctx, const dalic_ws_t *ws, img_resize_op_t *r,
                                    int i, int thread);
 
