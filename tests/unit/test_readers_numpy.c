@@ -459,7 +459,7 @@ Test(readers_numpy, script_protobuf_and_modes)
 {
 	const char *root = npy_dir("s");
 	for (int k = 0; k < 4; k++) {
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof name, "x%d.npy", k);
 		npy_write_i16(root, name, k % 2, 2, 2, npy_iota + k);
 	}

@@ -60,7 +60,7 @@ Test(readers_tfrecord, feature_types_shapes_and_sources)
 	size_t sizes[2];
 	for (int k = 0; k < 2; k++) {
 		tl_buf_t ex = {0};
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof name, "photo-%d", k);
 		tl_tfex_bytes(&ex, "name", name, strlen(name));
 		int64_t ints[3] = {k, -5, (int64_t)1 << 40};

@@ -275,7 +275,7 @@ Test(readers_webdataset, shuffle_after_epoch_reorders_archives)
 		tl_tar_t t;
 		tl_tar_open(&t, paths[a]);
 		for (int k = a ? 4 : 0; k < (a ? 10 : 4); k++) {
-			char name[16], text[4];
+			char name[24], text[12]; /* room for any int: gcc -O1 checks */
 			snprintf(name, sizeof name, "s%02d.cls", k);
 			snprintf(text, sizeof text, "%d", k);
 			tl_tar_add(&t, name, text, 1);
