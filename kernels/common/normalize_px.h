@@ -232,16 +232,22 @@ DALIC_HOST void dalic_norm_tree_make(dalic_norm_tree_t *t, const int64_t *shape,
 	}
 }
 
-/* Element offset of output k's first input (k numbers the kept dims' odometer). */
-DALIC_HD int64_t dalic_norm_tree_base(const dalic_norm_tree_t *t, int64_t k)
+/* Offset of index k of an n-dim odometer with extents dim and strides stride (innermost last). */
+DALIC_HD int64_t dalic_norm_odometer(int n, const int64_t *dim, const int64_t *stride, int64_t k)
 {
 	int64_t off = 0;
-	for (int d = t->nkept - 1; d >= 0; d--) {
-		int64_t q = k / t->kept[d];
-		off += (k - q * t->kept[d]) * t->kstride[d];
+	for (int d = n - 1; d >= 0; d--) {
+		int64_t q = k / dim[d];
+		off += (k - q * dim[d]) * stride[d];
 		k = q;
 	}
 	return off;
+}
+
+/* Element offset of output k's first input (k numbers the kept dims' odometer). */
+DALIC_HD int64_t dalic_norm_tree_base(const dalic_norm_tree_t *t, int64_t k)
+{
+	return dalic_norm_odometer(t->nkept, t->kept, t->kstride, k);
 }
 
 /* Element offset (from the output's base) of reduced index at. */

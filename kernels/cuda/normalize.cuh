@@ -118,13 +118,7 @@ DALIC_HOST void dalic_cu_normalize_map_make(dalic_cu_norm_map_t *m, const int64_
 
 DALIC_HD int64_t dalic_cu_normalize_param(const dalic_cu_norm_map_t *m, int64_t o)
 {
-	int64_t p = 0;
-	for (int d = m->n - 1; d >= 0; d--) {
-		int64_t q = o / m->dim[d];
-		p += (o - q * m->dim[d]) * m->pstr[d];
-		o = q;
-	}
-	return p;
+	return dalic_norm_odometer(m->n, m->dim, m->pstr, o);
 }
 
 /*
